@@ -1,0 +1,73 @@
+// kinevo: one executable, subcommands registered by the cmd_*.cpp files.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <exception>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "ga/mpi_environment.hpp"
+#include "io/csv_table.hpp"
+
+namespace kinevo::cli {
+
+namespace {
+struct registered {
+  int order;
+  std::string name;
+  std::string description;
+  command_setup setup;
+};
+std::vector<registered>& registry() {
+  static std::vector<registered> r;
+  return r;
+}
+}  // namespace
+
+command_registration::command_registration(int order, std::string name, std::string description,
+                                           command_setup setup) {
+  registry().push_back({order, std::move(name), std::move(description), std::move(setup)});
+}
+
+}  // namespace kinevo::cli
+
+int main(int argc, char** argv) {
+  using namespace kinevo;
+  ga::mpi_environment mpi(argc, argv);
+  CLI::App app{"kinevo: genetic algorithms and classical optimisers for mechanism dynamics and synthesis"};
+  app.set_version_flag("--version", "kinevo 0.1.0");
+  app.require_subcommand(1);
+  app.fallthrough(false);
+
+  auto commands = cli::registry();
+  std::sort(commands.begin(), commands.end(),
+            [](const auto& a, const auto& b) { return a.order < b.order; });
+  std::map<CLI::App*, std::function<int()>> runners;
+  for (auto& c : commands) {
+    CLI::App* sub = app.add_subcommand(c.name, c.description);
+    runners[sub] = c.setup(*sub);
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : cli::exit_bad_input;
+  }
+
+  try {
+    for (auto& [sub, run] : runners) {
+      if (sub->parsed()) return run();
+    }
+    return cli::exit_bad_input;
+  } catch (const io::input_error& e) {
+    fmt::print(stderr, "kinevo: {}\n", e.what());
+    return cli::exit_bad_input;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "kinevo: error: {}\n", e.what());
+    return cli::exit_failure;
+  }
+}

@@ -1,0 +1,54 @@
+#include "ga/mpi_environment.hpp"
+
+#include <mpi.h>
+
+#include <cstdlib>
+#include <initializer_list>
+
+namespace kinevo::ga {
+
+namespace {
+bool g_active = false;
+int g_rank = 0;
+int g_size = 1;
+}  // namespace
+
+bool launched_by_mpi() {
+  // OpenMPI, MPICH/Hydra and PMIx launchers each export one of these.
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"}) {
+    if (std::getenv(var) != nullptr) return true;
+  }
+  return false;
+}
+
+mpi_environment::mpi_environment(int& argc, char**& argv) {
+  if (!launched_by_mpi()) return;
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized) return;
+  int provided = 0;
+  // Islands may run on threads inside a rank; only the main thread calls MPI.
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  g_active = true;
+  owner_ = true;
+}
+
+mpi_environment::~mpi_environment() {
+  if (owner_) {
+    MPI_Finalize();
+    g_active = false;
+  }
+}
+
+bool mpi_environment::active() { return g_active; }
+int mpi_environment::rank() { return g_rank; }
+int mpi_environment::size() { return g_size; }
+
+void mpi_environment::abort(int code) {
+  if (g_active) MPI_Abort(MPI_COMM_WORLD, code);
+  std::exit(code);
+}
+
+}  // namespace kinevo::ga

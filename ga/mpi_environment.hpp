@@ -1,0 +1,29 @@
+// MPI is initialised only when the process was started by mpiexec (detected from the launcher's
+// environment), so the plain `kinevo` binary never pays for or depends on an MPI runtime.
+#pragma once
+
+namespace kinevo::ga {
+
+class mpi_environment {
+ public:
+  // Calls MPI_Init_thread when launched under mpiexec/mpirun; otherwise does nothing.
+  mpi_environment(int& argc, char**& argv);
+  ~mpi_environment();
+  mpi_environment(const mpi_environment&) = delete;
+  mpi_environment& operator=(const mpi_environment&) = delete;
+
+  // True when MPI was initialised by this object (so collective transports may be used).
+  static bool active();
+  static int rank();  // 0 when inactive
+  static int size();  // 1 when inactive
+  // Ends every rank with `code` (MPI_Abort when active, std::exit otherwise).
+  [[noreturn]] static void abort(int code);
+
+ private:
+  bool owner_ = false;
+};
+
+// True when the environment says this process was started by an MPI launcher.
+bool launched_by_mpi();
+
+}  // namespace kinevo::ga

@@ -1,0 +1,126 @@
+#include "io/csv_table.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "io/atomic_file.hpp"
+
+namespace kinevo::io {
+
+namespace {
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return {};
+  const auto e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> cells;
+  std::string cell;
+  std::istringstream in(line);
+  while (std::getline(in, cell, ',')) cells.push_back(trim(cell));
+  if (!line.empty() && line.back() == ',') cells.emplace_back();
+  return cells;
+}
+
+}  // namespace
+
+std::size_t csv_table::column(const std::string& name) const {
+  for (std::size_t j = 0; j < columns.size(); ++j) {
+    if (columns[j] == name) return j;
+  }
+  throw input_error(fmt::format("{}: no column '{}' (columns: {})", source, name,
+                                fmt::join(columns, ", ")));
+}
+
+std::vector<double> csv_table::column_values(const std::string& name) const {
+  const auto j = column(name);
+  std::vector<double> v;
+  v.reserve(rows.size());
+  for (const auto& r : rows) v.push_back(r[j]);
+  return v;
+}
+
+std::string csv_table::where(std::size_t row) const {
+  return fmt::format("{}:{}", source, line_numbers.at(row));
+}
+
+csv_table parse_csv_table(const std::string& text, const std::string& source) {
+  csv_table t;
+  t.source = source;
+  std::istringstream in(text);
+  std::string raw;
+  int line_no = 0;
+  while (std::getline(in, raw)) {
+    ++line_no;
+    const std::string line = trim(raw);
+    if (line.empty() || line[0] == '#') continue;
+    auto cells = split(line);
+    if (t.columns.empty()) {
+      for (const auto& c : cells) {
+        if (c.empty()) throw input_error(fmt::format("{}:{}: empty column name in the header", source, line_no));
+      }
+      t.columns = std::move(cells);
+      continue;
+    }
+    if (cells.size() != t.columns.size()) {
+      throw input_error(fmt::format("{}:{}: {} cells, but the header has {} columns ({})", source,
+                                    line_no, cells.size(), t.columns.size(),
+                                    fmt::join(t.columns, ", ")));
+    }
+    std::vector<double> row;
+    for (std::size_t j = 0; j < cells.size(); ++j) {
+      const std::string& c = cells[j];
+      char* end = nullptr;
+      errno = 0;
+      const double v = c.empty() ? 0.0 : std::strtod(c.c_str(), &end);
+      if (c.empty() || end != c.c_str() + c.size() || errno == ERANGE) {
+        throw input_error(fmt::format("{}:{}: column '{}': '{}' is not a number", source, line_no,
+                                      t.columns[j], c));
+      }
+      if (!std::isfinite(v)) {
+        throw input_error(fmt::format("{}:{}: column '{}': '{}' is not a finite number", source,
+                                      line_no, t.columns[j], c));
+      }
+      row.push_back(v);
+    }
+    t.rows.push_back(std::move(row));
+    t.line_numbers.push_back(line_no);
+  }
+  if (t.columns.empty()) throw input_error(fmt::format("{}: no header line (file is empty?)", source));
+  return t;
+}
+
+csv_table read_csv_table(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw input_error(fmt::format("{}: cannot open file", path.string()));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_csv_table(ss.str(), path.string());
+}
+
+csv_writer::csv_writer(std::vector<std::string> columns) : width_(columns.size()) {
+  text_ = fmt::format("{}\n", fmt::join(columns, ","));
+}
+
+void csv_writer::add_row(const std::vector<double>& values) {
+  if (values.size() != width_) {
+    throw std::logic_error(fmt::format("csv_writer: row of {} values for {} columns", values.size(), width_));
+  }
+  for (std::size_t j = 0; j < values.size(); ++j) {
+    if (j) text_ += ',';
+    text_ += fmt::format("{:.17g}", values[j]);
+  }
+  text_ += '\n';
+}
+
+void csv_writer::save(const std::filesystem::path& path) const { write_text_atomically(path, text_); }
+
+}  // namespace kinevo::io

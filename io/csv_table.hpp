@@ -1,0 +1,47 @@
+// Numeric CSV tables: one header line of column names, '#' comments and blank lines ignored,
+// every other cell a finite number. Errors name the file, line and column.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kinevo::io {
+
+// Thrown for any unusable input file; what() is the full user-facing message
+// ("table.csv:7: column 'phi_deg': 'abc' is not a number").
+class input_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct csv_table {
+  std::string source;                      // file name used in messages
+  std::vector<std::string> columns;        // header names
+  std::vector<std::vector<double>> rows;   // rows[i][j]
+  std::vector<int> line_numbers;           // 1-based line of rows[i] in the file
+  // Index of a column by name; throws input_error naming the file and the columns it has.
+  std::size_t column(const std::string& name) const;
+  std::vector<double> column_values(const std::string& name) const;
+  // A message prefix "file:line" for row i.
+  std::string where(std::size_t row) const;
+};
+
+csv_table read_csv_table(const std::filesystem::path& path);
+csv_table parse_csv_table(const std::string& text, const std::string& source);
+
+// Writes rows of numbers with full precision (17 significant digits) under a header.
+class csv_writer {
+ public:
+  explicit csv_writer(std::vector<std::string> columns);
+  void add_row(const std::vector<double>& values);
+  std::string str() const { return text_; }
+  void save(const std::filesystem::path& path) const;  // atomic
+
+ private:
+  std::size_t width_;
+  std::string text_;
+};
+
+}  // namespace kinevo::io

@@ -1,0 +1,56 @@
+// The one interface of every constrained-acceleration solver: numbers in (M, f, A, b), the
+// acceleration, constraint forces and diagnostics out. Solvers never see expressions.
+//   M a = f + f_c,  A a = b   (seed 003, eqs. 2.5-2.9; f_c = M (a - a_f), eq. 2.18)
+#pragma once
+
+#include <Eigen/Core>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace kinevo::mechanics {
+
+// The system at one state. Rows of A and entries of b follow constraint_names.
+struct constrained_system {
+  Eigen::MatrixXd mass;             // M, n x n, symmetric positive definite
+  bool mass_is_diagonal = false;    // lets solvers take the diagonal fast path
+  Eigen::VectorXd force;            // f, applied generalized forces (n)
+  Eigen::MatrixXd jacobian;         // A, m x n
+  Eigen::VectorXd rhs;              // b, m
+  std::span<const std::string> constraint_names;  // m names (owned by the model)
+
+  int coordinates() const { return static_cast<int>(force.size()); }
+  int constraints() const { return static_cast<int>(rhs.size()); }
+};
+
+enum class solve_status {
+  ok,            // a is the constrained acceleration
+  least_squares, // inconsistent set: a is a least-squares compromise (U-K) and says so
+  inconsistent,  // refused: inconsistent constraints (GIGSP), see `inconsistent`
+  singular,      // refused: singular system (LM with redundant rows, ...)
+  not_converged  // iterative solver (GA) stopped before its tolerance
+};
+
+struct acceleration_result {
+  solve_status status = solve_status::ok;
+  Eigen::VectorXd acceleration;      // a (n); empty when refused
+  Eigen::VectorXd constraint_force;  // f_c = M (a - a_f) (n)
+  int rank = 0;                      // numerical rank of A (M-weighted where relevant)
+  std::vector<int> redundant;        // row indices of A found redundant (dropped)
+  std::vector<int> inconsistent;     // row indices of A found inconsistent
+  std::string message;               // human-readable diagnosis, names constraints
+  // Iterative solvers (the GA) report their work here.
+  long long evaluations = 0;
+  int runs = 0;
+};
+
+class acceleration_solver {
+ public:
+  virtual ~acceleration_solver() = default;
+  virtual std::string name() const = 0;
+  // Non-const: a solver may keep state between calls (warm starts, workspaces).
+  virtual acceleration_result solve(const constrained_system& system) = 0;
+};
+
+}  // namespace kinevo::mechanics

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian packages kinevo needs (only those missing), then configures and builds
+# Release into build/. Idempotent: a second run with nothing changed only checks and returns.
+#   ./setup.sh            build (and the tests)
+#   ./setup.sh --bench    also install the optional comparison libraries (pagmo2, MuJoCo)
+#   BUILD_DIR=... CMAKE_ARGS=... ./setup.sh   another build folder or extra CMake options
+set -euo pipefail
+cd "$(dirname "$0")"
+
+packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libopenmpi-dev openmpi-bin
+  libboost-random-dev libcli11-dev libgtest-dev libgmock-dev libginac-dev libcln-dev
+  libtomlplusplus-dev libfmt-dev libbenchmark-dev nlohmann-json3-dev)
+if [[ " $* " == *" --bench "* ]]; then
+  packages+=(libpagmo-dev libmujoco-dev)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup.sh: installing ${missing[*]}" >&2
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup.sh: missing packages and not root; run as root or install: ${missing[*]}" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+build_dir=${BUILD_DIR:-build}
+if [[ ! -f "$build_dir/build.ninja" ]]; then
+  # shellcheck disable=SC2086
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-}
+fi
+# Two cores and heavy GiNaC/Eigen translation units: -j2 keeps memory and time reasonable.
+cmake --build "$build_dir" -j "${JOBS:-$(nproc)}"
