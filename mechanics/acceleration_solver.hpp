@@ -7,29 +7,33 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kinevo::mechanics {
 
 // The system at one state. Rows of A and entries of b follow constraint_names.
 struct constrained_system {
-  Eigen::MatrixXd mass;             // M, n x n, symmetric positive definite
-  bool mass_is_diagonal = false;    // lets solvers take the diagonal fast path
-  Eigen::VectorXd force;            // f, applied generalized forces (n)
-  Eigen::MatrixXd jacobian;         // A, m x n
-  Eigen::VectorXd rhs;              // b, m
+  Eigen::MatrixXd mass;                           // M, n x n, symmetric positive definite
+  bool mass_is_diagonal = false;                  // lets solvers take the diagonal fast path
+  Eigen::VectorXd force;                          // f, applied generalized forces (n)
+  Eigen::MatrixXd jacobian;                       // A, m x n
+  Eigen::VectorXd rhs;                            // b, m
   std::span<const std::string> constraint_names;  // m names (owned by the model)
+  // Structurally non-zero (row, column) entries of A, row-major; empty means dense. Lets the
+  // direct solvers exploit the sparsity of chains (owned by the model).
+  std::span<const std::pair<int, int>> jacobian_pattern;
 
   int coordinates() const { return static_cast<int>(force.size()); }
   int constraints() const { return static_cast<int>(rhs.size()); }
 };
 
 enum class solve_status {
-  ok,            // a is the constrained acceleration
-  least_squares, // inconsistent set: a is a least-squares compromise (U-K) and says so
-  inconsistent,  // refused: inconsistent constraints (GIGSP), see `inconsistent`
-  singular,      // refused: singular system (LM with redundant rows, ...)
-  not_converged  // iterative solver (GA) stopped before its tolerance
+  ok,             // a is the constrained acceleration
+  least_squares,  // inconsistent set: a is a least-squares compromise (U-K) and says so
+  inconsistent,   // refused: inconsistent constraints (GIGSP), see `inconsistent`
+  singular,       // refused: singular system (LM with redundant rows, ...)
+  not_converged   // iterative solver (GA) stopped before its tolerance
 };
 
 struct acceleration_result {

@@ -1,0 +1,118 @@
+// A loaded mechanical model: named coordinates and constraints, the initial state, and a fast
+// numeric evaluator of (M, f, A, b) compiled once at load from the model file's expressions
+// (the step loop never touches GiNaC). Model files are described in docs/model-files.md.
+//   M(q) q'' = f(q, q', t) + f_c,   A(q, t) q'' = b(q, q', t)
+// where the holonomic rows are A = Phi_q, b = gamma = -(Phi_q q')_q q' - 2 Phi_qt q' - Phi_tt
+// (Haug, Computer-Aided Kinematics and Dynamics of Mechanical Systems, ch. 4, the acceleration
+// equation Phi_q q'' = gamma) and
+// the nonholonomic rows A_n q' + a_t = 0 give A = A_n, b = -(A_n q')_q q' - A_n,t q' - a_t,t.
+#pragma once
+
+#include <Eigen/Core>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mechanics/acceleration_solver.hpp"
+
+namespace kinevo::mechanics {
+
+// `--set name=value`: replaces a named parameter of the model file before anything is compiled.
+struct parameter_override {
+  std::string name;
+  double value = 0.0;
+};
+
+// Parses "name=value" (throws io::input_error with a message naming the option otherwise).
+parameter_override parse_parameter_override(const std::string& text);
+
+struct model_options {
+  std::vector<parameter_override> overrides;  // unknown names are an input error
+  // Kinematic mode (generalized-inverse dissertation (GIGSP), eq. 4.8): M = I, f = 0, drivers
+  // are constraints. Also switched on by `kinematic = true` in the model file.
+  bool kinematic = false;
+  // The initial state must satisfy |Phi| and the velocity-level violation within this
+  // tolerance, or loading fails with the offending constraint's name (no assembly yet).
+  double assembly_tolerance = 1e-6;
+};
+
+class compiled_model;  // the evaluation tapes (symbolic/), private to model.cpp
+
+class model {
+ public:
+  model(model&&) noexcept;
+  model& operator=(model&&) noexcept;
+  model(const model&);  // copies share the immutable tapes; each copy has its own scratch
+  model& operator=(const model&);
+  ~model();
+
+  const std::string& name() const { return name_; }
+  const std::filesystem::path& source() const { return source_; }
+  int coordinates() const { return static_cast<int>(coordinate_names_.size()); }
+  // All constraint rows: holonomic ones first, then nonholonomic ones.
+  int constraints() const { return static_cast<int>(constraint_names_.size()); }
+  int holonomic_constraints() const { return holonomic_; }
+  const std::vector<std::string>& coordinate_names() const { return coordinate_names_; }
+  const std::vector<std::string>& constraint_names() const { return constraint_names_; }
+  bool kinematic() const { return kinematic_; }
+  bool mass_is_diagonal() const { return mass_is_diagonal_; }
+  bool has_energy() const { return has_energy_; }
+  // Parameter values after overrides, by name.
+  const std::map<std::string, double>& parameters() const { return parameters_; }
+
+  const Eigen::VectorXd& initial_positions() const { return q0_; }
+  const Eigen::VectorXd& initial_velocities() const { return qd0_; }
+
+  // (M, f, A, b) at one state into `out`, reusing its storage. Only the structurally non-zero
+  // entries of A are written (the rest stay zero), so a reused `out` costs O(nnz). Not
+  // thread-safe on one model object: give each thread its own copy.
+  void evaluate(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t,
+                constrained_system& out) const;
+  constrained_system evaluate(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t) const;
+
+  // Phi(q, t) for the holonomic rows (size holonomic_constraints()).
+  Eigen::VectorXd position_violation(const Eigen::VectorXd& q, double t) const;
+  // Phi_q q' + Phi_t for holonomic rows, A_n q' + a_t for nonholonomic rows (size constraints()).
+  Eigen::VectorXd velocity_violation(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                                     double t) const;
+  // Phi_q (holonomic rows only, dense) and Phi_t, for projection onto the constraints.
+  Eigen::MatrixXd position_jacobian(const Eigen::VectorXd& q, double t) const;
+  // Kinetic energy 1/2 q'^T M q' plus the potentials of gravity and springs; nullopt when the
+  // model has forces without a potential (dampers, applied forces, free-form f).
+  std::optional<double> energy(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t) const;
+
+  // Non-zero pattern of A: (row, column) pairs, row-major order.
+  const std::vector<std::pair<int, int>>& jacobian_pattern() const { return pattern_; }
+
+ private:
+  friend model load_model(const std::filesystem::path&, const model_options&);
+  friend class model_builder;
+  model();
+
+  std::string name_;
+  std::filesystem::path source_;
+  std::vector<std::string> coordinate_names_;
+  std::vector<std::string> constraint_names_;
+  int holonomic_ = 0;
+  bool kinematic_ = false;
+  bool mass_is_diagonal_ = false;
+  bool has_energy_ = false;
+  std::map<std::string, double> parameters_;
+  Eigen::VectorXd q0_, qd0_;
+  std::vector<std::pair<int, int>> pattern_;
+  std::shared_ptr<const compiled_model> compiled_;
+  mutable std::vector<double> scratch_;  // tape registers
+};
+
+// Loads a TOML model file. Throws io::input_error naming the file, line and field for every
+// problem: unknown coordinate, expression parse error, missing initial value, mass matrix not
+// positive definite, initial state violating a constraint.
+model load_model(const std::filesystem::path& path, const model_options& options = {});
+// The same from text; `source` names it in messages.
+model load_model_from_string(const std::string& text, const std::string& source,
+                             const model_options& options = {});
+
+}  // namespace kinevo::mechanics
