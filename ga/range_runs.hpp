@@ -1,0 +1,63 @@
+// Range runs (generalized-inverse dissertation (GIGSP), sec. 5.4): a sequence of GA runs in
+// which each run searches a box re-centred on the best point found so far and shrunk, either by
+// a constant factor or to given radii per run. Every run's best is recorded (Table 5.1 style).
+#pragma once
+
+#include <Eigen/Core>
+#include <functional>
+#include <vector>
+
+#include "ga/island_model.hpp"
+
+namespace kinevo::ga {
+
+struct range_run_options {
+  // Number of runs (>= 1).
+  int runs = 5;
+  // Radii of run k+1 = shrink * radii of run k (used when radii_per_run is empty); in (0, 1].
+  double shrink = 0.2;
+  // Optional explicit radii: entry k (a scalar for every variable) is the radius of run k;
+  // run 0 uses the initial box. Must have `runs` entries when given.
+  std::vector<double> radii_per_run;
+  // Clip every re-centred box to this one (e.g. the problem's bounds); empty: no clipping.
+  Eigen::VectorXd clip_lower;
+  Eigen::VectorXd clip_upper;
+  // Put the previous best into the next run's initial population (never lose the best).
+  bool keep_best = true;
+  // The run_index of run k is first_run_index + k (streams differ between runs).
+  std::uint64_t first_run_index = 0;
+
+  void validate() const;  // throws std::invalid_argument
+};
+
+struct range_run_record {
+  int run = 0;
+  Eigen::VectorXd centre;
+  Eigen::VectorXd radii;
+  run_result result;
+};
+
+// Between runs (after run k, before run k+1) the caller may change its problem (penalty weights,
+// multipliers: the problem object is the caller's), the next centre and radii; return false to
+// stop early.
+struct range_run_step {
+  int next_run = 0;
+  const run_result* last = nullptr;
+  Eigen::VectorXd centre;  // proposed: the best point so far; may be changed
+  Eigen::VectorXd radii;   // proposed: shrunk radii; may be changed
+};
+using range_run_hook = std::function<bool(range_run_step&)>;
+
+struct range_run_result {
+  Eigen::VectorXd best_x;  // best over all runs (as evaluated by the problem at the time)
+  double best_value = 0.0;
+  long long evaluations = 0;
+  std::vector<range_run_record> runs;
+};
+
+// Runs `options.runs` GA runs with `model`, the first on `first`.
+range_run_result run_range_runs(island_model& model, const problem& p, const search_box& first,
+                                const termination& per_run, const range_run_options& options,
+                                const range_run_hook& hook = {}, run_settings settings = {});
+
+}  // namespace kinevo::ga
