@@ -1,0 +1,380 @@
+#include "mechanics/gauss_ga_solver.hpp"
+
+#include <fmt/format.h>
+
+#include <Eigen/LU>
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+#include <stdexcept>
+#include <utility>
+
+#include "ga/range_runs.hpp"
+#include "ga/search_box.hpp"
+#include "mechanics/gauss_objective.hpp"
+#include "mechanics/solver_factory.hpp"
+
+namespace kinevo::mechanics {
+
+namespace {
+
+// The problem the range runs see: the current run's Gauss objective (replaced between runs,
+// when no island is evaluating), optionally remembering the best candidate evaluated so far
+// for the convergence figures. The lock is taken only when tracking.
+class run_problem final : public ga::problem {
+ public:
+  explicit run_problem(bool track) : track_(track) {}
+
+  void set(std::unique_ptr<gauss_objective> objective) {
+    objective_ = std::move(objective);
+    best_value_ = std::numeric_limits<double>::infinity();
+    best_x_.resize(0);
+  }
+  const gauss_objective& objective() const { return *objective_; }
+
+  int dimension() const override { return objective_->dimension(); }
+  Eigen::VectorXd lower_bounds() const override { return objective_->lower_bounds(); }
+  Eigen::VectorXd upper_bounds() const override { return objective_->upper_bounds(); }
+  std::string name() const override { return objective_->name(); }
+
+  void evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                Eigen::Ref<Eigen::VectorXd> values) const override {
+    objective_->evaluate(x, values);
+    if (!track_) return;
+    Eigen::Index j = 0;
+    const double v = values.minCoeff(&j);
+    const std::lock_guard<std::mutex> lock(mutex_);
+    // Ties go to the lexicographically smaller point, so the order islands report in does
+    // not matter.
+    const bool tie = v == best_value_ && best_x_.size() == x.rows() &&
+                     std::lexicographical_compare(x.col(j).begin(), x.col(j).end(), best_x_.begin(),
+                                                  best_x_.end());
+    if (v < best_value_ || tie) {
+      best_value_ = v;
+      best_x_ = x.col(j);
+    }
+  }
+
+  // Best point evaluated since set(); empty before the first evaluation.
+  Eigen::VectorXd best() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return best_x_;
+  }
+
+ private:
+  bool track_;
+  std::unique_ptr<gauss_objective> objective_;
+  mutable std::mutex mutex_;
+  mutable double best_value_ = std::numeric_limits<double>::infinity();
+  mutable Eigen::VectorXd best_x_;
+};
+
+double max_abs(const Eigen::VectorXd& v) {
+  return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff();
+}
+
+// The smallest radius a box may have around centre c (lower < upper in floating point).
+double radius_floor(const Eigen::VectorXd& c) {
+  return 1e-13 * std::max(1.0, max_abs(c));
+}
+
+// Rows of `suspects` that depend linearly on the rows of A before them: the rows GIGSP's
+// Gram-Schmidt sweep finds with a zero remainder (generalized-inverse dissertation (GIGSP),
+// appendix A), so that both solvers name the same constraints.
+std::vector<int> dependent_rows(const Eigen::MatrixXd& a, const std::vector<int>& suspects) {
+  std::vector<int> out;
+  for (int i : suspects) {
+    if (i == 0) continue;
+    Eigen::FullPivLU<Eigen::MatrixXd> before(a.topRows(i).transpose());
+    Eigen::FullPivLU<Eigen::MatrixXd> with(a.topRows(i + 1).transpose());
+    before.setThreshold(1e-9);
+    with.setThreshold(1e-9);
+    if (with.rank() == before.rank()) out.push_back(i);
+  }
+  return out;
+}
+
+}  // namespace
+
+void gauss_ga_options::validate() const {
+  ga.validate();
+  islands.validate(ga);
+  auto fail = [](const std::string& what) { throw std::invalid_argument("ga solver: " + what); };
+  if (evaluations_per_run < 2LL * ga.population * islands.islands) {
+    fail(
+        fmt::format("evaluations_per_run = {} is less than two generations of all islands ({}): "
+                    "raise it or lower the population",
+                    evaluations_per_run, 2LL * ga.population * islands.islands));
+  }
+  if (max_runs < 1) fail("max_runs must be at least 1");
+  if (!(cold_radius > 0.0) || !std::isfinite(cold_guess)) fail("cold_radius must be positive");
+  if (!(shrink > 0.0 && shrink <= 1.0)) fail("shrink must be in (0, 1]");
+  for (double r : radii_per_run) {
+    if (!(r > 0.0) || !std::isfinite(r)) fail("every entry of radii_per_run must be positive");
+  }
+  if (!(warm_factor > 0.0) || !(warm_min_radius > 0.0)) {
+    fail("warm_factor and warm_min_radius must be positive");
+  }
+  if (!(tolerance >= 0.0)) fail("tolerance must be >= 0");
+  if (!(inconsistency_tolerance > 0.0)) fail("inconsistency_tolerance must be positive");
+}
+
+std::vector<std::string> gauss_ga_preset_names() {
+  return {"default", "thesis"};
+}
+
+gauss_ga_options gauss_ga_preset(const std::string& name) {
+  gauss_ga_options o;
+  if (name == "thesis") {
+    o.ga = ga::gaucsd_options();
+    o.ga.population = 100;
+    o.ga.bits_per_variable = 16;
+    o.ga.crossover_points = 2;
+    o.ga.crossover_rate = 0.6;
+    o.ga.bit_mutation_rate = 0.001;
+    o.evaluations_per_run = 6400;
+    o.penalty.kind = penalty_kind::fixed;
+    o.penalty.weight = 1e6;  // eq. 5.18
+    o.cold_radius = 50.0;
+    // r = 50 in run 1 and r = 10 in run 2 are printed; later runs shrink by ten likewise.
+    o.radii_per_run = {50.0, 10.0, 1.0, 0.1, 0.01};
+    o.shrink = 0.1;
+    o.max_runs = 5;
+    o.tolerance = 0.0;  // the seed always makes its five runs
+    return o;
+  }
+  if (name != "default") {
+    throw std::invalid_argument(fmt::format("unknown ga preset '{}': use default or thesis", name));
+  }
+  // Real genes with SBX and polynomial mutation resolve a quadratic far below 16-bit steps;
+  // moderate weights keep H = M + 2 A^T W A well conditioned, and multiplier updates remove
+  // the O(1/w) bias of the penalty.
+  o.ga.genes = ga::encoding::real;
+  o.ga.population = 50;
+  o.ga.selection = ga::selection_method::tournament;
+  o.ga.tournament_size = 2;
+  o.ga.crossover = ga::crossover_method::sbx;
+  o.ga.crossover_rate = 0.9;
+  o.ga.sbx_eta = 10.0;
+  o.ga.mutation = ga::mutation_method::polynomial;
+  o.ga.polynomial_eta = 20.0;
+  o.ga.elites = 2;
+  o.penalty.kind = penalty_kind::multipliers;
+  o.penalty.weight = 1e3;
+  o.evaluations_per_run = 6400;
+  o.shrink = 0.01;
+  o.max_runs = 5;
+  o.tolerance = 1e-9;
+  return o;
+}
+
+gauss_ga_solver::gauss_ga_solver(gauss_ga_options options) : options_(std::move(options)) {
+  options_.validate();
+  model_ = std::make_unique<ga::island_model>(options_.ga, options_.islands);
+}
+
+gauss_ga_solver::~gauss_ga_solver() = default;
+
+bool gauss_ga_solver::is_root() const {
+  return model_->is_root();
+}
+
+void gauss_ga_solver::reset() {
+  previous_.resize(0);
+  before_previous_.resize(0);
+  multipliers_.resize(0);
+}
+
+acceleration_result gauss_ga_solver::solve(const constrained_system& system) {
+  const int n = system.coordinates();
+  const int m = system.constraints();
+  if (n < 1) throw std::invalid_argument("ga solver: the system has no coordinates");
+  gauss_penalty_schedule schedule(options_.penalty, system.constraint_names, m);
+  schedule.set_multipliers(multipliers_);
+  const auto terms_now = [&] {
+    return gauss_terms::from_system(system, schedule.weights(), schedule.multipliers());
+  };
+  gauss_terms terms = terms_now();
+
+  const bool warm = options_.warm_start && previous_.size() == n;
+  Eigen::VectorXd centre;
+  double radius = 0.0;
+  if (warm) {
+    centre = previous_;
+    const double moved =
+        before_previous_.size() == n ? max_abs(previous_ - before_previous_) : options_.cold_radius;
+    radius =
+        std::clamp(options_.warm_factor * moved, options_.warm_min_radius, options_.cold_radius);
+  } else {
+    centre = Eigen::VectorXd::Constant(n, options_.cold_guess);
+    radius = options_.radii_per_run.empty() ? options_.cold_radius : options_.radii_per_run[0];
+  }
+  radius = std::max(radius, radius_floor(centre));
+
+  run_problem problem(options_.record_trace);
+  problem.set(
+      std::make_unique<gauss_objective>(terms, centre, Eigen::VectorXd::Constant(n, radius)));
+
+  runs_.clear();
+  snapshots_.clear();
+  const double scale = std::max(1.0, max_abs(centre));
+  Eigen::VectorXd last_best = centre;
+  long long evaluations_before_run = 0;
+  int current_run = 1;
+  bool converged = false;
+
+  // Table row of a finished run; also applies the penalty schedule for the next run.
+  const auto finish_run = [&](const ga::run_result& r, const Eigen::VectorXd& run_centre,
+                              double run_radius) {
+    gauss_run_record rec;
+    rec.run = current_run;
+    rec.centre = run_centre;
+    rec.radii = Eigen::VectorXd::Constant(n, run_radius);
+    rec.acceleration = r.best_x;
+    rec.z1 = terms.penalised(r.best_x);
+    rec.z = terms.gauss_function(r.best_x);
+    const Eigen::VectorXd residual = terms.jacobian * r.best_x - terms.rhs;
+    rec.max_residual = max_abs(residual);
+    rec.change = max_abs(r.best_x - last_best);
+    rec.evaluations = r.evaluations;
+    rec.seconds = r.seconds;
+    evaluations_before_run += r.evaluations;
+    converged = rec.change <= options_.tolerance * std::max(scale, max_abs(r.best_x));
+    last_best = r.best_x;
+    schedule.after_run(residual);
+    runs_.push_back(std::move(rec));
+  };
+
+  Eigen::VectorXd run_centre = centre;
+  double run_radius = radius;
+  const auto hook = [&](ga::range_run_step& step) {
+    finish_run(*step.last, run_centre, run_radius);
+    if (converged) return false;
+    const gauss_run_record& rec = runs_.back();
+    // Shrink unless the best sat near the edge of the box (the minimum may lie outside).
+    const bool near_edge = max_abs(rec.acceleration - run_centre) > 0.5 * run_radius;
+    const auto k = static_cast<std::size_t>(step.next_run);
+    double next = near_edge ? run_radius : options_.shrink * run_radius;
+    if (!warm && k < options_.radii_per_run.size()) next = options_.radii_per_run[k];
+    run_centre = rec.acceleration;
+    run_radius = std::max(next, radius_floor(run_centre));
+    terms = terms_now();
+    problem.set(std::make_unique<gauss_objective>(terms, run_centre,
+                                                  Eigen::VectorXd::Constant(n, run_radius)));
+    step.centre = run_centre;
+    step.radii = Eigen::VectorXd::Constant(n, run_radius);
+    current_run = step.next_run + 1;
+    return true;
+  };
+
+  ga::termination per_run;
+  per_run.max_generations = 0;
+  per_run.max_evaluations = options_.evaluations_per_run;
+  ga::range_run_options ranges;
+  ranges.runs = options_.max_runs;
+  ranges.shrink = options_.shrink;
+  ranges.keep_best = true;
+  ranges.first_run_index =
+      static_cast<std::uint64_t>(solves_) * static_cast<std::uint64_t>(options_.max_runs + 2);
+  ga::run_settings settings;
+  if (options_.record_trace) {
+    settings.on_sync = [&](const ga::sync_report& report) {
+      const Eigen::VectorXd best = problem.best();
+      if (best.size() != n) return;
+      snapshots_.push_back({current_run, report.generation,
+                            evaluations_before_run + report.evaluations, best,
+                            terms.penalised(best)});
+    };
+  }
+  const ga::range_run_result result = ga::run_range_runs(
+      *model_, problem, ga::search_box::around(centre, Eigen::VectorXd::Constant(n, radius)),
+      per_run, ranges, hook, settings);
+  if (runs_.size() < result.runs.size())
+    finish_run(result.runs.back().result, run_centre, run_radius);
+  ++solves_;
+
+  acceleration_result out;
+  out.runs = static_cast<int>(runs_.size());
+  out.evaluations = evaluations_before_run;
+  const Eigen::VectorXd a = runs_.back().acceleration;
+  // Suspected inconsistent rows: residuals the penalty has not driven down.
+  const Eigen::VectorXd residual = terms.jacobian * a - terms.rhs;
+  std::vector<int> suspects;
+  for (int i = 0; i < m; ++i) {
+    if (std::abs(residual(i)) > options_.inconsistency_tolerance * (1.0 + std::abs(terms.rhs(i)))) {
+      suspects.push_back(i);
+    }
+  }
+  if (!suspects.empty()) {
+    // Confirm: minimise Z1 without multipliers at w and at 10 w around the compromise; for an
+    // inconsistent set the minimum grows about tenfold, for a consistent one it settles.
+    double z1_min[2] = {0.0, 0.0};
+    for (int k = 0; k < 2; ++k) {
+      gauss_terms t = gauss_terms::from_system(
+          system, options_.penalty.weight * (k == 0 ? 1.0 : 10.0) * Eigen::VectorXd::Ones(m),
+          Eigen::VectorXd::Zero(m));
+      const double r = std::max(1.0, max_abs(a));
+      const gauss_objective check(t, a, Eigen::VectorXd::Constant(n, r));
+      ga::termination lim;
+      lim.max_generations = 0;
+      lim.max_evaluations = options_.evaluations_per_run;
+      ga::run_settings s;
+      s.run_index = ranges.first_run_index + static_cast<std::uint64_t>(options_.max_runs) +
+                    static_cast<std::uint64_t>(k);
+      s.start_point = &a;
+      const auto res =
+          model_->run(check, ga::search_box::around(a, Eigen::VectorXd::Constant(n, r)), lim, s);
+      z1_min[k] = check.value_at_centre() + res.best_value;
+      out.evaluations += res.evaluations;
+    }
+    if (z1_min[1] > 3.0 * z1_min[0]) {
+      std::vector<int> named = dependent_rows(terms.jacobian, suspects);
+      if (named.empty()) named = suspects;
+      std::vector<std::string> names;
+      for (int i : named) {
+        names.push_back(static_cast<std::size_t>(i) < system.constraint_names.size()
+                            ? std::string(system.constraint_names[static_cast<std::size_t>(i)])
+                            : fmt::format("row {}", i));
+      }
+      out.status = solve_status::inconsistent;
+      out.inconsistent = named;
+      out.message = fmt::format(
+          "inconsistent constraints: {} (residual {:.3g} that no acceleration removes; the "
+          "minimum of Z1 grows with the penalty weight: {:.6g} at w = {:.3g}, {:.6g} at w = "
+          "{:.3g})",
+          fmt::join(names, ", "), max_abs(residual), z1_min[0], options_.penalty.weight, z1_min[1],
+          10.0 * options_.penalty.weight);
+      reset();
+      return out;
+    }
+  }
+
+  out.status =
+      converged || options_.tolerance == 0.0 ? solve_status::ok : solve_status::not_converged;
+  if (!converged && options_.tolerance > 0.0) {
+    out.message = fmt::format("ga: best moved by {:.3g} in the last of {} runs (tolerance {:.3g})",
+                              runs_.back().change, out.runs, options_.tolerance);
+  }
+  out.acceleration = a;
+  out.constraint_force = system.mass * (a - terms.free_accel);
+  before_previous_ = previous_;
+  previous_ = a;
+  multipliers_ = schedule.multipliers();
+  if (!options_.record_trace) runs_.clear();
+  return out;
+}
+
+namespace {
+// The "ga" entry of the solver factory (see solver_factory.hpp).
+const bool registered =
+    register_solver("ga", "Gauss' principle minimised by the island GA (range runs, warm starts)",
+                    [](const solver_options& o) -> std::unique_ptr<acceleration_solver> {
+                      gauss_ga_options g = gauss_ga_preset(o.preset);
+                      g.islands.islands = std::max(1, o.islands);
+                      g.islands.seed = o.seed;
+                      if (o.preset != "thesis") g.tolerance = o.tolerance;
+                      return std::make_unique<gauss_ga_solver>(std::move(g));
+                    });
+}  // namespace
+
+}  // namespace kinevo::mechanics

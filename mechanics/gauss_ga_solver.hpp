@@ -1,0 +1,121 @@
+// The "ga" acceleration solver: Gauss' principle (generalized-inverse dissertation (GIGSP),
+// eqs. 5.3-5.6) minimised by the island GA in range runs (sec. 5.4): run 1 searches a box
+// around a guess, each later run is re-centred on the best point and shrunk, and the runs stop
+// when the best moves less than the tolerance between runs. Each solve after the first starts
+// from the previous acceleration in a smaller box (warm start), as the dissertation does for
+// later time steps.
+#pragma once
+
+#include <Eigen/Core>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ga/island_model.hpp"
+#include "ga/options.hpp"
+#include "mechanics/acceleration_solver.hpp"
+#include "mechanics/gauss_penalty_schedule.hpp"
+
+namespace kinevo::mechanics {
+
+struct gauss_ga_options {
+  ga::ga_options ga;              // one island's GA (see presets below)
+  ga::island_options islands;     // count, migration, transport, master seed
+  gauss_penalty_options penalty;  // W and the schedule between runs
+
+  long long evaluations_per_run = 6400;  // over all islands ("trials per run")
+  int max_runs = 5;                      // per solve, cold or warm
+
+  // Cold start: run 1 searches cold_guess +- cold_radius in every coordinate.
+  double cold_guess = 0.0;
+  double cold_radius = 50.0;
+  // Radius of run k (k >= 2) as a multiple of run k-1's, unless radii_per_run gives it.
+  double shrink = 0.01;
+  // Optional explicit radii of runs 1, 2, ... (the thesis preset: 50, 10, 1, 0.1, 0.01).
+  std::vector<double> radii_per_run;
+
+  // Warm start: the box is centred on the previous acceleration with radius
+  // warm_factor * (change between the last two solves), at least warm_min_radius and at most
+  // cold_radius.
+  bool warm_start = true;
+  double warm_factor = 4.0;
+  double warm_min_radius = 1e-5;
+
+  // Stop when the best moves by at most tolerance * max(1, max|a|) between runs.
+  double tolerance = 1e-9;
+  // A row whose residual |A a - b| exceeds this times (1 + |b_i|) after the runs is suspected
+  // inconsistent and checked by a run with ten times the weights (Z1 grows with w only then).
+  double inconsistency_tolerance = 1e-4;
+
+  // Keep the per-run table and best-so-far snapshots at every synchronisation point of the
+  // last solve (for the study's Table 5.1 and convergence figures).
+  bool record_trace = false;
+
+  void validate() const;  // throws std::invalid_argument naming the field
+};
+
+// "default": kinevo's tuned real-coded GA with multiplier updates; "thesis": the seed's
+// GAucsd settings (16-bit binary genes, population 100, 6400 trials per run, two-point
+// crossover 0.6, mutation 0.001 per bit, W = 1e6 fixed, radii 50, 10, 1, 0.1, 0.01).
+// Throws std::invalid_argument for another name.
+gauss_ga_options gauss_ga_preset(const std::string& name);
+std::vector<std::string> gauss_ga_preset_names();
+
+// One run of a solve (a row of Table 5.1).
+struct gauss_run_record {
+  int run = 0;             // 1-based within the solve
+  Eigen::VectorXd centre;  // of the searched box
+  Eigen::VectorXd radii;
+  Eigen::VectorXd acceleration;  // best of the run
+  double z1 = 0.0;               // eq. 5.6 at the best with this run's weights
+  double z = 0.0;                // eq. 5.3 at the best
+  double max_residual = 0.0;     // max |A a - b|
+  double change = std::numeric_limits<double>::infinity();  // max |best - previous best|
+  long long evaluations = 0;                                // of this run, all islands
+  double seconds = 0.0;
+};
+
+// Best-so-far at one synchronisation point of a run (convergence figures). Under MPI only this
+// rank's islands are seen.
+struct gauss_snapshot {
+  int run = 0;
+  long long generation = 0;
+  long long evaluations = 0;  // since the start of the solve, all islands
+  Eigen::VectorXd acceleration;
+  double z1 = 0.0;
+};
+
+class gauss_ga_solver final : public acceleration_solver {
+ public:
+  explicit gauss_ga_solver(gauss_ga_options options);
+  ~gauss_ga_solver() override;
+  gauss_ga_solver(const gauss_ga_solver&) = delete;
+  gauss_ga_solver& operator=(const gauss_ga_solver&) = delete;
+
+  std::string name() const override { return "ga"; }
+  // Under MPI every rank must call solve() in lockstep with the same system.
+  acceleration_result solve(const constrained_system& system) override;
+
+  // Forget the previous acceleration: the next solve is a cold start.
+  void reset();
+  const gauss_ga_options& options() const { return options_; }
+  // Trace of the last solve (empty unless options.record_trace).
+  const std::vector<gauss_run_record>& last_runs() const { return runs_; }
+  const std::vector<gauss_snapshot>& last_snapshots() const { return snapshots_; }
+  // True on the process that should print and write files.
+  bool is_root() const;
+  long long solves() const { return solves_; }
+
+ private:
+  gauss_ga_options options_;
+  std::unique_ptr<ga::island_model> model_;
+  Eigen::VectorXd previous_;         // last acceleration (warm start)
+  Eigen::VectorXd before_previous_;  // the one before (sets the warm radius)
+  Eigen::VectorXd multipliers_;      // carried between solves with the multiplier schedule
+  long long solves_ = 0;
+  std::vector<gauss_run_record> runs_;
+  std::vector<gauss_snapshot> snapshots_;
+};
+
+}  // namespace kinevo::mechanics

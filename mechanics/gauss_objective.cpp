@@ -1,0 +1,91 @@
+#include "mechanics/gauss_objective.hpp"
+
+#include <Eigen/Cholesky>
+#include <stdexcept>
+#include <string>
+
+namespace kinevo::mechanics {
+
+gauss_terms gauss_terms::from_system(const constrained_system& system, Eigen::VectorXd weights,
+                                     Eigen::VectorXd multipliers) {
+  const int n = system.coordinates();
+  const int m = system.constraints();
+  if (system.mass.rows() != n || system.mass.cols() != n || system.jacobian.rows() != m ||
+      (m > 0 && system.jacobian.cols() != n)) {
+    throw std::invalid_argument("gauss objective: sizes of M, f, A, b do not agree");
+  }
+  if (weights.size() != m || multipliers.size() != m) {
+    throw std::invalid_argument(
+        "gauss objective: need one weight and one multiplier per constraint");
+  }
+  gauss_terms t;
+  t.mass = system.mass;
+  if (system.mass_is_diagonal) {
+    const Eigen::VectorXd d = system.mass.diagonal();
+    if ((d.array() <= 0.0).any()) {
+      throw std::invalid_argument("gauss objective: the mass matrix is not positive definite");
+    }
+    t.free_accel = system.force.cwiseQuotient(d);
+  } else {
+    Eigen::LLT<Eigen::MatrixXd> llt(system.mass);
+    if (llt.info() != Eigen::Success) {
+      throw std::invalid_argument("gauss objective: the mass matrix is not positive definite");
+    }
+    t.free_accel = llt.solve(system.force);
+  }
+  t.jacobian = m > 0 ? system.jacobian : Eigen::MatrixXd(0, n);
+  t.rhs = system.rhs;
+  t.weights = std::move(weights);
+  t.multipliers = std::move(multipliers);
+  return t;
+}
+
+double gauss_terms::gauss_function(const Eigen::VectorXd& a) const {
+  const Eigen::VectorXd e = a - free_accel;
+  return 0.5 * e.dot(mass * e);
+}
+
+double gauss_terms::penalised(const Eigen::VectorXd& a) const {
+  const Eigen::VectorXd r = jacobian * a - rhs;
+  return gauss_function(a) + r.dot(weights.cwiseProduct(r));
+}
+
+double gauss_terms::augmented(const Eigen::VectorXd& a) const {
+  const Eigen::VectorXd r = jacobian * a - rhs;
+  return penalised(a) + multipliers.dot(r);
+}
+
+Eigen::VectorXd gauss_terms::minimiser() const {
+  const Eigen::MatrixXd h = mass + 2.0 * jacobian.transpose() * weights.asDiagonal() * jacobian;
+  const Eigen::VectorXd rhs_h = mass * free_accel - jacobian.transpose() * multipliers +
+                                2.0 * jacobian.transpose() * weights.cwiseProduct(rhs);
+  return h.llt().solve(rhs_h);
+}
+
+gauss_objective::gauss_objective(const gauss_terms& terms, const Eigen::VectorXd& centre,
+                                 const Eigen::VectorXd& half_width)
+    : centre_(centre), half_width_(half_width) {
+  if (centre.size() != terms.mass.rows() || half_width.size() != centre.size() ||
+      !(half_width.array() > 0.0).all() || !centre.allFinite() || !half_width.allFinite()) {
+    throw std::invalid_argument(
+        "gauss objective: the search box needs a finite centre and a "
+        "positive half width for every coordinate");
+  }
+  const Eigen::MatrixXd& a = terms.jacobian;
+  const Eigen::VectorXd residual = a * centre_ - terms.rhs;
+  hessian_ = terms.mass + 2.0 * a.transpose() * terms.weights.asDiagonal() * a;
+  gradient_ = terms.mass * (centre_ - terms.free_accel) + a.transpose() * terms.multipliers +
+              2.0 * a.transpose() * terms.weights.cwiseProduct(residual);
+  value_at_centre_ = terms.augmented(centre_);
+}
+
+void gauss_objective::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                               Eigen::Ref<Eigen::VectorXd> values) const {
+  // d = x - c per column; g^T d + 1/2 d^T H d as two matrix products over the population.
+  const Eigen::MatrixXd d = x.colwise() - centre_;
+  const Eigen::MatrixXd hd = hessian_ * d;
+  values.noalias() = d.transpose() * gradient_;
+  values += 0.5 * d.cwiseProduct(hd).colwise().sum().transpose();
+}
+
+}  // namespace kinevo::mechanics

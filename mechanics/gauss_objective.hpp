@@ -1,0 +1,71 @@
+// Gauss' principle as a box-bounded GA problem: the penalised objective
+//   Z1(a) = 1/2 (a - a_f)^T M (a - a_f) + (A a - b)^T W (A a - b)
+// (generalized-inverse dissertation (GIGSP), eq. 5.6), optionally with the augmented-Lagrangian
+// term lambda^T (A a - b), evaluated for a whole population with matrix products.
+//
+// Values are returned relative to the run's centre c (a = c + d):
+//   Z1(c + d) - Z1(c) = g^T d + 1/2 d^T H d,  H = M + 2 A^T W A,
+//   g = M (c - a_f) + A^T lambda + 2 A^T W (A c - b).
+// The rewrite is exact; it matters because comparing absolute Z1 values (~630 for the double
+// pendulum) cannot resolve accelerations better than about sqrt(eps Z1 / |M|) ~ 1e-7.
+#pragma once
+
+#include <Eigen/Core>
+
+#include "ga/problem.hpp"
+#include "mechanics/acceleration_solver.hpp"
+
+namespace kinevo::mechanics {
+
+// The numbers of one Gauss problem, independent of any search box.
+struct gauss_terms {
+  Eigen::MatrixXd mass;         // M (n x n)
+  Eigen::VectorXd free_accel;   // a_f = M^-1 f
+  Eigen::MatrixXd jacobian;     // A (m x n)
+  Eigen::VectorXd rhs;          // b (m)
+  Eigen::VectorXd weights;      // diag(W) (m), all > 0
+  Eigen::VectorXd multipliers;  // lambda (m); zero for the plain penalty of eq. 5.6
+
+  // a_f from M and f (Cholesky; the diagonal fast path when M is diagonal). Throws
+  // std::invalid_argument when M is not positive definite.
+  static gauss_terms from_system(const constrained_system& system, Eigen::VectorXd weights,
+                                 Eigen::VectorXd multipliers);
+
+  // Z = 1/2 (a - a_f)^T M (a - a_f), eq. 5.3.
+  double gauss_function(const Eigen::VectorXd& a) const;
+  // Z1 of eq. 5.6 (without the multiplier term).
+  double penalised(const Eigen::VectorXd& a) const;
+  // Z1 plus lambda^T (A a - b): what the GA minimises.
+  double augmented(const Eigen::VectorXd& a) const;
+  // The exact minimiser of `augmented` (H a = M a_f - A^T lambda + 2 A^T W b), for reports
+  // and checks; the GA never uses it.
+  Eigen::VectorXd minimiser() const;
+};
+
+class gauss_objective final : public ga::problem {
+ public:
+  // Searches the box centre +- half_width (componentwise, half_width > 0).
+  gauss_objective(const gauss_terms& terms, const Eigen::VectorXd& centre,
+                  const Eigen::VectorXd& half_width);
+
+  int dimension() const override { return static_cast<int>(centre_.size()); }
+  Eigen::VectorXd lower_bounds() const override { return centre_ - half_width_; }
+  Eigen::VectorXd upper_bounds() const override { return centre_ + half_width_; }
+  // values(j) = augmented Z1(x.col(j)) - augmented Z1(centre), computed without cancellation.
+  void evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                Eigen::Ref<Eigen::VectorXd> values) const override;
+  std::string name() const override { return "gauss-z1"; }
+
+  const Eigen::VectorXd& centre() const { return centre_; }
+  // Augmented Z1 at the centre: add to a relative value to get the absolute one.
+  double value_at_centre() const { return value_at_centre_; }
+
+ private:
+  Eigen::VectorXd centre_;
+  Eigen::VectorXd half_width_;
+  Eigen::MatrixXd hessian_;   // H
+  Eigen::VectorXd gradient_;  // g at the centre
+  double value_at_centre_ = 0.0;
+};
+
+}  // namespace kinevo::mechanics
