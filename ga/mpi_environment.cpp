@@ -42,9 +42,15 @@ mpi_environment::~mpi_environment() {
   }
 }
 
-bool mpi_environment::active() { return g_active; }
-int mpi_environment::rank() { return g_rank; }
-int mpi_environment::size() { return g_size; }
+bool mpi_environment::active() {
+  return g_active;
+}
+int mpi_environment::rank() {
+  return g_rank;
+}
+int mpi_environment::size() {
+  return g_size;
+}
 
 void mpi_environment::abort(int code) {
   if (g_active) MPI_Abort(MPI_COMM_WORLD, code);

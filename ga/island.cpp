@@ -1,0 +1,526 @@
+#include "ga/island.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <istream>
+#include <limits>
+#include <numeric>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace kinevo::ga {
+
+namespace {
+
+// Hex floats round-trip exactly, which checkpoint/resume equality needs.
+void put_hex(std::ostream& os, double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%a", v);
+  os << buf;
+}
+double get_hex(std::istream& is) {
+  std::string s;
+  if (!(is >> s)) throw std::runtime_error("truncated number list");
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end == s.c_str() || *end != '\0') throw std::runtime_error("'" + s + "' is not a number");
+  return v;
+}
+void expect(std::istream& is, const char* word) {
+  std::string s;
+  if (!(is >> s) || s != word) {
+    throw std::runtime_error(std::string("expected '") + word + "', found '" + s + "'");
+  }
+}
+
+// Sets bits [from, to) of a genome.
+void set_range(std::span<std::uint64_t> m, int from, int to) {
+  while (from < to) {
+    const int w = from >> 6;
+    const int s = from & 63;
+    const int e = std::min(to, (w + 1) << 6);
+    const int len = e - from;
+    const std::uint64_t bits = len == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << len) - 1);
+    m[w] |= bits << s;
+    from = e;
+  }
+}
+
+}  // namespace
+
+void island::configure(const ga_options& options, int dimension) {
+  options_ = options;
+  n_ = dimension;
+  layout_ = binary_layout{dimension, options.bits_per_variable};
+  words_ = binary() ? layout_.words() : 0;
+  const int cols = options.population + 1;  // +1: scratch child of an odd offspring count
+  if (x_.rows() != n_ || x_.cols() != cols) {
+    x_.resize(n_, cols);
+    x_next_.resize(n_, cols);
+    f_.resize(cols);
+    f_next_.resize(cols);
+  }
+  bits_.assign(static_cast<std::size_t>(cols) * words_, 0);
+  bits_next_.assign(static_cast<std::size_t>(cols) * words_, 0);
+  order_.resize(cols);
+  parents_.resize(cols + 1);
+  weights_.resize(cols);
+  cuts_.reserve(64);
+  mask_.assign(std::max(words_, 1), 0);
+  best_x_.resize(n_);
+  gene_rate_ = options.gene_mutation_rate < 0.0 ? 1.0 / n_ : options.gene_mutation_rate;
+  log1m_bit_rate_ = std::log1p(-std::min(options.bit_mutation_rate, 0.999999));
+  log1m_gene_rate_ = std::log1p(-std::min(gene_rate_, 0.999999));
+}
+
+void island::set_box(const search_box& box) {
+  lower_ = box.lower;
+  upper_ = box.upper;
+  width_ = upper_ - lower_;
+}
+
+void island::decode(int column) {
+  auto g = genome(bits_next_, column);
+  for (int j = 0; j < n_; ++j) {
+    std::uint32_t k = read_field(g, j * layout_.bits, layout_.bits);
+    if (options_.genes == encoding::gray) k = gray_to_binary(k);
+    x_next_(j, column) = decode_value(k, layout_.bits, lower_[j], upper_[j]);
+  }
+}
+
+void island::evaluate_columns(const problem& p, int first, int count) {
+  if (count <= 0) return;
+  p.evaluate(x_next_.middleCols(first, count), f_next_.segment(first, count));
+  evaluations_ += count;
+  for (int i = first; i < first + count; ++i) {
+    if (!std::isfinite(f_next_[i])) {
+      std::ostringstream msg;
+      msg.precision(17);
+      msg << "objective '" << p.name() << "' returned " << f_next_[i] << " at x = (";
+      for (int j = 0; j < n_; ++j) msg << (j ? ", " : "") << x_next_(j, i);
+      msg << "); the objective must be finite everywhere in the search box";
+      throw std::runtime_error(msg.str());
+    }
+    if (f_next_[i] < best_f_) {
+      best_f_ = f_next_[i];
+      best_x_ = x_next_.col(i);
+    }
+  }
+}
+
+void island::start(const problem& p, const search_box& box, std::uint64_t seed, int index,
+                   std::uint64_t run_index, const Eigen::VectorXd* start_point) {
+  set_box(box);
+  rng_.reseed(seed, static_cast<std::uint64_t>(index), run_index);
+  evaluations_ = 0;
+  best_f_ = std::numeric_limits<double>::infinity();
+  best_x_ = box.centre();
+  const int pop = options_.population;
+  for (int i = 0; i < pop; ++i) {
+    if (binary()) {
+      auto g = genome(bits_next_, i);
+      for (auto& w : g) w = rng_.bits();
+      if (layout_.total_bits() % 64 != 0) {
+        g[words_ - 1] &= (std::uint64_t{1} << (layout_.total_bits() % 64)) - 1;
+      }
+    } else {
+      for (int j = 0; j < n_; ++j) x_next_(j, i) = lower_[j] + width_[j] * rng_.uniform();
+    }
+  }
+  if (start_point != nullptr) {
+    const Eigen::VectorXd s = start_point->cwiseMax(lower_).cwiseMin(upper_);
+    if (binary()) {
+      auto g = genome(bits_next_, 0);
+      for (int j = 0; j < n_; ++j) {
+        std::uint32_t k = encode_value(s[j], layout_.bits, lower_[j], upper_[j]);
+        if (options_.genes == encoding::gray) k = binary_to_gray(k);
+        write_field(g, j * layout_.bits, layout_.bits, k);
+      }
+    } else {
+      x_next_.col(0) = s;
+    }
+  }
+  if (binary()) {
+    for (int i = 0; i < pop; ++i) decode(i);
+  }
+  evaluate_columns(p, 0, pop);
+  x_.swap(x_next_);
+  f_.swap(f_next_);
+  bits_.swap(bits_next_);
+}
+
+void island::sort_order(int count) {
+  const int pop = options_.population;
+  std::iota(order_.begin(), order_.begin() + pop, 0);
+  // Ties broken by index so that the order is a function of the values alone.
+  const auto less = [this](int a, int b) { return f_[a] < f_[b] || (f_[a] == f_[b] && a < b); };
+  if (count >= pop) {
+    std::sort(order_.begin(), order_.begin() + pop, less);
+  } else if (count > 0) {
+    std::partial_sort(order_.begin(), order_.begin() + count, order_.begin() + pop, less);
+  }
+}
+
+void island::select_parents(int count) {
+  const int pop = options_.population;
+  if (options_.selection == selection_method::tournament) {
+    const int t = options_.tournament_size;
+    for (int i = 0; i < count; ++i) {
+      int best = rng_.below(pop);
+      for (int k = 1; k < t; ++k) {
+        const int c = rng_.below(pop);
+        if (f_[c] < f_[best] || (f_[c] == f_[best] && c < best)) best = c;
+      }
+      parents_[i] = best;
+    }
+    return;
+  }
+  // Proportional (SUS) on window-scaled fitness f_worst - f, or on linear rank weights.
+  double total = 0.0;
+  if (options_.selection == selection_method::sus) {
+    const double worst = f_.head(pop).maxCoeff();
+    for (int i = 0; i < pop; ++i) total += (weights_[i] = worst - f_[i]);
+    if (!(total > 0.0)) {  // all equal: every individual equally likely
+      for (int i = 0; i < pop; ++i) weights_[i] = 1.0;
+      total = pop;
+    }
+  } else {
+    // Linear ranking: expected copies s for the best down to 2 - s for the worst.
+    sort_order(pop);
+    const double s = options_.rank_pressure;
+    for (int r = 0; r < pop; ++r) {
+      const double w = pop > 1 ? s - (2.0 * s - 2.0) * r / (pop - 1) : 1.0;
+      weights_[order_[r]] = w;
+      total += w;
+    }
+  }
+  // Stochastic universal sampling: one random offset, `count` equally spaced pointers.
+  const double step = total / count;
+  double pointer = rng_.uniform() * step;
+  double cumulative = weights_[0];
+  int i = 0;
+  for (int k = 0; k < count; ++k) {
+    while (cumulative <= pointer && i < pop - 1) cumulative += weights_[++i];
+    parents_[k] = i;
+    pointer += step;
+  }
+  // SUS returns parents in population order: shuffle so mates are random.
+  for (int k = count - 1; k > 0; --k) std::swap(parents_[k], parents_[rng_.below(k + 1)]);
+}
+
+void island::cross_bits(int a, int b, int c1, int c2) {
+  auto ga = genome(bits_, a);
+  auto gb = genome(bits_, b);
+  auto d1 = genome(bits_next_, c1);
+  auto d2 = genome(bits_next_, c2);
+  std::copy(ga.begin(), ga.end(), d1.begin());
+  std::copy(gb.begin(), gb.end(), d2.begin());
+  const int total = layout_.total_bits();
+  if (total < 2 || !rng_.chance(options_.crossover_rate)) return;
+  // Mask of the positions taken from the other parent.
+  std::span<std::uint64_t> mask(mask_.data(), static_cast<std::size_t>(words_));
+  std::fill(mask.begin(), mask.end(), std::uint64_t{0});
+  if (options_.crossover == crossover_method::n_point) {
+    const int points = std::min(options_.crossover_points, total - 1);
+    cuts_.clear();
+    while (static_cast<int>(cuts_.size()) < points) {  // distinct cut points in [1, total-1]
+      const int c = 1 + rng_.below(total - 1);
+      if (std::find(cuts_.begin(), cuts_.end(), c) == cuts_.end()) cuts_.push_back(c);
+    }
+    std::sort(cuts_.begin(), cuts_.end());
+    cuts_.push_back(total);
+    for (std::size_t k = 0; k + 1 < cuts_.size(); k += 2) set_range(mask, cuts_[k], cuts_[k + 1]);
+  } else {  // uniform
+    const double p = options_.uniform_swap;
+    if (p == 0.5) {
+      for (auto& w : mask) w = rng_.bits();
+    } else if (p > 0.0) {
+      const double l1mp = std::log1p(-std::min(p, 0.999999));
+      for (std::uint64_t pos = rng_.geometric_skip(l1mp); pos < static_cast<std::uint64_t>(total);
+           pos += 1 + rng_.geometric_skip(l1mp)) {
+        mask[pos >> 6] |= std::uint64_t{1} << (pos & 63);
+      }
+    }
+    if (total % 64 != 0) mask[words_ - 1] &= (std::uint64_t{1} << (total % 64)) - 1;
+  }
+  for (int w = 0; w < words_; ++w) {
+    const std::uint64_t diff = (ga[w] ^ gb[w]) & mask[w];
+    d1[w] ^= diff;
+    d2[w] ^= diff;
+  }
+}
+
+void island::cross_real(int a, int b, int c1, int c2) {
+  x_next_.col(c1) = x_.col(a);
+  x_next_.col(c2) = x_.col(b);
+  if (!rng_.chance(options_.crossover_rate)) return;
+  switch (options_.crossover) {
+    case crossover_method::n_point: {
+      if (n_ < 2) return;
+      const int points = std::min(options_.crossover_points, n_ - 1);
+      cuts_.clear();
+      while (static_cast<int>(cuts_.size()) < points) {
+        const int c = 1 + rng_.below(n_ - 1);
+        if (std::find(cuts_.begin(), cuts_.end(), c) == cuts_.end()) cuts_.push_back(c);
+      }
+      std::sort(cuts_.begin(), cuts_.end());
+      cuts_.push_back(n_);
+      for (std::size_t k = 0; k + 1 < cuts_.size(); k += 2) {
+        for (int j = cuts_[k]; j < cuts_[k + 1]; ++j) std::swap(x_next_(j, c1), x_next_(j, c2));
+      }
+      return;
+    }
+    case crossover_method::uniform:
+      for (int j = 0; j < n_; ++j) {
+        if (rng_.chance(options_.uniform_swap)) std::swap(x_next_(j, c1), x_next_(j, c2));
+      }
+      return;
+    case crossover_method::blx: {
+      const double al = options_.blx_alpha;
+      for (int j = 0; j < n_; ++j) {
+        const double lo = std::min(x_(j, a), x_(j, b));
+        const double d = std::abs(x_(j, a) - x_(j, b));
+        const double from = lo - al * d;
+        const double span = (1.0 + 2.0 * al) * d;
+        x_next_(j, c1) = std::clamp(from + span * rng_.uniform(), lower_[j], upper_[j]);
+        x_next_(j, c2) = std::clamp(from + span * rng_.uniform(), lower_[j], upper_[j]);
+      }
+      return;
+    }
+    case crossover_method::sbx: {
+      // Bounded simulated binary crossover: Deb and Agrawal, "Simulated binary crossover for
+      // continuous search space", Complex Systems 9 (1995), in the bounded form of NSGA-II.
+      const double eta = options_.sbx_eta;
+      const double inv = 1.0 / (eta + 1.0);
+      for (int j = 0; j < n_; ++j) {
+        if (!rng_.chance(0.5)) continue;
+        const double xa = x_(j, a);
+        const double xb = x_(j, b);
+        if (std::abs(xa - xb) <= 1e-14) continue;
+        const double y1 = std::min(xa, xb);
+        const double y2 = std::max(xa, xb);
+        const double yl = lower_[j];
+        const double yu = upper_[j];
+        const double u = rng_.uniform();
+        const auto beta_q = [&](double beta) {
+          const double alpha = 2.0 - std::pow(beta, -(eta + 1.0));
+          return u <= 1.0 / alpha ? std::pow(u * alpha, inv)
+                                  : std::pow(1.0 / (2.0 - u * alpha), inv);
+        };
+        const double bq1 = beta_q(1.0 + 2.0 * (y1 - yl) / (y2 - y1));
+        const double bq2 = beta_q(1.0 + 2.0 * (yu - y2) / (y2 - y1));
+        double ch1 = std::clamp(0.5 * ((y1 + y2) - bq1 * (y2 - y1)), yl, yu);
+        double ch2 = std::clamp(0.5 * ((y1 + y2) + bq2 * (y2 - y1)), yl, yu);
+        if (rng_.chance(0.5)) std::swap(ch1, ch2);
+        x_next_(j, c1) = ch1;
+        x_next_(j, c2) = ch2;
+      }
+      return;
+    }
+  }
+}
+
+void island::mutate_offspring(int first, int count) {
+  if (binary()) {
+    // One long bit string over the offspring; skip geometrically between flipped bits.
+    if (options_.bit_mutation_rate <= 0.0) return;
+    const int total = layout_.total_bits();
+    const std::uint64_t end = static_cast<std::uint64_t>(count) * total;
+    for (std::uint64_t pos = rng_.geometric_skip(log1m_bit_rate_); pos < end;
+         pos += 1 + rng_.geometric_skip(log1m_bit_rate_)) {
+      const int i = first + static_cast<int>(pos / total);
+      const int bit = static_cast<int>(pos % total);
+      genome(bits_next_, i)[bit >> 6] ^= std::uint64_t{1} << (bit & 63);
+    }
+    return;
+  }
+  if (gene_rate_ <= 0.0) return;
+  const std::uint64_t end = static_cast<std::uint64_t>(count) * n_;
+  for (std::uint64_t pos = rng_.geometric_skip(log1m_gene_rate_); pos < end;
+       pos += 1 + rng_.geometric_skip(log1m_gene_rate_)) {
+    const int i = first + static_cast<int>(pos / n_);
+    const int j = static_cast<int>(pos % n_);
+    double& y = x_next_(j, i);
+    const double yl = lower_[j];
+    const double yu = upper_[j];
+    if (options_.mutation == mutation_method::gaussian) {
+      y = std::clamp(y + options_.gaussian_sigma * width_[j] * rng_.normal(), yl, yu);
+      continue;
+    }
+    // Polynomial mutation: Deb and Goyal, "A combined genetic adaptive search (GeneAS) for
+    // engineering design", Computer Science and Informatics 26 (1996), bounded form of NSGA-II.
+    const double eta = options_.polynomial_eta;
+    const double d1 = (y - yl) / (yu - yl);
+    const double d2 = (yu - y) / (yu - yl);
+    const double u = rng_.uniform();
+    const double pw = 1.0 / (eta + 1.0);
+    double dq = 0.0;
+    if (u < 0.5) {
+      const double v = 2.0 * u + (1.0 - 2.0 * u) * std::pow(1.0 - d1, eta + 1.0);
+      dq = std::pow(v, pw) - 1.0;
+    } else {
+      const double v = 2.0 * (1.0 - u) + 2.0 * (u - 0.5) * std::pow(1.0 - d2, eta + 1.0);
+      dq = 1.0 - std::pow(v, pw);
+    }
+    y = std::clamp(y + dq * (yu - yl), yl, yu);
+  }
+}
+
+void island::step(const problem& p) {
+  const int pop = options_.population;
+  const int k = options_.elites;
+  const int offspring = pop - k;
+  const int pairs = (offspring + 1) / 2;
+  sort_order(k);
+  select_parents(2 * pairs);
+  for (int q = 0; q < pairs; ++q) {
+    const int c1 = k + 2 * q;
+    const int c2 = c1 + 1;  // == pop for the last pair of an odd count: the scratch column
+    if (binary()) {
+      cross_bits(parents_[2 * q], parents_[2 * q + 1], c1, c2);
+    } else {
+      cross_real(parents_[2 * q], parents_[2 * q + 1], c1, c2);
+    }
+  }
+  mutate_offspring(k, offspring);
+  for (int e = 0; e < k; ++e) {  // elites survive unchanged, values included
+    const int src = order_[e];
+    x_next_.col(e) = x_.col(src);
+    f_next_[e] = f_[src];
+    if (binary()) {
+      auto s = genome(bits_, src);
+      std::copy(s.begin(), s.end(), genome(bits_next_, e).begin());
+    }
+  }
+  if (binary()) {
+    for (int i = k; i < pop; ++i) decode(i);
+  }
+  evaluate_columns(p, k, offspring);
+  x_.swap(x_next_);
+  f_.swap(f_next_);
+  bits_.swap(bits_next_);
+}
+
+int island::individual_bytes() const {
+  return static_cast<int>(sizeof(double)) * (1 + (binary() ? 0 : n_)) +
+         static_cast<int>(sizeof(std::uint64_t)) * words_;
+}
+
+void island::pack_emigrants(int m, std::span<std::byte> out) {
+  sort_order(m);
+  const int size = individual_bytes();
+  for (int e = 0; e < m; ++e) {
+    std::byte* dst = out.data() + static_cast<std::size_t>(e) * size;
+    const int i = order_[e];
+    std::memcpy(dst, &f_[i], sizeof(double));
+    if (binary()) {
+      std::memcpy(dst + sizeof(double), genome(bits_, i).data(), words_ * sizeof(std::uint64_t));
+    } else {
+      std::memcpy(dst + sizeof(double), x_.col(i).data(), n_ * sizeof(double));
+    }
+  }
+}
+
+void island::take_immigrants(std::span<const std::byte> in, int count) {
+  const int pop = options_.population;
+  sort_order(pop);
+  const int size = individual_bytes();
+  for (int e = 0; e < count; ++e) {
+    const std::byte* src = in.data() + static_cast<std::size_t>(e) * size;
+    const int i = order_[pop - 1 - e];  // worst first
+    std::memcpy(&f_[i], src, sizeof(double));
+    if (binary()) {
+      std::memcpy(genome(bits_, i).data(), src + sizeof(double), words_ * sizeof(std::uint64_t));
+      // decode() works on the "next" buffers; decode this column in place.
+      auto g = genome(bits_, i);
+      for (int j = 0; j < n_; ++j) {
+        std::uint32_t kk = read_field(g, j * layout_.bits, layout_.bits);
+        if (options_.genes == encoding::gray) kk = gray_to_binary(kk);
+        x_(j, i) = decode_value(kk, layout_.bits, lower_[j], upper_[j]);
+      }
+    } else {
+      std::memcpy(x_.col(i).data(), src + sizeof(double), n_ * sizeof(double));
+    }
+    if (f_[i] < best_f_) {
+      best_f_ = f_[i];
+      best_x_ = x_.col(i);
+    }
+  }
+}
+
+generation_record island::statistics(int island_index, long long generation) const {
+  const int pop = options_.population;
+  generation_record r;
+  r.island = island_index;
+  r.generation = generation;
+  r.evaluations = evaluations_;
+  const auto f = f_.head(pop);
+  r.best = f.minCoeff();
+  r.mean = f.mean();
+  r.spread = pop > 1 ? std::sqrt((f.array() - r.mean).square().sum() / (pop - 1)) : 0.0;
+  double diversity = 0.0;
+  for (int j = 0; j < n_; ++j) {
+    const auto row = x_.row(j).head(pop).array();
+    const double m = row.mean();
+    const double sd = pop > 1 ? std::sqrt((row - m).square().sum() / (pop - 1)) : 0.0;
+    diversity += width_[j] > 0.0 ? sd / width_[j] : 0.0;
+  }
+  r.diversity = n_ > 0 ? diversity / n_ : 0.0;
+  return r;
+}
+
+void island::save(std::ostream& os) const {
+  const int pop = options_.population;
+  os << "rng " << rng_ << '\n';
+  os << "evaluations " << evaluations_ << '\n';
+  os << "best ";
+  put_hex(os, best_f_);
+  for (int j = 0; j < n_; ++j) os << ' ', put_hex(os, best_x_[j]);
+  os << '\n';
+  for (int i = 0; i < pop; ++i) {
+    os << "individual ";
+    put_hex(os, f_[i]);
+    if (binary()) {
+      for (int w = 0; w < words_; ++w) os << ' ' << bits_[static_cast<std::size_t>(i) * words_ + w];
+    } else {
+      for (int j = 0; j < n_; ++j) os << ' ', put_hex(os, x_(j, i));
+    }
+    os << '\n';
+  }
+}
+
+void island::load(std::istream& is) {
+  const int pop = options_.population;
+  expect(is, "rng");
+  if (!(is >> rng_)) throw std::runtime_error("unreadable random generator state");
+  expect(is, "evaluations");
+  if (!(is >> evaluations_)) throw std::runtime_error("unreadable evaluation count");
+  expect(is, "best");
+  best_f_ = get_hex(is);
+  for (int j = 0; j < n_; ++j) best_x_[j] = get_hex(is);
+  for (int i = 0; i < pop; ++i) {
+    expect(is, "individual");
+    f_[i] = get_hex(is);
+    if (binary()) {
+      for (int w = 0; w < words_; ++w) {
+        if (!(is >> bits_[static_cast<std::size_t>(i) * words_ + w])) {
+          throw std::runtime_error("unreadable genome word");
+        }
+      }
+      auto g = genome(bits_, i);
+      for (int j = 0; j < n_; ++j) {
+        std::uint32_t kk = read_field(g, j * layout_.bits, layout_.bits);
+        if (options_.genes == encoding::gray) kk = gray_to_binary(kk);
+        x_(j, i) = decode_value(kk, layout_.bits, lower_[j], upper_[j]);
+      }
+    } else {
+      for (int j = 0; j < n_; ++j) x_(j, i) = get_hex(is);
+    }
+  }
+}
+
+}  // namespace kinevo::ga

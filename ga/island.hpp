@@ -1,0 +1,91 @@
+// One island: a generational GA on a fixed-size population, its random stream and its best
+// point. island_model drives many of these; an island never talks to another one directly
+// (migration goes through pack_emigrants / take_immigrants so the transport can be threads or
+// MPI). All storage is sized by configure() and reused, so generations never allocate.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <iosfwd>
+#include <span>
+#include <vector>
+
+#include "ga/binary_genome.hpp"
+#include "ga/island_model.hpp"
+#include "ga/options.hpp"
+#include "ga/problem.hpp"
+#include "ga/random_stream.hpp"
+#include "ga/search_box.hpp"
+
+namespace kinevo::ga {
+
+class island {
+ public:
+  // Sizes the buffers for `dimension` variables; cheap when nothing changed.
+  void configure(const ga_options& options, int dimension);
+
+  // Draws the initial population in `box` (plus `start_point` in column 0 if given) and
+  // evaluates it.
+  void start(const problem& p, const search_box& box, std::uint64_t seed, int index,
+             std::uint64_t run_index, const Eigen::VectorXd* start_point);
+  // Box of the run, without drawing a population (before load()).
+  void set_box(const search_box& box);
+
+  // One generation: elites, selection, crossover, mutation, evaluation of the offspring.
+  void step(const problem& p);
+
+  // Bytes of one packed individual (value + genome).
+  int individual_bytes() const;
+  // Writes the best `m` individuals (best first) into out (m * individual_bytes()).
+  void pack_emigrants(int m, std::span<std::byte> out);
+  // Replaces the worst individuals by the packed ones (count of them).
+  void take_immigrants(std::span<const std::byte> in, int count);
+
+  double best_value() const { return best_f_; }
+  const Eigen::VectorXd& best_x() const { return best_x_; }
+  long long evaluations() const { return evaluations_; }
+  generation_record statistics(int island_index, long long generation) const;
+
+  // Whole state as text (hex floats, generator state), and back; load() throws
+  // std::runtime_error with a short reason when the text does not fit this configuration.
+  void save(std::ostream& os) const;
+  void load(std::istream& is);
+
+ private:
+  bool binary() const { return options_.genes != encoding::real; }
+  void decode(int column);
+  void evaluate_columns(const problem& p, int first, int count);
+  void sort_order(int count);
+  void select_parents(int count);
+  void cross_real(int a, int b, int c1, int c2);
+  void cross_bits(int a, int b, int c1, int c2);
+  void mutate_offspring(int first, int count);
+  std::span<std::uint64_t> genome(std::vector<std::uint64_t>& g, int i) {
+    return {g.data() + static_cast<std::size_t>(i) * words_, static_cast<std::size_t>(words_)};
+  }
+
+  ga_options options_;
+  int n_ = 0;
+  int words_ = 0;
+  binary_layout layout_;
+  double gene_rate_ = 0.0;
+  double log1m_bit_rate_ = 0.0;
+  double log1m_gene_rate_ = 0.0;
+
+  Eigen::VectorXd lower_, upper_, width_;
+  Eigen::MatrixXd x_, x_next_;  // n x (population + 1): decoded points / real genes
+  Eigen::VectorXd f_, f_next_;
+  std::vector<std::uint64_t> bits_, bits_next_;  // (population + 1) * words_
+  std::vector<int> order_;
+  std::vector<int> parents_;
+  std::vector<double> weights_;
+  std::vector<int> cuts_;
+  std::vector<std::uint64_t> mask_;  // crossover mask scratch
+  random_stream rng_;
+
+  Eigen::VectorXd best_x_;
+  double best_f_ = 0.0;
+  long long evaluations_ = 0;
+};
+
+}  // namespace kinevo::ga

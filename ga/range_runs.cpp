@@ -1,0 +1,90 @@
+#include "ga/range_runs.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace kinevo::ga {
+
+void range_run_options::validate() const {
+  if (runs < 1) throw std::invalid_argument("range runs: runs must be at least 1");
+  if (!(shrink > 0.0 && shrink <= 1.0)) {
+    throw std::invalid_argument("range runs: shrink factor must be in (0, 1]");
+  }
+  if (!radii_per_run.empty() && static_cast<int>(radii_per_run.size()) != runs) {
+    throw std::invalid_argument("range runs: " + std::to_string(radii_per_run.size()) +
+                                " radii given for " + std::to_string(runs) +
+                                " runs; give one radius per run");
+  }
+  for (double r : radii_per_run) {
+    if (!(r > 0.0) || !std::isfinite(r)) {
+      throw std::invalid_argument("range runs: every radius must be finite and > 0");
+    }
+  }
+  if (clip_lower.size() != clip_upper.size()) {
+    throw std::invalid_argument("range runs: clip bounds differ in size");
+  }
+}
+
+range_run_result run_range_runs(island_model& model, const problem& p, const search_box& first,
+                                const termination& per_run, const range_run_options& options,
+                                const range_run_hook& hook, run_settings settings) {
+  options.validate();
+  const int n = p.dimension();
+  first.validate(n);
+  const bool clip = options.clip_lower.size() > 0;
+  if (clip && options.clip_lower.size() != n) {
+    throw std::invalid_argument("range runs: clip bounds must have the problem's dimension");
+  }
+  range_run_result out;
+  out.best_value = std::numeric_limits<double>::infinity();
+  Eigen::VectorXd centre = first.centre();
+  Eigen::VectorXd radii = first.radii();
+  search_box box = first;
+  Eigen::VectorXd previous_best;
+  for (int k = 0; k < options.runs; ++k) {
+    settings.run_index = options.first_run_index + static_cast<std::uint64_t>(k);
+    settings.start_point = (options.keep_best && k > 0) ? &previous_best : nullptr;
+    range_run_record rec;
+    rec.run = k;
+    rec.centre = box.centre();
+    rec.radii = box.radii();
+    rec.result = model.run(p, box, per_run, settings);
+    out.evaluations += rec.result.evaluations;
+    // The problem may have changed between runs (penalty weights): the latest run's best is
+    // the one that counts for the next centre; the overall best is by value as evaluated.
+    if (rec.result.best_value <= out.best_value) {
+      out.best_value = rec.result.best_value;
+      out.best_x = rec.result.best_x;
+    }
+    previous_best = rec.result.best_x;
+    const bool stopped = rec.result.reason == stop_reason::interrupted ||
+                         rec.result.reason == stop_reason::wall_time;
+    out.runs.push_back(std::move(rec));
+    if (k + 1 == options.runs || stopped) break;
+
+    range_run_step step;
+    step.next_run = k + 1;
+    step.last = &out.runs.back().result;
+    step.centre = previous_best;
+    step.radii = options.radii_per_run.empty()
+                     ? Eigen::VectorXd(radii * options.shrink)
+                     : Eigen::VectorXd::Constant(n, options.radii_per_run[k + 1]);
+    if (hook && !hook(step)) break;
+    if (step.centre.size() != n || step.radii.size() != n || !(step.radii.array() > 0.0).all()) {
+      throw std::invalid_argument(
+          "range runs: the hook left a centre or radii of the wrong size or a radius <= 0");
+    }
+    centre = step.centre;
+    radii = step.radii;
+    box = search_box::around(centre, radii);
+    if (clip) {
+      box.lower = box.lower.cwiseMax(options.clip_lower);
+      box.upper = box.upper.cwiseMin(options.clip_upper);
+    }
+    previous_best = previous_best.cwiseMax(box.lower).cwiseMin(box.upper);
+  }
+  return out;
+}
+
+}  // namespace kinevo::ga
