@@ -1,0 +1,246 @@
+#include "synthesis/crank_constrained.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+#include "synthesis/fourbar_analysis.hpp"
+#include "synthesis/grashof.hpp"
+
+namespace kinevo::synthesis {
+
+std::string to_string(crank_requirement c) {
+  switch (c) {
+    case crank_requirement::none:
+      return "none";
+    case crank_requirement::input:
+      return "input";
+    case crank_requirement::output:
+      return "output";
+    case crank_requirement::both:
+      return "both";
+  }
+  return "none";
+}
+
+crank_requirement parse_crank_requirement(const std::string& s) {
+  if (s == "none") return crank_requirement::none;
+  if (s == "input") return crank_requirement::input;
+  if (s == "output") return crank_requirement::output;
+  if (s == "both") return crank_requirement::both;
+  throw std::invalid_argument("crank requirement '" + s + "': use none, input, output or both");
+}
+
+namespace {
+
+// A constraint known only by value: gradient and Hessian by central differences (the link-ratio
+// and transmission bounds; the crank conditions have analytic derivatives).
+smooth_function numeric_derivatives(std::function<double(const Eigen::Vector3d&)> f) {
+  return [f](const Eigen::VectorXd& x, Eigen::VectorXd* g, Eigen::MatrixXd* h) {
+    const Eigen::Vector3d x0 = x;
+    const double f0 = f(x0);
+    if (!g && !h) return f0;
+    const double step = 1e-4;
+    Eigen::Vector3d hs;
+    for (int i = 0; i < 3; ++i) hs(i) = step * (1.0 + std::abs(x0(i)));
+    if (g) {
+      g->resize(3);
+      for (int i = 0; i < 3; ++i) {
+        Eigen::Vector3d p = x0, m = x0;
+        p(i) += hs(i);
+        m(i) -= hs(i);
+        (*g)(i) = (f(p) - f(m)) / (2.0 * hs(i));
+      }
+    }
+    if (h) {
+      h->resize(3, 3);
+      for (int i = 0; i < 3; ++i) {
+        for (int j = i; j < 3; ++j) {
+          Eigen::Vector3d pp = x0, pm = x0, mp = x0, mm = x0;
+          pp(i) += hs(i), pp(j) += hs(j);
+          pm(i) += hs(i), pm(j) -= hs(j);
+          mp(i) -= hs(i), mp(j) += hs(j);
+          mm(i) -= hs(i), mm(j) -= hs(j);
+          (*h)(i, j) = (*h)(j, i) = (f(pp) - f(pm) - f(mp) + f(mm)) / (4.0 * hs(i) * hs(j));
+        }
+      }
+    }
+    return f0;
+  };
+}
+
+// Input-crank conditions composed with the k2 <-> -k3 swap give the output-crank ones (19).
+smooth_function swapped(double (*f)(const Eigen::VectorXd&, Eigen::VectorXd*, Eigen::MatrixXd*)) {
+  return [f](const Eigen::VectorXd& k, Eigen::VectorXd* g, Eigen::MatrixXd* h) {
+    Eigen::Matrix3d p;
+    p << 1, 0, 0, 0, 0, -1, 0, -1, 0;
+    const Eigen::VectorXd ks = p * k;
+    const double v = f(ks, g, h);
+    if (g) *g = p.transpose() * *g;
+    if (h) *h = p.transpose() * *h * p;
+    return v;
+  };
+}
+
+// Squared link lengths (frame 1) from k; a3^2 may be negative for k that define no linkage.
+std::array<double, 4> squared_links(const Eigen::Vector3d& k) {
+  const double a2 = 1.0 / k(1), a4 = 1.0 / k(2);
+  return {1.0, a2 * a2, 1.0 + a2 * a2 + a4 * a4 - 2.0 * k(0) * a2 * a4, a4 * a4};
+}
+
+}  // namespace
+
+penalty_problem crank_constrained_problem(const std::vector<double>& psi,
+                                          const std::vector<double>& phi,
+                                          const crank_constrained_options& o, bool strict_factors) {
+  Eigen::MatrixXd a;
+  Eigen::VectorXd b;
+  freudenstein_system(psi, phi, a, b);
+  if (!o.weights.empty()) {
+    for (Eigen::Index i = 0; i < a.rows(); ++i) {
+      const double s = std::sqrt(o.weights.at(static_cast<std::size_t>(i)));
+      a.row(i) *= s;
+      b(i) *= s;
+    }
+  }
+  penalty_problem p;
+  p.dimension = 3;
+  const Eigen::MatrixXd ata = a.transpose() * a;  // the Hessian of z (eq. (45)), not a solver
+  p.objective = [a, b, ata](const Eigen::VectorXd& k, Eigen::VectorXd* g, Eigen::MatrixXd* h) {
+    const Eigen::VectorXd e = a * k - b;
+    if (g) *g = a.transpose() * e;
+    if (h) *h = ata;
+    return 0.5 * e.squaredNorm();
+  };
+  const bool in = o.crank == crank_requirement::input || o.crank == crank_requirement::both;
+  const bool out = o.crank == crank_requirement::output || o.crank == crank_requirement::both;
+  if (in) {
+    p.constraints.push_back(input_crank_f1);
+    p.constraint_names.push_back("input crank f1 (18a)");
+    if (strict_factors) {
+      p.constraints.push_back(input_crank_h1);
+      p.constraint_names.push_back("input crank (18b), first factor");
+      p.constraints.push_back(input_crank_h2);
+      p.constraint_names.push_back("input crank (18b), second factor");
+    } else {
+      p.constraints.push_back(input_crank_f2);
+      p.constraint_names.push_back("input crank f2 (18b)");
+    }
+  }
+  if (out) {
+    p.constraints.push_back(swapped(input_crank_f1));
+    p.constraint_names.push_back("output crank (19a)");
+    if (strict_factors) {
+      p.constraints.push_back(swapped(input_crank_h1));
+      p.constraint_names.push_back("output crank (19b), first factor");
+      p.constraints.push_back(swapped(input_crank_h2));
+      p.constraint_names.push_back("output crank (19b), second factor");
+    } else {
+      p.constraints.push_back(swapped(input_crank_f2));
+      p.constraint_names.push_back("output crank (19b)");
+    }
+  }
+  if (o.max_link_ratio > 0.0) {
+    const double r2 = o.max_link_ratio * o.max_link_ratio;
+    for (int i = 0; i < 4; ++i) {
+      for (int j = 0; j < 4; ++j) {
+        if (i == j) continue;
+        // R^2 a_i^2 - a_j^2 > 0 for every ordered pair: longest / shortest < R.
+        p.constraints.push_back(numeric_derivatives([i, j, r2](const Eigen::Vector3d& k) {
+          const auto s = squared_links(k);
+          return (r2 * s[static_cast<std::size_t>(i)] - s[static_cast<std::size_t>(j)]) /
+                 (1.0 + r2);
+        }));
+        p.constraint_names.push_back("link ratio a" + std::to_string(i + 1) + "/a" +
+                                     std::to_string(j + 1));
+      }
+    }
+  }
+  if (o.min_transmission > 0.0) {
+    std::vector<double> at;
+    if (in) {
+      at = {0.0, std::numbers::pi};
+    } else {
+      const auto [lo, hi] = std::minmax_element(psi.begin(), psi.end());
+      at = {*lo, *hi};
+      for (const double c : {0.0, std::numbers::pi, -std::numbers::pi}) {
+        if (c > *lo && c < *hi) at.push_back(c);
+      }
+    }
+    const double cmax = std::cos(o.min_transmission);
+    for (const double ps : at) {
+      // cos^2(mu_min) - cos^2(mu) > 0: mu within [mu_min, pi - mu_min].
+      p.constraints.push_back(numeric_derivatives([ps, cmax](const Eigen::Vector3d& k) {
+        const auto s = squared_links(k);
+        const double a2 = 1.0 / k(1);
+        const double d2 = 1.0 + a2 * a2 - 2.0 * a2 * std::cos(ps);
+        const double num = s[2] + s[3] - d2;
+        // (2 a3 a4)^2 cos^2(mu_min) - num^2, scaled to stay O(1).
+        const double den = 4.0 * s[2] * s[3];
+        return (den * cmax * cmax - num * num) / (1.0 + den);
+      }));
+      p.constraint_names.push_back(
+          "transmission angle at psi = " + std::to_string(ps * 180.0 / std::numbers::pi) + " deg");
+    }
+  }
+  return p;
+}
+
+crank_constrained_result crank_constrained_least_squares(const std::vector<double>& psi,
+                                                         const std::vector<double>& phi,
+                                                         const crank_constrained_options& o) {
+  const penalty_problem p = crank_constrained_problem(psi, phi, o);
+  const penalty_problem strict = crank_constrained_problem(psi, phi, o, true);
+  const bool in = o.crank == crank_requirement::input || o.crank == crank_requirement::both;
+  const bool out = o.crank == crank_requirement::output || o.crank == crank_requirement::both;
+  const auto accept = [&](const Eigen::VectorXd& k) {
+    const Eigen::Vector3d k3 = k;
+    return (!in || (input_crank(k3).crank && input_turns_fully(k3))) &&
+           (!out || (output_crank(k3).crank && output_turns_fully(k3)));
+  };
+  // Feasible starts to try: the unconstrained optimum (through phase 1), then textbook linkages of
+  // the required type (frame 1): a short crank beside equal links, or a short frame for both.
+  std::vector<Eigen::Vector3d> starts = {freudenstein_least_squares(psi, phi, o.weights).k};
+  if (in && out) {
+    starts.push_back(k_from_links({1.0, 2.0, 2.2, 2.5}));
+  } else if (in) {
+    starts.push_back(k_from_links({1.0, 0.3, 1.0, 1.0}));
+    starts.push_back(k_from_links({1.0, -0.3, 1.0, 1.0}));
+  } else if (out) {
+    starts.push_back(k_from_links({1.0, 1.0, 1.0, 0.3}));
+    starts.push_back(k_from_links({1.0, 1.0, 1.0, -0.3}));
+  }
+  crank_constrained_result best;
+  bool found = false;
+  std::string last_error = "no start tried";
+  for (const auto& s : starts) {
+    try {
+      auto r = minimise_interior_penalty(p, find_strictly_feasible(strict, s, o.penalty), o.penalty,
+                                         accept);
+      if (!accept(r.x)) {
+        last_error = "the penalty iterates left the required linkage type";
+        continue;
+      }
+      if (!found || r.objective < best.penalty.objective) {
+        best.penalty = std::move(r);
+        found = true;
+      }
+    } catch (const std::exception& e) {
+      last_error = e.what();
+    }
+  }
+  if (!found)
+    throw std::runtime_error("crank-constrained synthesis found no feasible linkage: " +
+                             last_error);
+  Eigen::MatrixXd a;
+  Eigen::VectorXd b;
+  freudenstein_system(psi, phi, a, b);
+  best.fit.k = best.penalty.x;
+  best.fit.residual = a * best.fit.k - b;
+  best.fit.residual_norm = best.fit.residual.norm();
+  return best;
+}
+
+}  // namespace kinevo::synthesis

@@ -1,0 +1,52 @@
+// Least-squares four-bar synthesis with an input crank, an output crank or both, by the interior
+// penalty scheme of Angeles et al., Diseño cinemático de maquinaria (1984), Grashof paper,
+// eqs. (40)-(47): minimise z = 1/2 ||A k - b||^2 subject to the crank conditions (18) and/or (19),
+// optionally also bounding the link-length ratio and the transmission angle.
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "synthesis/freudenstein.hpp"
+#include "synthesis/interior_penalty.hpp"
+
+namespace kinevo::synthesis {
+
+enum class crank_requirement { none, input, output, both };
+std::string to_string(crank_requirement c);
+crank_requirement parse_crank_requirement(const std::string& s);  // throws std::invalid_argument
+
+struct crank_constrained_options {
+  crank_requirement crank = crank_requirement::input;
+  // Largest allowed ratio of the longest to the shortest link (0: no bound), e.g. 10.
+  double max_link_ratio = 0.0;
+  // Smallest allowed transmission angle in radians (0: no bound), checked at the input angles
+  // where it is extreme (0 and pi for an input crank, else the ends of the table's range).
+  double min_transmission = 0.0;
+  std::vector<double> weights;  // optional positive weights of the points
+  interior_penalty_options penalty;
+};
+
+// The constraint functions of a synthesis problem (all must be > 0), for the penalty method and
+// for the GA's penalty; names are for messages.
+// With `strict_factors`, each crank condition f2 (18b)/(19b) is replaced by its two factors
+// (both must be positive), which also excludes k that define no linkage: used to find a start.
+penalty_problem crank_constrained_problem(const std::vector<double>& psi,
+                                          const std::vector<double>& phi,
+                                          const crank_constrained_options& options,
+                                          bool strict_factors = false);
+
+struct crank_constrained_result {
+  freudenstein_fit fit;             // k, e = A k - b, ||e||
+  interior_penalty_result penalty;  // stages, start, whether extrapolated
+};
+
+// Starts from the unconstrained least-squares k (made feasible by the penalty's phase 1, or from a
+// textbook crank linkage when that fails). Throws std::runtime_error when no feasible linkage is
+// found.
+crank_constrained_result crank_constrained_least_squares(const std::vector<double>& psi,
+                                                         const std::vector<double>& phi,
+                                                         const crank_constrained_options& options);
+
+}  // namespace kinevo::synthesis
