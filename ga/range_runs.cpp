@@ -47,8 +47,8 @@ range_run_result run_range_runs(island_model& model, const problem& p, const sea
     settings.start_point = (options.keep_best && k > 0) ? &previous_best : nullptr;
     range_run_record rec;
     rec.run = k;
-    rec.centre = box.centre();
-    rec.radii = box.radii();
+    rec.centre = centre;  // as asked for (the box may be clipped)
+    rec.radii = radii;
     rec.result = model.run(p, box, per_run, settings);
     out.evaluations += rec.result.evaluations;
     // The problem may have changed between runs (penalty weights): the latest run's best is

@@ -32,7 +32,7 @@ struct range_run_options {
 
 struct range_run_record {
   int run = 0;
-  Eigen::VectorXd centre;
+  Eigen::VectorXd centre;  // asked for; the searched box is this box clipped (clip_lower/upper)
   Eigen::VectorXd radii;
   run_result result;
 };
