@@ -1,0 +1,146 @@
+#include "synthesis/ga_synthesis.hpp"
+
+#include <chrono>
+#include <cmath>
+
+#include "ga/range_runs.hpp"
+#include "ga/search_box.hpp"
+#include "ga/termination.hpp"
+#include "synthesis/least_squares.hpp"
+
+namespace kinevo::synthesis {
+
+fourbar_penalty_problem::fourbar_penalty_problem(const std::vector<double>& psi,
+                                                 const std::vector<double>& phi,
+                                                 const crank_constrained_options& options,
+                                                 double box)
+    : constraints_(crank_constrained_problem(psi, phi, options, true)), box_(box) {
+  freudenstein_system(psi, phi, a_, b_);
+  if (!options.weights.empty()) {
+    for (Eigen::Index i = 0; i < a_.rows(); ++i) {
+      const double s = std::sqrt(options.weights[static_cast<std::size_t>(i)]);
+      a_.row(i) *= s;
+      b_(i) *= s;
+    }
+  }
+  // |e_i| <= |b_i| + sum_j |A_ij| box on the box: an upper bound of z there.
+  const Eigen::VectorXd bound = b_.cwiseAbs() + a_.cwiseAbs().rowwise().sum() * box_;
+  offset_ = 0.5 * bound.squaredNorm() + 1.0;
+}
+
+bool fourbar_penalty_problem::feasible(const Eigen::Vector3d& k) const {
+  const Eigen::VectorXd c = constraint_values(constraints_, k);
+  return c.size() == 0 || c.minCoeff() > 0.0;
+}
+
+double fourbar_penalty_problem::value(const Eigen::Vector3d& k) const {
+  const double z = 0.5 * (a_ * k - b_).squaredNorm();
+  double violation = 0.0;
+  for (const auto& c : constraints_.constraints) {
+    const double v = c(k, nullptr, nullptr);
+    if (!(v > 0.0)) violation += std::isfinite(v) ? 1e-9 - v : 1e6;
+  }
+  return violation > 0.0 ? offset_ + violation : z;
+}
+
+void fourbar_penalty_problem::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                                       Eigen::Ref<Eigen::VectorXd> values) const {
+  for (Eigen::Index j = 0; j < x.cols(); ++j) values(j) = value(x.col(j));
+}
+
+namespace {
+
+ga::range_run_result run_ga(const ga::problem& p, const ga_synthesis_options& o) {
+  ga::island_model model(o.ga, o.islands);
+  ga::termination limits;
+  limits.max_generations = o.generations;
+  ga::range_run_options ro;
+  ro.runs = o.range_runs;
+  ro.shrink = o.shrink;
+  ro.clip_lower = p.lower_bounds();
+  ro.clip_upper = p.upper_bounds();
+  ga::run_settings settings;
+  int run = 0;
+  if (o.on_progress) {
+    settings.on_sync = [&](const ga::sync_report& s) {
+      o.on_progress((run + static_cast<double>(s.generation) / static_cast<double>(o.generations)) /
+                    o.range_runs);
+    };
+  }
+  return ga::run_range_runs(
+      model, p, ga::search_box::of(p), limits, ro,
+      [&](ga::range_run_step& step) {
+        run = step.next_run;
+        return true;
+      },
+      settings);
+}
+
+}  // namespace
+
+ga_fourbar_result ga_crank_constrained(const std::vector<double>& psi,
+                                       const std::vector<double>& phi,
+                                       const crank_constrained_options& options,
+                                       const ga_synthesis_options& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const fourbar_penalty_problem p(psi, phi, options);
+  const auto rr = run_ga(p, o);
+  ga_fourbar_result r;
+  const Eigen::Vector3d k = rr.best_x;
+  Eigen::MatrixXd a;
+  Eigen::VectorXd b;
+  freudenstein_system(psi, phi, a, b);
+  r.fit.k = k;
+  r.fit.residual = a * k - b;
+  r.fit.residual_norm = r.fit.residual.norm();
+  r.feasible = p.feasible(k);
+  r.evaluations = rr.evaluations;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+dyad_problem::dyad_problem(std::vector<pose> poses) : poses_(std::move(poses)) {
+  double xmin = poses_[0].x, xmax = xmin, ymin = poses_[0].y, ymax = ymin;
+  for (const auto& q : poses_) {
+    xmin = std::min(xmin, q.x), xmax = std::max(xmax, q.x);
+    ymin = std::min(ymin, q.y), ymax = std::max(ymax, q.y);
+  }
+  // The same box the random starts of dyad_synthesis use: twice the poses' extent.
+  const double cx = 0.5 * (xmin + xmax), cy = 0.5 * (ymin + ymax);
+  const double half = std::max({xmax - xmin, ymax - ymin, 1e-3});
+  lower_ = Eigen::Vector4d(cx - half, cy - half, cx - half, cy - half);
+  upper_ = Eigen::Vector4d(cx + half, cy + half, cx + half, cy + half);
+}
+
+void dyad_problem::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                            Eigen::Ref<Eigen::VectorXd> values) const {
+  Eigen::VectorXd f;
+  for (Eigen::Index j = 0; j < x.cols(); ++j) {
+    dyad_residuals(poses_, x.col(j), f);
+    values(j) = 0.5 * f.squaredNorm();
+  }
+}
+
+ga_dyad_result ga_dyad(const std::vector<pose>& poses, const ga_synthesis_options& o) {
+  if (poses.size() < 5) throw std::invalid_argument("dyad synthesis needs at least 5 poses");
+  const auto t0 = std::chrono::steady_clock::now();
+  const dyad_problem p(poses);
+  const auto rr = run_ga(p, o);
+  const residual_function fun = [&](const Eigen::VectorXd& v, Eigen::VectorXd& f,
+                                    Eigen::MatrixXd* j) { dyad_residuals(poses, v, f, j); };
+  const auto gn = gauss_newton(fun, rr.best_x);
+  const Eigen::Vector4d x = gn.x.allFinite() ? Eigen::Vector4d(gn.x) : Eigen::Vector4d(rr.best_x);
+  ga_dyad_result r;
+  r.solution.a0 = {x(0), x(1)};
+  r.solution.b = {x(2), x(3)};
+  r.solution.error = dyad_error_measure(poses, x);
+  Eigen::VectorXd f;
+  dyad_residuals(poses, x, f);
+  r.solution.residual_norm = f.norm();
+  r.solution.found = 1;
+  r.evaluations = rr.evaluations;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+}  // namespace kinevo::synthesis

@@ -1,0 +1,88 @@
+// The island GA (ga/) as the global alternative for the syntheses: the four-bar function
+// generator with its crank and bound constraints as penalties, and the RR dyad. The problems
+// are plain ga::problem objects; the searches are range runs (generalized-inverse dissertation
+// (GIGSP), sec. 5.4) on a shrinking box around the best point.
+#pragma once
+
+#include <Eigen/Core>
+#include <functional>
+#include <vector>
+
+#include "ga/island_model.hpp"
+#include "ga/problem.hpp"
+#include "synthesis/crank_constrained.hpp"
+#include "synthesis/rr_dyad.hpp"
+
+namespace kinevo::synthesis {
+
+struct ga_synthesis_options {
+  ga::ga_options ga;            // defaults: kinevo's real-coded GA
+  ga::island_options islands;   // defaults: one island, seed 1
+  long long generations = 150;  // per range run
+  int range_runs = 4;           // box radii shrink by `shrink` after each run
+  double shrink = 0.25;
+  // Called at synchronisation points with the fraction done; may be empty.
+  std::function<void(double)> on_progress;
+};
+
+// z = 1/2 ||A k - b||^2 over k in a box; a k violating any constraint of the crank-constrained
+// problem (strict form: both factors of (18b)/(19b)) is worth more than every feasible one:
+// value = offset + sum of violations, where offset bounds z on the box.
+class fourbar_penalty_problem : public ga::problem {
+ public:
+  fourbar_penalty_problem(const std::vector<double>& psi, const std::vector<double>& phi,
+                          const crank_constrained_options& options, double box = 3.0);
+  int dimension() const override { return 3; }
+  Eigen::VectorXd lower_bounds() const override { return Eigen::Vector3d::Constant(-box_); }
+  Eigen::VectorXd upper_bounds() const override { return Eigen::Vector3d::Constant(box_); }
+  void evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                Eigen::Ref<Eigen::VectorXd> values) const override;
+  std::string name() const override { return "four-bar synthesis"; }
+  double value(const Eigen::Vector3d& k) const;
+  bool feasible(const Eigen::Vector3d& k) const;
+
+ private:
+  Eigen::MatrixXd a_;
+  Eigen::VectorXd b_;
+  penalty_problem constraints_;
+  double box_;
+  double offset_;
+};
+
+struct ga_fourbar_result {
+  freudenstein_fit fit;
+  bool feasible = false;  // all constraints hold at the best point
+  long long evaluations = 0;
+  double seconds = 0.0;
+};
+
+ga_fourbar_result ga_crank_constrained(const std::vector<double>& psi,
+                                       const std::vector<double>& phi,
+                                       const crank_constrained_options& options,
+                                       const ga_synthesis_options& ga_options);
+
+// 1/2 sum f_j^2 of the dyad equations over (Re a0, Im a0, Re b, Im b) in a box around the poses.
+class dyad_problem : public ga::problem {
+ public:
+  explicit dyad_problem(std::vector<pose> poses);
+  int dimension() const override { return 4; }
+  Eigen::VectorXd lower_bounds() const override { return lower_; }
+  Eigen::VectorXd upper_bounds() const override { return upper_; }
+  void evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                Eigen::Ref<Eigen::VectorXd> values) const override;
+  std::string name() const override { return "RR dyad"; }
+
+ private:
+  std::vector<pose> poses_;
+  Eigen::VectorXd lower_, upper_;
+};
+
+// The GA's best point, polished by Gauss-Newton (Householder) as the seed's method would.
+struct ga_dyad_result {
+  dyad_solution solution;
+  long long evaluations = 0;
+  double seconds = 0.0;
+};
+ga_dyad_result ga_dyad(const std::vector<pose>& poses, const ga_synthesis_options& ga_options);
+
+}  // namespace kinevo::synthesis

@@ -1,0 +1,37 @@
+#include "synthesis/ga_synthesis.hpp"
+
+#include <gtest/gtest.h>
+
+#include "synthesis/fourbar_analysis.hpp"
+#include "synthesis/grashof.hpp"
+#include "synthesis/input_tables.hpp"
+
+namespace ks = kinevo::synthesis;
+
+// The GA with the crank conditions as penalties: feasible, a real input crank, and an error no
+// worse than the seed's printed penalty-method result (0.050684).
+TEST(GaSynthesis, Table1InputCrank) {
+  const auto t = ks::read_function_table(
+      std::string(KINEVO_TEST_DATA) + "/synthesis/grashof_table1.csv", false, 3, "test");
+  ks::crank_constrained_options o;
+  ks::ga_synthesis_options g;
+  g.islands.seed = 3;
+  const auto r = ks::ga_crank_constrained(t.input, t.output, o, g);
+  EXPECT_TRUE(r.feasible);
+  EXPECT_TRUE(ks::input_crank(r.fit.k).crank);
+  EXPECT_TRUE(ks::input_turns_fully(r.fit.k));
+  EXPECT_LE(r.fit.residual_norm, 0.050684);
+  // Same seed, same answer.
+  const auto again = ks::ga_crank_constrained(t.input, t.output, o, g);
+  EXPECT_EQ(again.fit.k, r.fit.k);
+}
+
+// The GA plus a Gauss-Newton polish finds one of the 17-pose minima (39.01 % or 60.81 %).
+TEST(GaSynthesis, Dyad17) {
+  const auto t =
+      ks::read_pose_table(std::string(KINEVO_TEST_DATA) + "/synthesis/dyad_17.csv", false);
+  ks::ga_synthesis_options g;
+  const auto r = ks::ga_dyad(t.poses, g);
+  const double e = r.solution.error;
+  EXPECT_TRUE(std::abs(e - 0.3901) < 0.004 || std::abs(e - 0.6081) < 0.006) << e;
+}
