@@ -96,9 +96,10 @@ simulation_result simulate_from(const model& m, const Eigen::VectorXd& q0,
                                 const step_callback& on_step = {},
                                 acceleration_solver* reference = nullptr);
 
-// Column names of a simulation CSV for this model: t, q..., qd_..., qdd_..., violations,
-// energy, fc_..., and reference_difference when `with_reference`.
+// Column names of a simulation CSV for this model: t, q..., <q>_dot..., <q>_ddot...,
+// position_violation, velocity_violation, energy (when the model defines it), fc_<q>..., and
+// reference_difference when `with_reference`.
 std::vector<std::string> record_columns(const model& m, bool with_reference);
-std::vector<double> record_row(const step_record& r, bool with_reference);
+std::vector<double> record_row(const model& m, const step_record& r, bool with_reference);
 
 }  // namespace kinevo::mechanics

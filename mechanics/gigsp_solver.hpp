@@ -1,0 +1,26 @@
+// GIGSP (generalized-inverse dissertation (GIGSP), eqs. 2.21-2.30): Cholesky M = L L^T,
+// modified Gram-Schmidt on the rows of A L^-T with a row-relative tolerance and the same row
+// operations on b, then a = a_f + L^-T A_1^T (b_1 - A_1 L^T a_f). Redundant rows are dropped;
+// inconsistent rows are refused by name. For sparse A (chains) the same orthogonalisation is done
+// through a sparse Cholesky of the Gram matrix A M^-1 A^T (its factor is the Gram-Schmidt
+// triangle), O(N) for a chain; a rank-deficient set falls back to the dense sweep.
+#pragma once
+
+#include "mechanics/acceleration_solver.hpp"
+#include "mechanics/solver_factory.hpp"
+#include "mechanics/sparse_gram.hpp"
+
+namespace kinevo::mechanics {
+
+class gigsp_solver final : public acceleration_solver {
+ public:
+  explicit gigsp_solver(const solver_options& options = {}) : options_(options) {}
+  std::string name() const override;
+  acceleration_result solve(const constrained_system& system) override;
+
+ private:
+  solver_options options_;
+  sparse_gram sparse_;
+};
+
+}  // namespace kinevo::mechanics

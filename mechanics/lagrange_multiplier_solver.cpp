@@ -1,0 +1,60 @@
+#include "mechanics/lagrange_multiplier_solver.hpp"
+
+#include <fmt/format.h>
+
+#include <Eigen/Cholesky>
+
+#include "mechanics/solver_support.hpp"
+
+namespace kinevo::mechanics {
+
+std::string lagrange_multiplier_solver::name() const {
+  return "lm";
+}
+
+acceleration_result lagrange_multiplier_solver::solve(const constrained_system& s) {
+  mass_factor mf;
+  if (!mf.compute(s)) return not_positive_definite(name());
+  const Eigen::VectorXd a_f = mf.solve(s.force);
+  acceleration_result r;
+  const int m = s.constraints();
+  if (m == 0) {
+    r.acceleration = a_f;
+    set_constraint_force(s, a_f, r);
+    return r;
+  }
+  const Eigen::VectorXd residual = s.rhs - s.jacobian * a_f;
+  if (options_.allow_sparse && sparse_gram::applicable(s) &&
+      sparse_.factor(s, options_.rank_tolerance)) {
+    const Eigen::VectorXd lambda = sparse_.solve(residual);
+    r.acceleration = a_f + mf.solve(sparse_.transpose_times(s, lambda));
+    r.rank = m;
+    set_constraint_force(s, a_f, r);
+    return r;
+  }
+  // Range-space form of the augmented system: (A M^-1 A^T) lambda = b - A a_f, eq. 2.8.
+  const Eigen::MatrixXd a_hat = mf.right_solve_upper(s.jacobian);
+  const Eigen::MatrixXd gram = a_hat * a_hat.transpose();
+  Eigen::LDLT<Eigen::MatrixXd> ldlt(gram);
+  const Eigen::VectorXd d = ldlt.vectorD();
+  const double scale = gram.diagonal().maxCoeff();
+  const double tol2 = options_.rank_tolerance * options_.rank_tolerance;
+  int rank = 0;
+  for (Eigen::Index i = 0; i < d.size(); ++i) rank += d[i] > tol2 * scale ? 1 : 0;
+  r.rank = rank;
+  if (ldlt.info() != Eigen::Success || rank < m) {
+    r.status = solve_status::singular;
+    r.message = fmt::format(
+        "lm: the constraint Jacobian has rank {} < {} rows (redundant or degenerate constraints), "
+        "so A M^-1 A^T is singular and the multipliers are not unique; use gigsp or uk, which "
+        "handle redundant rows",
+        rank, m);
+    return r;
+  }
+  const Eigen::VectorXd lambda = ldlt.solve(residual);
+  r.acceleration = a_f + mf.solve_upper(a_hat.transpose() * lambda);
+  set_constraint_force(s, a_f, r);
+  return r;
+}
+
+}  // namespace kinevo::mechanics

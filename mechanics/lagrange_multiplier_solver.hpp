@@ -1,0 +1,23 @@
+// Lagrange multipliers, range-space form of the augmented system (generalized-inverse
+// dissertation (GIGSP), eqs. 2.6-2.9): a = a_f + M^-1 A^T (A M^-1 A^T)^-1 (b - A a_f). Needs full
+// row rank: reports a singular system otherwise.
+#pragma once
+
+#include "mechanics/acceleration_solver.hpp"
+#include "mechanics/solver_factory.hpp"
+#include "mechanics/sparse_gram.hpp"
+
+namespace kinevo::mechanics {
+
+class lagrange_multiplier_solver final : public acceleration_solver {
+ public:
+  explicit lagrange_multiplier_solver(const solver_options& options = {}) : options_(options) {}
+  std::string name() const override;
+  acceleration_result solve(const constrained_system& system) override;
+
+ private:
+  solver_options options_;
+  sparse_gram sparse_;
+};
+
+}  // namespace kinevo::mechanics

@@ -1,0 +1,188 @@
+#include "mechanics/model_file.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "io/csv_table.hpp"
+
+namespace kinevo::mechanics {
+
+namespace {
+
+void read_parameters(const toml::table& root, const toml_fields& fields,
+                     const model_options& options, model_description& out) {
+  std::set<std::string> used;
+  const toml::node* node = root.get("parameters");
+  std::vector<std::pair<std::string, const toml::node*>> params;
+  if (node != nullptr) {
+    const toml::table* t = node->as_table();
+    if (t == nullptr) fields.fail(fields.where(node), "[parameters] must be a table");
+    for (const auto& [k, v] : *t) params.emplace_back(std::string(k.str()), &v);
+    // toml++ tables are sorted by key: restore file order so that a parameter may use the
+    // ones defined above it.
+    std::stable_sort(params.begin(), params.end(), [](const auto& a, const auto& b) {
+      return a.second->source().begin.line < b.second->source().begin.line;
+    });
+  }
+  for (const auto& [name, value] : params) {
+    const std::string at = fmt::format("{}: [parameters] '{}'", fields.where(value), name);
+    double v = 0.0;
+    auto o = std::find_if(options.overrides.begin(), options.overrides.end(),
+                          [&](const parameter_override& p) { return p.name == name; });
+    if (o != options.overrides.end()) {
+      v = o->value;
+      used.insert(name);
+    } else {
+      v = symbolic::to_double(fields.expression_of(*value, at, out.context), at);
+    }
+    out.context.add_constant(name, v, at);
+    out.parameters[name] = v;
+  }
+  for (const auto& o : options.overrides) {
+    if (used.count(o.name) == 0) {
+      std::string names;
+      for (const auto& [n, v] : params) names += (names.empty() ? "" : ", ") + n;
+      throw io::input_error(fmt::format("--set {}: {} has no parameter '{}' (parameters: {})",
+                                        o.name, out.source, o.name,
+                                        names.empty() ? "none" : names));
+    }
+  }
+}
+
+void read_coordinates(const toml::table& root, const toml_fields& fields, model_description& out,
+                      std::vector<std::pair<int, const toml::table*>>& equation_coordinates) {
+  for (const toml::table* c : fields.tables(root, "coordinate")) {
+    fields.only_keys(*c, "[[coordinate]]",
+                     {"name", "initial", "velocity", "mass", "force", "gravity"});
+    const std::string name = fields.string(*c, "[[coordinate]]", "name");
+    if (!c->contains("initial")) {
+      fields.fail(fields.field_where(*c, "[[coordinate]]", "initial"),
+                  "missing initial value (initial = <number or expression>)");
+    }
+    const double q0 = fields.constant(*c, "[[coordinate]]", "initial", out.context);
+    const double v0 = fields.constant_or(*c, "[[coordinate]]", "velocity", out.context, 0.0);
+    const int i = out.add_coordinate(name, q0, v0, fields.where(*c));
+    equation_coordinates.emplace_back(i, c);
+  }
+}
+
+void read_equation_terms(const toml::table& root, const toml_fields& fields, model_description& out,
+                         const std::vector<std::pair<int, const toml::table*>>& coords) {
+  const int n = static_cast<int>(out.coordinates.size());
+  const toml::node* mass_node = root.get("mass");
+  if (mass_node != nullptr) {
+    const toml::table* mt = mass_node->as_table();
+    if (mt == nullptr) fields.fail(fields.where(mass_node), "[mass] must be a table");
+    fields.only_keys(*mt, "[mass]", {"matrix"});
+    const toml::node* mat = mt->get("matrix");
+    const toml::array* rows = mat != nullptr ? mat->as_array() : nullptr;
+    const std::string at = fields.field_where(*mt, "[mass]", "matrix");
+    if (rows == nullptr || static_cast<int>(rows->size()) != n) {
+      fields.fail(at, fmt::format("must be an array of {} rows (one per coordinate)", n));
+    }
+    for (int i = 0; i < n; ++i) {
+      const toml::node* row_node = rows->get(static_cast<std::size_t>(i));
+      const toml::array* row = row_node != nullptr ? row_node->as_array() : nullptr;
+      if (row == nullptr || static_cast<int>(row->size()) != n) {
+        fields.fail(at, fmt::format("row {} must have {} entries", i + 1, n));
+      }
+      for (int j = 0; j < n; ++j) {
+        const toml::node* entry = row->get(static_cast<std::size_t>(j));
+        if (entry == nullptr) fields.fail(at, "missing entry");
+        out.mass_at(i, j) = fields.expression_of(
+            *entry, fmt::format("{} row {} column {}", at, i + 1, j + 1), out.context);
+      }
+    }
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < i; ++j) {
+        if (!(out.mass_at(i, j) - out.mass_at(j, i)).expand().is_zero()) {
+          fields.fail(at, fmt::format("is not symmetric: entry ({},{}) differs from ({},{})", i + 1,
+                                      j + 1, j + 1, i + 1));
+        }
+      }
+    }
+    out.mass_where = at;
+  }
+  for (const auto& [i, c] : coords) {
+    const std::string section = "[[coordinate]]";
+    if (c->contains("mass")) {
+      if (mass_node != nullptr) {
+        fields.fail(fields.field_where(*c, section, "mass"),
+                    "give masses either per coordinate or as a [mass] matrix, not both");
+      }
+      out.mass_at(i, i) = fields.expression(*c, section, "mass", out.context);
+    }
+    if (c->contains("force")) {
+      out.force[static_cast<std::size_t>(i)] +=
+          fields.expression(*c, section, "force", out.context);
+      out.conservative = false;  // free-form force: no potential known unless [energy] gives one
+    }
+    if (c->contains("gravity")) {
+      // Shorthand: a uniform field of acceleration g along this coordinate, f_i += m_ii g.
+      const GiNaC::ex g = fields.expression(*c, section, "gravity", out.context);
+      const GiNaC::ex m = out.mass_at(i, i);
+      out.force[static_cast<std::size_t>(i)] += m * g;
+      out.potential -= m * g * out.coordinates[static_cast<std::size_t>(i)].q;
+    }
+  }
+  if (const toml::node* e = root.get("energy"); e != nullptr) {
+    const toml::table* et = e->as_table();
+    if (et == nullptr) fields.fail(fields.where(e), "[energy] must be a table");
+    fields.only_keys(*et, "[energy]", {"potential"});
+    // The user vouches that f = -dV/dq for the free-form forces.
+    out.potential += fields.expression(*et, "[energy]", "potential", out.context);
+    out.conservative = true;
+  }
+  for (const toml::table* c : fields.tables(root, "constraint")) {
+    fields.only_keys(*c, "[[constraint]]", {"name", "holonomic", "nonholonomic"});
+    const std::string name = fields.string(*c, "[[constraint]]", "name");
+    const bool h = c->contains("holonomic"), nh = c->contains("nonholonomic");
+    if (h == nh) {
+      fields.fail(fields.where(*c), fmt::format("[[constraint]] '{}': give exactly one of "
+                                                "holonomic = \"Phi(q,t)\" or nonholonomic = "
+                                                "\"A(q,t) q_dot + a(q,t)\"",
+                                                name));
+    }
+    const char* key = h ? "holonomic" : "nonholonomic";
+    out.add_constraint(name, fields.field_where(*c, "[[constraint]]", key), h,
+                       fields.expression(*c, "[[constraint]]", key, out.context));
+  }
+}
+
+}  // namespace
+
+void read_model_file(const toml::table& root, const std::string& source,
+                     const model_options& options, model_description& out) {
+  toml_fields fields(source);
+  out.source = source;
+  fields.only_keys(root, "model file",
+                   {"model", "parameters", "coordinate", "mass", "energy", "constraint", "particle",
+                    "body", "joint", "force"});
+  std::vector<GiNaC::ex> gravity{0, 0};
+  out.context.add_symbol("t", source);
+  out.t = GiNaC::ex_to<GiNaC::symbol>(out.context.parse("t", source));
+  read_parameters(root, fields, options, out);
+  if (const toml::node* m = root.get("model"); m != nullptr) {
+    const toml::table* mt = m->as_table();
+    if (mt == nullptr) fields.fail(fields.where(m), "[model] must be a table");
+    fields.only_keys(*mt, "[model]", {"name", "kinematic", "gravity", "description"});
+    out.name = fields.string_or(*mt, "[model]", "name", "");
+    out.kinematic = fields.boolean_or(*mt, "[model]", "kinematic", false);
+    gravity = fields.vector_or(*mt, "[model]", "gravity", out.context, 2, gravity);
+  }
+  out.kinematic = out.kinematic || options.kinematic;
+  std::vector<std::pair<int, const toml::table*>> coords;
+  read_coordinates(root, fields, out, coords);
+  component_reader components;
+  components.read_bodies(root, fields, gravity, out);
+  if (out.coordinates.empty()) {
+    fields.fail(source,
+                "the model has no coordinates (add [[coordinate]], [[particle]] or [[body]])");
+  }
+  read_equation_terms(root, fields, out, coords);
+  components.read_joints_and_forces(root, fields, out);
+}
+
+}  // namespace kinevo::mechanics

@@ -1,0 +1,41 @@
+// Reads a TOML model file into a model_description (expressions, not yet compiled).
+// The format is documented in docs/model-files.md.
+#pragma once
+
+#include <toml++/toml.h>
+#include <map>
+#include <string>
+
+#include "mechanics/model.hpp"
+#include "mechanics/model_description.hpp"
+#include "mechanics/toml_fields.hpp"
+
+namespace kinevo::mechanics {
+
+// Throws io::input_error naming file, line and field.
+void read_model_file(const toml::table& root, const std::string& source,
+                     const model_options& options, model_description& out);
+
+// A particle, planar body or the ground, as expressions in q.
+struct component_frame {
+  bool ground = false;
+  bool particle = false;
+  GiNaC::ex x = 0, y = 0, phi = 0;
+  GiNaC::ex mass = 0;
+};
+
+// The component sections ([[particle]], [[body]], [[joint]], [[force]]), in components.cpp.
+// Bodies and particles add coordinates (first pass); joints and forces add expressions
+// (second pass, after the equations sections).
+class component_reader {
+ public:
+  void read_bodies(const toml::table& root, const toml_fields& fields,
+                   const std::vector<GiNaC::ex>& gravity, model_description& out);
+  void read_joints_and_forces(const toml::table& root, const toml_fields& fields,
+                              model_description& out);
+
+ private:
+  std::map<std::string, component_frame> frames_;
+};
+
+}  // namespace kinevo::mechanics

@@ -1,0 +1,359 @@
+#include "mechanics/simulation.hpp"
+
+#include <fmt/format.h>
+
+#include <Eigen/QR>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "io/csv_table.hpp"
+#include "mechanics/solver_support.hpp"
+
+namespace kinevo::mechanics {
+
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+bool refused(const acceleration_result& r) {
+  return r.acceleration.size() == 0 || r.status == solve_status::inconsistent ||
+         r.status == solve_status::singular;
+}
+
+// The stages of one acceleration evaluation: evaluate (M, f, A, b), stabilize b, solve.
+class dynamics {
+ public:
+  dynamics(const model& m, acceleration_solver& solver, const simulation_options& o)
+      : model_(m), solver_(solver), options_(o) {}
+
+  const acceleration_result& solve(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t) {
+    model_.evaluate(q, qd, t, system_);
+    if (options_.stabilization == stabilization_kind::baumgarte && system_.constraints() > 0) {
+      // Generalized-inverse dissertation (GIGSP), eqs. 2.39-2.45: holonomic rows
+      // b* = b - 2 alpha Phi' - beta^2 Phi; nonholonomic rows b* = b - gamma C.
+      const Eigen::VectorXd phi = model_.position_violation(q, t);
+      const Eigen::VectorXd c = model_.velocity_violation(q, qd, t);
+      const int h = model_.holonomic_constraints();
+      for (int i = 0; i < system_.constraints(); ++i) {
+        if (i < h) {
+          system_.rhs[i] -= 2.0 * options_.baumgarte_alpha * c[i] +
+                            options_.baumgarte_beta * options_.baumgarte_beta * phi[i];
+        } else {
+          system_.rhs[i] -= options_.baumgarte_gamma * c[i];
+        }
+      }
+    }
+    result_ = solver_.solve(system_);
+    evaluations_ += result_.evaluations;
+    runs_ += result_.runs;
+    return result_;
+  }
+  const constrained_system& system() const { return system_; }
+  long long take_evaluations() { return std::exchange(evaluations_, 0); }
+  int take_runs() { return std::exchange(runs_, 0); }
+
+ private:
+  const model& model_;
+  acceleration_solver& solver_;
+  const simulation_options& options_;
+  constrained_system system_;
+  acceleration_result result_;
+  long long evaluations_ = 0;
+  int runs_ = 0;
+};
+
+// Projection onto Phi = 0 and onto the velocity constraints with weight M
+// (generalized-inverse dissertation (GIGSP), eqs. 2.46-2.53):
+//   dq = -M^-1 Phi_q^T (Phi_q M^-1 Phi_q^T)^+ Phi, iterated (Newton); then likewise for q'.
+// The Moore-Penrose form through a complete orthogonal decomposition tolerates redundant rows.
+void project(const model& m, const simulation_options& o, double t, Eigen::VectorXd& q,
+             Eigen::VectorXd& qd) {
+  constrained_system s;
+  m.evaluate(q, qd, t, s);
+  mass_factor mf;
+  if (!mf.compute(s)) return;
+  if (m.holonomic_constraints() > 0) {
+    for (int it = 0; it < o.projection_iterations; ++it) {
+      const Eigen::VectorXd phi = m.position_violation(q, t);
+      if (phi.cwiseAbs().maxCoeff() <= o.projection_tolerance) break;
+      const Eigen::MatrixXd a_hat = mf.right_solve_upper(m.position_jacobian(q, t));
+      Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(a_hat);
+      q -= mf.solve_upper(cod.solve(phi));
+    }
+    m.evaluate(q, qd, t, s);
+  }
+  if (s.constraints() > 0) {
+    const Eigen::VectorXd c = m.velocity_violation(q, qd, t);
+    if (c.cwiseAbs().maxCoeff() > o.projection_tolerance) {
+      const Eigen::MatrixXd a_hat = mf.right_solve_upper(s.jacobian);
+      Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(a_hat);
+      qd -= mf.solve_upper(cod.solve(c));
+    }
+  }
+}
+
+struct run_state {
+  simulation_result result;
+  const step_callback* callback = nullptr;
+  long long record_index = 0;
+  bool stop = false;
+  bool first_energy = true;
+};
+
+void make_record(const model& m, dynamics& dyn, acceleration_solver* reference,
+                 const simulation_options& o, double t, const Eigen::VectorXd& q,
+                 const Eigen::VectorXd& qd, const acceleration_result& a, run_state& st,
+                 bool force_keep) {
+  step_record r;
+  r.t = t;
+  r.q = q;
+  r.qd = qd;
+  r.qdd = a.acceleration;
+  r.constraint_force = a.constraint_force;
+  r.status = a.status;
+  r.rank = a.rank;
+  r.evaluations = dyn.take_evaluations();
+  r.runs = dyn.take_runs();
+  const Eigen::VectorXd phi = m.position_violation(q, t);
+  const Eigen::VectorXd c = m.velocity_violation(q, qd, t);
+  r.position_violation = phi.size() > 0 ? phi.cwiseAbs().maxCoeff() : 0.0;
+  r.velocity_violation = c.size() > 0 ? c.cwiseAbs().maxCoeff() : 0.0;
+  const auto e = m.energy(q, qd, t);
+  r.energy = e ? *e : nan;
+  r.reference_difference = nan;
+  if (reference != nullptr) {
+    const acceleration_result ref = reference->solve(dyn.system());
+    r.reference_difference =
+        refused(ref) || r.qdd.size() == 0 ? nan : (ref.acceleration - r.qdd).cwiseAbs().maxCoeff();
+    st.result.max_reference_difference =
+        std::isnan(st.result.max_reference_difference)
+            ? r.reference_difference
+            : std::max(st.result.max_reference_difference, r.reference_difference);
+  }
+  auto& res = st.result;
+  res.max_position_violation = std::max(res.max_position_violation, r.position_violation);
+  res.max_velocity_violation = std::max(res.max_velocity_violation, r.velocity_violation);
+  res.solver_evaluations += r.evaluations;
+  if (st.first_energy) {
+    res.initial_energy = r.energy;
+    st.first_energy = false;
+  }
+  res.final_energy = r.energy;
+  if (st.callback != nullptr && *st.callback) {
+    if (!(*st.callback)(r)) st.stop = true;
+  } else if (force_keep || st.record_index % std::max(1, o.record_every) == 0) {
+    res.records.push_back(std::move(r));
+  }
+  ++st.record_index;
+}
+
+bool check(const acceleration_result& a, double t, const simulation_options& o, run_state& st) {
+  if (refused(a) && (o.stop_on_refusal || a.acceleration.size() == 0)) {
+    st.result.message =
+        fmt::format("stopped at t = {:.6g}: {}", t,
+                    a.message.empty() ? "the solver refused the system" : a.message);
+    return false;
+  }
+  if (!a.acceleration.allFinite()) {
+    st.result.message = fmt::format("stopped at t = {:.6g}: non-finite acceleration", t);
+    return false;
+  }
+  return true;
+}
+
+void run_rk4(const model& m, acceleration_solver& solver, const simulation_options& o,
+             acceleration_solver* reference, Eigen::VectorXd q, Eigen::VectorXd qd, run_state& st) {
+  dynamics dyn(m, solver, o);
+  const double span = o.t_end - o.t_start;
+  const auto steps = static_cast<long long>(std::ceil(span / o.dt - 1e-9));
+  for (long long k = 0;; ++k) {
+    const double t = k == steps ? o.t_end : o.t_start + static_cast<double>(k) * o.dt;
+    const acceleration_result k1 = dyn.solve(q, qd, t);
+    if (!check(k1, t, o, st)) return;
+    make_record(m, dyn, reference, o, t, q, qd, k1, st, k == steps);
+    if (st.stop) {
+      st.result.message = fmt::format("stopped by the caller at t = {:.6g}", t);
+      return;
+    }
+    if (k == steps) break;
+    const double t_next = k + 1 == steps ? o.t_end : o.t_start + static_cast<double>(k + 1) * o.dt;
+    const double h = t_next - t;
+    // Classical Runge-Kutta on y = (q, q').
+    const Eigen::VectorXd k1q = qd, k1v = k1.acceleration;
+    const Eigen::VectorXd q2 = q + 0.5 * h * k1q, v2 = qd + 0.5 * h * k1v;
+    const acceleration_result a2 = dyn.solve(q2, v2, t + 0.5 * h);
+    if (!check(a2, t + 0.5 * h, o, st)) return;
+    const Eigen::VectorXd k2v = a2.acceleration;
+    const Eigen::VectorXd q3 = q + 0.5 * h * v2, v3 = qd + 0.5 * h * k2v;
+    const acceleration_result a3 = dyn.solve(q3, v3, t + 0.5 * h);
+    if (!check(a3, t + 0.5 * h, o, st)) return;
+    const Eigen::VectorXd k3v = a3.acceleration;
+    const Eigen::VectorXd q4 = q + h * v3, v4 = qd + h * k3v;
+    const acceleration_result a4 = dyn.solve(q4, v4, t + h);
+    if (!check(a4, t + h, o, st)) return;
+    q += h / 6.0 * (k1q + 2.0 * v2 + 2.0 * v3 + v4);
+    qd += h / 6.0 * (k1v + 2.0 * k2v + 2.0 * k3v + a4.acceleration);
+    if (o.stabilization == stabilization_kind::projection) project(m, o, t_next, q, qd);
+    ++st.result.steps;
+  }
+  st.result.completed = true;
+}
+
+// Dormand-Prince 5(4) (Dormand & Prince 1980; the RK5(4)7M pair, FSAL), with steps clipped to
+// land on the output times t_start + k dt.
+void run_dopri(const model& m, acceleration_solver& solver, const simulation_options& o,
+               acceleration_solver* reference, Eigen::VectorXd q, Eigen::VectorXd qd,
+               run_state& st) {
+  static constexpr double c2 = 1.0 / 5, c3 = 3.0 / 10, c4 = 4.0 / 5, c5 = 8.0 / 9;
+  static constexpr double a21 = 1.0 / 5;
+  static constexpr double a31 = 3.0 / 40, a32 = 9.0 / 40;
+  static constexpr double a41 = 44.0 / 45, a42 = -56.0 / 15, a43 = 32.0 / 9;
+  static constexpr double a51 = 19372.0 / 6561, a52 = -25360.0 / 2187, a53 = 64448.0 / 6561,
+                          a54 = -212.0 / 729;
+  static constexpr double a61 = 9017.0 / 3168, a62 = -355.0 / 33, a63 = 46732.0 / 5247,
+                          a64 = 49.0 / 176, a65 = -5103.0 / 18656;
+  static constexpr double b1 = 35.0 / 384, b3 = 500.0 / 1113, b4 = 125.0 / 192, b5 = -2187.0 / 6784,
+                          b6 = 11.0 / 84;
+  static constexpr double e1 = 71.0 / 57600, e3 = -71.0 / 16695, e4 = 71.0 / 1920,
+                          e5 = -17253.0 / 339200, e6 = 22.0 / 525, e7 = -1.0 / 40;
+  dynamics dyn(m, solver, o);
+  const Eigen::Index n = q.size();
+  auto pack = [n](const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+    Eigen::VectorXd y(2 * n);
+    y << a, b;
+    return y;
+  };
+  Eigen::VectorXd y = pack(q, qd);
+  double t = o.t_start;
+  acceleration_result a0 = dyn.solve(q, qd, t);
+  if (!check(a0, t, o, st)) return;
+  make_record(m, dyn, reference, o, t, q, qd, a0, st, false);
+  Eigen::VectorXd k1 = pack(qd, a0.acceleration);
+  double h = o.dt;
+  long long out_index = 1;
+  const auto outputs = static_cast<long long>(std::ceil((o.t_end - o.t_start) / o.dt - 1e-9));
+  auto f = [&](const Eigen::VectorXd& yy, double tt, Eigen::VectorXd& k) {
+    const Eigen::VectorXd qq = yy.head(n), vv = yy.tail(n);
+    const acceleration_result& a = dyn.solve(qq, vv, tt);
+    if (!check(a, tt, o, st)) return false;
+    k = pack(vv, a.acceleration);
+    return true;
+  };
+  Eigen::VectorXd k2, k3, k4, k5, k6, k7;
+  while (out_index <= outputs) {
+    const double t_out =
+        out_index == outputs ? o.t_end : o.t_start + static_cast<double>(out_index) * o.dt;
+    const double step = std::min(h, t_out - t);
+    if (!f(y + step * a21 * k1, t + c2 * step, k2)) return;
+    if (!f(y + step * (a31 * k1 + a32 * k2), t + c3 * step, k3)) return;
+    if (!f(y + step * (a41 * k1 + a42 * k2 + a43 * k3), t + c4 * step, k4)) return;
+    if (!f(y + step * (a51 * k1 + a52 * k2 + a53 * k3 + a54 * k4), t + c5 * step, k5)) return;
+    if (!f(y + step * (a61 * k1 + a62 * k2 + a63 * k3 + a64 * k4 + a65 * k5), t + step, k6)) return;
+    const Eigen::VectorXd y_new = y + step * (b1 * k1 + b3 * k3 + b4 * k4 + b5 * k5 + b6 * k6);
+    if (!f(y_new, t + step, k7)) return;
+    const Eigen::VectorXd err = step * (e1 * k1 + e3 * k3 + e4 * k4 + e5 * k5 + e6 * k6 + e7 * k7);
+    const Eigen::VectorXd scale =
+        (o.atol + o.rtol * y.cwiseAbs().cwiseMax(y_new.cwiseAbs()).array()).matrix();
+    const double e =
+        std::sqrt((err.cwiseQuotient(scale)).squaredNorm() / static_cast<double>(2 * n));
+    if (!(e <= 1.0) || !std::isfinite(e)) {
+      ++st.result.rejected_steps;
+      h = step * std::max(0.2, 0.9 * std::pow(std::isfinite(e) ? e : 1e10, -0.2));
+      if (h < o.dt_min) {
+        st.result.message =
+            fmt::format("stopped at t = {:.6g}: step size fell below {:g}", t, o.dt_min);
+        return;
+      }
+      continue;
+    }
+    t += step;
+    y = y_new;
+    k1 = k7;  // first same as last
+    ++st.result.steps;
+    if (step == h || e > 0.0) h = step * std::min(5.0, 0.9 * std::pow(std::max(e, 1e-10), -0.2));
+    if (o.stabilization == stabilization_kind::projection) {
+      Eigen::VectorXd qq = y.head(n), vv = y.tail(n);
+      project(m, o, t, qq, vv);
+      y = pack(qq, vv);
+      const acceleration_result& a = dyn.solve(qq, vv, t);
+      if (!check(a, t, o, st)) return;
+      k1 = pack(vv, a.acceleration);
+    }
+    if (t >= t_out - 1e-12 * std::max(1.0, std::abs(t_out))) {
+      t = t_out;
+      const Eigen::VectorXd qq = y.head(n), vv = y.tail(n);
+      const acceleration_result a = dyn.solve(qq, vv, t);
+      if (!check(a, t, o, st)) return;
+      make_record(m, dyn, reference, o, t, qq, vv, a, st, out_index == outputs);
+      if (st.stop) {
+        st.result.message = fmt::format("stopped by the caller at t = {:.6g}", t);
+        return;
+      }
+      ++out_index;
+    }
+  }
+  st.result.completed = true;
+}
+
+}  // namespace
+
+simulation_result simulate_from(const model& m, const Eigen::VectorXd& q0,
+                                const Eigen::VectorXd& qd0, acceleration_solver& solver,
+                                const simulation_options& options, const step_callback& on_step,
+                                acceleration_solver* reference) {
+  if (!(options.dt > 0.0) || !(options.t_end > options.t_start)) {
+    throw io::input_error(
+        fmt::format("simulation: need dt > 0 and t_end > t_start (dt = {}, t = [{}, {}])",
+                    options.dt, options.t_start, options.t_end));
+  }
+  if (q0.size() != m.coordinates() || qd0.size() != m.coordinates()) {
+    throw std::invalid_argument("simulate_from: initial state has the wrong size");
+  }
+  run_state st;
+  st.callback = &on_step;
+  st.result.max_reference_difference = reference != nullptr ? 0.0 : nan;
+  st.result.initial_energy = st.result.final_energy = nan;
+  if (options.integrator == integrator_kind::rk4) {
+    run_rk4(m, solver, options, reference, q0, qd0, st);
+  } else {
+    run_dopri(m, solver, options, reference, q0, qd0, st);
+  }
+  return std::move(st.result);
+}
+
+simulation_result simulate(const model& m, acceleration_solver& solver,
+                           const simulation_options& options, const step_callback& on_step,
+                           acceleration_solver* reference) {
+  return simulate_from(m, m.initial_positions(), m.initial_velocities(), solver, options, on_step,
+                       reference);
+}
+
+std::vector<std::string> record_columns(const model& m, bool with_reference) {
+  std::vector<std::string> c{"t"};
+  for (const auto& n : m.coordinate_names()) c.push_back(n);
+  for (const auto& n : m.coordinate_names()) c.push_back(n + "_dot");
+  for (const auto& n : m.coordinate_names()) c.push_back(n + "_ddot");
+  c.push_back("position_violation");
+  c.push_back("velocity_violation");
+  if (m.has_energy()) c.push_back("energy");
+  for (const auto& n : m.coordinate_names()) c.push_back("fc_" + n);
+  if (with_reference) c.push_back("reference_difference");
+  return c;
+}
+
+std::vector<double> record_row(const model& m, const step_record& r, bool with_reference) {
+  std::vector<double> v{r.t};
+  auto add = [&v](const Eigen::VectorXd& x) { v.insert(v.end(), x.data(), x.data() + x.size()); };
+  add(r.q);
+  add(r.qd);
+  add(r.qdd);
+  v.push_back(r.position_violation);
+  v.push_back(r.velocity_violation);
+  if (m.has_energy()) v.push_back(r.energy);
+  add(r.constraint_force);
+  if (with_reference) v.push_back(r.reference_difference);
+  return v;
+}
+
+}  // namespace kinevo::mechanics

@@ -1,0 +1,55 @@
+// Pieces shared by the direct acceleration solvers: the factor of M (diagonal fast path or
+// Cholesky), the unconstrained acceleration a_f = M^-1 f, constraint forces f_c = M (a - a_f)
+// (generalized-inverse dissertation (GIGSP), eq. 2.18), and naming rows in messages.
+#pragma once
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "mechanics/acceleration_solver.hpp"
+
+namespace kinevo::mechanics {
+
+// M = L L^T, with L = diag(sqrt(m_ii)) when M is diagonal.
+class mass_factor {
+ public:
+  // Returns false when M is not positive definite.
+  bool compute(const constrained_system& s);
+  bool diagonal() const { return diagonal_; }
+  Eigen::VectorXd solve(const Eigen::VectorXd& f) const;              // M^-1 f
+  Eigen::VectorXd solve_lower(const Eigen::VectorXd& f) const;        // L^-1 f
+  Eigen::VectorXd solve_upper(const Eigen::VectorXd& y) const;        // L^-T y
+  Eigen::MatrixXd right_solve_upper(const Eigen::MatrixXd& a) const;  // A L^-T
+  const Eigen::VectorXd& inverse_diagonal() const { return inv_diag_; }
+
+ private:
+  bool diagonal_ = false;
+  Eigen::VectorXd sqrt_diag_, inv_diag_;
+  Eigen::LLT<Eigen::MatrixXd> llt_;
+};
+
+// "'rod1', 'rod2'" (or "row 3" when the system has no names).
+std::string row_names(const constrained_system& s, const std::vector<int>& rows);
+
+// Finishes a result: f_c = M (a - a_f).
+void set_constraint_force(const constrained_system& s, const Eigen::VectorXd& a_f,
+                          acceleration_result& r);
+
+acceleration_result not_positive_definite(const std::string& solver);
+
+// Row classification by modified Gram-Schmidt on the rows of A L^-T with a tolerance relative
+// to each row, the same row operations applied to b (generalized-inverse dissertation (GIGSP),
+// eqs. 2.21-2.30 and appendix A). Rows are taken in order; a row whose remainder is below
+// rank_tolerance times its norm is dependent on the earlier ones: redundant when its
+// right-hand side remainder is ~0, inconsistent otherwise.
+struct gram_schmidt_rows {
+  Eigen::MatrixXd q;     // r x n orthonormal rows (A_1 without its zero rows)
+  Eigen::VectorXd beta;  // r (b_1 without the entries of zero rows)
+  std::vector<int> kept, redundant, inconsistent;
+};
+gram_schmidt_rows orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
+                                      double rank_tolerance, double consistency_tolerance);
+
+}  // namespace kinevo::mechanics

@@ -1,0 +1,282 @@
+#include "symbolic/evaluation_tape.hpp"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace kinevo::symbolic {
+
+using op = evaluation_tape::op;
+
+void evaluation_tape::evaluate(const double* in, double* out, double* r) const {
+  for (int i = 0; i < inputs_; ++i) r[i] = in[i];
+  const int nc = static_cast<int>(constants_.size());
+  for (int i = 0; i < nc; ++i) r[inputs_ + i] = constants_[static_cast<std::size_t>(i)];
+  double* res = r + first_result_;
+  const int n = static_cast<int>(code_.size());
+  for (int i = 0; i < n; ++i) {
+    const instruction& c = code_[static_cast<std::size_t>(i)];
+    const double a = r[c.a];
+    double v = 0.0;
+    switch (c.code) {
+      case op::add:
+        v = a + r[c.b];
+        break;
+      case op::sub:
+        v = a - r[c.b];
+        break;
+      case op::mul:
+        v = a * r[c.b];
+        break;
+      case op::div:
+        v = a / r[c.b];
+        break;
+      case op::neg:
+        v = -a;
+        break;
+      case op::inv:
+        v = 1.0 / a;
+        break;
+      case op::sq:
+        v = a * a;
+        break;
+      case op::pow:
+        v = std::pow(a, r[c.b]);
+        break;
+      case op::sqrt:
+        v = std::sqrt(a);
+        break;
+      case op::sin:
+        v = std::sin(a);
+        break;
+      case op::cos:
+        v = std::cos(a);
+        break;
+      case op::tan:
+        v = std::tan(a);
+        break;
+      case op::exp:
+        v = std::exp(a);
+        break;
+      case op::log:
+        v = std::log(a);
+        break;
+      case op::abs:
+        v = std::abs(a);
+        break;
+      case op::asin:
+        v = std::asin(a);
+        break;
+      case op::acos:
+        v = std::acos(a);
+        break;
+      case op::atan:
+        v = std::atan(a);
+        break;
+      case op::atan2:
+        v = std::atan2(a, r[c.b]);
+        break;
+      case op::sinh:
+        v = std::sinh(a);
+        break;
+      case op::cosh:
+        v = std::cosh(a);
+        break;
+      case op::tanh:
+        v = std::tanh(a);
+        break;
+      case op::step:
+        v = a > 0.0 ? 1.0 : (a < 0.0 ? 0.0 : 0.5);
+        break;
+      case op::sign:
+        v = a > 0.0 ? 1.0 : (a < 0.0 ? -1.0 : 0.0);
+        break;
+    }
+    res[i] = v;
+  }
+  for (const auto& [reg, index] : output_map_) out[index] = r[reg];
+}
+
+tape_builder::tape_builder(std::vector<GiNaC::symbol> inputs) : inputs_(std::move(inputs)) {
+  for (std::size_t i = 0; i < inputs_.size(); ++i) memo_[inputs_[i]] = static_cast<int>(i);
+}
+
+int tape_builder::constant(double v) {
+  auto it = constant_ids_.find(v);
+  if (it != constant_ids_.end()) return it->second;
+  constants_.push_back(v);
+  const int id = -static_cast<int>(constants_.size());  // constants are negative ids
+  constant_ids_[v] = id;
+  return id;
+}
+
+int tape_builder::emit(op code, int a, int b) {
+  // Commutative operations share one entry whatever the operand order.
+  if ((code == op::add || code == op::mul) && b < a) std::swap(a, b);
+  const auto key = std::make_tuple(static_cast<int>(code), a, b);
+  auto it = instruction_ids_.find(key);
+  if (it != instruction_ids_.end()) return it->second;
+  code_.push_back({code, a, b});
+  const int id = static_cast<int>(inputs_.size() + code_.size() - 1);
+  instruction_ids_[key] = id;
+  return id;
+}
+
+namespace {
+constexpr int empty = std::numeric_limits<int>::min() + 1;  // no value accumulated yet
+std::string text_of(const GiNaC::ex& e) {
+  std::ostringstream os;
+  os << e;
+  return os.str();
+}
+}  // namespace
+
+int tape_builder::compile(const GiNaC::ex& e) {
+  auto found = memo_.find(e);
+  if (found != memo_.end()) return found->second;
+  int id = 0;
+  if (GiNaC::is_a<GiNaC::numeric>(e) || GiNaC::is_a<GiNaC::constant>(e)) {
+    const GiNaC::ex v = GiNaC::evalf(e);
+    if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real()) {
+      throw std::invalid_argument("not a real number: " + text_of(e));
+    }
+    id = constant(GiNaC::ex_to<GiNaC::numeric>(v).to_double());
+  } else if (GiNaC::is_a<GiNaC::symbol>(e)) {
+    throw std::invalid_argument("unknown symbol '" + text_of(e) + "'");
+  } else if (GiNaC::is_a<GiNaC::add>(e)) {
+    // a - b is add(a, b*(-1)): emit a subtraction instead of a negation and an addition.
+    int acc = empty;
+    std::vector<int> negatives;
+    for (std::size_t i = 0; i < e.nops(); ++i) {
+      const GiNaC::ex term = e.op(i);
+      bool negative = false;
+      if (GiNaC::is_a<GiNaC::mul>(term)) {
+        const GiNaC::ex c = term.op(term.nops() - 1);
+        negative = GiNaC::is_a<GiNaC::numeric>(c) && GiNaC::ex_to<GiNaC::numeric>(c).is_negative();
+      } else if (GiNaC::is_a<GiNaC::numeric>(term)) {
+        negative = GiNaC::ex_to<GiNaC::numeric>(term).is_negative();
+      }
+      if (negative) {
+        negatives.push_back(compile(-term));
+      } else {
+        const int t = compile(term);
+        acc = acc == empty ? t : emit(op::add, acc, t);
+      }
+    }
+    for (int t : negatives) acc = acc == empty ? emit(op::neg, t) : emit(op::sub, acc, t);
+    id = acc;
+  } else if (GiNaC::is_a<GiNaC::mul>(e)) {
+    // Numerator and denominator products; negative integer powers go to the denominator.
+    int num = empty, den = empty;
+    bool negate = false;
+    for (std::size_t i = 0; i < e.nops(); ++i) {
+      const GiNaC::ex f = e.op(i);
+      if (GiNaC::is_a<GiNaC::numeric>(f)) {
+        const auto c = GiNaC::ex_to<GiNaC::numeric>(f);
+        if (c.is_equal(GiNaC::numeric(1))) continue;
+        if (c.is_equal(GiNaC::numeric(-1))) {
+          negate = !negate;
+          continue;
+        }
+      }
+      bool to_den = false;
+      GiNaC::ex base = f;
+      if (GiNaC::is_a<GiNaC::power>(f) && GiNaC::is_a<GiNaC::numeric>(f.op(1)) &&
+          GiNaC::ex_to<GiNaC::numeric>(f.op(1)).is_negative()) {
+        to_den = true;
+        base = GiNaC::pow(f.op(0), -f.op(1));
+      }
+      const int t = compile(base);
+      if (to_den) {
+        den = den == empty ? t : emit(op::mul, den, t);
+      } else {
+        num = num == empty ? t : emit(op::mul, num, t);
+      }
+    }
+    if (num == empty) {
+      num = den == empty ? constant(1.0) : empty;
+    }
+    if (den != empty)
+      id = num == empty ? emit(op::inv, den) : emit(op::div, num, den);
+    else
+      id = num;
+    if (negate) id = emit(op::neg, id);
+  } else if (GiNaC::is_a<GiNaC::power>(e)) {
+    const GiNaC::ex base = e.op(0), expo = e.op(1);
+    const int b = compile(base);
+    if (GiNaC::is_a<GiNaC::numeric>(expo) && GiNaC::ex_to<GiNaC::numeric>(expo).is_integer()) {
+      long k = GiNaC::ex_to<GiNaC::numeric>(expo).to_long();
+      const bool inverse = k < 0;
+      if (inverse) k = -k;
+      if (k == 0) {
+        id = constant(1.0);
+      } else {
+        // Repeated squaring: x^k with O(log k) multiplications.
+        int result = empty, p = b;
+        while (k > 0) {
+          if (k & 1) result = result == empty ? p : emit(op::mul, result, p);
+          k >>= 1;
+          if (k > 0) p = emit(op::sq, p);
+        }
+        id = inverse ? emit(op::inv, result) : result;
+      }
+    } else if (expo.is_equal(GiNaC::numeric(1, 2))) {
+      id = emit(op::sqrt, b);
+    } else if (expo.is_equal(GiNaC::numeric(-1, 2))) {
+      id = emit(op::inv, emit(op::sqrt, b));
+    } else {
+      id = emit(op::pow, b, compile(expo));
+    }
+  } else if (GiNaC::is_a<GiNaC::function>(e)) {
+    const std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
+    static const std::map<std::string, op> unary = {
+        {"sin", op::sin},   {"cos", op::cos},   {"tan", op::tan},   {"exp", op::exp},
+        {"log", op::log},   {"abs", op::abs},   {"asin", op::asin}, {"acos", op::acos},
+        {"atan", op::atan}, {"sinh", op::sinh}, {"cosh", op::cosh}, {"tanh", op::tanh},
+        {"step", op::step}, {"csgn", op::sign}, {"sqrt", op::sqrt}};
+    if (name == "atan2" && e.nops() == 2) {
+      id = emit(op::atan2, compile(e.op(0)), compile(e.op(1)));
+    } else if (auto it = unary.find(name); it != unary.end() && e.nops() == 1) {
+      id = emit(it->second, compile(e.op(0)));
+    } else {
+      throw std::invalid_argument("function '" + name + "' cannot be compiled (in " + text_of(e) +
+                                  ")");
+    }
+  } else {
+    throw std::invalid_argument("expression cannot be compiled: " + text_of(e));
+  }
+  memo_[e] = id;
+  return id;
+}
+
+void tape_builder::set_output(int index, const GiNaC::ex& e) {
+  outputs_.emplace_back(compile(e), index);
+}
+
+evaluation_tape tape_builder::build() const {
+  evaluation_tape t;
+  const int n_in = static_cast<int>(inputs_.size());
+  const int n_const = static_cast<int>(constants_.size());
+  t.inputs_ = n_in;
+  t.constants_ = constants_;
+  t.first_result_ = n_in + n_const;
+  auto reg = [&](int id) {
+    if (id < 0) return n_in + (-id - 1);
+    if (id < n_in) return id;
+    return id + n_const;
+  };
+  t.code_.reserve(code_.size());
+  for (const auto& p : code_)
+    t.code_.push_back({p.code, reg(p.a), p.b == no_operand ? 0 : reg(p.b)});
+  int max_out = -1;
+  for (const auto& [id, index] : outputs_) {
+    t.output_map_.emplace_back(reg(id), index);
+    max_out = std::max(max_out, index);
+  }
+  t.outputs_ = max_out + 1;
+  t.registers_ = n_in + n_const + static_cast<int>(code_.size());
+  return t;
+}
+
+}  // namespace kinevo::symbolic

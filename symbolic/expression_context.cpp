@@ -1,0 +1,104 @@
+#include "symbolic/expression_context.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "io/csv_table.hpp"
+
+namespace kinevo::symbolic {
+
+bool is_identifier(const std::string& name) {
+  if (name.empty()) return false;
+  auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  if (!alpha(name[0])) return false;
+  for (char c : name) {
+    if (!alpha(c) && !(c >= '0' && c <= '9')) return false;
+  }
+  return true;
+}
+
+expression_context::expression_context() {
+  // GiNaC spells it Pi; model files may write either.
+  table_["pi"] = GiNaC::Pi;
+  table_["Pi"] = GiNaC::Pi;
+}
+
+GiNaC::symbol expression_context::add_symbol(const std::string& name, const std::string& where) {
+  if (!is_identifier(name)) {
+    throw io::input_error(
+        fmt::format("{}: '{}' is not a valid name (letters, digits, '_')", where, name));
+  }
+  if (table_.count(name) != 0) {
+    throw io::input_error(fmt::format("{}: the name '{}' is already defined", where, name));
+  }
+  GiNaC::symbol s(name);
+  table_[name] = s;
+  order_.push_back(name);
+  return s;
+}
+
+void expression_context::add_constant(const std::string& name, double value,
+                                      const std::string& where) {
+  if (!is_identifier(name)) {
+    throw io::input_error(
+        fmt::format("{}: '{}' is not a valid name (letters, digits, '_')", where, name));
+  }
+  if (table_.count(name) != 0) {
+    throw io::input_error(fmt::format("{}: the name '{}' is already defined", where, name));
+  }
+  table_[name] = GiNaC::numeric(value);
+  order_.push_back(name);
+}
+
+std::string expression_context::known_names() const {
+  std::string s;
+  for (const auto& n : order_) s += (s.empty() ? "" : ", ") + n;
+  return s.empty() ? "(none)" : s;
+}
+
+GiNaC::ex expression_context::parse(const std::string& text, const std::string& where) const {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    throw io::input_error(fmt::format("{}: empty expression", where));
+  }
+  GiNaC::parser reader(table_, true);
+  try {
+    GiNaC::ex e = reader(text);
+    if (GiNaC::has(e, GiNaC::I)) {
+      throw io::input_error(fmt::format("{}: '{}' is not real", where, text));
+    }
+    return e;
+  } catch (const GiNaC::parse_error& err) {
+    // Name the unknown identifier when that is the cause: GiNaC's message says "unknown symbol".
+    std::string why = err.what();
+    if (why.find("unknown symbol") != std::string::npos) {
+      throw io::input_error(fmt::format("{}: cannot parse '{}': {} (known names: {})", where, text,
+                                        why, known_names()));
+    }
+    throw io::input_error(fmt::format("{}: cannot parse '{}': {}", where, text, why));
+  } catch (const io::input_error&) {
+    throw;
+  } catch (const std::exception& err) {
+    throw io::input_error(fmt::format("{}: cannot parse '{}': {}", where, text, err.what()));
+  }
+}
+
+double to_double(const GiNaC::ex& e, const std::string& where) {
+  GiNaC::ex v = GiNaC::evalf(e);
+  if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real()) {
+    std::ostringstream os;
+    os << e;
+    throw io::input_error(fmt::format("{}: '{}' is not a constant number here", where, os.str()));
+  }
+  const double d = GiNaC::ex_to<GiNaC::numeric>(v).to_double();
+  if (!std::isfinite(d)) throw io::input_error(fmt::format("{}: value is not finite", where));
+  return d;
+}
+
+double expression_context::evaluate_constant(const std::string& text,
+                                             const std::string& where) const {
+  return to_double(parse(text, where), where);
+}
+
+}  // namespace kinevo::symbolic
