@@ -43,7 +43,7 @@ struct gauss_ga_options {
   double warm_min_radius = 1e-5;
 
   // Stop when the best moves by at most tolerance * max(1, max|a|) between runs.
-  double tolerance = 1e-9;
+  double tolerance = 1e-8;
   // A row whose residual |A a - b| exceeds this times (1 + |b_i|) after the runs is suspected
   // inconsistent and checked by a run with ten times the weights (Z1 grows with w only then).
   double inconsistency_tolerance = 1e-4;

@@ -1,0 +1,82 @@
+// kinevo study double-pendulum: the Gauss'-principle GA study of the generalized-inverse
+// dissertation (GIGSP), sec. 5.4. Parses options and calls mechanics::run_double_pendulum_study;
+// every number comes from there.
+#include <fmt/format.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "cli/command.hpp"
+#include "ga/mpi_environment.hpp"
+#include "io/csv_table.hpp"
+#include "io/progress.hpp"
+#include "mechanics/double_pendulum_study.hpp"
+
+namespace kinevo::cli {
+
+namespace {
+
+struct study_args {
+  mechanics::double_pendulum_study_options options;
+  std::string out = "study-double-pendulum";
+  bool json = false;
+  bool quiet = false;
+};
+
+int run_double_pendulum(study_args& a) {
+  const bool root = ga::mpi_environment::rank() == 0;
+  a.options.out = a.out;
+  io::progress_line progress("study double-pendulum", a.quiet || a.json || !root);
+  a.options.progress = [&progress](double fraction, const std::string& detail) {
+    progress.update(fraction, detail);
+  };
+  mechanics::double_pendulum_study_result r;
+  try {
+    r = mechanics::run_double_pendulum_study(a.options);
+  } catch (const std::invalid_argument& e) {
+    // Bad options (preset, islands, times) are the user's to fix: exit 2 like bad input.
+    throw io::input_error(fmt::format("study double-pendulum: {}", e.what()));
+  }
+  progress.finish();
+  if (!root) return exit_ok;
+  if (a.json) {
+    fmt::print("{}\n", mechanics::to_json(r).dump());
+  } else if (!a.quiet) {
+    fmt::print("{}", r.summary);
+  }
+  return r.motion.completed || a.options.t_end == 0.0 ? exit_ok : exit_failure;
+}
+
+const command_registration study_registration(
+    60, "study", "Reproduce the studies of the source documents (double-pendulum)",
+    [](CLI::App& sub) -> std::function<int()> {
+      sub.require_subcommand(1);
+      auto a = std::make_shared<study_args>();
+      CLI::App* dp = sub.add_subcommand(
+          "double-pendulum",
+          "Gauss' principle by the island GA: Table 5.1 at t = 0 (thesis and default presets), "
+          "convergence figures, and the motion with the GA solver beside GIGSP");
+      dp->add_option("--out", a->out, "Output folder")->capture_default_str();
+      dp->add_option("--preset", a->options.preset,
+                     "GA preset of the error target and the motion: default or thesis")
+          ->capture_default_str();
+      dp->add_option("--islands", a->options.islands,
+                     "GA islands (threads, or spread over MPI ranks under mpiexec)")
+          ->capture_default_str();
+      dp->add_option("--seed", a->options.seed, "Master seed of the GA")->capture_default_str();
+      dp->add_option("--t-end", a->options.t_end, "Simulated time in s (0: t = 0 only)")
+          ->capture_default_str();
+      dp->add_option("--dt", a->options.dt, "RK4 step in s")->capture_default_str();
+      dp->add_flag("--json", a->json, "Print one JSON object on stdout");
+      dp->add_flag("--quiet", a->quiet, "No progress line, no text output");
+      return [a, dp]() -> int {
+        if (dp->parsed()) return run_double_pendulum(*a);
+        return exit_bad_input;
+      };
+    });
+
+}  // namespace
+
+}  // namespace kinevo::cli

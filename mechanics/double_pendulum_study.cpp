@@ -1,0 +1,666 @@
+#include "mechanics/double_pendulum_study.hpp"
+
+#include <fmt/format.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numbers>
+#include <sstream>
+#include <stdexcept>
+
+#include "ga/mpi_environment.hpp"
+#include "io/atomic_file.hpp"
+#include "io/csv_table.hpp"
+#include "io/svg_plot.hpp"
+#include "mechanics/gauss_objective.hpp"
+#include "mechanics/model.hpp"
+#include "mechanics/simulation.hpp"
+#include "mechanics/solver_factory.hpp"
+
+namespace kinevo::mechanics {
+
+namespace {
+
+const std::vector<std::string>& rod_names() {
+  static const std::vector<std::string> names{"rod1", "rod2"};
+  return names;
+}
+
+const char* const accel_names[4] = {"x1dd", "y1dd", "x2dd", "y2dd"};
+
+double max_abs(const Eigen::VectorXd& v) {
+  return v.cwiseAbs().maxCoeff();
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const std::size_t k = v.size() / 2;
+  return v.size() % 2 == 1 ? v[k] : 0.5 * (v[k - 1] + v[k]);
+}
+
+// The double pendulum as a model file (the same equations as double_pendulum_system, here as
+// expressions so that the simulation can evaluate any state).
+std::string model_text(const double_pendulum_study_options&);
+
+// Records every solve of a wrapped solver (evaluations and runs per RK4 stage).
+class counting_solver final : public acceleration_solver {
+ public:
+  explicit counting_solver(acceleration_solver& inner) : inner_(inner) {}
+  std::string name() const override { return inner_.name(); }
+  acceleration_result solve(const constrained_system& system) override {
+    acceleration_result r = inner_.solve(system);
+    evaluations.push_back(r.evaluations);
+    runs.push_back(r.runs);
+    if (r.status == solve_status::not_converged) ++not_converged;
+    return r;
+  }
+  std::vector<long long> evaluations;
+  std::vector<int> runs;
+  long long not_converged = 0;
+
+ private:
+  acceleration_solver& inner_;
+};
+
+study_t0_table solve_t0(const std::string& preset, const double_pendulum_study_options& o) {
+  gauss_ga_options g = gauss_ga_preset(preset);
+  g.islands.islands = o.islands;
+  g.islands.seed = o.seed;
+  g.record_trace = true;
+  g.warm_start = false;
+  gauss_ga_solver solver(g);
+  const constrained_system s = double_pendulum_system(double_pendulum_state{});
+  const acceleration_result r = solver.solve(s);
+  study_t0_table t;
+  t.preset = preset;
+  t.runs = solver.last_runs();
+  t.snapshots = solver.last_snapshots();
+  t.evaluations = r.evaluations;
+  t.status = r.status == solve_status::ok ? "ok" : r.message;
+  const Eigen::VectorXd exact = double_pendulum_exact_t0();
+  const Eigen::VectorXd a =
+      r.acceleration.size() == 4 ? r.acceleration : t.runs.back().acceleration;
+  t.max_abs_error = max_abs(a - exact);
+  t.max_rel_error = t.max_abs_error / max_abs(exact);
+  return t;
+}
+
+std::string fmt_g(double v) {
+  return fmt::format("{:.9g}", v);
+}
+
+}  // namespace
+
+constrained_system double_pendulum_system(const double_pendulum_state& s) {
+  constrained_system c;
+  c.mass = Eigen::Vector4d(s.m1, s.m1, s.m2, s.m2).asDiagonal();
+  c.mass_is_diagonal = true;
+  c.force = Eigen::Vector4d(0.0, s.m1 * s.g, 0.0, s.m2 * s.g);  // eqs. 5.7-5.10
+  // Rows of eq. 5.15 (the rod constraints 5.11-5.12 differentiated twice and halved) and the
+  // right-hand side of eq. 5.16.
+  c.jacobian.resize(2, 4);
+  c.jacobian << s.x1, s.y1, 0.0, 0.0, s.x1 - s.x2, s.y1 - s.y2, s.x2 - s.x1, s.y2 - s.y1;
+  const double dvx = s.vx2 - s.vx1;
+  const double dvy = s.vy2 - s.vy1;
+  c.rhs = Eigen::Vector2d(-(s.vx1 * s.vx1 + s.vy1 * s.vy1), -(dvx * dvx + dvy * dvy));
+  c.constraint_names = rod_names();
+  return c;
+}
+
+Eigen::VectorXd double_pendulum_exact_t0() {
+  const double pi2 = std::numbers::pi * std::numbers::pi;
+  return Eigen::Vector4d(0.0, -pi2, 0.0, -2.0 * pi2);
+}
+
+const std::vector<printed_row>& printed_table_5_1() {
+  // Table 5.1 of the generalized-inverse dissertation (GIGSP), as printed (OCR checked digit by
+  // digit). The y2'' column and Z1 of runs 2..5 and of the "exact" row do not satisfy the second
+  // rod for the stated velocities (see the report); the run-0 Z1 of 1.9482e11 corresponds to
+  // W = 1e9, not the stated 1e6.
+  static const std::vector<printed_row> rows{
+      {"0", {0.0, 0.0, 0.0, 0.0}, 1.9482e11},
+      {"1", {4.62724, -9.89079, 17.8308, -32.1452}, 1.4475e5},
+      {"2", {-0.0374899, -9.86974, 0.00884611, -32.0766}, 1.0732e3},
+      {"3", {-0.00367994, -9.86965, -0.0187661, -32.0764}, 1.0732e3},
+      {"4", {-7.0536e-05, -9.86965, 0.000188913, -32.0764}, 1.0704e3},
+      {"5", {0.0, -9.869651, 0.0, -32.07636}, 1.0700e3},
+      {"exact", {0.0, -9.869651, 0.0, -32.07636}, 1.0700e3},
+  };
+  return rows;
+}
+
+namespace {
+
+std::string model_text(const double_pendulum_study_options&) {
+  // Eqs. 5.7-5.12 in kinevo's model-file format (docs/model-files.md). The rod constraints are
+  // halved so that A and b are exactly those of eqs. 5.15-5.16.
+  return R"toml(
+[model]
+name = "double pendulum (generalized-inverse dissertation, sec. 5.4)"
+
+[parameters]
+m1 = 1.0
+m2 = 1.0
+l1 = 1.0
+l2 = 1.0
+g = 9.8
+
+[[coordinate]]
+name = "x1"
+initial = 0.0
+velocity = 3.14159265358979323846
+mass = "m1"
+
+[[coordinate]]
+name = "y1"
+initial = 1.0
+velocity = 0.0
+mass = "m1"
+force = "m1*g"
+
+[[coordinate]]
+name = "x2"
+initial = 0.0
+velocity = 6.28318530717958647692
+mass = "m2"
+
+[[coordinate]]
+name = "y2"
+initial = 2.0
+velocity = 0.0
+mass = "m2"
+force = "m2*g"
+
+[[constraint]]
+name = "rod1"
+holonomic = "(x1^2 + y1^2 - l1^2)/2"
+
+[[constraint]]
+name = "rod2"
+holonomic = "((x2 - x1)^2 + (y2 - y1)^2 - l2^2)/2"
+)toml";
+}
+
+struct motion_data {
+  study_motion summary;
+  std::vector<std::vector<double>> rows;  // motion.csv
+};
+
+motion_data run_motion(const double_pendulum_study_options& o,
+                       const std::function<void(double, const std::string&)>& progress) {
+  motion_data out;
+  study_motion& s = out.summary;
+  const model m = load_model_from_string(model_text(o), "double pendulum (built in)");
+  simulation_options so;
+  so.integrator = integrator_kind::rk4;
+  so.t_end = o.t_end;
+  so.dt = o.dt;
+  so.stop_on_refusal = true;
+
+  gauss_ga_options g = gauss_ga_preset(o.preset);
+  g.islands.islands = o.islands;
+  g.islands.seed = o.seed;
+  gauss_ga_solver ga(g);
+  counting_solver counted(ga);
+  auto reference = make_solver("gigsp");
+  auto gigsp = make_solver("gigsp");
+
+  const double span = std::max(o.t_end, 1e-300);
+  std::vector<step_record> ga_records;
+  auto t0 = std::chrono::steady_clock::now();
+  const simulation_result rg = simulate(
+      m, counted, so,
+      [&](const step_record& r) {
+        ga_records.push_back(r);
+        if (progress) {
+          progress(0.1 + 0.85 * r.t / span,
+                   fmt::format("motion with the GA solver: t = {:.3f} s", r.t));
+        }
+        return true;
+      },
+      reference.get());
+  s.seconds_ga = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  t0 = std::chrono::steady_clock::now();
+  std::vector<step_record> ref_records;
+  const simulation_result rr = simulate(m, *gigsp, so, [&](const step_record& r) {
+    ref_records.push_back(r);
+    return true;
+  });
+  s.seconds_gigsp = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (progress) progress(0.97, "motion with GIGSP done");
+
+  s.completed = rg.completed && rr.completed;
+  s.message =
+      !rg.completed ? "GA run: " + rg.message : (!rr.completed ? "GIGSP run: " + rr.message : "");
+  s.steps = rg.steps;
+  s.solves = static_cast<long long>(counted.evaluations.size());
+  s.not_converged_solves = counted.not_converged;
+  if (!counted.evaluations.empty()) {
+    s.cold_start_evaluations = counted.evaluations.front();
+    s.cold_start_runs = counted.runs.front();
+    std::vector<double> e, r;
+    for (std::size_t i = 1; i < counted.evaluations.size(); ++i) {
+      e.push_back(static_cast<double>(counted.evaluations[i]));
+      r.push_back(counted.runs[i]);
+      s.runs_per_solve_max = std::max(s.runs_per_solve_max, counted.runs[i]);
+    }
+    s.evaluations_per_solve_median = median(e);
+    s.runs_per_solve_median = median(r);
+  }
+  std::vector<double> per_step;
+  const std::size_t count = std::min(ga_records.size(), ref_records.size());
+  for (std::size_t i = 0; i < count; ++i) {
+    const step_record& a = ga_records[i];
+    const step_record& b = ref_records[i];
+    const double dq = (a.q - b.q).cwiseAbs().maxCoeff();
+    const double da = (a.qdd - b.qdd).cwiseAbs().maxCoeff();
+    s.max_position_difference = std::max(s.max_position_difference, dq);
+    s.max_acceleration_difference_trajectories =
+        std::max(s.max_acceleration_difference_trajectories, da);
+    if (std::isfinite(a.reference_difference)) {
+      s.max_acceleration_difference =
+          std::max(s.max_acceleration_difference, a.reference_difference);
+    }
+    if (i > 0) per_step.push_back(static_cast<double>(a.evaluations));
+    std::vector<double> row{a.t};
+    for (int k = 0; k < a.q.size(); ++k) row.push_back(a.q(k));
+    for (int k = 0; k < b.q.size(); ++k) row.push_back(b.q(k));
+    row.push_back(dq);
+    row.push_back(a.reference_difference);
+    row.push_back(static_cast<double>(a.evaluations));
+    row.push_back(a.runs);
+    out.rows.push_back(std::move(row));
+  }
+  s.evaluations_per_step_median = median(per_step);
+  return out;
+}
+
+void write_outputs(const double_pendulum_study_options& o, double_pendulum_study_result& r,
+                   const std::vector<std::vector<double>>& motion_rows) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(o.out, ec);
+  if (ec) {
+    throw std::runtime_error(
+        fmt::format("cannot create the output folder {}: {}", o.out.string(), ec.message()));
+  }
+  auto note = [&](const fs::path& p) { r.files.push_back(p); };
+  const Eigen::VectorXd exact = r.exact;
+
+  // Table 5.1: printed, thesis preset, default preset.
+  {
+    io::csv_writer w({"run", "x1dd", "y1dd", "x2dd", "y2dd", "z1"});
+    int k = 0;
+    for (const auto& row : printed_table_5_1()) {
+      w.add_row({row.run == "exact" ? -1.0 : static_cast<double>(k++), row.a[0], row.a[1], row.a[2],
+                 row.a[3], row.z1});
+    }
+    w.save(o.out / "table_5_1_printed.csv");
+    note(o.out / "table_5_1_printed.csv");
+  }
+  for (const study_t0_table* t : {&r.thesis, &r.tuned}) {
+    io::csv_writer w({"run", "x1dd", "y1dd", "x2dd", "y2dd", "z1", "z", "evaluations",
+                      "max_abs_error", "radius", "max_residual"});
+    w.add_row({0.0, t->runs.front().centre(0), t->runs.front().centre(1), t->runs.front().centre(2),
+               t->runs.front().centre(3), std::nan(""), std::nan(""), 0.0,
+               max_abs(t->runs.front().centre - exact), t->runs.front().radii(0), std::nan("")});
+    for (const auto& run : t->runs) {
+      w.add_row({static_cast<double>(run.run), run.acceleration(0), run.acceleration(1),
+                 run.acceleration(2), run.acceleration(3), run.z1, run.z,
+                 static_cast<double>(run.evaluations), max_abs(run.acceleration - exact),
+                 run.radii(0), run.max_residual});
+    }
+    const fs::path p = o.out / ("table_5_1_" + t->preset + ".csv");
+    w.save(p);
+    note(p);
+  }
+
+  // Convergence (Figs. 5.3-5.7): best so far against evaluations, both presets.
+  std::vector<io::chart_series> accel_series[4], z1_series, error_series;
+  for (const study_t0_table* t : {&r.thesis, &r.tuned}) {
+    io::csv_writer w({"run", "generation", "evaluations", "x1dd", "y1dd", "x2dd", "y2dd", "z1",
+                      "max_abs_error"});
+    io::chart_series sa[4], sz, se;
+    for (int k = 0; k < 4; ++k) sa[k].label = t->preset + " preset";
+    sz.label = se.label = t->preset + " preset";
+    for (const auto& snap : t->snapshots) {
+      const double err = max_abs(snap.acceleration - exact);
+      w.add_row({static_cast<double>(snap.run), static_cast<double>(snap.generation),
+                 static_cast<double>(snap.evaluations), snap.acceleration(0), snap.acceleration(1),
+                 snap.acceleration(2), snap.acceleration(3), snap.z1, err});
+      const double x = static_cast<double>(snap.evaluations);
+      for (int k = 0; k < 4; ++k) {
+        sa[k].x.push_back(x);
+        sa[k].y.push_back(snap.acceleration(k));
+      }
+      sz.x.push_back(x);
+      sz.y.push_back(snap.z1);
+      se.x.push_back(x);
+      se.y.push_back(err);
+    }
+    const fs::path p = o.out / ("convergence_" + t->preset + ".csv");
+    w.save(p);
+    note(p);
+    for (int k = 0; k < 4; ++k) accel_series[k].push_back(sa[k]);
+    z1_series.push_back(sz);
+    error_series.push_back(se);
+  }
+  const double max_eval = static_cast<double>(std::max(r.thesis.evaluations, r.tuned.evaluations));
+  for (int k = 0; k < 4; ++k) {
+    io::chart_series ex{"exact", {0.0, max_eval}, {exact(k), exact(k)}, "black", false};
+    accel_series[k].push_back(ex);
+    io::chart_options co;
+    co.title = fmt::format("Convergence of {} at t = 0 (Fig. 5.{})", accel_names[k], 3 + k);
+    co.x_label = "evaluations (all islands; runs of 6400)";
+    co.y_label = fmt::format("{} [m/s^2]", accel_names[k]);
+    const fs::path p = o.out / fmt::format("convergence_{}.svg", accel_names[k]);
+    io::save_line_chart(p, accel_series[k], co);
+    note(p);
+  }
+  {
+    io::chart_options co;
+    co.title = "Convergence of Z1 at t = 0 (Fig. 5.7)";
+    co.x_label = "evaluations (all islands)";
+    co.y_label = "Z1 (eq. 5.6)";
+    co.log_y = true;
+    io::save_line_chart(o.out / "convergence_z1.svg", z1_series, co);
+    note(o.out / "convergence_z1.svg");
+    co.title = "Distance from the exact acceleration at t = 0";
+    co.y_label = "max |a - a_exact| [m/s^2]";
+    io::save_line_chart(o.out / "convergence_error.svg", error_series, co);
+    note(o.out / "convergence_error.svg");
+  }
+
+  // Motion.
+  if (!motion_rows.empty()) {
+    io::csv_writer w({"t", "x1_ga", "y1_ga", "x2_ga", "y2_ga", "x1_gigsp", "y1_gigsp", "x2_gigsp",
+                      "y2_gigsp", "position_difference", "acceleration_difference", "evaluations",
+                      "runs"});
+    io::chart_series xg{"x2, GA", {}, {}, "", false}, yg{"y2, GA", {}, {}, "", false};
+    io::chart_series xr{"x2, GIGSP", {}, {}, "", false}, yr{"y2, GIGSP", {}, {}, "", false};
+    io::chart_series dq{"position difference [m]", {}, {}, "", false};
+    io::chart_series da{"acceleration difference [m/s^2]", {}, {}, "", false};
+    io::chart_series ev{"evaluations per step", {}, {}, "", false};
+    for (const auto& row : motion_rows) {
+      w.add_row(row);
+      xg.x.push_back(row[0]);
+      xg.y.push_back(row[3]);
+      yg.x.push_back(row[0]);
+      yg.y.push_back(row[4]);
+      xr.x.push_back(row[0]);
+      xr.y.push_back(row[7]);
+      yr.x.push_back(row[0]);
+      yr.y.push_back(row[8]);
+      dq.x.push_back(row[0]);
+      dq.y.push_back(row[9]);
+      da.x.push_back(row[0]);
+      da.y.push_back(row[10]);
+      ev.x.push_back(row[0]);
+      ev.y.push_back(row[11]);
+    }
+    w.save(o.out / "motion.csv");
+    note(o.out / "motion.csv");
+    io::chart_options co;
+    co.title = "Double pendulum: second particle, GA solver and GIGSP";
+    co.x_label = "t [s]";
+    co.y_label = "position [m]";
+    io::save_line_chart(o.out / "motion_positions.svg", {xg, yg, xr, yr}, co);
+    note(o.out / "motion_positions.svg");
+    co.title = "GA solver against GIGSP";
+    co.y_label = "max difference";
+    co.log_y = true;
+    io::save_line_chart(o.out / "motion_differences.svg", {dq, da}, co);
+    note(o.out / "motion_differences.svg");
+    co.title = "GA work per time step (all RK4 stages)";
+    co.y_label = "evaluations";
+    co.log_y = false;
+    io::save_line_chart(o.out / "motion_evaluations.svg", {ev}, co);
+    note(o.out / "motion_evaluations.svg");
+  }
+}
+
+std::string table_markdown(const double_pendulum_study_result& r) {
+  std::ostringstream s;
+  s << "| run | printed x1'' | printed y1'' | printed x2'' | printed y2'' | printed Z1 "
+       "| thesis preset (x1'', y1'', x2'', y2'') | thesis Z1 "
+       "| default preset (x1'', y1'', x2'', y2'') | default Z1 |\n"
+    << "|---|---|---|---|---|---|---|---|---|---|\n";
+  const auto& printed = printed_table_5_1();
+  auto vec = [](const Eigen::VectorXd& a) {
+    return fmt::format("{:.9g}, {:.9g}, {:.9g}, {:.9g}", a(0), a(1), a(2), a(3));
+  };
+  for (std::size_t k = 0; k < printed.size(); ++k) {
+    const auto& p = printed[k];
+    s << "| " << p.run << " | " << p.a[0] << " | " << p.a[1] << " | " << p.a[2] << " | " << p.a[3]
+      << " | " << p.z1 << " | ";
+    for (const study_t0_table* t : {&r.thesis, &r.tuned}) {
+      if (p.run == "exact") {
+        s << "(" << vec(r.exact) << ") exact | Z = " << fmt_g(r.z_exact) << " | ";
+      } else if (k == 0) {
+        s << "(" << vec(t->runs.front().centre) << ") guess, +-" << t->runs.front().radii(0)
+          << " | - | ";
+      } else if (k <= t->runs.size()) {
+        const auto& run = t->runs[k - 1];
+        s << "(" << vec(run.acceleration) << ") | " << fmt_g(run.z1) << " | ";
+      } else {
+        s << "(stopped: converged) | - | ";
+      }
+    }
+    s << "\n";
+  }
+  return s.str();
+}
+
+std::string report_markdown(const double_pendulum_study_options& o,
+                            const double_pendulum_study_result& r) {
+  std::ostringstream s;
+  const auto& m = r.motion;
+  s << "# Double pendulum: Gauss' principle by the island GA\n\n"
+    << "Reproduction of the generalized-inverse dissertation (GIGSP), section 5.4 (eqs. "
+       "5.7-5.18, Table 5.1, Figs. 5.3-5.7), by `kinevo study double-pendulum` "
+    << fmt::format("(preset {}, {} islands, seed {}).\n\n", o.preset, o.islands, o.seed)
+    << "## t = 0: Table 5.1\n\n"
+    << "State: m1 = m2 = 1 kg, l1 = l2 = 1 m, g = 9.8 m/s^2 along +y, x1 = x2 = 0, y1 = 1, "
+       "y2 = 2 m, x1' = pi, x2' = 2 pi m/s, y1' = y2' = 0.\n\n"
+    << "Exact constrained acceleration (x1'', y1'', x2'', y2'') = (0, -pi^2, 0, -2 pi^2) = "
+    << fmt::format("({:.9g}, {:.9g}, {:.9g}, {:.9g})", r.exact(0), r.exact(1), r.exact(2),
+                   r.exact(3))
+    << fmt::format(", Z = {:.10g}.\n\n", r.z_exact)
+    << "**The printed table is wrong in y2'' and Z1.** It prints y2'' = -32.07636 (= -3.25 pi^2) "
+       "and Z1 = 1070; that pair is self-consistent (Z at those accelerations is about 1070) but "
+    << fmt::format("violates the second rod constraint by {:.4g} m/s^2 for the stated velocities",
+                   r.printed_rod2_violation)
+    << " (its acceleration-level row requires y2'' - y1'' = -pi^2). The exact values above are the "
+       "reference here, never the printed y2''. The printed run-0 Z1 = 1.9482e11 is Z1(0) with "
+       "W = 1e9, not the stated W = 1e6 (which gives "
+    << fmt::format("{:.5g}",
+                   [&] {
+                     const auto s0 = double_pendulum_system(double_pendulum_state{});
+                     const auto t = gauss_terms::from_system(s0, Eigen::Vector2d(1e6, 1e6),
+                                                             Eigen::Vector2d::Zero());
+                     return t.penalised(Eigen::Vector4d::Zero());
+                   }())
+    << ").\n\n"
+    << table_markdown(r) << "\n"
+    << fmt::format(
+           "- thesis preset (16-bit genes, population 100, 6400 trials per run, W = 1e6 fixed, "
+           "radii 50, 10, 1, 0.1, 0.01): ends {:.3g} m/s^2 from the exact acceleration "
+           "(relative {:.3g}). Two limits: a 16-bit gene resolves 2 r / 65535 of its range "
+           "(1.5e-3 in run 1, 3e-7 in run 5), and the fixed penalty's minimiser itself is "
+           "({:.9g}, {:.9g}, {:.9g}, {:.9g}), {:.3g} m/s^2 from the constrained acceleration "
+           "(Z1 = {:.9g}).\n",
+           r.thesis.max_abs_error, r.thesis.max_rel_error, r.z1_minimiser(0), r.z1_minimiser(1),
+           r.z1_minimiser(2), r.z1_minimiser(3), max_abs(r.z1_minimiser - r.exact),
+           r.z1_at_minimiser)
+    << fmt::format(
+           "- default preset (real genes, W = 1e3 with multiplier updates between runs, "
+           "relative evaluation around each run's centre): {} runs, {} evaluations, ends "
+           "{:.3g} m/s^2 from the exact acceleration (relative {:.3g}; target 1e-9).\n\n",
+           r.tuned.runs.size(), r.tuned.evaluations, r.tuned.max_abs_error, r.tuned.max_rel_error)
+    << "Figures: `convergence_x1dd.svg` ... `convergence_y2dd.svg` (Figs. 5.3-5.6), "
+       "`convergence_z1.svg` (Fig. 5.7), `convergence_error.svg`; data in "
+       "`convergence_<preset>.csv`, tables in `table_5_1_*.csv`. Under MPI the snapshots show "
+       "the best point of rank 0's islands; the tables are those of all islands.\n\n";
+  if (o.t_end > 0.0) {
+    s << "## Motion\n\n"
+      << fmt::format(
+             "{} s at dt = {} with RK4, GA solver (preset {}) and GIGSP from the same initial "
+             "state{}.\n\n",
+             o.t_end, o.dt, o.preset, m.completed ? "" : " (INCOMPLETE: " + m.message + ")")
+      << fmt::format("- largest position difference GA - GIGSP: {:.3g} m (target 1e-8 m)\n",
+                     m.max_position_difference)
+      << fmt::format("- largest acceleration difference at the same state: {:.3g} m/s^2\n",
+                     m.max_acceleration_difference)
+      << fmt::format("- cold start: {} runs, {} evaluations\n", m.cold_start_runs,
+                     m.cold_start_evaluations)
+      << fmt::format(
+             "- warm solves ({}; one per RK4 stage): median {} runs, {} evaluations; at most {} "
+             "runs; {} stopped at the run limit\n",
+             m.solves > 0 ? m.solves - 1 : 0, m.runs_per_solve_median,
+             m.evaluations_per_solve_median, m.runs_per_solve_max, m.not_converged_solves)
+      << fmt::format("- median evaluations per time step (4 stages): {}\n",
+                     m.evaluations_per_step_median)
+      << fmt::format("- wall time: GA {:.2f} s, GIGSP {:.3f} s\n\n", m.seconds_ga, m.seconds_gigsp)
+      << "Figures: `motion_positions.svg`, `motion_differences.svg`, `motion_evaluations.svg`; "
+         "data in `motion.csv`.\n";
+  }
+  return s.str();
+}
+
+}  // namespace
+
+double_pendulum_study_result run_double_pendulum_study(const double_pendulum_study_options& o) {
+  if (o.islands < 1) throw std::invalid_argument("--islands must be at least 1");
+  if (!(o.t_end >= 0.0) || !std::isfinite(o.t_end)) {
+    throw std::invalid_argument("--t-end must be a finite time >= 0");
+  }
+  if (!(o.dt > 0.0) || !std::isfinite(o.dt)) throw std::invalid_argument("--dt must be positive");
+  (void)gauss_ga_preset(o.preset);  // an unknown preset fails before any work
+
+  double_pendulum_study_result r;
+  const auto s0 = double_pendulum_system(double_pendulum_state{});
+  r.exact = double_pendulum_exact_t0();
+  const auto t1e6 =
+      gauss_terms::from_system(s0, Eigen::Vector2d(1e6, 1e6), Eigen::Vector2d::Zero());
+  r.z_exact = t1e6.gauss_function(r.exact);
+  r.z1_minimiser = t1e6.minimiser();
+  r.z1_at_minimiser = t1e6.penalised(r.z1_minimiser);
+  {
+    const auto& p = printed_table_5_1().back();
+    const Eigen::Vector4d a(p.a[0], p.a[1], p.a[2], p.a[3]);
+    r.printed_rod2_violation = std::abs((s0.jacobian.row(1) * a)(0) - s0.rhs(1));
+  }
+  if (o.progress) o.progress(0.0, "t = 0, thesis preset");
+  r.thesis = solve_t0("thesis", o);
+  if (o.progress) o.progress(0.05, "t = 0, default preset");
+  r.tuned = solve_t0("default", o);
+  r.max_rel_error_t0 = o.preset == "thesis" ? r.thesis.max_rel_error : r.tuned.max_rel_error;
+
+  motion_data motion;
+  if (o.t_end > 0.0) {
+    motion = run_motion(o, o.progress);
+    r.motion = motion.summary;
+  }
+
+  if (o.write_files && ga::mpi_environment::rank() == 0) write_outputs(o, r, motion.rows);
+  const std::string report = report_markdown(o, r);
+  if (o.write_files && ga::mpi_environment::rank() == 0) {
+    io::write_text_atomically(o.out / "report.md", report);
+    r.files.push_back(o.out / "report.md");
+  }
+  if (o.progress) o.progress(1.0, "done");
+
+  std::ostringstream s;
+  s << "Double pendulum, t = 0 (Table 5.1): exact a = (0, -pi^2, 0, -2 pi^2)\n"
+    << fmt::format(
+           "  thesis preset : {} runs, max |a - exact| = {:.3g} m/s^2 (16-bit genes and the "
+           "fixed W = 1e6 limit it)\n",
+           r.thesis.runs.size(), r.thesis.max_abs_error)
+    << fmt::format(
+           "  default preset: {} runs, {} evaluations, max |a - exact| = {:.3g} m/s^2, "
+           "relative {:.3g}\n",
+           r.tuned.runs.size(), r.tuned.evaluations, r.tuned.max_abs_error, r.tuned.max_rel_error)
+    << fmt::format(
+           "  NOTE: the printed Table 5.1 gives y2'' = -32.07636 and Z1 = 1070, which "
+           "violate the second rod by {:.3g} m/s^2 for the stated velocities; the exact "
+           "y2'' is -2 pi^2 = {:.7f}.\n",
+           r.printed_rod2_violation, r.exact(3));
+  if (o.t_end > 0.0) {
+    const auto& m = r.motion;
+    s << fmt::format("Motion, {} s at dt = {} (RK4), GA ({}) against GIGSP{}:\n", o.t_end, o.dt,
+                     o.preset, m.completed ? "" : " INCOMPLETE: " + m.message)
+      << fmt::format(
+             "  max position difference {:.3g} m, max acceleration difference {:.3g} m/s^2\n",
+             m.max_position_difference, m.max_acceleration_difference)
+      << fmt::format(
+             "  cold start {} runs / {} evaluations; warm solves median {} runs / {} "
+             "evaluations; GA {:.1f} s, GIGSP {:.2f} s\n",
+             m.cold_start_runs, m.cold_start_evaluations, m.runs_per_solve_median,
+             m.evaluations_per_solve_median, m.seconds_ga, m.seconds_gigsp);
+  }
+  if (o.write_files) s << fmt::format("Output in {}/ (report.md, CSV, SVG)\n", o.out.string());
+  r.summary = s.str();
+  return r;
+}
+
+nlohmann::json to_json(const double_pendulum_study_result& r) {
+  using nlohmann::json;
+  auto vec = [](const Eigen::VectorXd& v) {
+    return std::vector<double>(v.data(), v.data() + v.size());
+  };
+  auto table = [&](const study_t0_table& t) {
+    json runs = json::array();
+    for (const auto& run : t.runs) {
+      runs.push_back({{"run", run.run},
+                      {"a", vec(run.acceleration)},
+                      {"z1", run.z1},
+                      {"evaluations", run.evaluations},
+                      {"radius", run.radii(0)},
+                      {"max_abs_error", (run.acceleration - r.exact).cwiseAbs().maxCoeff()}});
+    }
+    return json{{"preset", t.preset},
+                {"runs", runs},
+                {"evaluations", t.evaluations},
+                {"max_abs_error", t.max_abs_error},
+                {"max_rel_error", t.max_rel_error},
+                {"status", t.status}};
+  };
+  json printed = json::array();
+  for (const auto& p : printed_table_5_1()) {
+    printed.push_back({{"run", p.run}, {"a", {p.a[0], p.a[1], p.a[2], p.a[3]}}, {"z1", p.z1}});
+  }
+  const auto& m = r.motion;
+  json j;
+  j["exact"] = vec(r.exact);
+  j["z_exact"] = r.z_exact;
+  j["z1_minimiser_w1e6"] = vec(r.z1_minimiser);
+  j["printed"] = printed;
+  j["printed_rod2_violation"] = r.printed_rod2_violation;
+  j["thesis"] = table(r.thesis);
+  j["default"] = table(r.tuned);
+  j["runs"] = table(r.tuned)["runs"];
+  j["max_rel_error_t0"] = r.max_rel_error_t0;
+  j["motion"] = {{"completed", m.completed},
+                 {"message", m.message},
+                 {"steps", m.steps},
+                 {"max_position_difference", m.max_position_difference},
+                 {"max_acceleration_difference", m.max_acceleration_difference},
+                 {"evaluations_per_step_median", m.evaluations_per_step_median},
+                 {"evaluations_per_solve_median", m.evaluations_per_solve_median},
+                 {"runs_per_solve_median", m.runs_per_solve_median},
+                 {"runs_per_solve_max", m.runs_per_solve_max},
+                 {"cold_start_evaluations", m.cold_start_evaluations},
+                 {"cold_start_runs", m.cold_start_runs},
+                 {"solves", m.solves},
+                 {"seconds_ga", m.seconds_ga},
+                 {"seconds_gigsp", m.seconds_gigsp}};
+  json files = json::array();
+  for (const auto& f : r.files) files.push_back(f.string());
+  j["files"] = files;
+  return j;
+}
+
+}  // namespace kinevo::mechanics

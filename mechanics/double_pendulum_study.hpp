@@ -1,0 +1,106 @@
+// The double-pendulum study of the generalized-inverse dissertation (GIGSP), sec. 5.4:
+// Gauss' principle solved by the GA at t = 0 (Table 5.1, Figs. 5.3-5.7) with the thesis preset
+// and kinevo's default preset, then the motion with the GA solver beside GIGSP. A library
+// function so that the CLI only parses options and prints.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "mechanics/acceleration_solver.hpp"
+#include "mechanics/gauss_ga_solver.hpp"
+
+namespace kinevo::mechanics {
+
+// Two particles on massless rods (eqs. 5.7-5.16): q = (x1, y1, x2, y2), gravity g along +y.
+// The defaults are the state of Table 5.1.
+struct double_pendulum_state {
+  double m1 = 1.0, m2 = 1.0, l1 = 1.0, l2 = 1.0, g = 9.8;
+  double x1 = 0.0, y1 = 1.0, x2 = 0.0, y2 = 2.0;
+  double vx1 = 3.14159265358979323846, vy1 = 0.0, vx2 = 2.0 * 3.14159265358979323846, vy2 = 0.0;
+};
+
+// M, f, A, b of eqs. 5.13-5.16 with the constraints named "rod1" and "rod2".
+constrained_system double_pendulum_system(const double_pendulum_state& s);
+// The constrained acceleration at the Table 5.1 state, exactly (0, -pi^2, 0, -2 pi^2).
+Eigen::VectorXd double_pendulum_exact_t0();
+
+// Table 5.1 as printed (runs 0..5 and the "exact" row): x1'', y1'', x2'', y2'', Z1.
+struct printed_row {
+  std::string run;
+  double a[4];
+  double z1;
+};
+const std::vector<printed_row>& printed_table_5_1();
+
+struct double_pendulum_study_options {
+  std::string preset = "default";  // the preset of max_rel_error_t0 and the motion
+  int islands = 2;
+  std::uint64_t seed = 1;
+  double t_end = 2.0;
+  double dt = 1e-3;
+  std::filesystem::path out = "study-double-pendulum";
+  bool write_files = true;  // only the root process writes in any case
+  // Progress (fraction in [0, 1], detail); called on every process, may be empty.
+  std::function<void(double, const std::string&)> progress;
+};
+
+// Table 5.1 with one preset.
+struct study_t0_table {
+  std::string preset;
+  std::vector<gauss_run_record> runs;
+  std::vector<gauss_snapshot> snapshots;
+  double max_abs_error = 0.0;  // max |a_GA - a_exact| after the last run
+  double max_rel_error = 0.0;  // divided by max |a_exact|
+  long long evaluations = 0;
+  std::string status;
+};
+
+struct study_motion {
+  bool completed = false;
+  std::string message;
+  long long steps = 0;
+  double max_position_difference = 0.0;                   // GA against GIGSP, same times
+  double max_acceleration_difference = 0.0;               // GA against GIGSP at the GA's states
+  double max_acceleration_difference_trajectories = 0.0;  // between the two runs
+  long long cold_start_evaluations = 0;
+  int cold_start_runs = 0;
+  double evaluations_per_step_median = 0.0;   // warm steps, all RK4 stages of a step
+  double evaluations_per_solve_median = 0.0;  // warm solves (one RK4 stage each)
+  double runs_per_solve_median = 0.0;
+  int runs_per_solve_max = 0;
+  long long solves = 0;
+  long long not_converged_solves = 0;
+  double seconds_ga = 0.0;
+  double seconds_gigsp = 0.0;
+};
+
+struct double_pendulum_study_result {
+  Eigen::VectorXd exact;         // (0, -pi^2, 0, -2 pi^2)
+  double z_exact = 0.0;          // Z at the exact acceleration (eq. 5.3)
+  Eigen::VectorXd z1_minimiser;  // of eq. 5.6 with W = 1e6 (what the thesis preset aims at)
+  double z1_at_minimiser = 0.0;
+  double printed_rod2_violation = 0.0;  // |A a - b| of rod 2 at the printed run-5 row
+  study_t0_table thesis;
+  study_t0_table tuned;           // the default preset
+  double max_rel_error_t0 = 0.0;  // of options.preset
+  study_motion motion;
+  std::vector<std::filesystem::path> files;  // written (root only)
+  std::string summary;                       // plain-text summary for stdout
+};
+
+// Runs the study. Under MPI every rank calls it in lockstep; only the root writes files.
+// Throws std::runtime_error when an output file cannot be written (naming it) and
+// std::invalid_argument for bad options.
+double_pendulum_study_result run_double_pendulum_study(
+    const double_pendulum_study_options& options);
+
+// The JSON object of `kinevo study double-pendulum --json`.
+nlohmann::json to_json(const double_pendulum_study_result& r);
+
+}  // namespace kinevo::mechanics
