@@ -3,6 +3,7 @@
 // work lives in ga/.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -100,7 +101,42 @@ struct optimize_args {
   bool json = false;
   bool quiet = false;
   double cost_us = 0.0;
+  std::string config;
 };
+
+// CLI11 (2.1) reads config files for the main app only, so the subcommand applies its TOML file
+// itself: every key is a long option name (with '-' or '_'); the command line wins over the file.
+void apply_config(CLI::App& sub, const std::string& path) {
+  std::vector<CLI::ConfigItem> items;
+  try {
+    items = CLI::ConfigTOML().from_file(path);
+  } catch (const CLI::Error& e) {
+    throw io::input_error(fmt::format("{}: cannot read the config file: {}", path, e.what()));
+  }
+  for (const auto& item : items) {
+    if (!item.parents.empty() && !(item.parents.size() == 1 && item.parents[0] == "optimize")) {
+      throw io::input_error(
+          fmt::format("{}: section [{}] is not known; put the options at the top "
+                      "or under [optimize]",
+                      path, item.parents[0]));
+    }
+    std::string name = item.name;
+    std::replace(name.begin(), name.end(), '_', '-');
+    CLI::Option* opt = sub.get_option_no_throw("--" + name);
+    if (opt == nullptr || name == "config") {
+      throw io::input_error(fmt::format(
+          "{}: unknown option '{}'; keys are long option names of 'kinevo optimize' without '--'",
+          path, item.name));
+    }
+    if (opt->count() > 0) continue;
+    try {
+      opt->add_result(item.inputs);
+      opt->run_callback();
+    } catch (const CLI::Error& e) {
+      throw io::input_error(fmt::format("{}: option '{}': {}", path, item.name, e.what()));
+    }
+  }
+}
 
 ga::ga_options ga_from(const optimize_args& a, const CLI::App& sub) {
   const auto given = [&](const char* name) { return sub.count(name) > 0; };
@@ -388,7 +424,7 @@ const command_registration registration(
     20, "optimize", "Minimise a built-in test function with the island-model GA",
     [](CLI::App& sub) -> std::function<int()> {
       auto a = std::make_shared<optimize_args>();
-      sub.set_config("--config", "",
+      sub.add_option("--config", a->config,
                      "Read options from a TOML file (keys are the long option names)");
       sub.add_option("--function", a->function,
                      "sphere, rosenbrock, rastrigin, ackley, griewank, schwefel, quadratic")
@@ -462,7 +498,10 @@ const command_registration registration(
       sub.add_flag("--json", a->json, "Print one JSON object on stdout");
       sub.add_flag("--quiet", a->quiet, "No progress line, no text output");
       sub.add_option("--cost-us", a->cost_us, "Busy-wait per evaluation (benchmarking)")->group("");
-      return [a, &sub] { return run_optimize(*a, sub); };
+      return [a, &sub] {
+        if (!a->config.empty()) apply_config(sub, a->config);
+        return run_optimize(*a, sub);
+      };
     });
 
 }  // namespace

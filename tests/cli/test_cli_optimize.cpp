@@ -1,0 +1,175 @@
+// End-to-end tests of `kinevo optimize`.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "io/csv_table.hpp"
+#include "tests/cli/run_command.hpp"
+
+namespace kinevo::test {
+namespace {
+
+nlohmann::json json_of(const command_output& r) {
+  EXPECT_EQ(r.status, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+TEST(CliOptimize, JsonHasTheResultAndIsReproducible) {
+  const std::string args =
+      "optimize --function rastrigin --dim 6 --islands 4 --seed 3 --generations 60 --json";
+  const auto a = json_of(run_kinevo(args));
+  for (const char* key :
+       {"best_value", "best_x", "evaluations", "generations", "seed", "stop_reason"}) {
+    EXPECT_TRUE(a.contains(key)) << key;
+  }
+  EXPECT_EQ(a["best_x"].size(), 6u);
+  EXPECT_EQ(a["generations"], 60);
+  EXPECT_EQ(a["evaluations"], 4 * 100 + 60 * 4 * 99);
+  EXPECT_EQ(a["seed"], 3);
+  // Same seed: same numbers, whatever the number of threads.
+  const auto b = json_of(run_kinevo(args + " --threads 1"));
+  const auto c = json_of(run_kinevo(args + " --threads 4"));
+  EXPECT_EQ(a["best_x"], b["best_x"]);
+  EXPECT_EQ(a["best_x"], c["best_x"]);
+  EXPECT_EQ(a["best_value"], c["best_value"]);
+  const auto d = json_of(run_kinevo(
+      "optimize --function rastrigin --dim 6 --islands 4 --seed 4 --generations 60 --json"));
+  EXPECT_NE(a["best_x"], d["best_x"]);
+}
+
+TEST(CliOptimize, BadInputGivesAClearMessageAndExitTwo) {
+  struct bad_case {
+    std::string args;
+    std::string message;
+  };
+  for (const auto& c : std::vector<bad_case>{
+           {"optimize --function nope", "unknown function 'nope'"},
+           {"optimize --dim 0", "dimension must be at least 1"},
+           {"optimize --function sphere --dim 2 --lower 1 --upper 0", "bad bounds for variable 0"},
+           {"optimize --dim 3 --lower 0 0", "--lower has 2 values for dimension 3"},
+           {"optimize --encoding binary --crossover sbx", "needs real genes"},
+           {"optimize --bits 8", "--bits applies to binary or gray genes"},
+           {"optimize --checkpoint-every 5", "--checkpoint-every needs --checkpoint"},
+           {"optimize --resume x --range-runs 3", "cannot be combined with --range-runs"},
+           {"optimize --population 1", "population must be at least 2"},
+           {"optimize --generations 0", "no termination limit"},
+           {"optimize --topology star", "unknown topology 'star'"},
+           {"optimize --no-such-option", "no-such-option"},
+           {"optimize --resume /nonexistent/checkpoint", "cannot open the checkpoint file"},
+       }) {
+    const auto r = run_kinevo(c.args);
+    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
+    EXPECT_TRUE(r.out.empty() || c.args.find("--no-such") != std::string::npos) << r.out;
+  }
+  // A non-finite objective (x^2 overflows on this box) stops with the point, exit 1.
+  const auto r = run_kinevo("optimize --function sphere --dim 2 --lower -1e300 --upper 1e300");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("returned inf at x = ("), std::string::npos) << r.err;
+}
+
+TEST(CliOptimize, OptionsFromATomlConfigFile) {
+  const auto dir = fresh_dir("optimize_config");
+  std::ofstream(dir / "opts.toml")
+      << "function = \"sphere\"\ndim = 3\ngenerations = 30\nseed = 9\n";
+  const auto j =
+      json_of(run_kinevo("optimize --config " + (dir / "opts.toml").string() + " --json"));
+  EXPECT_EQ(j["function"], "sphere");
+  EXPECT_EQ(j["best_x"].size(), 3u);
+  EXPECT_EQ(j["generations"], 30);
+  EXPECT_EQ(j["seed"], 9);
+  // The command line wins over the file.
+  const auto k =
+      json_of(run_kinevo("optimize --config " + (dir / "opts.toml").string() + " --dim 2 --json"));
+  EXPECT_EQ(k["best_x"].size(), 2u);
+  std::ofstream(dir / "bad.toml") << "function = \"sphere\"\nnope = 1\n";
+  const auto r = run_kinevo("optimize --config " + (dir / "bad.toml").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("bad.toml: unknown option 'nope'"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliOptimize, LogPlotAndTableFiles) {
+  const auto dir = fresh_dir("optimize_files");
+  const auto r =
+      run_kinevo("optimize --function ackley --dim 3 --islands 2 --generations 20 --quiet --log " +
+                 (dir / "log.csv").string() + " --plot " + (dir / "best.svg").string() +
+                 " --table " + (dir / "runs.csv").string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.out.empty());  // --quiet
+  const auto log = io::read_csv_table(dir / "log.csv");
+  EXPECT_EQ(log.rows.size(), 2u * 21u);
+  EXPECT_NO_THROW(log.column("diversity"));
+  const auto runs = io::read_csv_table(dir / "runs.csv");
+  EXPECT_EQ(runs.rows.size(), 1u);
+  std::ifstream svg(dir / "best.svg");
+  std::string first;
+  std::getline(svg, first);
+  EXPECT_NE(first.find("<svg"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliOptimize, RangeRunsShrinkAndReportEveryRun) {
+  const auto j =
+      json_of(run_kinevo("optimize --function quadratic --dim 4 --gaucsd --max-evals 6400 "
+                         "--generations 0 --range-runs 5 --shrink 0.1 --json"));
+  ASSERT_EQ(j["runs"].size(), 5u);
+  EXPECT_NEAR(j["runs"][1]["radii"][0].get<double>(), 5.0, 1e-12);
+  EXPECT_NEAR(j["runs"][4]["radii"][0].get<double>(), 5e-3, 1e-15);
+  // (0, -pi^2, 0, -2 pi^2): the minimiser of the built-in 4-variable quadratic.
+  const std::array<double, 4> exact{0.0, -9.8696044010893586, 0.0, -19.739208802178717};
+  for (int k = 0; k < 4; ++k) EXPECT_NEAR(j["best_x"][k].get<double>(), exact[k], 1e-4);
+}
+
+TEST(CliOptimize, ResumeFromACheckpointEqualsTheUninterruptedRun) {
+  const auto dir = fresh_dir("optimize_resume");
+  const std::string common =
+      "optimize --function rosenbrock --dim 5 --islands 3 --topology random --seed 5 --json";
+  const auto straight = json_of(run_kinevo(common + " --generations 100"));
+  const std::string ck = (dir / "state.ck").string();
+  const auto part = json_of(
+      run_kinevo(common + " --generations 50 --checkpoint " + ck + " --checkpoint-every 25"));
+  EXPECT_EQ(part["generations"], 50);
+  const auto resumed = json_of(run_kinevo(common + " --generations 100 --resume " + ck));
+  EXPECT_EQ(straight["best_x"], resumed["best_x"]);
+  EXPECT_EQ(straight["best_value"], resumed["best_value"]);
+  EXPECT_EQ(straight["evaluations"], resumed["evaluations"]);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliOptimize, CtrlCFinishesTheGenerationSavesStateAndExits130) {
+  const auto dir = fresh_dir("optimize_sigint");
+  const std::string ck = (dir / "state.ck").string();
+  const std::string common = "optimize --function rastrigin --dim 5 --islands 2 --seed 8 --json";
+  // About 20 ms per generation: interrupted after a second, long before 4000 generations.
+  const std::string cmd = "sh -c '" + std::string(KINEVO_BINARY) + " " + common +
+                          " --generations 4000 --cost-us 100 --checkpoint " + ck + " >" +
+                          (dir / "out.json").string() + " 2>" + (dir / "err.txt").string() +
+                          " & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo $?'";
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::array<char, 64> buf{};
+  std::string status;
+  while (std::fgets(buf.data(), buf.size(), pipe) != nullptr) status += buf.data();
+  ::pclose(pipe);
+  EXPECT_EQ(std::stoi(status), 130);
+  std::ifstream out(dir / "out.json");
+  const auto j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["stop_reason"], "interrupted");
+  EXPECT_LT(j["generations"].get<int>(), 4000);
+  ASSERT_TRUE(std::filesystem::exists(ck));
+  // Continuing to a fixed limit reaches exactly the uninterrupted result.
+  const auto resumed = json_of(run_kinevo(common + " --generations 4000 --resume " + ck));
+  const auto straight = json_of(run_kinevo(common + " --generations 4000"));
+  EXPECT_EQ(resumed["best_x"], straight["best_x"]);
+  EXPECT_EQ(resumed["evaluations"], straight["evaluations"]);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace kinevo::test
