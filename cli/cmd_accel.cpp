@@ -1,0 +1,165 @@
+// kinevo accel: accelerations, constraint forces and diagnostics at one state from every
+// solver side by side, with their differences from the first solver that succeeded.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.hpp"
+#include "io/csv_table.hpp"
+#include "mechanics/model.hpp"
+#include "mechanics/solver_factory.hpp"
+
+namespace kinevo::cli {
+
+namespace {
+
+struct accel_args {
+  std::string file;
+  double t = 0.0;
+  std::vector<std::string> sets;
+  std::vector<std::string> solvers;
+  bool kinematic = false;
+  mechanics::solver_options solver;
+  bool json = false;
+  bool quiet = false;
+};
+
+std::string status_name(mechanics::solve_status s) {
+  switch (s) {
+    case mechanics::solve_status::ok:
+      return "ok";
+    case mechanics::solve_status::least_squares:
+      return "least_squares";
+    case mechanics::solve_status::inconsistent:
+      return "inconsistent";
+    case mechanics::solve_status::singular:
+      return "singular";
+    case mechanics::solve_status::not_converged:
+      return "not_converged";
+  }
+  return "unknown";
+}
+
+std::vector<std::string> names_of(const mechanics::model& m, const std::vector<int>& rows) {
+  std::vector<std::string> out;
+  for (int r : rows) out.push_back(m.constraint_names()[static_cast<std::size_t>(r)]);
+  return out;
+}
+
+std::vector<double> to_vector(const Eigen::VectorXd& v) {
+  return {v.data(), v.data() + v.size()};
+}
+
+int run_accel(const accel_args& a) {
+  mechanics::model_options mo;
+  mo.kinematic = a.kinematic;
+  for (const auto& s : a.sets) mo.overrides.push_back(mechanics::parse_parameter_override(s));
+  const mechanics::model m = mechanics::load_model(a.file, mo);
+  const std::vector<std::string> names =
+      a.solvers.empty() ? mechanics::direct_solver_names() : a.solvers;
+  // The state: initial positions and velocities, at time t.
+  const mechanics::constrained_system sys =
+      m.evaluate(m.initial_positions(), m.initial_velocities(), a.t);
+  struct row {
+    std::string name;
+    mechanics::acceleration_result r;
+  };
+  std::vector<row> rows;
+  for (const auto& n : names) {
+    auto solver = mechanics::make_solver(n, a.solver);
+    rows.push_back({n, solver->solve(sys)});
+  }
+  const auto reference = std::find_if(rows.begin(), rows.end(), [](const row& r) {
+    return r.r.status == mechanics::solve_status::ok && r.r.acceleration.size() > 0;
+  });
+  bool inconsistent = false;
+  for (const auto& r : rows) inconsistent = inconsistent || !r.r.inconsistent.empty();
+
+  nlohmann::json j;
+  j["model"] = m.name();
+  j["file"] = a.file;
+  j["t"] = a.t;
+  j["coordinates"] = m.coordinate_names();
+  j["constraints"] = m.constraint_names();
+  j["reference"] =
+      reference == rows.end() ? nlohmann::json(nullptr) : nlohmann::json(reference->name);
+  j["solvers"] = nlohmann::json::object();
+  for (const auto& r : rows) {
+    nlohmann::json s;
+    s["status"] = status_name(r.r.status);
+    s["a"] = to_vector(r.r.acceleration);
+    s["constraint_force"] = to_vector(r.r.constraint_force);
+    s["rank"] = r.r.rank;
+    s["redundant"] = names_of(m, r.r.redundant);
+    s["inconsistent"] = names_of(m, r.r.inconsistent);
+    s["message"] = r.r.message;
+    if (reference != rows.end() && r.r.acceleration.size() > 0) {
+      s["max_difference"] = (r.r.acceleration - reference->r.acceleration).cwiseAbs().maxCoeff();
+    } else {
+      s["max_difference"] = nullptr;
+    }
+    j["solvers"][r.name] = s;
+  }
+  j["inconsistent"] = inconsistent;
+  if (a.json) {
+    fmt::print("{}\n", j.dump());
+  } else if (!a.quiet) {
+    fmt::print("{} at t = {:g}: {} coordinates, {} constraints\n", a.file, a.t, m.coordinates(),
+               m.constraints());
+    fmt::print("{:<16}", "acceleration");
+    for (const auto& r : rows) fmt::print(" {:>18}", r.name);
+    fmt::print("\n");
+    for (int i = 0; i < m.coordinates(); ++i) {
+      fmt::print("{:<16}", m.coordinate_names()[static_cast<std::size_t>(i)]);
+      for (const auto& r : rows) {
+        if (r.r.acceleration.size() > 0)
+          fmt::print(" {:>18.10g}", r.r.acceleration[i]);
+        else
+          fmt::print(" {:>18}", "-");
+      }
+      fmt::print("\n");
+    }
+    for (const auto& r : rows) {
+      fmt::print("{:<6} {:<13} rank {}", r.name, status_name(r.r.status), r.r.rank);
+      if (reference != rows.end() && r.r.acceleration.size() > 0) {
+        fmt::print("  max |a - a_{}| = {:.3g}", reference->name,
+                   (r.r.acceleration - reference->r.acceleration).cwiseAbs().maxCoeff());
+      }
+      if (!r.r.redundant.empty()) {
+        std::string s;
+        for (const auto& n : names_of(m, r.r.redundant)) s += " " + n;
+        fmt::print("  redundant:{}", s);
+      }
+      fmt::print("\n");
+      if (!r.r.message.empty()) fmt::print("       {}\n", r.r.message);
+    }
+  }
+  return inconsistent ? exit_failure : exit_ok;
+}
+
+const command_registration accel_registration(
+    20, "accel", "Constrained accelerations at one state from every solver, side by side",
+    [](CLI::App& sub) -> std::function<int()> {
+      auto a = std::make_shared<accel_args>();
+      sub.add_option("model", a->file, "Model file (TOML)")->required();
+      sub.add_option("--t", a->t,
+                     "Time of the state (positions and velocities are the model's initial ones)")
+          ->capture_default_str();
+      sub.add_option("--set", a->sets, "Override a parameter: name=value (repeatable)");
+      sub.add_option("--solvers", a->solvers, "Solvers to compare (default: lm uk gigsp sl kv)");
+      sub.add_flag("--kinematic", a->kinematic, "Kinematic mode: M = I, drivers as constraints");
+      sub.add_option("--rank-tolerance", a->solver.rank_tolerance, "Relative rank tolerance")
+          ->capture_default_str();
+      sub.add_option("--islands", a->solver.islands, "GA solver: islands")->capture_default_str();
+      sub.add_option("--seed", a->solver.seed, "GA solver: seed")->capture_default_str();
+      sub.add_option("--preset", a->solver.preset, "GA solver: preset")->capture_default_str();
+      sub.add_flag("--json", a->json, "Print one JSON object on stdout");
+      sub.add_flag("--quiet", a->quiet, "No text output");
+      return [a]() { return run_accel(*a); };
+    });
+
+}  // namespace
+
+}  // namespace kinevo::cli
