@@ -63,13 +63,13 @@ struct optimize_args {
   std::string encoding = "real";
   int bits = 16;
   std::string selection = "tournament";
-  int tournament_size = 2;
+  int tournament_size = 3;
   double rank_pressure = 1.8;
   std::string crossover = "sbx";
   double crossover_rate = 0.9;
   int crossover_points = 2;
   double uniform_swap = 0.5;
-  double sbx_eta = 10.0;
+  double sbx_eta = 20.0;
   double blx_alpha = 0.5;
   std::string mutation = "polynomial";
   double bit_mutation_rate = 0.001;
@@ -95,6 +95,9 @@ struct optimize_args {
   // range runs
   int range_runs = 1;
   double shrink = 0.2;
+  double move_factor = 0.0;
+  double move_floor = 0.1;
+  double first_run_budget = 1.0;
   // files and output
   std::string log, plot, table, checkpoint, resume;
   long long checkpoint_every = 0;
@@ -212,8 +215,10 @@ int run_optimize(const optimize_args& a, const CLI::App& sub) {
   if (!a.checkpoint.empty() && a.range_runs > 1) {
     throw io::input_error("--checkpoint saves one run; it cannot be combined with --range-runs");
   }
-  if (given("--shrink") && a.range_runs <= 1) {
-    throw io::input_error("--shrink needs --range-runs N (N >= 2)");
+  for (const char* o : {"--shrink", "--move-factor", "--move-floor", "--first-run-budget"}) {
+    if (given(o) && a.range_runs <= 1) {
+      throw io::input_error(fmt::format("{} needs --range-runs N (N >= 2)", o));
+    }
   }
   if (!(a.cost_us >= 0.0)) throw io::input_error("--cost-us must be >= 0");
 
@@ -287,6 +292,9 @@ int run_optimize(const optimize_args& a, const CLI::App& sub) {
       ga::range_run_options ro;
       ro.runs = a.range_runs;
       ro.shrink = a.shrink;
+      ro.move_factor = a.move_factor;
+      ro.move_floor = a.move_floor;
+      ro.first_run_budget = a.first_run_budget;
       ro.clip_lower = box.lower;
       ro.clip_upper = box.upper;
       rr = ga::run_range_runs(
@@ -488,6 +496,15 @@ const command_registration registration(
                      "Successive runs re-centred on the best and shrunk")
           ->capture_default_str();
       sub.add_option("--shrink", a->shrink, "Radius factor between range runs")
+          ->capture_default_str();
+      sub.add_option("--move-factor", a->move_factor,
+                     "Range runs: next radii = factor x move of the best (trust region; 0: off)")
+          ->capture_default_str();
+      sub.add_option("--move-floor", a->move_floor,
+                     "Range runs: smallest radius as a fraction of the largest")
+          ->capture_default_str();
+      sub.add_option("--first-run-budget", a->first_run_budget,
+                     "Range runs: limits of the first (global) run as a multiple of the others")
           ->capture_default_str();
       sub.add_option("--log", a->log, "CSV log per generation and island");
       sub.add_option("--plot", a->plot, "SVG chart of the best value per generation");

@@ -33,7 +33,7 @@ struct ga_options {
   int bits_per_variable = 16;
 
   selection_method selection = selection_method::tournament;
-  int tournament_size = 2;     // >= 1 (1 is random selection)
+  int tournament_size = 3;     // >= 1 (1 is random selection)
   double rank_pressure = 1.8;  // linear ranking, in [1, 2]
 
   crossover_method crossover = crossover_method::sbx;

@@ -1,6 +1,8 @@
 #include "ga/range_runs.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -21,6 +23,14 @@ void range_run_options::validate() const {
       throw std::invalid_argument("range runs: every radius must be finite and > 0");
     }
   }
+  if (!(move_floor >= 0.0 && move_floor <= 1.0)) {
+    throw std::invalid_argument("range runs: move floor must be in [0, 1]");
+  }
+  if (!(first_run_budget > 0.0) || !std::isfinite(first_run_budget)) {
+    throw std::invalid_argument("range runs: first run budget must be finite and > 0");
+  }
+  if (!std::isfinite(move_factor))
+    throw std::invalid_argument("range runs: move factor not finite");
   if (clip_lower.size() != clip_upper.size()) {
     throw std::invalid_argument("range runs: clip bounds differ in size");
   }
@@ -49,7 +59,17 @@ range_run_result run_range_runs(island_model& model, const problem& p, const sea
     rec.run = k;
     rec.centre = centre;  // as asked for (the box may be clipped)
     rec.radii = radii;
-    rec.result = model.run(p, box, per_run, settings);
+    termination limits = per_run;
+    if (k == 0 && options.first_run_budget != 1.0) {
+      const auto scale = [&](long long v) {
+        return v > 0
+                   ? std::max(1LL, std::llround(static_cast<double>(v) * options.first_run_budget))
+                   : v;
+      };
+      limits.max_generations = scale(per_run.max_generations);
+      limits.max_evaluations = scale(per_run.max_evaluations);
+    }
+    rec.result = model.run(p, box, limits, settings);
     out.evaluations += rec.result.evaluations;
     // The problem may have changed between runs (penalty weights): the latest run's best is
     // the one that counts for the next centre; the overall best is by value as evaluated.
@@ -67,16 +87,29 @@ range_run_result run_range_runs(island_model& model, const problem& p, const sea
     step.next_run = k + 1;
     step.last = &out.runs.back().result;
     step.centre = previous_best;
-    step.radii = options.radii_per_run.empty()
-                     ? Eigen::VectorXd(radii * options.shrink)
-                     : Eigen::VectorXd::Constant(n, options.radii_per_run[k + 1]);
+    if (!options.radii_per_run.empty()) {
+      step.radii = Eigen::VectorXd::Constant(n, options.radii_per_run[k + 1]);
+    } else if (options.move_factor > 0.0) {
+      const Eigen::VectorXd move = (previous_best - centre).cwiseAbs() * options.move_factor;
+      const double largest = move.maxCoeff();
+      if (largest > 0.0) {
+        step.radii = move.cwiseMax(std::max(options.move_floor, 1e-9) * largest)
+                         .cwiseMin(radii / options.shrink);
+      } else {
+        step.radii = radii * options.shrink;
+      }
+    } else {
+      step.radii = radii * options.shrink;
+    }
     if (hook && !hook(step)) break;
     if (step.centre.size() != n || step.radii.size() != n || !(step.radii.array() > 0.0).all()) {
       throw std::invalid_argument(
           "range runs: the hook left a centre or radii of the wrong size or a radius <= 0");
     }
     centre = step.centre;
-    radii = step.radii;
+    // Keep the box resolvable in floating point: a few hundred ulps of the centre at least.
+    radii = step.radii.cwiseMax((centre.cwiseAbs().array() + 1.0).matrix() * 256.0 *
+                                std::numeric_limits<double>::epsilon());
     box = search_box::around(centre, radii);
     if (clip) {
       box.lower = box.lower.cwiseMax(options.clip_lower);
