@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/random/mersenne_twister.hpp>
+#include <boost/random/uniform_real_distribution.hpp>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -212,6 +214,9 @@ crank_constrained_result crank_constrained_least_squares(const std::vector<doubl
     starts.push_back(k_from_links({1.0, 1.0, 1.0, 0.3}));
     starts.push_back(k_from_links({1.0, 1.0, 1.0, -0.3}));
   }
+  boost::random::mt19937 rng(static_cast<std::uint32_t>(o.seed));
+  boost::random::uniform_real_distribution<double> u(-3.0, 3.0);
+  for (int i = 0; i < o.random_starts; ++i) starts.emplace_back(u(rng), u(rng), u(rng));
   crank_constrained_result best;
   bool found = false;
   std::string last_error = "no start tried";

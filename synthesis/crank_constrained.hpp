@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,11 @@ struct crank_constrained_options {
   // where it is extreme (0 and pi for an input crank, else the ends of the table's range).
   double min_transmission = 0.0;
   std::vector<double> weights;  // optional positive weights of the points
+  // Besides the unconstrained optimum and textbook crank linkages, the penalty method starts
+  // from this many random k in [-3, 3]^3 (fixed seed): the constrained problem has several
+  // local minima. The best feasible result wins.
+  int random_starts = 30;
+  std::uint64_t seed = 1;
   interior_penalty_options penalty;
 };
 

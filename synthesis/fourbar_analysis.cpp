@@ -124,3 +124,34 @@ double min_transmission_angle(const fourbar_links& l, const std::vector<double>&
 }
 
 }  // namespace kinevo::synthesis
+
+namespace kinevo::synthesis {
+
+fourbar_sweep sweep_fourbar(const Eigen::Vector3d& k, int branch, const std::vector<double>& psi,
+                            const std::vector<double>& phi, int samples) {
+  std::vector<std::size_t> order(psi.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return psi[a] < psi[b]; });
+  fourbar_sweep s;
+  if (order.empty()) return s;
+  const double lo = psi[order.front()], hi = psi[order.back()];
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (int i = 0; i < samples; ++i) {
+    const double p = samples > 1 ? lo + (hi - lo) * i / (samples - 1) : lo;
+    std::size_t seg = 0;
+    while (seg + 2 < order.size() && psi[order[seg + 1]] < p) ++seg;
+    const std::size_t i0 = order[seg], i1 = order[std::min(seg + 1, order.size() - 1)];
+    const double w = psi[i1] != psi[i0] ? (p - psi[i0]) / (psi[i1] - psi[i0]) : 0.0;
+    const double interp = phi[i0] + w * wrap_angle(phi[i1] - phi[i0]);
+    const auto o = fourbar_output(k, p);
+    const double g = o.assembles ? (branch > 0 ? o.plus : o.minus) : nan;
+    s.psi.push_back(p);
+    s.generated.push_back(g);
+    s.interpolated.push_back(interp);
+    s.difference.push_back(o.assembles ? wrap_angle(interp - g) : nan);
+  }
+  return s;
+}
+
+}  // namespace kinevo::synthesis

@@ -53,3 +53,15 @@ double transmission_angle(const fourbar_links& links, double psi);
 double min_transmission_angle(const fourbar_links& links, const std::vector<double>& psi);
 
 }  // namespace kinevo::synthesis
+
+namespace kinevo::synthesis {
+
+// The generated output on a dense sweep of the table's input range, on one branch, beside the
+// piecewise-linear interpolation of the table (the only prescribed function a table gives).
+struct fourbar_sweep {
+  std::vector<double> psi, generated, interpolated, difference;  // radians; NaN: no assembly
+};
+fourbar_sweep sweep_fourbar(const Eigen::Vector3d& k, int branch, const std::vector<double>& psi,
+                            const std::vector<double>& phi, int samples = 361);
+
+}  // namespace kinevo::synthesis

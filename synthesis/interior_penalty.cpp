@@ -1,7 +1,9 @@
 #include "synthesis/interior_penalty.hpp"
 
+#include <Eigen/Cholesky>
 #include <Eigen/LU>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "synthesis/least_squares.hpp"
@@ -44,19 +46,80 @@ bool penalty_gradient(const penalty_problem& p, double r, const Eigen::VectorXd&
   return g.allFinite() && (!h || h->allFinite());
 }
 
+double penalty_value(const penalty_problem& p, double r, const Eigen::VectorXd& x) {
+  double v = p.objective(x, nullptr, nullptr);
+  for (const auto& c : p.constraints) {
+    const double f = c(x, nullptr, nullptr);
+    if (!(f > 0.0)) return std::numeric_limits<double>::infinity();
+    v += r / f;
+  }
+  return v;
+}
+
+// One stage: minimise Psi by Newton steps on grad Psi = 0 with the analytic Hessian, damped by
+// halving while Psi does not fall or the trial point leaves the interior. Accepting on Psi (not on
+// ||grad Psi|| as NRDAMP does) keeps the iteration away from saddles and maxima of Psi; where the
+// Hessian is not positive definite a multiple of the identity is added (Levenberg).
 penalty_stage solve_stage(const penalty_problem& p, double r, const Eigen::VectorXd& x0,
                           const damped_newton_options& newton,
                           const std::function<bool(const Eigen::VectorXd&)>& stop_when = {}) {
-  const auto system = [&](const Eigen::VectorXd& x, Eigen::VectorXd& f, Eigen::MatrixXd* jac) {
-    return penalty_gradient(p, r, x, f, jac);
-  };
-  const auto nr = damped_newton(system, x0, newton, stop_when);
   penalty_stage s;
   s.r = r;
-  s.x = nr.x;
-  s.objective = p.objective(nr.x, nullptr, nullptr);
-  s.iterations = nr.iterations;
-  s.status = nr.status;
+  s.status = newton_status::max_iterations;
+  Eigen::VectorXd x = x0, g;
+  Eigen::MatrixXd h;
+  double psi = penalty_value(p, r, x);
+  for (s.iterations = 0; s.iterations < newton.max_iterations; ++s.iterations) {
+    if (!penalty_gradient(p, r, x, g, &h)) {
+      s.status = newton_status::diverged;
+      break;
+    }
+    if (g.lpNorm<Eigen::Infinity>() <= newton.tol_f) {
+      s.status = newton_status::converged;
+      break;
+    }
+    Eigen::LLT<Eigen::MatrixXd> llt(h);
+    double tau = 1e-10 * (1.0 + h.cwiseAbs().maxCoeff());
+    while (llt.info() != Eigen::Success && std::isfinite(tau)) {
+      llt.compute(h + tau * Eigen::MatrixXd::Identity(h.rows(), h.cols()));
+      tau *= 10.0;
+    }
+    if (llt.info() != Eigen::Success) {
+      s.status = newton_status::singular_jacobian;
+      break;
+    }
+    Eigen::VectorXd dx = -llt.solve(g);
+    int halvings = 0;
+    double trial = penalty_value(p, r, x + dx);
+    while (!(trial < psi)) {
+      if (++halvings > newton.max_halvings) break;
+      dx *= newton.damping;
+      trial = penalty_value(p, r, x + dx);
+    }
+    const bool tiny =
+        dx.lpNorm<Eigen::Infinity>() <= newton.tol_x * (1.0 + x.lpNorm<Eigen::Infinity>());
+    if (halvings > newton.max_halvings) {
+      // No decrease along a descent direction: Psi is flat to working precision here.
+      s.status = tiny || g.lpNorm<Eigen::Infinity>() <= 1e-8 * (1.0 + std::abs(psi))
+                     ? newton_status::converged
+                     : newton_status::diverged;
+      break;
+    }
+    x += dx;
+    psi = trial;
+    if (stop_when && stop_when(x)) {
+      ++s.iterations;
+      s.status = newton_status::stopped;
+      break;
+    }
+    if (tiny) {
+      ++s.iterations;
+      s.status = newton_status::converged;
+      break;
+    }
+  }
+  s.x = x;
+  s.objective = p.objective(x, nullptr, nullptr);
   return s;
 }
 

@@ -1,7 +1,9 @@
 // Interior penalty (SUMT) for min z(x) subject to f_i(x) > 0, as in Angeles et al., Diseño
 // cinemático de maquinaria (1984), Grashof paper, eqs. (40)-(45): Psi = z + r sum 1/f_i for a
 // decreasing r sequence, each stage solved by damped Newton on grad Psi = 0 with the analytic
-// Hessian, then k(r) = alpha + beta sqrt(r) + gamma r extrapolated to r -> 0.
+// Hessian (eq. (45)), then k(r) = alpha + beta sqrt(r) + gamma r extrapolated to r -> 0.
+// The damping accepts a step when Psi falls (NRDAMP accepts when ||grad Psi|| falls, which can
+// stall at the barrier or end at a saddle of Psi).
 #pragma once
 
 #include <Eigen/Core>

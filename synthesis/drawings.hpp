@@ -1,0 +1,23 @@
+// SVG pictures of synthesised linkages (io::svg_canvas): the four-bar in several positions and
+// the RR dyad with its poses, circle point, centre point and circle.
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "synthesis/freudenstein.hpp"
+#include "synthesis/rr_dyad.hpp"
+
+namespace kinevo::synthesis {
+
+// Frame O2 = (0, 0), O4 = (a1, 0); input tip a2 e^{i psi}, output tip O4 + a4 e^{i phi}. Positions
+// whose phi is NaN (no assembly) are skipped. The first position is drawn strongest.
+void save_fourbar_drawing(const std::filesystem::path& path, const fourbar_links& links,
+                          const std::vector<double>& psi, const std::vector<double>& phi);
+
+// The reference points of the poses with a short body axis, and each solution's circle point
+// in every pose, its centre point and its circle.
+void save_dyad_drawing(const std::filesystem::path& path, const std::vector<pose>& poses,
+                       const std::vector<dyad_solution>& solutions);
+
+}  // namespace kinevo::synthesis
