@@ -33,7 +33,8 @@ acceleration_result gigsp_solver::solve(const constrained_system& s) {
   // Dense sweep, eq. 2.30: with g = L^-1 f = L^T a_f, a = L^-T (g + A_1^T (b_1 - A_1 g)).
   const Eigen::MatrixXd a_hat = mf.right_solve_upper(s.jacobian);
   const gram_schmidt_rows gs =
-      orthonormalize_rows(a_hat, s.rhs, options_.rank_tolerance, options_.consistency_tolerance);
+      orthonormalize_rows(a_hat, s.rhs, options_.rank_tolerance, options_.consistency_tolerance,
+                          options_.degenerate_tolerance);
   r.rank = static_cast<int>(gs.kept.size());
   r.redundant = gs.redundant;
   r.inconsistent = gs.inconsistent;

@@ -41,8 +41,9 @@ acceleration_result singh_likins_solver::solve(const constrained_system& s) {
   r.rank = rank;
   set_constraint_force(s, a_f, r);
   if (rank < m) {
-    const auto g = orthonormalize_rows(mf.right_solve_upper(s.jacobian), s.rhs,
-                                       options_.rank_tolerance, options_.consistency_tolerance);
+    const auto g =
+        orthonormalize_rows(mf.right_solve_upper(s.jacobian), s.rhs, options_.rank_tolerance,
+                            options_.consistency_tolerance, options_.degenerate_tolerance);
     r.redundant = g.redundant;
     r.inconsistent = g.inconsistent;
     if (!r.inconsistent.empty()) {

@@ -21,6 +21,9 @@ struct solver_options {
   // A redundant row whose right-hand side remainder exceeds `consistency_tolerance` times
   // (1 + |b_i|) is inconsistent.
   double consistency_tolerance = 1e-7;
+  // A row whose remainder is below degenerate_tolerance times the largest row norm of A L^-T
+  // is treated as a zero row (degenerate configurations, e.g. the five-bar at th = 0 or pi).
+  double degenerate_tolerance = 1e-8;
   // Exploit the sparsity of A (chains) when the dense flop counts would lose; dense otherwise.
   bool allow_sparse = true;
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace kinevo::mechanics {
@@ -70,43 +71,77 @@ acceleration_result not_positive_definite(const std::string& solver) {
 }
 
 gram_schmidt_rows orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
-                                      double rank_tolerance, double consistency_tolerance) {
+                                      double rank_tolerance, double consistency_tolerance,
+                                      double degenerate_tolerance) {
   const Eigen::Index m = a_hat.rows(), n = a_hat.cols();
   gram_schmidt_rows g;
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> q(m, n);
-  Eigen::VectorXd beta(m);
+  // Right-looking modified Gram-Schmidt: each accepted row is removed from all remaining rows
+  // at once, and the next row taken is the one with the largest remainder (row pivoting).
+  // Pivoting keeps a nearly-zero row of a degenerate configuration, whose direction is only
+  // round-off and drift, from being accepted before the rows that really span the set.
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rem = a_hat;
+  Eigen::VectorXd beta = b;
+  const Eigen::VectorXd norm0 = a_hat.rowwise().norm();
+  const double scale = m > 0 ? norm0.maxCoeff() : 0.0;
   const double b_scale = 1.0 + (b.size() > 0 ? b.cwiseAbs().maxCoeff() : 0.0);
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> q(m, n);
+  Eigen::VectorXd qb(m);
+  std::vector<char> decided(static_cast<std::size_t>(m), 0);
+  std::vector<int> dependent;
   int r = 0;
-  Eigen::RowVectorXd row(n);
-  for (Eigen::Index i = 0; i < m; ++i) {
-    row = a_hat.row(i);
-    double bi = b[i];
-    const double norm0 = row.norm();
-    // Modified Gram-Schmidt, done twice ("twice is enough") so that the remainder of a
-    // dependent row is at round-off level relative to its norm.
-    for (int pass = 0; pass < 2; ++pass) {
-      for (int j = 0; j < r; ++j) {
-        const double c = q.row(j).dot(row);
-        row.noalias() -= c * q.row(j);
-        bi -= c * beta[j];
+  for (;;) {
+    Eigen::Index best = -1;
+    double best_norm = 0.0;
+    for (Eigen::Index i = 0; i < m; ++i) {
+      if (decided[static_cast<std::size_t>(i)]) continue;
+      const double nr = rem.row(i).norm();
+      // Dependent: remainder ~0 relative to the row itself (the dissertation's test) or to
+      // the largest row (a degenerate, nearly-zero row).
+      if (norm0[i] == 0.0 || nr <= rank_tolerance * norm0[i] ||
+          nr <= degenerate_tolerance * scale) {
+        decided[static_cast<std::size_t>(i)] = 1;
+        dependent.push_back(static_cast<int>(i));
+      } else if (nr > best_norm) {
+        best = i;
+        best_norm = nr;
       }
     }
-    const double nr = row.norm();
-    if (norm0 == 0.0 || nr <= rank_tolerance * norm0) {
-      if (std::abs(bi) > consistency_tolerance * b_scale) {
-        g.inconsistent.push_back(static_cast<int>(i));
-      } else {
-        g.redundant.push_back(static_cast<int>(i));
-      }
-      continue;
+    if (best < 0) break;
+    decided[static_cast<std::size_t>(best)] = 1;
+    // Second pass against the accepted rows ("twice is enough") before normalising.
+    for (int j = 0; j < r; ++j) {
+      const double c = q.row(j).dot(rem.row(best));
+      rem.row(best) -= c * q.row(j);
+      beta[best] -= c * qb[j];
     }
-    q.row(r) = row / nr;
-    beta[r] = bi / nr;
-    g.kept.push_back(static_cast<int>(i));
+    const double nr = rem.row(best).norm();
+    q.row(r) = rem.row(best) / nr;
+    qb[r] = beta[best] / nr;
+    g.kept.push_back(static_cast<int>(best));
+    for (Eigen::Index i = 0; i < m; ++i) {
+      if (decided[static_cast<std::size_t>(i)]) continue;
+      const double c = q.row(r).dot(rem.row(i));
+      rem.row(i) -= c * q.row(r);
+      beta[i] -= c * qb[r];
+    }
     ++r;
   }
+  // A dependent row's right-hand side remainder must vanish too, or the set is inconsistent.
+  for (int i : dependent) {
+    for (int j = 0; j < r; ++j) {
+      const double c = q.row(j).dot(rem.row(i));
+      beta[i] -= c * qb[j];
+    }
+    if (std::abs(beta[i]) > consistency_tolerance * b_scale) {
+      g.inconsistent.push_back(i);
+    } else {
+      g.redundant.push_back(i);
+    }
+  }
+  std::sort(g.redundant.begin(), g.redundant.end());
+  std::sort(g.inconsistent.begin(), g.inconsistent.end());
   g.q = q.topRows(r);
-  g.beta = beta.head(r);
+  g.beta = qb.head(r);
   return g;
 }
 

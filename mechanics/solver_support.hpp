@@ -43,13 +43,15 @@ acceleration_result not_positive_definite(const std::string& solver);
 // to each row, the same row operations applied to b (generalized-inverse dissertation (GIGSP),
 // eqs. 2.21-2.30 and appendix A). Rows are taken in order; a row whose remainder is below
 // rank_tolerance times its norm is dependent on the earlier ones: redundant when its
-// right-hand side remainder is ~0, inconsistent otherwise.
+// right-hand side remainder is ~0, inconsistent otherwise. A remainder below
+// degenerate_tolerance times the largest row norm also counts as zero (degenerate rows).
 struct gram_schmidt_rows {
   Eigen::MatrixXd q;     // r x n orthonormal rows (A_1 without its zero rows)
   Eigen::VectorXd beta;  // r (b_1 without the entries of zero rows)
   std::vector<int> kept, redundant, inconsistent;
 };
 gram_schmidt_rows orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
-                                      double rank_tolerance, double consistency_tolerance);
+                                      double rank_tolerance, double consistency_tolerance,
+                                      double degenerate_tolerance);
 
 }  // namespace kinevo::mechanics

@@ -36,7 +36,8 @@ acceleration_result udwadia_kalaba_solver::solve(const constrained_system& s) {
   if (r.rank < m) {
     // Name the dependent rows the same way GIGSP does, for side-by-side diagnostics.
     const auto g =
-        orthonormalize_rows(a_hat, s.rhs, options_.rank_tolerance, options_.consistency_tolerance);
+        orthonormalize_rows(a_hat, s.rhs, options_.rank_tolerance, options_.consistency_tolerance,
+                            options_.degenerate_tolerance);
     r.redundant = g.redundant;
     r.inconsistent = g.inconsistent;
     if (!r.inconsistent.empty()) {
