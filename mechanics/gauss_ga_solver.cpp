@@ -3,13 +3,13 @@
 #include <fmt/format.h>
 
 #include <Eigen/LU>
+#include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 #include <mutex>
 #include <stdexcept>
 #include <utility>
 
-#include "ga/range_runs.hpp"
 #include "ga/search_box.hpp"
 #include "mechanics/gauss_objective.hpp"
 #include "mechanics/solver_factory.hpp"
@@ -112,6 +112,7 @@ void gauss_ga_options::validate() const {
   for (double r : radii_per_run) {
     if (!(r > 0.0) || !std::isfinite(r)) fail("every entry of radii_per_run must be positive");
   }
+  if (warm_history < 1) fail("warm_history must be at least 1");
   if (!(warm_factor > 0.0) || !(warm_min_radius > 0.0)) {
     fail("warm_factor and warm_min_radius must be positive");
   }
@@ -140,7 +141,8 @@ gauss_ga_options gauss_ga_preset(const std::string& name) {
     o.radii_per_run = {50.0, 10.0, 1.0, 0.1, 0.01};
     o.shrink = 0.1;
     o.max_runs = 5;
-    o.tolerance = 0.0;  // the seed always makes its five runs
+    o.tolerance = 0.0;         // the seed always makes its five runs
+    o.principal_axes = false;  // GAucsd searched the accelerations themselves
     return o;
   }
   if (name != "default") {
@@ -186,8 +188,7 @@ bool gauss_ga_solver::is_root() const {
 
 void gauss_ga_solver::reset() {
   previous_.resize(0);
-  before_previous_.resize(0);
-  multipliers_.resize(0);
+  recent_changes_.clear();
 }
 
 acceleration_result gauss_ga_solver::solve(const constrained_system& system) {
@@ -195,19 +196,28 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& system) {
   const int m = system.constraints();
   if (n < 1) throw std::invalid_argument("ga solver: the system has no coordinates");
   gauss_penalty_schedule schedule(options_.penalty, system.constraint_names, m);
-  schedule.set_multipliers(multipliers_);
+  const bool warm = options_.warm_start && previous_.size() == n;
+  if (warm && m > 0 && schedule.kind() == penalty_kind::multipliers) {
+    // Warm multipliers: the least-squares estimate A^T lambda = -M (a_prev - a_f) at this
+    // state (the constraint force of the previous acceleration, eq. 2.18). Carrying the last
+    // solve's lambda instead feeds each solve's GA noise (amplified by 2 W) into the next.
+    const gauss_terms plain =
+        gauss_terms::from_system(system, schedule.weights(), schedule.multipliers());
+    const Eigen::VectorXd fc = system.mass * (previous_ - plain.free_accel);
+    schedule.set_multipliers(-plain.jacobian.transpose().colPivHouseholderQr().solve(fc));
+  }
   const auto terms_now = [&] {
     return gauss_terms::from_system(system, schedule.weights(), schedule.multipliers());
   };
   gauss_terms terms = terms_now();
 
-  const bool warm = options_.warm_start && previous_.size() == n;
   Eigen::VectorXd centre;
   double radius = 0.0;
   if (warm) {
     centre = previous_;
-    const double moved =
-        before_previous_.size() == n ? max_abs(previous_ - before_previous_) : options_.cold_radius;
+    const double moved = recent_changes_.empty()
+                             ? options_.cold_radius
+                             : *std::max_element(recent_changes_.begin(), recent_changes_.end());
     radius =
         std::clamp(options_.warm_factor * moved, options_.warm_min_radius, options_.cold_radius);
   } else {
@@ -216,9 +226,14 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& system) {
   }
   radius = std::max(radius, radius_floor(centre));
 
+  // Each run searches a box around run_centre, along the principal axes of Z1 when asked.
+  const auto make_objective = [&](const Eigen::VectorXd& c, double r) {
+    const Eigen::MatrixXd basis =
+        options_.principal_axes ? gauss_objective::principal_axes(terms) : Eigen::MatrixXd();
+    return std::make_unique<gauss_objective>(terms, c, Eigen::VectorXd::Constant(n, r), basis);
+  };
   run_problem problem(options_.record_trace);
-  problem.set(
-      std::make_unique<gauss_objective>(terms, centre, Eigen::VectorXd::Constant(n, radius)));
+  problem.set(make_objective(centre, radius));
 
   runs_.clear();
   snapshots_.clear();
@@ -228,75 +243,72 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& system) {
   int current_run = 1;
   bool converged = false;
 
-  // Table row of a finished run; also applies the penalty schedule for the next run.
-  const auto finish_run = [&](const ga::run_result& r, const Eigen::VectorXd& run_centre,
-                              double run_radius) {
-    gauss_run_record rec;
-    rec.run = current_run;
-    rec.centre = run_centre;
-    rec.radii = Eigen::VectorXd::Constant(n, run_radius);
-    rec.acceleration = r.best_x;
-    rec.z1 = terms.penalised(r.best_x);
-    rec.z = terms.gauss_function(r.best_x);
-    const Eigen::VectorXd residual = terms.jacobian * r.best_x - terms.rhs;
-    rec.max_residual = max_abs(residual);
-    rec.change = max_abs(r.best_x - last_best);
-    rec.evaluations = r.evaluations;
-    rec.seconds = r.seconds;
-    evaluations_before_run += r.evaluations;
-    converged = rec.change <= options_.tolerance * std::max(scale, max_abs(r.best_x));
-    last_best = r.best_x;
-    schedule.after_run(residual);
-    runs_.push_back(std::move(rec));
-  };
-
-  Eigen::VectorXd run_centre = centre;
-  double run_radius = radius;
-  const auto hook = [&](ga::range_run_step& step) {
-    finish_run(*step.last, run_centre, run_radius);
-    if (converged) return false;
-    const gauss_run_record& rec = runs_.back();
-    // Shrink unless the best sat near the edge of the box (the minimum may lie outside).
-    const bool near_edge = max_abs(rec.acceleration - run_centre) > 0.5 * run_radius;
-    const auto k = static_cast<std::size_t>(step.next_run);
-    double next = options_.shrink * run_radius;
-    if (!warm && k < options_.radii_per_run.size()) next = options_.radii_per_run[k];
-    if (near_edge) next = run_radius;
-    run_centre = rec.acceleration;
-    run_radius = std::max(next, radius_floor(run_centre));
-    terms = terms_now();
-    problem.set(std::make_unique<gauss_objective>(terms, run_centre,
-                                                  Eigen::VectorXd::Constant(n, run_radius)));
-    step.centre = run_centre;
-    step.radii = Eigen::VectorXd::Constant(n, run_radius);
-    current_run = step.next_run + 1;
-    return true;
-  };
-
   ga::termination per_run;
   per_run.max_generations = 0;
   per_run.max_evaluations = options_.evaluations_per_run;
-  ga::range_run_options ranges;
-  ranges.runs = options_.max_runs;
-  ranges.shrink = options_.shrink;
-  ranges.keep_best = true;
-  ranges.first_run_index =
+  const auto first_run_index =
       static_cast<std::uint64_t>(solves_) * static_cast<std::uint64_t>(options_.max_runs + 2);
   ga::run_settings settings;
   if (options_.record_trace) {
     settings.on_sync = [&](const ga::sync_report& report) {
       const Eigen::VectorXd best = problem.best();
       if (best.size() != n) return;
+      const Eigen::VectorXd a = problem.objective().acceleration_of(best);
       snapshots_.push_back({current_run, report.generation,
-                            evaluations_before_run + report.evaluations, best,
-                            terms.penalised(best)});
+                            evaluations_before_run + report.evaluations, a, terms.penalised(a)});
     };
   }
-  const ga::range_run_result result = ga::run_range_runs(
-      *model_, problem, ga::search_box::around(centre, Eigen::VectorXd::Constant(n, radius)),
-      per_run, ranges, hook, settings);
-  if (runs_.size() < result.runs.size())
-    finish_run(result.runs.back().result, run_centre, run_radius);
+
+  // Range runs (generalized-inverse dissertation (GIGSP), sec. 5.4): each run re-centred on
+  // the best so far and shrunk; the previous best (the new centre) joins the initial population
+  // so that no run loses it.
+  Eigen::VectorXd run_centre = centre;
+  double run_radius = radius;
+  for (int k = 0; k < options_.max_runs; ++k) {
+    current_run = k + 1;
+    const Eigen::VectorXd start = problem.objective().search_centre();
+    settings.run_index = first_run_index + static_cast<std::uint64_t>(k);
+    settings.start_point = (k > 0 || warm) ? &start : nullptr;
+    const gauss_objective& objective = problem.objective();
+    const ga::run_result r = model_->run(
+        problem, ga::search_box::around(start, Eigen::VectorXd::Constant(n, run_radius)), per_run,
+        settings);
+    const Eigen::VectorXd best = objective.acceleration_of(r.best_x);
+
+    gauss_run_record rec;
+    rec.run = current_run;
+    rec.centre = run_centre;
+    rec.radii = Eigen::VectorXd::Constant(n, run_radius);
+    rec.acceleration = best;
+    rec.z1 = terms.penalised(best);
+    rec.z = terms.gauss_function(best);
+    const Eigen::VectorXd residual = terms.jacobian * best - terms.rhs;
+    rec.max_residual = max_abs(residual);
+    rec.change = max_abs(best - last_best);
+    rec.evaluations = r.evaluations;
+    rec.seconds = r.seconds;
+    evaluations_before_run += r.evaluations;
+    // Two GA runs must agree: a first run that finds nothing better than its start point
+    // (a warm start already close) shows no change without showing convergence.
+    converged = k > 0 && rec.change <= options_.tolerance * std::max(scale, max_abs(best));
+    last_best = best;
+    schedule.after_run(residual);
+    // Distance of the best from the centre in the searched coordinates (the basis is
+    // orthonormal, so this is the same in accelerations).
+    const bool near_edge = max_abs(r.best_x - start) > 0.5 * run_radius;
+    runs_.push_back(std::move(rec));
+    if (converged || k + 1 == options_.max_runs) break;
+
+    const auto next_k = static_cast<std::size_t>(k + 1);
+    double next = options_.shrink * run_radius;
+    if (!warm && next_k < options_.radii_per_run.size()) next = options_.radii_per_run[next_k];
+    // The minimum may lie outside a box whose edge the best reached: widen instead.
+    if (near_edge) next = std::min(10.0 * run_radius, options_.cold_radius);
+    run_centre = best;
+    run_radius = std::max(next, radius_floor(run_centre));
+    terms = terms_now();
+    problem.set(make_objective(run_centre, run_radius));
+  }
   ++solves_;
 
   acceleration_result out;
@@ -325,7 +337,7 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& system) {
       lim.max_generations = 0;
       lim.max_evaluations = options_.evaluations_per_run;
       ga::run_settings s;
-      s.run_index = ranges.first_run_index + static_cast<std::uint64_t>(options_.max_runs) +
+      s.run_index = first_run_index + static_cast<std::uint64_t>(options_.max_runs) +
                     static_cast<std::uint64_t>(k);
       s.start_point = &a;
       const auto res =
@@ -363,9 +375,13 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& system) {
   }
   out.acceleration = a;
   out.constraint_force = system.mass * (a - terms.free_accel);
-  before_previous_ = previous_;
+  if (previous_.size() == n) {
+    recent_changes_.push_back(max_abs(a - previous_));
+    if (static_cast<int>(recent_changes_.size()) > options_.warm_history) {
+      recent_changes_.erase(recent_changes_.begin());
+    }
+  }
   previous_ = a;
-  multipliers_ = schedule.multipliers();
   if (!options_.record_trace) runs_.clear();
   return out;
 }

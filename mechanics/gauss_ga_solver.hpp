@@ -35,12 +35,20 @@ struct gauss_ga_options {
   // Optional explicit radii of runs 1, 2, ... (the thesis preset: 50, 10, 1, 0.1, 0.01).
   std::vector<double> radii_per_run;
 
-  // Warm start: the box is centred on the previous acceleration with radius
-  // warm_factor * (change between the last two solves), at least warm_min_radius and at most
-  // cold_radius.
+  // Warm start: the box is centred on the previous acceleration with radius warm_factor times
+  // the largest change between successive solves among the last `warm_history` (4 covers the
+  // stages of one RK4 step, which alternate small and large changes), at least warm_min_radius
+  // and at most cold_radius.
   bool warm_start = true;
   double warm_factor = 4.0;
   double warm_min_radius = 1e-5;
+  int warm_history = 4;
+
+  // Search along the principal axes of Z1 (eigenvectors of H = M + 2 A^T W A) instead of
+  // along the coordinates: an orthonormal rotation about the run's centre, so radii keep their
+  // meaning in m/s^2. The GA's coordinate-wise operators need it once the constraint rows are
+  // oblique (the double pendulum away from t = 0).
+  bool principal_axes = true;
 
   // Stop when the best moves by at most tolerance * max(1, max|a|) between runs.
   double tolerance = 1e-8;
@@ -110,9 +118,8 @@ class gauss_ga_solver final : public acceleration_solver {
  private:
   gauss_ga_options options_;
   std::unique_ptr<ga::island_model> model_;
-  Eigen::VectorXd previous_;         // last acceleration (warm start)
-  Eigen::VectorXd before_previous_;  // the one before (sets the warm radius)
-  Eigen::VectorXd multipliers_;      // carried between solves with the multiplier schedule
+  Eigen::VectorXd previous_;            // last acceleration (warm start)
+  std::vector<double> recent_changes_;  // max |a_k - a_k-1| of the last solves (warm radius)
   long long solves_ = 0;
   std::vector<gauss_run_record> runs_;
   std::vector<gauss_snapshot> snapshots_;

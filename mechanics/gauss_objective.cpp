@@ -1,6 +1,7 @@
 #include "mechanics/gauss_objective.hpp"
 
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 #include <stdexcept>
 #include <string>
 
@@ -62,9 +63,26 @@ Eigen::VectorXd gauss_terms::minimiser() const {
   return h.llt().solve(rhs_h);
 }
 
+Eigen::MatrixXd gauss_objective::principal_axes(const gauss_terms& terms) {
+  const Eigen::MatrixXd h =
+      terms.mass + 2.0 * terms.jacobian.transpose() * terms.weights.asDiagonal() * terms.jacobian;
+  return Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(h).eigenvectors();
+}
+
+Eigen::VectorXd gauss_objective::search_centre() const {
+  return basis_.size() == 0 ? centre_ : Eigen::VectorXd::Zero(centre_.size());
+}
+
+Eigen::VectorXd gauss_objective::acceleration_of(const Eigen::VectorXd& x) const {
+  return basis_.size() == 0 ? x : Eigen::VectorXd(centre_ + basis_ * x);
+}
+
 gauss_objective::gauss_objective(const gauss_terms& terms, const Eigen::VectorXd& centre,
-                                 const Eigen::VectorXd& half_width)
-    : centre_(centre), half_width_(half_width) {
+                                 const Eigen::VectorXd& half_width, const Eigen::MatrixXd& basis)
+    : centre_(centre), half_width_(half_width), basis_(basis) {
+  if (basis.size() != 0 && (basis.rows() != centre.size() || basis.cols() != centre.size())) {
+    throw std::invalid_argument("gauss objective: the basis must be n x n");
+  }
   if (centre.size() != terms.mass.rows() || half_width.size() != centre.size() ||
       !(half_width.array() > 0.0).all() || !centre.allFinite() || !half_width.allFinite()) {
     throw std::invalid_argument(
@@ -77,12 +95,21 @@ gauss_objective::gauss_objective(const gauss_terms& terms, const Eigen::VectorXd
   gradient_ = terms.mass * (centre_ - terms.free_accel) + a.transpose() * terms.multipliers +
               2.0 * a.transpose() * terms.weights.cwiseProduct(residual);
   value_at_centre_ = terms.augmented(centre_);
+  if (basis_.size() != 0) {
+    hessian_ = basis_.transpose() * hessian_ * basis_;
+    gradient_ = basis_.transpose() * gradient_;
+  }
 }
 
 void gauss_objective::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
                                Eigen::Ref<Eigen::VectorXd> values) const {
   // d = x - c per column; g^T d + 1/2 d^T H d as two matrix products over the population.
-  const Eigen::MatrixXd d = x.colwise() - centre_;
+  Eigen::MatrixXd d;
+  if (basis_.size() == 0) {
+    d = x.colwise() - centre_;
+  } else {
+    d = x;
+  }
   const Eigen::MatrixXd hd = hessian_ * d;
   values.noalias() = d.transpose() * gradient_;
   values += 0.5 * d.cwiseProduct(hd).colwise().sum().transpose();

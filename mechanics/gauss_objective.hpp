@@ -42,15 +42,26 @@ struct gauss_terms {
   Eigen::VectorXd minimiser() const;
 };
 
+// The GA's decision vector x is either the acceleration itself (a = x, box centre +- half_width)
+// or, with an orthonormal `basis` B, coordinates along B around the centre (a = centre + B x,
+// box +- half_width around 0). Searching along the principal axes of Z1 (the eigenvectors of H)
+// makes the objective separable, which the GA's coordinate-wise crossover and mutation need
+// once the constraint rows are not aligned with the coordinate axes; the objective's values
+// are unchanged by the rotation.
 class gauss_objective final : public ga::problem {
  public:
-  // Searches the box centre +- half_width (componentwise, half_width > 0).
   gauss_objective(const gauss_terms& terms, const Eigen::VectorXd& centre,
-                  const Eigen::VectorXd& half_width);
+                  const Eigen::VectorXd& half_width, const Eigen::MatrixXd& basis = {});
+  // The principal axes of Z1 at these terms: eigenvectors of H = M + 2 A^T W A.
+  static Eigen::MatrixXd principal_axes(const gauss_terms& terms);
+  // The acceleration of a decision vector.
+  Eigen::VectorXd acceleration_of(const Eigen::VectorXd& x) const;
 
   int dimension() const override { return static_cast<int>(centre_.size()); }
-  Eigen::VectorXd lower_bounds() const override { return centre_ - half_width_; }
-  Eigen::VectorXd upper_bounds() const override { return centre_ + half_width_; }
+  Eigen::VectorXd lower_bounds() const override { return search_centre() - half_width_; }
+  Eigen::VectorXd upper_bounds() const override { return search_centre() + half_width_; }
+  // The centre in decision coordinates (the acceleration centre, or 0 with a basis).
+  Eigen::VectorXd search_centre() const;
   // values(j) = augmented Z1(x.col(j)) - augmented Z1(centre), computed without cancellation.
   void evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
                 Eigen::Ref<Eigen::VectorXd> values) const override;
@@ -63,8 +74,9 @@ class gauss_objective final : public ga::problem {
  private:
   Eigen::VectorXd centre_;
   Eigen::VectorXd half_width_;
-  Eigen::MatrixXd hessian_;   // H
-  Eigen::VectorXd gradient_;  // g at the centre
+  Eigen::MatrixXd basis_;     // B (empty: identity)
+  Eigen::MatrixXd hessian_;   // H, or B^T H B
+  Eigen::VectorXd gradient_;  // g at the centre, or B^T g
   double value_at_centre_ = 0.0;
 };
 
