@@ -69,18 +69,16 @@ GiNaC::ex expression_context::parse(const std::string& text, const std::string& 
       throw io::input_error(fmt::format("{}: '{}' is not real", where, text));
     }
     return e;
-  } catch (const GiNaC::parse_error& err) {
-    // Name the unknown identifier when that is the cause: GiNaC's message says "unknown symbol".
-    std::string why = err.what();
-    if (why.find("unknown symbol") != std::string::npos) {
+  } catch (const io::input_error&) {
+    throw;
+  } catch (const std::exception& err) {
+    // GiNaC reports an unknown identifier as "symbol ... not found": list the known names.
+    const std::string why = err.what();
+    if (why.find("not found") != std::string::npos) {
       throw io::input_error(fmt::format("{}: cannot parse '{}': {} (known names: {})", where, text,
                                         why, known_names()));
     }
     throw io::input_error(fmt::format("{}: cannot parse '{}': {}", where, text, why));
-  } catch (const io::input_error&) {
-    throw;
-  } catch (const std::exception& err) {
-    throw io::input_error(fmt::format("{}: cannot parse '{}': {}", where, text, err.what()));
   }
 }
 
