@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "ga/mpi_environment.hpp"
 #include "io/csv_table.hpp"
 #include "io/progress.hpp"
 #include "io/svg_plot.hpp"
@@ -577,6 +578,13 @@ const command_registration registration(
       c->add_flag("--json", ch->json, "Print JSON");
 
       return [f, r, d, c, fb, rs, dy, ch]() {
+        // Under mpiexec every rank computes (the GA's islands span the ranks; the rest is
+        // deterministic); only rank 0 prints and writes files.
+        if (ga::mpi_environment::rank() != 0) {
+          fb->quiet = rs->quiet = dy->quiet = true;
+          fb->json = rs->json = dy->json = false;
+          fb->output_dir.clear(), rs->output_dir.clear(), dy->output_dir.clear();
+        }
         if (f->parsed()) return run_fourbar(*fb);
         if (r->parsed()) return run_rssr(*rs);
         if (d->parsed()) return run_dyad(*dy);

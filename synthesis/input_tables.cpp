@@ -65,8 +65,11 @@ function_table function_table_from(const io::csv_table& t, bool radians, std::si
     r.lines.push_back(t.line_numbers[i]);
   }
   if (r.input.size() < unknowns) {
+    // Name the last line read, where the missing points would follow.
+    const std::string where =
+        r.lines.empty() ? t.source : fmt::format("{}:{}", t.source, r.lines.back());
     throw io::input_error(fmt::format("{}: {} point(s), but {} needs at least {} (one per unknown)",
-                                      t.source, r.input.size(), what, unknowns));
+                                      where, r.input.size(), what, unknowns));
   }
   return r;
 }
@@ -104,10 +107,12 @@ pose_table pose_table_from(const io::csv_table& t, bool radians) {
     r.lines.push_back(t.line_numbers[i]);
   }
   if (r.poses.size() < 5) {
+    const std::string where =
+        r.lines.empty() ? t.source : fmt::format("{}:{}", t.source, r.lines.back());
     throw io::input_error(
         fmt::format("{}: {} pose(s), but the RR dyad needs at least 5 (a reference "
                     "and 4 more, one equation per unknown)",
-                    t.source, r.poses.size()));
+                    where, r.poses.size()));
   }
   return r;
 }

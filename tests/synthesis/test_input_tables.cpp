@@ -36,7 +36,7 @@ TEST(InputTables, BadTablesNameTheLine) {
   EXPECT_NE(rep.find("repeated.csv:6"), std::string::npos) << rep;
   EXPECT_NE(rep.find("line 4"), std::string::npos) << rep;
   const auto few = message_of("too_few.csv");
-  EXPECT_NE(few.find("2 point(s)"), std::string::npos) << few;
+  EXPECT_NE(few.find("too_few.csv:4: 2 point(s)"), std::string::npos) << few;
   EXPECT_NE(few.find("at least 3"), std::string::npos) << few;
 }
 
