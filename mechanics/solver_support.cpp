@@ -76,9 +76,10 @@ gram_schmidt_rows orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen:
   const Eigen::Index m = a_hat.rows(), n = a_hat.cols();
   gram_schmidt_rows g;
   // Right-looking modified Gram-Schmidt: each accepted row is removed from all remaining rows
-  // at once, and the next row taken is the one with the largest remainder (row pivoting).
-  // Pivoting keeps a nearly-zero row of a degenerate configuration, whose direction is only
-  // round-off and drift, from being accepted before the rows that really span the set.
+  // at once. Rows are taken in order (so that of two disagreeing rows the later one is named),
+  // except that a row whose remainder is far below the largest remainder waits: a nearly-zero
+  // row of a degenerate configuration has a direction made only of round-off and drift, and
+  // accepting it before the rows that really span the set would spoil them.
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rem = a_hat;
   Eigen::VectorXd beta = b;
   const Eigen::VectorXd norm0 = a_hat.rowwise().norm();
@@ -87,24 +88,28 @@ gram_schmidt_rows orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen:
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> q(m, n);
   Eigen::VectorXd qb(m);
   std::vector<char> decided(static_cast<std::size_t>(m), 0);
+  Eigen::VectorXd remainder = Eigen::VectorXd::Zero(m);
   std::vector<int> dependent;
   int r = 0;
   for (;;) {
-    Eigen::Index best = -1;
-    double best_norm = 0.0;
+    double largest = 0.0;
     for (Eigen::Index i = 0; i < m; ++i) {
       if (decided[static_cast<std::size_t>(i)]) continue;
       const double nr = rem.row(i).norm();
+      remainder[i] = nr;
       // Dependent: remainder ~0 relative to the row itself (the dissertation's test) or to
       // the largest row (a degenerate, nearly-zero row).
       if (norm0[i] == 0.0 || nr <= rank_tolerance * norm0[i] ||
           nr <= degenerate_tolerance * scale) {
         decided[static_cast<std::size_t>(i)] = 1;
         dependent.push_back(static_cast<int>(i));
-      } else if (nr > best_norm) {
-        best = i;
-        best_norm = nr;
+      } else {
+        largest = std::max(largest, nr);
       }
+    }
+    Eigen::Index best = -1;
+    for (Eigen::Index i = 0; i < m && best < 0; ++i) {
+      if (!decided[static_cast<std::size_t>(i)] && remainder[i] >= 1e-3 * largest) best = i;
     }
     if (best < 0) break;
     decided[static_cast<std::size_t>(best)] = 1;
