@@ -2,6 +2,7 @@
 // dyad). Parses options, reads the tables, calls synthesis/, prints and writes the results.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -330,14 +331,28 @@ struct rssr_args : common_args {
   std::string table;
   double alpha4_deg = 90.0;
   double a4 = 1.0;
+  std::string method = "householder";
 };
 
 int run_rssr(const rssr_args& a) {
   if (!(a.a4 > 0.0)) throw io::input_error("--a4 must be positive");
+  if (a.method != "householder" && a.method != "ga") {
+    throw io::input_error(fmt::format("--method '{}': use householder or ga", a.method));
+  }
   const auto t = syn::read_function_table(a.table, a.radians, 6, "the RSSR (k1..k6)");
   const double alpha4 = a.alpha4_deg * deg;
+  io::progress_line progress("synth rssr", a.quiet || a.json);
   const auto t0 = std::chrono::steady_clock::now();
-  const auto fit = syn::rssr_least_squares(t.input, t.output, alpha4);
+  syn::rssr_fit fit;
+  long long evaluations = 0;
+  if (a.method == "ga") {
+    const auto r = syn::ga_rssr(t.input, t.output, alpha4, ga_options_from(a, progress));
+    fit = r.fit;
+    evaluations = r.evaluations;
+  } else {
+    fit = syn::rssr_least_squares(t.input, t.output, alpha4);
+  }
+  progress.finish();
   const auto errors = syn::rssr_errors(fit.k, alpha4, t.input, t.output);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -360,6 +375,26 @@ int run_rssr(const rssr_args& a) {
                    errors[i] / deg, fit.residual(static_cast<Eigen::Index>(i))});
     }
     csv.save(output_file(a, "rssr_errors.csv", written));
+    // phi(psi) over the table's range, followed continuously from the first point.
+    const auto [lo, hi] = std::minmax_element(t.input.begin(), t.input.end());
+    const auto first = static_cast<std::size_t>(lo - t.input.begin());
+    const int samples = 181;
+    const auto sweep = syn::rssr_sweep(fit.k, alpha4, *lo, *hi, t.output[first], samples);
+    std::vector<double> sweep_psi;
+    io::csv_writer sc({"psi_deg", "generated_deg"});
+    for (int i = 0; i < samples; ++i) {
+      sweep_psi.push_back(*lo + (*hi - *lo) * i / (samples - 1));
+      sc.add_row({sweep_psi.back() / deg, sweep[static_cast<std::size_t>(i)] / deg});
+    }
+    sc.save(output_file(a, "rssr_sweep.csv", written));
+    io::chart_options oc;
+    oc.title = "RSSR output angle";
+    oc.x_label = "input angle psi (deg)";
+    oc.y_label = "output angle phi (deg)";
+    io::save_line_chart(output_file(a, "rssr_output.svg", written),
+                        {{"generated", in_degrees(sweep_psi), in_degrees(sweep), "", false},
+                         {"table", in_degrees(t.input), in_degrees(t.output), "", true}},
+                        oc);
     io::chart_options ch;
     ch.title = "RSSR structural error";
     ch.x_label = "input angle psi (deg)";
@@ -373,6 +408,8 @@ int run_rssr(const rssr_args& a) {
     j["table"] = t.source;
     j["points"] = t.input.size();
     j["alpha4_deg"] = a.alpha4_deg;
+    j["method"] = a.method;
+    if (a.method == "ga") j["evaluations"] = evaluations;
     j["k"] = std::vector<double>(fit.k.data(), fit.k.data() + 6);
     j["residual_norm"] = fit.residual_norm;
     j["errors_deg"] = numbers(in_degrees(errors));
@@ -393,8 +430,9 @@ int run_rssr(const rssr_args& a) {
     j["files"] = written;
     fmt::print("{}\n", j.dump());
   } else if (!a.quiet) {
-    fmt::print("RSSR function generator: {} ({} points), alpha4 = {} deg, least squares\n",
-               t.source, t.input.size(), a.alpha4_deg);
+    fmt::print("RSSR function generator: {} ({} points), alpha4 = {} deg, {}\n", t.source,
+               t.input.size(), a.alpha4_deg,
+               a.method == "ga" ? "island GA" : "least squares (Householder QR)");
     fmt::print("k = ({:.7f})\n",
                fmt::join(std::vector<double>(fit.k.data(), fit.k.data() + 6), ", "));
     if (dims) {
@@ -555,9 +593,12 @@ const command_registration registration(
       r->add_option("-t,--table", rs->table, "CSV table: psi, phi (at least 6 points)")->required();
       r->add_option("--alpha4", rs->alpha4_deg, "Angle between the input and output axes, degrees")
           ->capture_default_str();
+      r->add_option("--method", rs->method, "householder (least squares) or ga")
+          ->capture_default_str();
       r->add_option("--a4", rs->a4, "Distance between the axes (scales all lengths)")
           ->capture_default_str();
       add_common(*r, *rs);
+      add_ga(*r, *rs);
 
       auto dy = std::make_shared<dyad_args>();
       CLI::App* d = sub.add_subcommand("dyad", "RR dyad for rigid-body guidance through poses");

@@ -99,6 +99,36 @@ ga_fourbar_result ga_crank_constrained(const std::vector<double>& psi,
   return r;
 }
 
+rssr_problem::rssr_problem(const std::vector<double>& psi, const std::vector<double>& phi,
+                           double alpha4, double box)
+    : box_(box) {
+  rssr_system(psi, phi, alpha4, a_, b_);
+}
+
+void rssr_problem::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                            Eigen::Ref<Eigen::VectorXd> values) const {
+  // One matrix product for the whole population.
+  const Eigen::MatrixXd e = (a_ * x).colwise() - b_;
+  values = 0.5 * e.colwise().squaredNorm().transpose();
+}
+
+ga_rssr_result ga_rssr(const std::vector<double>& psi, const std::vector<double>& phi,
+                       double alpha4, const ga_synthesis_options& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const rssr_problem p(psi, phi, alpha4);
+  const auto rr = run_ga(p, o);
+  ga_rssr_result r;
+  Eigen::MatrixXd a;
+  Eigen::VectorXd b;
+  rssr_system(psi, phi, alpha4, a, b);
+  r.fit.k = rr.best_x;
+  r.fit.residual = a * r.fit.k - b;
+  r.fit.residual_norm = r.fit.residual.norm();
+  r.evaluations = rr.evaluations;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
 dyad_problem::dyad_problem(std::vector<pose> poses) : poses_(std::move(poses)) {
   double xmin = poses_[0].x, xmax = xmin, ymin = poses_[0].y, ymax = ymin;
   for (const auto& q : poses_) {

@@ -12,6 +12,7 @@
 #include "ga/problem.hpp"
 #include "synthesis/crank_constrained.hpp"
 #include "synthesis/rr_dyad.hpp"
+#include "synthesis/rssr.hpp"
 
 namespace kinevo::synthesis {
 
@@ -60,6 +61,34 @@ ga_fourbar_result ga_crank_constrained(const std::vector<double>& psi,
                                        const std::vector<double>& phi,
                                        const crank_constrained_options& options,
                                        const ga_synthesis_options& ga_options);
+
+// 1/2 ||A k - b||^2 of the RSSR equations (Householder paper, eq. (11)) over k in [-box, box]^6.
+// Linear least squares solves this exactly; the GA version is the global alternative asked for
+// every synthesis and a check of the GA on a problem with a known optimum.
+class rssr_problem : public ga::problem {
+ public:
+  rssr_problem(const std::vector<double>& psi, const std::vector<double>& phi, double alpha4,
+               double box = 6.0);
+  int dimension() const override { return 6; }
+  Eigen::VectorXd lower_bounds() const override { return Eigen::VectorXd::Constant(6, -box_); }
+  Eigen::VectorXd upper_bounds() const override { return Eigen::VectorXd::Constant(6, box_); }
+  void evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                Eigen::Ref<Eigen::VectorXd> values) const override;
+  std::string name() const override { return "RSSR synthesis"; }
+
+ private:
+  Eigen::MatrixXd a_;
+  Eigen::VectorXd b_;
+  double box_;
+};
+
+struct ga_rssr_result {
+  rssr_fit fit;
+  long long evaluations = 0;
+  double seconds = 0.0;
+};
+ga_rssr_result ga_rssr(const std::vector<double>& psi, const std::vector<double>& phi,
+                       double alpha4, const ga_synthesis_options& ga_options);
 
 // 1/2 sum f_j^2 of the dyad equations over (Re a0, Im a0, Re b, Im b) in a box around the poses.
 class dyad_problem : public ga::problem {

@@ -9,13 +9,13 @@
 
 namespace kinevo::synthesis {
 
-rssr_fit rssr_least_squares(const std::vector<double>& psi, const std::vector<double>& phi,
-                            double alpha4) {
+void rssr_system(const std::vector<double>& psi, const std::vector<double>& phi, double alpha4,
+                 Eigen::MatrixXd& a, Eigen::VectorXd& b) {
   if (psi.size() != phi.size()) throw std::invalid_argument("rssr: psi and phi sizes differ");
   const auto n = static_cast<Eigen::Index>(psi.size());
   const double ca = std::cos(alpha4);
-  Eigen::MatrixXd a(n, 6);
-  Eigen::VectorXd b(n);
+  a.resize(n, 6);
+  b.resize(n);
   for (Eigen::Index i = 0; i < n; ++i) {
     const auto u = static_cast<std::size_t>(i);
     const double cf = std::cos(phi[u]), sf = std::sin(phi[u]), cp = std::cos(psi[u]),
@@ -23,6 +23,13 @@ rssr_fit rssr_least_squares(const std::vector<double>& psi, const std::vector<do
     a.row(i) << cf, sf, -cp, sp, sf * cp + cf * sp * ca, 1.0;
     b(i) = -cf * cp + ca * sp * sf;
   }
+}
+
+rssr_fit rssr_least_squares(const std::vector<double>& psi, const std::vector<double>& phi,
+                            double alpha4) {
+  Eigen::MatrixXd a;
+  Eigen::VectorXd b;
+  rssr_system(psi, phi, alpha4, a, b);
   const auto ls = linear_least_squares(a, b);
   rssr_fit f;
   f.k = ls.x;
@@ -44,6 +51,19 @@ double rssr_output(const rssr_k& k, double alpha4, double psi, double near) {
   return std::abs(wrap_angle(c1 - near)) <= std::abs(wrap_angle(c2 - near))
              ? near + wrap_angle(c1 - near)
              : near + wrap_angle(c2 - near);
+}
+
+std::vector<double> rssr_sweep(const rssr_k& k, double alpha4, double lo, double hi, double start,
+                               int samples) {
+  std::vector<double> out;
+  double near = start;
+  for (int i = 0; i < samples; ++i) {
+    const double p = samples > 1 ? lo + (hi - lo) * i / (samples - 1) : lo;
+    const double g = rssr_output(k, alpha4, p, near);
+    out.push_back(g);
+    if (std::isfinite(g)) near = g;
+  }
+  return out;
 }
 
 std::vector<double> rssr_errors(const rssr_k& k, double alpha4, const std::vector<double>& psi,
