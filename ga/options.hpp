@@ -41,7 +41,7 @@ struct ga_options {
   double crossover_rate = 0.9;
   int crossover_points = 2;   // n for n_point, 1..(genome length - 1)
   double uniform_swap = 0.5;  // per-position swap probability of uniform crossover
-  double sbx_eta = 10.0;      // SBX distribution index (larger: children nearer the parents)
+  double sbx_eta = 20.0;      // SBX distribution index (larger: children nearer the parents)
   double blx_alpha = 0.5;     // BLX-alpha extension of the parents' interval
 
   mutation_method mutation = mutation_method::polynomial;
