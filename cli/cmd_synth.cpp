@@ -276,6 +276,7 @@ int run_fourbar(const fourbar_args& a) {
     j["g1"] = out.f1;
     j["g2"] = out.f2;
     j["input_dead_points_deg"] = dead;
+    j["output_dead_points_deg"] = in_degrees(syn::output_dead_points(k));
     std::vector<double> il, ol;
     for (int i = 0; i < in_lim.count; ++i) il.push_back(std::acos(in_lim.cos_limit[i]) / deg);
     for (int i = 0; i < out_lim.count; ++i) ol.push_back(std::acos(out_lim.cos_limit[i]) / deg);
@@ -306,6 +307,10 @@ int run_fourbar(const fourbar_args& a) {
     fmt::print("output: {} (g1 = {:.6g}, g2 = {:.6g}{})\n", out.crank ? "crank" : "rocker", out.f1,
                out.f2, out.crank ? (out_turns ? "; full turn checked" : "; FULL TURN FAILS") : "");
     if (!dead.empty()) fmt::print("input dead points: {:.4f} deg\n", fmt::join(dead, ", "));
+    const auto out_dead = in_degrees(syn::output_dead_points(k));
+    if (!out_dead.empty()) {
+      fmt::print("output dead points: {:.4f} deg\n", fmt::join(out_dead, ", "));
+    }
     if (std::isfinite(mu_min)) {
       fmt::print("transmission angle: {:.2f} .. {:.2f} deg ({})\n", mu_min, mu_max,
                  in_turns ? "full turn" : "table range");

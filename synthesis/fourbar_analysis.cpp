@@ -97,6 +97,10 @@ std::vector<double> input_dead_points(const Eigen::Vector3d& k) {
   return out;
 }
 
+std::vector<double> output_dead_points(const Eigen::Vector3d& k) {
+  return input_dead_points(swap_input_output(k));
+}
+
 bool input_turns_fully(const Eigen::Vector3d& k, int samples) {
   for (int i = 0; i < samples; ++i) {
     if (!(fourbar_discriminant(k, 2.0 * std::numbers::pi * i / samples) > 0.0)) return false;

@@ -38,6 +38,8 @@ structural_error fourbar_structural_error(const Eigen::Vector3d& k, const std::v
 // Input angles (radians, in [0, pi] and their negatives) at which the input link has a dead
 // point: the discriminant vanishes (Grashof paper, eqs. (11)-(12)).
 std::vector<double> input_dead_points(const Eigen::Vector3d& k);
+// Output angles at which the output link has a dead point (the same with k2 <-> -k3, eq. (26)).
+std::vector<double> output_dead_points(const Eigen::Vector3d& k);
 
 // True when the discriminant stays positive over a full turn of the input (samples points
 // evenly; the linkage assembles in every position), i.e. the input really is a crank.

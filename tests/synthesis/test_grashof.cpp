@@ -86,3 +86,24 @@ TEST(Grashof, Types) {
   EXPECT_EQ(ks::grashof_type({1.0, 1.0, 1.0, 1.0}), "change-point");
   EXPECT_EQ(ks::grashof_type({1.0, 2.0, 1.5, 3.5}), "non-Grashof triple-rocker");
 }
+
+// Output dead points: where the discriminant of Freudenstein's equation solved for psi vanishes,
+// i.e. the output angle is extreme; checked against a dense sweep of the input.
+TEST(Grashof, OutputDeadPointsAreOutputExtremes) {
+  const ks::fourbar_links l{1.0, 0.35, 1.1, 0.9};  // crank-rocker: output rocks
+  const Eigen::Vector3d k = ks::k_from_links(l);
+  ASSERT_TRUE(ks::input_crank(k).crank);
+  const auto dead = ks::output_dead_points(k);
+  ASSERT_FALSE(dead.empty());
+  double lo = 1e9, hi = -1e9;
+  for (int i = 0; i < 100000; ++i) {
+    const auto o = ks::fourbar_output(k, 2 * std::numbers::pi * i / 100000);
+    lo = std::min(lo, o.plus), hi = std::max(hi, o.plus);
+  }
+  // The swing of the '+' branch ends at two of the dead points (up to the sweep's resolution).
+  int matched = 0;
+  for (const double d : dead) {
+    if (std::abs(d - lo) < 1e-4 || std::abs(d - hi) < 1e-4) ++matched;
+  }
+  EXPECT_EQ(matched, 2) << lo << " " << hi;
+}
