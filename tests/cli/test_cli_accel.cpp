@@ -1,0 +1,86 @@
+// End-to-end tests of `kinevo accel`.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <numbers>
+#include <string>
+
+#include "tests/cli/run_command.hpp"
+
+namespace kinevo::test {
+namespace {
+
+const std::string examples = KINEVO_EXAMPLES;
+
+TEST(CliAccel, JsonShapeAndDoublePendulumValues) {
+  const auto r = run_kinevo("accel " + examples + "/double_pendulum.toml --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["coordinates"], (std::vector<std::string>{"p1_x", "p1_y", "p2_x", "p2_y"}));
+  for (const char* name : {"lm", "uk", "gigsp", "sl", "kv"}) {
+    const auto& s = j["solvers"][name];
+    ASSERT_TRUE(s.is_object()) << name;
+    EXPECT_EQ(s["rank"], 2) << name;
+    EXPECT_TRUE(s["redundant"].empty()) << name;
+    EXPECT_TRUE(s["inconsistent"].empty()) << name;
+    EXPECT_NEAR(s["a"][3].get<double>(), -2 * std::numbers::pi * std::numbers::pi, 1e-12) << name;
+  }
+}
+
+TEST(CliAccel, RedundantFiveBarNamesRedundantRowsAndLmFails) {
+  const auto r = run_kinevo("accel " + examples + "/fivebar_redundant.toml --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["solvers"]["gigsp"]["redundant"],
+            (std::vector<std::string>{"link3_x", "link5_x", "link5_y"}));
+  EXPECT_EQ(j["solvers"]["lm"]["status"], "singular");
+  EXPECT_EQ(j["solvers"]["uk"]["a"], j["solvers"]["gigsp"]["a"]);
+}
+
+TEST(CliAccel, InconsistentSetIsNamedAndExitsNonZero) {
+  const auto r = run_kinevo("accel " + examples + "/fivebar_inconsistent.toml --json");
+  EXPECT_EQ(r.status, 1);
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["solvers"]["gigsp"]["inconsistent"], (std::vector<std::string>{"link5_y"}));
+  EXPECT_EQ(j["solvers"]["gigsp"]["status"], "inconsistent");
+  EXPECT_EQ(j["solvers"]["uk"]["status"], "least_squares");
+  const auto text = run_kinevo("accel " + examples + "/fivebar_inconsistent.toml");
+  EXPECT_EQ(text.status, 1);
+  EXPECT_NE(text.out.find("'link5_y'"), std::string::npos) << text.out;
+}
+
+TEST(CliAccel, SetOverridesAParameter) {
+  // Gravity along the rods does not change a at t = 0, only f_c = M (a - a_f) = -pi^2 - g.
+  const auto r =
+      run_kinevo("accel " + examples + "/double_pendulum.toml --set g=20 --solvers gigsp --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(j["solvers"]["gigsp"]["constraint_force"][1].get<double>(),
+              -std::numbers::pi * std::numbers::pi - 20.0, 1e-10);
+  const auto bad = run_kinevo("accel " + examples + "/double_pendulum.toml --set gee=20");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("no parameter 'gee'"), std::string::npos) << bad.err;
+}
+
+TEST(CliAccel, BadModelFileExitsTwoWithFileAndLine) {
+  const auto dir = fresh_dir("accel_bad");
+  const auto file = dir / "bad.toml";
+  {
+    std::ofstream f(file);
+    f << "[[coordinate]]\nname = \"x\"\ninitial = 0.0\nmass = 1.0\n[[constraint]]\nname = \"c\"\n"
+         "holonomic = \"x + y\"\n";
+  }
+  const auto r = run_kinevo("accel " + file.string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("bad.toml:7"), std::string::npos) << r.err;
+  const auto missing = run_kinevo("accel " + (dir / "none.toml").string());
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("cannot open"), std::string::npos) << missing.err;
+  const auto solver = run_kinevo("accel " + examples + "/pendulum.toml --solvers newton");
+  EXPECT_EQ(solver.status, 2);
+  EXPECT_NE(solver.err.find("unknown solver 'newton'"), std::string::npos) << solver.err;
+}
+
+}  // namespace
+}  // namespace kinevo::test
