@@ -104,6 +104,7 @@ struct optimize_args {
   bool json = false;
   bool quiet = false;
   double cost_us = 0.0;
+  bool print_hex = false;
   std::string config;
 };
 
@@ -382,7 +383,11 @@ int run_optimize(const optimize_args& a, const CLI::App& sub) {
     t.save(a.table);
   }
 
-  if (a.json) {
+  if (a.print_hex) {
+    // Exact digits for the threads-versus-MPI comparison tests (hidden option).
+    fmt::print("{} {} {}\n", fmt::format("{:a}", rr.best_value), rr.evaluations, generations);
+    for (const double v : to_vector(rr.best_x)) fmt::print("{:a}\n", v);
+  } else if (a.json) {
     nlohmann::json j;
     j["function"] = a.function;
     j["dim"] = a.dim;
