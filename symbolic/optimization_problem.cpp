@@ -1,0 +1,257 @@
+#include "symbolic/optimization_problem.hpp"
+
+#include <fmt/format.h>
+
+#include <toml++/toml.h>
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "io/csv_table.hpp"
+#include "symbolic/evaluation_tape.hpp"
+#include "symbolic/expression_context.hpp"
+
+namespace kinevo::symbolic {
+
+struct expression_problem::impl {
+  std::string name;
+  std::vector<std::string> variables;
+  Eigen::VectorXd lower, upper;
+  std::vector<constraint_info> constraints;
+  evaluation_tape tape;  // outputs: f, then each constraint's value
+};
+
+expression_problem::expression_problem(std::unique_ptr<impl> p) : impl_(std::move(p)) {}
+expression_problem::~expression_problem() = default;
+
+int expression_problem::dimension() const {
+  return static_cast<int>(impl_->variables.size());
+}
+Eigen::VectorXd expression_problem::lower_bounds() const {
+  return impl_->lower;
+}
+Eigen::VectorXd expression_problem::upper_bounds() const {
+  return impl_->upper;
+}
+std::string expression_problem::name() const {
+  return impl_->name;
+}
+const std::vector<std::string>& expression_problem::variable_names() const {
+  return impl_->variables;
+}
+const std::vector<expression_problem::constraint_info>& expression_problem::constraints() const {
+  return impl_->constraints;
+}
+
+void expression_problem::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                                  Eigen::Ref<Eigen::VectorXd> values) const {
+  // Local buffers: evaluate is called concurrently by the islands.
+  std::vector<double> scratch(static_cast<std::size_t>(impl_->tape.registers()));
+  std::vector<double> out(static_cast<std::size_t>(impl_->tape.outputs()));
+  std::vector<double> in(static_cast<std::size_t>(x.rows()));
+  for (Eigen::Index c = 0; c < x.cols(); ++c) {
+    for (Eigen::Index i = 0; i < x.rows(); ++i) in[static_cast<std::size_t>(i)] = x(i, c);
+    impl_->tape.evaluate(in.data(), out.data(), scratch.data());
+    double v = out[0];
+    for (std::size_t k = 0; k < impl_->constraints.size(); ++k) {
+      const auto& ci = impl_->constraints[k];
+      const double g = out[k + 1];
+      v += ci.equality ? ci.weight * g * g : ci.weight * std::pow(std::max(0.0, g), 2);
+    }
+    values[c] = v;
+  }
+}
+
+double expression_problem::objective(const Eigen::VectorXd& x) const {
+  std::vector<double> scratch(static_cast<std::size_t>(impl_->tape.registers()));
+  std::vector<double> out(static_cast<std::size_t>(impl_->tape.outputs()));
+  impl_->tape.evaluate(x.data(), out.data(), scratch.data());
+  return out[0];
+}
+
+Eigen::VectorXd expression_problem::constraint_values(const Eigen::VectorXd& x) const {
+  std::vector<double> scratch(static_cast<std::size_t>(impl_->tape.registers()));
+  std::vector<double> out(static_cast<std::size_t>(impl_->tape.outputs()));
+  impl_->tape.evaluate(x.data(), out.data(), scratch.data());
+  Eigen::VectorXd c(static_cast<Eigen::Index>(impl_->constraints.size()));
+  for (Eigen::Index k = 0; k < c.size(); ++k) c[k] = out[static_cast<std::size_t>(k) + 1];
+  return c;
+}
+
+double expression_problem::max_violation(const Eigen::VectorXd& x) const {
+  const Eigen::VectorXd c = constraint_values(x);
+  double worst = 0.0;
+  for (Eigen::Index k = 0; k < c.size(); ++k) {
+    const bool eq = impl_->constraints[static_cast<std::size_t>(k)].equality;
+    worst = std::max(worst, eq ? std::abs(c[k]) : std::max(0.0, c[k]));
+  }
+  return worst;
+}
+
+namespace {
+
+std::string where(const std::string& source, const toml::node* n) {
+  if (n == nullptr || n->source().begin.line == 0) return source;
+  return fmt::format("{}:{}", source, n->source().begin.line);
+}
+
+[[noreturn]] void fail(const std::string& at, const std::string& message) {
+  throw io::input_error(fmt::format("{}: {}", at, message));
+}
+
+GiNaC::ex expression_of(const toml::node* n, const std::string& at, const expression_context& ctx) {
+  if (n == nullptr) fail(at, "missing");
+  if (n->is_integer()) return GiNaC::numeric(static_cast<long>(n->value<int64_t>().value_or(0)));
+  if (n->is_floating_point()) return GiNaC::numeric(n->value<double>().value_or(0.0));
+  if (n->is_string()) return ctx.parse(n->value<std::string>().value_or(""), at);
+  fail(at, "must be a number or an expression string");
+}
+
+void only_keys(const std::string& source, const toml::table& t, const std::string& section,
+               const std::vector<std::string>& allowed) {
+  for (const auto& [k, v] : t) {
+    if (std::find(allowed.begin(), allowed.end(), std::string(k.str())) == allowed.end()) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      fail(where(source, &v),
+           fmt::format("{}: unknown field '{}' (expected one of: {})", section, k.str(), list));
+    }
+  }
+}
+
+std::vector<const toml::table*> tables(const std::string& source, const toml::table& root,
+                                       const char* key) {
+  std::vector<const toml::table*> out;
+  const toml::node* n = root.get(key);
+  if (n == nullptr) return out;
+  const toml::array* a = n->as_array();
+  if (a == nullptr)
+    fail(where(source, n), fmt::format("'{}' must be written as [[{}]] tables", key, key));
+  for (const auto& e : *a) {
+    if (!e.is_table()) fail(where(source, &e), fmt::format("'{}' must be [[{}]] tables", key, key));
+    out.push_back(e.as_table());
+  }
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<expression_problem> load_optimization_problem_from_string(
+    const std::string& text, const std::string& source) {
+  toml::table root;
+  try {
+    root = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    throw io::input_error(fmt::format("{}:{}: {}", source, e.source().begin.line, e.description()));
+  }
+  only_keys(source, root, "problem file", {"problem", "parameters", "variable", "constraint"});
+  auto p = std::make_unique<expression_problem::impl>();
+  expression_context ctx;
+  double default_weight = 1e4;
+  const toml::table* prob =
+      root.get("problem") != nullptr ? root.get("problem")->as_table() : nullptr;
+  if (prob == nullptr) fail(source, "missing [problem] table with objective = \"f(x)\"");
+  only_keys(source, *prob, "[problem]", {"name", "objective", "penalty"});
+  p->name =
+      prob->get("name") != nullptr ? prob->get("name")->value<std::string>().value_or("") : "";
+  // Parameters in file order (toml++ sorts keys).
+  if (const toml::node* pn = root.get("parameters"); pn != nullptr) {
+    const toml::table* pt = pn->as_table();
+    if (pt == nullptr) fail(where(source, pn), "[parameters] must be a table");
+    std::vector<std::pair<std::string, const toml::node*>> params;
+    for (const auto& [k, v] : *pt) params.emplace_back(std::string(k.str()), &v);
+    std::stable_sort(params.begin(), params.end(), [](const auto& a, const auto& b) {
+      return a.second->source().begin.line < b.second->source().begin.line;
+    });
+    for (const auto& [name, v] : params) {
+      const std::string at = fmt::format("{}: [parameters] '{}'", where(source, v), name);
+      ctx.add_constant(name, to_double(expression_of(v, at, ctx), at), at);
+    }
+  }
+  if (const toml::node* w = prob->get("penalty"); w != nullptr) {
+    const std::string at = fmt::format("{}: [problem] field 'penalty'", where(source, w));
+    default_weight = to_double(expression_of(w, at, ctx), at);
+    if (!(default_weight > 0.0)) fail(at, "must be positive");
+  }
+  std::vector<GiNaC::symbol> symbols;
+  std::vector<double> lo, hi;
+  for (const toml::table* v : tables(source, root, "variable")) {
+    only_keys(source, *v, "[[variable]]", {"name", "lower", "upper"});
+    const std::string at = where(source, v);
+    const toml::node* nn = v->get("name");
+    if (nn == nullptr || !nn->is_string()) fail(at, "[[variable]] needs name = \"...\"");
+    const std::string name = nn->value<std::string>().value_or("");
+    symbols.push_back(ctx.add_symbol(name, at));
+    const std::string lat = fmt::format("{}: [[variable]] '{}' field 'lower'",
+                                        where(source, v->get("lower") ? v->get("lower") : v), name);
+    const std::string uat = fmt::format("{}: [[variable]] '{}' field 'upper'",
+                                        where(source, v->get("upper") ? v->get("upper") : v), name);
+    // Bounds may use parameters (variables are not constants, so they are refused).
+    const double l = to_double(expression_of(v->get("lower"), lat, ctx), lat);
+    const double u = to_double(expression_of(v->get("upper"), uat, ctx), uat);
+    if (!(l < u)) fail(uat, fmt::format("needs lower < upper (got {} and {})", l, u));
+    p->variables.push_back(name);
+    lo.push_back(l);
+    hi.push_back(u);
+  }
+  if (symbols.empty()) fail(source, "the problem has no [[variable]]");
+  p->lower = Eigen::Map<Eigen::VectorXd>(lo.data(), static_cast<Eigen::Index>(lo.size()));
+  p->upper = Eigen::Map<Eigen::VectorXd>(hi.data(), static_cast<Eigen::Index>(hi.size()));
+  tape_builder builder(symbols);
+  const std::string oat =
+      fmt::format("{}: [problem] field 'objective'",
+                  where(source, prob->get("objective") ? prob->get("objective") : prob));
+  try {
+    builder.set_output(0, expression_of(prob->get("objective"), oat, ctx));
+  } catch (const std::invalid_argument& e) {
+    fail(oat, e.what());
+  }
+  int k = 1;
+  for (const toml::table* c : tables(source, root, "constraint")) {
+    only_keys(source, *c, "[[constraint]]", {"name", "expression", "type", "weight"});
+    const std::string at = where(source, c);
+    expression_problem::constraint_info ci;
+    ci.name = c->get("name") != nullptr ? c->get("name")->value<std::string>().value_or("")
+                                        : fmt::format("c{}", k);
+    const std::string type =
+        c->get("type") != nullptr ? c->get("type")->value<std::string>().value_or("") : "<=";
+    if (type == "<=") {
+      ci.equality = false;
+    } else if (type == "=" || type == "==") {
+      ci.equality = true;
+    } else {
+      fail(at, fmt::format("[[constraint]] '{}' field 'type': '{}' is not \"<=\" (g(x) <= 0) or "
+                           "\"=\" (h(x) = 0)",
+                           ci.name, type));
+    }
+    ci.weight = default_weight;
+    if (const toml::node* w = c->get("weight"); w != nullptr) {
+      const std::string wat =
+          fmt::format("{}: [[constraint]] '{}' field 'weight'", where(source, w), ci.name);
+      ci.weight = to_double(expression_of(w, wat, ctx), wat);
+      if (!(ci.weight > 0.0)) fail(wat, "must be positive");
+    }
+    const std::string eat =
+        fmt::format("{}: [[constraint]] '{}' field 'expression'",
+                    where(source, c->get("expression") ? c->get("expression") : c), ci.name);
+    try {
+      builder.set_output(k++, expression_of(c->get("expression"), eat, ctx));
+    } catch (const std::invalid_argument& e) {
+      fail(eat, e.what());
+    }
+    p->constraints.push_back(ci);
+  }
+  p->tape = builder.build();
+  return std::make_unique<expression_problem>(std::move(p));
+}
+
+std::unique_ptr<expression_problem> load_optimization_problem(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw io::input_error(fmt::format("{}: cannot open the problem file", path.string()));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return load_optimization_problem_from_string(ss.str(), path.string());
+}
+
+}  // namespace kinevo::symbolic
