@@ -520,6 +520,8 @@ const command_registration registration(
       sub.add_flag("--json", a->json, "Print one JSON object on stdout");
       sub.add_flag("--quiet", a->quiet, "No progress line, no text output");
       sub.add_option("--cost-us", a->cost_us, "Busy-wait per evaluation (benchmarking)")->group("");
+      sub.add_flag("--print-hex", a->print_hex, "Print the best point in hex floats (tests)")
+          ->group("");
       return [a, &sub] {
         if (!a->config.empty()) apply_config(sub, a->config);
         return run_optimize(*a, sub);
