@@ -322,6 +322,19 @@ int run_fourbar(const fourbar_args& a) {
                  t.input[i] / deg, t.output[i] / deg, err.generated[i] / deg, err.error[i] / deg,
                  fit.residual(static_cast<Eigen::Index>(i)));
     }
+    if (links) {
+      const double lo =
+          std::min({std::abs(links->a1), std::abs(links->a2), links->a3, std::abs(links->a4)});
+      const double hi =
+          std::max({std::abs(links->a1), std::abs(links->a2), links->a3, std::abs(links->a4)});
+      const double worst_mu = std::isfinite(mu_min) ? std::min(mu_min, 180.0 - mu_max) : 90.0;
+      if (hi > 10.0 * lo || worst_mu < 20.0) {
+        fmt::print(
+            "note: link ratio {:.1f}:1, worst transmission angle {:.1f} deg; "
+            "bound them with --max-ratio and --min-transmission\n",
+            hi / lo, worst_mu);
+      }
+    }
     if (err.unassembled > 0) {
       fmt::print("warning: the linkage does not assemble at {} table point(s)\n", err.unassembled);
     }
