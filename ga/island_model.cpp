@@ -174,7 +174,7 @@ struct island_model::impl {
   }
 
   // Gathers every island's packet (island order) into recv; returns the packet size.
-  int exchange(int migrants_now, bool stop_flag, const std::string& error) {
+  int exchange(int migrants_now, int stop_bits, const std::string& error) {
     const int ind = islands.empty() ? 0 : islands[0].individual_bytes();
     const int size = static_cast<int>(sizeof(packet_head)) + n * static_cast<int>(sizeof(double)) +
                      migrants_now * ind;
@@ -182,7 +182,7 @@ struct island_model::impl {
     recv.resize(static_cast<std::size_t>(size) * opt.islands);
     for (int li = 0; li < local; ++li) {
       std::byte* dst = send.data() + static_cast<std::size_t>(li) * size;
-      packet_head h{islands[li].best_value(), error.empty() ? 0 : 1, stop_flag ? 1 : 0};
+      packet_head h{islands[li].best_value(), error.empty() ? 0 : 1, stop_bits};
       std::memcpy(dst, &h, sizeof h);
       std::memcpy(dst + sizeof h, islands[li].best_x().data(), n * sizeof(double));
       if (error.empty() && migrants_now > 0) {
@@ -337,14 +337,15 @@ run_result island_model::impl::evolve(const problem& p, const termination& limit
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const bool interrupted = limits.interrupt != nullptr && limits.interrupt->load();
     const bool out_of_time = limits.max_seconds > 0.0 && elapsed >= limits.max_seconds;
-    const int size = exchange(migrating ? opt.migrants : 0, interrupted || out_of_time, error);
+    const int size = exchange(migrating ? opt.migrants : 0,
+                              (interrupted ? 1 : 0) | (out_of_time ? 2 : 0), error);
     bool any_failed = false;
-    bool any_stop = false;
+    int any_stop = 0;  // OR of every rank's bits: all ranks decide alike
     int best = 0;
     for (int i = 0; i < k; ++i) {
       const packet_head h = head(i, size);
       any_failed |= h.failed != 0;
-      any_stop |= h.stop != 0;
+      any_stop |= h.stop;
       if (h.best_value < head(best, size).best_value) best = i;
     }
     if (any_failed) {
@@ -372,11 +373,10 @@ run_result island_model::impl::evolve(const problem& p, const termination& limit
     bool stop = true;
     if (result.best_value <= limits.target_value) {
       result.reason = stop_reason::target;
-    } else if (interrupted && any_stop) {
+    } else if (any_stop & 1) {
       result.reason = stop_reason::interrupted;
-    } else if (any_stop) {
-      result.reason = limits.interrupt != nullptr && !out_of_time ? stop_reason::interrupted
-                                                                  : stop_reason::wall_time;
+    } else if (any_stop & 2) {
+      result.reason = stop_reason::wall_time;
     } else if (limits.stall_generations > 0 &&
                generation - last_improvement >= limits.stall_generations) {
       result.reason = stop_reason::stall;
