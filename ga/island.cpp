@@ -75,6 +75,7 @@ void island::configure(const ga_options& options, int dimension) {
   gene_rate_ = options.gene_mutation_rate < 0.0 ? 1.0 / n_ : options.gene_mutation_rate;
   log1m_bit_rate_ = std::log1p(-std::min(options.bit_mutation_rate, 0.999999));
   log1m_gene_rate_ = std::log1p(-std::min(gene_rate_, 0.999999));
+  sbx_far_ = std::exp(37.0 / (options.sbx_eta + 1.0));  // beta^-(eta+1) < e^-37 ~ 8.5e-17
 }
 
 void island::set_box(const search_box& box) {
@@ -307,7 +308,8 @@ void island::cross_real(int a, int b, int c1, int c2) {
         const double yu = upper_[j];
         const double u = rng_.uniform();
         const auto beta_q = [&](double beta) {
-          const double alpha = 2.0 - std::pow(beta, -(eta + 1.0));
+          // Far from the bounds beta^-(eta+1) < 1e-16 and alpha rounds to exactly 2: skip pow.
+          const double alpha = beta > sbx_far_ ? 2.0 : 2.0 - std::pow(beta, -(eta + 1.0));
           return u <= 1.0 / alpha ? std::pow(u * alpha, inv)
                                   : std::pow(1.0 / (2.0 - u * alpha), inv);
         };

@@ -71,6 +71,7 @@ class island {
   double gene_rate_ = 0.0;
   double log1m_bit_rate_ = 0.0;
   double log1m_gene_rate_ = 0.0;
+  double sbx_far_ = 0.0;  // beta above which the bounded SBX term vanishes
 
   Eigen::VectorXd lower_, upper_, width_;
   Eigen::MatrixXd x_, x_next_;  // n x (population + 1): decoded points / real genes
