@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
   variants.push_back({"kinevo GA 4 islands", ga_options{}, 4, 1, 1.0, 0.0, 1.0});
   variants.push_back({"kinevo GA range runs x10", ga_options{}, 1, 10, 0.3, 0.0, 1.0});
   // The tuned configuration of docs/ga.md (examples/optimize_tuned.toml).
-  variants.push_back({"kinevo GA trust-region runs", small, 1, 40, 0.5, 4.0, 10.0});
+  variants.push_back({"kinevo GA trust-region runs", small, 1, 80, 0.5, 4.0, 20.0});
   variants.push_back({"kinevo GAucsd binary", gaucsd_options(), 1, 1, 1.0, 0.0, 1.0});
 
   struct bench_problem {

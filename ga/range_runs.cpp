@@ -94,6 +94,7 @@ range_run_result run_range_runs(island_model& model, const problem& p, const sea
       const double largest = move.maxCoeff();
       if (largest > 0.0) {
         step.radii = move.cwiseMax(std::max(options.move_floor, 1e-9) * largest)
+                         .cwiseMax(radii * options.shrink)
                          .cwiseMin(radii / options.shrink);
       } else {
         step.radii = radii * options.shrink;

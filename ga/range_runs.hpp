@@ -19,10 +19,11 @@ struct range_run_options {
   // Optional explicit radii: entry k (a scalar for every variable) is the radius of run k;
   // run 0 uses the initial box. Must have `runs` entries when given.
   std::vector<double> radii_per_run;
-  // Trust-region radii (off when <= 0): after a run whose best moved by d from the previous
-  // centre, the next radii are move_factor * |d_j|, at least move_floor * max_j of that, and at
-  // most radii_j / shrink (growth limit) and, when the best did not move, shrink * radii_j.
-  // Lets the box follow a curved valley instead of only shrinking.
+  // Trust-region radii (off when <= 0): after a run whose best moved by d from the run's centre,
+  // the next radii are move_factor * |d_j|, at least move_floor * max_j of that, and kept within
+  // [shrink * radii_j, radii_j / shrink] (a trust region changes by at most that factor per run);
+  // when the best did not move, shrink * radii_j. Lets the box follow a curved valley instead of
+  // only shrinking.
   double move_factor = 0.0;
   double move_floor = 0.1;
   // Budget (generation and evaluation limits) of the first, global run as a multiple of the
