@@ -75,6 +75,14 @@ study_t0_table solve_t0(const std::string& preset, const double_pendulum_study_o
   const constrained_system s = double_pendulum_system(double_pendulum_state{});
   const acceleration_result r = solver.solve(s);
   study_t0_table t;
+  {
+    const gauss_penalty_schedule w(g.penalty, s.constraint_names, s.constraints());
+    const auto terms = gauss_terms::from_system(s, w.weights(), Eigen::VectorXd::Zero(2));
+    const Eigen::VectorXd guess = solver.last_runs().front().centre;
+    t.z1_guess = terms.penalised(guess);
+    t.z_guess = terms.gauss_function(guess);
+    t.residual_guess = max_abs(terms.jacobian * guess - terms.rhs);
+  }
   t.preset = preset;
   t.runs = solver.last_runs();
   t.snapshots = solver.last_snapshots();
@@ -304,9 +312,11 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
   for (const study_t0_table* t : {&r.thesis, &r.tuned}) {
     io::csv_writer w({"run", "x1dd", "y1dd", "x2dd", "y2dd", "z1", "z", "evaluations",
                       "max_abs_error", "radius", "max_residual"});
+    // Run 0 is the guess (Z1 there with the preset's weights, as the printed table has it).
     w.add_row({0.0, t->runs.front().centre(0), t->runs.front().centre(1), t->runs.front().centre(2),
-               t->runs.front().centre(3), std::nan(""), std::nan(""), 0.0,
-               max_abs(t->runs.front().centre - exact), t->runs.front().radii(0), std::nan("")});
+               t->runs.front().centre(3), t->z1_guess, t->z_guess, 0.0,
+               max_abs(t->runs.front().centre - exact), t->runs.front().radii(0),
+               t->residual_guess});
     for (const auto& run : t->runs) {
       w.add_row({static_cast<double>(run.run), run.acceleration(0), run.acceleration(1),
                  run.acceleration(2), run.acceleration(3), run.z1, run.z,
@@ -441,7 +451,7 @@ std::string table_markdown(const double_pendulum_study_result& r) {
         s << "(" << vec(r.exact) << ") exact | Z = " << fmt_g(r.z_exact) << " | ";
       } else if (k == 0) {
         s << "(" << vec(t->runs.front().centre) << ") guess, +-" << t->runs.front().radii(0)
-          << " | - | ";
+          << " | " << fmt_g(t->z1_guess) << " | ";
       } else if (k <= t->runs.size()) {
         const auto& run = t->runs[k - 1];
         s << "(" << vec(run.acceleration) << ") | " << fmt_g(run.z1) << " | ";

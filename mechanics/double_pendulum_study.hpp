@@ -55,6 +55,7 @@ struct study_t0_table {
   std::string preset;
   std::vector<gauss_run_record> runs;
   std::vector<gauss_snapshot> snapshots;
+  double z1_guess = 0.0, z_guess = 0.0, residual_guess = 0.0;  // at the run-1 centre (run 0)
   double max_abs_error = 0.0;  // max |a_GA - a_exact| after the last run
   double max_rel_error = 0.0;  // divided by max |a_exact|
   long long evaluations = 0;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <algorithm>
@@ -78,18 +79,27 @@ double radius_floor(const Eigen::VectorXd& c) {
   return 1e-13 * std::max(1.0, max_abs(c));
 }
 
-// Rows of `suspects` that depend linearly on the rows of A before them: the rows GIGSP's
-// Gram-Schmidt sweep finds with a zero remainder (generalized-inverse dissertation (GIGSP),
-// appendix A), so that both solvers name the same constraints.
-std::vector<int> dependent_rows(const Eigen::MatrixXd& a, const std::vector<int>& suspects) {
-  std::vector<int> out;
-  for (int i : suspects) {
-    if (i == 0) continue;
-    Eigen::FullPivLU<Eigen::MatrixXd> before(a.topRows(i).transpose());
-    Eigen::FullPivLU<Eigen::MatrixXd> with(a.topRows(i + 1).transpose());
-    before.setThreshold(1e-9);
-    with.setThreshold(1e-9);
-    if (with.rank() == before.rank()) out.push_back(i);
+// The rows GIGSP's sweep refuses (generalized-inverse dissertation (GIGSP), appendix A): taken
+// in order, a row is inconsistent when adding it to the rows kept so far leaves a least-squares
+// residual, i.e. it depends on them but its right-hand side disagrees. A diagnosis only (the
+// GA has already shown that the residual does not fall with w), so that both solvers name the
+// same constraints.
+std::vector<int> inconsistent_rows(const Eigen::MatrixXd& a, const Eigen::VectorXd& b) {
+  std::vector<int> kept, out;
+  const double tol = 1e-7 * (1.0 + b.cwiseAbs().maxCoeff());
+  for (int i = 0; i < static_cast<int>(a.rows()); ++i) {
+    kept.push_back(i);
+    Eigen::MatrixXd sub(static_cast<Eigen::Index>(kept.size()), a.cols());
+    Eigen::VectorXd rhs(static_cast<Eigen::Index>(kept.size()));
+    for (std::size_t k = 0; k < kept.size(); ++k) {
+      sub.row(static_cast<Eigen::Index>(k)) = a.row(kept[k]);
+      rhs(static_cast<Eigen::Index>(k)) = b(kept[k]);
+    }
+    const Eigen::VectorXd x = sub.completeOrthogonalDecomposition().solve(rhs);
+    if ((sub * x - rhs).cwiseAbs().maxCoeff() > tol) {
+      kept.pop_back();
+      out.push_back(i);
+    }
   }
   return out;
 }
@@ -143,6 +153,7 @@ gauss_ga_options gauss_ga_preset(const std::string& name) {
     o.max_runs = 5;
     o.tolerance = 0.0;         // the seed always makes its five runs
     o.principal_axes = false;  // GAucsd searched the accelerations themselves
+    o.scaled_axes = false;
     return o;
   }
   if (name != "default") {
@@ -165,10 +176,10 @@ gauss_ga_options gauss_ga_preset(const std::string& name) {
   o.ga.polynomial_eta = 100.0;
   o.ga.elites = 2;
   o.penalty.kind = penalty_kind::multipliers;
-  o.penalty.weight = 3e3;
+  o.penalty.weight = 3e4;
   o.evaluations_per_run = 6400;
   o.cold_radius = 50.0;
-  o.radii_per_run = {50.0, 0.5, 0.01, 2e-4, 4e-6};
+  o.radii_per_run = {50.0, 0.5, 0.01, 2e-4, 1e-6};
   o.shrink = 0.02;
   o.max_runs = 5;
   o.tolerance = 1e-8;
@@ -226,11 +237,25 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& system) {
   }
   radius = std::max(radius, radius_floor(centre));
 
-  // Each run searches a box around run_centre, along the principal axes of Z1 when asked.
+  // Each run searches a box around run_centre, along the principal axes of Z1 when asked, with
+  // half widths r * axis_scale.
+  Eigen::VectorXd axis_scale = Eigen::VectorXd::Ones(n);
   const auto make_objective = [&](const Eigen::VectorXd& c, double r) {
-    const Eigen::MatrixXd basis =
-        options_.principal_axes ? gauss_objective::principal_axes(terms) : Eigen::MatrixXd();
-    return std::make_unique<gauss_objective>(terms, c, Eigen::VectorXd::Constant(n, r), basis);
+    Eigen::MatrixXd basis;
+    axis_scale.setOnes();
+    if (options_.principal_axes) {
+      const Eigen::MatrixXd h = terms.mass + 2.0 * terms.jacobian.transpose() *
+                                                 terms.weights.asDiagonal() * terms.jacobian;
+      const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(h);
+      basis = eig.eigenvectors();
+      if (options_.scaled_axes) {
+        // Box shaped like a level set of Z1: the stiff axes (penalised constraint directions)
+        // get proportionally smaller half widths, so that every axis matters to selection.
+        const Eigen::VectorXd lambda = eig.eigenvalues().cwiseMax(1e-300);
+        axis_scale = (lambda.minCoeff() * lambda.cwiseInverse()).cwiseSqrt();
+      }
+    }
+    return std::make_unique<gauss_objective>(terms, c, r * axis_scale, basis);
   };
   run_problem problem(options_.record_trace);
   problem.set(make_objective(centre, radius));
@@ -271,14 +296,13 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& system) {
     settings.start_point = (k > 0 || warm) ? &start : nullptr;
     const gauss_objective& objective = problem.objective();
     const ga::run_result r = model_->run(
-        problem, ga::search_box::around(start, Eigen::VectorXd::Constant(n, run_radius)), per_run,
-        settings);
+        problem, ga::search_box::around(start, run_radius * axis_scale), per_run, settings);
     const Eigen::VectorXd best = objective.acceleration_of(r.best_x);
 
     gauss_run_record rec;
     rec.run = current_run;
     rec.centre = run_centre;
-    rec.radii = Eigen::VectorXd::Constant(n, run_radius);
+    rec.radii = run_radius * axis_scale;
     rec.acceleration = best;
     rec.z1 = terms.penalised(best);
     rec.z = terms.gauss_function(best);
@@ -295,13 +319,16 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& system) {
     schedule.after_run(residual);
     // Distance of the best from the centre in the searched coordinates (the basis is
     // orthonormal, so this is the same in accelerations).
-    const bool near_edge = max_abs(r.best_x - start) > 0.5 * run_radius;
+    const bool near_edge = max_abs((r.best_x - start).cwiseQuotient(run_radius * axis_scale)) > 0.5;
     runs_.push_back(std::move(rec));
     if (converged || k + 1 == options_.max_runs) break;
 
     const auto next_k = static_cast<std::size_t>(k + 1);
     double next = options_.shrink * run_radius;
-    if (!warm && next_k < options_.radii_per_run.size()) next = options_.radii_per_run[next_k];
+    if (!warm && next_k < options_.radii_per_run.size()) {
+      // The schedule's ratio, so that a widened run shrinks from where it is.
+      next = run_radius * options_.radii_per_run[next_k] / options_.radii_per_run[next_k - 1];
+    }
     // The minimum may lie outside a box whose edge the best reached: widen instead.
     if (near_edge) next = std::min(10.0 * run_radius, options_.cold_radius);
     run_centre = best;
@@ -324,29 +351,35 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& system) {
     }
   }
   if (!suspects.empty()) {
-    // Confirm: minimise Z1 without multipliers at w and at 10 w around the compromise; for an
-    // inconsistent set the minimum grows about tenfold, for a consistent one it settles.
+    // Confirm: minimise Z1 without multipliers at w and at 10 w around the compromise. For a
+    // consistent set the residual at the minimiser falls like 1/w; for an inconsistent one it
+    // stays (the least-squares conflict) and Z1 grows with w (eq. 5.6 and the remarks after it).
     double z1_min[2] = {0.0, 0.0};
+    double residual_at[2] = {0.0, 0.0};
+    const double r = std::max(1e-6, 100.0 * max_abs(residual));
     for (int k = 0; k < 2; ++k) {
       gauss_terms t = gauss_terms::from_system(
           system, options_.penalty.weight * (k == 0 ? 1.0 : 10.0) * Eigen::VectorXd::Ones(m),
           Eigen::VectorXd::Zero(m));
-      const double r = std::max(1.0, max_abs(a));
-      const gauss_objective check(t, a, Eigen::VectorXd::Constant(n, r));
+      const gauss_objective check(t, a, Eigen::VectorXd::Constant(n, r),
+                                  gauss_objective::principal_axes(t));
       ga::termination lim;
       lim.max_generations = 0;
       lim.max_evaluations = options_.evaluations_per_run;
       ga::run_settings s;
       s.run_index = first_run_index + static_cast<std::uint64_t>(options_.max_runs) +
                     static_cast<std::uint64_t>(k);
-      s.start_point = &a;
+      const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
+      s.start_point = &zero;
       const auto res =
-          model_->run(check, ga::search_box::around(a, Eigen::VectorXd::Constant(n, r)), lim, s);
-      z1_min[k] = check.value_at_centre() + res.best_value;
+          model_->run(check, ga::search_box::around(zero, Eigen::VectorXd::Constant(n, r)), lim, s);
+      const Eigen::VectorXd best = check.acceleration_of(res.best_x);
+      z1_min[k] = t.penalised(best);
+      residual_at[k] = max_abs(t.jacobian * best - t.rhs);
       out.evaluations += res.evaluations;
     }
-    if (z1_min[1] > 3.0 * z1_min[0]) {
-      std::vector<int> named = dependent_rows(terms.jacobian, suspects);
+    if (residual_at[1] > 0.5 * residual_at[0]) {
+      std::vector<int> named = inconsistent_rows(terms.jacobian, terms.rhs);
       if (named.empty()) named = suspects;
       std::vector<std::string> names;
       for (int i : named) {

@@ -49,12 +49,15 @@ struct gauss_ga_options {
   // meaning in m/s^2. The GA's coordinate-wise operators need it once the constraint rows are
   // oblique (the double pendulum away from t = 0).
   bool principal_axes = true;
+  // With principal_axes: half width r sqrt(lambda_min / lambda_i) along the axis of eigenvalue
+  // lambda_i of H, i.e. a box shaped like a level set of Z1 (radius r on the softest axis).
+  bool scaled_axes = false;
 
   // Stop when the best moves by at most tolerance * max(1, max|a|) between runs.
   double tolerance = 1e-8;
   // A row whose residual |A a - b| exceeds this times (1 + |b_i|) after the runs is suspected
   // inconsistent and checked by a run with ten times the weights (Z1 grows with w only then).
-  double inconsistency_tolerance = 1e-4;
+  double inconsistency_tolerance = 1e-6;
 
   // Keep the per-run table and best-so-far snapshots at every synchronisation point of the
   // last solve (for the study's Table 5.1 and convergence figures).
