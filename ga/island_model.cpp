@@ -138,6 +138,9 @@ struct island_model::impl {
   bool started = false;
 
   std::vector<std::byte> send, recv;
+  std::vector<int> migration_source;
+  std::vector<std::byte> migration_buffer;
+  std::vector<std::pair<double, std::pair<int, int>>> migration_candidates;
   std::vector<int> counts, displs;
 
   int sync_interval() const { return opt.islands == 1 ? 1 : opt.migration_interval; }
@@ -162,15 +165,20 @@ struct island_model::impl {
   // Runs `task(local island)` over the local islands on the worker threads.
   template <typename F>
   void for_islands(F&& task) {
-    const int threads = pool ? pool->size() : 1;
-    const std::function<void(int)> body = [&](int t) {
-      for (int li = t; li < local; li += threads) task(li);
-    };
-    if (pool) {
-      pool->run(body);
-    } else {
-      body(0);
+    if (!pool) {  // one thread: no std::function, nothing allocated per epoch
+      for (int li = 0; li < local; ++li) task(li);
+      return;
     }
+    // The worker body captures one pointer, which std::function stores without allocating.
+    struct context {
+      F* task;
+      int threads;
+      int local;
+    } ctx{&task, pool->size(), local};
+    const std::function<void(int)> body = [c = &ctx](int t) {
+      for (int li = t; li < c->local; li += c->threads) (*c->task)(li);
+    };
+    pool->run(body);
   }
 
   // Gathers every island's packet (island order) into recv; returns the packet size.
@@ -228,7 +236,8 @@ struct island_model::impl {
       return recv.data() + static_cast<std::size_t>(i) * size + sizeof(packet_head) +
              n * sizeof(double);
     };
-    std::vector<int> source(k);
+    auto& source = migration_source;  // members: no allocation per migration
+    source.resize(k);
     if (opt.links == topology::ring) {
       for (int i = 0; i < k; ++i) source[i] = (i + k - 1) % k;
     } else if (opt.links == topology::random) {
@@ -239,12 +248,14 @@ struct island_model::impl {
         source[i] = j >= i ? j + 1 : j;
       }
     }
-    std::vector<std::byte> incoming(static_cast<std::size_t>(m) * ind);
+    auto& incoming = migration_buffer;
+    incoming.resize(static_cast<std::size_t>(m) * ind);
     for (int li = 0; li < local; ++li) {
       const int i = first + li;
       if (opt.links == topology::fully_connected) {
         // The best m of all other islands' emigrants; ties by island, then position.
-        std::vector<std::pair<double, std::pair<int, int>>> all;
+        auto& all = migration_candidates;
+        all.clear();
         for (int j = 0; j < k; ++j) {
           if (j == i) continue;
           for (int e = 0; e < m; ++e) {

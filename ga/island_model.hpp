@@ -70,7 +70,10 @@ struct generation_record {
 };
 
 struct run_result {
-  Eigen::VectorXd best_x;  // best point of all islands (ties: lowest island index)
+  // The best point evaluated in this run by any island (each island keeps its best ever, also
+  // with elites = 0, and immigrants count); ties go to the lowest island index. Identical on
+  // every rank and for any thread count: no need to track evaluations inside the problem.
+  Eigen::VectorXd best_x;
   double best_value = 0.0;
   int best_island = 0;
   long long evaluations = 0;  // over all islands
