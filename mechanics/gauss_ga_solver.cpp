@@ -1,6 +1,7 @@
 #include "mechanics/gauss_ga_solver.hpp"
 
 #include <fmt/format.h>
+#include <mpi.h>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
@@ -11,6 +12,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "ga/mpi_environment.hpp"
 #include "ga/search_box.hpp"
 #include "mechanics/gauss_objective.hpp"
 #include "mechanics/solver_factory.hpp"
@@ -202,7 +204,40 @@ void gauss_ga_solver::reset() {
   recent_changes_.clear();
 }
 
-acceleration_result gauss_ga_solver::solve(const constrained_system& system) {
+namespace {
+
+// Under MPI every rank must give the GA the same problem, bit for bit; a model evaluated on
+// each rank need not be (the last bit of a sum can depend on the process). Rank 0's numbers
+// are sent to all.
+void share_rank0_system(constrained_system& s) {
+  if (!ga::mpi_environment::active() || ga::mpi_environment::size() < 2) return;
+  const auto n = s.mass.rows();
+  const auto m = s.jacobian.rows();
+  std::vector<double> buf;
+  buf.reserve(static_cast<std::size_t>(n * n + n + m * n + m));
+  buf.insert(buf.end(), s.mass.data(), s.mass.data() + n * n);
+  buf.insert(buf.end(), s.force.data(), s.force.data() + n);
+  buf.insert(buf.end(), s.jacobian.data(), s.jacobian.data() + m * n);
+  buf.insert(buf.end(), s.rhs.data(), s.rhs.data() + m);
+  MPI_Bcast(buf.data(), static_cast<int>(buf.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  std::size_t k = 0;
+  for (double* p : {s.mass.data(), s.force.data(), s.jacobian.data(), s.rhs.data()}) {
+    const std::size_t len = p == s.mass.data()       ? static_cast<std::size_t>(n * n)
+                            : p == s.force.data()    ? static_cast<std::size_t>(n)
+                            : p == s.jacobian.data() ? static_cast<std::size_t>(m * n)
+                                                     : static_cast<std::size_t>(m);
+    std::copy(buf.begin() + static_cast<std::ptrdiff_t>(k),
+              buf.begin() + static_cast<std::ptrdiff_t>(k + len), p);
+    k += len;
+  }
+}
+
+}  // namespace
+
+acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
+  constrained_system shared = given;
+  share_rank0_system(shared);
+  const constrained_system& system = shared;
   const int n = system.coordinates();
   const int m = system.constraints();
   if (n < 1) throw std::invalid_argument("ga solver: the system has no coordinates");

@@ -110,8 +110,11 @@ void gauss_objective::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
   } else {
     d = x;
   }
-  const Eigen::MatrixXd hd = hessian_ * d;
-  values.noalias() = d.transpose() * gradient_;
+  // Coefficient-wise (lazy) products: a blocked GEMM rounds a column differently depending on
+  // how many columns share its panel, and islands evaluate batches of different sizes on
+  // threads and on MPI ranks; a candidate's value must not depend on its batch.
+  const Eigen::MatrixXd hd = hessian_.lazyProduct(d);
+  values.noalias() = (gradient_.transpose().lazyProduct(d)).transpose();
   values += 0.5 * d.cwiseProduct(hd).colwise().sum().transpose();
 }
 
