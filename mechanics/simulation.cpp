@@ -115,12 +115,15 @@ void make_record(const model& m, dynamics& dyn, acceleration_solver* reference,
   r.rank = a.rank;
   r.evaluations = dyn.take_evaluations();
   r.runs = dyn.take_runs();
-  const Eigen::VectorXd phi = m.position_violation(q, t);
-  const Eigen::VectorXd c = m.velocity_violation(q, qd, t);
-  r.position_violation = phi.size() > 0 ? phi.cwiseAbs().maxCoeff() : 0.0;
-  r.velocity_violation = c.size() > 0 ? c.cwiseAbs().maxCoeff() : 0.0;
-  const auto e = m.energy(q, qd, t);
-  r.energy = e ? *e : nan;
+  r.energy = nan;
+  if (o.diagnostics) {
+    const Eigen::VectorXd phi = m.position_violation(q, t);
+    const Eigen::VectorXd c = m.velocity_violation(q, qd, t);
+    r.position_violation = phi.size() > 0 ? phi.cwiseAbs().maxCoeff() : 0.0;
+    r.velocity_violation = c.size() > 0 ? c.cwiseAbs().maxCoeff() : 0.0;
+    const auto e = m.energy(q, qd, t);
+    r.energy = e ? *e : nan;
+  }
   r.reference_difference = nan;
   if (reference != nullptr) {
     const acceleration_result ref = reference->solve(dyn.system());

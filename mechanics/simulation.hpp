@@ -44,6 +44,9 @@ struct simulation_options {
   int projection_iterations = 8;
 
   int record_every = 1;  // keep every k-th record (the callback still sees every step)
+  // Compute violations and energy for each record; off for timing the bare step loop (the
+  // record fields are then 0 / NaN).
+  bool diagnostics = true;
   // A refused solve (inconsistent, singular) ends the run with a message; a least-squares
   // or not-converged solve is recorded and the run continues.
   bool stop_on_refusal = true;
