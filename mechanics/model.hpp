@@ -3,8 +3,7 @@
 // (the step loop never touches GiNaC). Model files are described in docs/model-files.md.
 //   M(q) q'' = f(q, q', t) + f_c,   A(q, t) q'' = b(q, q', t)
 // where the holonomic rows are A = Phi_q, b = gamma = -(Phi_q q')_q q' - 2 Phi_qt q' - Phi_tt
-// (Haug, Computer-Aided Kinematics and Dynamics of Mechanical Systems, ch. 4, the acceleration
-// equation Phi_q q'' = gamma) and
+// (Haug, Computer-Aided Kinematics and Dynamics of Mechanical Systems, eq. 4.2.3) and
 // the nonholonomic rows A_n q' + a_t = 0 give A = A_n, b = -(A_n q')_q q' - A_n,t q' - a_t,t.
 #pragma once
 

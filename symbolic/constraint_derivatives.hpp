@@ -2,7 +2,7 @@
 // form C(q, q', t) = A(q, t) q' + c(q, t) = 0; then A = dC/dq' and the acceleration right-hand
 // side is b = -(C_q q' + C_t), so that A q'' = b. For a holonomic row C = Phi_q q' + Phi_t and
 // b = gamma = -(Phi_q q')_q q' - 2 Phi_qt q' - Phi_tt (Haug, Computer-Aided Kinematics and
-// Dynamics of Mechanical Systems, ch. 4, acceleration equation; generalized-inverse
+// Dynamics of Mechanical Systems, eq. 4.2.3; generalized-inverse
 // dissertation (GIGSP), eqs. 2.2-2.5).
 #pragma once
 
