@@ -46,6 +46,7 @@ struct kinevo_variant {
   double shrink = 1.0;
   double move_factor = 0.0;
   double first_run_budget = 1.0;
+  bool rotate = false;
 };
 
 double kinevo_best(const kinevo::ga::problem& p, const kinevo_variant& v, unsigned seed) {
@@ -64,6 +65,7 @@ double kinevo_best(const kinevo::ga::problem& p, const kinevo_variant& v, unsign
   ro.shrink = v.shrink;
   ro.move_factor = v.move_factor;
   ro.first_run_budget = v.first_run_budget;
+  ro.rotate = v.rotate;
   ro.clip_lower = p.lower_bounds();
   ro.clip_upper = p.upper_bounds();
   return run_range_runs(model, p, search_box::of(p), t, ro).best_value;
@@ -80,8 +82,9 @@ int main(int argc, char** argv) {
   variants.push_back({"kinevo GA default", ga_options{}, 1, 1, 1.0, 0.0, 1.0});
   variants.push_back({"kinevo GA 4 islands", ga_options{}, 4, 1, 1.0, 0.0, 1.0});
   variants.push_back({"kinevo GA range runs x10", ga_options{}, 1, 10, 0.3, 0.0, 1.0});
+  variants.push_back({"kinevo GA trust-region runs", small, 1, 80, 0.5, 4.0, 20.0, false});
   // The tuned configuration of docs/ga.md (examples/optimize_tuned.toml).
-  variants.push_back({"kinevo GA trust-region runs", small, 1, 80, 0.5, 4.0, 20.0});
+  variants.push_back({"kinevo GA rotated trust region", small, 1, 80, 0.5, 4.0, 20.0, true});
   variants.push_back({"kinevo GAucsd binary", gaucsd_options(), 1, 1, 1.0, 0.0, 1.0});
 
   struct bench_problem {

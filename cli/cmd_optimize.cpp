@@ -98,6 +98,7 @@ struct optimize_args {
   double move_factor = 0.0;
   double move_floor = 0.1;
   double first_run_budget = 1.0;
+  bool rotate = false;
   // files and output
   std::string log, plot, table, checkpoint, resume;
   long long checkpoint_every = 0;
@@ -216,7 +217,8 @@ int run_optimize(const optimize_args& a, const CLI::App& sub) {
   if (!a.checkpoint.empty() && a.range_runs > 1) {
     throw io::input_error("--checkpoint saves one run; it cannot be combined with --range-runs");
   }
-  for (const char* o : {"--shrink", "--move-factor", "--move-floor", "--first-run-budget"}) {
+  for (const char* o :
+       {"--shrink", "--move-factor", "--move-floor", "--first-run-budget", "--rotate"}) {
     if (given(o) && a.range_runs <= 1) {
       throw io::input_error(fmt::format("{} needs --range-runs N (N >= 2)", o));
     }
@@ -296,6 +298,7 @@ int run_optimize(const optimize_args& a, const CLI::App& sub) {
       ro.move_factor = a.move_factor;
       ro.move_floor = a.move_floor;
       ro.first_run_budget = a.first_run_budget;
+      ro.rotate = a.rotate;
       ro.clip_lower = box.lower;
       ro.clip_upper = box.upper;
       rr = ga::run_range_runs(
@@ -319,7 +322,8 @@ int run_optimize(const optimize_args& a, const CLI::App& sub) {
     rr.best_x = single.best_x;
     rr.best_value = single.best_value;
     rr.evaluations = single.evaluations;
-    rr.runs.push_back({0, box.centre(), box.radii(), single});
+    rr.runs.push_back(
+        {0, box.centre(), box.radii(), Eigen::MatrixXd::Identity(a.dim, a.dim), single});
   }
   const ga::run_result& last = rr.runs.back().result;
   const bool interrupted = last.reason == ga::stop_reason::interrupted;
@@ -511,6 +515,9 @@ const command_registration registration(
       sub.add_option("--first-run-budget", a->first_run_budget,
                      "Range runs: limits of the first (global) run as a multiple of the others")
           ->capture_default_str();
+      sub.add_flag("--rotate", a->rotate,
+                   "Range runs: align the boxes with the recent moves of the best (needs "
+                   "--move-factor)");
       sub.add_option("--log", a->log, "CSV log per generation and island");
       sub.add_option("--plot", a->plot, "SVG chart of the best value per generation");
       sub.add_option("--table", a->table, "CSV table of every (range) run's best");

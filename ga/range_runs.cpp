@@ -1,5 +1,7 @@
 #include "ga/range_runs.hpp"
 
+#include <Eigen/QR>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -31,10 +33,52 @@ void range_run_options::validate() const {
   }
   if (!std::isfinite(move_factor))
     throw std::invalid_argument("range runs: move factor not finite");
+  if (rotate && !(move_factor > 0.0)) {
+    throw std::invalid_argument("range runs: rotate needs move_factor > 0");
+  }
+  if (!radii_per_run.empty() && rotate) {
+    throw std::invalid_argument("range runs: rotate and radii_per_run exclude each other");
+  }
   if (clip_lower.size() != clip_upper.size()) {
     throw std::invalid_argument("range runs: clip bounds differ in size");
   }
 }
+
+namespace {
+
+// p seen in the coordinates y of a rotated box: x = clip(c + Q y). The coefficient-wise product
+// rounds the same for one column as for a batch, so a best y maps back to the point evaluated.
+class rotated_problem : public problem {
+ public:
+  rotated_problem(const problem& p, const Eigen::VectorXd& c, const Eigen::MatrixXd& q,
+                  const Eigen::VectorXd& lo, const Eigen::VectorXd& hi)
+      : p_(p), c_(c), q_(q), lo_(lo), hi_(hi) {}
+  int dimension() const override { return p_.dimension(); }
+  Eigen::VectorXd lower_bounds() const override { return p_.lower_bounds(); }
+  Eigen::VectorXd upper_bounds() const override { return p_.upper_bounds(); }
+  std::string name() const override { return p_.name(); }
+  Eigen::MatrixXd to_x(const Eigen::Ref<const Eigen::MatrixXd>& y) const {
+    Eigen::MatrixXd x = q_.lazyProduct(y);
+    x.colwise() += c_;
+    if (lo_.size() > 0) {
+      for (Eigen::Index i = 0; i < x.cols(); ++i) x.col(i) = x.col(i).cwiseMax(lo_).cwiseMin(hi_);
+    }
+    return x;
+  }
+  void evaluate(const Eigen::Ref<const Eigen::MatrixXd>& y,
+                Eigen::Ref<Eigen::VectorXd> values) const override {
+    p_.evaluate(to_x(y), values);
+  }
+
+ private:
+  const problem& p_;
+  const Eigen::VectorXd& c_;
+  const Eigen::MatrixXd& q_;
+  const Eigen::VectorXd& lo_;
+  const Eigen::VectorXd& hi_;
+};
+
+}  // namespace
 
 range_run_result run_range_runs(island_model& model, const problem& p, const search_box& first,
                                 const termination& per_run, const range_run_options& options,
@@ -52,6 +96,11 @@ range_run_result run_range_runs(island_model& model, const problem& p, const sea
   Eigen::VectorXd radii = first.radii();
   search_box box = first;
   Eigen::VectorXd previous_best;
+  Eigen::MatrixXd axes = Eigen::MatrixXd::Identity(n, n);
+  bool rotated = false;         // the current run searches along `axes`
+  Eigen::MatrixXd moves(n, n);  // columns: the last moves of the best, newest first
+  int move_count = 0;
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
   for (int k = 0; k < options.runs; ++k) {
     settings.run_index = options.first_run_index + static_cast<std::uint64_t>(k);
     settings.start_point = (options.keep_best && k > 0) ? &previous_best : nullptr;
@@ -59,6 +108,7 @@ range_run_result run_range_runs(island_model& model, const problem& p, const sea
     rec.run = k;
     rec.centre = centre;  // as asked for (the box may be clipped)
     rec.radii = radii;
+    rec.axes = axes;
     termination limits = per_run;
     if (k == 0 && options.first_run_budget != 1.0) {
       const auto scale = [&](long long v) {
@@ -69,7 +119,14 @@ range_run_result run_range_runs(island_model& model, const problem& p, const sea
       limits.max_generations = scale(per_run.max_generations);
       limits.max_evaluations = scale(per_run.max_evaluations);
     }
-    rec.result = model.run(p, box, limits, settings);
+    if (rotated) {
+      const rotated_problem rp(p, centre, axes, options.clip_lower, options.clip_upper);
+      settings.start_point = options.keep_best ? &zero : nullptr;
+      rec.result = model.run(rp, search_box::around(zero, radii), limits, settings);
+      rec.result.best_x = rp.to_x(rec.result.best_x).col(0);
+    } else {
+      rec.result = model.run(p, box, limits, settings);
+    }
     out.evaluations += rec.result.evaluations;
     // The problem may have changed between runs (penalty weights): the latest run's best is
     // the one that counts for the next centre; the overall best is by value as evaluated.
@@ -87,7 +144,25 @@ range_run_result run_range_runs(island_model& model, const problem& p, const sea
     step.next_run = k + 1;
     step.last = &out.runs.back().result;
     step.centre = previous_best;
-    if (!options.radii_per_run.empty()) {
+    if (options.rotate) {
+      const Eigen::VectorXd d = previous_best - centre;
+      if (d.norm() > 0.0) {
+        move_count = std::min(move_count + 1, n);
+        for (int i = move_count - 1; i > 0; --i) moves.col(i) = moves.col(i - 1);
+        moves.col(0) = d;
+      }
+    }
+    if (options.rotate && move_count > 0) {
+      const Eigen::MatrixXd q =
+          Eigen::HouseholderQR<Eigen::MatrixXd>(moves.leftCols(move_count)).householderQ();
+      const Eigen::VectorXd along = (q.transpose() * moves.col(0)).cwiseAbs() * options.move_factor;
+      const double largest = along.maxCoeff();
+      step.radii = along.cwiseMax(std::max(options.move_floor, 1e-9) * largest)
+                       .cwiseMax(radii * options.shrink)
+                       .cwiseMin(radii / options.shrink);
+      axes = q;
+      rotated = true;
+    } else if (!options.radii_per_run.empty()) {
       step.radii = Eigen::VectorXd::Constant(n, options.radii_per_run[k + 1]);
     } else if (options.move_factor > 0.0) {
       const Eigen::VectorXd move = (previous_best - centre).cwiseAbs() * options.move_factor;

@@ -26,6 +26,12 @@ struct range_run_options {
   // only shrinking.
   double move_factor = 0.0;
   double move_floor = 0.1;
+  // Align the boxes of later runs with the recent moves of the best (an orthonormal basis from
+  // the Householder QR of the last `dimension` moves, newest first), so that a trust region can
+  // follow a valley that is not parallel to the axes. Radii are then along these axes
+  // (range_run_record::axes); points are clipped to clip_lower/upper before evaluation.
+  // Needs move_factor > 0.
+  bool rotate = false;
   // Budget (generation and evaluation limits) of the first, global run as a multiple of the
   // per-run limits: a longer first run finds the right basin, shorter later runs refine it.
   double first_run_budget = 1.0;
@@ -43,7 +49,8 @@ struct range_run_options {
 struct range_run_record {
   int run = 0;
   Eigen::VectorXd centre;  // asked for; the searched box is this box clipped (clip_lower/upper)
-  Eigen::VectorXd radii;
+  Eigen::VectorXd radii;   // along the columns of `axes`
+  Eigen::MatrixXd axes;    // identity unless range_run_options::rotate
   run_result result;
 };
 

@@ -79,3 +79,45 @@ TEST(RangeRuns, GivenRadiiAndHookChangingTheProblem) {
 
 }  // namespace
 }  // namespace kinevo::ga
+
+namespace kinevo::ga {
+namespace {
+
+TEST(RangeRuns, RotatedTrustRegionFollowsTheRosenbrockValley) {
+  // The valley of Rosenbrock's function is curved and not parallel to the axes: boxes aligned
+  // with the recent moves of the best follow it; axis-parallel boxes crawl.
+  rosenbrock_function p(5);
+  ga_options o;
+  o.population = 30;
+  termination t;
+  t.max_generations = 0;
+  t.max_evaluations = 600;
+  range_run_options ro;
+  ro.runs = 40;
+  ro.shrink = 0.5;
+  ro.move_factor = 4.0;
+  ro.first_run_budget = 10.0;
+  ro.clip_lower = p.lower_bounds();
+  ro.clip_upper = p.upper_bounds();
+  island_model m(o, island_options{});
+  const auto plain = run_range_runs(m, p, search_box::of(p), t, ro);
+  ro.rotate = true;
+  const auto rotated = run_range_runs(m, p, search_box::of(p), t, ro);
+  EXPECT_LT(rotated.best_value, 1e-8);
+  EXPECT_LT((rotated.best_x - Eigen::VectorXd::Ones(5)).norm(), 1e-3);
+  EXPECT_LT(rotated.best_value, plain.best_value);
+  // Every run's axes are orthonormal; the best reported is the point evaluated.
+  for (const auto& r : rotated.runs) {
+    EXPECT_LT((r.axes.transpose() * r.axes - Eigen::MatrixXd::Identity(5, 5)).norm(), 1e-12);
+  }
+  Eigen::VectorXd v(1);
+  p.evaluate(rotated.best_x, v);
+  EXPECT_EQ(v[0], rotated.best_value);
+
+  range_run_options bad = ro;
+  bad.move_factor = 0.0;
+  EXPECT_THROW(run_range_runs(m, p, search_box::of(p), t, bad), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace kinevo::ga
