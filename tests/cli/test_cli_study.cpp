@@ -1,0 +1,75 @@
+// End-to-end tests of `kinevo study double-pendulum`.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "io/csv_table.hpp"
+#include "tests/cli/run_command.hpp"
+
+namespace kinevo::test {
+namespace {
+
+TEST(CliStudy, JsonHasTheRequiredKeysAndTheFilesAreWritten) {
+  const auto dir = fresh_dir("study_json");
+  const auto r =
+      run_kinevo("study double-pendulum --t-end 0.01 --seed 2 --json --out " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);  // nothing else on stdout
+  for (const char* key : {"exact", "runs", "max_rel_error_t0", "motion", "thesis", "printed"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["exact"].size(), 4u);
+  EXPECT_NEAR(j["exact"][3].get<double>(), -19.7392088, 1e-7);
+  EXPECT_LE(j["max_rel_error_t0"].get<double>(), 1e-9);
+  ASSERT_FALSE(j["runs"].empty());
+  for (const char* key : {"run", "a", "z1", "evaluations"}) EXPECT_TRUE(j["runs"][0].contains(key));
+  EXPECT_TRUE(j["motion"].contains("max_position_difference"));
+  EXPECT_TRUE(j["motion"].contains("evaluations_per_step_median"));
+  EXPECT_LE(j["motion"]["max_position_difference"].get<double>(), 1e-8);
+  for (const char* f :
+       {"report.md", "table_5_1_thesis.csv", "table_5_1_default.csv", "convergence_x1dd.svg",
+        "convergence_z1.svg", "motion.csv", "motion_differences.svg"}) {
+    EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
+  }
+  const auto motion = io::read_csv_table(dir / "motion.csv");
+  EXPECT_EQ(motion.rows.size(), 11u);  // t = 0 .. 0.01 at dt = 1e-3
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliStudy, SummaryStatesThePrintedTableDiscrepancy) {
+  const auto dir = fresh_dir("study_text");
+  const auto r = run_kinevo("study double-pendulum --t-end 0 --out " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("-32.07636"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("violate the second rod"), std::string::npos) << r.out;
+  const auto q = run_kinevo("study double-pendulum --t-end 0 --quiet --out " + dir.string());
+  EXPECT_EQ(q.status, 0) << q.err;
+  EXPECT_TRUE(q.out.empty()) << q.out;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliStudy, BadOptionsExitWithStatusTwoAndSayWhy) {
+  const auto a = run_kinevo("study double-pendulum --preset quick --t-end 0 --out /tmp/x");
+  EXPECT_EQ(a.status, 2);
+  EXPECT_NE(a.err.find("default or thesis"), std::string::npos) << a.err;
+  const auto b = run_kinevo("study double-pendulum --islands 0 --t-end 0 --out /tmp/x");
+  EXPECT_EQ(b.status, 2);
+  const auto c = run_kinevo("study no-such-study");
+  EXPECT_EQ(c.status, 2);
+}
+
+TEST(CliStudy, UnwritableOutputFolderIsAnErrorNotACrash) {
+  const auto dir = fresh_dir("study_file");
+  const auto blocker = dir / "file";
+  { std::ofstream(blocker) << "x"; }
+  const auto r = run_kinevo("study double-pendulum --t-end 0 --out " + (blocker / "out").string());
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("out"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace kinevo::test
