@@ -48,9 +48,10 @@ struct crank_constrained_result {
   interior_penalty_result penalty;  // stages, start, whether extrapolated
 };
 
-// Starts from the unconstrained least-squares k (made feasible by the penalty's phase 1, or from a
-// textbook crank linkage when that fails). Throws std::runtime_error when no feasible linkage is
-// found.
+// Runs the penalty method from the unconstrained least-squares k, textbook crank linkages and
+// `random_starts` random k (each made strictly feasible first, on the strict form of the
+// conditions) and keeps the best result that is a real crank (conditions and a full turn).
+// Throws std::runtime_error when no feasible linkage is found.
 crank_constrained_result crank_constrained_least_squares(const std::vector<double>& psi,
                                                          const std::vector<double>& phi,
                                                          const crank_constrained_options& options);
