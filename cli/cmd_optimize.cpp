@@ -99,6 +99,7 @@ struct optimize_args {
   double move_floor = 0.1;
   double first_run_budget = 1.0;
   bool rotate = false;
+  std::string preset = "plain";
   // files and output
   std::string log, plot, table, checkpoint, resume;
   long long checkpoint_every = 0;
@@ -205,8 +206,39 @@ std::vector<double> to_vector(const Eigen::VectorXd& v) {
   return std::vector<double>(v.data(), v.data() + v.size());
 }
 
-int run_optimize(const optimize_args& a, const CLI::App& sub) {
+// --preset tuned: the configuration measured against pagmo2 (docs/ga.md): population 30 and 80
+// rotated trust-region range runs, the first with 20 times the budget. --max-evals and
+// --generations are then totals, shared out over the runs; explicit options still win.
+optimize_args apply_preset(const optimize_args& in, const CLI::App& sub) {
   const auto given = [&](const char* name) { return sub.count(name) > 0; };
+  if (in.preset == "plain") return in;
+  if (in.preset != "tuned") {
+    throw io::input_error("unknown --preset '" + in.preset + "'; use plain or tuned");
+  }
+  if (in.gaucsd || (given("--encoding") && in.encoding != "real")) {
+    throw io::input_error("--preset tuned is real-coded; drop --gaucsd/--encoding");
+  }
+  optimize_args a = in;
+  if (!given("--population")) a.population = 30;
+  if (!given("--range-runs")) a.range_runs = 80;
+  if (!given("--shrink")) a.shrink = 0.5;
+  if (!given("--move-factor")) a.move_factor = 4.0;
+  if (!given("--first-run-budget")) a.first_run_budget = 20.0;
+  if (!given("--rotate")) a.rotate = true;
+  if (!given("--max-evals") && !given("--generations")) a.max_evals = 100000;
+  const double shares = a.range_runs - 1 + a.first_run_budget;
+  const auto per_run = [&](long long total) {
+    return total > 0 ? std::max(1LL, static_cast<long long>(static_cast<double>(total) / shares))
+                     : total;
+  };
+  a.max_evals = per_run(a.max_evals);
+  a.generations = given("--generations") ? per_run(a.generations) : 0;
+  return a;
+}
+
+int run_optimize(const optimize_args& a_in, const CLI::App& sub) {
+  const auto given = [&](const char* name) { return sub.count(name) > 0; };
+  const optimize_args a = apply_preset(a_in, sub);
   // Contradictions first, each with what to do instead.
   if (!a.resume.empty() && a.range_runs > 1) {
     throw io::input_error("--resume continues one run; it cannot be combined with --range-runs");
@@ -514,6 +546,10 @@ const command_registration registration(
           ->capture_default_str();
       sub.add_option("--first-run-budget", a->first_run_budget,
                      "Range runs: limits of the first (global) run as a multiple of the others")
+          ->capture_default_str();
+      sub.add_option("--preset", a->preset,
+                     "plain (one GA run) or tuned (rotated trust-region range runs; "
+                     "--max-evals/--generations are then totals, default 1e5 evaluations)")
           ->capture_default_str();
       sub.add_flag("--rotate", a->rotate,
                    "Range runs: align the boxes with the recent moves of the best (needs "

@@ -126,6 +126,17 @@ TEST(CliOptimize, RangeRunsShrinkAndReportEveryRun) {
   for (int k = 0; k < 4; ++k) EXPECT_NEAR(j["best_x"][k].get<double>(), exact[k], 1e-4);
 }
 
+TEST(CliOptimize, TunedPresetSolvesRosenbrockWithinTheTotalBudget) {
+  const auto j = json_of(
+      run_kinevo("optimize --function rosenbrock --dim 4 --preset tuned --max-evals 20000 --json"));
+  EXPECT_LE(j["evaluations"].get<long long>(), 20000);
+  EXPECT_LT(j["best_value"].get<double>(), 1e-8);
+  EXPECT_EQ(j["runs"].size(), 80u);
+  const auto r = run_kinevo("optimize --preset tuned --gaucsd");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--preset tuned is real-coded"), std::string::npos) << r.err;
+}
+
 TEST(CliOptimize, ResumeFromACheckpointEqualsTheUninterruptedRun) {
   const auto dir = fresh_dir("optimize_resume");
   const std::string common =
