@@ -1,5 +1,6 @@
 #include "symbolic/evaluation_tape.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -130,6 +131,24 @@ std::string text_of(const GiNaC::ex& e) {
   os << e;
   return os.str();
 }
+// The numeric coefficient c (|c| != 1) shared in absolute value by every term of a sum, or 0.
+double common_coefficient(const GiNaC::ex& sum) {
+  double common = 0.0;
+  for (std::size_t i = 0; i < sum.nops(); ++i) {
+    const GiNaC::ex term = sum.op(i);
+    if (!GiNaC::is_a<GiNaC::mul>(term)) return 0.0;
+    const GiNaC::ex c = term.op(term.nops() - 1);
+    if (!GiNaC::is_a<GiNaC::numeric>(c) || !GiNaC::ex_to<GiNaC::numeric>(c).is_real()) return 0.0;
+    const double v = std::abs(GiNaC::ex_to<GiNaC::numeric>(c).to_double());
+    if (i == 0) {
+      common = v;
+    } else if (v != common) {
+      return 0.0;
+    }
+  }
+  return common == 1.0 ? 0.0 : common;
+}
+
 }  // namespace
 
 int tape_builder::compile(const GiNaC::ex& e) {
@@ -144,6 +163,11 @@ int tape_builder::compile(const GiNaC::ex& e) {
     id = constant(GiNaC::ex_to<GiNaC::numeric>(v).to_double());
   } else if (GiNaC::is_a<GiNaC::symbol>(e)) {
     throw std::invalid_argument("unknown symbol '" + text_of(e) + "'");
+  } else if (GiNaC::is_a<GiNaC::add>(e) && common_coefficient(e) != 0.0) {
+    // GiNaC distributes numbers over sums (2 (x - y) is kept as 2 x - 2 y); taking the common
+    // coefficient back out saves one multiplication per term.
+    const double c = common_coefficient(e);
+    id = emit(op::mul, compile(GiNaC::ex(e / GiNaC::numeric(c))), constant(c));
   } else if (GiNaC::is_a<GiNaC::add>(e)) {
     // a - b is add(a, b*(-1)): emit a subtraction instead of a negation and an addition.
     int acc = empty;
@@ -258,24 +282,50 @@ evaluation_tape tape_builder::build() const {
   evaluation_tape t;
   const int n_in = static_cast<int>(inputs_.size());
   const int n_const = static_cast<int>(constants_.size());
+  const int n_code = static_cast<int>(code_.size());
   t.inputs_ = n_in;
   t.constants_ = constants_;
   t.first_result_ = n_in + n_const;
+  // Level scheduling: an instruction's level is one more than its operands'; instructions are
+  // laid out by level, and by operation within a level. Dependencies stay satisfied, and runs
+  // of the same operation (one per link of a chain, say) keep the dispatch branch predictable.
+  std::vector<int> level(static_cast<std::size_t>(n_code), 0);
+  auto level_of = [&](int id) {
+    return id >= n_in ? level[static_cast<std::size_t>(id - n_in)] : 0;
+  };
+  for (int i = 0; i < n_code; ++i) {
+    const auto& p = code_[static_cast<std::size_t>(i)];
+    int l = level_of(p.a);
+    if (p.b != no_operand) l = std::max(l, level_of(p.b));
+    level[static_cast<std::size_t>(i)] = l + 1;
+  }
+  std::vector<int> order(static_cast<std::size_t>(n_code));
+  for (int i = 0; i < n_code; ++i) order[static_cast<std::size_t>(i)] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+    const auto lx = level[static_cast<std::size_t>(x)], ly = level[static_cast<std::size_t>(y)];
+    if (lx != ly) return lx < ly;
+    return code_[static_cast<std::size_t>(x)].code < code_[static_cast<std::size_t>(y)].code;
+  });
+  std::vector<int> position(static_cast<std::size_t>(n_code));
+  for (int k = 0; k < n_code; ++k)
+    position[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])] = k;
   auto reg = [&](int id) {
     if (id < 0) return n_in + (-id - 1);
     if (id < n_in) return id;
-    return id + n_const;
+    return n_in + n_const + position[static_cast<std::size_t>(id - n_in)];
   };
   t.code_.reserve(code_.size());
-  for (const auto& p : code_)
+  for (int k = 0; k < n_code; ++k) {
+    const auto& p = code_[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])];
     t.code_.push_back({p.code, reg(p.a), p.b == no_operand ? 0 : reg(p.b)});
+  }
   int max_out = -1;
   for (const auto& [id, index] : outputs_) {
     t.output_map_.emplace_back(reg(id), index);
     max_out = std::max(max_out, index);
   }
   t.outputs_ = max_out + 1;
-  t.registers_ = n_in + n_const + static_cast<int>(code_.size());
+  t.registers_ = n_in + n_const + n_code;
   return t;
 }
 
