@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "ga/range_runs.hpp"
 #include "ga/search_box.hpp"
@@ -35,6 +36,15 @@ bool fourbar_penalty_problem::feasible(const Eigen::Vector3d& k) const {
 
 double fourbar_penalty_problem::value(const Eigen::Vector3d& k) const {
   const double z = 0.5 * (a_ * k - b_).squaredNorm();
+  if (weight_ > 0.0) {
+    constexpr double margin = 1e-6;
+    double sum = 0.0;
+    for (const auto& c : constraints_.constraints) {
+      const double v = c(k, nullptr, nullptr);
+      if (!(v > margin)) sum += std::isfinite(v) ? (margin - v) * (margin - v) : 1e12;
+    }
+    return z + weight_ * sum;
+  }
   double violation = 0.0;
   for (const auto& c : constraints_.constraints) {
     const double v = c(k, nullptr, nullptr);
@@ -50,7 +60,8 @@ void fourbar_penalty_problem::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& 
 
 namespace {
 
-ga::range_run_result run_ga(const ga::problem& p, const ga_synthesis_options& o) {
+ga::range_run_result run_ga(const ga::problem& p, const ga_synthesis_options& o,
+                            const std::function<void()>& between_runs = {}) {
   ga::island_model model(o.ga, o.islands);
   ga::termination limits;
   limits.max_generations = o.generations;
@@ -71,6 +82,7 @@ ga::range_run_result run_ga(const ga::problem& p, const ga_synthesis_options& o)
       model, p, ga::search_box::of(p), limits, ro,
       [&](ga::range_run_step& step) {
         run = step.next_run;
+        if (between_runs) between_runs();
         return true;
       },
       settings);
@@ -83,10 +95,22 @@ ga_fourbar_result ga_crank_constrained(const std::vector<double>& psi,
                                        const crank_constrained_options& options,
                                        const ga_synthesis_options& o) {
   const auto t0 = std::chrono::steady_clock::now();
-  const fourbar_penalty_problem p(psi, phi, options);
-  const auto rr = run_ga(p, o);
+  fourbar_penalty_problem p(psi, phi, options);
+  p.set_weight(o.penalty_weight);
+  const auto rr = run_ga(p, o, [&] {
+    if (p.weight() > 0.0) p.set_weight(p.weight() * o.weight_growth);
+  });
+  // Each run's best was ranked under its own weight: take the feasible one of least z.
+  Eigen::Vector3d k = rr.runs.back().result.best_x;
+  double best_z = std::numeric_limits<double>::infinity();
+  for (const auto& run : rr.runs) {
+    const Eigen::Vector3d x = run.result.best_x;
+    if (p.feasible(x) && p.objective(x) < best_z) {
+      best_z = p.objective(x);
+      k = x;
+    }
+  }
   ga_fourbar_result r;
-  const Eigen::Vector3d k = rr.best_x;
   Eigen::MatrixXd a;
   Eigen::VectorXd b;
   freudenstein_system(psi, phi, a, b);

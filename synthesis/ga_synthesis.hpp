@@ -20,15 +20,23 @@ struct ga_synthesis_options {
   ga::ga_options ga;            // defaults: kinevo's real-coded GA
   ga::island_options islands;   // defaults: one island, seed 1
   long long generations = 150;  // per range run
-  int range_runs = 4;           // box radii shrink by `shrink` after each run
-  double shrink = 0.25;
+  int range_runs = 6;           // box radii shrink by `shrink` after each run
+  double shrink = 0.4;
+  // Four-bar: the constraint penalty weight of the first run, multiplied by `weight_growth`
+  // after each run (the penalised Gauss function of the generalized-inverse dissertation (GIGSP),
+  // eq. 5.6, lets W change during the optimisation). A weight <= 0 ranks every infeasible point
+  // behind every feasible one instead.
+  double penalty_weight = 1.0;
+  double weight_growth = 100.0;
   // Called at synchronisation points with the fraction done; may be empty.
   std::function<void(double)> on_progress;
 };
 
-// z = 1/2 ||A k - b||^2 over k in a box; a k violating any constraint of the crank-constrained
-// problem (strict form: both factors of (18b)/(19b)) is worth more than every feasible one:
-// value = offset + sum of violations, where offset bounds z on the box.
+// z = 1/2 ||A k - b||^2 over k in a box, with the constraints of the crank-constrained problem
+// (strict form: both factors of (18b)/(19b)) as penalties: with a weight w > 0,
+// value = z + w sum max(0, margin - c_i)^2 (margin 1e-6, so that a minimiser for large w is
+// strictly feasible); with w <= 0, value = offset + sum of violations for an infeasible k, where
+// offset bounds z on the box, so that every feasible k is better.
 class fourbar_penalty_problem : public ga::problem {
  public:
   fourbar_penalty_problem(const std::vector<double>& psi, const std::vector<double>& phi,
@@ -41,6 +49,10 @@ class fourbar_penalty_problem : public ga::problem {
   std::string name() const override { return "four-bar synthesis"; }
   double value(const Eigen::Vector3d& k) const;
   bool feasible(const Eigen::Vector3d& k) const;
+  double objective(const Eigen::Vector3d& k) const { return 0.5 * (a_ * k - b_).squaredNorm(); }
+  // Between GA runs only (evaluate() reads it concurrently during a run).
+  void set_weight(double w) { weight_ = w; }
+  double weight() const { return weight_; }
 
  private:
   Eigen::MatrixXd a_;
@@ -48,6 +60,7 @@ class fourbar_penalty_problem : public ga::problem {
   penalty_problem constraints_;
   double box_;
   double offset_;
+  double weight_ = 0.0;
 };
 
 struct ga_fourbar_result {

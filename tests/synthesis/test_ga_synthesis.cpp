@@ -55,3 +55,22 @@ TEST(GaSynthesis, RssrNeverBeatsLeastSquares) {
   EXPECT_GE(r.fit.residual_norm, exact.residual_norm * (1 - 1e-12));
   EXPECT_LT(r.fit.residual_norm, 0.1 * b.norm()) << r.fit.k.transpose();
 }
+
+// With link-ratio and transmission bounds the feasible set is fragmented; four islands and the
+// growing penalty weight reach the minimum the interior penalty method finds (an independent
+// method), within 1e-3 in ||e||.
+TEST(GaSynthesis, BoundedAgreesWithPenaltyMethod) {
+  const auto t = ks::read_function_table(
+      std::string(KINEVO_TEST_DATA) + "/synthesis/grashof_table1.csv", false, 3, "test");
+  ks::crank_constrained_options o;
+  o.max_link_ratio = 6.0;
+  o.min_transmission = 30.0 * std::numbers::pi / 180.0;
+  const auto penalty = ks::crank_constrained_least_squares(t.input, t.output, o);
+  ks::ga_synthesis_options g;
+  g.islands.islands = 4;
+  g.islands.seed = 1;
+  const auto r = ks::ga_crank_constrained(t.input, t.output, o, g);
+  ASSERT_TRUE(r.feasible);
+  EXPECT_TRUE(ks::input_crank(r.fit.k).crank);
+  EXPECT_NEAR(r.fit.residual_norm, penalty.fit.residual_norm, 1e-3);
+}
