@@ -157,11 +157,12 @@ TEST(CliOptimize, CtrlCFinishesTheGenerationSavesStateAndExits130) {
   const auto dir = fresh_dir("optimize_sigint");
   const std::string ck = (dir / "state.ck").string();
   const std::string common = "optimize --function rastrigin --dim 5 --islands 2 --seed 8 --json";
-  // About 20 ms per generation: interrupted after a second, long before 4000 generations.
+  // About 20 ms per generation: interrupted after two seconds, long before 4000 generations
+  // (a background job of sh ignores SIGINT until kinevo installs its handler at start-up).
   const std::string cmd = "sh -c '" + std::string(KINEVO_BINARY) + " " + common +
                           " --generations 4000 --cost-us 100 --checkpoint " + ck + " >" +
                           (dir / "out.json").string() + " 2>" + (dir / "err.txt").string() +
-                          " & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo $?'";
+                          " & pid=$!; sleep 2; kill -INT $pid; wait $pid; echo $?'";
   FILE* pipe = ::popen(cmd.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   std::array<char, 64> buf{};
