@@ -203,8 +203,9 @@ void run_rk4(const model& m, acceleration_solver& solver, const simulation_optio
   st.result.completed = true;
 }
 
-// Dormand-Prince 5(4) (Dormand & Prince 1980; the RK5(4)7M pair, FSAL), with steps clipped to
-// land on the output times t_start + k dt.
+// Dormand-Prince 5(4) (the RK5(4)7M pair, first same as last) with step-size control, and its
+// continuous extension of order 4 for the records at t_start + k dt (the dense-output
+// coefficients of Hairer, Norsett and Wanner's DOPRI5), so steps are not tied to dt.
 void run_dopri(const model& m, acceleration_solver& solver, const simulation_options& o,
                acceleration_solver* reference, Eigen::VectorXd q, Eigen::VectorXd qd,
                run_state& st) {
@@ -220,6 +221,9 @@ void run_dopri(const model& m, acceleration_solver& solver, const simulation_opt
                           b6 = 11.0 / 84;
   static constexpr double e1 = 71.0 / 57600, e3 = -71.0 / 16695, e4 = 71.0 / 1920,
                           e5 = -17253.0 / 339200, e6 = 22.0 / 525, e7 = -1.0 / 40;
+  static constexpr double d1 = -12715105075.0 / 11282082432.0, d3 = 87487479700.0 / 32700410799.0,
+                          d4 = -10690763975.0 / 1880347072.0, d5 = 701980252875.0 / 199316789632.0,
+                          d6 = -1453857185.0 / 822651844.0, d7 = 69997945.0 / 29380423.0;
   dynamics dyn(m, solver, o);
   const Eigen::Index n = q.size();
   auto pack = [n](const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
@@ -236,6 +240,9 @@ void run_dopri(const model& m, acceleration_solver& solver, const simulation_opt
   double h = o.dt;
   long long out_index = 1;
   const auto outputs = static_cast<long long>(std::ceil((o.t_end - o.t_start) / o.dt - 1e-9));
+  auto output_time = [&](long long k) {
+    return k == outputs ? o.t_end : o.t_start + static_cast<double>(k) * o.dt;
+  };
   auto f = [&](const Eigen::VectorXd& yy, double tt, Eigen::VectorXd& k) {
     const Eigen::VectorXd qq = yy.head(n), vv = yy.tail(n);
     const acceleration_result& a = dyn.solve(qq, vv, tt);
@@ -245,9 +252,7 @@ void run_dopri(const model& m, acceleration_solver& solver, const simulation_opt
   };
   Eigen::VectorXd k2, k3, k4, k5, k6, k7;
   while (out_index <= outputs) {
-    const double t_out =
-        out_index == outputs ? o.t_end : o.t_start + static_cast<double>(out_index) * o.dt;
-    const double step = std::min(h, t_out - t);
+    const double step = std::min(h, o.t_end - t);
     if (!f(y + step * a21 * k1, t + c2 * step, k2)) return;
     if (!f(y + step * (a31 * k1 + a32 * k2), t + c3 * step, k3)) return;
     if (!f(y + step * (a41 * k1 + a42 * k2 + a43 * k3), t + c4 * step, k4)) return;
@@ -270,11 +275,35 @@ void run_dopri(const model& m, acceleration_solver& solver, const simulation_opt
       }
       continue;
     }
-    t += step;
+    // Records at the output times inside (t, t + step], from the continuous extension.
+    const double t_old = t;
+    const double t_new =
+        o.t_end - (t + step) <= 1e-12 * std::max(1.0, std::abs(o.t_end)) ? o.t_end : t + step;
+    const Eigen::VectorXd r2 = y_new - y, r3 = step * k1 - r2, r4 = r2 - step * k7 - r3;
+    const Eigen::VectorXd r5 = step * (d1 * k1 + d3 * k3 + d4 * k4 + d5 * k5 + d6 * k6 + d7 * k7);
+    while (out_index <= outputs &&
+           output_time(out_index) <= t_new + 1e-12 * std::max(1.0, std::abs(t_new))) {
+      const double t_out = output_time(out_index);
+      const double th = (t_out - t_old) / step;
+      const Eigen::VectorXd y_out =
+          out_index == outputs || th >= 1.0
+              ? y_new
+              : Eigen::VectorXd(y + th * (r2 + (1.0 - th) * (r3 + th * (r4 + (1.0 - th) * r5))));
+      const Eigen::VectorXd qq = y_out.head(n), vv = y_out.tail(n);
+      const acceleration_result a = dyn.solve(qq, vv, t_out);
+      if (!check(a, t_out, o, st)) return;
+      make_record(m, dyn, reference, o, t_out, qq, vv, a, st, out_index == outputs);
+      if (st.stop) {
+        st.result.message = fmt::format("stopped by the caller at t = {:.6g}", t_out);
+        return;
+      }
+      ++out_index;
+    }
+    t = t_new;
     y = y_new;
     k1 = k7;  // first same as last
     ++st.result.steps;
-    if (step == h || e > 0.0) h = step * std::min(5.0, 0.9 * std::pow(std::max(e, 1e-10), -0.2));
+    h = step * std::min(5.0, 0.9 * std::pow(std::max(e, 1e-10), -0.2));
     if (o.stabilization == stabilization_kind::projection) {
       Eigen::VectorXd qq = y.head(n), vv = y.tail(n);
       project(m, o, t, qq, vv);
@@ -282,18 +311,6 @@ void run_dopri(const model& m, acceleration_solver& solver, const simulation_opt
       const acceleration_result& a = dyn.solve(qq, vv, t);
       if (!check(a, t, o, st)) return;
       k1 = pack(vv, a.acceleration);
-    }
-    if (t >= t_out - 1e-12 * std::max(1.0, std::abs(t_out))) {
-      t = t_out;
-      const Eigen::VectorXd qq = y.head(n), vv = y.tail(n);
-      const acceleration_result a = dyn.solve(qq, vv, t);
-      if (!check(a, t, o, st)) return;
-      make_record(m, dyn, reference, o, t, qq, vv, a, st, out_index == outputs);
-      if (st.stop) {
-        st.result.message = fmt::format("stopped by the caller at t = {:.6g}", t);
-        return;
-      }
-      ++out_index;
     }
   }
   st.result.completed = true;

@@ -15,7 +15,7 @@ namespace kinevo::mechanics {
 
 enum class integrator_kind {
   rk4,             // classical Runge-Kutta, fixed step dt
-  dormand_prince,  // Dormand-Prince 5(4) with error control (rtol, atol), dense records at dt
+  dormand_prince,  // Dormand-Prince 5(4), error control (rtol, atol), records at dt by dense output
 };
 
 enum class stabilization_kind {
@@ -32,7 +32,7 @@ struct simulation_options {
   integrator_kind integrator = integrator_kind::rk4;
   double t_start = 0.0;
   double t_end = 1.0;
-  double dt = 1e-3;                  // RK4 step; Dormand-Prince output interval and first step
+  double dt = 1e-3;  // RK4 step; Dormand-Prince output interval (records) and first step
   double rtol = 1e-9, atol = 1e-12;  // Dormand-Prince error control
   double dt_min = 1e-12;             // Dormand-Prince gives up below this step
 

@@ -117,6 +117,26 @@ TEST(Simulation, CartesianPendulumMatchesTheAngleEquation) {
   }
 }
 
+TEST(Simulation, DormandPrinceDenseOutputMatchesTheAngleEquation) {
+  const model m = load_model(examples + "/pendulum.toml");
+  auto solver = make_solver("gigsp");
+  simulation_options o;
+  o.integrator = integrator_kind::dormand_prince;
+  o.t_end = 3.0;
+  o.dt = 0.25;  // records every 0.25 s; steps are chosen by the error control
+  o.rtol = 1e-12;
+  o.atol = 1e-14;
+  o.stabilization = stabilization_kind::projection;
+  const simulation_result r = simulate(m, *solver, o);
+  ASSERT_TRUE(r.completed) << r.message;
+  ASSERT_EQ(r.records.size(), 13u);
+  for (std::size_t k : {3u, 7u, 12u}) {  // interpolated and final records
+    const step_record& s = r.records[k];
+    EXPECT_NEAR(s.t, 0.25 * static_cast<double>(k), 1e-12);
+    EXPECT_NEAR(std::atan2(s.q[0], -s.q[1]), pendulum_angle(0.1, s.t), 1e-8) << s.t;
+  }
+}
+
 TEST(Simulation, ReferenceSolverDifferenceAndCallbackStop) {
   const model m = load_model(examples + "/double_pendulum.toml");
   auto solver = make_solver("kv");
