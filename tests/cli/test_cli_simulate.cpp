@@ -46,7 +46,8 @@ TEST(CliSimulate, KinematicFiveBarWithDormandPrince) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["completed"], true);
   EXPECT_TRUE(j["energy"].is_null());  // kinematic mode defines no energy
-  EXPECT_LT(j["max_position_violation"].get<double>(), 1e-9);
+  // Records between steps come from the continuous extension (not projected): ~rtol.
+  EXPECT_LT(j["max_position_violation"].get<double>(), 1e-7);
 }
 
 TEST(CliSimulate, InconsistentModelStopsWithExitOneAndKeepsTheCsv) {
