@@ -20,6 +20,7 @@
 #include "io/csv_table.hpp"
 #include "io/progress.hpp"
 #include "io/svg_plot.hpp"
+#include "symbolic/optimization_problem.hpp"
 
 namespace kinevo::cli {
 
@@ -55,6 +56,7 @@ class costly_problem : public ga::problem {
 
 struct optimize_args {
   std::string function = "rastrigin";
+  std::string problem_file;  // --problem: a TOML problem file instead of a test function
   int dim = 10;
   std::vector<double> lower, upper;
   std::uint64_t seed = 1;
@@ -238,7 +240,7 @@ optimize_args apply_preset(const optimize_args& in, const CLI::App& sub) {
 
 int run_optimize(const optimize_args& a_in, const CLI::App& sub) {
   const auto given = [&](const char* name) { return sub.count(name) > 0; };
-  const optimize_args a = apply_preset(a_in, sub);
+  optimize_args a = apply_preset(a_in, sub);
   // Contradictions first, each with what to do instead.
   if (!a.resume.empty() && a.range_runs > 1) {
     throw io::input_error("--resume continues one run; it cannot be combined with --range-runs");
@@ -257,11 +259,24 @@ int run_optimize(const optimize_args& a_in, const CLI::App& sub) {
   }
   if (!(a.cost_us >= 0.0)) throw io::input_error("--cost-us must be >= 0");
 
+  if (!a.problem_file.empty() && (given("--function") || given("--dim"))) {
+    throw io::input_error(
+        "--problem takes its variables from the file; drop --function and --dim");
+  }
   std::unique_ptr<ga::problem> base;
-  try {
-    base = ga::make_test_function(a.function, a.dim);
-  } catch (const std::invalid_argument& e) {
-    throw io::input_error(std::string("--function/--dim: ") + e.what());
+  const symbolic::expression_problem* expression = nullptr;
+  if (!a.problem_file.empty()) {
+    auto loaded = symbolic::load_optimization_problem(a.problem_file);
+    expression = loaded.get();
+    a.function = loaded->name();
+    a.dim = loaded->dimension();
+    base = std::move(loaded);
+  } else {
+    try {
+      base = ga::make_test_function(a.function, a.dim);
+    } catch (const std::invalid_argument& e) {
+      throw io::input_error(std::string("--function/--dim: ") + e.what());
+    }
   }
   std::optional<costly_problem> costly;
   if (a.cost_us > 0.0) costly.emplace(*base, a.cost_us);
@@ -427,6 +442,14 @@ int run_optimize(const optimize_args& a_in, const CLI::App& sub) {
     nlohmann::json j;
     j["function"] = a.function;
     j["dim"] = a.dim;
+    if (expression != nullptr) {
+      const Eigen::VectorXd x = rr.best_x;
+      j["problem"] = a.problem_file;
+      j["variables"] = expression->variable_names();
+      j["objective"] = expression->objective(x);
+      j["max_violation"] = expression->max_violation(x);
+      j["constraint_values"] = to_vector(expression->constraint_values(x));
+    }
     j["seed"] = a.seed;
     j["islands"] = a.islands;
     j["best_value"] = rr.best_value;
@@ -455,6 +478,14 @@ int run_optimize(const optimize_args& a_in, const CLI::App& sub) {
                    r.result.best_value);
       }
     }
+    if (expression != nullptr) {
+      const Eigen::VectorXd x = rr.best_x;
+      for (int k = 0; k < a.dim; ++k) {
+        fmt::print("{:<12}{:.17g}\n", expression->variable_names()[static_cast<std::size_t>(k)], x[k]);
+      }
+      fmt::print("objective   {:.17g}  (largest constraint violation {:.3g})\n",
+                 expression->objective(x), expression->max_violation(x));
+    }
     fmt::print("best value  {:.17g}\n", rr.best_value);
     fmt::print("best x      [{:.17g}]\n", fmt::join(to_vector(rr.best_x), ", "));
     fmt::print("evaluations {}  generations {}  stop: {}  ({:.3f} s)\n", rr.evaluations,
@@ -470,7 +501,7 @@ int run_optimize(const optimize_args& a_in, const CLI::App& sub) {
 }
 
 const command_registration registration(
-    20, "optimize", "Minimise a built-in test function with the island-model GA",
+    20, "optimize", "Minimise a built-in test function or a problem file with the island-model GA",
     [](CLI::App& sub) -> std::function<int()> {
       auto a = std::make_shared<optimize_args>();
       sub.add_option("--config", a->config,
@@ -478,6 +509,10 @@ const command_registration registration(
       sub.add_option("--function", a->function,
                      "sphere, rosenbrock, rastrigin, ackley, griewank, schwefel, quadratic")
           ->capture_default_str();
+      sub.add_option("--problem", a->problem_file,
+                     "TOML problem file: variables with bounds, objective, g <= 0 / h = 0 "
+                     "constraints (docs/model-files.md)")
+          ->check(CLI::ExistingFile);
       sub.add_option("--dim", a->dim, "Number of variables")->capture_default_str();
       sub.add_option("--lower", a->lower, "Lower bound(s): one value or one per variable");
       sub.add_option("--upper", a->upper, "Upper bound(s): one value or one per variable");
