@@ -125,6 +125,11 @@ void gauss_ga_options::validate() const {
     if (!(r > 0.0) || !std::isfinite(r)) fail("every entry of radii_per_run must be positive");
   }
   if (warm_history < 1) fail("warm_history must be at least 1");
+  if (warm_cycle < 1) fail("warm_cycle must be at least 1");
+  if (warm_order < 0 || warm_order > 2) fail("warm_order must be 0, 1 or 2");
+  if (!(warm_resolution >= 0.0 && warm_resolution < 1.0)) {
+    fail("warm_resolution must be in [0, 1)");
+  }
   if (!(warm_factor > 0.0) || !(warm_min_radius > 0.0)) {
     fail("warm_factor and warm_min_radius must be positive");
   }
@@ -155,6 +160,7 @@ gauss_ga_options gauss_ga_preset(const std::string& name) {
     o.max_runs = 5;
     o.tolerance = 0.0;         // the seed always makes its five runs
     o.principal_axes = false;  // GAucsd searched the accelerations themselves
+    o.warm_resolution = 0.0;   // runs are compared, never accepted alone
     o.scaled_axes = false;
     return o;
   }
@@ -201,7 +207,8 @@ bool gauss_ga_solver::is_root() const {
 
 void gauss_ga_solver::reset() {
   previous_.resize(0);
-  recent_changes_.clear();
+  recent_errors_.clear();
+  history_.clear();
 }
 
 namespace {
@@ -243,13 +250,35 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
   if (n < 1) throw std::invalid_argument("ga solver: the system has no coordinates");
   gauss_penalty_schedule schedule(options_.penalty, system.constraint_names, m);
   const bool warm = options_.warm_start && previous_.size() == n;
+  if (!warm) history_.clear();
+  // Prediction of this solve from the same stage of the last steps (see warm_cycle).
+  Eigen::VectorXd predicted = previous_;
+  if (warm) {
+    const auto c = static_cast<std::size_t>(options_.warm_cycle);
+    const std::size_t have = history_.size();
+    std::vector<const Eigen::VectorXd*> same;  // same stage, newest first
+    for (std::size_t j = 1; j <= static_cast<std::size_t>(options_.warm_order) + 1; ++j) {
+      if (have < j * c) break;
+      const Eigen::VectorXd& h = history_[have - j * c];
+      if (h.size() != n) break;
+      same.push_back(&h);
+    }
+    // Newton's backward differences for equally spaced steps, only once the whole history
+    // exists: a lower degree from older steps can be worse than the previous acceleration,
+    // and the box (sized from the previous predictor's errors) would then miss the answer.
+    if (same.size() == static_cast<std::size_t>(options_.warm_order) + 1) {
+      if (same.size() == 1) predicted = *same[0];
+      if (same.size() == 2) predicted = 2.0 * *same[0] - *same[1];
+      if (same.size() == 3) predicted = 3.0 * *same[0] - 3.0 * *same[1] + *same[2];
+    }
+  }
   if (warm && m > 0 && schedule.kind() == penalty_kind::multipliers) {
-    // Warm multipliers: the least-squares estimate A^T lambda = -M (a_prev - a_f) at this
-    // state (the constraint force of the previous acceleration, eq. 2.18). Carrying the last
+    // Warm multipliers: the least-squares estimate A^T lambda = -M (a_pred - a_f) at this
+    // state (the constraint force of the predicted acceleration, eq. 2.18). Carrying the last
     // solve's lambda instead feeds each solve's GA noise (amplified by 2 W) into the next.
     const gauss_terms plain =
         gauss_terms::from_system(system, schedule.weights(), schedule.multipliers());
-    const Eigen::VectorXd fc = system.mass * (previous_ - plain.free_accel);
+    const Eigen::VectorXd fc = system.mass * (predicted - plain.free_accel);
     schedule.set_multipliers(-plain.jacobian.transpose().colPivHouseholderQr().solve(fc));
   }
   const auto terms_now = [&] {
@@ -260,10 +289,10 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
   Eigen::VectorXd centre;
   double radius = 0.0;
   if (warm) {
-    centre = previous_;
-    const double moved = recent_changes_.empty()
+    centre = predicted;
+    const double moved = recent_errors_.empty()
                              ? options_.cold_radius
-                             : *std::max_element(recent_changes_.begin(), recent_changes_.end());
+                             : *std::max_element(recent_errors_.begin(), recent_errors_.end());
     radius =
         std::clamp(options_.warm_factor * moved, options_.warm_min_radius, options_.cold_radius);
   } else {
@@ -349,12 +378,20 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
     evaluations_before_run += r.evaluations;
     // Two GA runs must agree: a first run that finds nothing better than its start point
     // (a warm start already close) shows no change without showing convergence.
-    converged = k > 0 && rec.change <= options_.tolerance * std::max(scale, max_abs(best));
-    last_best = best;
-    schedule.after_run(residual);
+    const double tol = options_.tolerance * std::max(scale, max_abs(best));
     // Distance of the best from the centre in the searched coordinates (the basis is
     // orthonormal, so this is the same in accelerations).
     const bool near_edge = max_abs((r.best_x - start).cwiseQuotient(run_radius * axis_scale)) > 0.5;
+    converged = k > 0 && rec.change <= tol;
+    // A warm box drawn from the prediction error holds the answer; one run resolves about
+    // warm_resolution of it, so the first run alone suffices when that is within the
+    // tolerance and the best is not pressing on a face (which would mean the box was too
+    // small). Decided from the GA's result and shared data only, so all ranks agree.
+    if (warm && k == 0 && !near_edge && run_radius * options_.warm_resolution <= tol) {
+      converged = true;
+    }
+    last_best = best;
+    schedule.after_run(residual);
     runs_.push_back(std::move(rec));
     if (converged || k + 1 == options_.max_runs) break;
 
@@ -445,13 +482,17 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
   }
   out.acceleration = a;
   out.constraint_force = system.mass * (a - terms.free_accel);
-  if (previous_.size() == n) {
-    recent_changes_.push_back(max_abs(a - previous_));
-    if (static_cast<int>(recent_changes_.size()) > options_.warm_history) {
-      recent_changes_.erase(recent_changes_.begin());
+  if (warm) {
+    recent_errors_.push_back(max_abs(a - predicted));
+    if (static_cast<int>(recent_errors_.size()) > options_.warm_history) {
+      recent_errors_.erase(recent_errors_.begin());
     }
   }
   previous_ = a;
+  history_.push_back(a);
+  const auto keep = static_cast<std::size_t>(options_.warm_cycle) *
+                    static_cast<std::size_t>(options_.warm_order + 1);
+  if (history_.size() > keep) history_.erase(history_.begin());
   if (!options_.record_trace) runs_.clear();
   return out;
 }

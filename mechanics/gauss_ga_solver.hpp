@@ -2,8 +2,9 @@
 // eqs. 5.3-5.6) minimised by the island GA in range runs (sec. 5.4): run 1 searches a box
 // around a guess, each later run is re-centred on the best point and shrunk, and the runs stop
 // when the best moves less than the tolerance between runs. Each solve after the first starts
-// from the previous acceleration in a smaller box (warm start), as the dissertation does for
-// later time steps.
+// from a prediction (warm start): the same integrator stage of the last steps extrapolated in
+// time, in a box a few times the recent prediction error; one run suffices when that box is
+// small enough for the run's resolution.
 #pragma once
 
 #include <Eigen/Core>
@@ -35,14 +36,26 @@ struct gauss_ga_options {
   // Optional explicit radii of runs 1, 2, ... (the thesis preset: 50, 10, 1, 0.1, 0.01).
   std::vector<double> radii_per_run;
 
-  // Warm start: the box is centred on the previous acceleration with radius warm_factor times
-  // the largest change between successive solves among the last `warm_history` (4 covers the
-  // stages of one RK4 step, which alternate small and large changes), at least warm_min_radius
-  // and at most cold_radius.
+  // Warm start: the box is centred on a predicted acceleration with radius warm_factor times
+  // the largest prediction error among the last `warm_history` warm solves (4 covers the
+  // stages of one RK4 step), at least warm_min_radius and at most cold_radius.
+  // The prediction: solves are taken in cycles of warm_cycle calls (4 = the stages of one
+  // classical RK4 step, in order); call i is predicted from calls i - c, i - 2c, i - 3c (the
+  // same stage of the last three steps) by polynomial extrapolation of degree up to
+  // warm_order (2: a = 3 a1 - 3 a2 + a3, error O(h^3)) once those calls exist, from the
+  // previous acceleration before. A wrong cycle (another integrator) only costs runs: the
+  // prediction errors widen the box and the stopping rule below then asks for more runs.
   bool warm_start = true;
   double warm_factor = 4.0;
   double warm_min_radius = 1e-5;
   int warm_history = 4;
+  int warm_cycle = 4;
+  int warm_order = 2;
+  // A warm solve stops after its first run when the best lies in the inner half of the box
+  // and radius * warm_resolution is within the tolerance: warm_resolution is the fraction of
+  // its box that one run of evaluations_per_run resolves (about 1e-3 for the default preset;
+  // 0 disables the one-run stop, so that two runs must agree as in a cold start).
+  double warm_resolution = 1e-3;
 
   // Search along the principal axes of Z1 (eigenvectors of H = M + 2 A^T W A) instead of
   // along the coordinates: an orthonormal rotation about the run's centre, so radii keep their
@@ -121,8 +134,10 @@ class gauss_ga_solver final : public acceleration_solver {
  private:
   gauss_ga_options options_;
   std::unique_ptr<ga::island_model> model_;
-  Eigen::VectorXd previous_;            // last acceleration (warm start)
-  std::vector<double> recent_changes_;  // max |a_k - a_k-1| of the last solves (warm radius)
+  Eigen::VectorXd previous_;           // last acceleration (warm start)
+  std::vector<double> recent_errors_;  // max |a - prediction| of the last warm solves (radius)
+  // Accelerations of the last solves, newest last (at most 3 warm_cycle + 1), for prediction.
+  std::vector<Eigen::VectorXd> history_;
   long long solves_ = 0;
   std::vector<gauss_run_record> runs_;
   std::vector<gauss_snapshot> snapshots_;

@@ -69,6 +69,20 @@ TEST(double_pendulum_study, short_study_writes_its_outputs_and_json) {
   std::filesystem::remove_all(o.out);
 }
 
+// Target: warm solves take a median of one run (at most 6400 evaluations). Over 0.05 s (200
+// solves) the first steps build the per-stage history; the rest are predicted well enough for
+// one run, and the motion still matches GIGSP.
+TEST(double_pendulum_study, median_warm_solve_takes_one_run) {
+  double_pendulum_study_options o;
+  o.t_end = 0.05;
+  o.write_files = false;
+  const auto r = run_double_pendulum_study(o);
+  ASSERT_TRUE(r.motion.completed) << r.motion.message;
+  EXPECT_EQ(r.motion.runs_per_solve_median, 1.0);
+  EXPECT_LE(r.motion.evaluations_per_solve_median, 6400.0);
+  EXPECT_LE(r.motion.max_position_difference, 1e-8);
+}
+
 TEST(double_pendulum_study, bad_options_are_refused_before_any_work) {
   double_pendulum_study_options o;
   o.write_files = false;
