@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -149,7 +150,108 @@ double common_coefficient(const GiNaC::ex& sum) {
   return common == 1.0 ? 0.0 : common;
 }
 
+// 64-bit FNV-1a, folded in one word at a time: fixed across processes and platforms.
+constexpr std::uint64_t fnv_offset = 14695981039346656037ULL;
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) {
+    h ^= (v >> (8 * i)) & 0xffU;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+std::uint64_t mix(std::uint64_t h, const std::string& s) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return mix(h, s.size());
+}
+// Exact text of a number: rationals exactly, floating-point values by their bits.
+std::string number_text(const GiNaC::numeric& n) {
+  if (n.is_rational()) return text_of(n);
+  const double v = n.to_double();
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof bits);
+  std::string text = std::to_string(bits);
+  text.push_back('f');
+  return text;
+}
 }  // namespace
+
+// The key is invariant under negation (a - b and b - a get the same key, as GiNaC may keep
+// either form depending on its order) and `sign` orients it: sign(-x) = -sign(x). Terms of a
+// sum are then ordered by key alone, so the same terms are summed in the same order whatever
+// form each one has; their values differ at most in sign, which rounding preserves exactly.
+tape_builder::canonical_key tape_builder::key_of(const GiNaC::ex& e) {
+  auto found = keys_.find(e);
+  if (found != keys_.end()) return found->second;
+  canonical_key k{fnv_offset, 1};
+  auto signed_key = [](const canonical_key& c) {
+    return mix(c.key, static_cast<std::uint64_t>(c.sign > 0 ? 1 : 2));
+  };
+  if (GiNaC::is_a<GiNaC::numeric>(e)) {
+    const auto& n = GiNaC::ex_to<GiNaC::numeric>(e);
+    const bool negative = n.is_real() && n.is_negative();
+    k.key = mix(mix(k.key, 1), number_text(negative ? GiNaC::numeric(-n) : n));
+    k.sign = negative ? -1 : 1;
+  } else if (GiNaC::is_a<GiNaC::symbol>(e) || GiNaC::is_a<GiNaC::constant>(e)) {
+    k.key = mix(mix(k.key, 2), text_of(e));
+  } else if (GiNaC::is_a<GiNaC::mul>(e)) {
+    std::vector<std::uint64_t> factors;
+    for (std::size_t i = 0; i < e.nops(); ++i) {
+      const canonical_key c = key_of(e.op(i));
+      k.sign *= c.sign;
+      const GiNaC::ex f = e.op(i);
+      if (GiNaC::is_a<GiNaC::numeric>(f) &&
+          (f.is_equal(GiNaC::numeric(1)) || f.is_equal(GiNaC::numeric(-1)))) {
+        continue;
+      }
+      factors.push_back(c.key);
+    }
+    std::sort(factors.begin(), factors.end());
+    if (factors.size() == 1) {
+      k.key = factors.front();  // -x: the key of x
+    } else {
+      k.key = mix(k.key, 3);
+      for (auto f : factors) k.key = mix(k.key, f);
+    }
+  } else if (GiNaC::is_a<GiNaC::add>(e)) {
+    const auto terms = ordered_terms(e);
+    k.sign = terms.empty() ? 1 : terms.front().second.sign;
+    k.key = mix(k.key, 4);
+    for (const auto& [term, c] : terms) {
+      k.key = mix(mix(k.key, c.key), static_cast<std::uint64_t>(c.sign == k.sign ? 1 : 2));
+    }
+  } else if (GiNaC::is_a<GiNaC::power>(e)) {
+    const canonical_key base = key_of(e.op(0));
+    const GiNaC::ex expo = e.op(1);
+    k.key = mix(k.key, 5);
+    if (GiNaC::is_a<GiNaC::numeric>(expo) && GiNaC::ex_to<GiNaC::numeric>(expo).is_integer()) {
+      // (-x)^k = (-1)^k x^k: the key of x, oriented by the parity of k.
+      k.key = mix(mix(k.key, base.key), signed_key(key_of(expo)));
+      if (GiNaC::ex_to<GiNaC::numeric>(expo).is_odd()) k.sign = base.sign;
+    } else {
+      k.key = mix(mix(k.key, signed_key(base)), signed_key(key_of(expo)));
+    }
+  } else {
+    k.key = mix(mix(k.key, 6), GiNaC::is_a<GiNaC::function>(e)
+                                   ? GiNaC::ex_to<GiNaC::function>(e).get_name()
+                                   : std::string(GiNaC::ex_to<GiNaC::basic>(e).class_name()));
+    for (std::size_t i = 0; i < e.nops(); ++i) k.key = mix(k.key, signed_key(key_of(e.op(i))));
+  }
+  keys_.emplace(e, k);
+  return k;
+}
+
+std::vector<std::pair<GiNaC::ex, tape_builder::canonical_key>> tape_builder::ordered_terms(
+    const GiNaC::ex& e) {
+  std::vector<std::pair<GiNaC::ex, canonical_key>> ops;
+  for (std::size_t i = 0; i < e.nops(); ++i) ops.emplace_back(e.op(i), key_of(e.op(i)));
+  // Equal keys would need a 64-bit collision between different terms of one sum.
+  std::stable_sort(ops.begin(), ops.end(),
+                   [](const auto& x, const auto& y) { return x.second.key < y.second.key; });
+  return ops;
+}
 
 int tape_builder::compile(const GiNaC::ex& e) {
   auto found = memo_.find(e);
@@ -170,10 +272,11 @@ int tape_builder::compile(const GiNaC::ex& e) {
     id = emit(op::mul, compile(GiNaC::ex(e / GiNaC::numeric(c))), constant(c));
   } else if (GiNaC::is_a<GiNaC::add>(e)) {
     // a - b is add(a, b*(-1)): emit a subtraction instead of a negation and an addition.
+    // Terms are summed in key order (see key_of); `acc` holds the partial sum or, when
+    // `flipped`, its negation, so a leading negative term needs no negation until the end.
     int acc = empty;
-    std::vector<int> negatives;
-    for (std::size_t i = 0; i < e.nops(); ++i) {
-      const GiNaC::ex term = e.op(i);
+    bool flipped = false;
+    for (const auto& [term, key] : ordered_terms(e)) {
       bool negative = false;
       if (GiNaC::is_a<GiNaC::mul>(term)) {
         const GiNaC::ex c = term.op(term.nops() - 1);
@@ -181,21 +284,20 @@ int tape_builder::compile(const GiNaC::ex& e) {
       } else if (GiNaC::is_a<GiNaC::numeric>(term)) {
         negative = GiNaC::ex_to<GiNaC::numeric>(term).is_negative();
       }
-      if (negative) {
-        negatives.push_back(compile(-term));
+      const int t = compile(negative ? GiNaC::ex(-term) : term);
+      if (acc == empty) {
+        acc = t;
+        flipped = negative;
       } else {
-        const int t = compile(term);
-        acc = acc == empty ? t : emit(op::add, acc, t);
+        acc = emit(negative == flipped ? op::add : op::sub, acc, t);
       }
     }
-    for (int t : negatives) acc = acc == empty ? emit(op::neg, t) : emit(op::sub, acc, t);
-    id = acc;
+    id = flipped ? emit(op::neg, acc) : acc;
   } else if (GiNaC::is_a<GiNaC::mul>(e)) {
     // Numerator and denominator products; negative integer powers go to the denominator.
     int num = empty, den = empty;
     bool negate = false;
-    for (std::size_t i = 0; i < e.nops(); ++i) {
-      const GiNaC::ex f = e.op(i);
+    for (const auto& [f, key] : ordered_terms(e)) {
       if (GiNaC::is_a<GiNaC::numeric>(f)) {
         const auto c = GiNaC::ex_to<GiNaC::numeric>(f);
         if (c.is_equal(GiNaC::numeric(1))) continue;

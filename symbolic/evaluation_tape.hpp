@@ -81,9 +81,19 @@ class tape_builder {
   int constant(double v);
   static constexpr int no_operand = std::numeric_limits<int>::min();
   int emit(evaluation_tape::op code, int a, int b = no_operand);
+  // Operands of `e` in a deterministic order. GiNaC orders the operands of sums and products by
+  // hash values that depend on object addresses (type-name pointers), so its own order differs
+  // between processes; emitting in that order would change the round-off from run to run.
+  struct canonical_key {
+    std::uint64_t key;  // structural hash, independent of GiNaC's order and of the sign
+    int sign;           // orientation: key_of(-x).sign == -key_of(x).sign
+  };
+  canonical_key key_of(const GiNaC::ex& e);  // memoised
+  std::vector<std::pair<GiNaC::ex, canonical_key>> ordered_terms(const GiNaC::ex& e);
 
   std::vector<GiNaC::symbol> inputs_;
-  std::map<GiNaC::ex, int, GiNaC::ex_is_less> memo_;
+  std::map<GiNaC::ex, int, GiNaC::ex_is_less> memo_;  // lookups only: never iterated
+  std::map<GiNaC::ex, canonical_key, GiNaC::ex_is_less> keys_;
   std::map<double, int> constant_ids_;
   std::vector<double> constants_;
   struct pending {
