@@ -12,15 +12,10 @@ std::string gigsp_solver::name() const {
 
 acceleration_result gigsp_solver::solve(const constrained_system& s) {
   mass_factor mf;
-  if (!mf.compute(s)) return not_positive_definite(name());
+  Eigen::VectorXd a_f;
+  if (auto done = start_solve(s, name(), mf, a_f)) return *done;
   acceleration_result r;
   const int m = s.constraints();
-  const Eigen::VectorXd a_f = mf.solve(s.force);
-  if (m == 0) {
-    r.acceleration = a_f;
-    set_constraint_force(s, a_f, r);
-    return r;
-  }
   if (options_.allow_sparse && sparse_gram::applicable(s) &&
       sparse_.factor(s, options_.rank_tolerance)) {
     // Full row rank: A_1^T (b_1 - A_1 L^T a_f) = A L^-T G^-1 (b - A a_f) with G = T^-1 T^-T.

@@ -17,15 +17,10 @@ std::string kim_vanderploeg_solver::name() const {
 
 acceleration_result kim_vanderploeg_solver::solve(const constrained_system& s) {
   mass_factor mf;
-  if (!mf.compute(s)) return not_positive_definite(name());
-  const Eigen::VectorXd a_f = mf.solve(s.force);
+  Eigen::VectorXd a_f;
+  if (auto done = start_solve(s, name(), mf, a_f)) return *done;
   acceleration_result r;
   const int m = s.constraints(), n = s.coordinates();
-  if (m == 0) {
-    r.acceleration = a_f;
-    set_constraint_force(s, a_f, r);
-    return r;
-  }
   // Eq. 4.7: A^T P = [Q_1 Q_2] R; the pivoted columns of A^T are the independent rows of A.
   Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr;
   qr.setThreshold(options_.rank_tolerance);

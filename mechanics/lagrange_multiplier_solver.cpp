@@ -14,15 +14,10 @@ std::string lagrange_multiplier_solver::name() const {
 
 acceleration_result lagrange_multiplier_solver::solve(const constrained_system& s) {
   mass_factor mf;
-  if (!mf.compute(s)) return not_positive_definite(name());
-  const Eigen::VectorXd a_f = mf.solve(s.force);
+  Eigen::VectorXd a_f;
+  if (auto done = start_solve(s, name(), mf, a_f)) return *done;
   acceleration_result r;
   const int m = s.constraints();
-  if (m == 0) {
-    r.acceleration = a_f;
-    set_constraint_force(s, a_f, r);
-    return r;
-  }
   const Eigen::VectorXd residual = s.rhs - s.jacobian * a_f;
   if (options_.allow_sparse && sparse_gram::applicable(s) &&
       sparse_.factor(s, options_.rank_tolerance)) {

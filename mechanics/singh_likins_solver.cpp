@@ -15,15 +15,10 @@ std::string singh_likins_solver::name() const {
 
 acceleration_result singh_likins_solver::solve(const constrained_system& s) {
   mass_factor mf;
-  if (!mf.compute(s)) return not_positive_definite(name());
-  const Eigen::VectorXd a_f = mf.solve(s.force);
+  Eigen::VectorXd a_f;
+  if (auto done = start_solve(s, name(), mf, a_f)) return *done;
   acceleration_result r;
   const int m = s.constraints(), n = s.coordinates();
-  if (m == 0) {
-    r.acceleration = a_f;
-    set_constraint_force(s, a_f, r);
-    return r;
-  }
   // Eq. 4.2: A = U S V^T = [U_1 U_2] S [V_1 V_2]^T; V_2 spans the null space of A.
   Eigen::BDCSVD<Eigen::MatrixXd> svd(s.jacobian, Eigen::ComputeThinU | Eigen::ComputeFullV);
   svd.setThreshold(options_.rank_tolerance);

@@ -150,4 +150,16 @@ gram_schmidt_rows orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen:
   return g;
 }
 
+std::optional<acceleration_result> start_solve(const constrained_system& s,
+                                               const std::string& solver, mass_factor& mf,
+                                               Eigen::VectorXd& a_f) {
+  if (!mf.compute(s)) return not_positive_definite(solver);
+  a_f = mf.solve(s.force);
+  if (s.constraints() > 0) return std::nullopt;
+  acceleration_result r;
+  r.acceleration = a_f;
+  set_constraint_force(s, a_f, r);
+  return r;
+}
+
 }  // namespace kinevo::mechanics

@@ -5,6 +5,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,13 @@ void set_constraint_force(const constrained_system& s, const Eigen::VectorXd& a_
                           acceleration_result& r);
 
 acceleration_result not_positive_definite(const std::string& solver);
+
+// The start every direct solver shares: factor M and a_f = M^-1 f. Returns the finished result
+// when nothing is left to solve (M not positive definite, or no constraints: a = a_f);
+// otherwise std::nullopt with `mf` and `a_f` set.
+std::optional<acceleration_result> start_solve(const constrained_system& s,
+                                               const std::string& solver, mass_factor& mf,
+                                               Eigen::VectorXd& a_f);
 
 // Row classification by modified Gram-Schmidt on the rows of A L^-T with a tolerance relative
 // to each row, the same row operations applied to b (generalized-inverse dissertation (GIGSP),
