@@ -299,6 +299,12 @@ int run_fourbar(const fourbar_args& a) {
           "links: frame a1 = {:.6g}, input a2 = {:.6g}, coupler a3 = {:.6g}, output a4 = {:.6g}"
           "   ({})\n",
           links->a1, links->a2, links->a3, links->a4, syn::grashof_type(*links));
+      if (links->a2 < 0 || links->a4 < 0) {
+        // Sign convention of the Grashof paper (Fig. 2): the angle is measured to the link's
+        // extension; physically the link is |a| long and its angle is offset by 180 degrees.
+        fmt::print("note: a negative a2 or a4 means psi or phi is measured to the extension of "
+                   "that link: the link is |a| long, its angle offset by 180 deg\n");
+      }
     } else {
       fmt::print("links: none ({})\n", link_problem);
     }
