@@ -10,13 +10,15 @@
 #include <string>
 #include <vector>
 
-#include "mechanics/double_pendulum_study.hpp"
-#include "mechanics/gauss_ga_solver.hpp"
-#include "mechanics/gauss_objective.hpp"
+#include "studies/double_pendulum_study.hpp"
+#include "gauss/gauss_ga_solver.hpp"
+#include "gauss/gauss_objective.hpp"
 
 namespace {
 
 using namespace kinevo::mechanics;
+using namespace kinevo::gauss;
+using namespace kinevo::studies;
 
 // A planar chain of `links` particles (unit masses) on unit rods from a fixed pivot, gravity
 // along +y: M = I (2N), rod k: ((p_k - p_k-1)^2 - 1) / 2 = 0, A and b as for eqs. 5.15-5.16.

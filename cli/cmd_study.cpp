@@ -1,5 +1,5 @@
 // kinevo study double-pendulum: the Gauss'-principle GA study of the generalized-inverse
-// dissertation (GIGSP), sec. 5.4. Parses options and calls mechanics::run_double_pendulum_study;
+// dissertation (GIGSP), sec. 5.4. Parses options and calls studies::run_double_pendulum_study;
 // every number comes from there.
 #include <fmt/format.h>
 
@@ -12,14 +12,14 @@
 #include "ga/mpi_environment.hpp"
 #include "io/csv_table.hpp"
 #include "io/progress.hpp"
-#include "mechanics/double_pendulum_study.hpp"
+#include "studies/double_pendulum_study.hpp"
 
 namespace kinevo::cli {
 
 namespace {
 
 struct study_args {
-  mechanics::double_pendulum_study_options options;
+  studies::double_pendulum_study_options options;
   std::string out = "study-double-pendulum";
   bool json = false;
   bool quiet = false;
@@ -32,9 +32,9 @@ int run_double_pendulum(study_args& a) {
   a.options.progress = [&progress](double fraction, const std::string& detail) {
     progress.update(fraction, detail);
   };
-  mechanics::double_pendulum_study_result r;
+  studies::double_pendulum_study_result r;
   try {
-    r = mechanics::run_double_pendulum_study(a.options);
+    r = studies::run_double_pendulum_study(a.options);
   } catch (const std::invalid_argument& e) {
     // Bad options (preset, islands, times) are the user's to fix: exit 2 like bad input.
     throw io::input_error(fmt::format("study double-pendulum: {}", e.what()));
@@ -42,7 +42,7 @@ int run_double_pendulum(study_args& a) {
   progress.finish();
   if (!root) return exit_ok;
   if (a.json) {
-    fmt::print("{}\n", mechanics::to_json(r).dump());
+    fmt::print("{}\n", studies::to_json(r).dump());
   } else if (!a.quiet) {
     fmt::print("{}", r.summary);
   }

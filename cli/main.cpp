@@ -10,6 +10,7 @@
 
 #include "cli/command.hpp"
 #include "ga/mpi_environment.hpp"
+#include "gauss/register_ga_solver.hpp"
 #include "io/csv_table.hpp"
 
 namespace kinevo::cli {
@@ -37,6 +38,7 @@ command_registration::command_registration(int order, std::string name, std::str
 int main(int argc, char** argv) {
   using namespace kinevo;
   ga::mpi_environment mpi(argc, argv);
+  gauss::register_ga_solver();
   CLI::App app{"kinevo: genetic algorithms and classical optimisers for mechanism dynamics and synthesis"};
   app.set_version_flag("--version", "kinevo 0.1.0");
   app.require_subcommand(1);

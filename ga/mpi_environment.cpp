@@ -57,4 +57,9 @@ void mpi_environment::abort(int code) {
   std::exit(code);
 }
 
+void mpi_environment::broadcast_from_root(std::span<double> data) {
+  if (!g_active || g_size < 2 || data.empty()) return;
+  MPI_Bcast(data.data(), static_cast<int>(data.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+}
+
 }  // namespace kinevo::ga

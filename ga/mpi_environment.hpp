@@ -2,6 +2,8 @@
 // environment), so the plain `kinevo` binary never pays for or depends on an MPI runtime.
 #pragma once
 
+#include <span>
+
 namespace kinevo::ga {
 
 class mpi_environment {
@@ -18,6 +20,10 @@ class mpi_environment {
   static int size();  // 1 when inactive
   // Ends every rank with `code` (MPI_Abort when active, std::exit otherwise).
   [[noreturn]] static void abort(int code);
+  // Makes every rank's copy of `data` equal to rank 0's (all ranks call it with the same size);
+  // does nothing without MPI. Callers that must hand every rank the same numbers, bit for bit
+  // (a model evaluated on each rank need not agree in the last bit), use this.
+  static void broadcast_from_root(std::span<double> data);
 
  private:
   bool owner_ = false;

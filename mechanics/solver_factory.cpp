@@ -97,8 +97,8 @@ std::unique_ptr<acceleration_solver> make_solver(const std::string& name,
     for (const auto& n : solver_names()) list += (list.empty() ? "" : ", ") + n;
     if (name == "ga") {
       throw io::input_error(fmt::format(
-          "solver 'ga' (Gauss' principle by genetic algorithm) is not available in this build "
-          "(available: {})",
+          "solver 'ga' (Gauss' principle by genetic algorithm) is not registered: link "
+          "kinevo_gauss and call kinevo::gauss::register_ga_solver() first (available: {})",
           list));
     }
     throw io::input_error(fmt::format("unknown solver '{}' (available: {})", name, list));

@@ -1,6 +1,6 @@
 // Acceleration solvers by name, for the CLI and the studies. The built-in direct solvers are
-// "lm", "uk", "gigsp", "sl" and "kv"; other solvers (the Gauss'-principle GA solver "ga") plug
-// themselves in through register_solver(), so this file never names them.
+// "lm", "uk", "gigsp", "sl" and "kv"; solvers of higher modules (the Gauss'-principle GA solver
+// "ga", gauss/register_ga_solver.hpp) are added explicitly through register_solver().
 #pragma once
 
 #include <functional>
@@ -38,11 +38,8 @@ struct solver_options {
 using solver_factory_fn =
     std::function<std::unique_ptr<acceleration_solver>(const solver_options&)>;
 
-// Registration hook for solvers defined outside this file. Call it from a static initialiser
-// in the SAME .cpp file as code the program references (a static library drops unreferenced
-// object files), e.g.
-//   namespace { const bool registered = kinevo::mechanics::register_solver(
-//       "ga", "Gauss' principle by genetic algorithm", [](const solver_options& o) { ... }); }
+// Registration of solvers defined in higher modules, called explicitly by the program (not from
+// a static initialiser: a static library drops object files nothing references).
 // Returns true; a second registration of the same name replaces the first.
 bool register_solver(const std::string& name, const std::string& description,
                      solver_factory_fn factory);

@@ -1,4 +1,4 @@
-#include "mechanics/double_pendulum_study.hpp"
+#include "studies/double_pendulum_study.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,6 +12,8 @@
 namespace {
 
 using namespace kinevo::mechanics;
+using namespace kinevo::gauss;
+using namespace kinevo::studies;
 
 TEST(double_pendulum_study, system_gives_the_closed_form_acceleration) {
   const auto s = double_pendulum_system(double_pendulum_state{});

@@ -1,4 +1,5 @@
-#include "mechanics/gauss_ga_solver.hpp"
+#include "gauss/gauss_ga_solver.hpp"
+#include "gauss/register_ga_solver.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,13 +11,15 @@
 #include <random>
 
 #include "kkt_reference.hpp"
-#include "mechanics/double_pendulum_study.hpp"
+#include "studies/double_pendulum_study.hpp"
 #include "mechanics/model.hpp"
 #include "mechanics/solver_factory.hpp"
 
 namespace {
 
 using namespace kinevo::mechanics;
+using namespace kinevo::gauss;
+using namespace kinevo::studies;
 
 double rel_error(const Eigen::VectorXd& a, const Eigen::VectorXd& ref) {
   return (a - ref).cwiseAbs().maxCoeff() / std::max(1.0, ref.cwiseAbs().maxCoeff());
@@ -184,6 +187,7 @@ TEST(gauss_ga_solver, factory_builds_the_ga_solver_and_rejects_bad_presets) {
   solver_options o;
   o.islands = 2;
   o.seed = 4;
+  register_ga_solver();  // explicit: a static initialiser would be dropped from the library
   auto s = make_solver("ga", o);
   EXPECT_EQ(s->name(), "ga");
   const auto r = s->solve(double_pendulum_system(double_pendulum_state{}));

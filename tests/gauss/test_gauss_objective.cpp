@@ -1,4 +1,4 @@
-#include "mechanics/gauss_objective.hpp"
+#include "gauss/gauss_objective.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,13 +8,13 @@
 #include <random>
 
 #include "kkt_reference.hpp"
-#include "mechanics/double_pendulum_study.hpp"
+#include "studies/double_pendulum_study.hpp"
 
 namespace {
 
 using kinevo::mechanics::constrained_system;
-using kinevo::mechanics::gauss_objective;
-using kinevo::mechanics::gauss_terms;
+using kinevo::gauss::gauss_objective;
+using kinevo::gauss::gauss_terms;
 
 // Z1 written out term by term, no matrix products (eq. 5.6 plus lambda^T r).
 double scalar_z1(const gauss_terms& t, const Eigen::VectorXd& a) {
@@ -74,7 +74,7 @@ TEST(gauss_objective, relative_values_resolve_below_the_absolute_round_off_floor
   // At the double pendulum's t = 0 state Z1 ~ 630: absolute differences cannot see a 1e-9
   // step, the relative form sees it exactly (1/2 d^T H d with H = M + 2 A^T W A).
   const auto s =
-      kinevo::mechanics::double_pendulum_system(kinevo::mechanics::double_pendulum_state{});
+      kinevo::studies::double_pendulum_system(kinevo::studies::double_pendulum_state{});
   const auto terms =
       gauss_terms::from_system(s, Eigen::VectorXd::Constant(2, 1e6), Eigen::VectorXd::Zero(2));
   const Eigen::VectorXd c = terms.minimiser();
@@ -91,7 +91,7 @@ TEST(gauss_objective, relative_values_resolve_below_the_absolute_round_off_floor
 
 TEST(gauss_objective, minimiser_is_off_by_order_one_over_w_without_multipliers) {
   const auto s =
-      kinevo::mechanics::double_pendulum_system(kinevo::mechanics::double_pendulum_state{});
+      kinevo::studies::double_pendulum_system(kinevo::studies::double_pendulum_state{});
   const Eigen::VectorXd exact = kinevo::test::kkt_acceleration(s);
   const double pi2 = std::numbers::pi * std::numbers::pi;
   EXPECT_NEAR(exact(1), -pi2, 1e-13);
@@ -114,7 +114,7 @@ TEST(gauss_objective, minimiser_is_off_by_order_one_over_w_without_multipliers) 
 
 TEST(gauss_objective, bad_box_is_refused_with_a_message) {
   const auto s =
-      kinevo::mechanics::double_pendulum_system(kinevo::mechanics::double_pendulum_state{});
+      kinevo::studies::double_pendulum_system(kinevo::studies::double_pendulum_state{});
   const auto terms =
       gauss_terms::from_system(s, Eigen::VectorXd::Constant(2, 1e6), Eigen::VectorXd::Zero(2));
   EXPECT_THROW(gauss_objective(terms, Eigen::VectorXd::Zero(4), Eigen::VectorXd::Zero(4)),

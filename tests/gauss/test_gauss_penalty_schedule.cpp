@@ -1,4 +1,4 @@
-#include "mechanics/gauss_penalty_schedule.hpp"
+#include "gauss/gauss_penalty_schedule.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,9 +7,9 @@
 
 namespace {
 
-using kinevo::mechanics::gauss_penalty_options;
-using kinevo::mechanics::gauss_penalty_schedule;
-using kinevo::mechanics::penalty_kind;
+using kinevo::gauss::gauss_penalty_options;
+using kinevo::gauss::gauss_penalty_schedule;
+using kinevo::gauss::penalty_kind;
 
 const std::vector<std::string> names{"rod1", "rod2"};
 
@@ -63,8 +63,8 @@ TEST(gauss_penalty_schedule, bad_settings_say_what_to_fix) {
   gauss_penalty_options neg;
   neg.weight = -1.0;
   EXPECT_THROW(gauss_penalty_schedule(neg, names, 2), std::invalid_argument);
-  EXPECT_THROW(kinevo::mechanics::parse_penalty_kind("quadratic"), std::invalid_argument);
-  EXPECT_EQ(kinevo::mechanics::parse_penalty_kind("multipliers"), penalty_kind::multipliers);
+  EXPECT_THROW(kinevo::gauss::parse_penalty_kind("quadratic"), std::invalid_argument);
+  EXPECT_EQ(kinevo::gauss::parse_penalty_kind("multipliers"), penalty_kind::multipliers);
 }
 
 }  // namespace

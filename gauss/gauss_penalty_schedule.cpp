@@ -1,11 +1,11 @@
-#include "mechanics/gauss_penalty_schedule.hpp"
+#include "gauss/gauss_penalty_schedule.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <stdexcept>
 
-namespace kinevo::mechanics {
+namespace kinevo::gauss {
 
 penalty_kind parse_penalty_kind(const std::string& name) {
   if (name == "fixed") return penalty_kind::fixed;
@@ -88,4 +88,4 @@ void gauss_penalty_schedule::set_multipliers(const Eigen::VectorXd& lambda) {
   }
 }
 
-}  // namespace kinevo::mechanics
+}  // namespace kinevo::gauss

@@ -1,4 +1,4 @@
-#include "mechanics/double_pendulum_study.hpp"
+#include "studies/double_pendulum_study.hpp"
 
 #include <fmt/format.h>
 
@@ -14,12 +14,15 @@
 #include "io/atomic_file.hpp"
 #include "io/csv_table.hpp"
 #include "io/svg_plot.hpp"
-#include "mechanics/gauss_objective.hpp"
+#include "gauss/gauss_objective.hpp"
 #include "mechanics/model.hpp"
 #include "mechanics/simulation.hpp"
 #include "mechanics/solver_factory.hpp"
 
-namespace kinevo::mechanics {
+namespace kinevo::studies {
+
+using namespace kinevo::gauss;
+using namespace kinevo::mechanics;
 
 namespace {
 
@@ -680,4 +683,4 @@ nlohmann::json to_json(const double_pendulum_study_result& r) {
   return j;
 }
 
-}  // namespace kinevo::mechanics
+}  // namespace kinevo::studies

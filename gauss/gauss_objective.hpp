@@ -15,7 +15,9 @@
 #include "ga/problem.hpp"
 #include "mechanics/acceleration_solver.hpp"
 
-namespace kinevo::mechanics {
+namespace kinevo::gauss {
+
+using mechanics::constrained_system;
 
 // The numbers of one Gauss problem, independent of any search box.
 struct gauss_terms {
@@ -80,4 +82,4 @@ class gauss_objective final : public ga::problem {
   double value_at_centre_ = 0.0;
 };
 
-}  // namespace kinevo::mechanics
+}  // namespace kinevo::gauss

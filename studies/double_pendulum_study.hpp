@@ -13,9 +13,13 @@
 #include <vector>
 
 #include "mechanics/acceleration_solver.hpp"
-#include "mechanics/gauss_ga_solver.hpp"
+#include "gauss/gauss_ga_solver.hpp"
 
-namespace kinevo::mechanics {
+namespace kinevo::studies {
+
+using gauss::gauss_run_record;
+using gauss::gauss_snapshot;
+using mechanics::constrained_system;
 
 // Two particles on massless rods (eqs. 5.7-5.16): q = (x1, y1, x2, y2), gravity g along +y.
 // The defaults are the state of Table 5.1.
@@ -104,4 +108,4 @@ double_pendulum_study_result run_double_pendulum_study(
 // The JSON object of `kinevo study double-pendulum --json`.
 nlohmann::json to_json(const double_pendulum_study_result& r);
 
-}  // namespace kinevo::mechanics
+}  // namespace kinevo::studies

@@ -1,7 +1,6 @@
-#include "mechanics/gauss_ga_solver.hpp"
+#include "gauss/gauss_ga_solver.hpp"
 
 #include <fmt/format.h>
-#include <mpi.h>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
@@ -14,10 +13,10 @@
 
 #include "ga/mpi_environment.hpp"
 #include "ga/search_box.hpp"
-#include "mechanics/gauss_objective.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "gauss/gauss_objective.hpp"
 
-namespace kinevo::mechanics {
+namespace kinevo::gauss {
+
 
 namespace {
 
@@ -217,7 +216,7 @@ namespace {
 // each rank need not be (the last bit of a sum can depend on the process). Rank 0's numbers
 // are sent to all.
 void share_rank0_system(constrained_system& s) {
-  if (!ga::mpi_environment::active() || ga::mpi_environment::size() < 2) return;
+  if (ga::mpi_environment::size() < 2) return;
   const auto n = s.mass.rows();
   const auto m = s.jacobian.rows();
   std::vector<double> buf;
@@ -226,16 +225,13 @@ void share_rank0_system(constrained_system& s) {
   buf.insert(buf.end(), s.force.data(), s.force.data() + n);
   buf.insert(buf.end(), s.jacobian.data(), s.jacobian.data() + m * n);
   buf.insert(buf.end(), s.rhs.data(), s.rhs.data() + m);
-  MPI_Bcast(buf.data(), static_cast<int>(buf.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  std::size_t k = 0;
-  for (double* p : {s.mass.data(), s.force.data(), s.jacobian.data(), s.rhs.data()}) {
-    const std::size_t len = p == s.mass.data()       ? static_cast<std::size_t>(n * n)
-                            : p == s.force.data()    ? static_cast<std::size_t>(n)
-                            : p == s.jacobian.data() ? static_cast<std::size_t>(m * n)
-                                                     : static_cast<std::size_t>(m);
-    std::copy(buf.begin() + static_cast<std::ptrdiff_t>(k),
-              buf.begin() + static_cast<std::ptrdiff_t>(k + len), p);
-    k += len;
+  ga::mpi_environment::broadcast_from_root(buf);
+  const double* p = buf.data();
+  for (Eigen::Ref<Eigen::MatrixXd> part :
+       {Eigen::Ref<Eigen::MatrixXd>(s.mass), Eigen::Ref<Eigen::MatrixXd>(s.force),
+        Eigen::Ref<Eigen::MatrixXd>(s.jacobian), Eigen::Ref<Eigen::MatrixXd>(s.rhs)}) {
+    std::copy(p, p + part.size(), part.data());
+    p += part.size();
   }
 }
 
@@ -497,17 +493,5 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
   return out;
 }
 
-namespace {
-// The "ga" entry of the solver factory (see solver_factory.hpp).
-const bool registered =
-    register_solver("ga", "Gauss' principle minimised by the island GA (range runs, warm starts)",
-                    [](const solver_options& o) -> std::unique_ptr<acceleration_solver> {
-                      gauss_ga_options g = gauss_ga_preset(o.preset);
-                      g.islands.islands = std::max(1, o.islands);
-                      g.islands.seed = o.seed;
-                      if (o.preset != "thesis") g.tolerance = o.tolerance;
-                      return std::make_unique<gauss_ga_solver>(std::move(g));
-                    });
-}  // namespace
 
-}  // namespace kinevo::mechanics
+}  // namespace kinevo::gauss

@@ -11,7 +11,7 @@
 #include <span>
 #include <string>
 
-namespace kinevo::mechanics {
+namespace kinevo::gauss {
 
 enum class penalty_kind {
   fixed,        // W constant, lambda = 0 (the seed)
@@ -57,4 +57,4 @@ class gauss_penalty_schedule {
   Eigen::VectorXd multipliers_;
 };
 
-}  // namespace kinevo::mechanics
+}  // namespace kinevo::gauss

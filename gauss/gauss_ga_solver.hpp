@@ -16,9 +16,14 @@
 #include "ga/island_model.hpp"
 #include "ga/options.hpp"
 #include "mechanics/acceleration_solver.hpp"
-#include "mechanics/gauss_penalty_schedule.hpp"
+#include "gauss/gauss_penalty_schedule.hpp"
 
-namespace kinevo::mechanics {
+namespace kinevo::gauss {
+
+using mechanics::acceleration_result;
+using mechanics::acceleration_solver;
+using mechanics::constrained_system;
+using mechanics::solve_status;
 
 struct gauss_ga_options {
   ga::ga_options ga;              // one island's GA (see presets below)
@@ -143,4 +148,4 @@ class gauss_ga_solver final : public acceleration_solver {
   std::vector<gauss_snapshot> snapshots_;
 };
 
-}  // namespace kinevo::mechanics
+}  // namespace kinevo::gauss

@@ -1,11 +1,11 @@
-#include "mechanics/gauss_objective.hpp"
+#include "gauss/gauss_objective.hpp"
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <stdexcept>
 #include <string>
 
-namespace kinevo::mechanics {
+namespace kinevo::gauss {
 
 gauss_terms gauss_terms::from_system(const constrained_system& system, Eigen::VectorXd weights,
                                      Eigen::VectorXd multipliers) {
@@ -118,4 +118,4 @@ void gauss_objective::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
   values += 0.5 * d.cwiseProduct(hd).colwise().sum().transpose();
 }
 
-}  // namespace kinevo::mechanics
+}  // namespace kinevo::gauss
