@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.hpp"
+#include "ga/mpi_environment.hpp"
 #include "io/csv_table.hpp"
 #include "mechanics/model.hpp"
 #include "mechanics/solver_factory.hpp"
@@ -103,6 +104,8 @@ int run_accel(const accel_args& a) {
     j["solvers"][r.name] = s;
   }
   j["inconsistent"] = inconsistent;
+  // Under mpiexec every rank solves (the GA's islands span the ranks); rank 0 reports.
+  if (ga::mpi_environment::rank() != 0) return inconsistent ? exit_failure : exit_ok;
   if (a.json) {
     fmt::print("{}\n", j.dump());
   } else if (!a.quiet) {

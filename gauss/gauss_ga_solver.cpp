@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 #include <Eigen/QR>
@@ -75,11 +76,6 @@ double max_abs(const Eigen::VectorXd& v) {
   return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff();
 }
 
-// The smallest radius a box may have around centre c (lower < upper in floating point).
-double radius_floor(const Eigen::VectorXd& c) {
-  return 1e-13 * std::max(1.0, max_abs(c));
-}
-
 // The rows GIGSP's sweep refuses (generalized-inverse dissertation (GIGSP), appendix A): taken
 // in order, a row is inconsistent when adding it to the rows kept so far leaves a least-squares
 // residual, i.e. it depends on them but its right-hand side disagrees. A diagnosis only (the
@@ -107,33 +103,76 @@ std::vector<int> inconsistent_rows(const Eigen::MatrixXd& a, const Eigen::Vector
 
 }  // namespace
 
+std::string to_string(search_axes a) {
+  switch (a) {
+    case search_axes::coordinates:
+      return "coordinates";
+    case search_axes::principal:
+      return "principal";
+    case search_axes::whitened:
+      return "whitened";
+  }
+  return "?";
+}
+
+std::string to_string(cold_box c) {
+  return c == cold_box::fixed ? "fixed" : "derived";
+}
+
+search_axes parse_search_axes(const std::string& name) {
+  for (auto a : {search_axes::coordinates, search_axes::principal, search_axes::whitened}) {
+    if (to_string(a) == name) return a;
+  }
+  throw std::invalid_argument(
+      fmt::format("unknown search axes '{}': use coordinates, principal or whitened", name));
+}
+
+cold_box parse_cold_box(const std::string& name) {
+  for (auto c : {cold_box::fixed, cold_box::derived}) {
+    if (to_string(c) == name) return c;
+  }
+  throw std::invalid_argument(fmt::format("unknown cold box '{}': use fixed or derived", name));
+}
+
+long long gauss_ga_options::run_budget(int coordinates) const {
+  return std::max(evaluations_per_run,
+                  evaluations_per_coordinate * static_cast<long long>(std::max(coordinates, 1)));
+}
+
 void gauss_ga_options::validate() const {
   ga.validate();
   islands.validate(ga);
   auto fail = [](const std::string& what) { throw std::invalid_argument("ga solver: " + what); };
+  auto finite_positive = [](double v) { return std::isfinite(v) && v > 0.0; };
   if (evaluations_per_run < 2LL * ga.population * islands.islands) {
     fail(
         fmt::format("evaluations_per_run = {} is less than two generations of all islands ({}): "
                     "raise it or lower the population",
                     evaluations_per_run, 2LL * ga.population * islands.islands));
   }
+  if (evaluations_per_coordinate < 0) fail("evaluations_per_coordinate must be >= 0");
   if (max_runs < 1) fail("max_runs must be at least 1");
-  if (!(cold_radius > 0.0) || !std::isfinite(cold_guess)) fail("cold_radius must be positive");
+  if (!finite_positive(cold_radius)) fail("cold_radius must be positive and finite");
+  if (!std::isfinite(cold_guess)) fail("cold_guess must be finite");
+  if (!(box_margin >= 1.0) || !std::isfinite(box_margin)) fail("box_margin must be >= 1");
   if (!(shrink > 0.0 && shrink <= 1.0)) fail("shrink must be in (0, 1]");
   for (double r : radii_per_run) {
-    if (!(r > 0.0) || !std::isfinite(r)) fail("every entry of radii_per_run must be positive");
+    if (!finite_positive(r)) fail("every entry of radii_per_run must be positive and finite");
   }
+  if (!(face_fraction > 0.0 && face_fraction <= 1.0)) fail("face_fraction must be in (0, 1]");
+  if (!(growth > 1.0) || !std::isfinite(growth)) fail("growth must be > 1 and finite");
   if (warm_history < 1) fail("warm_history must be at least 1");
   if (warm_cycle < 1) fail("warm_cycle must be at least 1");
   if (warm_order < 0 || warm_order > 2) fail("warm_order must be 0, 1 or 2");
   if (!(warm_resolution >= 0.0 && warm_resolution < 1.0)) {
     fail("warm_resolution must be in [0, 1)");
   }
-  if (!(warm_factor > 0.0) || !(warm_min_radius > 0.0)) {
-    fail("warm_factor and warm_min_radius must be positive");
+  if (!finite_positive(warm_factor)) fail("warm_factor must be positive and finite");
+  if (!finite_positive(warm_min_radius)) fail("warm_min_radius must be positive and finite");
+  if (!(tolerance >= 0.0) || !std::isfinite(tolerance)) fail("tolerance must be >= 0 and finite");
+  if (!finite_positive(inconsistency_tolerance)) {
+    fail("inconsistency_tolerance must be positive and finite");
   }
-  if (!(tolerance >= 0.0)) fail("tolerance must be >= 0");
-  if (!(inconsistency_tolerance > 0.0)) fail("inconsistency_tolerance must be positive");
 }
 
 std::vector<std::string> gauss_ga_preset_names() {
@@ -150,28 +189,29 @@ gauss_ga_options gauss_ga_preset(const std::string& name) {
     o.ga.crossover_rate = 0.6;
     o.ga.bit_mutation_rate = 0.001;
     o.evaluations_per_run = 6400;
+    o.evaluations_per_coordinate = 0;
     o.penalty.kind = penalty_kind::fixed;
     o.penalty.weight = 1e6;  // eq. 5.18
+    o.penalty.relative = false;
+    o.axes = search_axes::coordinates;  // GAucsd searched the accelerations themselves
+    o.cold = cold_box::fixed;
     o.cold_radius = 50.0;
     // r = 50 in run 1 and r = 10 in run 2 are printed; later runs shrink by ten likewise.
     o.radii_per_run = {50.0, 10.0, 1.0, 0.1, 0.01};
     o.shrink = 0.1;
+    o.face_fraction = 0.5;
     o.max_runs = 5;
-    o.tolerance = 0.0;         // the seed always makes its five runs
-    o.principal_axes = false;  // GAucsd searched the accelerations themselves
-    o.warm_resolution = 0.0;   // runs are compared, never accepted alone
-    o.scaled_axes = false;
+    o.tolerance = 0.0;        // the dissertation always makes its five runs
+    o.warm_resolution = 0.0;  // runs are compared, never accepted alone
     return o;
   }
   if (name != "default") {
     throw std::invalid_argument(fmt::format("unknown ga preset '{}': use default or thesis", name));
   }
-  // Tuned on the double pendulum at t = 0 (10 seeds of 10 at 1e-9 with 2 islands): real
-  // genes, BLX-0.3 crossover and a fine polynomial mutation resolve about 1e-3 of the box per
-  // run of 6400 evaluations. W = 3e3 keeps H = M + 2 A^T W A moderately conditioned (the GA
-  // loses precision along the stiff constraint directions when W is large), and multiplier
-  // updates remove the O(1/w) bias of the penalty after the first run. Run 1's answer is
-  // bias-limited (~0.05), hence the sharp drop to 0.5 in run 2, then x0.02 per run.
+  // Real genes, BLX-0.3 crossover and a fine polynomial mutation resolve about 1e-3 of the box
+  // per run. The search is in whitened principal axes, so the GA always sees a sphere, and the
+  // weights are relative to each row, so the cold box and the multiplier updates behave the
+  // same on every model; see docs/gauss-study.md for what each ingredient contributes.
   o.ga.genes = ga::encoding::real;
   o.ga.population = 20;
   o.ga.selection = ga::selection_method::tournament;
@@ -183,13 +223,16 @@ gauss_ga_options gauss_ga_preset(const std::string& name) {
   o.ga.polynomial_eta = 100.0;
   o.ga.elites = 2;
   o.penalty.kind = penalty_kind::multipliers;
-  o.penalty.weight = 3e4;
+  o.penalty.relative = true;
+  o.penalty.weight = 1e4;
   o.evaluations_per_run = 6400;
-  o.cold_radius = 50.0;
-  o.radii_per_run = {50.0, 0.5, 0.01, 2e-4, 1e-6};
-  o.shrink = 0.02;
-  o.max_runs = 5;
-  o.tolerance = 1e-8;
+  o.evaluations_per_coordinate = 1600;
+  o.axes = search_axes::whitened;
+  o.cold = cold_box::derived;
+  o.box_margin = 4.0;
+  o.shrink = 0.01;
+  o.max_runs = 12;
+  o.tolerance = 1e-9;
   return o;
 }
 
@@ -235,39 +278,130 @@ void share_rank0_system(constrained_system& s) {
   }
 }
 
+// 1 / (A_i M^-1 A_i^T) per row (1 for a zero row): the scales of row-relative weights.
+Eigen::VectorXd row_scales(const constrained_system& s) {
+  const int m = s.constraints();
+  Eigen::VectorXd d(m);
+  if (m == 0) return d;
+  if (s.mass_is_diagonal) {
+    const Eigen::VectorXd inv = s.mass.diagonal().cwiseInverse();
+    for (int i = 0; i < m; ++i) d(i) = s.jacobian.row(i).cwiseAbs2().dot(inv);
+  } else {
+    const Eigen::LLT<Eigen::MatrixXd> llt(s.mass);
+    const Eigen::MatrixXd x = llt.matrixL().solve(s.jacobian.transpose());
+    d = x.colwise().squaredNorm().transpose();
+  }
+  const double largest = d.maxCoeff();
+  Eigen::VectorXd out(m);
+  for (int i = 0; i < m; ++i) {
+    out(i) = d(i) > 1e-300 && d(i) > 1e-14 * largest ? 1.0 / d(i) : 1.0;
+  }
+  return out;
+}
+
+// The frame of a run: a = centre + basis x, with the curvature of Z1 along its axes.
+struct search_frame {
+  Eigen::MatrixXd basis;       // empty: x = a
+  Eigen::VectorXd axis_width;  // |basis column| (m/s^2 per unit of x)
+  double softest = 1.0;        // smallest eigenvalue of H
+  double stiffest = 1.0;       // largest eigenvalue of H
+};
+
+search_frame make_frame(const gauss_terms& t, search_axes axes) {
+  const int n = static_cast<int>(t.mass.rows());
+  const Eigen::MatrixXd h =
+      t.mass + 2.0 * t.jacobian.transpose() * t.weights.asDiagonal() * t.jacobian;
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(h);
+  search_frame f;
+  const Eigen::VectorXd lambda = eig.eigenvalues().cwiseMax(1e-300);
+  f.softest = lambda.minCoeff();
+  f.stiffest = lambda.maxCoeff();
+  f.axis_width = Eigen::VectorXd::Ones(n);
+  if (axes == search_axes::principal) f.basis = eig.eigenvectors();
+  if (axes == search_axes::whitened) {
+    f.axis_width = lambda.cwiseSqrt().cwiseInverse();
+    f.basis = eig.eigenvectors() * f.axis_width.asDiagonal();
+  }
+  return f;
+}
+
+// Half widths (in units of x) at least large enough for the box to resolve around centre c in
+// floating point along every axis.
+Eigen::VectorXd with_floor(const Eigen::VectorXd& half, const Eigen::VectorXd& c,
+                           const search_frame& f) {
+  return half.cwiseMax(1e-13 * std::max(1.0, max_abs(c)) * f.axis_width.cwiseInverse());
+}
+
+// Estimated H-norm distance from a centre c to the constrained acceleration a*, from the
+// centre's residual r = A c - b: |a* - c|_H^2 = |a* - c|_M^2 + 2 r^T W r when A a* = b, and
+// the M-norm part is about sum r_i^2 / (A_i M^-1 A_i^T) (exact when the rows are
+// M^-1-orthogonal; more coupled rows move further, which the margin and widening cover).
+// `extra_m2` adds an M-norm part from elsewhere (a warm start's prediction error).
+double h_distance(const gauss_terms& t, const Eigen::VectorXd& c, const Eigen::VectorXd& scales,
+                  double extra_m2) {
+  const Eigen::VectorXd r = t.jacobian * c - t.rhs;
+  double m2 = extra_m2;
+  for (Eigen::Index i = 0; i < r.size(); ++i) m2 += r(i) * r(i) * scales(i);
+  return std::sqrt(m2 + 2.0 * r.dot(t.weights.cwiseProduct(r)));
+}
+
+// True when every |A_i a - b_i| is at most tol * sum_j |A_ij|: what an acceleration error of
+// at most tol could leave.
+bool residual_within(const gauss_terms& t, const Eigen::VectorXd& residual, double tol) {
+  for (Eigen::Index i = 0; i < residual.size(); ++i) {
+    if (std::abs(residual(i)) > tol * t.jacobian.row(i).cwiseAbs().sum()) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
+Eigen::VectorXd gauss_ga_solver::predict(int n) const {
+  Eigen::VectorXd predicted = previous_;
+  const auto c = static_cast<std::size_t>(options_.warm_cycle);
+  const std::size_t have = history_.size();
+  std::vector<const Eigen::VectorXd*> same;  // same stage, newest first
+  for (std::size_t j = 1; j <= static_cast<std::size_t>(options_.warm_order) + 1; ++j) {
+    if (have < j * c) break;
+    const Eigen::VectorXd& h = history_[have - j * c];
+    if (h.size() != n) break;
+    same.push_back(&h);
+  }
+  // Newton's backward differences for equally spaced steps, only once the whole history
+  // exists: a lower degree from older steps can be worse than the previous acceleration,
+  // and the box (sized from the previous predictor's errors) would then miss the answer.
+  if (same.size() == static_cast<std::size_t>(options_.warm_order) + 1) {
+    if (same.size() == 1) predicted = *same[0];
+    if (same.size() == 2) predicted = 2.0 * *same[0] - *same[1];
+    if (same.size() == 3) predicted = 3.0 * *same[0] - 3.0 * *same[1] + *same[2];
+  }
+  return predicted;
+}
+
 acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
+  // Stage 1: the same numbers on every rank, checked.
   constrained_system shared = given;
   share_rank0_system(shared);
   const constrained_system& system = shared;
   const int n = system.coordinates();
   const int m = system.constraints();
   if (n < 1) throw std::invalid_argument("ga solver: the system has no coordinates");
+  if (!system.mass.allFinite() || !system.force.allFinite() || !system.jacobian.allFinite() ||
+      !system.rhs.allFinite()) {
+    acceleration_result bad;
+    bad.status = solve_status::not_converged;
+    bad.message = "ga: the system (M, f, A, b) has a non-finite entry; nothing to minimise";
+    reset();
+    return bad;
+  }
+
+  // Stage 2: weights, multipliers and the prediction.
   gauss_penalty_schedule schedule(options_.penalty, system.constraint_names, m);
+  const Eigen::VectorXd scales = m > 0 ? row_scales(system) : Eigen::VectorXd();
+  if (options_.penalty.relative && m > 0) schedule.set_row_scales(scales);
   const bool warm = options_.warm_start && previous_.size() == n;
   if (!warm) history_.clear();
-  // Prediction of this solve from the same stage of the last steps (see warm_cycle).
-  Eigen::VectorXd predicted = previous_;
-  if (warm) {
-    const auto c = static_cast<std::size_t>(options_.warm_cycle);
-    const std::size_t have = history_.size();
-    std::vector<const Eigen::VectorXd*> same;  // same stage, newest first
-    for (std::size_t j = 1; j <= static_cast<std::size_t>(options_.warm_order) + 1; ++j) {
-      if (have < j * c) break;
-      const Eigen::VectorXd& h = history_[have - j * c];
-      if (h.size() != n) break;
-      same.push_back(&h);
-    }
-    // Newton's backward differences for equally spaced steps, only once the whole history
-    // exists: a lower degree from older steps can be worse than the previous acceleration,
-    // and the box (sized from the previous predictor's errors) would then miss the answer.
-    if (same.size() == static_cast<std::size_t>(options_.warm_order) + 1) {
-      if (same.size() == 1) predicted = *same[0];
-      if (same.size() == 2) predicted = 2.0 * *same[0] - *same[1];
-      if (same.size() == 3) predicted = 3.0 * *same[0] - 3.0 * *same[1] + *same[2];
-    }
-  }
+  const Eigen::VectorXd predicted = warm ? predict(n) : Eigen::VectorXd();
   if (warm && m > 0 && schedule.kind() == penalty_kind::multipliers) {
     // Warm multipliers: the least-squares estimate A^T lambda = -M (a_pred - a_f) at this
     // state (the constraint force of the predicted acceleration, eq. 2.18). Carrying the last
@@ -281,56 +415,50 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
     return gauss_terms::from_system(system, schedule.weights(), schedule.multipliers());
   };
   gauss_terms terms = terms_now();
+  search_frame frame = make_frame(terms, options_.axes);
 
-  Eigen::VectorXd centre;
-  double radius = 0.0;
+  // Stage 3: the first box (centre in accelerations, half widths in units of x).
+  Eigen::VectorXd run_centre;
+  Eigen::VectorXd half;
+  const bool in_h_norm = options_.axes == search_axes::whitened;
   if (warm) {
-    centre = predicted;
+    run_centre = predicted;
     const double moved = recent_errors_.empty()
                              ? options_.cold_radius
                              : *std::max_element(recent_errors_.begin(), recent_errors_.end());
-    radius =
-        std::clamp(options_.warm_factor * moved, options_.warm_min_radius, options_.cold_radius);
+    double error = std::max(options_.warm_factor * moved,
+                            options_.warm_min_radius * std::max(1.0, max_abs(predicted)));
+    if (options_.cold == cold_box::fixed) error = std::min(error, options_.cold_radius);
+    // The same error in m/s^2 along every axis: in whitened axes a half width of
+    // error * sqrt(lambda_i) (an isotropic box would have to hold the stiff axes' large values
+    // on the soft axes too, and one run could no longer resolve the tolerance there).
+    half = error * frame.axis_width.cwiseInverse();
+  } else if (options_.cold == cold_box::derived) {
+    run_centre = terms.free_accel;
+    const double d = options_.box_margin * h_distance(terms, run_centre, scales, 0.0);
+    half = Eigen::VectorXd::Constant(n, in_h_norm ? d : d / std::sqrt(frame.softest));
   } else {
-    centre = Eigen::VectorXd::Constant(n, options_.cold_guess);
-    radius = options_.radii_per_run.empty() ? options_.cold_radius : options_.radii_per_run[0];
+    run_centre = Eigen::VectorXd::Constant(n, options_.cold_guess);
+    half = Eigen::VectorXd::Constant(
+        n, options_.radii_per_run.empty() ? options_.cold_radius : options_.radii_per_run[0]);
   }
-  radius = std::max(radius, radius_floor(centre));
+  half = with_floor(half, run_centre, frame);
 
-  // Each run searches a box around run_centre, along the principal axes of Z1 when asked, with
-  // half widths r * axis_scale.
-  Eigen::VectorXd axis_scale = Eigen::VectorXd::Ones(n);
-  const auto make_objective = [&](const Eigen::VectorXd& c, double r) {
-    Eigen::MatrixXd basis;
-    axis_scale.setOnes();
-    if (options_.principal_axes) {
-      const Eigen::MatrixXd h = terms.mass + 2.0 * terms.jacobian.transpose() *
-                                                 terms.weights.asDiagonal() * terms.jacobian;
-      const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(h);
-      basis = eig.eigenvectors();
-      if (options_.scaled_axes) {
-        // Box shaped like a level set of Z1: the stiff axes (penalised constraint directions)
-        // get proportionally smaller half widths, so that every axis matters to selection.
-        const Eigen::VectorXd lambda = eig.eigenvalues().cwiseMax(1e-300);
-        axis_scale = (lambda.minCoeff() * lambda.cwiseInverse()).cwiseSqrt();
-      }
-    }
-    return std::make_unique<gauss_objective>(terms, c, r * axis_scale, basis);
-  };
+  // Stage 4: range runs (generalized-inverse dissertation (GIGSP), sec. 5.4): each run
+  // re-centred on the best so far and shrunk, or widened when the best pressed on a face; the
+  // previous best (the new centre) joins the initial population so that no run loses it.
   run_problem problem(options_.record_trace);
-  problem.set(make_objective(centre, radius));
-
+  problem.set(std::make_unique<gauss_objective>(terms, run_centre, half, frame.basis));
   runs_.clear();
   snapshots_.clear();
-  const double scale = std::max(1.0, max_abs(centre));
-  Eigen::VectorXd last_best = centre;
-  long long evaluations_before_run = 0;
+  Eigen::VectorXd last_best = run_centre;
+  long long evaluations = 0;
   int current_run = 1;
   bool converged = false;
 
   ga::termination per_run;
   per_run.max_generations = 0;
-  per_run.max_evaluations = options_.evaluations_per_run;
+  per_run.max_evaluations = options_.run_budget(n);
   const auto first_run_index =
       static_cast<std::uint64_t>(solves_) * static_cast<std::uint64_t>(options_.max_runs + 2);
   ga::run_settings settings;
@@ -339,147 +467,114 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
       const Eigen::VectorXd best = problem.best();
       if (best.size() != n) return;
       const Eigen::VectorXd a = problem.objective().acceleration_of(best);
-      snapshots_.push_back({current_run, report.generation,
-                            evaluations_before_run + report.evaluations, a, terms.penalised(a)});
+      snapshots_.push_back(
+          {current_run, report.generation, evaluations + report.evaluations, a, terms.penalised(a)});
     };
   }
-
-  // Range runs (generalized-inverse dissertation (GIGSP), sec. 5.4): each run re-centred on
-  // the best so far and shrunk; the previous best (the new centre) joins the initial population
-  // so that no run loses it.
-  Eigen::VectorXd run_centre = centre;
-  double run_radius = radius;
   for (int k = 0; k < options_.max_runs; ++k) {
     current_run = k + 1;
-    const Eigen::VectorXd start = problem.objective().search_centre();
+    const gauss_objective& objective = problem.objective();
+    const Eigen::VectorXd start = objective.search_centre();
     settings.run_index = first_run_index + static_cast<std::uint64_t>(k);
     settings.start_point = (k > 0 || warm) ? &start : nullptr;
-    const gauss_objective& objective = problem.objective();
-    const ga::run_result r = model_->run(
-        problem, ga::search_box::around(start, run_radius * axis_scale), per_run, settings);
+    const ga::run_result r =
+        model_->run(problem, ga::search_box::around(start, half), per_run, settings);
     const Eigen::VectorXd best = objective.acceleration_of(r.best_x);
+    const Eigen::VectorXd residual = terms.jacobian * best - terms.rhs;
+    evaluations += r.evaluations;
 
     gauss_run_record rec;
     rec.run = current_run;
     rec.centre = run_centre;
-    rec.radii = run_radius * axis_scale;
+    rec.radii = half.cwiseProduct(frame.axis_width);
     rec.acceleration = best;
     rec.z1 = terms.penalised(best);
     rec.z = terms.gauss_function(best);
-    const Eigen::VectorXd residual = terms.jacobian * best - terms.rhs;
     rec.max_residual = max_abs(residual);
     rec.change = max_abs(best - last_best);
     rec.evaluations = r.evaluations;
     rec.seconds = r.seconds;
-    evaluations_before_run += r.evaluations;
+    // Decided from the GA's result and shared data only, so that all ranks agree.
+    const double tol = options_.tolerance * std::max(1.0, max_abs(best));
+    rec.near_face = max_abs((r.best_x - start).cwiseQuotient(half)) > options_.face_fraction;
+    const bool residual_ok = residual_within(terms, residual, tol);
     // Two GA runs must agree: a first run that finds nothing better than its start point
     // (a warm start already close) shows no change without showing convergence.
-    const double tol = options_.tolerance * std::max(scale, max_abs(best));
-    // Distance of the best from the centre in the searched coordinates (the basis is
-    // orthonormal, so this is the same in accelerations).
-    const bool near_edge = max_abs((r.best_x - start).cwiseQuotient(run_radius * axis_scale)) > 0.5;
-    converged = k > 0 && rec.change <= tol;
+    converged = k > 0 && rec.change <= tol && !rec.near_face && residual_ok;
     // A warm box drawn from the prediction error holds the answer; one run resolves about
     // warm_resolution of it, so the first run alone suffices when that is within the
-    // tolerance and the best is not pressing on a face (which would mean the box was too
-    // small). Decided from the GA's result and shared data only, so all ranks agree.
-    if (warm && k == 0 && !near_edge && run_radius * options_.warm_resolution <= tol) {
+    // tolerance and the best is not pressing on a face (the box was not too small).
+    if (warm && k == 0 && !rec.near_face && residual_ok &&
+        max_abs(half.cwiseProduct(frame.axis_width)) * options_.warm_resolution <= tol) {
       converged = true;
     }
     last_best = best;
+    const Eigen::VectorXd lambda_before = schedule.multipliers();
     schedule.after_run(residual);
+    // The multiplier update moves the minimiser by H^-1 A^T dlambda, in whitened axes (H' = I)
+    // by |B^T A^T dlambda|: the next box must hold that move as well as this run's error.
+    double update_move = 0.0;
+    if (in_h_norm && m > 0 && options_.box_follows_multipliers) {
+      update_move = max_abs(frame.basis.transpose() *
+                            (terms.jacobian.transpose() * (schedule.multipliers() - lambda_before)));
+    }
+    const bool widen = rec.near_face;
     runs_.push_back(std::move(rec));
     if (converged || k + 1 == options_.max_runs) break;
 
+    // Stage 5: the next box.
     const auto next_k = static_cast<std::size_t>(k + 1);
-    double next = options_.shrink * run_radius;
+    double factor = options_.shrink;
     if (!warm && next_k < options_.radii_per_run.size()) {
       // The schedule's ratio, so that a widened run shrinks from where it is.
-      next = run_radius * options_.radii_per_run[next_k] / options_.radii_per_run[next_k - 1];
+      factor = options_.radii_per_run[next_k] / options_.radii_per_run[next_k - 1];
     }
-    // The minimum may lie outside a box whose edge the best reached: widen instead.
-    if (near_edge) next = std::min(10.0 * run_radius, options_.cold_radius);
+    if (widen) factor = options_.growth;
+    Eigen::VectorXd next = factor * half;
+    // A fixed box never grows past the cold radius (the dissertation's setting).
+    if (options_.cold == cold_box::fixed) next = next.cwiseMin(options_.cold_radius);
+    next = next.cwiseMax(options_.box_margin * update_move);
     run_centre = best;
-    run_radius = std::max(next, radius_floor(run_centre));
     terms = terms_now();
-    problem.set(make_objective(run_centre, run_radius));
+    if (schedule.kind() == penalty_kind::increasing) frame = make_frame(terms, options_.axes);
+    half = with_floor(next, run_centre, frame);
+    problem.set(std::make_unique<gauss_objective>(terms, run_centre, half, frame.basis));
   }
   ++solves_;
 
   acceleration_result out;
   out.runs = static_cast<int>(runs_.size());
-  out.evaluations = evaluations_before_run;
+  out.evaluations = evaluations;
   const Eigen::VectorXd a = runs_.back().acceleration;
-  // Suspected inconsistent rows: residuals the penalty has not driven down.
-  const Eigen::VectorXd residual = terms.jacobian * a - terms.rhs;
-  std::vector<int> suspects;
-  for (int i = 0; i < m; ++i) {
-    if (std::abs(residual(i)) > options_.inconsistency_tolerance * (1.0 + std::abs(terms.rhs(i)))) {
-      suspects.push_back(i);
-    }
-  }
-  if (!suspects.empty()) {
-    // Confirm: minimise Z1 without multipliers at w and at 10 w around the compromise. For a
-    // consistent set the residual at the minimiser falls like 1/w; for an inconsistent one it
-    // stays (the least-squares conflict) and Z1 grows with w (eq. 5.6 and the remarks after it).
-    double z1_min[2] = {0.0, 0.0};
-    double residual_at[2] = {0.0, 0.0};
-    const double r = std::max(1e-6, 100.0 * max_abs(residual));
-    for (int k = 0; k < 2; ++k) {
-      gauss_terms t = gauss_terms::from_system(
-          system, options_.penalty.weight * (k == 0 ? 1.0 : 10.0) * Eigen::VectorXd::Ones(m),
-          Eigen::VectorXd::Zero(m));
-      const gauss_objective check(t, a, Eigen::VectorXd::Constant(n, r),
-                                  gauss_objective::principal_axes(t));
-      ga::termination lim;
-      lim.max_generations = 0;
-      lim.max_evaluations = options_.evaluations_per_run;
-      ga::run_settings s;
-      s.run_index = first_run_index + static_cast<std::uint64_t>(options_.max_runs) +
-                    static_cast<std::uint64_t>(k);
-      const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
-      s.start_point = &zero;
-      const auto res =
-          model_->run(check, ga::search_box::around(zero, Eigen::VectorXd::Constant(n, r)), lim, s);
-      const Eigen::VectorXd best = check.acceleration_of(res.best_x);
-      z1_min[k] = t.penalised(best);
-      residual_at[k] = max_abs(t.jacobian * best - t.rhs);
-      out.evaluations += res.evaluations;
-    }
-    // Both must agree: the GA's evidence (the residual does not fall with w) and the sweep that
-    // names the rows; an unconverged GA alone (the thesis preset) must not condemn a consistent
-    // set.
-    const std::vector<int> named = inconsistent_rows(terms.jacobian, terms.rhs);
-    if (residual_at[1] > 0.5 * residual_at[0] && !named.empty()) {
-      std::vector<std::string> names;
-      for (int i : named) {
-        names.push_back(static_cast<std::size_t>(i) < system.constraint_names.size()
-                            ? std::string(system.constraint_names[static_cast<std::size_t>(i)])
-                            : fmt::format("row {}", i));
-      }
-      out.status = solve_status::inconsistent;
-      out.inconsistent = named;
-      out.message = fmt::format(
-          "inconsistent constraints: {} (residual {:.3g} that no acceleration removes; the "
-          "minimum of Z1 grows with the penalty weight: {:.6g} at w = {:.3g}, {:.6g} at w = "
-          "{:.3g})",
-          fmt::join(names, ", "), max_abs(residual), z1_min[0], options_.penalty.weight, z1_min[1],
-          10.0 * options_.penalty.weight);
-      reset();
-      return out;
-    }
+
+  // Stage 6: diagnose rows the penalty could not satisfy.
+  if (diagnose_inconsistent(system, terms, scales, a, first_run_index, out)) {
+    reset();
+    return out;
   }
 
   out.status =
       converged || options_.tolerance == 0.0 ? solve_status::ok : solve_status::not_converged;
   if (!converged && options_.tolerance > 0.0) {
-    out.message = fmt::format("ga: best moved by {:.3g} in the last of {} runs (tolerance {:.3g})",
-                              runs_.back().change, out.runs, options_.tolerance);
+    out.message = fmt::format(
+        "ga: not converged after {} runs ({} evaluations): the best moved by {:.3g} in the last "
+        "run (tolerance {:.3g}), max residual {:.3g}{}",
+        out.runs, out.evaluations, runs_.back().change,
+        options_.tolerance * std::max(1.0, max_abs(a)), runs_.back().max_residual,
+        runs_.back().near_face ? ", best on the face of its box" : "");
   }
   out.acceleration = a;
   out.constraint_force = system.mass * (a - terms.free_accel);
-  if (warm) {
-    recent_errors_.push_back(max_abs(a - predicted));
+
+  // Stage 7: remember for the next warm start.
+  remember(a, warm ? max_abs(a - predicted) : -1.0);
+  if (!options_.record_trace) runs_.clear();
+  return out;
+}
+
+void gauss_ga_solver::remember(const Eigen::VectorXd& a, double prediction_error) {
+  if (prediction_error >= 0.0) {
+    recent_errors_.push_back(prediction_error);
     if (static_cast<int>(recent_errors_.size()) > options_.warm_history) {
       recent_errors_.erase(recent_errors_.begin());
     }
@@ -489,9 +584,71 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
   const auto keep = static_cast<std::size_t>(options_.warm_cycle) *
                     static_cast<std::size_t>(options_.warm_order + 1);
   if (history_.size() > keep) history_.erase(history_.begin());
-  if (!options_.record_trace) runs_.clear();
-  return out;
 }
 
+bool gauss_ga_solver::diagnose_inconsistent(const constrained_system& system,
+                                            const gauss_terms& terms,
+                                            const Eigen::VectorXd& scales,
+                                            const Eigen::VectorXd& a,
+                                            std::uint64_t first_run_index,
+                                            acceleration_result& out) {
+  const int n = system.coordinates();
+  const int m = system.constraints();
+  const Eigen::VectorXd residual = terms.jacobian * a - terms.rhs;
+  std::vector<int> suspects;
+  for (int i = 0; i < m; ++i) {
+    if (std::abs(residual(i)) > options_.inconsistency_tolerance * (1.0 + std::abs(terms.rhs(i)))) {
+      suspects.push_back(i);
+    }
+  }
+  if (suspects.empty()) return false;
+  // Confirm: minimise Z1 without multipliers at w and at 10 w around the compromise. For a
+  // consistent set the residual at the minimiser falls like 1/w; for an inconsistent one it
+  // stays (the least-squares conflict) and Z1 grows with w (eq. 5.6 and the remarks after it).
+  const Eigen::VectorXd base =
+      options_.penalty.weight *
+      (options_.penalty.relative && m > 0 ? scales : Eigen::VectorXd::Ones(m));
+  double z1_min[2] = {0.0, 0.0};
+  double residual_at[2] = {0.0, 0.0};
+  const double r = std::max(1e-6, 100.0 * max_abs(residual));
+  for (int k = 0; k < 2; ++k) {
+    gauss_terms t = gauss_terms::from_system(system, base * (k == 0 ? 1.0 : 10.0),
+                                             Eigen::VectorXd::Zero(m));
+    const gauss_objective check(t, a, Eigen::VectorXd::Constant(n, r),
+                                gauss_objective::principal_axes(t));
+    ga::termination lim;
+    lim.max_generations = 0;
+    lim.max_evaluations = options_.run_budget(n);
+    ga::run_settings s;
+    s.run_index = first_run_index + static_cast<std::uint64_t>(options_.max_runs) +
+                  static_cast<std::uint64_t>(k);
+    const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
+    s.start_point = &zero;
+    const auto res =
+        model_->run(check, ga::search_box::around(zero, Eigen::VectorXd::Constant(n, r)), lim, s);
+    const Eigen::VectorXd best = check.acceleration_of(res.best_x);
+    z1_min[k] = t.penalised(best);
+    residual_at[k] = max_abs(t.jacobian * best - t.rhs);
+    out.evaluations += res.evaluations;
+  }
+  // Both must agree: the GA's evidence (the residual does not fall with w) and the sweep that
+  // names the rows; an unconverged GA alone (the thesis preset) must not condemn a consistent
+  // set.
+  const std::vector<int> named = inconsistent_rows(terms.jacobian, terms.rhs);
+  if (!(residual_at[1] > 0.5 * residual_at[0]) || named.empty()) return false;
+  std::vector<std::string> names;
+  for (int i : named) {
+    names.push_back(static_cast<std::size_t>(i) < system.constraint_names.size()
+                        ? std::string(system.constraint_names[static_cast<std::size_t>(i)])
+                        : fmt::format("row {}", i));
+  }
+  out.status = solve_status::inconsistent;
+  out.inconsistent = named;
+  out.message = fmt::format(
+      "inconsistent constraints: {} (residual {:.3g} that no acceleration removes; the "
+      "minimum of Z1 grows with the penalty weight: {:.6g} at w, {:.6g} at 10 w)",
+      fmt::join(names, ", "), max_abs(residual), z1_min[0], z1_min[1]);
+  return true;
+}
 
 }  // namespace kinevo::gauss

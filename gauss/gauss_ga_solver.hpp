@@ -8,6 +8,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <string>
@@ -16,6 +17,7 @@
 #include "ga/island_model.hpp"
 #include "ga/options.hpp"
 #include "mechanics/acceleration_solver.hpp"
+#include "gauss/gauss_objective.hpp"
 #include "gauss/gauss_penalty_schedule.hpp"
 
 namespace kinevo::gauss {
@@ -25,25 +27,62 @@ using mechanics::acceleration_solver;
 using mechanics::constrained_system;
 using mechanics::solve_status;
 
+// The coordinates a run's GA searches: a = centre + basis x.
+enum class search_axes {
+  coordinates,  // x = a itself (the dissertation's GAucsd runs)
+  principal,    // along the eigenvectors of H = M + 2 A^T W A (orthonormal, m/s^2 per unit)
+  whitened,     // along them scaled by lambda_i^-1/2: Z1 = g^T x + 1/2 |x|^2 (H' = I), a sphere
+                // whatever the masses, weights and constraint geometry
+};
+// How a cold solve chooses its first box.
+enum class cold_box {
+  fixed,    // cold_guess +- cold_radius in every search coordinate (the dissertation's 0 +- 50)
+  derived,  // centred on the free acceleration a_f, radius from the problem's own numbers:
+            // box_margin times an estimate of the H-norm distance to the answer (see .cpp)
+};
+std::string to_string(search_axes a);
+std::string to_string(cold_box c);
+search_axes parse_search_axes(const std::string& name);
+cold_box parse_cold_box(const std::string& name);
+
 struct gauss_ga_options {
   ga::ga_options ga;              // one island's GA (see presets below)
   ga::island_options islands;     // count, migration, transport, master seed
   gauss_penalty_options penalty;  // W and the schedule between runs
 
-  long long evaluations_per_run = 6400;  // over all islands ("trials per run")
-  int max_runs = 5;                      // per solve, cold or warm
+  // Budget of one run over all islands ("trials per run"): the larger of evaluations_per_run
+  // and evaluations_per_coordinate * n, so that the work grows linearly with the model.
+  long long evaluations_per_run = 6400;
+  long long evaluations_per_coordinate = 0;
+  int max_runs = 5;  // per solve, cold or warm (widening runs included)
 
-  // Cold start: run 1 searches cold_guess +- cold_radius in every coordinate.
-  double cold_guess = 0.0;
-  double cold_radius = 50.0;
+  search_axes axes = search_axes::whitened;
+
+  // Cold start.
+  cold_box cold = cold_box::derived;
+  double cold_guess = 0.0;    // fixed: the centre in every coordinate
+  double cold_radius = 50.0;  // fixed: the half width (m/s^2); also the widening cap of fixed
+  // derived: half width = box_margin x the estimated distance |a - centre|_H to the answer.
+  double box_margin = 4.0;
   // Radius of run k (k >= 2) as a multiple of run k-1's, unless radii_per_run gives it.
   double shrink = 0.01;
-  // Optional explicit radii of runs 1, 2, ... (the thesis preset: 50, 10, 1, 0.1, 0.01).
+  // Optional explicit radii of runs 1, 2, ... of a cold solve (the thesis preset: 50, 10, 1,
+  // 0.1, 0.01), in the units of the search coordinates.
   std::vector<double> radii_per_run;
+  // A best within face_fraction of a face (in units of the half width) may be cut off by the
+  // box: the next run is centred on it and widened by `growth` instead of shrunk.
+  double face_fraction = 0.75;
+  double growth = 10.0;
+  // Whitened axes: the next box also holds box_margin times the move of the minimiser that
+  // the multiplier update causes (|B^T A^T dlambda|, exact in whitened axes). Without it the
+  // boxes shrink faster than the multipliers converge on models whose rows are coupled
+  // (chains, closed loops) and the minimiser leaves the box run after run.
+  bool box_follows_multipliers = true;
 
-  // Warm start: the box is centred on a predicted acceleration with radius warm_factor times
-  // the largest prediction error among the last `warm_history` warm solves (4 covers the
-  // stages of one RK4 step), at least warm_min_radius and at most cold_radius.
+  // Warm start: the box is centred on a predicted acceleration; its radius covers warm_factor
+  // times the largest prediction error among the last `warm_history` warm solves (4 covers the
+  // stages of one RK4 step), at least warm_min_radius * max(1, max |prediction|), in m/s^2
+  // along every axis.
   // The prediction: solves are taken in cycles of warm_cycle calls (4 = the stages of one
   // classical RK4 step, in order); call i is predicted from calls i - c, i - 2c, i - 3c (the
   // same stage of the last three steps) by polynomial extrapolation of degree up to
@@ -52,27 +91,20 @@ struct gauss_ga_options {
   // prediction errors widen the box and the stopping rule below then asks for more runs.
   bool warm_start = true;
   double warm_factor = 4.0;
-  double warm_min_radius = 1e-5;
+  double warm_min_radius = 1e-8;
   int warm_history = 4;
   int warm_cycle = 4;
   int warm_order = 2;
-  // A warm solve stops after its first run when the best lies in the inner half of the box
-  // and radius * warm_resolution is within the tolerance: warm_resolution is the fraction of
-  // its box that one run of evaluations_per_run resolves (about 1e-3 for the default preset;
-  // 0 disables the one-run stop, so that two runs must agree as in a cold start).
+  // A warm solve stops after its first run when the best lies inside the box (not near a
+  // face), the residual test below passes, and the run's resolution, warm_resolution times the
+  // box's largest half width in m/s^2, is within the tolerance: warm_resolution is the fraction
+  // of its box that one run resolves (0 disables the one-run stop, so that two runs must agree).
   double warm_resolution = 1e-3;
 
-  // Search along the principal axes of Z1 (eigenvectors of H = M + 2 A^T W A) instead of
-  // along the coordinates: an orthonormal rotation about the run's centre, so radii keep their
-  // meaning in m/s^2. The GA's coordinate-wise operators need it once the constraint rows are
-  // oblique (the double pendulum away from t = 0).
-  bool principal_axes = true;
-  // With principal_axes: half width r sqrt(lambda_min / lambda_i) along the axis of eigenvalue
-  // lambda_i of H, i.e. a box shaped like a level set of Z1 (radius r on the softest axis).
-  bool scaled_axes = false;
-
-  // Stop when the best moves by at most tolerance * max(1, max|a|) between runs.
-  double tolerance = 1e-8;
+  // Converged when the best moves by at most tolerance * max(1, max|a|) between two runs, is
+  // not near a face, and every residual |A_i a - b_i| is at most that times sum_j |A_ij| (what
+  // an acceleration error of that size could leave).
+  double tolerance = 1e-9;
   // A row whose residual |A a - b| exceeds this times (1 + |b_i|) after the runs is suspected
   // inconsistent and checked by a run with ten times the weights (Z1 grows with w only then).
   double inconsistency_tolerance = 1e-6;
@@ -81,10 +113,13 @@ struct gauss_ga_options {
   // last solve (for the study's Table 5.1 and convergence figures).
   bool record_trace = false;
 
+  // The per-run budget for n coordinates.
+  long long run_budget(int coordinates) const;
   void validate() const;  // throws std::invalid_argument naming the field
 };
 
-// "default": kinevo's tuned real-coded GA with multiplier updates; "thesis": the seed's
+// "default": kinevo's real-coded GA in whitened axes, derived boxes, multiplier updates and
+// row-relative weights, a budget linear in n; "thesis": the dissertation's
 // GAucsd settings (16-bit binary genes, population 100, 6400 trials per run, two-point
 // crossover 0.6, mutation 0.001 per bit, W = 1e6 fixed, radii 50, 10, 1, 0.1, 0.01).
 // Throws std::invalid_argument for another name.
@@ -95,12 +130,13 @@ std::vector<std::string> gauss_ga_preset_names();
 struct gauss_run_record {
   int run = 0;             // 1-based within the solve
   Eigen::VectorXd centre;  // of the searched box
-  Eigen::VectorXd radii;
+  Eigen::VectorXd radii;         // half widths along the search axes, in m/s^2
   Eigen::VectorXd acceleration;  // best of the run
   double z1 = 0.0;               // eq. 5.6 at the best with this run's weights
   double z = 0.0;                // eq. 5.3 at the best
   double max_residual = 0.0;     // max |A a - b|
   double change = std::numeric_limits<double>::infinity();  // max |best - previous best|
+  bool near_face = false;                                   // the next run was widened
   long long evaluations = 0;                                // of this run, all islands
   double seconds = 0.0;
 };
@@ -144,6 +180,13 @@ class gauss_ga_solver final : public acceleration_solver {
   // Accelerations of the last solves, newest last (at most 3 warm_cycle + 1), for prediction.
   std::vector<Eigen::VectorXd> history_;
   long long solves_ = 0;
+
+  // Stages of solve() (see the .cpp).
+  Eigen::VectorXd predict(int n) const;
+  bool diagnose_inconsistent(const constrained_system& system, const gauss_terms& terms,
+                             const Eigen::VectorXd& scales, const Eigen::VectorXd& a,
+                             std::uint64_t first_run_index, acceleration_result& out);
+  void remember(const Eigen::VectorXd& a, double prediction_error);
   std::vector<gauss_run_record> runs_;
   std::vector<gauss_snapshot> snapshots_;
 };

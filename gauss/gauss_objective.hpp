@@ -45,8 +45,9 @@ struct gauss_terms {
 };
 
 // The GA's decision vector x is either the acceleration itself (a = x, box centre +- half_width)
-// or, with an orthonormal `basis` B, coordinates along B around the centre (a = centre + B x,
-// box +- half_width around 0). Searching along the principal axes of Z1 (the eigenvectors of H)
+// or, with an invertible `basis` B, coordinates along B around the centre (a = centre + B x,
+// box +- half_width around 0): the principal axes (orthonormal) or the whitened ones (scaled by
+// lambda^-1/2, so that B^T H B = I). Searching along the principal axes of Z1 (the eigenvectors of H)
 // makes the objective separable, which the GA's coordinate-wise crossover and mutation need
 // once the constraint rows are not aligned with the coordinate axes; the objective's values
 // are unchanged by the rotation.

@@ -59,8 +59,18 @@ gauss_penalty_schedule::gauss_penalty_schedule(const gauss_penalty_options& opti
           fmt::join(constraint_names, ", ")));
     }
   }
+  row_scales_ = Eigen::VectorXd::Ones(constraints);
   weights_ = initial_weights_;
   multipliers_ = Eigen::VectorXd::Zero(constraints);
+}
+
+void gauss_penalty_schedule::set_row_scales(const Eigen::VectorXd& scales) {
+  if (scales.size() != initial_weights_.size() || !scales.allFinite() ||
+      !(scales.array() > 0.0).all()) {
+    throw std::invalid_argument("penalty schedule: row scales must be positive, one per row");
+  }
+  row_scales_ = scales;
+  weights_ = initial_weights_.cwiseProduct(row_scales_);
 }
 
 void gauss_penalty_schedule::after_run(const Eigen::VectorXd& residual) {
@@ -78,7 +88,7 @@ void gauss_penalty_schedule::after_run(const Eigen::VectorXd& residual) {
 }
 
 void gauss_penalty_schedule::restart_weights() {
-  weights_ = initial_weights_;
+  weights_ = initial_weights_.cwiseProduct(row_scales_);
 }
 
 void gauss_penalty_schedule::set_multipliers(const Eigen::VectorXd& lambda) {

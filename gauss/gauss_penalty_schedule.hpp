@@ -29,6 +29,11 @@ struct gauss_penalty_options {
   std::map<std::string, double> named_weights;  // w_i by constraint name
   double growth = 10.0;                         // increasing: factor per run
   double max_weight = 1e12;                     // increasing: cap (H gets ill-conditioned beyond)
+  // Row-relative weights: w_i = weight / (A_i M^-1 A_i^T), so that every constraint stiffens
+  // H = M + 2 A^T W A by the same factor whatever the units of its row and the masses it
+  // moves (the solver passes the row scales 1 / (A_i M^-1 A_i^T) each solve). Off: absolute
+  // weights, as eq. 5.18 gives them.
+  bool relative = false;
 };
 
 class gauss_penalty_schedule {
@@ -45,6 +50,9 @@ class gauss_penalty_schedule {
   // Starts the next solve from the initial weights (multipliers are kept: they warm-start
   // the next step as the acceleration does).
   void restart_weights();
+  // Row scales s_i (> 0) multiplying the initial weights, for the relative schedule; resets
+  // the weights to initial * s.
+  void set_row_scales(const Eigen::VectorXd& scales);
   // Warm start of the multipliers (ignored unless the size matches and the schedule updates
   // multipliers).
   void set_multipliers(const Eigen::VectorXd& lambda);
@@ -53,6 +61,7 @@ class gauss_penalty_schedule {
  private:
   gauss_penalty_options options_;
   Eigen::VectorXd initial_weights_;
+  Eigen::VectorXd row_scales_;
   Eigen::VectorXd weights_;
   Eigen::VectorXd multipliers_;
 };

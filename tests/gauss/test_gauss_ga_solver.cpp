@@ -25,15 +25,11 @@ double rel_error(const Eigen::VectorXd& a, const Eigen::VectorXd& ref) {
   return (a - ref).cwiseAbs().maxCoeff() / std::max(1.0, ref.cwiseAbs().maxCoeff());
 }
 
-// The default preset with a run limit of 7: 5 runs reach 1e-9 on the double pendulum (see
-// test_double_pendulum_study), general systems with smaller accelerations need a run or two
-// more; the stopping rule ends earlier when two runs agree.
+// A preset as a user gets it: only the seed and the island count change (never the budget).
 gauss_ga_options preset(const std::string& name, std::uint64_t seed, int islands = 2) {
   gauss_ga_options o = gauss_ga_preset(name);
   o.islands.islands = islands;
   o.islands.seed = seed;
-  o.max_runs = 7;
-  o.tolerance = 1e-9;
   return o;
 }
 
@@ -67,6 +63,12 @@ random_case make_case(std::mt19937& rng, int n, int m, int redundant) {
   return c;
 }
 
+// The most a cold solve may cost: max_runs runs of the per-run budget.
+long long o_budget(int n) {
+  const gauss_ga_options o = gauss_ga_preset("default");
+  return o.max_runs * o.run_budget(n);
+}
+
 TEST(gauss_ga_solver, matches_gigsp_on_random_consistent_systems) {
   std::mt19937 rng(2024);
   auto gigsp = make_solver("gigsp");
@@ -82,7 +84,7 @@ TEST(gauss_ga_solver, matches_gigsp_on_random_consistent_systems) {
     EXPECT_LE(rel_error(r.acceleration, ref.acceleration), 1e-9)
         << "trial " << trial << " n " << n << " runs " << r.runs;
     EXPECT_LE(rel_error(r.acceleration, kinevo::test::kkt_acceleration(c.system)), 1e-9);
-    EXPECT_LE(r.evaluations, 7 * 6400);
+    EXPECT_LE(r.evaluations, o_budget(n));
   }
 }
 
@@ -157,9 +159,7 @@ TEST(gauss_ga_solver, same_seed_same_result_different_seed_differs) {
 TEST(gauss_ga_solver, warm_solves_follow_a_changing_state) {
   // Successive states along a circle arc of the double pendulum: each warm solve must stay
   // within 1e-9 (relative) of the closed-form KKT acceleration.
-  gauss_ga_options o = preset("default", 3);
-  o.tolerance = gauss_ga_preset("default").tolerance;
-  gauss_ga_solver ga(o);
+  gauss_ga_solver ga(preset("default", 3));
   std::vector<int> warm_runs;
   for (int k = 0; k < 12; ++k) {
     double_pendulum_state st;
@@ -178,9 +178,11 @@ TEST(gauss_ga_solver, warm_solves_follow_a_changing_state) {
     EXPECT_LE(rel_error(r.acceleration, kinevo::test::kkt_acceleration(s)), 1e-9) << "k " << k;
     if (k > 0) warm_runs.push_back(r.runs);
   }
-  // Warm solves start in a small box around the previous acceleration: fewer runs than cold.
+  // Warm solves start in a small box around the previous acceleration: fewer runs than cold
+  // (one solve per state is not RK4's pattern of four, so the per-stage prediction does not
+  // apply: each solve searches a box of the last change).
   std::sort(warm_runs.begin(), warm_runs.end());
-  EXPECT_LE(warm_runs[warm_runs.size() / 2], 4);
+  EXPECT_LE(warm_runs[warm_runs.size() / 2], 5);
 }
 
 TEST(gauss_ga_solver, factory_builds_the_ga_solver_and_rejects_bad_presets) {
