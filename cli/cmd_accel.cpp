@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "cli/command.hpp"
 #include "ga/mpi_environment.hpp"
@@ -27,21 +29,7 @@ struct accel_args {
   bool quiet = false;
 };
 
-std::string status_name(mechanics::solve_status s) {
-  switch (s) {
-    case mechanics::solve_status::ok:
-      return "ok";
-    case mechanics::solve_status::least_squares:
-      return "least_squares";
-    case mechanics::solve_status::inconsistent:
-      return "inconsistent";
-    case mechanics::solve_status::singular:
-      return "singular";
-    case mechanics::solve_status::not_converged:
-      return "not_converged";
-  }
-  return "unknown";
-}
+using mechanics::status_name;
 
 std::vector<std::string> names_of(const mechanics::model& m, const std::vector<int>& rows) {
   std::vector<std::string> out;
@@ -72,11 +60,35 @@ int run_accel(const accel_args& a) {
     auto solver = mechanics::make_solver(n, a.solver);
     rows.push_back({n, solver->solve(sys)});
   }
-  const auto reference = std::find_if(rows.begin(), rows.end(), [](const row& r) {
-    return r.r.status == mechanics::solve_status::ok && r.r.acceleration.size() > 0;
+  auto finite = [](const row& r) {
+    return r.r.acceleration.allFinite() && r.r.constraint_force.allFinite();
+  };
+  const auto reference = std::find_if(rows.begin(), rows.end(), [&](const row& r) {
+    return r.r.status == mechanics::solve_status::ok && r.r.acceleration.size() > 0 && finite(r);
   });
   bool inconsistent = false;
   for (const auto& r : rows) inconsistent = inconsistent || !r.r.inconsistent.empty();
+  // Failures of a solver, as opposed to diagnoses of the model (least squares, singular,
+  // redundant rows): an iterative solver that stopped short, or a NaN or infinite result.
+  std::vector<std::string> failed;
+  // Under mpiexec every rank solves (the GA's islands span the ranks); rank 0 reports.
+  const bool root = ga::mpi_environment::rank() == 0;
+  for (const auto& r : rows) {
+    if (r.r.status == mechanics::solve_status::not_converged) {
+      failed.push_back(r.name);
+      if (root) fmt::print(stderr, "kinevo accel: the {} solver did not converge{}\n", r.name,
+                 r.r.message.empty() ? "" : ": " + r.r.message);
+    } else if (!finite(r)) {
+      failed.push_back(r.name);
+      if (root) fmt::print(stderr, "kinevo accel: the {} solver gave a non-finite (NaN or infinite) result\n",
+                 r.name);
+    }
+  }
+  const auto bad_inputs = mechanics::non_finite_entries(m, sys);
+  if (!bad_inputs.empty() && root) {
+    fmt::print(stderr, "kinevo accel: {} at t = {:g}: NaN or infinite {}\n", a.file, a.t,
+               fmt::join(bad_inputs, ", "));
+  }
 
   nlohmann::json j;
   j["model"] = m.name();
@@ -96,6 +108,7 @@ int run_accel(const accel_args& a) {
     s["redundant"] = names_of(m, r.r.redundant);
     s["inconsistent"] = names_of(m, r.r.inconsistent);
     s["message"] = r.r.message;
+    s["finite"] = finite(r);
     if (reference != rows.end() && r.r.acceleration.size() > 0) {
       s["max_difference"] = (r.r.acceleration - reference->r.acceleration).cwiseAbs().maxCoeff();
     } else {
@@ -104,8 +117,10 @@ int run_accel(const accel_args& a) {
     j["solvers"][r.name] = s;
   }
   j["inconsistent"] = inconsistent;
-  // Under mpiexec every rank solves (the GA's islands span the ranks); rank 0 reports.
-  if (ga::mpi_environment::rank() != 0) return inconsistent ? exit_failure : exit_ok;
+  j["failed"] = failed;
+  j["non_finite_inputs"] = bad_inputs;
+  const int code = inconsistent || !failed.empty() ? exit_failure : exit_ok;
+  if (!root) return code;
   if (a.json) {
     fmt::print("{}\n", j.dump());
   } else if (!a.quiet) {
@@ -125,7 +140,8 @@ int run_accel(const accel_args& a) {
       fmt::print("\n");
     }
     for (const auto& r : rows) {
-      fmt::print("{:<6} {:<13} rank {}", r.name, status_name(r.r.status), r.r.rank);
+      fmt::print("{:<6} {:<13} rank {}", r.name, finite(r) ? status_name(r.r.status) : "non_finite",
+                 r.r.rank);
       if (reference != rows.end() && r.r.acceleration.size() > 0) {
         fmt::print("  max |a - a_{}| = {:.3g}", reference->name,
                    (r.r.acceleration - reference->r.acceleration).cwiseAbs().maxCoeff());
@@ -139,7 +155,7 @@ int run_accel(const accel_args& a) {
       if (!r.r.message.empty()) fmt::print("       {}\n", r.r.message);
     }
   }
-  return inconsistent ? exit_failure : exit_ok;
+  return code;
 }
 
 const command_registration accel_registration(
@@ -158,8 +174,18 @@ const command_registration accel_registration(
       sub.add_option("--islands", a->solver.islands, "GA solver: islands")->capture_default_str();
       sub.add_option("--seed", a->solver.seed, "GA solver: seed")->capture_default_str();
       sub.add_option("--preset", a->solver.preset, "GA solver: preset")->capture_default_str();
+      sub.add_option("--tolerance", a->solver.tolerance, "Iterative solvers: stopping tolerance")
+          ->capture_default_str();
       sub.add_flag("--json", a->json, "Print one JSON object on stdout");
       sub.add_flag("--quiet", a->quiet, "No text output");
+      sub.footer(
+          "Exit status:\n"
+          "  0  every solver returned a finite result: the constrained acceleration, or a\n"
+          "     diagnosis of the model (least_squares, singular, redundant rows)\n"
+          "  1  the constraints are inconsistent, or a solver did not converge (not_converged,\n"
+          "     e.g. ga) or gave a NaN or infinite result: stderr names the solver; the JSON\n"
+          "     still reports every solver's status, and \"failed\" lists them\n"
+          "  2  bad input (the message names the file, line and field)");
       return [a]() { return run_accel(*a); };
     });
 

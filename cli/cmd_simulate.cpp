@@ -2,7 +2,9 @@
 // integrator and constraint-violation control; CSV of every state, SVG plot, JSON summary.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -29,6 +31,7 @@ struct simulate_args {
   std::vector<std::string> plot_columns;
   std::string out, plot;
   bool kinematic = false;
+  bool allow_unconverged = false;
   mechanics::simulation_options sim;
   mechanics::solver_options solver_options;
   bool json = false;
@@ -61,6 +64,7 @@ int run_simulate(simulate_args& a) {
   }
   a.sim.integrator = integrators.at(a.integrator);
   a.sim.stabilization = stabilizations.at(a.stabilization);
+  a.sim.allow_unconverged = a.allow_unconverged;
   if (!(a.sim.dt > 0.0) || !(a.sim.t_end > a.sim.t_start)) {
     throw io::input_error(fmt::format("--dt must be > 0 and --t-end > 0 (got dt = {}, t-end = {})",
                                       a.sim.dt, a.sim.t_end));
@@ -93,16 +97,32 @@ int run_simulate(simulate_args& a) {
   for (std::size_t i = 0; i < plotted.size(); ++i) series[i].label = plotted[i];
 
   io::progress_line progress("simulate", a.quiet || a.json);
-  long long k = 0;
+  long long rows = 0;
+  double last_row_t = std::numeric_limits<double>::quiet_NaN();
   const double span = a.sim.t_end - a.sim.t_start;
+  // A written row flags every solve since the previous written row (--record-every).
+  mechanics::record_thinner thinner(a.sim.record_every);
+  bool warned = false;
   auto on_step = [&](const mechanics::step_record& r) {
-    if (k++ % std::max(1, a.sim.record_every) == 0 || r.t >= a.sim.t_end) {
-      const auto row = mechanics::record_row(m, r, with_ref);
+    if (r.unconverged_solves > 0 && !warned) {
+      // Only reached with --allow-unconverged: otherwise the run stops at that solve.
+      warned = true;
+      progress.finish();
+      fmt::print(stderr,
+                 "kinevo simulate: warning: a {} solve did not converge before t = {:.6g}; "
+                 "going on (--allow-unconverged), the rows are flagged in unconverged_solves\n",
+                 a.solver, r.t);
+    }
+    mechanics::step_record flagged = r;
+    if (thinner.keep(flagged, r.t >= a.sim.t_end)) {
+      const auto row = mechanics::record_row(m, flagged, with_ref);
       if (!a.out.empty()) csv.add_row(row);
       for (std::size_t i = 0; i < plot_index.size(); ++i) {
         series[i].x.push_back(r.t);
         series[i].y.push_back(row[plot_index[i]]);
       }
+      ++rows;
+      last_row_t = r.t;
     }
     progress.update((r.t - a.sim.t_start) / span, fmt::format("t = {:.4g}", r.t));
     return true;
@@ -110,8 +130,30 @@ int run_simulate(simulate_args& a) {
   const mechanics::simulation_result res =
       mechanics::simulate(m, *solver, a.sim, on_step, reference.get());
   progress.finish();
-  // Whatever was computed is saved, also when the run stopped early.
+  // Whatever was computed is saved, also when the run stopped early: the rows before the stop
+  // (a row is only written once every solve that led to it was accepted).
   if (!a.out.empty()) csv.save(a.out);
+  // Failures and unconverged solves go to stderr whatever --json or --quiet say.
+  const std::string up_to =
+      rows > 0 ? fmt::format("up to t = {:.6g} ({} rows)", last_row_t, rows) : "(no rows)";
+  if (!res.completed) {
+    fmt::print(stderr, "kinevo simulate: {}\n", res.message);
+    if (!a.out.empty()) fmt::print(stderr, "kinevo simulate: wrote {} {}\n", a.out, up_to);
+    if (res.stop == mechanics::simulation_stop::not_converged)
+      fmt::print(stderr, "kinevo simulate: --allow-unconverged goes on past unconverged solves\n");
+  } else if (res.unconverged_solves > 0) {
+    fmt::print(stderr,
+               "kinevo simulate: warning: {} of {} solves did not converge (first at t = {:.6g}: "
+               "{})\n",
+               res.unconverged_solves, res.solves, res.first_unconverged_t,
+               res.first_unconverged_message);
+  }
+  if (res.least_squares_solves > 0) {
+    fmt::print(stderr,
+               "kinevo simulate: warning: {} of {} solves are least-squares compromises "
+               "(inconsistent constraints)\n",
+               res.least_squares_solves, res.solves);
+  }
   if (!a.plot.empty()) {
     io::chart_options co;
     co.title = fmt::format("{} ({})", m.name().empty() ? a.file : m.name(), a.solver);
@@ -131,7 +173,19 @@ int run_simulate(simulate_args& a) {
     j["stabilization"] = a.stabilization;
     j["completed"] = res.completed;
     j["message"] = res.message;
+    j["stop_reason"] =
+        res.completed ? nlohmann::json(nullptr) : nlohmann::json(mechanics::stop_name(res.stop));
     j["steps"] = res.steps;
+    j["last_t"] = finite_or_null(last_row_t);
+    j["rows"] = rows;
+    j["solves"] = res.solves;
+    j["unconverged_solves"] = res.unconverged_solves;
+    j["first_unconverged_t"] = finite_or_null(res.first_unconverged_t);
+    j["first_unconverged_message"] = res.unconverged_solves > 0
+                                         ? nlohmann::json(res.first_unconverged_message)
+                                         : nlohmann::json(nullptr);
+    j["allow_unconverged"] = a.allow_unconverged;
+    j["least_squares_solves"] = res.least_squares_solves;
     j["rejected_steps"] = res.rejected_steps;
     j["max_position_violation"] = res.max_position_violation;
     j["max_velocity_violation"] = res.max_velocity_violation;
@@ -160,7 +214,16 @@ int run_simulate(simulate_args& a) {
     if (with_ref) fmt::print("  max |a - a_{}| = {:.3g}\n", a.check, res.max_reference_difference);
     if (res.solver_evaluations > 0)
       fmt::print("  solver evaluations: {}\n", res.solver_evaluations);
-    if (!a.out.empty()) fmt::print("  wrote {}\n", a.out);
+    if (res.unconverged_solves > 0) {
+      fmt::print("  UNCONVERGED solves: {} of {} (first at t = {:.6g}){}\n", res.unconverged_solves,
+                 res.solves, res.first_unconverged_t,
+                 res.completed ? ", allowed by --allow-unconverged" : "");
+    }
+    if (res.least_squares_solves > 0) {
+      fmt::print("  least-squares solves (inconsistent constraints): {} of {}\n",
+                 res.least_squares_solves, res.solves);
+    }
+    if (!a.out.empty()) fmt::print("  wrote {}{}\n", a.out, res.completed ? "" : " " + up_to);
     if (!a.plot.empty()) fmt::print("  wrote {}\n", a.plot);
   }
   return res.completed ? exit_ok : exit_failure;
@@ -197,6 +260,10 @@ const command_registration simulate_registration(
           ->capture_default_str();
       sub.add_option("--set", a->sets, "Override a parameter: name=value (repeatable)");
       sub.add_flag("--kinematic", a->kinematic, "Kinematic mode: M = I, drivers as constraints");
+      sub.add_flag("--allow-unconverged", a->allow_unconverged,
+                   "Go on past solves that did not converge (iterative solvers such as ga): they "
+                   "are counted, warned about and flagged in the CSV, and the exit status is 0. "
+                   "Without it the run stops there with exit status 1");
       sub.add_option("--out", a->out,
                      "CSV of t, q, q', q'', violations, energy, constraint forces");
       sub.add_option("--plot", a->plot, "SVG plot of the chosen columns against t");
@@ -216,6 +283,13 @@ const command_registration simulate_registration(
           ->capture_default_str();
       sub.add_flag("--json", a->json, "Print one JSON object on stdout");
       sub.add_flag("--quiet", a->quiet, "No progress line, no text output");
+      sub.footer(
+          "Exit status:\n"
+          "  0  the run reached --t-end (with --allow-unconverged also past unconverged solves)\n"
+          "  1  it stopped early: a solve that did not converge, a refused system, a NaN or\n"
+          "     infinite acceleration or state, a step-size underflow; stderr says where and\n"
+          "     why, the CSV keeps the rows before the stop\n"
+          "  2  bad input (the message names the file, line and field)");
       return [a]() { return run_simulate(*a); };
     });
 

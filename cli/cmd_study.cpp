@@ -46,7 +46,13 @@ int run_double_pendulum(study_args& a) {
   } else if (!a.quiet) {
     fmt::print("{}", r.summary);
   }
-  return r.motion.completed || a.options.t_end == 0.0 ? exit_ok : exit_failure;
+  // Only the default preset can fail the study; the thesis preset's misses are expected and
+  // reported in the summary, report.md and the JSON.
+  if (r.failed) {
+    fmt::print(stderr, "kinevo study double-pendulum: FAILED: the default preset {}: {}\n",
+               studies::to_string(r.tuned_outcome.status), r.tuned_outcome.reason);
+  }
+  return r.failed ? exit_failure : exit_ok;
 }
 
 const command_registration study_registration(
@@ -71,6 +77,14 @@ const command_registration study_registration(
       dp->add_option("--dt", a->options.dt, "RK4 step in s")->capture_default_str();
       dp->add_flag("--json", a->json, "Print one JSON object on stdout");
       dp->add_flag("--quiet", a->quiet, "No progress line, no text output");
+      dp->footer(
+          "Exit status:\n"
+          "  0  the default preset meets its targets: t = 0 relative error <= 1e-9 against the\n"
+          "     exact (0, -pi^2, 0, -2 pi^2) and, when the motion runs with it, motion within\n"
+          "     1e-8 m of GIGSP, every solve converged, no divergence\n"
+          "  1  it does not (stderr, the summary, report.md and the JSON say why); the thesis\n"
+          "     preset missing or diverging is expected and reported, never a failure\n"
+          "  2  bad options or an unwritable output folder");
       return [a, dp]() -> int {
         if (dp->parsed()) return run_double_pendulum(*a);
         return exit_bad_input;

@@ -28,6 +28,8 @@ struct constrained_system {
   int constraints() const { return static_cast<int>(rhs.size()); }
 };
 
+// The values are also the codes of the simulation CSV's solve_status column (0 ok ...
+// 4 not_converged), so keep their order.
 enum class solve_status {
   ok,             // a is the constrained acceleration
   least_squares,  // inconsistent set: a is a least-squares compromise (U-K) and says so
@@ -35,6 +37,24 @@ enum class solve_status {
   singular,       // refused: singular system (LM with redundant rows, ...)
   not_converged   // iterative solver (GA) stopped before its tolerance
 };
+
+// The name printed and written to JSON: "ok", "least_squares", "inconsistent", "singular",
+// "not_converged".
+inline const char* status_name(solve_status s) {
+  switch (s) {
+    case solve_status::ok:
+      return "ok";
+    case solve_status::least_squares:
+      return "least_squares";
+    case solve_status::inconsistent:
+      return "inconsistent";
+    case solve_status::singular:
+      return "singular";
+    case solve_status::not_converged:
+      return "not_converged";
+  }
+  return "unknown";
+}
 
 struct acceleration_result {
   solve_status status = solve_status::ok;

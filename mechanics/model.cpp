@@ -358,4 +358,21 @@ model load_model(const std::filesystem::path& path, const model_options& options
   return m;
 }
 
+std::vector<std::string> non_finite_entries(const model& m, const constrained_system& s) {
+  std::vector<std::string> out;
+  const auto& q = m.coordinate_names();
+  const auto& c = m.constraint_names();
+  for (int i = 0; i < s.coordinates() && static_cast<std::size_t>(i) < q.size(); ++i) {
+    const std::string& name = q[static_cast<std::size_t>(i)];
+    if (!std::isfinite(s.force[i])) out.push_back(fmt::format("force of '{}'", name));
+    if (!s.mass.row(i).allFinite()) out.push_back(fmt::format("mass matrix row '{}'", name));
+  }
+  for (int i = 0; i < s.constraints() && static_cast<std::size_t>(i) < c.size(); ++i) {
+    if (!s.jacobian.row(i).allFinite() || !std::isfinite(s.rhs[i])) {
+      out.push_back(fmt::format("constraint '{}'", c[static_cast<std::size_t>(i)]));
+    }
+  }
+  return out;
+}
+
 }  // namespace kinevo::mechanics

@@ -114,4 +114,8 @@ model load_model(const std::filesystem::path& path, const model_options& options
 model load_model_from_string(const std::string& text, const std::string& source,
                              const model_options& options = {});
 
+// The entries of (M, f, A, b) that are NaN or infinite, by name ("force of 'x'", "mass matrix
+// row 'x'", "constraint 'rod'"), so that a NaN acceleration names the expression that made it.
+std::vector<std::string> non_finite_entries(const model& m, const constrained_system& s);
+
 }  // namespace kinevo::mechanics

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <utility>
 
 #include "io/csv_table.hpp"
 #include "mechanics/solver_support.hpp"
@@ -21,13 +23,45 @@ bool refused(const acceleration_result& r) {
          r.status == solve_status::singular;
 }
 
-// The stages of one acceleration evaluation: evaluate (M, f, A, b), stabilize b, solve.
+solve_status worse(solve_status a, solve_status b) {
+  return static_cast<int>(a) >= static_cast<int>(b) ? a : b;
+}
+
+struct run_state {
+  simulation_result result;
+  const step_callback* callback = nullptr;
+  bool stop = false;
+  bool first_energy = true;
+  // Solves since the previous record.
+  solve_status pending_worst = solve_status::ok;
+  int pending_unconverged = 0;
+  record_thinner thinner{1};
+};
+
+void stop_run(run_state& st, simulation_stop why, std::string message) {
+  st.result.stop = why;
+  st.result.message = std::move(message);
+}
+
+// The stages of one acceleration evaluation: evaluate (M, f, A, b), stabilize b, solve; then
+// the accounting and the checks every solve gets (finite state, refusal, finite acceleration,
+// convergence), so that no integrator path can skip them.
 class dynamics {
  public:
-  dynamics(const model& m, acceleration_solver& solver, const simulation_options& o)
-      : model_(m), solver_(solver), options_(o) {}
+  dynamics(const model& m, acceleration_solver& solver, const simulation_options& o, run_state& st)
+      : model_(m), solver_(solver), options_(o), state_(st) {}
 
-  const acceleration_result& solve(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t) {
+  // The acceleration at (q, q', t), or nullptr when the run must stop there (the result says
+  // why). The pointee is overwritten by the next call.
+  const acceleration_result* solve(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t) {
+    if (!q.allFinite() || !qd.allFinite()) {
+      // Checked before solving: a solver given NaN may return anything, or take long to fail.
+      stop_run(state_, simulation_stop::non_finite,
+               fmt::format("stopped at t = {:.6g}: non-finite state (q or q' is NaN or "
+                           "infinite): the motion diverged",
+                           t));
+      return nullptr;
+    }
     model_.evaluate(q, qd, t, system_);
     if (options_.stabilization == stabilization_kind::baumgarte && system_.constraints() > 0) {
       // Generalized-inverse dissertation (GIGSP), eqs. 2.39-2.45: holonomic rows
@@ -47,16 +81,58 @@ class dynamics {
     result_ = solver_.solve(system_);
     evaluations_ += result_.evaluations;
     runs_ += result_.runs;
-    return result_;
+    return account(t) ? &result_ : nullptr;
   }
   const constrained_system& system() const { return system_; }
   long long take_evaluations() { return std::exchange(evaluations_, 0); }
   int take_runs() { return std::exchange(runs_, 0); }
 
  private:
+  bool account(double t) {
+    const acceleration_result& a = result_;
+    simulation_result& res = state_.result;
+    ++res.solves;
+    res.solver_evaluations += a.evaluations;  // here, so a stopped run counts its last solve
+    state_.pending_worst = worse(state_.pending_worst, a.status);
+    if (a.status == solve_status::least_squares) ++res.least_squares_solves;
+    if (a.status == solve_status::not_converged) {
+      ++res.unconverged_solves;
+      ++state_.pending_unconverged;
+      if (res.unconverged_solves == 1) {
+        res.first_unconverged_t = t;
+        res.first_unconverged_message = a.message;
+      }
+    }
+    if (refused(a) && (options_.stop_on_refusal || a.acceleration.size() == 0)) {
+      stop_run(state_, simulation_stop::refused,
+               fmt::format("stopped at t = {:.6g}: {}", t,
+                           a.message.empty() ? "the solver refused the system" : a.message));
+      return false;
+    }
+    if (!a.acceleration.allFinite()) {
+      const auto inputs = non_finite_entries(model_, system_);
+      stop_run(state_, simulation_stop::non_finite,
+               fmt::format("stopped at t = {:.6g}: non-finite acceleration (NaN or infinite) "
+                           "from the {} solver{}",
+                           t, solver_.name(),
+                           inputs.empty() ? std::string()
+                                          : fmt::format("; the model gives NaN or infinite {}",
+                                                        fmt::join(inputs, ", "))));
+      return false;
+    }
+    if (a.status == solve_status::not_converged && !options_.allow_unconverged) {
+      stop_run(state_, simulation_stop::not_converged,
+               fmt::format("stopped at t = {:.6g}: the {} solver did not converge{}", t,
+                           solver_.name(), a.message.empty() ? "" : " (" + a.message + ")"));
+      return false;
+    }
+    return true;
+  }
+
   const model& model_;
   acceleration_solver& solver_;
   const simulation_options& options_;
+  run_state& state_;
   constrained_system system_;
   acceleration_result result_;
   long long evaluations_ = 0;
@@ -93,14 +169,6 @@ void project(const model& m, const simulation_options& o, double t, Eigen::Vecto
   }
 }
 
-struct run_state {
-  simulation_result result;
-  const step_callback* callback = nullptr;
-  long long record_index = 0;
-  bool stop = false;
-  bool first_energy = true;
-};
-
 void make_record(const model& m, dynamics& dyn, acceleration_solver* reference,
                  const simulation_options& o, double t, const Eigen::VectorXd& q,
                  const Eigen::VectorXd& qd, const acceleration_result& a, run_state& st,
@@ -112,6 +180,8 @@ void make_record(const model& m, dynamics& dyn, acceleration_solver* reference,
   r.qdd = a.acceleration;
   r.constraint_force = a.constraint_force;
   r.status = a.status;
+  r.worst_status = std::exchange(st.pending_worst, solve_status::ok);
+  r.unconverged_solves = std::exchange(st.pending_unconverged, 0);
   r.rank = a.rank;
   r.evaluations = dyn.take_evaluations();
   r.runs = dyn.take_runs();
@@ -137,7 +207,6 @@ void make_record(const model& m, dynamics& dyn, acceleration_solver* reference,
   auto& res = st.result;
   res.max_position_violation = std::max(res.max_position_violation, r.position_violation);
   res.max_velocity_violation = std::max(res.max_velocity_violation, r.velocity_violation);
-  res.solver_evaluations += r.evaluations;
   if (st.first_energy) {
     res.initial_energy = r.energy;
     st.first_energy = false;
@@ -145,58 +214,44 @@ void make_record(const model& m, dynamics& dyn, acceleration_solver* reference,
   res.final_energy = r.energy;
   if (st.callback != nullptr && *st.callback) {
     if (!(*st.callback)(r)) st.stop = true;
-  } else if (force_keep || st.record_index % std::max(1, o.record_every) == 0) {
+  } else if (st.thinner.keep(r, force_keep)) {
     res.records.push_back(std::move(r));
   }
-  ++st.record_index;
 }
 
-bool check(const acceleration_result& a, double t, const simulation_options& o, run_state& st) {
-  if (refused(a) && (o.stop_on_refusal || a.acceleration.size() == 0)) {
-    st.result.message =
-        fmt::format("stopped at t = {:.6g}: {}", t,
-                    a.message.empty() ? "the solver refused the system" : a.message);
-    return false;
-  }
-  if (!a.acceleration.allFinite()) {
-    st.result.message = fmt::format("stopped at t = {:.6g}: non-finite acceleration", t);
-    return false;
-  }
-  return true;
+void stopped_by_caller(run_state& st, double t) {
+  stop_run(st, simulation_stop::caller, fmt::format("stopped by the caller at t = {:.6g}", t));
 }
 
 void run_rk4(const model& m, acceleration_solver& solver, const simulation_options& o,
              acceleration_solver* reference, Eigen::VectorXd q, Eigen::VectorXd qd, run_state& st) {
-  dynamics dyn(m, solver, o);
+  dynamics dyn(m, solver, o, st);
   const double span = o.t_end - o.t_start;
   const auto steps = static_cast<long long>(std::ceil(span / o.dt - 1e-9));
   for (long long k = 0;; ++k) {
     const double t = k == steps ? o.t_end : o.t_start + static_cast<double>(k) * o.dt;
-    const acceleration_result k1 = dyn.solve(q, qd, t);
-    if (!check(k1, t, o, st)) return;
-    make_record(m, dyn, reference, o, t, q, qd, k1, st, k == steps);
-    if (st.stop) {
-      st.result.message = fmt::format("stopped by the caller at t = {:.6g}", t);
-      return;
-    }
+    const acceleration_result* a1 = dyn.solve(q, qd, t);
+    if (a1 == nullptr) return;
+    make_record(m, dyn, reference, o, t, q, qd, *a1, st, k == steps);
+    if (st.stop) return stopped_by_caller(st, t);
     if (k == steps) break;
     const double t_next = k + 1 == steps ? o.t_end : o.t_start + static_cast<double>(k + 1) * o.dt;
     const double h = t_next - t;
-    // Classical Runge-Kutta on y = (q, q').
-    const Eigen::VectorXd k1q = qd, k1v = k1.acceleration;
+    // Classical Runge-Kutta on y = (q, q'). Copies: each solve overwrites the previous result.
+    const Eigen::VectorXd k1q = qd, k1v = a1->acceleration;
     const Eigen::VectorXd q2 = q + 0.5 * h * k1q, v2 = qd + 0.5 * h * k1v;
-    const acceleration_result a2 = dyn.solve(q2, v2, t + 0.5 * h);
-    if (!check(a2, t + 0.5 * h, o, st)) return;
-    const Eigen::VectorXd k2v = a2.acceleration;
+    const acceleration_result* a2 = dyn.solve(q2, v2, t + 0.5 * h);
+    if (a2 == nullptr) return;
+    const Eigen::VectorXd k2v = a2->acceleration;
     const Eigen::VectorXd q3 = q + 0.5 * h * v2, v3 = qd + 0.5 * h * k2v;
-    const acceleration_result a3 = dyn.solve(q3, v3, t + 0.5 * h);
-    if (!check(a3, t + 0.5 * h, o, st)) return;
-    const Eigen::VectorXd k3v = a3.acceleration;
+    const acceleration_result* a3 = dyn.solve(q3, v3, t + 0.5 * h);
+    if (a3 == nullptr) return;
+    const Eigen::VectorXd k3v = a3->acceleration;
     const Eigen::VectorXd q4 = q + h * v3, v4 = qd + h * k3v;
-    const acceleration_result a4 = dyn.solve(q4, v4, t + h);
-    if (!check(a4, t + h, o, st)) return;
+    const acceleration_result* a4 = dyn.solve(q4, v4, t + h);
+    if (a4 == nullptr) return;
     q += h / 6.0 * (k1q + 2.0 * v2 + 2.0 * v3 + v4);
-    qd += h / 6.0 * (k1v + 2.0 * k2v + 2.0 * k3v + a4.acceleration);
+    qd += h / 6.0 * (k1v + 2.0 * k2v + 2.0 * k3v + a4->acceleration);
     if (o.stabilization == stabilization_kind::projection) project(m, o, t_next, q, qd);
     ++st.result.steps;
   }
@@ -224,7 +279,7 @@ void run_dopri(const model& m, acceleration_solver& solver, const simulation_opt
   static constexpr double d1 = -12715105075.0 / 11282082432.0, d3 = 87487479700.0 / 32700410799.0,
                           d4 = -10690763975.0 / 1880347072.0, d5 = 701980252875.0 / 199316789632.0,
                           d6 = -1453857185.0 / 822651844.0, d7 = 69997945.0 / 29380423.0;
-  dynamics dyn(m, solver, o);
+  dynamics dyn(m, solver, o, st);
   const Eigen::Index n = q.size();
   auto pack = [n](const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
     Eigen::VectorXd y(2 * n);
@@ -233,10 +288,11 @@ void run_dopri(const model& m, acceleration_solver& solver, const simulation_opt
   };
   Eigen::VectorXd y = pack(q, qd);
   double t = o.t_start;
-  acceleration_result a0 = dyn.solve(q, qd, t);
-  if (!check(a0, t, o, st)) return;
-  make_record(m, dyn, reference, o, t, q, qd, a0, st, false);
-  Eigen::VectorXd k1 = pack(qd, a0.acceleration);
+  const acceleration_result* a0 = dyn.solve(q, qd, t);
+  if (a0 == nullptr) return;
+  make_record(m, dyn, reference, o, t, q, qd, *a0, st, false);
+  if (st.stop) return stopped_by_caller(st, t);
+  Eigen::VectorXd k1 = pack(qd, a0->acceleration);
   double h = o.dt;
   long long out_index = 1;
   const auto outputs = static_cast<long long>(std::ceil((o.t_end - o.t_start) / o.dt - 1e-9));
@@ -245,9 +301,9 @@ void run_dopri(const model& m, acceleration_solver& solver, const simulation_opt
   };
   auto f = [&](const Eigen::VectorXd& yy, double tt, Eigen::VectorXd& k) {
     const Eigen::VectorXd qq = yy.head(n), vv = yy.tail(n);
-    const acceleration_result& a = dyn.solve(qq, vv, tt);
-    if (!check(a, tt, o, st)) return false;
-    k = pack(vv, a.acceleration);
+    const acceleration_result* a = dyn.solve(qq, vv, tt);
+    if (a == nullptr) return false;
+    k = pack(vv, a->acceleration);
     return true;
   };
   Eigen::VectorXd k2, k3, k4, k5, k6, k7;
@@ -269,8 +325,8 @@ void run_dopri(const model& m, acceleration_solver& solver, const simulation_opt
       ++st.result.rejected_steps;
       h = step * std::max(0.2, 0.9 * std::pow(std::isfinite(e) ? e : 1e10, -0.2));
       if (h < o.dt_min) {
-        st.result.message =
-            fmt::format("stopped at t = {:.6g}: step size fell below {:g}", t, o.dt_min);
+        stop_run(st, simulation_stop::step_size,
+                 fmt::format("stopped at t = {:.6g}: step size fell below {:g}", t, o.dt_min));
         return;
       }
       continue;
@@ -290,13 +346,10 @@ void run_dopri(const model& m, acceleration_solver& solver, const simulation_opt
               ? y_new
               : Eigen::VectorXd(y + th * (r2 + (1.0 - th) * (r3 + th * (r4 + (1.0 - th) * r5))));
       const Eigen::VectorXd qq = y_out.head(n), vv = y_out.tail(n);
-      const acceleration_result a = dyn.solve(qq, vv, t_out);
-      if (!check(a, t_out, o, st)) return;
-      make_record(m, dyn, reference, o, t_out, qq, vv, a, st, out_index == outputs);
-      if (st.stop) {
-        st.result.message = fmt::format("stopped by the caller at t = {:.6g}", t_out);
-        return;
-      }
+      const acceleration_result* a = dyn.solve(qq, vv, t_out);
+      if (a == nullptr) return;
+      make_record(m, dyn, reference, o, t_out, qq, vv, *a, st, out_index == outputs);
+      if (st.stop) return stopped_by_caller(st, t_out);
       ++out_index;
     }
     t = t_new;
@@ -308,9 +361,9 @@ void run_dopri(const model& m, acceleration_solver& solver, const simulation_opt
       Eigen::VectorXd qq = y.head(n), vv = y.tail(n);
       project(m, o, t, qq, vv);
       y = pack(qq, vv);
-      const acceleration_result& a = dyn.solve(qq, vv, t);
-      if (!check(a, t, o, st)) return;
-      k1 = pack(vv, a.acceleration);
+      const acceleration_result* a = dyn.solve(qq, vv, t);
+      if (a == nullptr) return;
+      k1 = pack(vv, a->acceleration);
     }
   }
   st.result.completed = true;
@@ -332,6 +385,7 @@ simulation_result simulate_from(const model& m, const Eigen::VectorXd& q0,
   }
   run_state st;
   st.callback = &on_step;
+  st.thinner = record_thinner(options.record_every);
   st.result.max_reference_difference = reference != nullptr ? 0.0 : nan;
   st.result.initial_energy = st.result.final_energy = nan;
   if (options.integrator == integrator_kind::rk4) {
@@ -349,6 +403,36 @@ simulation_result simulate(const model& m, acceleration_solver& solver,
                        reference);
 }
 
+bool record_thinner::keep(step_record& r, bool last) {
+  const bool kept = last || index_++ % every_ == 0;
+  if (kept) {
+    r.worst_status = worse(r.worst_status, std::exchange(dropped_worst_, solve_status::ok));
+    r.unconverged_solves += std::exchange(dropped_unconverged_, 0);
+  } else {
+    dropped_worst_ = worse(dropped_worst_, r.worst_status);
+    dropped_unconverged_ += r.unconverged_solves;
+  }
+  return kept;
+}
+
+const char* stop_name(simulation_stop s) {
+  switch (s) {
+    case simulation_stop::none:
+      return "none";
+    case simulation_stop::refused:
+      return "refused";
+    case simulation_stop::not_converged:
+      return "not_converged";
+    case simulation_stop::non_finite:
+      return "non_finite";
+    case simulation_stop::step_size:
+      return "step_size";
+    case simulation_stop::caller:
+      return "caller";
+  }
+  return "unknown";
+}
+
 std::vector<std::string> record_columns(const model& m, bool with_reference) {
   std::vector<std::string> c{"t"};
   for (const auto& n : m.coordinate_names()) c.push_back(n);
@@ -359,6 +443,9 @@ std::vector<std::string> record_columns(const model& m, bool with_reference) {
   if (m.has_energy()) c.push_back("energy");
   for (const auto& n : m.coordinate_names()) c.push_back("fc_" + n);
   if (with_reference) c.push_back("reference_difference");
+  // Appended last so that the columns before keep their positions.
+  c.push_back("solve_status");
+  c.push_back("unconverged_solves");
   return c;
 }
 
@@ -373,6 +460,8 @@ std::vector<double> record_row(const model& m, const step_record& r, bool with_r
   if (m.has_energy()) v.push_back(r.energy);
   add(r.constraint_force);
   if (with_reference) v.push_back(r.reference_difference);
+  v.push_back(static_cast<double>(static_cast<int>(r.worst_status)));
+  v.push_back(static_cast<double>(r.unconverged_solves));
   return v;
 }
 

@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -48,9 +49,24 @@ struct simulation_options {
   // record fields are then 0 / NaN).
   bool diagnostics = true;
   // A refused solve (inconsistent, singular) ends the run with a message; a least-squares
-  // or not-converged solve is recorded and the run continues.
+  // solve is counted, flagged in the records, and the run continues.
   bool stop_on_refusal = true;
+  // A solve that did not converge (not_converged, an iterative solver such as the GA) ends the
+  // run before its state is recorded: its acceleration is not the constrained one. When
+  // allowed, the run goes on; the solve is counted and flagged in the records either way.
+  bool allow_unconverged = false;
 };
+
+// Why a run ended before t_end.
+enum class simulation_stop {
+  none,           // completed (or still running)
+  refused,        // the solver refused the system (inconsistent, singular)
+  not_converged,  // a solve did not converge and allow_unconverged was off
+  non_finite,     // NaN or infinite acceleration or state: the motion diverged
+  step_size,      // Dormand-Prince step size fell below dt_min
+  caller,         // the step callback returned false
+};
+const char* stop_name(simulation_stop s);  // "none", "refused", "not_converged", ...
 
 // One state and what the solver made of it. Constraint forces and diagnostics come from the
 // solve at this state (the first RK4 stage).
@@ -63,14 +79,19 @@ struct step_record {
   double energy = 0.0;               // NaN when the model defines none
   // --check: max |a - a_reference| at the same state (NaN without a reference solver).
   double reference_difference = 0.0;
-  solve_status status = solve_status::ok;
+  solve_status status = solve_status::ok;  // of the solve at this state
+  // All solves since the previous record, this one's included (the integrator stages that led
+  // to this state): the largest status code among them, and how many did not converge.
+  solve_status worst_status = solve_status::ok;
+  int unconverged_solves = 0;
   int rank = 0;
   long long evaluations = 0;  // solver work in this step (all stages), iterative solvers
   int runs = 0;
 };
 
 struct simulation_result {
-  bool completed = false;            // reached t_end
+  bool completed = false;  // reached t_end
+  simulation_stop stop = simulation_stop::none;
   std::string message;               // why it stopped early, naming constraints where relevant
   long long steps = 0;               // accepted steps
   long long rejected_steps = 0;      // Dormand-Prince only
@@ -80,10 +101,33 @@ struct simulation_result {
   double max_reference_difference = 0.0;            // NaN without a reference solver
   double initial_energy = 0.0, final_energy = 0.0;  // NaN when undefined
   long long solver_evaluations = 0;
+  // Every solve of the run (all stages, rejected steps included; not the reference solver's).
+  long long solves = 0;
+  long long unconverged_solves = 0;    // not_converged
+  long long least_squares_solves = 0;  // least-squares compromises (inconsistent constraints)
+  double first_unconverged_t = std::numeric_limits<double>::quiet_NaN();
+  std::string first_unconverged_message;  // the solver's message at that solve
 };
 
 // Called for every step record (including t_start); return false to stop the run.
 using step_callback = std::function<bool(const step_record&)>;
+
+// Keeps every k-th record (record_every) and the last, and folds the solve flags of the
+// records it drops into the next one it keeps, so that a kept record's worst_status and
+// unconverged_solves cover every solve since the previous kept record. The simulation uses it
+// for its own records; a step callback writing rows uses it the same way.
+class record_thinner {
+ public:
+  explicit record_thinner(int every) : every_(every < 1 ? 1 : every) {}
+  // Whether `r` is kept (always when `last`); if so its flags now include the dropped ones.
+  bool keep(step_record& r, bool last);
+
+ private:
+  int every_;
+  long long index_ = 0;
+  solve_status dropped_worst_ = solve_status::ok;
+  int dropped_unconverged_ = 0;
+};
 
 // Runs the simulation. With a callback, records are passed to it and not kept; without one,
 // they are collected into the result. `reference`, when given, is solved at the same state as
@@ -100,8 +144,9 @@ simulation_result simulate_from(const model& m, const Eigen::VectorXd& q0,
                                 acceleration_solver* reference = nullptr);
 
 // Column names of a simulation CSV for this model: t, q..., <q>_dot..., <q>_ddot...,
-// position_violation, velocity_violation, energy (when the model defines it), fc_<q>..., and
-// reference_difference when `with_reference`.
+// position_violation, velocity_violation, energy (when the model defines it), fc_<q>...,
+// reference_difference when `with_reference`, then solve_status (worst_status as its code:
+// 0 ok, 1 least_squares, 2 inconsistent, 3 singular, 4 not_converged) and unconverged_solves.
 std::vector<std::string> record_columns(const model& m, bool with_reference);
 std::vector<double> record_row(const model& m, const step_record& r, bool with_reference);
 

@@ -11,10 +11,10 @@
 #include <stdexcept>
 
 #include "ga/mpi_environment.hpp"
+#include "gauss/gauss_objective.hpp"
 #include "io/atomic_file.hpp"
 #include "io/csv_table.hpp"
 #include "io/svg_plot.hpp"
-#include "gauss/gauss_objective.hpp"
 #include "mechanics/model.hpp"
 #include "mechanics/simulation.hpp"
 #include "mechanics/solver_factory.hpp"
@@ -90,7 +90,8 @@ study_t0_table solve_t0(const std::string& preset, const double_pendulum_study_o
   t.runs = solver.last_runs();
   t.snapshots = solver.last_snapshots();
   t.evaluations = r.evaluations;
-  t.status = r.status == solve_status::ok ? "ok" : r.message;
+  t.solve_status = r.status;
+  t.message = r.message;
   const Eigen::VectorXd exact = double_pendulum_exact_t0();
   const Eigen::VectorXd a =
       r.acceleration.size() == 4 ? r.acceleration : t.runs.back().acceleration;
@@ -141,6 +142,60 @@ const std::vector<printed_row>& printed_table_5_1() {
       {"exact", {0.0, -9.869651, 0.0, -32.07636}, 1.0700e3},
   };
   return rows;
+}
+
+const char* to_string(preset_status s) {
+  switch (s) {
+    case preset_status::ok:
+      return "ok";
+    case preset_status::missed_target:
+      return "missed_target";
+    case preset_status::not_converged:
+      return "not_converged";
+    case preset_status::diverged:
+      return "diverged";
+  }
+  return "unknown";
+}
+
+preset_outcome classify_preset(const study_t0_table* t0, const study_motion* motion,
+                               const study_targets& targets) {
+  preset_outcome out;
+  std::vector<std::string> reasons;
+  auto add = [&](preset_status status, std::string why) {
+    if (static_cast<int>(status) > static_cast<int>(out.status)) out.status = status;
+    reasons.push_back(std::move(why));
+  };
+  if (t0 != nullptr && t0->solve_status == solve_status::not_converged) {
+    add(preset_status::not_converged,
+        fmt::format("t = 0: the solve did not converge ({})", t0->message));
+  } else if (t0 != nullptr && t0->solve_status != solve_status::ok) {
+    add(preset_status::missed_target, fmt::format("t = 0: the solve returned {} ({})",
+                                                  status_name(t0->solve_status), t0->message));
+  }
+  // Written so that a NaN error misses too.
+  if (t0 != nullptr && !(t0->max_rel_error <= targets.t0_relative_error)) {
+    add(preset_status::missed_target, fmt::format("t = 0: max relative error {:.3g} > {:g}",
+                                                  t0->max_rel_error, targets.t0_relative_error));
+  }
+  if (motion != nullptr) {
+    if (motion->diverged) add(preset_status::diverged, motion->message);
+    if (motion->not_converged_solves > 0) {
+      add(preset_status::not_converged,
+          fmt::format("motion: {} of {} solves did not converge (first at t = {:.6g} s)",
+                      motion->not_converged_solves, motion->solves, motion->first_not_converged_t));
+    }
+    if (!motion->completed && !motion->diverged) {
+      add(preset_status::missed_target, "motion stopped early: " + motion->message);
+    }
+    if (!(motion->max_position_difference <= targets.motion_position_difference)) {
+      add(preset_status::missed_target,
+          fmt::format("motion: max position difference from GIGSP {:.3g} m > {:g} m",
+                      motion->max_position_difference, targets.motion_position_difference));
+    }
+  }
+  out.reason = fmt::format("{}", fmt::join(reasons, "; "));
+  return out;
 }
 
 namespace {
@@ -210,6 +265,9 @@ motion_data run_motion(const double_pendulum_study_options& o,
   so.t_end = o.t_end;
   so.dt = o.dt;
   so.stop_on_refusal = true;
+  // The study measures: unconverged solves are counted and make the preset's status
+  // not_converged, but the motion goes on so that its difference from GIGSP is still known.
+  so.allow_unconverged = true;
 
   gauss_ga_options g = gauss_ga_preset(o.preset);
   g.islands.islands = o.islands;
@@ -220,17 +278,31 @@ motion_data run_motion(const double_pendulum_study_options& o,
   auto gigsp = make_solver("gigsp");
 
   const double span = std::max(o.t_end, 1e-300);
+  // The pendulum's reach l1 + l2: the scale of its coordinates.
+  const double reach = 2.0;
+  std::string divergence;
   std::vector<step_record> ga_records;
   auto t0 = std::chrono::steady_clock::now();
   const simulation_result rg = simulate(
       m, counted, so,
       [&](const step_record& r) {
+        // Kept also when it is the diverging record: it shows how far off the motion got.
         ga_records.push_back(r);
         if (progress) {
           progress(0.1 + 0.85 * r.t / span,
                    fmt::format("motion with the GA solver: t = {:.3f} s", r.t));
         }
-        return true;
+        const double q_max = r.q.cwiseAbs().maxCoeff();
+        if (!r.q.allFinite() || !r.qd.allFinite() || !r.qdd.allFinite()) {
+          divergence = "NaN or infinite state";
+        } else if (q_max > o.divergence_scale * reach) {
+          divergence = fmt::format("|q| = {:.3g} m, beyond {:g} times the reach of {:g} m", q_max,
+                                   o.divergence_scale, reach);
+        } else if (!(r.position_violation <= o.divergence_violation)) {
+          divergence = fmt::format("rod constraint violated by {:.3g} m^2 (limit {:g})",
+                                   r.position_violation, o.divergence_violation);
+        }
+        return divergence.empty();
       },
       reference.get());
   s.seconds_ga = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -244,11 +316,23 @@ motion_data run_motion(const double_pendulum_study_options& o,
   if (progress) progress(0.97, "motion with GIGSP done");
 
   s.completed = rg.completed && rr.completed;
-  s.message =
-      !rg.completed ? "GA run: " + rg.message : (!rr.completed ? "GIGSP run: " + rr.message : "");
+  s.diverged = !divergence.empty() || rg.stop == simulation_stop::non_finite;
+  if (s.diverged) {
+    // The last record kept: the diverging state itself, or the last finite one when the
+    // simulation stopped on a NaN.
+    s.diverged_t = ga_records.empty() ? 0.0 : ga_records.back().t;
+    s.message = fmt::format(
+        "GA motion diverged at t = {:.6g} s: {}; stopped there after {} steps, what was computed "
+        "up to it is kept",
+        s.diverged_t, divergence.empty() ? rg.message : divergence, rg.steps);
+  } else {
+    s.message =
+        !rg.completed ? "GA run: " + rg.message : (!rr.completed ? "GIGSP run: " + rr.message : "");
+  }
   s.steps = rg.steps;
   s.solves = static_cast<long long>(counted.evaluations.size());
   s.not_converged_solves = counted.not_converged;
+  s.first_not_converged_t = rg.first_unconverged_t;
   if (!counted.evaluations.empty()) {
     s.cold_start_evaluations = counted.evaluations.front();
     s.cold_start_runs = counted.runs.front();
@@ -467,6 +551,28 @@ std::string table_markdown(const double_pendulum_study_result& r) {
   return s.str();
 }
 
+// One preset's outcome in a sentence (report and summary).
+std::string outcome_text(const preset_outcome& p) {
+  if (p.status == preset_status::ok) return "ok";
+  return fmt::format("{}{}: {}", to_string(p.status),
+                     p.expected ? " (expected: the dissertation's GA settings are not accurate "
+                                  "enough; reported, not a failure of the study)"
+                                : "",
+                     p.reason);
+}
+
+std::string verdict(const double_pendulum_study_result& r) {
+  return r.failed ? fmt::format("FAILED: the default preset {}", outcome_text(r.tuned_outcome))
+                  : fmt::format(
+                        "ok: the default preset meets its targets (t = 0 relative error "
+                        "<= {:g}{})",
+                        r.targets.t0_relative_error,
+                        r.motion_preset == "default" && r.motion.solves > 0
+                            ? fmt::format(", motion within {:g} m of GIGSP",
+                                          r.targets.motion_position_difference)
+                            : std::string());
+}
+
 std::string report_markdown(const double_pendulum_study_options& o,
                             const double_pendulum_study_result& r) {
   std::ostringstream s;
@@ -475,6 +581,10 @@ std::string report_markdown(const double_pendulum_study_options& o,
     << "Reproduction of the generalized-inverse dissertation (GIGSP), section 5.4 (eqs. "
        "5.7-5.18, Table 5.1, Figs. 5.3-5.7), by `kinevo study double-pendulum` "
     << fmt::format("(preset {}, {} islands, seed {}).\n\n", o.preset, o.islands, o.seed)
+    << "## Status\n\n"
+    << fmt::format("**{}**\n\n", verdict(r))
+    << fmt::format("- default preset: {}\n", outcome_text(r.tuned_outcome))
+    << fmt::format("- thesis preset: {}\n\n", outcome_text(r.thesis_outcome))
     << "## t = 0: Table 5.1\n\n"
     << "State: m1 = m2 = 1 kg, l1 = l2 = 1 m, g = 9.8 m/s^2 along +y, x1 = x2 = 0, y1 = 1, "
        "y2 = 2 m, x1' = pi, x2' = 2 pi m/s, y1' = y2' = 0.\n\n"
@@ -529,7 +639,8 @@ std::string report_markdown(const double_pendulum_study_options& o,
       << fmt::format(
              "{} s at dt = {} with RK4, GA solver (preset {}) and GIGSP from the same initial "
              "state{}.\n\n",
-             o.t_end, o.dt, o.preset, m.completed ? "" : " (INCOMPLETE: " + m.message + ")")
+             o.t_end, o.dt, o.preset,
+             m.completed ? "" : (m.diverged ? " (DIVERGED: " : " (INCOMPLETE: ") + m.message + ")")
       << fmt::format("- largest position difference GA - GIGSP: {:.3g} m (target 1e-8 m)\n",
                      m.max_position_difference)
       << fmt::format("- largest acceleration difference at the same state: {:.3g} m/s^2\n",
@@ -538,7 +649,7 @@ std::string report_markdown(const double_pendulum_study_options& o,
                      m.cold_start_evaluations)
       << fmt::format(
              "- warm solves ({}; one per RK4 stage): median {} runs, {} evaluations; at most {} "
-             "runs; {} stopped at the run limit\n",
+             "runs; {} did not converge (stopped at the run limit)\n",
              m.solves > 0 ? m.solves - 1 : 0, m.runs_per_solve_median,
              m.evaluations_per_solve_median, m.runs_per_solve_max, m.not_converged_solves)
       << fmt::format("- median evaluations per time step (4 stages): {}\n",
@@ -584,6 +695,19 @@ double_pendulum_study_result run_double_pendulum_study(const double_pendulum_stu
     motion = run_motion(o, o.progress);
     r.motion = motion.summary;
   }
+  // The motion ran with options.preset; it counts for that preset only.
+  const bool with_motion = o.t_end > 0.0;
+  r.thesis_outcome = classify_preset(
+      &r.thesis, with_motion && o.preset == "thesis" ? &r.motion : nullptr, r.targets);
+  r.thesis_outcome.expected = true;
+  r.tuned_outcome = classify_preset(
+      &r.tuned, with_motion && o.preset == "default" ? &r.motion : nullptr, r.targets);
+  r.failed = r.tuned_outcome.status != preset_status::ok;
+  r.motion_preset = o.preset;
+  if (with_motion) {
+    r.motion_outcome = classify_preset(nullptr, &r.motion, r.targets);
+    r.motion_outcome.expected = o.preset == "thesis";
+  }
 
   if (o.write_files && ga::mpi_environment::rank() == 0) write_outputs(o, r, motion.rows);
   const std::string report = report_markdown(o, r);
@@ -611,7 +735,8 @@ double_pendulum_study_result run_double_pendulum_study(const double_pendulum_stu
   if (o.t_end > 0.0) {
     const auto& m = r.motion;
     s << fmt::format("Motion, {} s at dt = {} (RK4), GA ({}) against GIGSP{}:\n", o.t_end, o.dt,
-                     o.preset, m.completed ? "" : " INCOMPLETE: " + m.message)
+                     o.preset,
+                     m.completed ? "" : (m.diverged ? " DIVERGED: " : " INCOMPLETE: ") + m.message)
       << fmt::format(
              "  max position difference {:.3g} m, max acceleration difference {:.3g} m/s^2\n",
              m.max_position_difference, m.max_acceleration_difference)
@@ -621,6 +746,14 @@ double_pendulum_study_result run_double_pendulum_study(const double_pendulum_stu
              m.cold_start_runs, m.cold_start_evaluations, m.runs_per_solve_median,
              m.evaluations_per_solve_median, m.seconds_ga, m.seconds_gigsp);
   }
+  if (o.t_end > 0.0 && r.motion.not_converged_solves > 0) {
+    s << fmt::format("  UNCONVERGED: {} of {} GA solves (first at t = {:.6g} s)\n",
+                     r.motion.not_converged_solves, r.motion.solves,
+                     r.motion.first_not_converged_t);
+  }
+  s << fmt::format("Status: {}\n", verdict(r))
+    << fmt::format("  default preset: {}\n", outcome_text(r.tuned_outcome))
+    << fmt::format("  thesis preset : {}\n", outcome_text(r.thesis_outcome));
   if (o.write_files) s << fmt::format("Output in {}/ (report.md, CSV, SVG)\n", o.out.string());
   r.summary = s.str();
   return r;
@@ -646,8 +779,17 @@ nlohmann::json to_json(const double_pendulum_study_result& r) {
                 {"evaluations", t.evaluations},
                 {"max_abs_error", t.max_abs_error},
                 {"max_rel_error", t.max_rel_error},
-                {"status", t.status}};
+                {"solve_status", status_name(t.solve_status)},
+                {"solve_message", t.message}};
   };
+  // Per preset: "status" is the outcome (ok, missed_target, not_converged, diverged).
+  auto outcome = [](json j, const preset_outcome& p) {
+    j["status"] = to_string(p.status);
+    j["reason"] = p.reason;
+    j["expected"] = p.expected;
+    return j;
+  };
+  auto finite_or_null = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
   json printed = json::array();
   for (const auto& p : printed_table_5_1()) {
     printed.push_back({{"run", p.run}, {"a", {p.a[0], p.a[1], p.a[2], p.a[3]}}, {"z1", p.z1}});
@@ -659,8 +801,12 @@ nlohmann::json to_json(const double_pendulum_study_result& r) {
   j["z1_minimiser_w1e6"] = vec(r.z1_minimiser);
   j["printed"] = printed;
   j["printed_rod2_violation"] = r.printed_rod2_violation;
-  j["thesis"] = table(r.thesis);
-  j["default"] = table(r.tuned);
+  j["thesis"] = outcome(table(r.thesis), r.thesis_outcome);
+  j["default"] = outcome(table(r.tuned), r.tuned_outcome);
+  j["status"] = r.failed ? "failed" : "ok";
+  j["failed"] = r.failed;
+  j["targets"] = {{"t0_relative_error", r.targets.t0_relative_error},
+                  {"motion_position_difference", r.targets.motion_position_difference}};
   j["runs"] = table(r.tuned)["runs"];
   j["max_rel_error_t0"] = r.max_rel_error_t0;
   j["motion"] = {{"completed", m.completed},
@@ -675,8 +821,14 @@ nlohmann::json to_json(const double_pendulum_study_result& r) {
                  {"cold_start_evaluations", m.cold_start_evaluations},
                  {"cold_start_runs", m.cold_start_runs},
                  {"solves", m.solves},
+                 {"unconverged_solves", m.not_converged_solves},
+                 {"first_unconverged_t", finite_or_null(m.first_not_converged_t)},
+                 {"diverged", m.diverged},
+                 {"diverged_t", m.diverged ? finite_or_null(m.diverged_t) : json(nullptr)},
                  {"seconds_ga", m.seconds_ga},
-                 {"seconds_gigsp", m.seconds_gigsp}};
+                 {"seconds_gigsp", m.seconds_gigsp},
+                 {"preset", r.motion_preset}};
+  j["motion"] = outcome(j["motion"], r.motion_outcome);
   json files = json::array();
   for (const auto& f : r.files) files.push_back(f.string());
   j["files"] = files;

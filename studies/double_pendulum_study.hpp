@@ -8,12 +8,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "mechanics/acceleration_solver.hpp"
 #include "gauss/gauss_ga_solver.hpp"
+#include "mechanics/acceleration_solver.hpp"
 
 namespace kinevo::studies {
 
@@ -50,6 +51,12 @@ struct double_pendulum_study_options {
   double dt = 1e-3;
   std::filesystem::path out = "study-double-pendulum";
   bool write_files = true;  // only the root process writes in any case
+  // The GA motion counts as diverged, and stops there, when a coordinate exceeds
+  // divergence_scale times the pendulum's reach (l1 + l2 = 2 m), a rod constraint
+  // |Phi_i| = |x^2 + y^2 - l^2| / 2 exceeds divergence_violation (m^2; 1e-3 is about 1 mm of
+  // rod length), or a value is NaN or infinite.
+  double divergence_scale = 1e3;
+  double divergence_violation = 1e-3;
   // Progress (fraction in [0, 1], detail); called on every process, may be empty.
   std::function<void(double, const std::string&)> progress;
 };
@@ -63,7 +70,8 @@ struct study_t0_table {
   double max_abs_error = 0.0;  // max |a_GA - a_exact| after the last run
   double max_rel_error = 0.0;  // divided by max |a_exact|
   long long evaluations = 0;
-  std::string status;
+  mechanics::solve_status solve_status = mechanics::solve_status::ok;  // of the t = 0 solve
+  std::string message;                                                 // the solver's
 };
 
 struct study_motion {
@@ -81,9 +89,38 @@ struct study_motion {
   int runs_per_solve_max = 0;
   long long solves = 0;
   long long not_converged_solves = 0;
+  double first_not_converged_t = std::numeric_limits<double>::quiet_NaN();
+  bool diverged = false;  // the GA motion was stopped where it diverged (see the options)
+  double diverged_t = std::numeric_limits<double>::quiet_NaN();
   double seconds_ga = 0.0;
   double seconds_gigsp = 0.0;
 };
+
+// The targets of the study (the default preset must meet them; the thesis preset is not
+// expected to: the dissertation's GA settings are not that accurate).
+struct study_targets {
+  double t0_relative_error = 1e-9;           // max |a - exact| / max |exact| at t = 0
+  double motion_position_difference = 1e-8;  // m, GA motion against GIGSP's
+};
+
+// Outcome of one preset: its t = 0 solve and, when the motion ran with it, the motion. Ordered
+// from best to worst; a preset takes the worst of its parts.
+enum class preset_status { ok, missed_target, not_converged, diverged };
+const char* to_string(preset_status s);  // "ok", "missed_target", "not_converged", "diverged"
+
+struct preset_outcome {
+  preset_status status = preset_status::ok;
+  std::string reason;     // why it is not ok; empty when ok
+  bool expected = false;  // the thesis preset: reported, never a failure of the study
+};
+
+// The status rule: diverged (the motion had to be stopped) before not_converged (a solve at
+// t = 0 or in the motion stopped short of its tolerance) before missed_target (t = 0 error or
+// motion difference above the target, or a motion that stopped for another reason) before ok.
+// `motion` is null when the motion did not run with this preset; `t0` null judges the motion
+// alone.
+preset_outcome classify_preset(const study_t0_table* t0, const study_motion* motion,
+                               const study_targets& targets = {});
 
 struct double_pendulum_study_result {
   Eigen::VectorXd exact;         // (0, -pi^2, 0, -2 pi^2)
@@ -95,6 +132,12 @@ struct double_pendulum_study_result {
   study_t0_table tuned;           // the default preset
   double max_rel_error_t0 = 0.0;  // of options.preset
   study_motion motion;
+  study_targets targets;
+  preset_outcome thesis_outcome, tuned_outcome;  // tuned: the default preset
+  preset_outcome motion_outcome;                 // the motion alone (of options.preset)
+  std::string motion_preset;                     // options.preset
+  // The study failed: the default preset missed its target, diverged or did not converge.
+  bool failed = false;
   std::vector<std::filesystem::path> files;  // written (root only)
   std::string summary;                       // plain-text summary for stdout
 };

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <numbers>
 #include <string>
@@ -48,6 +50,54 @@ TEST(CliAccel, InconsistentSetIsNamedAndExitsNonZero) {
   const auto text = run_kinevo("accel " + examples + "/fivebar_inconsistent.toml");
   EXPECT_EQ(text.status, 1);
   EXPECT_NE(text.out.find("'link5_y'"), std::string::npos) << text.out;
+}
+
+// Exit status 0 means every requested solver's answer can be used; least squares, singular
+// and redundant rows are diagnoses of the model (the redundant five-bar above exits 0 with LM
+// singular). A solver that did not converge or gave NaN is a failure: exit 1, named on stderr,
+// and the JSON still has every solver.
+TEST(CliAccel, UnconvergedSolverExitsOneAndIsNamed) {
+  // A tolerance of 1e-300 cannot be met (round-off), so the GA returns not_converged whatever
+  // its accuracy: deterministic without relying on how well the GA is tuned.
+  const auto r = run_kinevo("accel " + examples +
+                            "/haug_fourbar.toml --solvers gigsp ga --tolerance 1e-300 --json");
+  EXPECT_EQ(r.status, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["solvers"]["ga"]["status"], "not_converged");
+  EXPECT_EQ(j["solvers"]["gigsp"]["status"], "ok");
+  EXPECT_EQ(j["reference"], "gigsp");
+  EXPECT_EQ(j["failed"], (std::vector<std::string>{"ga"}));
+  EXPECT_EQ(j["inconsistent"], false);
+  EXPECT_NE(r.err.find("the ga solver did not converge"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("gigsp"), std::string::npos) << r.err;
+}
+
+TEST(CliAccel, NaNAccelerationExitsOneAndNamesTheForce) {
+  const auto dir = fresh_dir("accel_nan");
+  const auto file = dir / "nan.toml";
+  {
+    std::ofstream f(file);
+    f << "[[coordinate]]\nname = \"x\"\ninitial = 0.0\nmass = 1.0\nforce = \"log(x - 10)\"\n"
+         "[[coordinate]]\nname = \"y\"\ninitial = 0.0\nmass = 1.0\n"
+         "[[constraint]]\nname = \"c\"\nholonomic = \"x - y\"\n";
+  }
+  const auto r = run_kinevo("accel " + file.string() + " --solvers gigsp uk --json");
+  EXPECT_EQ(r.status, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["failed"], (std::vector<std::string>{"gigsp", "uk"}));
+  EXPECT_EQ(j["solvers"]["gigsp"]["finite"], false);
+  EXPECT_TRUE(j["solvers"]["gigsp"].contains("status"));
+  EXPECT_TRUE(j["reference"].is_null());
+  EXPECT_EQ(j["non_finite_inputs"], (std::vector<std::string>{"force of 'x'"}));
+  EXPECT_NE(r.err.find("the gigsp solver gave a non-finite"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("force of 'x'"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliAccel, HelpStatesTheExitStatusRule) {
+  const auto r = run_kinevo("accel --help");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("did not converge"), std::string::npos) << r.out;
 }
 
 TEST(CliAccel, SetOverridesAParameter) {

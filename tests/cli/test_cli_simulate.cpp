@@ -1,6 +1,7 @@
 // End-to-end tests of `kinevo simulate`.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -31,9 +32,14 @@ TEST(CliSimulate, WritesCsvSvgAndJson) {
   const io::csv_table t = io::read_csv_table(csv);
   EXPECT_EQ(t.rows.size(), 1001u);
   for (const char* c : {"t", "p1_x", "p2_y_dot", "p1_y_ddot", "position_violation", "energy",
-                        "fc_p1_y", "reference_difference"}) {
+                        "fc_p1_y", "reference_difference", "solve_status", "unconverged_solves"}) {
     EXPECT_NO_THROW((void)t.column(c)) << c;
   }
+  EXPECT_EQ(t.columns.back(), "unconverged_solves");  // new columns come last
+  for (const auto& row : t.rows) EXPECT_EQ(row[t.column("solve_status")], 0.0);
+  EXPECT_EQ(j["unconverged_solves"], 0);
+  EXPECT_EQ(j["solves"], 4001);
+  EXPECT_TRUE(j["stop_reason"].is_null());
   EXPECT_DOUBLE_EQ(t.rows.back()[t.column("t")], 1.0);
   EXPECT_TRUE(std::filesystem::exists(svg));
 }
@@ -58,6 +64,98 @@ TEST(CliSimulate, InconsistentModelStopsWithExitOneAndKeepsTheCsv) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.out.find("'link5_y'"), std::string::npos) << r.out;
   EXPECT_TRUE(std::filesystem::exists(csv));
+}
+
+// A GA solver asked for a tolerance of 1e-300 cannot meet it (its steps between runs and the
+// residuals are round-off, not zero), so it returns not_converged whatever its accuracy: a
+// deterministic unconverged solve, independent of how well the GA is tuned.
+const std::string unconverged_run =
+    "simulate " + examples + "/pendulum.toml --solver ga --tolerance 1e-300 --t-end 0.005 ";
+
+TEST(CliSimulate, UnconvergedSolveStopsWithExitOneAndKeepsTheRowsBefore) {
+  const auto dir = fresh_dir("simulate_unconverged");
+  const auto csv = dir / "run.csv";
+  const auto r = run_kinevo(unconverged_run + "--json --out " + csv.string());
+  EXPECT_EQ(r.status, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["completed"], false);
+  EXPECT_EQ(j["stop_reason"], "not_converged");
+  EXPECT_EQ(j["unconverged_solves"], 1);  // it stops at the first
+  ASSERT_TRUE(j["first_unconverged_t"].is_number());
+  const double t_stop = j["first_unconverged_t"].get<double>();
+  EXPECT_NE(j["message"].get<std::string>().find("did not converge"), std::string::npos);
+  EXPECT_NE(r.err.find("did not converge"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--allow-unconverged"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(csv.string()), std::string::npos) << r.err;
+  // The CSV holds the rows before the failed solve, none of them flagged.
+  const io::csv_table t = io::read_csv_table(csv);
+  EXPECT_EQ(static_cast<long long>(t.rows.size()), j["rows"].get<long long>());
+  for (const auto& row : t.rows) {
+    EXPECT_LT(row[t.column("t")], t_stop);
+    EXPECT_EQ(row[t.column("unconverged_solves")], 0.0);
+  }
+  // The text summary says so too.
+  const auto text = run_kinevo(unconverged_run);
+  EXPECT_EQ(text.status, 1);
+  EXPECT_NE(text.out.find("stopped early"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("UNCONVERGED solves: 1"), std::string::npos) << text.out;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliSimulate, AllowUnconvergedRunsToTheEndAndReportsTheCount) {
+  const auto dir = fresh_dir("simulate_allow_unconverged");
+  const auto csv = dir / "run.csv";
+  const auto r = run_kinevo(unconverged_run + "--allow-unconverged --check gigsp --json --out " +
+                            csv.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["completed"], true);
+  EXPECT_EQ(j["allow_unconverged"], true);
+  const long long count = j["unconverged_solves"].get<long long>();
+  EXPECT_GE(count, 1);
+  EXPECT_LE(count, j["solves"].get<long long>());
+  EXPECT_TRUE(j["first_unconverged_t"].is_number());
+  EXPECT_TRUE(j["check"]["max_difference"].is_number());  // --check still compares every step
+  // One warning at the first occurrence and one count at the end, not one line per solve.
+  EXPECT_NE(r.err.find("warning: a ga solve did not converge"), std::string::npos) << r.err;
+  const std::string counted = "warning: " + std::to_string(count) + " of " +
+                              std::to_string(j["solves"].get<long long>()) +
+                              " solves did not converge";
+  EXPECT_NE(r.err.find(counted), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 2) << r.err;
+  // Every row is there, and the flags add up to the count.
+  const io::csv_table t = io::read_csv_table(csv);
+  ASSERT_EQ(t.rows.size(), 6u);  // t = 0 .. 0.005 at dt = 1e-3
+  EXPECT_DOUBLE_EQ(t.rows.back()[t.column("t")], 0.005);
+  double flagged = 0.0;
+  bool worst_seen = false;
+  for (const auto& row : t.rows) {
+    flagged += row[t.column("unconverged_solves")];
+    if (row[t.column("unconverged_solves")] > 0) {
+      EXPECT_EQ(row[t.column("solve_status")], 4.0);  // not_converged
+      worst_seen = true;
+    }
+  }
+  EXPECT_TRUE(worst_seen);
+  EXPECT_EQ(flagged, static_cast<double>(count));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliSimulate, NaNForceStopsWithExitOneAndNamesTheCoordinate) {
+  const auto dir = fresh_dir("simulate_nan");
+  const auto model = dir / "nan.toml", csv = dir / "run.csv";
+  {
+    std::ofstream f(model);
+    f << "[[coordinate]]\nname = \"x\"\ninitial = 0.0\nmass = 1.0\nforce = \"log(x - 10)\"\n";
+  }
+  const auto r = run_kinevo("simulate " + model.string() + " --json --out " + csv.string());
+  EXPECT_EQ(r.status, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["stop_reason"], "non_finite");
+  EXPECT_EQ(j["rows"], 0);
+  EXPECT_NE(r.err.find("force of 'x'"), std::string::npos) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(csv));  // the header, no rows
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CliSimulate, BadOptionsExitTwo) {

@@ -88,6 +88,101 @@ TEST(double_pendulum_study, median_warm_solve_takes_one_run) {
   EXPECT_LE(r.motion.max_position_difference, 1e-8);
 }
 
+// The status rule, on hand-made results: diverged before not_converged before missed_target.
+TEST(double_pendulum_study, preset_status_rule) {
+  study_t0_table t0;
+  t0.max_rel_error = 5e-10;
+  study_motion m;
+  m.completed = true;
+  m.solves = 8001;
+  m.max_position_difference = 3e-9;
+  EXPECT_EQ(classify_preset(&t0, &m).status, preset_status::ok);
+  EXPECT_EQ(classify_preset(&t0, &m).reason, "");
+
+  study_t0_table miss = t0;
+  miss.max_rel_error = 2e-9;
+  auto p = classify_preset(&miss, nullptr);
+  EXPECT_EQ(p.status, preset_status::missed_target);
+  EXPECT_NE(p.reason.find("relative error 2e-09 > 1e-09"), std::string::npos) << p.reason;
+  miss.max_rel_error = std::nan("");  // no acceleration at all
+  EXPECT_EQ(classify_preset(&miss, nullptr).status, preset_status::missed_target);
+
+  study_t0_table unconverged = t0;
+  unconverged.solve_status = solve_status::not_converged;
+  unconverged.message = "ga: stopped at the run limit";
+  p = classify_preset(&unconverged, &m);
+  EXPECT_EQ(p.status, preset_status::not_converged);
+  EXPECT_NE(p.reason.find("run limit"), std::string::npos) << p.reason;
+
+  study_motion far = m;
+  far.max_position_difference = 2e-8;
+  EXPECT_EQ(classify_preset(&t0, &far).status, preset_status::missed_target);
+  EXPECT_EQ(classify_preset(&t0, nullptr).status, preset_status::ok);  // motion not its own
+  EXPECT_EQ(classify_preset(nullptr, &far).status, preset_status::missed_target);
+
+  study_motion stopped = m;
+  stopped.completed = false;
+  stopped.message = "GA run: stopped at t = 0.5: inconsistent constraints: rod2";
+  p = classify_preset(&t0, &stopped);
+  EXPECT_EQ(p.status, preset_status::missed_target);
+  EXPECT_NE(p.reason.find("rod2"), std::string::npos) << p.reason;
+
+  study_motion slow = m;
+  slow.not_converged_solves = 3;
+  slow.first_not_converged_t = 0.25;
+  p = classify_preset(&miss, &slow);  // not_converged outranks missed_target
+  EXPECT_EQ(p.status, preset_status::not_converged);
+  EXPECT_NE(p.reason.find("3 of 8001 solves did not converge (first at t = 0.25 s)"),
+            std::string::npos)
+      << p.reason;
+
+  study_motion diverged = slow;
+  diverged.completed = false;
+  diverged.diverged = true;
+  diverged.diverged_t = 0.051;
+  diverged.max_position_difference = 0.6;
+  diverged.message = "GA motion diverged at t = 0.051 s: rod constraint violated";
+  p = classify_preset(&unconverged, &diverged);  // the worst of all
+  EXPECT_EQ(p.status, preset_status::diverged);
+  EXPECT_NE(p.reason.find("rod constraint violated"), std::string::npos) << p.reason;
+  EXPECT_STREQ(to_string(p.status), "diverged");
+  EXPECT_STREQ(to_string(preset_status::missed_target), "missed_target");
+}
+
+// A diverging motion stops there, keeps what it computed, and fails the study when it is the
+// default preset's. Made deterministic by a divergence scale below the pendulum's own size,
+// so that it does not depend on how accurate the GA is.
+TEST(double_pendulum_study, diverged_default_motion_fails_the_study) {
+  double_pendulum_study_options o;
+  o.t_end = 0.05;
+  o.write_files = false;
+  o.divergence_scale = 1e-3;  // |q| > 2 mm counts as diverged: already at t = 0
+  const auto r = run_double_pendulum_study(o);
+  EXPECT_TRUE(r.motion.diverged);
+  EXPECT_FALSE(r.motion.completed);
+  EXPECT_EQ(r.motion.diverged_t, 0.0);
+  EXPECT_EQ(r.motion.steps, 0);
+  EXPECT_NE(r.motion.message.find("diverged at t = 0 s"), std::string::npos) << r.motion.message;
+  EXPECT_EQ(r.tuned_outcome.status, preset_status::diverged);
+  EXPECT_FALSE(r.tuned_outcome.expected);
+  EXPECT_TRUE(r.failed);
+  EXPECT_NE(r.summary.find("Status: FAILED"), std::string::npos) << r.summary;
+  EXPECT_NE(r.summary.find("DIVERGED"), std::string::npos) << r.summary;
+  const auto j = to_json(r);
+  EXPECT_EQ(j["status"], "failed");
+  EXPECT_EQ(j["default"]["status"], "diverged");
+  EXPECT_EQ(j["motion"]["status"], "diverged");
+  EXPECT_EQ(j["motion"]["diverged"], true);
+
+  // The same with the thesis preset's motion: reported, expected, and not a failure by itself.
+  o.preset = "thesis";
+  const auto t = run_double_pendulum_study(o);
+  EXPECT_EQ(t.thesis_outcome.status, preset_status::diverged);
+  EXPECT_TRUE(t.thesis_outcome.expected);
+  EXPECT_EQ(t.failed, t.tuned_outcome.status != preset_status::ok);
+  EXPECT_EQ(to_json(t)["motion"]["expected"], true);
+}
+
 TEST(double_pendulum_study, bad_options_are_refused_before_any_work) {
   double_pendulum_study_options o;
   o.write_files = false;

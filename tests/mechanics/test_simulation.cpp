@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
+#include <limits>
+#include <memory>
 #include <numbers>
+#include <string>
 
 #include "mechanics/model.hpp"
 #include "mechanics/simulation.hpp"
@@ -165,6 +169,168 @@ TEST(Simulation, SameInputSameResult) {
   EXPECT_EQ(ra.records.back().q, rb.records.back().q);
   // The driven crank turns at omega = 1 rad/s: phi1 = pi/2 + t.
   EXPECT_NEAR(ra.records.back().q[2], std::numbers::pi / 2 + 0.5, 1e-9);
+}
+
+// A direct solver whose answer a test edits by call number (0 = the first solve): the
+// deterministic stand-in for an iterative solver that fails to converge at a given solve.
+class scripted_solver final : public acceleration_solver {
+ public:
+  explicit scripted_solver(std::function<void(long long, acceleration_result&)> edit)
+      : inner_(make_solver("gigsp")), edit_(std::move(edit)) {}
+  std::string name() const override { return "scripted"; }
+  acceleration_result solve(const constrained_system& system) override {
+    acceleration_result r = inner_->solve(system);
+    edit_(calls++, r);
+    return r;
+  }
+  long long calls = 0;
+
+ private:
+  std::unique_ptr<acceleration_solver> inner_;
+  std::function<void(long long, acceleration_result&)> edit_;
+};
+
+// RK4 solves 4 times per step: call 4k is the record at t = k dt, calls 4k + 1..3 are the
+// stages at (k + 1/2) dt, (k + 1/2) dt and (k + 1) dt. Call 6 is the third stage of step 1,
+// at t = 0.015 for dt = 0.01.
+scripted_solver unconverged_at_call_6() {
+  return scripted_solver([](long long call, acceleration_result& r) {
+    if (call == 6) {
+      r.status = solve_status::not_converged;
+      r.message = "scripted: stopped at the run limit";
+    }
+  });
+}
+
+TEST(Simulation, UnconvergedSolveStopsTheRunBeforeItsState) {
+  const model m = load_model(examples + "/double_pendulum.toml");
+  auto solver = unconverged_at_call_6();
+  simulation_options o;
+  o.t_end = 0.1;
+  o.dt = 0.01;
+  const simulation_result r = simulate(m, solver, o);
+  EXPECT_FALSE(r.completed);
+  EXPECT_EQ(r.stop, simulation_stop::not_converged);
+  EXPECT_EQ(solver.calls, 7);  // nothing solved after the failure
+  // The records before the step the failure belongs to (t = 0 and 0.01); none after it.
+  ASSERT_EQ(r.records.size(), 2u);
+  EXPECT_DOUBLE_EQ(r.records.back().t, 0.01);
+  for (const auto& rec : r.records) EXPECT_EQ(rec.worst_status, solve_status::ok);
+  EXPECT_EQ(r.solves, 7);
+  EXPECT_EQ(r.unconverged_solves, 1);
+  EXPECT_DOUBLE_EQ(r.first_unconverged_t, 0.015);
+  EXPECT_EQ(r.first_unconverged_message, "scripted: stopped at the run limit");
+  EXPECT_NE(r.message.find("t = 0.015"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("did not converge"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("run limit"), std::string::npos) << r.message;
+
+  // Dormand-Prince solves through the same path.
+  auto dopri_solver = unconverged_at_call_6();
+  o.integrator = integrator_kind::dormand_prince;
+  const simulation_result d = simulate(m, dopri_solver, o);
+  EXPECT_EQ(d.stop, simulation_stop::not_converged);
+  EXPECT_EQ(dopri_solver.calls, 7);
+  EXPECT_EQ(d.unconverged_solves, 1);
+}
+
+TEST(Simulation, AllowedUnconvergedSolveIsFlaggedInTheNextRecordAndCounted) {
+  const model m = load_model(examples + "/double_pendulum.toml");
+  auto solver = unconverged_at_call_6();
+  simulation_options o;
+  o.t_end = 0.1;
+  o.dt = 0.01;
+  o.allow_unconverged = true;
+  const simulation_result r = simulate(m, solver, o);
+  ASSERT_TRUE(r.completed) << r.message;
+  EXPECT_EQ(r.stop, simulation_stop::none);
+  ASSERT_EQ(r.records.size(), 11u);
+  EXPECT_EQ(r.unconverged_solves, 1);
+  EXPECT_EQ(r.solves, 41);
+  EXPECT_DOUBLE_EQ(r.first_unconverged_t, 0.015);
+  // The record at t = 0.02 is the state that stage led to.
+  for (std::size_t k = 0; k < r.records.size(); ++k) {
+    EXPECT_EQ(r.records[k].unconverged_solves, k == 2 ? 1 : 0) << k;
+    EXPECT_EQ(r.records[k].worst_status, k == 2 ? solve_status::not_converged : solve_status::ok)
+        << k;
+    EXPECT_EQ(r.records[k].status, solve_status::ok) << k;  // its own solve converged
+  }
+  const auto row = record_row(m, r.records[2], false);
+  const auto columns = record_columns(m, false);
+  ASSERT_EQ(row.size(), columns.size());
+  EXPECT_EQ(columns[columns.size() - 2], "solve_status");
+  EXPECT_EQ(columns.back(), "unconverged_solves");
+  EXPECT_EQ(row[row.size() - 2], 4.0);  // the code of not_converged
+  EXPECT_EQ(row.back(), 1.0);
+
+  // With every 4th record kept, the kept record after the skipped ones still shows the solve.
+  auto again = unconverged_at_call_6();
+  o.record_every = 4;
+  const simulation_result sparse = simulate(m, again, o);
+  ASSERT_TRUE(sparse.completed);
+  ASSERT_EQ(sparse.records.size(), 4u);  // t = 0, 0.04, 0.08 and the final 0.1
+  EXPECT_EQ(sparse.records[1].unconverged_solves, 1);
+  EXPECT_EQ(sparse.records[1].worst_status, solve_status::not_converged);
+  EXPECT_EQ(sparse.records[2].unconverged_solves, 0);
+}
+
+TEST(Simulation, LeastSquaresSolvesAreCountedAndTheRunGoesOn) {
+  const model m = load_model(examples + "/fivebar_inconsistent.toml");
+  auto solver = make_solver("uk");
+  simulation_options o;
+  o.t_end = 0.01;
+  o.dt = 1e-3;
+  const simulation_result r = simulate(m, *solver, o);
+  ASSERT_TRUE(r.completed) << r.message;
+  EXPECT_EQ(r.least_squares_solves, r.solves);
+  EXPECT_EQ(r.unconverged_solves, 0);
+  EXPECT_EQ(r.records.back().worst_status, solve_status::least_squares);
+}
+
+TEST(Simulation, NonFiniteAccelerationOrStateStopsAtTheLastFiniteRecord) {
+  const model m = load_model(examples + "/double_pendulum.toml");
+  simulation_options o;
+  o.t_end = 0.1;
+  o.dt = 0.01;
+  auto nan_solver = scripted_solver([](long long call, acceleration_result& r) {
+    if (call == 9) r.acceleration[0] = std::numeric_limits<double>::quiet_NaN();
+  });
+  const simulation_result a = simulate(m, nan_solver, o);
+  EXPECT_FALSE(a.completed);
+  EXPECT_EQ(a.stop, simulation_stop::non_finite);
+  ASSERT_EQ(a.records.size(), 3u);  // t = 0, 0.01, 0.02; call 9 is a stage of step 2
+  for (const auto& rec : a.records) EXPECT_TRUE(rec.q.allFinite() && rec.qdd.allFinite());
+  EXPECT_NE(a.message.find("non-finite acceleration"), std::string::npos) << a.message;
+
+  // Finite but enormous stage accelerations overflow the state at the end of step 1: caught
+  // before the next solve.
+  auto huge_solver = scripted_solver([](long long call, acceleration_result& r) {
+    if (call >= 5 && call <= 7) r.acceleration.setConstant(std::numeric_limits<double>::max());
+  });
+  const simulation_result b = simulate(m, huge_solver, o);
+  EXPECT_FALSE(b.completed);
+  EXPECT_EQ(b.stop, simulation_stop::non_finite);
+  EXPECT_EQ(huge_solver.calls, 8);
+  ASSERT_EQ(b.records.size(), 2u);
+  EXPECT_NE(b.message.find("non-finite state"), std::string::npos) << b.message;
+}
+
+TEST(Simulation, NaNForceNamesTheCoordinate) {
+  const model m = load_model_from_string(R"toml(
+[[coordinate]]
+name = "x"
+initial = 0.0
+mass = 1.0
+force = "log(x - 10)"
+)toml",
+                                         "nan.toml");
+  auto solver = make_solver("gigsp");
+  simulation_options o;
+  o.t_end = 0.1;
+  const simulation_result r = simulate(m, *solver, o);
+  EXPECT_FALSE(r.completed);
+  EXPECT_EQ(r.stop, simulation_stop::non_finite);
+  EXPECT_TRUE(r.records.empty());
+  EXPECT_NE(r.message.find("force of 'x'"), std::string::npos) << r.message;
 }
 
 }  // namespace
