@@ -163,9 +163,9 @@ void gauss_ga_options::validate() const {
   if (!(growth > 1.0) || !std::isfinite(growth)) fail("growth must be > 1 and finite");
   if (warm_history < 1) fail("warm_history must be at least 1");
   if (warm_cycle < 1) fail("warm_cycle must be at least 1");
-  if (warm_order < 0 || warm_order > 2) fail("warm_order must be 0, 1 or 2");
-  if (!(warm_resolution >= 0.0 && warm_resolution < 1.0)) {
-    fail("warm_resolution must be in [0, 1)");
+  if (warm_order < 0 || warm_order > 3) fail("warm_order must be 0, 1, 2 or 3");
+  if (!(run_resolution >= 0.0 && run_resolution < 1.0)) {
+    fail("run_resolution must be in [0, 1)");
   }
   if (!finite_positive(warm_factor)) fail("warm_factor must be positive and finite");
   if (!finite_positive(warm_min_radius)) fail("warm_min_radius must be positive and finite");
@@ -202,7 +202,7 @@ gauss_ga_options gauss_ga_preset(const std::string& name) {
     o.face_fraction = 0.5;
     o.max_runs = 5;
     o.tolerance = 0.0;        // the dissertation always makes its five runs
-    o.warm_resolution = 0.0;  // runs are compared, never accepted alone
+    o.run_resolution = 0.0;  // runs are compared, never accepted alone
     return o;
   }
   if (name != "default") {
@@ -374,6 +374,9 @@ Eigen::VectorXd gauss_ga_solver::predict(int n) const {
     if (same.size() == 1) predicted = *same[0];
     if (same.size() == 2) predicted = 2.0 * *same[0] - *same[1];
     if (same.size() == 3) predicted = 3.0 * *same[0] - 3.0 * *same[1] + *same[2];
+    if (same.size() == 4) {
+      predicted = 4.0 * *same[0] - 6.0 * *same[1] + 4.0 * *same[2] - *same[3];
+    }
   }
   return predicted;
 }
@@ -498,16 +501,16 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
     const double tol = options_.tolerance * std::max(1.0, max_abs(best));
     rec.near_face = max_abs((r.best_x - start).cwiseQuotient(half)) > options_.face_fraction;
     const bool residual_ok = residual_within(terms, residual, tol);
-    // Two GA runs must agree: a first run that finds nothing better than its start point
-    // (a warm start already close) shows no change without showing convergence.
-    converged = k > 0 && rec.change <= tol && !rec.near_face && residual_ok;
-    // A warm box drawn from the prediction error holds the answer; one run resolves about
-    // warm_resolution of it, so the first run alone suffices when that is within the
-    // tolerance and the best is not pressing on a face (the box was not too small).
-    if (warm && k == 0 && !rec.near_face && residual_ok &&
-        max_abs(half.cwiseProduct(frame.axis_width)) * options_.warm_resolution <= tol) {
-      converged = true;
-    }
+    // What this run could resolve: run_resolution of its box, in m/s^2 on the loosest axis.
+    const bool resolves = max_abs(half.cwiseProduct(frame.axis_width)) * options_.run_resolution <= tol;
+    // Two GA runs must agree, in a box that resolves the tolerance: a run that finds nothing
+    // better than its start point (already closer than the box resolves) shows no change
+    // without showing convergence.
+    converged = k > 0 && rec.change <= tol && !rec.near_face && residual_ok && resolves;
+    // A warm box drawn from the prediction error holds the answer, so the first run alone
+    // suffices when its resolution is within the tolerance and the best is not pressing on a
+    // face (the box was not too small).
+    if (warm && k == 0 && !rec.near_face && residual_ok && resolves) converged = true;
     last_best = best;
     const Eigen::VectorXd lambda_before = schedule.multipliers();
     schedule.after_run(residual);

@@ -85,8 +85,9 @@ struct gauss_ga_options {
   // along every axis.
   // The prediction: solves are taken in cycles of warm_cycle calls (4 = the stages of one
   // classical RK4 step, in order); call i is predicted from calls i - c, i - 2c, i - 3c (the
-  // same stage of the last three steps) by polynomial extrapolation of degree up to
-  // warm_order (2: a = 3 a1 - 3 a2 + a3, error O(h^3)) once those calls exist, from the
+  // same stage of the last steps) by polynomial extrapolation of degree warm_order (2:
+  // a = 3 a1 - 3 a2 + a3, error O(h^3); 3: 4 a1 - 6 a2 + 4 a3 - a4, O(h^4)) once those calls
+  // exist, from the
   // previous acceleration before. A wrong cycle (another integrator) only costs runs: the
   // prediction errors widen the box and the stopping rule below then asks for more runs.
   bool warm_start = true;
@@ -94,12 +95,13 @@ struct gauss_ga_options {
   double warm_min_radius = 1e-8;
   int warm_history = 4;
   int warm_cycle = 4;
-  int warm_order = 2;
-  // A warm solve stops after its first run when the best lies inside the box (not near a
-  // face), the residual test below passes, and the run's resolution, warm_resolution times the
-  // box's largest half width in m/s^2, is within the tolerance: warm_resolution is the fraction
-  // of its box that one run resolves (0 disables the one-run stop, so that two runs must agree).
-  double warm_resolution = 1e-3;
+  int warm_order = 3;
+  // The fraction of its box one run resolves (measured on the whitened sphere: 1e-4 to 5e-4
+  // with 1 to 4 islands, 1e-3 with 8). A run counts towards convergence only when this times
+  // its largest half width in m/s^2 is within the tolerance; a warm solve then stops after its
+  // first run when the best lies inside the box and the residual test below passes. 0: never
+  // accept a single run (the thesis preset).
+  double run_resolution = 1e-3;
 
   // Converged when the best moves by at most tolerance * max(1, max|a|) between two runs, is
   // not near a face, and every residual |A_i a - b_i| is at most that times sum_j |A_ij| (what
