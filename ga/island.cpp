@@ -1,6 +1,7 @@
 #include "ga/island.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -71,17 +72,29 @@ void island::configure(const ga_options& options, int dimension) {
   weights_.resize(cols);
   cuts_.reserve(64);
   mask_.assign(std::max(words_, 1), 0);
+  mutation_sites_.resize(static_cast<std::size_t>(cols) * n_);
   best_x_.resize(n_);
   gene_rate_ = options.gene_mutation_rate < 0.0 ? 1.0 / n_ : options.gene_mutation_rate;
   log1m_bit_rate_ = std::log1p(-std::min(options.bit_mutation_rate, 0.999999));
-  log1m_gene_rate_ = std::log1p(-std::min(gene_rate_, 0.999999));
-  sbx_far_ = std::exp(37.0 / (options.sbx_eta + 1.0));  // beta^-(eta+1) < e^-37 ~ 8.5e-17
+  inv_gene_skip_ = -1.0 / std::log1p(-std::min(gene_rate_, 0.999999));
+  sbx_ = sbx_sampler(options.sbx_eta);
+  polynomial_ = polynomial_sampler(options.polynomial_eta);
 }
 
 void island::set_box(const search_box& box) {
   lower_ = box.lower;
   upper_ = box.upper;
   width_ = upper_ - lower_;
+  // The bounds repeated for every column, indexed like x_next_'s storage (mutation).
+  const int cols = options_.population + 1;
+  lower_tiled_.resize(static_cast<std::size_t>(cols) * n_);
+  upper_tiled_.resize(static_cast<std::size_t>(cols) * n_);
+  for (int i = 0; i < cols; ++i) {
+    for (int j = 0; j < n_; ++j) {
+      lower_tiled_[static_cast<std::size_t>(i) * n_ + j] = lower_[j];
+      upper_tiled_[static_cast<std::size_t>(i) * n_ + j] = upper_[j];
+    }
+  }
 }
 
 void island::decode(int column) {
@@ -169,12 +182,33 @@ void island::sort_order(int count) {
 void island::select_parents(int count) {
   const int pop = options_.population;
   if (options_.selection == selection_method::tournament) {
+    // Best of t by (value, index), written without branches: the comparisons are coin flips
+    // to the branch predictor.
     const int t = options_.tournament_size;
+    const double* f = f_.data();
+    // Contestants from 32 random bits each (multiply-shift, bias below 2^-32): half the
+    // generator calls. The spare half lives in a local, i.e. in a register.
+    std::uint64_t spare = 0;
+    bool have_spare = false;
+    const auto pick = [&] {
+      std::uint64_t w = spare;
+      if (!have_spare) {
+        const std::uint64_t b = rng_.bits();
+        w = b >> 32;
+        spare = b & 0xffffffffu;
+      }
+      have_spare = !have_spare;
+      return static_cast<int>((w * static_cast<std::uint64_t>(pop)) >> 32);
+    };
     for (int i = 0; i < count; ++i) {
-      int best = rng_.below(pop);
+      int best = pick();
+      double fb = f[best];
       for (int k = 1; k < t; ++k) {
-        const int c = rng_.below(pop);
-        if (f_[c] < f_[best] || (f_[c] == f_[best] && c < best)) best = c;
+        const int c = pick();
+        const double fc = f[c];
+        const bool better = (fc < fb) | ((fc == fb) & (c < best));
+        best += (c - best) & -static_cast<int>(better);
+        fb = detail::select(better, fc, fb);
       }
       parents_[i] = best;
     }
@@ -256,9 +290,20 @@ void island::cross_bits(int a, int b, int c1, int c2) {
 }
 
 void island::cross_real(int a, int b, int c1, int c2) {
-  x_next_.col(c1) = x_.col(a);
-  x_next_.col(c2) = x_.col(b);
-  if (!rng_.chance(options_.crossover_rate)) return;
+  // Raw columns: Eigen's dynamic-size column blocks cost more than the copies themselves here.
+  const std::size_t n = static_cast<std::size_t>(n_);
+  const double* pa = x_.data() + static_cast<std::size_t>(a) * n;
+  const double* pb = x_.data() + static_cast<std::size_t>(b) * n;
+  double* d1 = x_next_.data() + static_cast<std::size_t>(c1) * n;
+  double* d2 = x_next_.data() + static_cast<std::size_t>(c2) * n;
+  const double* lo = lower_.data();
+  const double* hi = upper_.data();
+  const bool crossed = rng_.chance(options_.crossover_rate);
+  if (!crossed || options_.crossover != crossover_method::blx) {  // BLX writes every gene
+    std::copy_n(pa, n, d1);
+    std::copy_n(pb, n, d2);
+  }
+  if (!crossed) return;
   switch (options_.crossover) {
     case crossover_method::n_point: {
       if (n_ < 2) return;
@@ -271,55 +316,48 @@ void island::cross_real(int a, int b, int c1, int c2) {
       std::sort(cuts_.begin(), cuts_.end());
       cuts_.push_back(n_);
       for (std::size_t k = 0; k + 1 < cuts_.size(); k += 2) {
-        for (int j = cuts_[k]; j < cuts_[k + 1]; ++j) std::swap(x_next_(j, c1), x_next_(j, c2));
+        for (int j = cuts_[k]; j < cuts_[k + 1]; ++j) std::swap(d1[j], d2[j]);
       }
       return;
     }
     case crossover_method::uniform:
-      for (int j = 0; j < n_; ++j) {
-        if (rng_.chance(options_.uniform_swap)) std::swap(x_next_(j, c1), x_next_(j, c2));
+      for (std::size_t j = 0; j < n; ++j) {
+        if (rng_.chance(options_.uniform_swap)) std::swap(d1[j], d2[j]);
       }
       return;
     case crossover_method::blx: {
       const double al = options_.blx_alpha;
-      for (int j = 0; j < n_; ++j) {
-        const double lo = std::min(x_(j, a), x_(j, b));
-        const double d = std::abs(x_(j, a) - x_(j, b));
-        const double from = lo - al * d;
+      for (std::size_t j = 0; j < n; ++j) {
+        const double lo_p = std::min(pa[j], pb[j]);
+        const double d = std::abs(pa[j] - pb[j]);
+        const double from = lo_p - al * d;
         const double span = (1.0 + 2.0 * al) * d;
-        x_next_(j, c1) = std::clamp(from + span * rng_.uniform(), lower_[j], upper_[j]);
-        x_next_(j, c2) = std::clamp(from + span * rng_.uniform(), lower_[j], upper_[j]);
+        d1[j] = std::clamp(from + span * rng_.uniform(), lo[j], hi[j]);
+        d2[j] = std::clamp(from + span * rng_.uniform(), lo[j], hi[j]);
       }
       return;
     }
     case crossover_method::sbx: {
-      // Bounded simulated binary crossover: Deb and Agrawal, "Simulated binary crossover for
-      // continuous search space", Complex Systems 9 (1995), in the bounded form of NSGA-II.
-      const double eta = options_.sbx_eta;
-      const double inv = 1.0 / (eta + 1.0);
-      for (int j = 0; j < n_; ++j) {
-        if (!rng_.chance(0.5)) continue;
-        const double xa = x_(j, a);
-        const double xb = x_(j, b);
-        if (std::abs(xa - xb) <= 1e-14) continue;
-        const double y1 = std::min(xa, xb);
-        const double y2 = std::max(xa, xb);
-        const double yl = lower_[j];
-        const double yu = upper_[j];
-        const double u = rng_.uniform();
-        const auto beta_q = [&](double beta) {
-          // Far from the bounds beta^-(eta+1) < 1e-16 and alpha rounds to exactly 2: skip pow.
-          const double alpha = beta > sbx_far_ ? 2.0 : 2.0 - std::pow(beta, -(eta + 1.0));
-          return u <= 1.0 / alpha ? std::pow(u * alpha, inv)
-                                  : std::pow(1.0 / (2.0 - u * alpha), inv);
-        };
-        const double bq1 = beta_q(1.0 + 2.0 * (y1 - yl) / (y2 - y1));
-        const double bq2 = beta_q(1.0 + 2.0 * (yu - y2) / (y2 - y1));
-        double ch1 = std::clamp(0.5 * ((y1 + y2) - bq1 * (y2 - y1)), yl, yu);
-        double ch2 = std::clamp(0.5 * ((y1 + y2) + bq2 * (y2 - y1)), yl, yu);
-        if (rng_.chance(0.5)) std::swap(ch1, ch2);
-        x_next_(j, c1) = ch1;
-        x_next_(j, c2) = ch2;
+      // Bounded SBX (see real_operators.hpp). Each gene is crossed with probability 1/2: the
+      // loop visits the set bits of n coins rather than branching on every coin.
+      for (int j0 = 0; j0 < n_; j0 += 64) {
+        for (std::uint64_t m = rng_.coins(std::min(64, n_ - j0)); m != 0; m &= m - 1) {
+          const int j = j0 + std::countr_zero(m);
+          const double xa = pa[j];
+          const double xb = pb[j];
+          if (std::abs(xa - xb) <= 1e-14) continue;
+          const double y1 = std::min(xa, xb);
+          const double y2 = std::max(xa, xb);
+          const double yl = lo[j];
+          const double yu = hi[j];
+          const sbx_spread bq = sbx_.draw(rng_, y1, y2, yl, yu);
+          const double ch1 = std::clamp(0.5 * ((y1 + y2) - bq.lower * (y2 - y1)), yl, yu);
+          const double ch2 = std::clamp(0.5 * ((y1 + y2) + bq.upper * (y2 - y1)), yl, yu);
+          // Which child gets which value is a coin: selected, not branched.
+          const bool swap = rng_.coin();
+          d1[j] = detail::select(swap, ch2, ch1);
+          d2[j] = detail::select(swap, ch1, ch2);
+        }
       }
       return;
     }
@@ -341,38 +379,38 @@ void island::mutate_offspring(int first, int count) {
     return;
   }
   if (gene_rate_ <= 0.0) return;
+  // Positions in the offspring's genes (column-major, so the linear index is the address) by
+  // geometric skips from Exp(1) variates: no log, no division, no branch on the gene index.
   const std::uint64_t end = static_cast<std::uint64_t>(count) * n_;
-  for (std::uint64_t pos = rng_.geometric_skip(log1m_gene_rate_); pos < end;
-       pos += 1 + rng_.geometric_skip(log1m_gene_rate_)) {
-    const int i = first + static_cast<int>(pos / n_);
-    const int j = static_cast<int>(pos % n_);
-    double& y = x_next_(j, i);
-    const double yl = lower_[j];
-    const double yu = upper_[j];
-    if (options_.mutation == mutation_method::gaussian) {
-      y = std::clamp(y + options_.gaussian_sigma * width_[j] * rng_.normal(), yl, yu);
-      continue;
+  const std::size_t base = static_cast<std::size_t>(first) * n_;
+  double* x = x_next_.data() + base;
+  const double* lo = lower_tiled_.data() + base;
+  const double* hi = upper_tiled_.data() + base;
+  // First every position (a tight loop of skips), then every mutation: two short dependency
+  // chains instead of one long one.
+  std::size_t m = 0;
+  for (std::uint64_t pos = rng_.geometric_skip_exp(inv_gene_skip_); pos < end;) {
+    mutation_sites_[m++] = static_cast<std::size_t>(pos);
+    const std::uint64_t skip = rng_.geometric_skip_exp(inv_gene_skip_);
+    if (skip >= end - pos - 1) break;  // (pos += 1 + skip could wrap for a huge skip)
+    pos += 1 + skip;
+  }
+  if (options_.mutation == mutation_method::gaussian) {
+    for (std::size_t k = 0; k < m; ++k) {
+      const std::size_t pos = mutation_sites_[k];
+      const double step = options_.gaussian_sigma * (hi[pos] - lo[pos]) * rng_.normal();
+      x[pos] = std::clamp(x[pos] + step, lo[pos], hi[pos]);
     }
-    // Polynomial mutation: Deb and Goyal, "A combined genetic adaptive search (GeneAS) for
-    // engineering design", Computer Science and Informatics 26 (1996), bounded form of NSGA-II.
-    const double eta = options_.polynomial_eta;
-    const double d1 = (y - yl) / (yu - yl);
-    const double d2 = (yu - y) / (yu - yl);
-    const double u = rng_.uniform();
-    const double pw = 1.0 / (eta + 1.0);
-    double dq = 0.0;
-    if (u < 0.5) {
-      const double v = 2.0 * u + (1.0 - 2.0 * u) * std::pow(1.0 - d1, eta + 1.0);
-      dq = std::pow(v, pw) - 1.0;
-    } else {
-      const double v = 2.0 * (1.0 - u) + 2.0 * (u - 0.5) * std::pow(1.0 - d2, eta + 1.0);
-      dq = 1.0 - std::pow(v, pw);
-    }
-    y = std::clamp(y + dq * (yu - yl), yl, yu);
+    return;
+  }
+  for (std::size_t k = 0; k < m; ++k) {
+    const std::size_t pos = mutation_sites_[k];
+    x[pos] = polynomial_.mutate(rng_, x[pos], lo[pos], hi[pos]);
   }
 }
 
 void island::step(const problem& p) {
+  rng_.drop_pieces();  // a generation never uses coins left by the previous one (checkpoints)
   const int pop = options_.population;
   const int k = options_.elites;
   const int offspring = pop - k;

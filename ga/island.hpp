@@ -15,6 +15,7 @@
 #include "ga/options.hpp"
 #include "ga/problem.hpp"
 #include "ga/random_stream.hpp"
+#include "ga/real_operators.hpp"
 #include "ga/search_box.hpp"
 
 namespace kinevo::ga {
@@ -70,10 +71,13 @@ class island {
   binary_layout layout_;
   double gene_rate_ = 0.0;
   double log1m_bit_rate_ = 0.0;
-  double log1m_gene_rate_ = 0.0;
-  double sbx_far_ = 0.0;  // beta above which the bounded SBX term vanishes
+  double inv_gene_skip_ = 0.0;  // -1 / log(1 - gene rate): geometric skips from Exp(1)
+  sbx_sampler sbx_;
+  polynomial_sampler polynomial_;
 
   Eigen::VectorXd lower_, upper_, width_;
+  std::vector<double> lower_tiled_, upper_tiled_;  // n x (population + 1), as x_next_
+  std::vector<std::size_t> mutation_sites_;        // positions in x_next_ to mutate
   Eigen::MatrixXd x_, x_next_;  // n x (population + 1): decoded points / real genes
   Eigen::VectorXd f_, f_next_;
   std::vector<std::uint64_t> bits_, bits_next_;  // (population + 1) * words_

@@ -25,7 +25,8 @@ namespace kinevo::ga {
 namespace {
 
 constexpr const char* checkpoint_magic = "kinevo-ga-checkpoint";
-constexpr int checkpoint_version = 1;
+// 2: xoshiro256++ generator states (4 words) instead of Mersenne twister states (312 words).
+constexpr int checkpoint_version = 2;
 // Random topology draws come from a stream of their own, tagged apart from island streams.
 constexpr std::uint64_t migration_stream_tag = std::uint64_t{1} << 63;
 
@@ -344,10 +345,13 @@ run_result island_model::impl::evolve(const problem& p, const termination& limit
     const bool migrating = !first_sync && opt.islands > 1 && opt.migrants > 0 &&
                            opt.links != topology::unconnected &&
                            generation % opt.migration_interval == 0;
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const bool interrupted = limits.interrupt != nullptr && limits.interrupt->load();
-    const bool out_of_time = limits.max_seconds > 0.0 && elapsed >= limits.max_seconds;
+    // The clock only when there is a wall-time limit: with one island this runs every
+    // generation, and short runs (20 individuals) felt the clock read.
+    const bool out_of_time =
+        limits.max_seconds > 0.0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >=
+            limits.max_seconds;
     const int size = exchange(migrating ? opt.migrants : 0,
                               (interrupted ? 1 : 0) | (out_of_time ? 2 : 0), error);
     bool any_failed = false;

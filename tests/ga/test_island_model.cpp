@@ -223,7 +223,7 @@ TEST(IslandModel, ResumeFromACheckpointReachesTheUninterruptedResult) {
       EXPECT_NE(std::string(e.what()).find("state.txt:2:"), std::string::npos) << e.what();
     }
   }
-  std::ofstream(dir / "broken.txt") << "kinevo-ga-checkpoint 1\nfingerprint x\n";
+  std::ofstream(dir / "broken.txt") << "kinevo-ga-checkpoint 2\nfingerprint x\n";
   island_model m(ga_options{}, islands(1));
   rosenbrock_function p(5);
   EXPECT_THROW(m.resume(p, dir / "broken.txt", generations(5)), io::input_error);
