@@ -1,7 +1,8 @@
 // Gauss' principle by the island GA: cost of the batch objective, of a cold solve (the study's
-// t = 0, 5 runs of 6400 evaluations) and of warm solves along a motion, for the double
-// pendulum and a 10-link chain of particles, with 1 and 2 islands (threads; run the CLI under
-// mpiexec for ranks). Run by hand: build/bench/bench_gauss --benchmark_repetitions=5
+// t = 0) and of warm solves along a motion, for the double pendulum and a 10-link chain of
+// particles, with 1 and 2 islands (threads; run the CLI under mpiexec for ranks). The per-model
+// table (every example, chains, pagmo beside) is bench_gauss_models. Run by hand:
+//   build/bench/bench_gauss --benchmark_repetitions=5
 #include <benchmark/benchmark.h>
 
 #include <Eigen/Dense>

@@ -502,15 +502,18 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
     rec.near_face = max_abs((r.best_x - start).cwiseQuotient(half)) > options_.face_fraction;
     const bool residual_ok = residual_within(terms, residual, tol);
     // What this run could resolve: run_resolution of its box, in m/s^2 on the loosest axis.
-    const bool resolves = max_abs(half.cwiseProduct(frame.axis_width)) * options_.run_resolution <= tol;
+    const double resolution = max_abs(half.cwiseProduct(frame.axis_width)) * options_.run_resolution;
     // Two GA runs must agree, in a box that resolves the tolerance: a run that finds nothing
     // better than its start point (already closer than the box resolves) shows no change
     // without showing convergence.
-    converged = k > 0 && rec.change <= tol && !rec.near_face && residual_ok && resolves;
+    converged = k > 0 && rec.change <= tol && !rec.near_face && residual_ok && resolution <= tol;
     // A warm box drawn from the prediction error holds the answer, so the first run alone
-    // suffices when its resolution is within the tolerance and the best is not pressing on a
-    // face (the box was not too small).
-    if (warm && k == 0 && !rec.near_face && residual_ok && resolves) converged = true;
+    // suffices when it resolves a quarter of the tolerance (run_resolution is a typical
+    // resolution, not a bound) and the best is not pressing on a face (the box was not too
+    // small).
+    if (warm && k == 0 && !rec.near_face && residual_ok && resolution <= 0.25 * tol) {
+      converged = true;
+    }
     last_best = best;
     const Eigen::VectorXd lambda_before = schedule.multipliers();
     schedule.after_run(residual);

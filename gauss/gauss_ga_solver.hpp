@@ -98,9 +98,10 @@ struct gauss_ga_options {
   int warm_order = 3;
   // The fraction of its box one run resolves (measured on the whitened sphere: 1e-4 to 5e-4
   // with 1 to 4 islands, 1e-3 with 8). A run counts towards convergence only when this times
-  // its largest half width in m/s^2 is within the tolerance; a warm solve then stops after its
-  // first run when the best lies inside the box and the residual test below passes. 0: never
-  // accept a single run (the thesis preset).
+  // its largest half width in m/s^2 is within the tolerance; a warm solve stops after its first
+  // run when that is within a quarter of the tolerance (a typical resolution, not a bound), the
+  // best lies inside the box and the residual test below passes. 0: never accept a single run
+  // (the thesis preset).
   double run_resolution = 1e-3;
 
   // Converged when the best moves by at most tolerance * max(1, max|a|) between two runs, is

@@ -32,7 +32,7 @@ struct solver_options {
   int islands = 1;
   unsigned long long seed = 1;
   std::string preset = "default";
-  double tolerance = 1e-8;  // stopping tolerance of iterative solvers
+  double tolerance = 1e-9;  // stopping tolerance of iterative solvers (the ga preset's default)
 };
 
 using solver_factory_fn =
