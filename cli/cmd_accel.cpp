@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -54,11 +55,15 @@ int run_accel(const accel_args& a) {
   struct row {
     std::string name;
     mechanics::acceleration_result r;
+    double seconds = 0.0;  // wall time of the solve alone (not of building the solver)
   };
   std::vector<row> rows;
   for (const auto& n : names) {
     auto solver = mechanics::make_solver(n, a.solver);
-    rows.push_back({n, solver->solve(sys)});
+    const auto t0 = std::chrono::steady_clock::now();
+    mechanics::acceleration_result r = solver->solve(sys);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - t0;
+    rows.push_back({n, std::move(r), took.count()});
   }
   auto finite = [](const row& r) {
     return r.r.acceleration.allFinite() && r.r.constraint_force.allFinite();
@@ -109,6 +114,9 @@ int run_accel(const accel_args& a) {
     s["inconsistent"] = names_of(m, r.r.inconsistent);
     s["message"] = r.r.message;
     s["finite"] = finite(r);
+    s["seconds"] = r.seconds;
+    s["evaluations"] = r.r.evaluations;  // iterative solvers (ga); 0 for the direct ones
+    s["runs"] = r.r.runs;
     if (reference != rows.end() && r.r.acceleration.size() > 0) {
       s["max_difference"] = (r.r.acceleration - reference->r.acceleration).cwiseAbs().maxCoeff();
     } else {
@@ -172,6 +180,9 @@ const command_registration accel_registration(
       sub.add_option("--rank-tolerance", a->solver.rank_tolerance, "Relative rank tolerance")
           ->capture_default_str();
       sub.add_option("--islands", a->solver.islands, "GA solver: islands")->capture_default_str();
+      sub.add_option("--threads", a->solver.threads,
+                     "GA solver: worker threads per process (0: one per island, at most the cores)")
+          ->check(CLI::NonNegativeNumber);
       sub.add_option("--seed", a->solver.seed, "GA solver: seed")->capture_default_str();
       sub.add_option("--preset", a->solver.preset, "GA solver: preset")->capture_default_str();
       sub.add_option("--tolerance", a->solver.tolerance, "Iterative solvers: stopping tolerance")

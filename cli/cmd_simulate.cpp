@@ -272,6 +272,9 @@ const command_registration simulate_registration(
           ->delimiter(',');
       sub.add_option("--islands", a->solver_options.islands, "GA solver: islands")
           ->capture_default_str();
+      sub.add_option("--threads", a->solver_options.threads,
+                     "GA solver: worker threads per process (0: one per island, at most the cores)")
+          ->check(CLI::NonNegativeNumber);
       sub.add_option("--seed", a->solver_options.seed, "GA solver: seed")->capture_default_str();
       sub.add_option("--preset", a->solver_options.preset, "GA solver: preset")
           ->capture_default_str();

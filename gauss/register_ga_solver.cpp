@@ -15,6 +15,7 @@ void register_ga_solver() {
         [](const mechanics::solver_options& o) -> std::unique_ptr<mechanics::acceleration_solver> {
           gauss_ga_options g = gauss_ga_preset(o.preset);
           g.islands.islands = o.islands;
+          g.islands.threads = o.threads;
           g.islands.seed = o.seed;
           if (o.preset != "thesis") g.tolerance = o.tolerance;
           return std::make_unique<gauss_ga_solver>(std::move(g));

@@ -30,6 +30,7 @@ struct solver_options {
   // Pass-through knobs of iterative solvers (the GA solver "ga"); the CLI exposes them as
   // --islands, --seed, --preset, --tolerance without knowing the GA.
   int islands = 1;
+  int threads = 0;  // worker threads per process (0: one per island, at most the cores)
   unsigned long long seed = 1;
   std::string preset = "default";
   double tolerance = 1e-9;  // stopping tolerance of iterative solvers (the ga preset's default)
