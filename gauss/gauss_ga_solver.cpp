@@ -253,6 +253,14 @@ void gauss_ga_solver::reset() {
   history_.clear();
 }
 
+// The frame of a run: a = centre + basis x, with the curvature of Z1 along its axes.
+struct search_frame {
+  Eigen::MatrixXd basis;       // empty: x = a
+  Eigen::VectorXd axis_width;  // |basis column| (m/s^2 per unit of x)
+  double softest = 1.0;        // smallest eigenvalue of H
+  double stiffest = 1.0;       // largest eigenvalue of H
+};
+
 namespace {
 
 // Under MPI every rank must give the GA the same problem, bit for bit; a model evaluated on
@@ -299,13 +307,6 @@ Eigen::VectorXd row_scales(const constrained_system& s) {
   return out;
 }
 
-// The frame of a run: a = centre + basis x, with the curvature of Z1 along its axes.
-struct search_frame {
-  Eigen::MatrixXd basis;       // empty: x = a
-  Eigen::VectorXd axis_width;  // |basis column| (m/s^2 per unit of x)
-  double softest = 1.0;        // smallest eigenvalue of H
-  double stiffest = 1.0;       // largest eigenvalue of H
-};
 
 search_frame make_frame(const gauss_terms& t, search_axes axes) {
   const int n = static_cast<int>(t.mass.rows());
@@ -352,6 +353,18 @@ bool residual_within(const gauss_terms& t, const Eigen::VectorXd& residual, doub
     if (std::abs(residual(i)) > tol * t.jacobian.row(i).cwiseAbs().sum()) return false;
   }
   return true;
+}
+
+// Warm multipliers: the least-squares estimate A^T lambda = -M (a_pred - a_f) at this state
+// (the constraint force of the predicted acceleration, eq. 2.18). Carrying the last solve's
+// lambda instead feeds each solve's GA noise (amplified by 2 W) into the next.
+void estimate_multipliers(const constrained_system& system, const Eigen::VectorXd& predicted,
+                          gauss_penalty_schedule& schedule) {
+  if (schedule.kind() != penalty_kind::multipliers) return;
+  const gauss_terms plain =
+      gauss_terms::from_system(system, schedule.weights(), schedule.multipliers());
+  const Eigen::VectorXd fc = system.mass * (predicted - plain.free_accel);
+  schedule.set_multipliers(-plain.jacobian.transpose().colPivHouseholderQr().solve(fc));
 }
 
 }  // namespace
@@ -405,15 +418,7 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
   const bool warm = options_.warm_start && previous_.size() == n;
   if (!warm) history_.clear();
   const Eigen::VectorXd predicted = warm ? predict(n) : Eigen::VectorXd();
-  if (warm && m > 0 && schedule.kind() == penalty_kind::multipliers) {
-    // Warm multipliers: the least-squares estimate A^T lambda = -M (a_pred - a_f) at this
-    // state (the constraint force of the predicted acceleration, eq. 2.18). Carrying the last
-    // solve's lambda instead feeds each solve's GA noise (amplified by 2 W) into the next.
-    const gauss_terms plain =
-        gauss_terms::from_system(system, schedule.weights(), schedule.multipliers());
-    const Eigen::VectorXd fc = system.mass * (predicted - plain.free_accel);
-    schedule.set_multipliers(-plain.jacobian.transpose().colPivHouseholderQr().solve(fc));
-  }
+  if (warm && m > 0) estimate_multipliers(system, predicted, schedule);
   const auto terms_now = [&] {
     return gauss_terms::from_system(system, schedule.weights(), schedule.multipliers());
   };
@@ -421,31 +426,10 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
   search_frame frame = make_frame(terms, options_.axes);
 
   // Stage 3: the first box (centre in accelerations, half widths in units of x).
-  Eigen::VectorXd run_centre;
-  Eigen::VectorXd half;
   const bool in_h_norm = options_.axes == search_axes::whitened;
-  if (warm) {
-    run_centre = predicted;
-    const double moved = recent_errors_.empty()
-                             ? options_.cold_radius
-                             : *std::max_element(recent_errors_.begin(), recent_errors_.end());
-    double error = std::max(options_.warm_factor * moved,
-                            options_.warm_min_radius * std::max(1.0, max_abs(predicted)));
-    if (options_.cold == cold_box::fixed) error = std::min(error, options_.cold_radius);
-    // The same error in m/s^2 along every axis: in whitened axes a half width of
-    // error * sqrt(lambda_i) (an isotropic box would have to hold the stiff axes' large values
-    // on the soft axes too, and one run could no longer resolve the tolerance there).
-    half = error * frame.axis_width.cwiseInverse();
-  } else if (options_.cold == cold_box::derived) {
-    run_centre = terms.free_accel;
-    const double d = options_.box_margin * h_distance(terms, run_centre, scales, 0.0);
-    half = Eigen::VectorXd::Constant(n, in_h_norm ? d : d / std::sqrt(frame.softest));
-  } else {
-    run_centre = Eigen::VectorXd::Constant(n, options_.cold_guess);
-    half = Eigen::VectorXd::Constant(
-        n, options_.radii_per_run.empty() ? options_.cold_radius : options_.radii_per_run[0]);
-  }
-  half = with_floor(half, run_centre, frame);
+  box first = warm ? warm_box(predicted, frame) : cold_box_of(terms, scales, frame);
+  Eigen::VectorXd run_centre = std::move(first.centre);
+  Eigen::VectorXd half = std::move(first.half);
 
   // Stage 4: range runs (generalized-inverse dissertation (GIGSP), sec. 5.4): each run
   // re-centred on the best so far and shrunk, or widened when the best pressed on a face; the
@@ -529,17 +513,7 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
     if (converged || k + 1 == options_.max_runs) break;
 
     // Stage 5: the next box.
-    const auto next_k = static_cast<std::size_t>(k + 1);
-    double factor = options_.shrink;
-    if (!warm && next_k < options_.radii_per_run.size()) {
-      // The schedule's ratio, so that a widened run shrinks from where it is.
-      factor = options_.radii_per_run[next_k] / options_.radii_per_run[next_k - 1];
-    }
-    if (widen) factor = options_.growth;
-    Eigen::VectorXd next = factor * half;
-    // A fixed box never grows past the cold radius (the dissertation's setting).
-    if (options_.cold == cold_box::fixed) next = next.cwiseMin(options_.cold_radius);
-    next = next.cwiseMax(options_.box_margin * update_move);
+    const Eigen::VectorXd next = next_half(half, k + 1, warm, widen, update_move);
     run_centre = best;
     terms = terms_now();
     if (schedule.kind() == penalty_kind::increasing) frame = make_frame(terms, options_.axes);
@@ -576,6 +550,52 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
   remember(a, warm ? max_abs(a - predicted) : -1.0);
   if (!options_.record_trace) runs_.clear();
   return out;
+}
+
+gauss_ga_solver::box gauss_ga_solver::warm_box(const Eigen::VectorXd& predicted,
+                                               const search_frame& frame) const {
+  const double moved = recent_errors_.empty()
+                           ? options_.cold_radius
+                           : *std::max_element(recent_errors_.begin(), recent_errors_.end());
+  double error = std::max(options_.warm_factor * moved,
+                          options_.warm_min_radius * std::max(1.0, max_abs(predicted)));
+  if (options_.cold == cold_box::fixed) error = std::min(error, options_.cold_radius);
+  // The same error in m/s^2 along every axis: in whitened axes a half width of
+  // error * sqrt(lambda_i) (an isotropic box would have to hold the stiff axes' large values
+  // on the soft axes too, and one run could no longer resolve the tolerance there).
+  return {predicted, with_floor(error * frame.axis_width.cwiseInverse(), predicted, frame)};
+}
+
+gauss_ga_solver::box gauss_ga_solver::cold_box_of(const gauss_terms& terms,
+                                                  const Eigen::VectorXd& scales,
+                                                  const search_frame& frame) const {
+  const auto n = terms.mass.rows();
+  if (options_.cold == cold_box::derived) {
+    const double d = options_.box_margin * h_distance(terms, terms.free_accel, scales, 0.0);
+    const bool in_h_norm = options_.axes == search_axes::whitened;
+    const Eigen::VectorXd half =
+        Eigen::VectorXd::Constant(n, in_h_norm ? d : d / std::sqrt(frame.softest));
+    return {terms.free_accel, with_floor(half, terms.free_accel, frame)};
+  }
+  const Eigen::VectorXd centre = Eigen::VectorXd::Constant(n, options_.cold_guess);
+  const Eigen::VectorXd half = Eigen::VectorXd::Constant(
+      n, options_.radii_per_run.empty() ? options_.cold_radius : options_.radii_per_run[0]);
+  return {centre, with_floor(half, centre, frame)};
+}
+
+Eigen::VectorXd gauss_ga_solver::next_half(const Eigen::VectorXd& half, int next_run, bool warm,
+                                           bool widen, double update_move) const {
+  const auto k = static_cast<std::size_t>(next_run);
+  double factor = options_.shrink;
+  if (!warm && k < options_.radii_per_run.size()) {
+    // The schedule's ratio, so that a widened run shrinks from where it is.
+    factor = options_.radii_per_run[k] / options_.radii_per_run[k - 1];
+  }
+  if (widen) factor = options_.growth;
+  Eigen::VectorXd next = factor * half;
+  // A fixed box never grows past the cold radius (the dissertation's setting).
+  if (options_.cold == cold_box::fixed) next = next.cwiseMin(options_.cold_radius);
+  return next.cwiseMax(options_.box_margin * update_move);
 }
 
 void gauss_ga_solver::remember(const Eigen::VectorXd& a, double prediction_error) {

@@ -154,6 +154,8 @@ struct gauss_snapshot {
   double z1 = 0.0;
 };
 
+struct search_frame;  // the coordinates of one run (gauss_ga_solver.cpp)
+
 class gauss_ga_solver final : public acceleration_solver {
  public:
   explicit gauss_ga_solver(gauss_ga_options options);
@@ -185,7 +187,16 @@ class gauss_ga_solver final : public acceleration_solver {
   long long solves_ = 0;
 
   // Stages of solve() (see the .cpp).
+  struct box {
+    Eigen::VectorXd centre;  // in accelerations
+    Eigen::VectorXd half;    // half widths in the run's search coordinates
+  };
   Eigen::VectorXd predict(int n) const;
+  box warm_box(const Eigen::VectorXd& predicted, const search_frame& frame) const;
+  box cold_box_of(const gauss_terms& terms, const Eigen::VectorXd& scales,
+                  const search_frame& frame) const;
+  Eigen::VectorXd next_half(const Eigen::VectorXd& half, int next_run, bool warm, bool widen,
+                            double update_move) const;
   bool diagnose_inconsistent(const constrained_system& system, const gauss_terms& terms,
                              const Eigen::VectorXd& scales, const Eigen::VectorXd& a,
                              std::uint64_t first_run_index, acceleration_result& out);
