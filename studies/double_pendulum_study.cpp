@@ -624,10 +624,12 @@ std::string report_markdown(const double_pendulum_study_options& o,
            r.z1_minimiser(2), r.z1_minimiser(3), max_abs(r.z1_minimiser - r.exact),
            r.z1_at_minimiser)
     << fmt::format(
-           "- default preset (real genes, W = {:.3g} with multiplier updates between runs, "
-           "search along the principal axes of Z1, relative evaluation around each run's "
-           "centre): {} runs, {} evaluations, ends {:.3g} m/s^2 from the exact acceleration "
-           "(relative {:.3g}; target 1e-9).\n\n",
+           "- default preset (real genes, row-relative weights {:.3g} / (A_i M^-1 A_i^T) with "
+           "multiplier updates between runs, search in the whitened principal axes of Z1, first "
+           "box centred on the free acceleration with a radius derived from its residual, "
+           "relative evaluation around each run's centre): {} runs, {} evaluations, ends "
+           "{:.3g} m/s^2 from the exact acceleration (relative {:.3g}; target 1e-9). The radius "
+           "column gives the half width along the softest axis, in m/s^2.\n\n",
            gauss_ga_preset("default").penalty.weight, r.tuned.runs.size(), r.tuned.evaluations,
            r.tuned.max_abs_error, r.tuned.max_rel_error)
     << "Figures: `convergence_x1dd.svg` ... `convergence_y2dd.svg` (Figs. 5.3-5.6), "
