@@ -7,10 +7,12 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "cli/command.hpp"
@@ -115,6 +117,15 @@ struct optimize_args {
 // CLI11 (2.1) reads config files for the main app only, so the subcommand applies its TOML file
 // itself: every key is a long option name (with '-' or '_'); the command line wins over the file.
 void apply_config(CLI::App& sub, const std::string& path) {
+  // A directory opens as an empty stream and would read as a config with no keys: refuse it.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw io::input_error(fmt::format("--config {}: is a directory, not a TOML file", path));
+  }
+  if (!std::filesystem::exists(path, ec)) {
+    throw io::input_error(fmt::format("--config {}: cannot read the config file: no such file",
+                                      path));
+  }
   std::vector<CLI::ConfigItem> items;
   try {
     items = CLI::ConfigTOML().from_file(path);

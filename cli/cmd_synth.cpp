@@ -110,7 +110,9 @@ struct fourbar_args : common_args {
 };
 
 int run_fourbar(const fourbar_args& a) {
-  if (!(a.frame > 0.0)) throw io::input_error("--frame must be positive");
+  if (!(a.frame > 0.0 && std::isfinite(a.frame))) {
+    throw io::input_error("--frame must be positive and finite");
+  }
   if (a.method != "penalty" && a.method != "ga") {
     throw io::input_error(fmt::format("--method '{}': use penalty or ga", a.method));
   }
@@ -120,10 +122,14 @@ int run_fourbar(const fourbar_args& a) {
   } catch (const std::invalid_argument& e) {
     throw io::input_error(std::string("--crank: ") + e.what());
   }
-  if (a.min_transmission_deg < 0.0 || a.min_transmission_deg >= 90.0) {
+  if (!(a.min_transmission_deg >= 0.0 && a.min_transmission_deg < 90.0)) {
     throw io::input_error("--min-transmission must be in [0, 90) degrees");
   }
-  if (a.max_ratio != 0.0 && !(a.max_ratio > 1.0)) throw io::input_error("--max-ratio must be > 1");
+  // Beyond 1e6 a ratio bounds nothing buildable, and 1e160 squared overflows to inf.
+  if (a.max_ratio != 0.0 && !(a.max_ratio > 1.0 && a.max_ratio <= syn::max_link_ratio_limit)) {
+    throw io::input_error(
+        fmt::format("--max-ratio {}: must be in (1, 1e6] (or 0 for no bound)", a.max_ratio));
+  }
   co.min_transmission = a.min_transmission_deg * deg;
   co.max_link_ratio = a.max_ratio;
   const bool constrained = co.crank != syn::crank_requirement::none || co.min_transmission > 0.0 ||

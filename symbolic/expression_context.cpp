@@ -58,10 +58,64 @@ std::string expression_context::known_names() const {
   return s.empty() ? "(none)" : s;
 }
 
+void check_expression_limits(const std::string& text, const std::string& where) {
+  if (text.size() > max_expression_length) {
+    throw io::input_error(fmt::format("{}: expression is {} characters long, more than the limit "
+                                      "of {}",
+                                      where, text.size(), max_expression_length));
+  }
+  // GiNaC's parser recurses once per bracket, per prefix sign (which swallows the rest of its
+  // bracket level, so `-a + -b + ...` nests too) and per chained '^'; each open level counts
+  // 1 + its prefix signs so far + its current '^' run. An upper bound on the parser's (and the
+  // later tree walks') recursion, checked before GiNaC sees the text.
+  struct level {
+    std::size_t signs = 0;
+    std::size_t power_run = 0;
+  };
+  std::vector<level> open(1);
+  std::size_t depth = 0;
+  bool operand_before = false;  // the previous token ends an operand: a sign after it is binary
+  for (const char c : text) {
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
+    level& here = open.back();
+    if (c == '(' || c == '[' || c == '{') {
+      open.emplace_back();
+      ++depth;
+      operand_before = false;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (open.size() > 1) {
+        depth -= 1 + here.signs + here.power_run;
+        open.pop_back();
+      }
+      operand_before = true;
+    } else if ((c == '-' || c == '+') && !operand_before) {
+      ++here.signs;
+      ++depth;
+    } else if (c == '^') {
+      ++here.power_run;
+      ++depth;
+      operand_before = false;
+    } else if (c == '+' || c == '-' || c == '*' || c == '/' || c == ',' || c == '=') {
+      depth -= here.power_run;
+      here.power_run = 0;
+      operand_before = false;
+    } else {
+      operand_before = true;
+    }
+    if (depth > max_expression_depth) {
+      throw io::input_error(fmt::format(
+          "{}: expression nests more than {} levels deep (brackets, function calls, prefix "
+          "signs, chained '^')",
+          where, max_expression_depth));
+    }
+  }
+}
+
 GiNaC::ex expression_context::parse(const std::string& text, const std::string& where) const {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
     throw io::input_error(fmt::format("{}: empty expression", where));
   }
+  check_expression_limits(text, where);
   GiNaC::parser reader(table_, true);
   try {
     GiNaC::ex e = reader(text);

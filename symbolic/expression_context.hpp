@@ -5,6 +5,7 @@
 
 #include <ginac/ginac.h>
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
@@ -35,6 +36,15 @@ class expression_context {
   GiNaC::symtab table_;
   std::vector<std::string> order_;
 };
+
+// Limits on expression text, far below what overflows GiNaC's recursive parser (about 8,000
+// nested brackets in a release build, fewer under AddressSanitizer) and above any real model.
+inline constexpr std::size_t max_expression_depth = 200;
+inline constexpr std::size_t max_expression_length = 100'000;
+
+// Throws io::input_error naming `where` when `text` is longer than max_expression_length or
+// nests deeper than max_expression_depth; parse() calls it before GiNaC sees the text.
+void check_expression_limits(const std::string& text, const std::string& where);
 
 // True when `name` is a valid identifier for expressions ([A-Za-z_][A-Za-z0-9_]*).
 bool is_identifier(const std::string& name);

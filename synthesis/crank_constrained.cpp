@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <string>
 
 #include "synthesis/fourbar_analysis.hpp"
 #include "synthesis/grashof.hpp"
@@ -97,6 +98,14 @@ std::array<double, 4> squared_links(const Eigen::Vector3d& k) {
 penalty_problem crank_constrained_problem(const std::vector<double>& psi,
                                           const std::vector<double>& phi,
                                           const crank_constrained_options& o, bool strict_factors) {
+  // A ratio of 1e160 squares to inf and the constraints to NaN: refuse it here, at the source.
+  if (!(o.max_link_ratio == 0.0 ||
+        (o.max_link_ratio > 1.0 && o.max_link_ratio <= max_link_ratio_limit))) {
+    throw std::invalid_argument("max_link_ratio must be 0 (no bound) or in (1, 1e6]");
+  }
+  if (!(o.min_transmission >= 0.0 && o.min_transmission < std::numbers::pi / 2)) {
+    throw std::invalid_argument("min_transmission must be in [0, pi/2) radians");
+  }
   Eigen::MatrixXd a;
   Eigen::VectorXd b;
   freudenstein_system(psi, phi, a, b);

@@ -18,6 +18,10 @@ enum class crank_requirement { none, input, output, both };
 std::string to_string(crank_requirement c);
 crank_requirement parse_crank_requirement(const std::string& s);  // throws std::invalid_argument
 
+// The largest max_link_ratio accepted: far beyond any buildable linkage, and its square stays
+// far from overflow in the ratio constraints.
+inline constexpr double max_link_ratio_limit = 1e6;
+
 struct crank_constrained_options {
   crank_requirement crank = crank_requirement::input;
   // Largest allowed ratio of the longest to the shortest link (0: no bound), e.g. 10.
@@ -38,6 +42,8 @@ struct crank_constrained_options {
 // for the GA's penalty; names are for messages.
 // With `strict_factors`, each crank condition f2 (18b)/(19b) is replaced by its two factors
 // (both must be positive), which also excludes k that define no linkage: used to find a start.
+// Throws std::invalid_argument for a max_link_ratio outside {0} u (1, max_link_ratio_limit] or
+// a min_transmission outside [0, pi/2) (NaN included).
 penalty_problem crank_constrained_problem(const std::vector<double>& psi,
                                           const std::vector<double>& phi,
                                           const crank_constrained_options& options,

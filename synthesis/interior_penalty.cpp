@@ -132,13 +132,17 @@ namespace {
 // maquinaria (1984), SANLSU, case 3): J_V dx = margin - f_V with the least-norm dx.
 bool restore_feasibility(const penalty_problem& p, Eigen::VectorXd& x) {
   const auto m = static_cast<Eigen::Index>(p.constraints.size());
+  if (m == 0) return true;
   const Eigen::VectorXd f0 = constraint_values(p, x);
+  // NaN constraint values are neither satisfied nor violated: no Newton correction exists.
+  if (!f0.allFinite() || !x.allFinite()) return false;
   const double margin = 1e-3 * (1.0 + f0.cwiseAbs().maxCoeff());
   const auto shortfall = [&](const Eigen::VectorXd& v) {
     return (margin - v.array()).max(0.0).sum();
   };
   for (int it = 0; it < 100; ++it) {
     const Eigen::VectorXd f = constraint_values(p, x);
+    if (!f.allFinite()) return false;
     if (f.minCoeff() > 0.0) return true;
     std::vector<Eigen::Index> active;
     for (Eigen::Index i = 0; i < m; ++i) {

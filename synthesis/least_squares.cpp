@@ -15,6 +15,8 @@ linear_least_squares_result linear_least_squares(const Eigen::MatrixXd& a,
     throw std::domain_error(
         "linear_least_squares: fewer equations than unknowns (use minimum_norm_solution)");
   }
+  if (!a.allFinite() || !b.allFinite())
+    throw std::invalid_argument("linear_least_squares: A or b is not finite");
   const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(a);
   linear_least_squares_result r;
   r.rank = static_cast<int>(qr.rank());
@@ -34,7 +36,12 @@ Eigen::VectorXd minimum_norm_solution(const Eigen::MatrixXd& a, const Eigen::Vec
     throw std::invalid_argument("minimum_norm_solution: A and b sizes differ");
   if (a.rows() > a.cols())
     throw std::domain_error("minimum_norm_solution: more equations than unknowns");
+  // NaN or inf would reach the QR and the rank test below compares against NaN.
+  if (!a.allFinite() || !b.allFinite())
+    throw std::invalid_argument("minimum_norm_solution: A or b is not finite");
   const Eigen::Index m = a.rows();
+  // No equations: the least-norm x is 0 (and the rank test below needs m >= 1).
+  if (m == 0) return Eigen::VectorXd::Zero(a.cols());
   const Eigen::HouseholderQR<Eigen::MatrixXd> qr(a.transpose());
   const auto r = qr.matrixQR().topLeftCorner(m, m).triangularView<Eigen::Upper>();
   const double rmax = qr.matrixQR().diagonal().head(m).cwiseAbs().maxCoeff();

@@ -18,12 +18,14 @@ struct linear_least_squares_result {
 };
 
 // Minimises ||A x - b|| (m >= n) by column-pivoted Householder QR. Throws std::domain_error when
-// A is rank deficient, since the minimiser is then not unique.
+// A is rank deficient, since the minimiser is then not unique, std::invalid_argument when A or b
+// holds NaN or inf.
 linear_least_squares_result linear_least_squares(const Eigen::MatrixXd& a,
                                                  const Eigen::VectorXd& b);
 
 // The solution of A x = b (m < n, full row rank) of least Euclidean norm, through the QR of A^T:
-// A^T = Q R gives x = Q [R^-T b; 0]. Throws std::domain_error when A is rank deficient.
+// A^T = Q R gives x = Q [R^-T b; 0]. Throws std::domain_error when A is rank deficient,
+// std::invalid_argument when A or b holds NaN or inf; no equations (m = 0) give x = 0.
 Eigen::VectorXd minimum_norm_solution(const Eigen::MatrixXd& a, const Eigen::VectorXd& b);
 
 struct gauss_newton_options {

@@ -96,6 +96,20 @@ TEST(CliOptimize, OptionsFromATomlConfigFile) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(CliOptimize, ConfigThatIsADirectoryOrMissingIsRefused) {
+  // A directory used to read as an empty config and run with the defaults.
+  const auto dir = fresh_dir("optimize_config_dir");
+  const auto r = run_kinevo("optimize --config " + dir.string() + " --generations 2");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.err.find(dir.string()), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  const auto missing = run_kinevo("optimize --config " + (dir / "none.toml").string());
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("none.toml"), std::string::npos) << missing.err;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CliOptimize, LogPlotAndTableFiles) {
   const auto dir = fresh_dir("optimize_files");
   const auto r =

@@ -107,6 +107,26 @@ TEST(CliSynth, BadInputNamesFileAndLine) {
   EXPECT_NE(missing.err.find("cannot open"), std::string::npos) << missing.err;
 }
 
+TEST(CliSynth, AbsurdOrNonFiniteBoundsAreRefusedNotCrashed) {
+  // --max-ratio 1e160 squared to inf, the ratio constraints became NaN and the feasibility
+  // restoration handed an empty system to minimum_norm_solution: SIGSEGV.
+  for (const char* v : {"1e160", "1e308", "inf", "nan", "1e7"}) {
+    const auto r = run_kinevo("synth fourbar --table " + example("grashof_table1.csv") +
+                              " --max-ratio " + v);
+    EXPECT_EQ(r.status, 2) << v << ": " << r.err;
+    EXPECT_NE(r.err.find("--max-ratio"), std::string::npos) << v << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << v;
+  }
+  const auto t = run_kinevo("synth fourbar --table " + example("grashof_table1.csv") +
+                            " --min-transmission nan");
+  EXPECT_EQ(t.status, 2) << t.err;
+  EXPECT_NE(t.err.find("--min-transmission"), std::string::npos) << t.err;
+  const auto f = run_kinevo("synth fourbar --table " + example("grashof_table1.csv") +
+                            " --frame inf");
+  EXPECT_EQ(f.status, 2) << f.err;
+  EXPECT_NE(f.err.find("--frame"), std::string::npos) << f.err;
+}
+
 TEST(CliSynth, QuietPrintsNothing) {
   const auto r = run_kinevo("synth rssr -q --table " + example("rssr_19.csv"));
   EXPECT_EQ(r.status, 0);

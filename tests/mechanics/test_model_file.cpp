@@ -68,6 +68,21 @@ TEST(ModelFile, ExpressionParseError) {
   EXPECT_NE(e.find("cannot parse"), std::string::npos) << e;
 }
 
+// About 8,000 nested brackets overflowed GiNaC's recursive parser (SIGSEGV): now a named error.
+TEST(ModelFile, DeeplyNestedExpressionIsRefused) {
+  std::string deep = "\"";
+  for (int i = 0; i < 10'000; ++i) deep += "(";
+  deep += "1";
+  for (int i = 0; i < 10'000; ++i) deep += ")";
+  deep += "\"";
+  std::string text = pendulum;
+  text.replace(text.find("initial = 1.0"), 13, "initial = " + deep);
+  const std::string e = error_of(text);
+  EXPECT_NE(e.find("bad.toml:6"), std::string::npos) << e;
+  EXPECT_NE(e.find("initial"), std::string::npos) << e;
+  EXPECT_NE(e.find("more than 200 levels"), std::string::npos) << e;
+}
+
 TEST(ModelFile, MissingInitialValue) {
   std::string text = pendulum;
   text.replace(text.find("initial = 0.0\n"), 14, "");

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "io/csv_table.hpp"
 #include "symbolic/evaluation_tape.hpp"
@@ -84,6 +86,63 @@ TEST(ExpressionContext, ParseErrorsNameTheFieldAndKnownNames) {
   EXPECT_THROW((void)ctx.parse("", "f"), io::input_error);
   EXPECT_THROW(ctx.add_symbol("theta", "f"), io::input_error);
   EXPECT_THROW(ctx.add_symbol("2x", "f"), io::input_error);
+}
+
+
+std::string nested(const std::string& open, const std::string& inner, const std::string& close,
+                   int n) {
+  std::string s;
+  for (int i = 0; i < n; ++i) s += open;
+  s += inner;
+  for (int i = 0; i < n; ++i) s += close;
+  return s;
+}
+
+std::string error_of_parse(const std::string& text) {
+  expression_context ctx;
+  ctx.add_symbol("x", "test");
+  try {
+    (void)ctx.parse(text, "m.toml:3: [[coordinate]] 'x' field 'initial'");
+  } catch (const io::input_error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// GiNaC's recursive parser overflowed the stack (SIGSEGV) at about 8,000 nested brackets or
+// 3,500 nested exp(-exp(-...)); such text is refused, naming the field, before GiNaC sees it.
+TEST(ExpressionContext, DeepOrLongExpressionsAreRefusedBeforeParsing) {
+  const int n = 10'000;
+  std::string chain_signs, chain_power = "x";
+  for (int i = 0; i < n; ++i) chain_signs += "-x + ";
+  chain_signs += "x";
+  for (int i = 0; i < n; ++i) chain_power += "^x";
+  const std::vector<std::string> deep = {
+      nested("(", "1", ")", n),           nested("exp(-", "x", ")", n),
+      nested("[", "1", "]", n),           std::string(static_cast<std::size_t>(5 * n), '-') + "x",
+      chain_signs,                        chain_power,
+      nested("sin(", "x", ")", n) + "+1", "1 + " + nested("(", "x", ")", n)};
+  for (const auto& text : deep) {
+    const std::string e = error_of_parse(text);
+    EXPECT_NE(e.find("m.toml:3: [[coordinate]] 'x' field 'initial'"), std::string::npos) << e;
+    EXPECT_NE(e.find("more than 200 levels"), std::string::npos) << e;
+    EXPECT_LT(e.size(), 300u) << "the text is not echoed";
+  }
+  std::string long_sum = "x";
+  while (long_sum.size() <= max_expression_length) long_sum += " + x";
+  const std::string e = error_of_parse(long_sum);
+  EXPECT_NE(e.find("field 'initial'"), std::string::npos) << e;
+  EXPECT_NE(e.find("limit of 100000"), std::string::npos) << e;
+
+  // Below the limits, and real models' shapes: parsed as before.
+  expression_context ctx;
+  const GiNaC::symbol x = ctx.add_symbol("x", "test");
+  EXPECT_TRUE((ctx.parse(nested("(", "x", ")", 150), "f") - x).is_zero());
+  EXPECT_NO_THROW((void)ctx.parse(nested("exp(-", "x", ")", 60), "f"));
+  std::string polynomial = "-x^2";
+  for (int i = 0; i < 2'000; ++i) polynomial += " - x^2*x^3 + (-x)^2 - 2*x/3 - 1e-3";
+  EXPECT_NO_THROW((void)ctx.parse(polynomial, "f"));
+  EXPECT_NO_THROW((void)ctx.parse(std::string(150, '-') + "x", "f"));
 }
 
 }  // namespace

@@ -66,5 +66,18 @@ TEST(OptimizationProblem, ErrorsNameFileLineAndField) {
   EXPECT_NE(e.find("upper"), std::string::npos) << e;
 }
 
+// About 3,500 nested exp(-exp(-...)) overflowed GiNaC's recursive parser (SIGSEGV).
+TEST(OptimizationProblem, DeeplyNestedObjectiveIsRefused) {
+  std::string deep;
+  for (int i = 0; i < 10'000; ++i) deep += "exp(-";
+  deep += "x";
+  for (int i = 0; i < 10'000; ++i) deep += ")";
+  const std::string e = error_of("[problem]\nobjective = \"" + deep +
+                                 "\"\n[[variable]]\nname = \"x\"\nlower = -1\nupper = 1\n");
+  EXPECT_NE(e.find("p.toml:2"), std::string::npos) << e;
+  EXPECT_NE(e.find("objective"), std::string::npos) << e;
+  EXPECT_NE(e.find("more than 200 levels"), std::string::npos) << e;
+}
+
 }  // namespace
 }  // namespace kinevo::symbolic

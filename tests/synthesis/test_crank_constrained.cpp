@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <numbers>
+#include <stdexcept>
 
 #include "synthesis/fourbar_analysis.hpp"
 #include "synthesis/grashof.hpp"
@@ -74,4 +76,24 @@ TEST(CrankConstrained, RatioAndTransmissionBounds) {
   for (int i = 0; i < 360; ++i) sweep.push_back(i * std::numbers::pi / 180.0);
   EXPECT_GE(ks::min_transmission_angle(l, sweep), o.min_transmission - 1e-6);
   EXPECT_TRUE(ks::input_crank(r.fit.k).crank);
+}
+
+// A ratio bound of 1e160 squared to inf and made every ratio constraint NaN (then SIGSEGV in the
+// feasibility restoration): the options are refused where the constraints are built.
+TEST(CrankConstrained, AbsurdBoundsAreRefused) {
+  const auto t = table1();
+  for (const double r : {1e160, 1e308, std::numeric_limits<double>::infinity(),
+                         std::numeric_limits<double>::quiet_NaN(), 0.5, 2e6}) {
+    ks::crank_constrained_options o;
+    o.max_link_ratio = r;
+    EXPECT_THROW((void)ks::crank_constrained_least_squares(t.input, t.output, o),
+                 std::invalid_argument)
+        << r;
+  }
+  ks::crank_constrained_options o;
+  o.min_transmission = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW((void)ks::crank_constrained_problem(t.input, t.output, o), std::invalid_argument);
+  o.min_transmission = 0.0;
+  o.max_link_ratio = ks::max_link_ratio_limit;
+  EXPECT_NO_THROW((void)ks::crank_constrained_problem(t.input, t.output, o));
 }

@@ -2,6 +2,8 @@
 
 #include <Eigen/QR>
 #include <cmath>
+#include <limits>
+#include <stdexcept>
 
 #include "synthesis/damped_newton.hpp"
 #include "synthesis/interior_penalty.hpp"
@@ -110,5 +112,25 @@ TEST(InteriorPenalty, ConvergesToTheActiveConstraint) {
   // Extrapolation to r -> 0 must beat the last stage (r = 1e-6) when it is used.
   if (r.extrapolated) {
     EXPECT_LE(r.objective, r.stages.back().objective);
+  }
+}
+
+TEST(LeastSquares, NonFiniteOrEmptySystemsDoNotCrash) {
+  // An empty system (no violated row) used to reach maxCoeff() of an empty diagonal: SIGSEGV.
+  const Eigen::VectorXd x0 = ks::minimum_norm_solution(Eigen::MatrixXd(0, 3), Eigen::VectorXd(0));
+  EXPECT_EQ(x0.size(), 3);
+  EXPECT_EQ(x0.norm(), 0.0);
+  Eigen::MatrixXd a(2, 4);
+  a << 1, 2, 0, 1, 0, 1, 1, 3;
+  for (const double bad : {std::numeric_limits<double>::quiet_NaN(),
+                           std::numeric_limits<double>::infinity()}) {
+    Eigen::MatrixXd a_bad = a;
+    a_bad(1, 2) = bad;
+    EXPECT_THROW((void)ks::minimum_norm_solution(a_bad, Eigen::Vector2d(1, 2)),
+                 std::invalid_argument);
+    EXPECT_THROW((void)ks::minimum_norm_solution(a, Eigen::Vector2d(bad, 2)),
+                 std::invalid_argument);
+    EXPECT_THROW((void)ks::linear_least_squares(a_bad.transpose(), Eigen::Vector4d(1, 2, 3, 4)),
+                 std::invalid_argument);
   }
 }
