@@ -512,7 +512,7 @@ int run_optimize(const optimize_args& a_in, const CLI::App& sub) {
 }
 
 const command_registration registration(
-    20, "optimize", "Minimise a built-in test function or a problem file with the island-model GA",
+    50, "optimize", "Minimise a built-in test function or a problem file with the island-model GA",
     [](CLI::App& sub) -> std::function<int()> {
       auto a = std::make_shared<optimize_args>();
       sub.add_option("--config", a->config,

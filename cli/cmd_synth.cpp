@@ -599,7 +599,7 @@ int run_chebyshev(const chebyshev_args& a) {
 }
 
 const command_registration registration(
-    40, "synth", "Linkage synthesis: four-bar and RSSR function generators, RR dyad guidance",
+    55, "synth", "Linkage synthesis: four-bar and RSSR function generators, RR dyad guidance",
     [](CLI::App& sub) -> std::function<int()> {
       sub.require_subcommand(1);
       auto fb = std::make_shared<fourbar_args>();

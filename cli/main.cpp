@@ -45,8 +45,11 @@ int main(int argc, char** argv) {
   app.fallthrough(false);
 
   auto commands = cli::registry();
-  std::sort(commands.begin(), commands.end(),
-            [](const auto& a, const auto& b) { return a.order < b.order; });
+  // Registration order between files is unspecified: order by number, then by name, so that
+  // the help lists the subcommands the same way in every build.
+  std::sort(commands.begin(), commands.end(), [](const auto& a, const auto& b) {
+    return a.order != b.order ? a.order < b.order : a.name < b.name;
+  });
   std::map<CLI::App*, std::function<int()>> runners;
   for (auto& c : commands) {
     CLI::App* sub = app.add_subcommand(c.name, c.description);
