@@ -43,6 +43,13 @@ std::vector<double> to_vector(const Eigen::VectorXd& v) {
 }
 
 int run_accel(const accel_args& a) {
+  // --t is the command's own; the solver options are the library's.
+  try {
+    io::require_real("--t", a.t, io::any_finite());
+  } catch (const io::option_error& e) {
+    throw io::input_error(e.what());
+  }
+  validate_options(a.solver);
   mechanics::model_options mo;
   mo.kinematic = a.kinematic;
   for (const auto& s : a.sets) mo.overrides.push_back(mechanics::parse_parameter_override(s));
@@ -183,7 +190,7 @@ const command_registration accel_registration(
       sub.add_option("--threads", a->solver.threads,
                      "GA solver: worker threads per process (0: one per island, at most the cores)")
           ->check(CLI::NonNegativeNumber);
-      sub.add_option("--seed", a->solver.seed, "GA solver: seed")->capture_default_str();
+      add_seed_option(sub, "--seed", a->solver.seed, "GA solver: seed");
       sub.add_option("--preset", a->solver.preset, "GA solver: preset")->capture_default_str();
       sub.add_option("--tolerance", a->solver.tolerance, "Iterative solvers: stopping tolerance")
           ->capture_default_str();

@@ -25,12 +25,8 @@ struct model_args {
 };
 
 int run_chain(const model_args& a) {
-  std::string text;
-  try {
-    text = mechanics::chain_model_text(a.chain);
-  } catch (const std::invalid_argument& e) {
-    throw io::input_error(fmt::format("model chain: {}", e.what()));
-  }
+  validate_options(a.chain, {{"angle_deg", "--angle"}});
+  const std::string text = mechanics::chain_model_text(a.chain);
   if (a.out.empty()) {
     if (a.json) {
       fmt::print("{}\n", nlohmann::json{{"links", a.chain.links}, {"model", text}}.dump());

@@ -65,10 +65,11 @@ int run_simulate(simulate_args& a) {
   a.sim.integrator = integrators.at(a.integrator);
   a.sim.stabilization = stabilizations.at(a.stabilization);
   a.sim.allow_unconverged = a.allow_unconverged;
-  if (!(a.sim.dt > 0.0) || !(a.sim.t_end > a.sim.t_start)) {
-    throw io::input_error(fmt::format("--dt must be > 0 and --t-end > 0 (got dt = {}, t-end = {})",
-                                      a.sim.dt, a.sim.t_end));
-  }
+  // Before the model loads, naming the command-line options (the library would name fields).
+  validate_options(a.sim, {{"baumgarte_alpha", "--alpha"},
+                           {"baumgarte_beta", "--beta"},
+                           {"baumgarte_gamma", "--gamma"}});
+  validate_options(a.solver_options);
   mechanics::model_options mo;
   mo.kinematic = a.kinematic;
   for (const auto& s : a.sets) mo.overrides.push_back(mechanics::parse_parameter_override(s));
@@ -275,7 +276,7 @@ const command_registration simulate_registration(
       sub.add_option("--threads", a->solver_options.threads,
                      "GA solver: worker threads per process (0: one per island, at most the cores)")
           ->check(CLI::NonNegativeNumber);
-      sub.add_option("--seed", a->solver_options.seed, "GA solver: seed")->capture_default_str();
+      add_seed_option(sub, "--seed", a->solver_options.seed, "GA solver: seed");
       sub.add_option("--preset", a->solver_options.preset, "GA solver: preset")
           ->capture_default_str();
       sub.add_option("--tolerance", a->solver_options.tolerance,

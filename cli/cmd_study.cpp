@@ -26,6 +26,7 @@ struct study_args {
 };
 
 int run_double_pendulum(study_args& a) {
+  validate_options(a.options);
   const bool root = ga::mpi_environment::rank() == 0;
   a.options.out = a.out;
   io::progress_line progress("study double-pendulum", a.quiet || a.json || !root);
@@ -71,7 +72,7 @@ const command_registration study_registration(
       dp->add_option("--islands", a->options.islands,
                      "GA islands (threads, or spread over MPI ranks under mpiexec)")
           ->capture_default_str();
-      dp->add_option("--seed", a->options.seed, "Master seed of the GA")->capture_default_str();
+      add_seed_option(*dp, "--seed", a->options.seed, "Master seed of the GA");
       dp->add_option("--t-end", a->options.t_end, "Simulated time in s (0: t = 0 only)")
           ->capture_default_str();
       dp->add_option("--dt", a->options.dt, "RK4 step in s")->capture_default_str();

@@ -2,9 +2,19 @@
 // so adding a subcommand never edits main.cpp.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstdint>
 #include <functional>
+#include <initializer_list>
+#include <optional>
 #include <string>
+#include <utility>
+
+#include "io/csv_table.hpp"
+#include "io/option_error.hpp"
 
 namespace kinevo::cli {
 
@@ -22,5 +32,53 @@ inline constexpr int exit_ok = 0;
 inline constexpr int exit_failure = 1;      // computation failed (diverged, inconsistent, ...)
 inline constexpr int exit_bad_input = 2;    // unusable input file or options
 inline constexpr int exit_interrupted = 130;
+
+// Runs an options struct's validate() and rethrows its io::option_error as io::input_error (exit
+// 2) naming the command-line option: "--" and the field with '-' for '_', unless `renames` maps
+// the field to another option (e.g. {"baumgarte_alpha", "--alpha"}).
+template <class Options>
+void validate_options(const Options& options,
+                      std::initializer_list<std::pair<const char*, const char*>> renames = {}) {
+  try {
+    options.validate();
+  } catch (const io::option_error& e) {
+    std::string name = "--" + e.field();
+    for (char& c : name) c = c == '_' ? '-' : c;
+    for (const auto& [field, option] : renames) {
+      if (e.field() == field) name = option;
+    }
+    throw io::input_error(fmt::format("{} {}", name, e.requirement()));
+  }
+}
+
+// A seed: decimal digits only, in [0, 2^64 - 1]. CLI11's own unsigned conversion wraps "-1"
+// and saturates "1e23" or 2^64 to 2^64 - 1 without a word, so seeds are parsed here.
+inline std::optional<std::uint64_t> parse_seed(const std::string& text) {
+  std::uint64_t v = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc{} || ptr != end) return std::nullopt;
+  return v;
+}
+
+// Adds a seed option that refuses anything but an integer in [0, 2^64 - 1] (exit 2, naming the
+// option and the range). `seed` must outlive the parse.
+template <class Unsigned>
+CLI::Option* add_seed_option(CLI::App& app, const std::string& name, Unsigned& seed,
+                             const std::string& description) {
+  static_assert(sizeof(Unsigned) == sizeof(std::uint64_t));
+  CLI::Option* opt = app.add_option_function<std::string>(
+      name,
+      [&seed](const std::string& text) { seed = static_cast<Unsigned>(parse_seed(text).value()); },
+      description);
+  opt->check(CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (parse_seed(text)) return {};
+        return fmt::format("must be an integer in [0, 18446744073709551615] (got '{}')", text);
+      },
+      "UINT64"));
+  opt->default_str(std::to_string(seed));
+  return opt;
+}
 
 }  // namespace kinevo::cli

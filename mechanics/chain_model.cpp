@@ -4,13 +4,20 @@
 
 #include <stdexcept>
 
+#include "io/option_error.hpp"
+
 namespace kinevo::mechanics {
 
+void chain_options::validate() const {
+  io::require_integer("links", links, 1, 100000);
+  io::require_real("length", length, io::positive());
+  io::require_real("mass", mass, io::positive());
+  io::require_real("gravity", gravity, io::any_finite());
+  io::require_real("angle_deg", angle_deg, io::any_finite());
+}
+
 std::string chain_model_text(const chain_options& o) {
-  if (o.links < 1) throw std::invalid_argument("a chain needs at least one link (--links N >= 1)");
-  if (!(o.length > 0.0) || !(o.mass > 0.0)) {
-    throw std::invalid_argument("link length and particle mass must be positive");
-  }
+  o.validate();
   std::string s = fmt::format(
       "# {}-link planar pendulum chain, written by `kinevo model chain --links {}`.\n"
       "# Particles p1..p{} joined by massless rods (distance joints), p1 hinged at the origin,\n"

@@ -13,9 +13,14 @@ struct chain_options {
   double mass = 1.0;        // kg, each particle
   double gravity = 9.81;    // m/s^2, along -y
   double angle_deg = 30.0;  // initial angle of the straight chain from the downward vertical
+
+  // Throws io::option_error (a std::invalid_argument) naming the field and its allowed range:
+  // links in [1, 100000], length and mass finite and > 0, gravity and angle_deg finite (a NaN
+  // would be written into a model file that then fails to load).
+  void validate() const;
 };
 
-// Throws std::invalid_argument for links < 1 or non-positive length or mass.
+// Calls options.validate() first.
 std::string chain_model_text(const chain_options& options);
 
 }  // namespace kinevo::mechanics

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "io/csv_table.hpp"
+#include "io/option_error.hpp"
 #include "mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
@@ -375,11 +376,7 @@ simulation_result simulate_from(const model& m, const Eigen::VectorXd& q0,
                                 const Eigen::VectorXd& qd0, acceleration_solver& solver,
                                 const simulation_options& options, const step_callback& on_step,
                                 acceleration_solver* reference) {
-  if (!(options.dt > 0.0) || !(options.t_end > options.t_start)) {
-    throw io::input_error(
-        fmt::format("simulation: need dt > 0 and t_end > t_start (dt = {}, t = [{}, {}])",
-                    options.dt, options.t_start, options.t_end));
-  }
+  options.validate();
   if (q0.size() != m.coordinates() || qd0.size() != m.coordinates()) {
     throw std::invalid_argument("simulate_from: initial state has the wrong size");
   }
@@ -413,6 +410,21 @@ bool record_thinner::keep(step_record& r, bool last) {
     dropped_unconverged_ += r.unconverged_solves;
   }
   return kept;
+}
+
+void simulation_options::validate() const {
+  io::require_real("t_start", t_start, io::any_finite());
+  io::require_real("t_end", t_end, {t_start, std::numeric_limits<double>::infinity(), true});
+  io::require_real("dt", dt, io::positive());
+  io::require_real("rtol", rtol, {0.0, 1.0, true, true});
+  io::require_real("atol", atol, io::non_negative());
+  io::require_real("dt_min", dt_min, io::positive());
+  io::require_real("baumgarte_alpha", baumgarte_alpha, io::non_negative());
+  io::require_real("baumgarte_beta", baumgarte_beta, io::non_negative());
+  io::require_real("baumgarte_gamma", baumgarte_gamma, io::non_negative());
+  io::require_real("projection_tolerance", projection_tolerance, io::positive());
+  io::require_integer("projection_iterations", projection_iterations, 1);
+  io::require_integer("record_every", record_every, 1);
 }
 
 const char* stop_name(simulation_stop s) {

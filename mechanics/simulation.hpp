@@ -55,6 +55,12 @@ struct simulation_options {
   // run before its state is recorded: its acceleration is not the constrained one. When
   // allowed, the run goes on; the solve is counted and flagged in the records either way.
   bool allow_unconverged = false;
+
+  // Throws io::option_error naming the field and its allowed range: times finite with
+  // t_end > t_start, dt, rtol (< 1), dt_min and projection_tolerance finite and > 0, atol and the
+  // Baumgarte rates finite and >= 0, record_every and projection_iterations >= 1.
+  // simulate() and simulate_from() call it.
+  void validate() const;
 };
 
 // Why a run ended before t_end.

@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "io/csv_table.hpp"
+#include "io/option_error.hpp"
 #include "mechanics/gigsp_solver.hpp"
 #include "mechanics/kim_vanderploeg_solver.hpp"
 #include "mechanics/lagrange_multiplier_solver.hpp"
@@ -83,8 +84,18 @@ std::string solver_description(const std::string& name) {
   return it == r.entries.end() ? std::string() : it->second.description;
 }
 
+void solver_options::validate() const {
+  io::require_real("rank_tolerance", rank_tolerance, {0.0, 1.0, true, true});
+  io::require_real("consistency_tolerance", consistency_tolerance, io::positive());
+  io::require_real("degenerate_tolerance", degenerate_tolerance, {0.0, 1.0, true, true});
+  io::require_integer("islands", islands, 1);
+  io::require_integer("threads", threads, 0);
+  io::require_real("tolerance", tolerance, io::positive());
+}
+
 std::unique_ptr<acceleration_solver> make_solver(const std::string& name,
                                                  const solver_options& options) {
+  options.validate();
   solver_factory_fn factory;
   {
     auto& r = the_registry();

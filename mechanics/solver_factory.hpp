@@ -34,6 +34,11 @@ struct solver_options {
   unsigned long long seed = 1;
   std::string preset = "default";
   double tolerance = 1e-9;  // stopping tolerance of iterative solvers (the ga preset's default)
+
+  // Throws io::option_error naming the field and its allowed range: the tolerances finite, rank
+  // and consistency ones in (0, 1) and > 0 (a NaN or huge rank tolerance would silently call
+  // every constraint redundant), islands >= 1, threads >= 0. make_solver calls it.
+  void validate() const;
 };
 
 using solver_factory_fn =

@@ -14,6 +14,7 @@
 #include "gauss/gauss_objective.hpp"
 #include "io/atomic_file.hpp"
 #include "io/csv_table.hpp"
+#include "io/option_error.hpp"
 #include "io/svg_plot.hpp"
 #include "mechanics/model.hpp"
 #include "mechanics/simulation.hpp"
@@ -665,12 +666,16 @@ std::string report_markdown(const double_pendulum_study_options& o,
 
 }  // namespace
 
+void double_pendulum_study_options::validate() const {
+  io::require_integer("islands", islands, 1);
+  io::require_real("t_end", t_end, io::non_negative());
+  io::require_real("dt", dt, io::positive());
+  io::require_real("divergence_scale", divergence_scale, io::positive());
+  io::require_real("divergence_violation", divergence_violation, io::positive());
+}
+
 double_pendulum_study_result run_double_pendulum_study(const double_pendulum_study_options& o) {
-  if (o.islands < 1) throw std::invalid_argument("--islands must be at least 1");
-  if (!(o.t_end >= 0.0) || !std::isfinite(o.t_end)) {
-    throw std::invalid_argument("--t-end must be a finite time >= 0");
-  }
-  if (!(o.dt > 0.0) || !std::isfinite(o.dt)) throw std::invalid_argument("--dt must be positive");
+  o.validate();
   (void)gauss_ga_preset(o.preset);  // an unknown preset fails before any work
 
   double_pendulum_study_result r;

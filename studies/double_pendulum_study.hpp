@@ -59,6 +59,11 @@ struct double_pendulum_study_options {
   double divergence_violation = 1e-3;
   // Progress (fraction in [0, 1], detail); called on every process, may be empty.
   std::function<void(double, const std::string&)> progress;
+
+  // Throws io::option_error (a std::invalid_argument) naming the field and its allowed range:
+  // islands >= 1, t_end finite and >= 0, dt finite and > 0, the divergence limits finite and
+  // > 0. run_double_pendulum_study calls it.
+  void validate() const;
 };
 
 // Table 5.1 with one preset.

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <numbers>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/cli/run_command.hpp"
 
@@ -130,6 +132,24 @@ TEST(CliAccel, BadModelFileExitsTwoWithFileAndLine) {
   const auto solver = run_kinevo("accel " + examples + "/pendulum.toml --solvers newton");
   EXPECT_EQ(solver.status, 2);
   EXPECT_NE(solver.err.find("unknown solver 'newton'"), std::string::npos) << solver.err;
+}
+
+TEST(CliAccel, NonFiniteAndOutOfRangeNumbersExitTwoNamingTheOption) {
+  for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+           {"--t nan", "--t must be finite"},
+           {"--t inf", "--t must be finite"},
+           {"--rank-tolerance nan", "--rank-tolerance must be finite and in (0, 1)"},
+           {"--rank-tolerance 1e308", "--rank-tolerance must be finite and in (0, 1)"},
+           {"--rank-tolerance 0", "--rank-tolerance must be finite and in (0, 1)"},
+           {"--islands 0", "--islands must be an integer >= 1"},
+           {"--tolerance nan", "--tolerance must be finite and > 0"},
+           {"--seed -1", "--seed: must be an integer in [0, 18446744073709551615]"},
+           {"--seed 18446744073709551616", "--seed: must be an integer in [0, 1844674407"},
+           {"--seed 1e23", "--seed: must be an integer in [0, 18446744073709551615]"}}) {
+    const auto r = run_kinevo("accel " + examples + "/pendulum.toml --quiet " + args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
+  }
 }
 
 }  // namespace

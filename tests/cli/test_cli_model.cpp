@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/cli/run_command.hpp"
 
@@ -27,9 +29,19 @@ TEST(CliModel, ChainFileLoadsAndSimulates) {
 }
 
 TEST(CliModel, BadChainOptions) {
-  const auto r = run_kinevo("model chain --links 0");
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("at least one link"), std::string::npos) << r.err;
+  // A NaN gravity used to be written into a model file that then failed to load.
+  for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+           {"--links 0", "--links must be an integer in [1, 100000]"},
+           {"--links 2 --length 0", "--length must be finite and > 0"},
+           {"--links 2 --length inf", "--length must be finite and > 0"},
+           {"--links 2 --mass nan", "--mass must be finite and > 0"},
+           {"--links 2 --gravity nan", "--gravity must be finite (got nan)"},
+           {"--links 2 --gravity -inf", "--gravity must be finite (got -inf)"},
+           {"--links 2 --angle inf", "--angle must be finite (got inf)"}}) {
+    const auto r = run_kinevo("model chain --quiet " + args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
+  }
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "io/csv_table.hpp"
 #include "tests/cli/run_command.hpp"
@@ -168,13 +170,48 @@ TEST(CliSimulate, BadOptionsExitTwo) {
   for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
            {"--integrator euler", "use rk4 or dopri"},
            {"--stabilization magic", "none, baumgarte or projection"},
-           {"--dt 0", "--dt must be > 0"},
+           {"--dt 0", "--dt must be finite and > 0"},
            {"--solver nope", "unknown solver 'nope'"},
            {"--plot-columns zz --plot x.svg", "no column 'zz'"}}) {
     const auto r = run_kinevo("simulate " + examples + "/pendulum.toml " + args);
     EXPECT_EQ(r.status, 2) << args;
     EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
   }
+}
+
+// Every numeric option is finite and in range, or refused with exit 2 naming the option and
+// the range: before, NaN tolerances dropped every constraint and infinite times ran forever.
+TEST(CliSimulate, NonFiniteAndOutOfRangeNumbersExitTwoNamingTheOption) {
+  for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+           {"--t-end inf", "--t-end must be finite and > 0"},
+           {"--t-end nan", "--t-end must be finite"},
+           {"--t-end -1", "--t-end must be finite and > 0"},
+           {"--dt inf", "--dt must be finite and > 0"},
+           {"--dt -1e-3", "--dt must be finite and > 0"},
+           {"--rtol -1", "--rtol must be finite and in (0, 1)"},
+           {"--rtol nan", "--rtol must be finite and in (0, 1)"},
+           {"--atol inf", "--atol must be finite and >= 0"},
+           {"--alpha nan", "--alpha must be finite and >= 0"},
+           {"--beta inf", "--beta must be finite and >= 0"},
+           {"--gamma -1", "--gamma must be finite and >= 0"},
+           {"--record-every 0", "--record-every must be an integer >= 1"},
+           {"--rank-tolerance nan", "--rank-tolerance must be finite and in (0, 1)"},
+           {"--rank-tolerance 1e308", "--rank-tolerance must be finite and in (0, 1)"},
+           {"--islands 0", "--islands must be an integer >= 1"},
+           {"--tolerance nan", "--tolerance must be finite and > 0"},
+           {"--tolerance -1", "--tolerance must be finite and > 0"},
+           {"--seed -1", "--seed: must be an integer in [0, 18446744073709551615]"},
+           {"--seed 18446744073709551616", "--seed: must be an integer in [0, 1844674407"},
+           {"--seed 1e23", "--seed: must be an integer in [0, 18446744073709551615]"},
+           {"--seed 1.5", "--seed: must be an integer in [0, 18446744073709551615]"}}) {
+    const auto r = run_kinevo("simulate " + examples + "/pendulum.toml --quiet " + args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
+  }
+  // The largest seed is a seed.
+  const auto ok = run_kinevo("simulate " + examples +
+                             "/pendulum.toml --quiet --t-end 0.01 --seed 18446744073709551615");
+  EXPECT_EQ(ok.status, 0) << ok.err;
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "io/csv_table.hpp"
 #include "tests/cli/run_command.hpp"
@@ -118,6 +120,24 @@ TEST(CliStudy, BadOptionsExitWithStatusTwoAndSayWhy) {
   EXPECT_EQ(b.status, 2);
   const auto c = run_kinevo("study no-such-study");
   EXPECT_EQ(c.status, 2);
+}
+
+TEST(CliStudy, NonFiniteAndOutOfRangeNumbersExitTwoNamingTheOption) {
+  for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+           {"--islands 0", "--islands must be an integer >= 1"},
+           {"--t-end inf", "--t-end must be finite and >= 0"},
+           {"--t-end nan", "--t-end must be finite and >= 0"},
+           {"--t-end -1", "--t-end must be finite and >= 0"},
+           {"--dt inf", "--dt must be finite and > 0"},
+           {"--dt -1", "--dt must be finite and > 0"},
+           {"--seed -1", "--seed: must be an integer in [0, 18446744073709551615]"},
+           {"--seed 18446744073709551616", "--seed: must be an integer in [0, 1844674407"},
+           {"--seed 1e23", "--seed: must be an integer in [0, 18446744073709551615]"}}) {
+    const auto r = run_kinevo("study double-pendulum --quiet --out /tmp/kinevo_no_study " + args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists("/tmp/kinevo_no_study"));  // refused before any work
 }
 
 TEST(CliStudy, UnwritableOutputFolderIsAnErrorNotACrash) {

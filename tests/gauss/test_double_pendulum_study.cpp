@@ -4,9 +4,15 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 #include <numbers>
 
 #include "io/csv_table.hpp"
+#include "io/option_error.hpp"
 #include "kkt_reference.hpp"
 
 namespace {
@@ -194,6 +200,32 @@ TEST(double_pendulum_study, bad_options_are_refused_before_any_work) {
   o.islands = 2;
   o.dt = -1.0;
   EXPECT_THROW(run_double_pendulum_study(o), std::invalid_argument);
+}
+
+TEST(double_pendulum_study, validate_names_the_field_of_every_bad_value) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_NO_THROW(double_pendulum_study_options{}.validate());
+  const std::vector<std::pair<std::string, std::function<void(double_pendulum_study_options&)>>>
+      cases{{"islands", [](double_pendulum_study_options& o) { o.islands = 0; }},
+            {"t_end", [&](double_pendulum_study_options& o) { o.t_end = inf; }},
+            {"t_end", [](double_pendulum_study_options& o) { o.t_end = -1.0; }},
+            {"dt", [&](double_pendulum_study_options& o) { o.dt = nan; }},
+            {"divergence_scale", [](double_pendulum_study_options& o) { o.divergence_scale = 0; }},
+            {"divergence_violation",
+             [&](double_pendulum_study_options& o) { o.divergence_violation = nan; }}};
+  for (const auto& [field, spoil] : cases) {
+    double_pendulum_study_options o;
+    o.write_files = false;
+    spoil(o);
+    try {
+      (void)run_double_pendulum_study(o);
+      ADD_FAILURE() << field << " accepted";
+    } catch (const kinevo::io::option_error& e) {
+      EXPECT_EQ(e.field(), field);
+      EXPECT_NE(std::string(e.what()).find(field + " must be"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -2,8 +2,14 @@
 // components model (bodies, revolute joints, drivers) and the chain generator.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <limits>
 #include <random>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "io/option_error.hpp"
 #include "mechanics/chain_model.hpp"
 #include "mechanics/model.hpp"
 
@@ -79,6 +85,30 @@ rest_length = 0.5
   // Spring stretched by 0.5 pulls p towards the origin with 10 * 0.5 = 5 N.
   EXPECT_NEAR(s.force[0], -5.0, 1e-14);
   EXPECT_NEAR(s.force[1], 0.0, 1e-14);
+}
+
+TEST(ChainOptions, ValidateNamesTheFieldOfEveryBadValue) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_NO_THROW(chain_options{}.validate());
+  const std::vector<std::pair<std::string, std::function<void(chain_options&)>>> cases{
+      {"links", [](chain_options& o) { o.links = 0; }},
+      {"length", [&](chain_options& o) { o.length = inf; }},
+      {"mass", [](chain_options& o) { o.mass = -1.0; }},
+      {"gravity", [&](chain_options& o) { o.gravity = nan; }},
+      {"angle_deg", [&](chain_options& o) { o.angle_deg = inf; }}};
+  for (const auto& [field, spoil] : cases) {
+    chain_options o;
+    spoil(o);
+    // chain_model_text validates: a NaN gravity must not reach a model file.
+    try {
+      (void)chain_model_text(o);
+      ADD_FAILURE() << field << " accepted";
+    } catch (const io::option_error& e) {
+      EXPECT_EQ(e.field(), field);
+      EXPECT_NE(std::string(e.what()).find(field + " must be"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

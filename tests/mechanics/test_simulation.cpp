@@ -8,7 +8,10 @@
 #include <memory>
 #include <numbers>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "io/option_error.hpp"
 #include "mechanics/model.hpp"
 #include "mechanics/simulation.hpp"
 #include "mechanics/solver_factory.hpp"
@@ -17,6 +20,17 @@ namespace kinevo::mechanics {
 namespace {
 
 const std::string examples = KINEVO_EXAMPLES;
+
+// Whether `f` throws io::option_error naming `field` (and a range in its message).
+template <class F>
+bool refuses(const F& f, const std::string& field) {
+  try {
+    f();
+  } catch (const io::option_error& e) {
+    return e.field() == field && std::string(e.what()).find("must be") != std::string::npos;
+  }
+  return false;
+}
 
 TEST(Simulation, DoublePendulumKeepsItsEnergyOverTenSeconds) {
   const model m = load_model(examples + "/double_pendulum.toml");
@@ -331,6 +345,58 @@ force = "log(x - 10)"
   EXPECT_EQ(r.stop, simulation_stop::non_finite);
   EXPECT_TRUE(r.records.empty());
   EXPECT_NE(r.message.find("force of 'x'"), std::string::npos) << r.message;
+}
+
+TEST(SimulationOptions, ValidateNamesTheFieldOfEveryBadValue) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_NO_THROW(simulation_options{}.validate());
+  const std::vector<std::pair<std::string, std::function<void(simulation_options&)>>> cases{
+      {"t_start", [&](simulation_options& o) { o.t_start = nan; }},
+      {"t_end", [&](simulation_options& o) { o.t_end = inf; }},
+      {"t_end", [&](simulation_options& o) { o.t_end = o.t_start; }},
+      {"dt", [&](simulation_options& o) { o.dt = inf; }},
+      {"dt", [&](simulation_options& o) { o.dt = 0.0; }},
+      {"rtol", [&](simulation_options& o) { o.rtol = -1.0; }},
+      {"atol", [&](simulation_options& o) { o.atol = nan; }},
+      {"dt_min", [&](simulation_options& o) { o.dt_min = 0.0; }},
+      {"baumgarte_alpha", [&](simulation_options& o) { o.baumgarte_alpha = nan; }},
+      {"baumgarte_beta", [&](simulation_options& o) { o.baumgarte_beta = inf; }},
+      {"baumgarte_gamma", [&](simulation_options& o) { o.baumgarte_gamma = -1.0; }},
+      {"projection_tolerance", [&](simulation_options& o) { o.projection_tolerance = nan; }},
+      {"projection_iterations", [&](simulation_options& o) { o.projection_iterations = 0; }},
+      {"record_every", [&](simulation_options& o) { o.record_every = 0; }}};
+  for (const auto& [field, spoil] : cases) {
+    simulation_options o;
+    spoil(o);
+    EXPECT_TRUE(refuses([&] { o.validate(); }, field)) << field;
+  }
+  // simulate() refuses them on entry, not only the CLI.
+  const model m = load_model(examples + "/pendulum.toml");
+  auto solver = make_solver("gigsp");
+  simulation_options o;
+  o.t_end = inf;
+  EXPECT_TRUE(refuses([&] { simulate(m, *solver, o); }, "t_end"));
+}
+
+TEST(SolverOptions, ValidateNamesTheFieldOfEveryBadValue) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NO_THROW(solver_options{}.validate());
+  const std::vector<std::pair<std::string, std::function<void(solver_options&)>>> cases{
+      {"rank_tolerance", [&](solver_options& o) { o.rank_tolerance = nan; }},
+      {"rank_tolerance", [&](solver_options& o) { o.rank_tolerance = 1e308; }},
+      {"consistency_tolerance", [&](solver_options& o) { o.consistency_tolerance = -1.0; }},
+      {"degenerate_tolerance", [&](solver_options& o) { o.degenerate_tolerance = nan; }},
+      {"islands", [&](solver_options& o) { o.islands = 0; }},
+      {"threads", [&](solver_options& o) { o.threads = -1; }},
+      {"tolerance", [&](solver_options& o) { o.tolerance = nan; }}};
+  for (const auto& [field, spoil] : cases) {
+    solver_options o;
+    spoil(o);
+    EXPECT_TRUE(refuses([&] { o.validate(); }, field)) << field;
+    // make_solver refuses them too: a NaN rank tolerance used to drop every constraint.
+    EXPECT_TRUE(refuses([&] { (void)make_solver("gigsp", o); }, field)) << field;
+  }
 }
 
 }  // namespace
