@@ -527,7 +527,7 @@ const command_registration registration(
       sub.add_option("--dim", a->dim, "Number of variables")->capture_default_str();
       sub.add_option("--lower", a->lower, "Lower bound(s): one value or one per variable");
       sub.add_option("--upper", a->upper, "Upper bound(s): one value or one per variable");
-      sub.add_option("--seed", a->seed, "Master seed")->capture_default_str();
+      add_seed_option(sub, "--seed", a->seed, "Master seed");
       sub.add_option("--population", a->population, "Individuals per island")
           ->capture_default_str();
       sub.add_option("--encoding", a->encoding, "real, binary or gray")->capture_default_str();

@@ -54,7 +54,7 @@ void add_common(CLI::App& app, common_args& a) {
 }
 
 void add_ga(CLI::App& app, common_args& a) {
-  app.add_option("--seed", a.seed, "GA master seed (--method ga)")->capture_default_str();
+  add_seed_option(app, "--seed", a.seed, "GA master seed (--method ga)");
   app.add_option("--islands", a.islands, "GA islands (--method ga)")->capture_default_str();
   app.add_option("--generations", a.generations, "GA generations per range run (--method ga)")
       ->capture_default_str();

@@ -208,4 +208,18 @@ TEST(CliOptimize, CtrlCFinishesTheGenerationSavesStateAndExits130) {
 }
 
 }  // namespace
+
+// Seeds are integers in [0, 2^64 - 1]: negative, too large or non-integer text is unusable input
+// (CLI11's own conversion turned all of these into 2^64 - 1 silently).
+TEST(CliOptimize, SeedOutOfRangeIsRefused) {
+  for (const std::string seed : {"-1", "18446744073709551616", "1e23", "1.5"}) {
+    const auto r = run_kinevo("optimize --function sphere --dim 2 --quiet --seed " + seed);
+    EXPECT_EQ(r.status, 2) << seed;
+    EXPECT_NE(r.err.find("--seed"), std::string::npos) << r.err;
+  }
+  const auto j = json_of(run_kinevo(
+      "optimize --function sphere --dim 2 --generations 2 --json --seed 18446744073709551615"));
+  EXPECT_EQ(j["seed"].get<std::uint64_t>(), 18446744073709551615ULL);
+}
+
 }  // namespace kinevo::test

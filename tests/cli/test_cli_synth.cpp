@@ -132,3 +132,13 @@ TEST(CliSynth, QuietPrintsNothing) {
   EXPECT_EQ(r.status, 0);
   EXPECT_TRUE(r.out.empty());
 }
+
+// Seeds are integers in [0, 2^64 - 1] (CLI11's own conversion made -1 and 1e23 into 2^64 - 1).
+TEST(CliSynth, SeedOutOfRangeIsRefused) {
+  for (const std::string seed : {"-1", "1e23"}) {
+    const auto r = run_kinevo("synth fourbar --table " + example("grashof_table1.csv") +
+                              " --method ga --quiet --seed " + seed);
+    EXPECT_EQ(r.status, 2) << seed;
+    EXPECT_NE(r.err.find("--seed"), std::string::npos) << r.err;
+  }
+}
