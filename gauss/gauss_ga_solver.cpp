@@ -396,9 +396,13 @@ Eigen::VectorXd gauss_ga_solver::predict(int n) const {
 
 acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
   // Stage 1: the same numbers on every rank, checked.
-  constrained_system shared = given;
-  share_rank0_system(shared);
-  const constrained_system& system = shared;
+  // Copied only under MPI (every solve of a simulation passes here).
+  constrained_system shared;
+  if (ga::mpi_environment::size() > 1) {
+    shared = given;
+    share_rank0_system(shared);
+  }
+  const constrained_system& system = ga::mpi_environment::size() > 1 ? shared : given;
   const int n = system.coordinates();
   const int m = system.constraints();
   if (n < 1) throw std::invalid_argument("ga solver: the system has no coordinates");
