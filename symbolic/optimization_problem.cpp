@@ -44,23 +44,14 @@ const std::vector<expression_problem::constraint_info>& expression_problem::cons
   return impl_->constraints;
 }
 
-void expression_problem::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
-                                  Eigen::Ref<Eigen::VectorXd> values) const {
-  // Local buffers: evaluate is called concurrently by the islands.
-  std::vector<double> scratch(static_cast<std::size_t>(impl_->tape.registers()));
-  std::vector<double> out(static_cast<std::size_t>(impl_->tape.outputs()));
-  std::vector<double> in(static_cast<std::size_t>(x.rows()));
-  for (Eigen::Index c = 0; c < x.cols(); ++c) {
-    for (Eigen::Index i = 0; i < x.rows(); ++i) in[static_cast<std::size_t>(i)] = x(i, c);
-    impl_->tape.evaluate(in.data(), out.data(), scratch.data());
-    double v = out[0];
-    for (std::size_t k = 0; k < impl_->constraints.size(); ++k) {
-      const auto& ci = impl_->constraints[k];
-      const double g = out[k + 1];
-      v += ci.equality ? ci.weight * g * g : ci.weight * std::pow(std::max(0.0, g), 2);
-    }
-    values[c] = v;
-  }
+int expression_problem::outputs() const {
+  return impl_->tape.outputs();
+}
+int expression_problem::scratch_size() const {
+  return impl_->tape.registers();
+}
+void expression_problem::evaluate(const double* x, double* out, double* scratch) const {
+  impl_->tape.evaluate(x, out, scratch);
 }
 
 double expression_problem::objective(const Eigen::VectorXd& x) const {

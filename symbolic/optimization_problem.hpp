@@ -1,8 +1,8 @@
 // `kinevo optimize --problem FILE`: a box-bounded problem written as expressions in a TOML
-// file, turned into a ga::problem. Constraints g(x) <= 0 and h(x) = 0 are handled by penalty
-// weights: value = f(x) + sum_g w_g max(0, g(x))^2 + sum_h w_h h(x)^2. The expressions are
-// compiled once into an evaluation tape; a population is evaluated column by column from it.
-// File format: docs/model-files.md, section "Optimization problems".
+// file, compiled once into an evaluation tape. This module exports the compiled functions
+// (objective, constraints, bounds, the penalty weights the file names); turning them into a
+// GA problem (the penalty sum) is optimization/expression_objective.hpp's work, so that
+// symbolic/ does not depend on ga/. File format: docs/model-files.md, "Optimization problems".
 #pragma once
 
 #include <filesystem>
@@ -10,12 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "ga/problem.hpp"
+#include <Eigen/Core>
 
 namespace kinevo::symbolic {
 
-// What a loaded problem file says, for reports (the GA sees only ga::problem).
-class expression_problem : public ga::problem {
+// A loaded problem file: variables with bounds, objective f and constraints g_i(x) <= 0 or
+// h_i(x) = 0, each with the penalty weight the file gives it.
+class expression_problem {
  public:
   struct constraint_info {
     std::string name;
@@ -23,12 +24,17 @@ class expression_problem : public ga::problem {
     double weight = 0.0;
   };
 
-  int dimension() const override;
-  Eigen::VectorXd lower_bounds() const override;
-  Eigen::VectorXd upper_bounds() const override;
-  void evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
-                Eigen::Ref<Eigen::VectorXd> values) const override;
-  std::string name() const override;
+  int dimension() const;
+  Eigen::VectorXd lower_bounds() const;
+  Eigen::VectorXd upper_bounds() const;
+  std::string name() const;
+
+  // The compiled functions at one point x (dimension() values): out[0] = f(x), out[1 + i] = the
+  // i-th constraint's value. `out` holds outputs() values, `scratch` scratch_size() values;
+  // thread-safe when every thread passes its own buffers.
+  int outputs() const;
+  int scratch_size() const;
+  void evaluate(const double* x, double* out, double* scratch) const;
 
   const std::vector<std::string>& variable_names() const;
   const std::vector<constraint_info>& constraints() const;
@@ -38,7 +44,7 @@ class expression_problem : public ga::problem {
   // Largest violation: max(0, g_i) and |h_i| over all constraints (0 when feasible).
   double max_violation(const Eigen::VectorXd& x) const;
 
-  ~expression_problem() override;
+  ~expression_problem();
   struct impl;
   explicit expression_problem(std::unique_ptr<impl> p);
 

@@ -1,12 +1,13 @@
 // End-to-end tests of `kinevo optimize`.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <sys/wait.h>
+#include <algorithm>
 
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -51,14 +52,14 @@ TEST(CliOptimize, BadInputGivesAClearMessageAndExitTwo) {
   };
   for (const auto& c : std::vector<bad_case>{
            {"optimize --function nope", "unknown function 'nope'"},
-           {"optimize --dim 0", "dimension must be at least 1"},
+           {"optimize --dim 0", "--dim must be an integer >= 1 (got 0)"},
            {"optimize --function sphere --dim 2 --lower 1 --upper 0", "bad bounds for variable 0"},
            {"optimize --dim 3 --lower 0 0", "--lower has 2 values for dimension 3"},
            {"optimize --encoding binary --crossover sbx", "needs real genes"},
            {"optimize --bits 8", "--bits applies to binary or gray genes"},
            {"optimize --checkpoint-every 5", "--checkpoint-every needs --checkpoint"},
            {"optimize --resume x --range-runs 3", "cannot be combined with --range-runs"},
-           {"optimize --population 1", "population must be at least 2"},
+           {"optimize --population 1", "--population must be an integer >= 2 (got 1)"},
            {"optimize --generations 0", "no termination limit"},
            {"optimize --topology star", "unknown topology 'star'"},
            {"optimize --no-such-option", "no-such-option"},
@@ -73,6 +74,71 @@ TEST(CliOptimize, BadInputGivesAClearMessageAndExitTwo) {
   const auto r = run_kinevo("optimize --function sphere --dim 2 --lower -1e300 --upper 1e300");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("returned inf at x = ("), std::string::npos) << r.err;
+}
+
+// issue 16.5 and 16.11: every numeric option is finite and in range, named in the message, exit
+// 2; sizes whose memory cannot exist are refused up front instead of ending in std::bad_alloc.
+TEST(CliOptimize, NumericOptionsOutOfRangeAreRefusedByName) {
+  struct bad_case {
+    std::string args;
+    std::string message;
+  };
+  for (const auto& c : std::vector<bad_case>{
+           {"--lower -1e308 --upper 1e308", "--upper minus lower must be a finite width"},
+           {"--lower nan", "--lower must be finite"},
+           {"--max-evals -1", "--max-evals must be an integer >= 0 (got -1)"},
+           {"--max-seconds -1", "--max-seconds must be finite and >= 0"},
+           {"--max-seconds inf", "--max-seconds must be finite"},
+           {"--stall-generations -3", "--stall-generations must be an integer >= 0"},
+           {"--stall-tolerance nan", "--stall-tolerance must be finite"},
+           {"--target nan", "--target must be finite"},
+           {"--range-runs 0", "--range-runs must be an integer in [1, 1000000] (got 0)"},
+           {"--islands 0", "--islands must be an integer >= 1 (got 0)"},
+           {"--threads -1", "--threads must be an integer in [0, 4096]"},
+           {"--checkpoint-every -2 --checkpoint x", "--checkpoint-every must be an integer >= 0"},
+           {"--cost-us nan", "--cost-us must be finite"},
+           {"--shrink 0 --range-runs 2", "--shrink must be finite and in (0, 1]"},
+           {"--population 1000000000", "--population needs about"},
+           {"--islands 1000000", "--islands needs about"},
+           {"--preset tunde", "unknown preset 'tunde'"},
+       }) {
+    const auto r = run_kinevo("optimize --function sphere --dim 3 --generations 5 " + c.args);
+    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
+    EXPECT_EQ(r.err.find("bad_alloc"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
+// issue 16.9: the documented [optimize] section, a UTF-8 BOM, and value errors that name the
+// config file, line and key.
+TEST(CliOptimize, ConfigSectionBomAndValueErrorsNameTheFile) {
+  const auto dir = fresh_dir("optimize_config_16_9");
+  std::ofstream(dir / "section.toml")
+      << "# options\n[optimize]\nfunction = \"sphere\"\ndim = 2\ngenerations = 10\n";
+  const auto a =
+      json_of(run_kinevo("optimize --config " + (dir / "section.toml").string() + " --json"));
+  EXPECT_EQ(a["function"], "sphere");
+  EXPECT_EQ(a["best_x"].size(), 2u);
+  std::ofstream(dir / "bom.toml") << "\xEF\xBB\xBF# a comment first\nfunction = \"sphere\"\n"
+                                     "dim = 3\ngenerations = 10\nlower = [-1, -2, -3]\n";
+  const auto b =
+      json_of(run_kinevo("optimize --config " + (dir / "bom.toml").string() + " --json"));
+  EXPECT_EQ(b["best_x"].size(), 3u);
+  std::ofstream(dir / "value.toml") << "function = \"sphere\"\n\nmax-evals = -5\n";
+  auto r = run_kinevo("optimize --config " + (dir / "value.toml").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("value.toml:3: key 'max-evals'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("must be an integer >= 0"), std::string::npos) << r.err;
+  std::ofstream(dir / "type.toml") << "dim = \"three\"\n";
+  r = run_kinevo("optimize --config " + (dir / "type.toml").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("type.toml:1: key 'dim'"), std::string::npos) << r.err;
+  std::ofstream(dir / "other.toml") << "[simulate]\ndt = 1\n";
+  r = run_kinevo("optimize --config " + (dir / "other.toml").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("section [simulate] is not known"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CliOptimize, OptionsFromATomlConfigFile) {
@@ -92,7 +158,7 @@ TEST(CliOptimize, OptionsFromATomlConfigFile) {
   std::ofstream(dir / "bad.toml") << "function = \"sphere\"\nnope = 1\n";
   const auto r = run_kinevo("optimize --config " + (dir / "bad.toml").string());
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("bad.toml: unknown option 'nope'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("bad.toml:2: unknown option 'nope'"), std::string::npos) << r.err;
   std::filesystem::remove_all(dir);
 }
 
@@ -204,6 +270,39 @@ TEST(CliOptimize, CtrlCFinishesTheGenerationSavesStateAndExits130) {
   const auto straight = json_of(run_kinevo(common + " --generations 4000"));
   EXPECT_EQ(resumed["best_x"], straight["best_x"]);
   EXPECT_EQ(resumed["evaluations"], straight["evaluations"]);
+  std::filesystem::remove_all(dir);
+}
+
+// issue 16.13: Ctrl-C during range runs (--preset tuned) said "state saved to  (continue with
+// --resume )" and saved nothing. Range runs have no checkpoint: the message says what was kept,
+// and the results are printed and written.
+TEST(CliOptimize, CtrlCDuringRangeRunsKeepsTheResultsAndSaysSo) {
+  const auto dir = fresh_dir("optimize_sigint_tuned");
+  const std::string cmd = "sh -c '" + std::string(KINEVO_BINARY) +
+                          " optimize --function rastrigin --dim 5 --preset tuned --seed 8 --json "
+                          "--max-evals 100000000 --cost-us 100 --table " +
+                          (dir / "runs.csv").string() + " >" + (dir / "out.json").string() + " 2>" +
+                          (dir / "err.txt").string() +
+                          " & pid=$!; sleep 2; kill -INT $pid; wait $pid; echo $?'";
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::array<char, 64> buf{};
+  std::string status;
+  while (std::fgets(buf.data(), buf.size(), pipe) != nullptr) status += buf.data();
+  ::pclose(pipe);
+  EXPECT_EQ(std::stoi(status), 130);
+  std::ifstream out(dir / "out.json");
+  const auto j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["stop_reason"], "interrupted");
+  EXPECT_FALSE(j.contains("checkpoint"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "runs.csv"));
+  std::ifstream err_file(dir / "err.txt");
+  std::stringstream err_text;
+  err_text << err_file.rdbuf();
+  const std::string err = err_text.str();
+  EXPECT_NE(err.find("interrupted in range run 1 of 80"), std::string::npos) << err;
+  EXPECT_NE(err.find("cannot be resumed"), std::string::npos) << err;
+  EXPECT_EQ(err.find("saved to  "), std::string::npos) << err;
   std::filesystem::remove_all(dir);
 }
 

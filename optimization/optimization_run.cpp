@@ -1,0 +1,150 @@
+#include "optimization/optimization_run.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kinevo::optimization {
+
+namespace {
+
+std::vector<double> to_vector(const Eigen::VectorXd& v) {
+  return std::vector<double>(v.data(), v.data() + v.size());
+}
+
+}  // namespace
+
+std::string optimization_run::brief_report() const {
+  return fmt::format("evaluations {}  generations {}  stop: {}  ({:.3f} s)\n", result.evaluations,
+                     generations, ga::to_string(reason), seconds);
+}
+
+std::string optimization_run::full_report() const {
+  std::string s;
+  if (range_runs > 1) {
+    for (const auto& r : result.runs) {
+      s += fmt::format("run {:>2}  radius {:<10.4g} best {:.10g}\n", r.run + 1, r.radii.maxCoeff(),
+                       r.result.best_value);
+    }
+  }
+  if (expression) {
+    for (std::size_t k = 0; k < expression->variables.size(); ++k) {
+      s += fmt::format("{:<12}{:.17g}\n", expression->variables[k],
+                       result.best_x[static_cast<Eigen::Index>(k)]);
+    }
+    s += fmt::format("objective   {:.17g}  (largest constraint violation {:.3g})\n",
+                     expression->objective, expression->max_violation);
+  }
+  s += fmt::format("best value  {:.17g}\n", result.best_value);
+  s += fmt::format("best x      [{:.17g}]\n", fmt::join(to_vector(result.best_x), ", "));
+  return s + brief_report();
+}
+
+nlohmann::json optimization_run::to_json() const {
+  nlohmann::json j;
+  j["function"] = function;
+  j["dim"] = dim;
+  if (expression) {
+    j["problem"] = expression->file;
+    j["variables"] = expression->variables;
+    j["objective"] = expression->objective;
+    j["max_violation"] = expression->max_violation;
+    j["constraint_values"] = expression->constraint_values;
+  }
+  j["seed"] = seed;
+  j["islands"] = islands;
+  j["best_value"] = result.best_value;
+  j["best_x"] = to_vector(result.best_x);
+  j["evaluations"] = result.evaluations;
+  j["generations"] = generations;
+  j["stop_reason"] = ga::to_string(reason);
+  j["seconds"] = seconds;
+  if (range_runs > 1) {
+    nlohmann::json runs = nlohmann::json::array();
+    for (const auto& r : result.runs) {
+      runs.push_back({{"run", r.run + 1},
+                      {"best_value", r.result.best_value},
+                      {"best_x", to_vector(r.result.best_x)},
+                      {"radii", to_vector(r.radii)},
+                      {"evaluations", r.result.evaluations}});
+    }
+    j["runs"] = runs;
+  }
+  if (!checkpoint.empty()) j["checkpoint"] = checkpoint;
+  return j;
+}
+
+std::string optimization_run::interruption_note() const {
+  if (!interrupted()) return {};
+  if (!checkpoint.empty()) {
+    return fmt::format("interrupted; state saved to {} (continue with --resume {})", checkpoint,
+                       checkpoint);
+  }
+  // Range runs have no checkpoint (ga::run_range_runs keeps no resumable state between runs):
+  // say what was kept instead of pointing at a file that does not exist.
+  return fmt::format(
+      "interrupted in range run {} of {}; the best so far ({:.17g}, after {} evaluations) is in "
+      "the results and output files; range runs cannot be resumed, run again to continue",
+      result.runs.size(), range_runs, result.best_value, result.evaluations);
+}
+
+io::csv_writer optimization_run::history_log() const {
+  io::csv_writer log(
+      {"run", "island", "generation", "evaluations", "best", "mean", "spread", "diversity"});
+  for (const auto& r : result.runs) {
+    for (const auto& h : r.result.history) {
+      log.add_row({static_cast<double>(r.run), static_cast<double>(h.island),
+                   static_cast<double>(h.generation), static_cast<double>(h.evaluations), h.best,
+                   h.mean, h.spread, h.diversity});
+    }
+  }
+  return log;
+}
+
+std::vector<io::chart_series> optimization_run::best_per_generation() const {
+  std::vector<io::chart_series> series;
+  long long offset = 0;  // runs follow each other on one generation axis
+  for (const auto& r : result.runs) {
+    std::vector<double> gx, gy;
+    for (const auto& h : r.result.history) {
+      const auto g = static_cast<std::size_t>(h.generation - r.result.history.front().generation);
+      if (g >= gy.size()) {
+        gx.resize(g + 1, static_cast<double>(offset + h.generation));
+        gy.resize(g + 1, h.best);
+      }
+      gy[g] = std::min(gy[g], h.best);
+    }
+    series.push_back({fmt::format("run {}", r.run + 1), gx, gy, "", false});
+    offset += r.result.generations + 1;
+  }
+  return series;
+}
+
+io::chart_options optimization_run::chart_options() const {
+  io::chart_options co;
+  co.title = fmt::format("kinevo optimize: {} (n = {})", function, dim);
+  co.x_label = "generation";
+  co.y_label = "best value (all islands)";
+  co.log_y = true;
+  return co;
+}
+
+io::csv_writer optimization_run::runs_table() const {
+  std::vector<std::string> cols{"run", "evaluations", "generations", "best_value"};
+  for (int j = 0; j < dim; ++j) cols.push_back(fmt::format("centre_{}", j));
+  for (int j = 0; j < dim; ++j) cols.push_back(fmt::format("radius_{}", j));
+  for (int j = 0; j < dim; ++j) cols.push_back(fmt::format("x_{}", j));
+  io::csv_writer t(cols);
+  for (const auto& r : result.runs) {
+    std::vector<double> row{static_cast<double>(r.run + 1),
+                            static_cast<double>(r.result.evaluations),
+                            static_cast<double>(r.result.generations), r.result.best_value};
+    for (const auto* v : {&r.centre, &r.radii, &r.result.best_x}) {
+      row.insert(row.end(), v->data(), v->data() + v->size());
+    }
+    t.add_row(row);
+  }
+  return t;
+}
+
+}  // namespace kinevo::optimization

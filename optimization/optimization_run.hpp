@@ -1,0 +1,62 @@
+// The result of `kinevo optimize`: what was minimised, every (range) run's best and the derived
+// figures, reporting itself (Ceres Solver's Solver::Summary is the model): a one-line brief
+// report, the full text report, a JSON object, and the tables and chart series of its files.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ga/range_runs.hpp"
+#include "io/csv_table.hpp"
+#include "io/svg_plot.hpp"
+
+namespace kinevo::optimization {
+
+// A problem file's figures at the best point.
+struct expression_report {
+  std::string file;
+  std::vector<std::string> variables;
+  double objective = 0.0;
+  double max_violation = 0.0;
+  std::vector<double> constraint_values;
+};
+
+struct optimization_run {
+  std::string function;  // the test function's or the problem file's name
+  int dim = 0;
+  std::uint64_t seed = 0;
+  int islands = 0;
+  std::optional<expression_report> expression;  // with a problem file
+  int range_runs = 1;                           // runs asked for (1: a single run)
+  // Every run (one record for a single run; its axes are left empty) and the best over all.
+  ga::range_run_result result;
+  long long generations = 0;                              // over all runs
+  ga::stop_reason reason = ga::stop_reason::generations;  // of the last run
+  double seconds = 0.0;
+  std::string checkpoint;  // written on interrupt (single runs); empty otherwise
+  bool root = true;        // this process prints and writes files
+
+  bool interrupted() const { return reason == ga::stop_reason::interrupted; }
+
+  // One line: best value, evaluations, generations, stop reason, time.
+  std::string brief_report() const;
+  // The text report: every range run, the problem file's variables, the best point.
+  std::string full_report() const;
+  // The keys listed in docs/ga.md ("With --json").
+  nlohmann::json to_json() const;
+  // What an interrupt kept and how to continue (empty when not interrupted).
+  std::string interruption_note() const;
+
+  // Per generation and island of every run (needs the history recorded).
+  io::csv_writer history_log() const;
+  // The best value over all islands per generation, one series per run, on one generation axis.
+  std::vector<io::chart_series> best_per_generation() const;
+  io::chart_options chart_options() const;
+  // Every run's evaluations, generations, best value, centre, radii and best point.
+  io::csv_writer runs_table() const;
+};
+
+}  // namespace kinevo::optimization

@@ -1,0 +1,90 @@
+#include "optimization/optimize_options.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "io/option_error.hpp"
+
+namespace kinevo::optimization {
+
+std::string to_string(preset p) {
+  return p == preset::tuned ? "tuned" : "plain";
+}
+
+preset parse_preset(const std::string& name) {
+  if (name == "plain") return preset::plain;
+  if (name == "tuned") return preset::tuned;
+  throw std::invalid_argument("unknown preset '" + name + "'; use plain or tuned");
+}
+
+namespace {
+
+void validate_problem(const optimize_options& o) {
+  io::require_integer("dim", o.dim, 1);
+  for (const double v : o.lower) io::require_real("lower", v, io::any_finite());
+  for (const double v : o.upper) io::require_real("upper", v, io::any_finite());
+  if (!o.problem_file.empty() && o.is_given("function")) {
+    throw io::option_error("function",
+                           "contradicts --problem: the problem file has its own variables");
+  }
+  if (!o.problem_file.empty() && o.is_given("dim")) {
+    throw io::option_error("dim", "contradicts --problem: the problem file has its own variables");
+  }
+  io::require_real("cost_us", o.cost_us, {0.0, 1e6});
+}
+
+// The sizes the memory estimate and the islands depend on; the GA's other settings are checked
+// by ga::ga_options::validate once the policies have filled them in.
+void validate_sizes(const optimize_options& o) {
+  io::require_integer("population", o.ga.population, 2);
+  io::require_integer("islands", o.islands.islands, 1);
+  io::require_integer("migration_interval", o.islands.migration_interval, 1);
+  io::require_integer("migrants", o.islands.migrants, 0);
+  // More threads than this machine could ever schedule usefully is a typo.
+  io::require_integer("threads", o.islands.threads, 0, 4096);
+  io::require_integer("bits", o.ga.bits_per_variable, 1, 32);
+  io::require_integer("elites", o.ga.elites, 0);
+}
+
+void validate_limits(const optimize_options& o) {
+  const ga::termination& t = o.limits;
+  io::require_integer("generations", t.max_generations, 0);
+  io::require_integer("max_evals", t.max_evaluations, 0);
+  io::require_integer("stall_generations", t.stall_generations, 0);
+  io::require_real("stall_tolerance", t.stall_tolerance, io::non_negative());
+  io::require_real("max_seconds", t.max_seconds, io::non_negative());
+  // -inf is "no target"; NaN or +inf would stop never or at once.
+  if (t.target_value != -std::numeric_limits<double>::infinity()) {
+    io::require_real("target", t.target_value, io::any_finite());
+  }
+}
+
+void validate_range(const optimize_options& o) {
+  const range_settings& r = o.range;
+  io::require_integer("range_runs", r.runs, 1, 1'000'000);
+  io::require_real("shrink", r.shrink, {0.0, 1.0, true, false});
+  io::require_real("move_factor", r.move_factor, io::non_negative());
+  io::require_real("move_floor", r.move_floor, {0.0, 1.0});
+  io::require_real("first_run_budget", r.first_run_budget, io::positive());
+}
+
+void validate_state(const optimize_options& o) {
+  io::require_integer("checkpoint_every", o.checkpoint_every, 0);
+  if (o.checkpoint_every > 0 && o.checkpoint.empty()) {
+    throw io::option_error("checkpoint_every", "needs --checkpoint FILE");
+  }
+}
+
+}  // namespace
+
+void optimize_options::validate() const {
+  validate_problem(*this);
+  validate_sizes(*this);
+  validate_limits(*this);
+  validate_range(*this);
+  validate_state(*this);
+}
+
+}  // namespace kinevo::optimization

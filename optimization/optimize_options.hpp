@@ -1,0 +1,80 @@
+// Everything `kinevo optimize` can be told, as one options struct that the command line and the
+// config file bind to directly (Ceres-style: a plain struct with documented defaults and a
+// validate() that says what to change). Fields are named in messages by their option key, the
+// long option name with '_' (the config-file key): "max_evals", "range_runs", ...
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ga/island_model.hpp"
+#include "ga/options.hpp"
+#include "ga/termination.hpp"
+
+namespace kinevo::optimization {
+
+// plain: one GA run. tuned: the configuration measured against pagmo2 (docs/ga.md, "Quality"):
+// population 30, 80 rotated trust-region range runs, the first with 20 times the budget; the
+// generation and evaluation limits are then totals shared out over the runs.
+enum class preset { plain, tuned };
+std::string to_string(preset p);
+preset parse_preset(const std::string& name);  // throws std::invalid_argument listing the names
+
+// Range runs (generalized-inverse dissertation (GIGSP), sec. 5.4); see ga/range_runs.hpp.
+struct range_settings {
+  int runs = 1;                   // key range_runs, >= 1 (1: a single run)
+  double shrink = 0.2;            // (0, 1]
+  double move_factor = 0.0;       // trust region, finite >= 0 (0: off)
+  double move_floor = 0.1;        // [0, 1]
+  double first_run_budget = 1.0;  // finite > 0
+  bool rotate = false;
+};
+
+struct optimize_options {
+  // What to minimise: a built-in test function of `dim` variables, or a TOML problem file.
+  std::string function = "rastrigin";
+  std::string problem_file;  // key problem; empty: the test function
+  int dim = 10;              // >= 1
+  // Search box overrides: empty (the problem's box), one value for all variables, or one per
+  // variable; finite, lower < upper and upper - lower finite.
+  std::vector<double> lower, upper;
+  std::uint64_t seed = 1;
+
+  // The GA of each island, bound field by field; `gaucsd` starts from ga::gaucsd_options()
+  // instead, and binary/Gray genes change the crossover and mutation defaults (see
+  // run_policy.hpp). Fields the user did not set (`given`) follow these policies.
+  ga::ga_options ga;
+  bool gaucsd = false;
+  ga::island_options islands;
+  // max_generations (key generations, >= 0, 0: none), max_evaluations (key max_evals, >= 0),
+  // target_value (key target, finite or -inf), stall_generations (>= 0), stall_tolerance
+  // (finite >= 0), max_seconds (finite >= 0). interrupt is set by the caller of the driver.
+  ga::termination limits;
+  range_settings range;
+  preset which = preset::plain;  // key preset
+
+  // Whole-state checkpoints of a single run: written every checkpoint_every (>= 0) generations
+  // and on interrupt; resume continues one.
+  std::string checkpoint, resume;
+  long long checkpoint_every = 0;
+  // Keep the per-generation history (for a log or a chart).
+  bool record_history = false;
+  // Busy wait per evaluated candidate in microseconds, to measure parallel scaling on an
+  // objective of known cost; finite, in [0, 1e6].
+  double cost_us = 0.0;
+
+  // Keys of the options the user set explicitly (command line or config file); the policies
+  // (gaucsd, binary defaults, tuned preset) change only the others.
+  std::set<std::string> given;
+  bool is_given(const std::string& key) const { return given.count(key) > 0; }
+
+  // Throws io::option_error naming the key and its allowed range for the first field out of
+  // range; contradictions between fields (e.g. checkpoint_every without checkpoint) are
+  // reported the same way, naming the field that needs changing.
+  void validate() const;
+};
+
+}  // namespace kinevo::optimization

@@ -1,0 +1,187 @@
+#include "optimization/run_driver.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <optional>
+
+#include "ga/island_model.hpp"
+#include "ga/test_functions.hpp"
+#include "io/option_error.hpp"
+#include "optimization/costly_problem.hpp"
+#include "optimization/expression_objective.hpp"
+#include "optimization/memory_estimate.hpp"
+#include "optimization/run_plan.hpp"
+
+namespace kinevo::optimization {
+
+namespace {
+
+// The problem to minimise and, for a problem file, its expressions (for the report).
+struct loaded_problem {
+  std::unique_ptr<ga::problem> base;
+  std::shared_ptr<const symbolic::expression_problem> expressions;
+  std::optional<costly_problem> costly;
+  const ga::problem& get() const {
+    return costly ? static_cast<const ga::problem&>(*costly) : *base;
+  }
+};
+
+void load_problem(const optimize_options& o, loaded_problem& lp) {
+  if (!o.problem_file.empty()) {
+    lp.expressions = symbolic::load_optimization_problem(o.problem_file);
+    lp.base = std::make_unique<expression_objective>(lp.expressions);
+  } else {
+    try {
+      lp.base = ga::make_test_function(o.function, o.dim);
+    } catch (const std::invalid_argument& e) {
+      throw io::option_error("function", e.what());
+    }
+  }
+  if (o.cost_us > 0.0) lp.costly.emplace(*lp.base, o.cost_us);
+}
+
+Eigen::VectorXd bound(const std::vector<double>& v, const Eigen::VectorXd& fallback,
+                      const char* key) {
+  if (v.empty()) return fallback;
+  const auto n = fallback.size();
+  if (v.size() == 1) return Eigen::VectorXd::Constant(n, v[0]);
+  if (static_cast<Eigen::Index>(v.size()) != n) {
+    throw io::option_error(
+        key, fmt::format("has {} values for dimension {}; give one value or {}", v.size(), n, n));
+  }
+  return Eigen::Map<const Eigen::VectorXd>(v.data(), n);
+}
+
+// The box, with a width that is finite: the GA draws points as lower + width * u, and a width
+// that overflows (-1e308 to 1e308) would make every point infinite.
+ga::search_box make_box(const optimize_options& o, const ga::problem& p) {
+  ga::search_box box{bound(o.lower, p.lower_bounds(), "lower"),
+                     bound(o.upper, p.upper_bounds(), "upper")};
+  box.validate(p.dimension());
+  for (Eigen::Index j = 0; j < box.lower.size(); ++j) {
+    if (!std::isfinite(box.upper[j] - box.lower[j])) {
+      throw io::option_error(
+          "upper", fmt::format("minus lower must be a finite width (variable {}: [{:g}, {:g}] is "
+                               "wider than the largest double); narrow the box",
+                               j, box.lower[j], box.upper[j]));
+    }
+  }
+  return box;
+}
+
+// Fraction of the whole work done, from the limits of one run and the range-run count.
+double fraction_done(const run_plan& plan, const ga::sync_report& s, int run) {
+  double f = -1.0;
+  const ga::termination& t = plan.per_run;
+  if (t.max_generations > 0) f = static_cast<double>(s.generation) / t.max_generations;
+  if (t.max_evaluations > 0) {
+    f = std::max(f, static_cast<double>(s.evaluations) / t.max_evaluations);
+  }
+  if (plan.range.runs > 1) f = (run + std::min(1.0, f)) / plan.range.runs;
+  return std::min(1.0, f);
+}
+
+ga::range_run_options range_options_of(const run_plan& plan, const ga::search_box& box) {
+  ga::range_run_options ro;
+  ro.runs = plan.range.runs;
+  ro.shrink = plan.range.shrink;
+  ro.move_factor = plan.range.move_factor;
+  ro.move_floor = plan.range.move_floor;
+  ro.first_run_budget = plan.range.first_run_budget;
+  ro.rotate = plan.range.rotate;
+  ro.clip_lower = box.lower;
+  ro.clip_upper = box.upper;
+  return ro;
+}
+
+// A single or resumed run as a range-run result of one run. The record's axes stay empty: an
+// identity of dim x dim here made the memory grow with dim^2 (issue 16.17).
+ga::range_run_result as_range_result(const ga::search_box& box, ga::run_result single) {
+  ga::range_run_result rr;
+  rr.best_x = single.best_x;
+  rr.best_value = single.best_value;
+  rr.evaluations = single.evaluations;
+  rr.runs.push_back({0, box.centre(), box.radii(), Eigen::MatrixXd(), std::move(single)});
+  return rr;
+}
+
+ga::range_run_result execute(const optimize_options& o, const run_plan& plan,
+                             ga::island_model& model, const ga::problem& p,
+                             const ga::search_box& box, const ga::termination& limits,
+                             const run_hooks& hooks) {
+  ga::run_settings settings;
+  settings.record_history = o.record_history;
+  settings.checkpoint_file = o.checkpoint;
+  settings.checkpoint_every = o.checkpoint_every;
+  int run_number = 0;
+  if (hooks.on_progress) {
+    settings.on_sync = [&](const ga::sync_report& s) {
+      hooks.on_progress({fraction_done(plan, s, run_number), run_number, s.generation,
+                         s.evaluations, s.best_value});
+    };
+  }
+  if (!o.resume.empty()) return as_range_result(box, model.resume(p, o.resume, limits, settings));
+  if (plan.range.runs <= 1) return as_range_result(box, model.run(p, box, limits, settings));
+  return ga::run_range_runs(
+      model, p, box, limits, range_options_of(plan, box),
+      [&](ga::range_run_step& step) {
+        run_number = step.next_run;
+        return true;
+      },
+      settings);
+}
+
+expression_report report_of(const optimize_options& o, const symbolic::expression_problem& e,
+                            const Eigen::VectorXd& x) {
+  expression_report r;
+  r.file = o.problem_file;
+  r.variables = e.variable_names();
+  r.objective = e.objective(x);
+  r.max_violation = e.max_violation(x);
+  const Eigen::VectorXd c = e.constraint_values(x);
+  r.constraint_values.assign(c.data(), c.data() + c.size());
+  return r;
+}
+
+}  // namespace
+
+optimization_run run_optimization(const optimize_options& o, const run_hooks& hooks) {
+  o.validate();
+  const run_plan plan = make_run_plan(o);
+  loaded_problem lp;
+  load_problem(o, lp);
+  const ga::problem& p = lp.get();
+  const int dim = p.dimension();
+  const ga::search_box box = make_box(o, p);
+  check_memory(estimate_memory(plan, dim, o.record_history), plan, dim, memory_limit_bytes());
+  ga::termination limits = plan.per_run;
+  limits.interrupt = hooks.interrupt;
+  limits.validate();
+  ga::island_model model(plan.ga, plan.islands);
+
+  optimization_run run;
+  run.function = lp.expressions ? lp.expressions->name() : o.function;
+  run.dim = dim;
+  run.seed = o.seed;
+  run.islands = plan.islands.islands;
+  run.range_runs = plan.range.runs;
+  run.root = model.is_root();
+  const auto t0 = std::chrono::steady_clock::now();
+  run.result = execute(o, plan, model, p, box, limits, hooks);
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  run.reason = run.result.runs.back().result.reason;
+  for (const auto& r : run.result.runs) run.generations += r.result.generations;
+  if (run.interrupted() && plan.range.runs <= 1) {
+    // The generation was finished: save the state so that --resume continues exactly.
+    run.checkpoint = o.checkpoint.empty() ? "kinevo_optimize.checkpoint" : o.checkpoint;
+    if (o.checkpoint.empty() || o.checkpoint_every <= 0) model.save_checkpoint(run.checkpoint);
+  }
+  if (lp.expressions) run.expression = report_of(o, *lp.expressions, run.result.best_x);
+  return run;
+}
+
+}  // namespace kinevo::optimization

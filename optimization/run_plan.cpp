@@ -1,0 +1,108 @@
+#include "optimization/run_plan.hpp"
+
+#include <algorithm>
+#include <initializer_list>
+
+#include "io/option_error.hpp"
+
+namespace kinevo::optimization {
+
+namespace {
+
+// GAucsd (generalized-inverse dissertation (GIGSP), sec. 5.4) replaces the defaults of the
+// fields it names; binary/Gray genes default to two-point crossover at 0.6 and bit mutation.
+ga::ga_options genes_policy(const optimize_options& o) {
+  ga::ga_options g = o.ga;
+  const auto keep = [&](const char* key) { return o.is_given(key); };
+  if (o.gaucsd) {
+    const ga::ga_options u = ga::gaucsd_options();
+    if (!keep("population")) g.population = u.population;
+    if (!keep("encoding")) g.genes = u.genes;
+    if (!keep("bits")) g.bits_per_variable = u.bits_per_variable;
+    if (!keep("selection")) g.selection = u.selection;
+    if (!keep("crossover")) g.crossover = u.crossover;
+    if (!keep("crossover_rate")) g.crossover_rate = u.crossover_rate;
+    if (!keep("mutation")) g.mutation = u.mutation;
+    if (!keep("bit_mutation_rate")) g.bit_mutation_rate = u.bit_mutation_rate;
+    if (!keep("elites")) g.elites = u.elites;
+    return g;
+  }
+  const bool real = g.genes == ga::encoding::real;
+  if (!keep("crossover"))
+    g.crossover = real ? ga::crossover_method::sbx : ga::crossover_method::n_point;
+  if (!keep("crossover_rate") && !real) g.crossover_rate = 0.6;
+  if (!keep("mutation")) {
+    g.mutation = real ? ga::mutation_method::polynomial : ga::mutation_method::bit_flip;
+  }
+  return g;
+}
+
+void refuse_gene_contradictions(const optimize_options& o, const ga::ga_options& g) {
+  const bool real = g.genes == ga::encoding::real;
+  if (real && o.is_given("bits")) {
+    throw io::option_error("bits",
+                           "applies to binary or gray genes; add --encoding binary or gray");
+  }
+  if (real && o.is_given("bit_mutation_rate")) {
+    throw io::option_error("bit_mutation_rate",
+                           "applies to binary or gray genes; use --gene-mutation-rate");
+  }
+  if (!real && o.is_given("gene_mutation_rate")) {
+    throw io::option_error("gene_mutation_rate", "applies to real genes; use --bit-mutation-rate");
+  }
+}
+
+// --preset tuned: population 30 and 80 rotated trust-region range runs, the first with 20 times
+// the budget (docs/ga.md, "Quality"); generation and evaluation limits are totals over the runs.
+void tuned_policy(const optimize_options& o, run_plan& p) {
+  if (o.gaucsd || (o.is_given("encoding") && o.ga.genes != ga::encoding::real)) {
+    throw io::option_error("preset", "tuned is real-coded; drop --gaucsd/--encoding");
+  }
+  const auto keep = [&](const char* key) { return o.is_given(key); };
+  if (!keep("population")) p.ga.population = 30;
+  if (!keep("range_runs")) p.range.runs = 80;
+  if (!keep("shrink")) p.range.shrink = 0.5;
+  if (!keep("move_factor")) p.range.move_factor = 4.0;
+  if (!keep("first_run_budget")) p.range.first_run_budget = 20.0;
+  if (!keep("rotate")) p.range.rotate = true;
+  long long evals = o.limits.max_evaluations;
+  if (!keep("max_evals") && !keep("generations")) evals = 100000;
+  const double shares = p.range.runs - 1 + p.range.first_run_budget;
+  const auto per_run = [&](long long total) {
+    return total > 0 ? std::max(1LL, static_cast<long long>(static_cast<double>(total) / shares))
+                     : total;
+  };
+  p.per_run.max_evaluations = per_run(evals);
+  p.per_run.max_generations = keep("generations") ? per_run(o.limits.max_generations) : 0;
+}
+
+void refuse_run_contradictions(const optimize_options& o, const run_plan& p) {
+  if (!o.resume.empty() && p.range.runs > 1) {
+    throw io::option_error("resume", "continues one run; it cannot be combined with --range-runs");
+  }
+  if (!o.checkpoint.empty() && p.range.runs > 1) {
+    throw io::option_error("checkpoint", "saves one run; it cannot be combined with --range-runs");
+  }
+  for (const char* key : {"shrink", "move_factor", "move_floor", "first_run_budget", "rotate"}) {
+    if (o.is_given(key) && p.range.runs <= 1) {
+      throw io::option_error(key, "needs --range-runs N (N >= 2)");
+    }
+  }
+}
+
+}  // namespace
+
+run_plan make_run_plan(const optimize_options& o) {
+  run_plan p;
+  p.ga = genes_policy(o);
+  refuse_gene_contradictions(o, p.ga);
+  p.islands = o.islands;
+  p.islands.seed = o.seed;
+  p.per_run = o.limits;
+  p.range = o.range;
+  if (o.which == preset::tuned) tuned_policy(o, p);
+  refuse_run_contradictions(o, p);
+  return p;
+}
+
+}  // namespace kinevo::optimization

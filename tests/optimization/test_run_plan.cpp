@@ -1,0 +1,113 @@
+// The policies between the options and the GA: GAucsd, binary defaults, the tuned preset and
+// its budget split, contradictions; and the memory estimate that refuses huge runs up front.
+#include <gtest/gtest.h>
+
+#include "io/option_error.hpp"
+#include "optimization/memory_estimate.hpp"
+#include "optimization/run_plan.hpp"
+
+namespace kinevo::optimization {
+namespace {
+
+std::string field_of_error(const optimize_options& o) {
+  try {
+    (void)make_run_plan(o);
+  } catch (const io::option_error& e) {
+    return e.field();
+  }
+  return "(valid)";
+}
+
+TEST(RunPlan, BinaryGenesDefaultToTwoPointCrossoverAndBitMutation) {
+  optimize_options o;
+  o.ga.genes = ga::encoding::binary;
+  o.given = {"encoding"};
+  const run_plan p = make_run_plan(o);
+  EXPECT_EQ(p.ga.crossover, ga::crossover_method::n_point);
+  EXPECT_EQ(p.ga.mutation, ga::mutation_method::bit_flip);
+  EXPECT_EQ(p.ga.crossover_rate, 0.6);
+}
+
+TEST(RunPlan, GaucsdKeepsOnlyTheGivenFields) {
+  optimize_options o;
+  o.gaucsd = true;
+  o.ga.population = 40;
+  o.given = {"gaucsd", "population"};
+  const run_plan p = make_run_plan(o);
+  EXPECT_EQ(p.ga.population, 40);
+  EXPECT_EQ(p.ga.genes, ga::encoding::binary);
+  EXPECT_EQ(p.ga.selection, ga::selection_method::sus);
+}
+
+TEST(RunPlan, TunedPresetSharesTheTotalBudgetOverTheRuns) {
+  optimize_options o;
+  o.which = preset::tuned;
+  const run_plan p = make_run_plan(o);
+  EXPECT_EQ(p.ga.population, 30);
+  EXPECT_EQ(p.range.runs, 80);
+  EXPECT_TRUE(p.range.rotate);
+  // 1e5 evaluations over 79 + 20 shares.
+  EXPECT_EQ(p.per_run.max_evaluations, 1010);
+  EXPECT_EQ(p.per_run.max_generations, 0);
+}
+
+TEST(RunPlan, ContradictionsNameTheOption) {
+  optimize_options o;
+  o.given = {"bits"};
+  EXPECT_EQ(field_of_error(o), "bits");
+  o = {};
+  o.given = {"shrink"};
+  EXPECT_EQ(field_of_error(o), "shrink");
+  o = {};
+  o.resume = "x";
+  o.range.runs = 3;
+  EXPECT_EQ(field_of_error(o), "resume");
+  o = {};
+  o.checkpoint = "x";
+  o.which = preset::tuned;
+  EXPECT_EQ(field_of_error(o), "checkpoint");
+  o = {};
+  o.which = preset::tuned;
+  o.gaucsd = true;
+  EXPECT_EQ(field_of_error(o), "preset");
+}
+
+std::string memory_error(const optimize_options& o, int dim, double limit) {
+  const run_plan p = make_run_plan(o);
+  try {
+    check_memory(estimate_memory(p, dim, o.record_history), p, dim, limit);
+  } catch (const io::option_error& e) {
+    return e.field();
+  }
+  return "(fits)";
+}
+
+TEST(MemoryEstimate, HugeSizesAreRefusedNamingTheOption) {
+  const double limit = 8e9;
+  optimize_options o;
+  EXPECT_EQ(memory_error(o, 10, limit), "(fits)");
+  o.ga.population = 1'000'000'000;
+  EXPECT_EQ(memory_error(o, 10, limit), "population");
+  o = {};
+  o.islands.islands = 1'000'000;
+  EXPECT_EQ(memory_error(o, 10, limit), "islands");
+  o = {};
+  o.record_history = true;
+  o.limits.max_generations = 10'000'000'000;
+  EXPECT_EQ(memory_error(o, 10, limit), "generations");
+  o = {};
+  o.which = preset::tuned;
+  EXPECT_EQ(memory_error(o, 100'000, limit), "dim");  // 82 rotated axes of 1e5 x 1e5
+  EXPECT_GT(memory_limit_bytes(), 0.0);
+}
+
+TEST(MemoryEstimate, PlainRunsAreLinearInTheDimension) {
+  optimize_options o;
+  const run_plan p = make_run_plan(o);
+  const double small = estimate_memory(p, 1000, false).total();
+  const double large = estimate_memory(p, 10000, false).total();
+  EXPECT_LT(large, 10.5 * small);
+}
+
+}  // namespace
+}  // namespace kinevo::optimization
