@@ -61,15 +61,6 @@ void validate_limits(const optimize_options& o) {
   }
 }
 
-void validate_range(const optimize_options& o) {
-  const range_settings& r = o.range;
-  io::require_integer("range_runs", r.runs, 1, 1'000'000);
-  io::require_real("shrink", r.shrink, {0.0, 1.0, true, false});
-  io::require_real("move_factor", r.move_factor, io::non_negative());
-  io::require_real("move_floor", r.move_floor, {0.0, 1.0});
-  io::require_real("first_run_budget", r.first_run_budget, io::positive());
-}
-
 void validate_state(const optimize_options& o) {
   io::require_integer("checkpoint_every", o.checkpoint_every, 0);
   if (o.checkpoint_every > 0 && o.checkpoint.empty()) {
@@ -79,11 +70,19 @@ void validate_state(const optimize_options& o) {
 
 }  // namespace
 
+void range_settings::validate() const {
+  io::require_integer("range_runs", runs, 1, 1'000'000);
+  io::require_real("shrink", shrink, {0.0, 1.0, true, false});
+  io::require_real("move_factor", move_factor, io::non_negative());
+  io::require_real("move_floor", move_floor, {0.0, 1.0});
+  io::require_real("first_run_budget", first_run_budget, io::positive());
+}
+
 void optimize_options::validate() const {
   validate_problem(*this);
   validate_sizes(*this);
   validate_limits(*this);
-  validate_range(*this);
+  range.validate();
   validate_state(*this);
 }
 

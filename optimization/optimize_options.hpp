@@ -31,6 +31,9 @@ struct range_settings {
   double move_floor = 0.1;        // [0, 1]
   double first_run_budget = 1.0;  // finite > 0
   bool rotate = false;
+
+  // Throws io::option_error naming the key (range_runs, shrink, ...) and its allowed range.
+  void validate() const;
 };
 
 struct optimize_options {

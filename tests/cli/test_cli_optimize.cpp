@@ -7,8 +7,8 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "io/csv_table.hpp"
@@ -134,6 +134,12 @@ TEST(CliOptimize, ConfigSectionBomAndValueErrorsNameTheFile) {
   r = run_kinevo("optimize --config " + (dir / "type.toml").string());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("type.toml:1: key 'dim'"), std::string::npos) << r.err;
+  std::ofstream(dir / "ga.toml") << "function = \"sphere\"\nrank-pressure = 5\n";
+  r = run_kinevo("optimize --config " + (dir / "ga.toml").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("ga.toml:2: key 'rank-pressure': rank pressure must be in [1, 2]"),
+            std::string::npos)
+      << r.err;
   std::ofstream(dir / "other.toml") << "[simulate]\ndt = 1\n";
   r = run_kinevo("optimize --config " + (dir / "other.toml").string());
   EXPECT_EQ(r.status, 2);
