@@ -273,18 +273,18 @@ void add_problem_options(CLI::App& sub, optimization::optimize_options& o) {
   add_enum_option(sub, "--preset", o.which, optimization::parse_preset,
                   "plain (one GA run) or tuned (rotated trust-region range runs; "
                   "--max-evals/--generations are then totals, default 1e5 evaluations)")
-      ->default_str("plain");
+      ->default_str(optimization::to_string(o.which));
 }
 
 void add_ga_options(CLI::App& sub, optimization::optimize_options& o) {
   ga::ga_options& g = o.ga;
   sub.add_option("--population", g.population, "Individuals per island")->capture_default_str();
   add_enum_option(sub, "--encoding", g.genes, ga::parse_encoding, "real, binary or gray")
-      ->default_str("real");
+      ->default_str(ga::to_string(g.genes));
   sub.add_option("--bits", g.bits_per_variable, "Bits per variable (binary/gray)")
       ->capture_default_str();
   add_enum_option(sub, "--selection", g.selection, ga::parse_selection, "sus, tournament or rank")
-      ->default_str("tournament");
+      ->default_str(ga::to_string(g.selection));
   sub.add_option("--tournament-size", g.tournament_size)->capture_default_str();
   sub.add_option("--rank-pressure", g.rank_pressure, "Linear ranking pressure in [1, 2]")
       ->capture_default_str();
@@ -317,11 +317,11 @@ void add_island_options(CLI::App& sub, ga::island_options& i) {
   sub.add_option("--islands", i.islands)->capture_default_str();
   add_enum_option(sub, "--topology", i.links, ga::parse_topology,
                   "ring, fully_connected, random, unconnected")
-      ->default_str("ring");
+      ->default_str(ga::to_string(i.links));
   sub.add_option("--migration-interval", i.migration_interval)->capture_default_str();
   sub.add_option("--migrants", i.migrants)->capture_default_str();
   add_enum_option(sub, "--transport", i.via, ga::parse_transport, "automatic, threads or mpi")
-      ->default_str("automatic");
+      ->default_str(ga::to_string(i.via));
   sub.add_option("--threads", i.threads, "Threads per process (0: automatic)")
       ->capture_default_str();
 }
