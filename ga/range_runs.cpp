@@ -8,39 +8,31 @@
 #include <stdexcept>
 #include <string>
 
+#include "io/option_error.hpp"
+
 namespace kinevo::ga {
 
+// Each check names its field (io::option_error).
 void range_run_options::validate() const {
-  if (runs < 1) throw std::invalid_argument("range runs: runs must be at least 1");
-  if (!(shrink > 0.0 && shrink <= 1.0)) {
-    throw std::invalid_argument("range runs: shrink factor must be in (0, 1]");
-  }
+  io::require_integer("runs", runs, 1);
+  io::require_real("shrink", shrink, {0.0, 1.0, true, false});
   if (!radii_per_run.empty() && static_cast<int>(radii_per_run.size()) != runs) {
-    throw std::invalid_argument("range runs: " + std::to_string(radii_per_run.size()) +
-                                " radii given for " + std::to_string(runs) +
-                                " runs; give one radius per run");
+    throw io::option_error("radii_per_run", "has " + std::to_string(radii_per_run.size()) +
+                                                " radii for " + std::to_string(runs) +
+                                                " runs; give one radius per run");
   }
-  for (double r : radii_per_run) {
-    if (!(r > 0.0) || !std::isfinite(r)) {
-      throw std::invalid_argument("range runs: every radius must be finite and > 0");
-    }
-  }
-  if (!(move_floor >= 0.0 && move_floor <= 1.0)) {
-    throw std::invalid_argument("range runs: move floor must be in [0, 1]");
-  }
-  if (!(first_run_budget > 0.0) || !std::isfinite(first_run_budget)) {
-    throw std::invalid_argument("range runs: first run budget must be finite and > 0");
-  }
-  if (!std::isfinite(move_factor))
-    throw std::invalid_argument("range runs: move factor not finite");
+  for (double r : radii_per_run) io::require_real("radii_per_run", r, io::positive());
+  io::require_real("move_floor", move_floor, {0.0, 1.0});
+  io::require_real("first_run_budget", first_run_budget, io::positive());
+  io::require_real("move_factor", move_factor, io::any_finite());
   if (rotate && !(move_factor > 0.0)) {
-    throw std::invalid_argument("range runs: rotate needs move_factor > 0");
+    throw io::option_error("rotate", "needs move_factor > 0");
   }
   if (!radii_per_run.empty() && rotate) {
-    throw std::invalid_argument("range runs: rotate and radii_per_run exclude each other");
+    throw io::option_error("rotate", "and radii_per_run exclude each other");
   }
   if (clip_lower.size() != clip_upper.size()) {
-    throw std::invalid_argument("range runs: clip bounds differ in size");
+    throw io::option_error("clip_lower", "and clip_upper differ in size");
   }
 }
 
@@ -96,9 +88,12 @@ range_run_result run_range_runs(island_model& model, const problem& p, const sea
   Eigen::VectorXd radii = first.radii();
   search_box box = first;
   Eigen::VectorXd previous_best;
-  Eigen::MatrixXd axes = Eigen::MatrixXd::Identity(n, n);
-  bool rotated = false;         // the current run searches along `axes`
-  Eigen::MatrixXd moves(n, n);  // columns: the last moves of the best, newest first
+  // Memory stays linear in n unless the boxes rotate: axes and moves are n x n only then.
+  Eigen::MatrixXd axes;
+  if (options.rotate) axes = Eigen::MatrixXd::Identity(n, n);
+  bool rotated = false;  // the current run searches along `axes`
+  // Columns: the last moves of the best, newest first (at most one per run).
+  Eigen::MatrixXd moves(options.rotate ? n : 0, options.rotate ? std::min(n, options.runs) : 0);
   int move_count = 0;
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
   for (int k = 0; k < options.runs; ++k) {
@@ -147,7 +142,7 @@ range_run_result run_range_runs(island_model& model, const problem& p, const sea
     if (options.rotate) {
       const Eigen::VectorXd d = previous_best - centre;
       if (d.norm() > 0.0) {
-        move_count = std::min(move_count + 1, n);
+        move_count = std::min<int>(move_count + 1, static_cast<int>(moves.cols()));
         for (int i = move_count - 1; i > 0; --i) moves.col(i) = moves.col(i - 1);
         moves.col(0) = d;
       }

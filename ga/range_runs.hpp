@@ -50,7 +50,10 @@ struct range_run_record {
   int run = 0;
   Eigen::VectorXd centre;  // asked for; the searched box is this box clipped (clip_lower/upper)
   Eigen::VectorXd radii;   // along the columns of `axes`
-  Eigen::MatrixXd axes;    // identity unless range_run_options::rotate
+  // With range_run_options::rotate, the n x n axes of the run (identity until the first
+  // rotation); otherwise empty, meaning the identity (no n x n matrix per run: memory stays
+  // linear in the dimension).
+  Eigen::MatrixXd axes;
   run_result result;
 };
 

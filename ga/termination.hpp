@@ -27,11 +27,14 @@ struct termination {
   // Set (e.g. from a SIGINT handler) to stop after the current generation; may be null.
   const std::atomic<bool>* interrupt = nullptr;
 
-  // Throws std::invalid_argument when no limit at all is set (the run would never end).
+  // Throws io::option_error (a std::invalid_argument) naming the field: NaN target, negative
+  // or non-finite stall tolerance, NaN or infinite wall time, or no limit at all (the run would
+  // never end).
   void validate() const;
 };
 
 enum class stop_reason { generations, evaluations, target, stall, wall_time, interrupted };
 std::string to_string(stop_reason r);
+stop_reason parse_stop_reason(const std::string& name);  // throws std::invalid_argument
 
 }  // namespace kinevo::ga
