@@ -104,19 +104,37 @@ class body_reader {
   int line_no_ = 0;
 };
 
-// Splits off and verifies the checksum line; returns the body it covers.
-std::string verified_body(const std::filesystem::path& path, const std::string& text) {
-  if (text.rfind(magic, 0) != 0) {
-    throw io::input_error(checkpoint_where(path, 1) + "not a kinevo GA checkpoint");
+}  // namespace
+
+std::string checkpoint_where(const std::filesystem::path& path, int line) {
+  return path.string() + ":" + std::to_string(line) + ": ";
+}
+
+void write_checksummed_text(const std::filesystem::path& path, const std::string& body) {
+  io::write_atomically(
+      path, [&](std::ostream& os) { os << body << checksum_key << hex_of(fnv1a(body)) << '\n'; });
+}
+
+std::string read_checksummed_text(const std::filesystem::path& path,
+                                  const std::string& magic_word) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw io::input_error(path.string() + ": cannot open the checkpoint file");
+  std::ostringstream all;
+  all << file.rdbuf();
+  const std::string text = all.str();
+  if (text.rfind(magic_word, 0) != 0) {
+    throw io::input_error(checkpoint_where(path, 1) + "not a kinevo " +
+                          (magic_word == magic ? std::string("GA checkpoint") : magic_word) +
+                          " file");
   }
+  // The checksum line is the last line: split it off and check the body it covers.
   const std::size_t at = text.rfind(checksum_key);
   if (at == std::string::npos || (at > 0 && text[at - 1] != '\n')) {
     throw io::input_error(checkpoint_where(path, 1) +
                           "the file is truncated or was written by an older kinevo (no checksum "
-                          "line; format version " +
-                          std::to_string(version) + " expected)");
+                          "line)");
   }
-  const std::string body = text.substr(0, at);
+  std::string body = text.substr(0, at);
   std::string stored = text.substr(at + std::char_traits<char>::length(checksum_key));
   while (!stored.empty() && (stored.back() == '\n' || stored.back() == '\r')) stored.pop_back();
   if (stored != hex_of(fnv1a(body))) {
@@ -129,24 +147,12 @@ std::string verified_body(const std::filesystem::path& path, const std::string& 
   return body;
 }
 
-}  // namespace
-
-std::string checkpoint_where(const std::filesystem::path& path, int line) {
-  return path.string() + ":" + std::to_string(line) + ": ";
-}
-
 void write_checkpoint_file(const std::filesystem::path& path, const checkpoint_contents& c) {
-  const std::string body = format_body(c);
-  io::write_atomically(
-      path, [&](std::ostream& os) { os << body << checksum_key << hex_of(fnv1a(body)) << '\n'; });
+  write_checksummed_text(path, format_body(c));
 }
 
 checkpoint_contents read_checkpoint_file(const std::filesystem::path& path, int n) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw io::input_error(path.string() + ": cannot open the checkpoint file");
-  std::ostringstream all;
-  all << file.rdbuf();
-  body_reader r(path, verified_body(path, all.str()));
+  body_reader r(path, read_checksummed_text(path, magic));
 
   checkpoint_contents c;
   {

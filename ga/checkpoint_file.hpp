@@ -37,6 +37,12 @@ void write_checkpoint_file(const std::filesystem::path& path, const checkpoint_c
 // Reads and verifies a file written by write_checkpoint_file for a problem of dimension n.
 checkpoint_contents read_checkpoint_file(const std::filesystem::path& path, int n);
 
+// Any text body followed by a line "checksum <FNV-1a 64 of the body>", written atomically; and
+// read back verified: throws io::input_error naming the file when it cannot be opened, does not
+// start with `magic`, or is truncated or edited. Returns the body.
+void write_checksummed_text(const std::filesystem::path& path, const std::string& body);
+std::string read_checksummed_text(const std::filesystem::path& path, const std::string& magic);
+
 // "file:line: " prefix used by every checkpoint message.
 std::string checkpoint_where(const std::filesystem::path& path, int line);
 
