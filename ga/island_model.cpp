@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -155,6 +156,10 @@ struct island_model::impl {
   int first = 0;  // first island of this process
   int local = 0;  // islands of this process
   std::vector<island> islands;
+  // What each local island threw in the current stage (null: nothing). An island that throws
+  // stops; the others go on, so that the failure reported is the lowest island's whatever the
+  // thread count or the distribution over ranks.
+  std::vector<std::exception_ptr> island_errors;
   std::unique_ptr<worker_pool> pool;
   std::vector<std::vector<generation_record>> history;
 
@@ -231,8 +236,33 @@ struct island_model::impl {
     pool->run(body);
   }
 
+  // Runs task over the local islands, catching per island; returns the lowest local island
+  // that threw, or -1.
+  template <typename F>
+  int for_islands_catching(F&& task) {
+    island_errors.assign(static_cast<std::size_t>(local), nullptr);
+    for_islands([&](int li) {
+      try {
+        task(li);
+      } catch (...) {
+        island_errors[li] = std::current_exception();
+      }
+    });
+    for (int li = 0; li < local; ++li) {
+      if (island_errors[li]) return li;
+    }
+    return -1;
+  }
+
+  bool island_failed(int li) const {
+    return static_cast<std::size_t>(li) < island_errors.size() && island_errors[li] != nullptr;
+  }
+
+  // The message of island i's failure, the same on every rank (its owner broadcasts it).
+  std::string agreed_failure(int i);
+
   // Gathers every island's packet (island order) into recv; returns the packet size.
-  int exchange(int migrants_now, int stop_bits, const std::string& error) {
+  int exchange(int migrants_now, int stop_bits) {
     const int ind = islands.empty() ? 0 : islands[0].individual_bytes();
     const int size = static_cast<int>(sizeof(packet_head)) + n * static_cast<int>(sizeof(double)) +
                      migrants_now * ind;
@@ -240,10 +270,10 @@ struct island_model::impl {
     recv.resize(static_cast<std::size_t>(size) * opt.islands);
     for (int li = 0; li < local; ++li) {
       std::byte* dst = send.data() + static_cast<std::size_t>(li) * size;
-      packet_head h{islands[li].best_value(), error.empty() ? 0 : 1, stop_bits};
+      packet_head h{islands[li].best_value(), island_failed(li) ? 1 : 0, stop_bits};
       std::memcpy(dst, &h, sizeof h);
       std::memcpy(dst + sizeof h, islands[li].best_x().data(), n * sizeof(double));
-      if (error.empty() && migrants_now > 0) {
+      if (!island_failed(li) && migrants_now > 0) {
         islands[li].pack_emigrants(
             migrants_now, std::span<std::byte>(dst + sizeof h + n * sizeof(double),
                                                static_cast<std::size_t>(migrants_now) * ind));
@@ -342,14 +372,13 @@ struct island_model::impl {
 
   // The stages of a run, in order (evolve calls them; each is collective under MPI).
   run_bounds bounds_of(const termination& limits, const run_settings& settings) const;
-  sync_outcome synchronise(bool migrating, int own_stop_bits, bool agree_on_stop,
-                           const std::string& error);
+  sync_outcome synchronise(bool migrating, int own_stop_bits, bool agree_on_stop);
   void take_best(const sync_outcome& s, run_result& result) const;
   void track_stall(const termination& limits, double best, bool restart);
   static bool decide_stop(const run_result& result, int stop_bits, const termination& limits,
                           const run_bounds& bounds, long long stalled, stop_reason& reason);
   long long next_sync(const run_bounds& bounds, const run_settings& settings) const;
-  void run_epoch(const problem& p, long long to, const run_settings& settings, std::string& error);
+  void run_epoch(const problem& p, long long to, const run_settings& settings);
   void gather_history(run_result& result);
 
   run_result evolve(const problem& p, const termination& limits, const run_settings& settings,
@@ -412,15 +441,37 @@ island_model::impl::run_bounds island_model::impl::bounds_of(const termination& 
   return b;
 }
 
+std::string island_model::impl::agreed_failure(int i) {
+  std::string message;
+  const int li = i - first;
+  if (li >= 0 && li < local && island_failed(li)) {
+    try {
+      std::rethrow_exception(island_errors[li]);
+    } catch (const std::exception& e) {
+      message = e.what();
+    } catch (...) {
+      message = "island " + std::to_string(i) + " failed";
+    }
+  }
+  if (use_mpi) {
+    int owner = 0;
+    while (owner + 1 < ranks && block(owner + 1).first <= i) ++owner;
+    int length = static_cast<int>(message.size());
+    MPI_Bcast(&length, 1, MPI_INT, owner, MPI_COMM_WORLD);
+    message.resize(static_cast<std::size_t>(length));
+    MPI_Bcast(message.data(), length, MPI_CHAR, owner, MPI_COMM_WORLD);
+  }
+  return message;
+}
+
 island_model::impl::sync_outcome island_model::impl::synchronise(bool migrating, int own_stop_bits,
-                                                                 bool agree_on_stop,
-                                                                 const std::string& error) {
+                                                                 bool agree_on_stop) {
   sync_outcome s;
-  s.packet_size = exchange(migrating ? opt.migrants : 0, own_stop_bits, error);
-  bool any_failed = false;
+  s.packet_size = exchange(migrating ? opt.migrants : 0, own_stop_bits);
+  int first_failed = -1;
   for (int i = 0; i < opt.islands; ++i) {
     const packet_head h = head(i, s.packet_size);
-    any_failed |= h.failed != 0;
+    if (h.failed != 0 && first_failed < 0) first_failed = i;
     s.stop_bits |= h.stop;  // OR of every rank's bits: all ranks decide alike
     if (h.best_value < head(s.best, s.packet_size).best_value) s.best = i;
   }
@@ -430,10 +481,8 @@ island_model::impl::sync_outcome island_model::impl::synchronise(bool migrating,
     // stop for a reason seen by one rank alone (interrupt, wall time) pay for it.
     MPI_Allreduce(MPI_IN_PLACE, &s.stop_bits, 1, MPI_INT, MPI_BOR, MPI_COMM_WORLD);
   }
-  if (any_failed) {
-    throw std::runtime_error(error.empty() ? "the GA failed on another MPI rank (see its message)"
-                                           : error);
-  }
+  // Every rank throws the same message: that of the lowest island that failed.
+  if (first_failed >= 0) throw std::runtime_error(agreed_failure(first_failed));
   if (migrating) {
     migrate(opt.migrants, s.packet_size, generation / opt.migration_interval);
   }
@@ -491,20 +540,17 @@ long long island_model::impl::next_sync(const run_bounds& bounds,
   return next;
 }
 
-void island_model::impl::run_epoch(const problem& p, long long to, const run_settings& settings,
-                                   std::string& error) {
+void island_model::impl::run_epoch(const problem& p, long long to, const run_settings& settings) {
   const long long from = generation;
-  try {
-    for_islands([&](int li) {
-      for (long long g = from + 1; g <= to; ++g) {
-        islands[li].step(p);
-        if (settings.record_history) history[li].push_back(islands[li].statistics(first + li, g));
-      }
-    });
-  } catch (const std::exception& e) {
-    if (!use_mpi) throw;
-    error = e.what();  // tell the other ranks at the next exchange instead of deadlocking
-  }
+  const int failed = for_islands_catching([&](int li) {
+    for (long long g = from + 1; g <= to; ++g) {
+      islands[li].step(p);
+      if (settings.record_history) history[li].push_back(islands[li].statistics(first + li, g));
+    }
+  });
+  // Under MPI the other ranks hear of it at the next exchange (throwing now would deadlock
+  // them); alone, the lowest failed island's exception goes to the caller as it was thrown.
+  if (failed >= 0 && !use_mpi) std::rethrow_exception(island_errors[failed]);
   generation = to;
 }
 
@@ -557,7 +603,7 @@ run_result island_model::impl::evolve(const problem& p, const termination& limit
                                       std::chrono::steady_clock::time_point t0, bool resumed) {
   const run_bounds bounds = bounds_of(limits, settings);
   run_result result;
-  std::string error;
+  island_errors.assign(static_cast<std::size_t>(local), nullptr);
   for (bool first_sync = true;; first_sync = false) {
     const bool migrating = !first_sync && opt.islands > 1 && opt.migrants > 0 &&
                            opt.links != topology::unconnected &&
@@ -569,9 +615,8 @@ run_result island_model::impl::evolve(const problem& p, const termination& limit
         limits.max_seconds > 0.0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >=
             limits.max_seconds;
-    const sync_outcome s =
-        synchronise(migrating, (interrupted ? 1 : 0) | (out_of_time ? 2 : 0),
-                    limits.interrupt != nullptr || limits.max_seconds > 0.0, error);
+    const sync_outcome s = synchronise(migrating, (interrupted ? 1 : 0) | (out_of_time ? 2 : 0),
+                                       limits.interrupt != nullptr || limits.max_seconds > 0.0);
     take_best(s, result);
     track_stall(limits, result.best_value, first_sync && !resumed);
     const bool stop = decide_stop(result, s.stop_bits, limits, bounds,
@@ -584,7 +629,7 @@ run_result island_model::impl::evolve(const problem& p, const termination& limit
       settings.on_sync(sync_report{generation, result.evaluations, result.best_value, &limits});
     }
     if (stop) break;
-    run_epoch(p, next_sync(bounds, settings), settings, error);
+    run_epoch(p, next_sync(bounds, settings), settings);
   }
   if (settings.record_history) gather_history(result);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -700,25 +745,19 @@ run_result island_model::run(const problem& p, const search_box& box, const term
   m.generation = 0;
   m.started = true;
   m.reset_history();
-  std::string error;
-  try {
-    m.for_islands([&](int li) {
-      m.islands[li].start(p, box, m.opt.seed, m.first + li, settings.run_index,
-                          settings.start_point);
-      if (settings.record_history) {
-        m.history[li].push_back(m.islands[li].statistics(m.first + li, 0));
-      }
-    });
-  } catch (const std::exception& e) {
-    if (!m.use_mpi) throw;
-    error = e.what();
-  }
+  const int failed = m.for_islands_catching([&](int li) {
+    m.islands[li].start(p, box, m.opt.seed, m.first + li, settings.run_index, settings.start_point);
+    if (settings.record_history) {
+      m.history[li].push_back(m.islands[li].statistics(m.first + li, 0));
+    }
+  });
+  if (failed >= 0 && !m.use_mpi) std::rethrow_exception(m.island_errors[failed]);
   if (m.use_mpi) {
-    int failed = error.empty() ? 0 : 1;
-    MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (failed) {
-      throw std::runtime_error(error.empty() ? "the GA failed on another MPI rank (see its message)"
-                                             : error);
+    // Every rank reports the lowest island that failed, with its owner's message.
+    int first_failed = failed >= 0 ? m.first + failed : std::numeric_limits<int>::max();
+    MPI_Allreduce(MPI_IN_PLACE, &first_failed, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first_failed != std::numeric_limits<int>::max()) {
+      throw std::runtime_error(m.agreed_failure(first_failed));
     }
   }
   return m.evolve(p, limits, settings, t0, false);

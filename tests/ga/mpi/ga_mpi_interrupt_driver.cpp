@@ -6,6 +6,9 @@
 //   ga_mpi_interrupt_driver resume    <islands> <checkpoint>   prints the resumed result
 //   ga_mpi_interrupt_driver wait      <islands> <checkpoint> <ready-file>
 //       a slow run that touches ready-file from generation 8 on and runs until a real signal comes
+//   ga_mpi_interrupt_driver nan       <islands> unused
+//       an objective that turns NaN near its minimum: prints the failure message, which must be
+//       the same for threads and for any number of ranks (issue 16, item 15)
 // The printed result (hex floats) must be the same for all of them.
 #include <chrono>
 #include <csignal>
@@ -13,6 +16,8 @@
 #include <cstdlib>
 #include <exception>
 #include <fstream>
+#include <limits>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -35,6 +40,19 @@ class slow_rastrigin : public rastrigin_function {
                 Eigen::Ref<Eigen::VectorXd> values) const override {
     std::this_thread::sleep_for(std::chrono::microseconds(1000) * x.cols());
     rastrigin_function::evaluate(x, values);
+  }
+};
+
+// The sphere, NaN where it drops below 1: islands get there at different generations.
+class sphere_nan_near_minimum : public sphere_function {
+ public:
+  using sphere_function::sphere_function;
+  void evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                Eigen::Ref<Eigen::VectorXd> values) const override {
+    sphere_function::evaluate(x, values);
+    for (Eigen::Index i = 0; i < values.size(); ++i) {
+      if (values[i] < 1.0) values[i] = std::numeric_limits<double>::quiet_NaN();
+    }
   }
 };
 
@@ -65,6 +83,16 @@ int run(int argc, char** argv) {
   run_settings s;
   if (mode == "straight") {
     print(model, model.run(p, search_box::of(p), limits));
+    return 0;
+  }
+  if (mode == "nan") {
+    const sphere_nan_near_minimum nan_problem(5);
+    try {
+      model.run(nan_problem, search_box::of(nan_problem), limits);
+      std::printf("no failure\n");
+    } catch (const std::runtime_error& e) {
+      if (model.is_root()) std::printf("%s\n", e.what());
+    }
     return 0;
   }
   if (mode == "resume") {
