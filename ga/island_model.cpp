@@ -17,6 +17,7 @@
 
 #include "ga/checkpoint_file.hpp"
 #include "ga/island.hpp"
+#include "ga/memory_budget.hpp"
 #include "ga/mpi_environment.hpp"
 #include "ga/random_stream.hpp"
 #include "ga/worker_pool.hpp"
@@ -204,6 +205,7 @@ struct island_model::impl {
     if (dim < 1) throw std::invalid_argument("problem '" + p.name() + "' has dimension < 1");
     b.validate(dim);
     if (dim != n || islands.empty()) {
+      require_memory(ga, opt, local, dim);  // refuse before allocating, naming the settings
       islands.assign(static_cast<std::size_t>(local), island{});
       for (auto& isl : islands) isl.configure(ga, dim);
       n = dim;
