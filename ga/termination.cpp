@@ -9,11 +9,13 @@
 namespace kinevo::ga {
 
 void termination::validate() const {
+  // 0 means "no limit"; a negative limit is a mistake, not another way to say none.
+  io::require_integer("max_generations", max_generations, 0);
+  io::require_integer("max_evaluations", max_evaluations, 0);
+  io::require_integer("stall_generations", stall_generations, 0);
+  io::require_real("max_seconds", max_seconds, io::non_negative());  // 0: no limit
   if (std::isnan(target_value)) throw io::option_error("target_value", "must not be NaN");
   io::require_real("stall_tolerance", stall_tolerance, io::non_negative());
-  if (std::isnan(max_seconds) || max_seconds == std::numeric_limits<double>::infinity()) {
-    throw io::option_error("max_seconds", "must be finite (<= 0: no limit)");
-  }
   if (max_generations <= 0 && max_evaluations <= 0 && stall_generations <= 0 &&
       max_seconds <= 0.0 && !std::isfinite(target_value)) {
     throw io::option_error(

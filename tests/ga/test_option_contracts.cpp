@@ -112,6 +112,10 @@ TEST(OptionContracts, TerminationNamesEveryInvalidField) {
       {"max_seconds", [](termination& t) { t.max_seconds = nan; }},
       {"max_seconds", [](termination& t) { t.max_seconds = inf; }},
       {"max_generations", [](termination& t) { t.max_generations = 0; }},
+      {"max_generations", [](termination& t) { t.max_generations = -1; }},
+      {"max_evaluations", [](termination& t) { t.max_evaluations = -5; }},
+      {"stall_generations", [](termination& t) { t.stall_generations = -1; }},
+      {"max_seconds", [](termination& t) { t.max_seconds = -1.0; }},
   };
   for (const auto& c : cases) {
     termination t;
