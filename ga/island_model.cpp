@@ -7,26 +7,28 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
 
+#include "ga/checkpoint_file.hpp"
 #include "ga/island.hpp"
+#include "ga/memory_budget.hpp"
 #include "ga/mpi_environment.hpp"
 #include "ga/random_stream.hpp"
 #include "ga/worker_pool.hpp"
 #include "io/atomic_file.hpp"
 #include "io/csv_table.hpp"
+#include "io/option_error.hpp"
 
 namespace kinevo::ga {
 
 namespace {
 
-constexpr const char* checkpoint_magic = "kinevo-ga-checkpoint";
-// 2: xoshiro256++ generator states (4 words) instead of Mersenne twister states (312 words).
-constexpr int checkpoint_version = 2;
 // Random topology draws come from a stream of their own, tagged apart from island streams.
 constexpr std::uint64_t migration_stream_tag = std::uint64_t{1} << 63;
 
@@ -59,6 +61,31 @@ std::string fingerprint(const ga_options& g, const island_options& o, int n,
     << " migration_interval=" << o.migration_interval << " migrants=" << o.migrants
     << " seed=" << o.seed;
   return s.str();
+}
+
+// The box is not part of the fingerprint (range runs move it on purpose), but a resume that
+// names its box must get that box, bit for bit (e.g. a different --lower is refused).
+void check_same_box(const checkpoint_contents& c, const search_box& box,
+                    const std::filesystem::path& path) {
+  const int n = static_cast<int>(c.box.lower.size());
+  if (box.lower.size() != n || box.upper.size() != n) {
+    throw io::input_error(checkpoint_where(path, c.fingerprint_line) + "the checkpoint's box has " +
+                          std::to_string(n) + " variables, the run's " +
+                          std::to_string(box.lower.size()));
+  }
+  for (int j = 0; j < n; ++j) {
+    // The lower and upper lines follow fingerprint, run_index, generation and stall.
+    for (const auto& [name, line, ours, theirs] :
+         {std::tuple{"lower", 4, box.lower[j], c.box.lower[j]},
+          std::tuple{"upper", 5, box.upper[j], c.box.upper[j]}}) {
+      if (std::memcmp(&ours, &theirs, sizeof ours) != 0) {
+        throw io::input_error(checkpoint_where(path, c.fingerprint_line + line) + name +
+                              " bound of variable " + std::to_string(j) + " is " + hex(theirs) +
+                              " in the checkpoint but " + hex(ours) +
+                              " in this run; resume with the same bounds");
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -106,25 +133,34 @@ transport parse_transport(const std::string& name) {
                               "'; use one of: automatic, threads, mpi");
 }
 
+void require_island_count(int islands) {
+  io::require_integer("islands", islands, 1);
+}
+
 void island_options::validate(const ga_options& ga) const {
-  if (islands < 1) throw std::invalid_argument("islands must be at least 1");
-  if (migration_interval < 1) throw std::invalid_argument("migration interval must be at least 1");
-  if (migrants < 0 || migrants > ga.population - ga.elites) {
-    throw std::invalid_argument("migrants must be in [0, population - elites] = [0, " +
-                                std::to_string(ga.population - ga.elites) + "]");
-  }
-  if (threads < 0) throw std::invalid_argument("threads must be >= 0 (0: automatic)");
+  require_island_count(islands);
+  io::require_integer("migration_interval", migration_interval, 1);
+  // migrants <= population - elites: emigrants replace the worst, never an elite.
+  io::require_integer("migrants", migrants, 0, std::max(0, ga.population - ga.elites));
+  io::require_integer("threads", threads, 0);  // 0: automatic
 }
 
 struct island_model::impl {
   ga_options ga;
   island_options opt;
   bool use_mpi = false;
+  // Under mpiexec with fewer islands than ranks, every rank evolves all islands itself; the
+  // ranks still agree on interrupts and wall time (one MPI_Allreduce per synchronisation).
+  bool replicated = false;
   int rank = 0;
   int ranks = 1;
   int first = 0;  // first island of this process
   int local = 0;  // islands of this process
   std::vector<island> islands;
+  // What each local island threw in the current stage (null: nothing). An island that throws
+  // stops; the others go on, so that the failure reported is the lowest island's whatever the
+  // thread count or the distribution over ranks.
+  std::vector<std::exception_ptr> island_errors;
   std::unique_ptr<worker_pool> pool;
   std::vector<std::vector<generation_record>> history;
 
@@ -144,6 +180,20 @@ struct island_model::impl {
   std::vector<std::pair<double, std::pair<int, int>>> migration_candidates;
   std::vector<int> counts, displs;
 
+  // Generation bounds of one run, derived from its termination limits.
+  struct run_bounds {
+    long long generations = std::numeric_limits<long long>::max();
+    long long by_evaluations = std::numeric_limits<long long>::max();
+    bool checkpoints = false;
+  };
+
+  // What a synchronisation point established (identical on every rank).
+  struct sync_outcome {
+    int packet_size = 0;
+    int stop_bits = 0;  // 1: interrupt, 2: wall time, OR over all ranks
+    int best = 0;       // island with the best value
+  };
+
   int sync_interval() const { return opt.islands == 1 ? 1 : opt.migration_interval; }
   long long evals_per_generation() const {
     return static_cast<long long>(opt.islands) * (ga.population - ga.elites);
@@ -155,12 +205,18 @@ struct island_model::impl {
     if (dim < 1) throw std::invalid_argument("problem '" + p.name() + "' has dimension < 1");
     b.validate(dim);
     if (dim != n || islands.empty()) {
+      require_memory(ga, opt, local, dim);  // refuse before allocating, naming the settings
       islands.assign(static_cast<std::size_t>(local), island{});
       for (auto& isl : islands) isl.configure(ga, dim);
       n = dim;
     }
     problem_name = p.name();
     box = b;
+  }
+
+  void reset_history() {
+    history.resize(static_cast<std::size_t>(local));
+    for (auto& h : history) h.clear();
   }
 
   // Runs `task(local island)` over the local islands on the worker threads.
@@ -182,8 +238,33 @@ struct island_model::impl {
     pool->run(body);
   }
 
+  // Runs task over the local islands, catching per island; returns the lowest local island
+  // that threw, or -1.
+  template <typename F>
+  int for_islands_catching(F&& task) {
+    island_errors.assign(static_cast<std::size_t>(local), nullptr);
+    for_islands([&](int li) {
+      try {
+        task(li);
+      } catch (...) {
+        island_errors[li] = std::current_exception();
+      }
+    });
+    for (int li = 0; li < local; ++li) {
+      if (island_errors[li]) return li;
+    }
+    return -1;
+  }
+
+  bool island_failed(int li) const {
+    return static_cast<std::size_t>(li) < island_errors.size() && island_errors[li] != nullptr;
+  }
+
+  // The message of island i's failure, the same on every rank (its owner broadcasts it).
+  std::string agreed_failure(int i);
+
   // Gathers every island's packet (island order) into recv; returns the packet size.
-  int exchange(int migrants_now, int stop_bits, const std::string& error) {
+  int exchange(int migrants_now, int stop_bits) {
     const int ind = islands.empty() ? 0 : islands[0].individual_bytes();
     const int size = static_cast<int>(sizeof(packet_head)) + n * static_cast<int>(sizeof(double)) +
                      migrants_now * ind;
@@ -191,10 +272,10 @@ struct island_model::impl {
     recv.resize(static_cast<std::size_t>(size) * opt.islands);
     for (int li = 0; li < local; ++li) {
       std::byte* dst = send.data() + static_cast<std::size_t>(li) * size;
-      packet_head h{islands[li].best_value(), error.empty() ? 0 : 1, stop_bits};
+      packet_head h{islands[li].best_value(), island_failed(li) ? 1 : 0, stop_bits};
       std::memcpy(dst, &h, sizeof h);
       std::memcpy(dst + sizeof h, islands[li].best_x().data(), n * sizeof(double));
-      if (error.empty() && migrants_now > 0) {
+      if (!island_failed(li) && migrants_now > 0) {
         islands[li].pack_emigrants(
             migrants_now, std::span<std::byte>(dst + sizeof h + n * sizeof(double),
                                                static_cast<std::size_t>(migrants_now) * ind));
@@ -288,60 +369,244 @@ struct island_model::impl {
     return os.str();
   }
 
-  // Collective under MPI: the whole state reaches rank 0, which writes it atomically.
-  void write_checkpoint(const std::filesystem::path& path) {
-    std::string mine = serialize_local();
-    std::string all;
-    if (use_mpi) {
-      int len = static_cast<int>(mine.size());
-      std::vector<int> lens(ranks), offs(ranks);
-      MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-      int total = 0;
-      for (int r = 0; r < ranks; ++r) offs[r] = total, total += lens[r];
-      if (rank == 0) all.resize(static_cast<std::size_t>(total));
-      MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), offs.data(), MPI_CHAR, 0,
-                  MPI_COMM_WORLD);
-    } else {
-      all = std::move(mine);
-    }
-    if (rank != 0) return;
-    io::write_atomically(path, [&](std::ostream& os) {
-      os << checkpoint_magic << ' ' << checkpoint_version << '\n';
-      os << "fingerprint " << fingerprint(ga, opt, n, problem_name) << '\n';
-      os << "run_index " << run_index << '\n';
-      os << "generation " << generation << '\n';
-      os << "stall " << hex(stall_reference) << ' ' << last_improvement << '\n';
-      os << "lower";
-      for (int j = 0; j < n; ++j) os << ' ' << hex(box.lower[j]);
-      os << "\nupper";
-      for (int j = 0; j < n; ++j) os << ' ' << hex(box.upper[j]);
-      os << '\n' << all << "end\n";
-    });
-  }
+  // Collective under MPI: every island's state reaches rank 0, which writes it atomically.
+  void write_checkpoint(const std::filesystem::path& path);
+
+  // The stages of a run, in order (evolve calls them; each is collective under MPI).
+  run_bounds bounds_of(const termination& limits, const run_settings& settings) const;
+  sync_outcome synchronise(bool migrating, int own_stop_bits, bool agree_on_stop);
+  void take_best(const sync_outcome& s, run_result& result) const;
+  void track_stall(const termination& limits, double best, bool restart);
+  static bool decide_stop(const run_result& result, int stop_bits, const termination& limits,
+                          const run_bounds& bounds, long long stalled, stop_reason& reason);
+  long long next_sync(const run_bounds& bounds, const run_settings& settings) const;
+  void run_epoch(const problem& p, long long to, const run_settings& settings);
+  void gather_history(run_result& result);
 
   run_result evolve(const problem& p, const termination& limits, const run_settings& settings,
                     std::chrono::steady_clock::time_point t0, bool resumed);
+
+  // The stages of resume.
+  void check_fingerprint(const checkpoint_contents& c, const problem& p,
+                         const std::filesystem::path& path) const;
+  void load_islands(const checkpoint_contents& c, const std::filesystem::path& path);
+  void check_counters(const checkpoint_contents& c, const std::filesystem::path& path) const;
 };
 
+void island_model::impl::write_checkpoint(const std::filesystem::path& path) {
+  std::string mine = serialize_local();
+  std::string all;
+  if (use_mpi) {
+    int len = static_cast<int>(mine.size());
+    std::vector<int> lens(ranks), offs(ranks);
+    MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    int total = 0;
+    for (int r = 0; r < ranks; ++r) offs[r] = total, total += lens[r];
+    if (rank == 0) all.resize(static_cast<std::size_t>(total));
+    MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), offs.data(), MPI_CHAR, 0,
+                MPI_COMM_WORLD);
+  } else {
+    all = std::move(mine);
+  }
+  if (rank != 0) return;
+  checkpoint_contents c;
+  c.fingerprint = fingerprint(ga, opt, n, problem_name);
+  c.run_index = run_index;
+  c.generation = generation;
+  c.stall_reference = stall_reference;
+  c.last_improvement = last_improvement;
+  c.box = box;
+  // The gathered sections are already in island order: split them back by their headers.
+  std::istringstream in(all);
+  std::string line;
+  checkpoint_island* current = nullptr;
+  while (std::getline(in, line)) {
+    if (line.rfind("island ", 0) == 0) {
+      current = &c.islands[std::atoi(line.c_str() + 7)];
+    } else if (current != nullptr) {
+      current->text += line;
+      current->text += '\n';
+    }
+  }
+  write_checkpoint_file(path, c);
+}
+
+island_model::impl::run_bounds island_model::impl::bounds_of(const termination& limits,
+                                                             const run_settings& settings) const {
+  run_bounds b;
+  if (limits.max_generations > 0) b.generations = limits.max_generations;
+  if (limits.max_evaluations > 0) {
+    b.by_evaluations =
+        std::max(0LL, (limits.max_evaluations - initial_evals()) / evals_per_generation());
+  }
+  b.checkpoints = !settings.checkpoint_file.empty() && settings.checkpoint_every > 0;
+  return b;
+}
+
+std::string island_model::impl::agreed_failure(int i) {
+  std::string message;
+  const int li = i - first;
+  if (li >= 0 && li < local && island_failed(li)) {
+    try {
+      std::rethrow_exception(island_errors[li]);
+    } catch (const std::exception& e) {
+      message = e.what();
+    } catch (...) {
+      message = "island " + std::to_string(i) + " failed";
+    }
+  }
+  if (use_mpi) {
+    int owner = 0;
+    while (owner + 1 < ranks && block(owner + 1).first <= i) ++owner;
+    int length = static_cast<int>(message.size());
+    MPI_Bcast(&length, 1, MPI_INT, owner, MPI_COMM_WORLD);
+    message.resize(static_cast<std::size_t>(length));
+    MPI_Bcast(message.data(), length, MPI_CHAR, owner, MPI_COMM_WORLD);
+  }
+  return message;
+}
+
+island_model::impl::sync_outcome island_model::impl::synchronise(bool migrating, int own_stop_bits,
+                                                                 bool agree_on_stop) {
+  sync_outcome s;
+  s.packet_size = exchange(migrating ? opt.migrants : 0, own_stop_bits);
+  int first_failed = -1;
+  for (int i = 0; i < opt.islands; ++i) {
+    const packet_head h = head(i, s.packet_size);
+    if (h.failed != 0 && first_failed < 0) first_failed = i;
+    s.stop_bits |= h.stop;  // OR of every rank's bits: all ranks decide alike
+    if (h.best_value < head(s.best, s.packet_size).best_value) s.best = i;
+  }
+  if (replicated && agree_on_stop) {
+    // Ranks that each evolve every island exchange nothing else: agree on the stop bits here, so
+    // that a signal seen by one rank stops all of them at this generation. Only runs that can
+    // stop for a reason seen by one rank alone (interrupt, wall time) pay for it.
+    MPI_Allreduce(MPI_IN_PLACE, &s.stop_bits, 1, MPI_INT, MPI_BOR, MPI_COMM_WORLD);
+  }
+  // Every rank throws the same message: that of the lowest island that failed.
+  if (first_failed >= 0) throw std::runtime_error(agreed_failure(first_failed));
+  if (migrating) {
+    migrate(opt.migrants, s.packet_size, generation / opt.migration_interval);
+  }
+  return s;
+}
+
+void island_model::impl::take_best(const sync_outcome& s, run_result& result) const {
+  result.best_island = s.best;
+  result.best_value = head(s.best, s.packet_size).best_value;
+  result.best_x.resize(n);
+  std::memcpy(result.best_x.data(),
+              recv.data() + static_cast<std::size_t>(s.best) * s.packet_size + sizeof(packet_head),
+              n * sizeof(double));
+  result.generations = generation;
+  result.evaluations = initial_evals() + generation * evals_per_generation();
+}
+
+void island_model::impl::track_stall(const termination& limits, double best, bool restart) {
+  if (restart || best < stall_reference - limits.stall_tolerance) {
+    stall_reference = best;
+    last_improvement = generation;
+  }
+}
+
+bool island_model::impl::decide_stop(const run_result& result, int stop_bits,
+                                     const termination& limits, const run_bounds& bounds,
+                                     long long stalled, stop_reason& reason) {
+  const long long g = result.generations;
+  if (result.best_value <= limits.target_value) {
+    reason = stop_reason::target;
+  } else if (stop_bits & 1) {
+    reason = stop_reason::interrupted;
+  } else if (stop_bits & 2) {
+    reason = stop_reason::wall_time;
+  } else if (limits.stall_generations > 0 && stalled >= limits.stall_generations) {
+    reason = stop_reason::stall;
+  } else if (g >= bounds.generations) {
+    reason = stop_reason::generations;
+  } else if (g >= bounds.by_evaluations) {
+    reason = stop_reason::evaluations;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+long long island_model::impl::next_sync(const run_bounds& bounds,
+                                        const run_settings& settings) const {
+  const int interval = sync_interval();
+  long long next = (generation / interval + 1) * interval;
+  next = std::min({next, bounds.generations, bounds.by_evaluations});
+  if (bounds.checkpoints) {
+    next = std::min(next, (generation / settings.checkpoint_every + 1) * settings.checkpoint_every);
+  }
+  return next;
+}
+
+void island_model::impl::run_epoch(const problem& p, long long to, const run_settings& settings) {
+  const long long from = generation;
+  const int failed = for_islands_catching([&](int li) {
+    for (long long g = from + 1; g <= to; ++g) {
+      islands[li].step(p);
+      if (settings.record_history) history[li].push_back(islands[li].statistics(first + li, g));
+    }
+  });
+  // Under MPI the other ranks hear of it at the next exchange (throwing now would deadlock
+  // them); alone, the lowest failed island's exception goes to the caller as it was thrown.
+  if (failed >= 0 && !use_mpi) std::rethrow_exception(island_errors[failed]);
+  generation = to;
+}
+
+void island_model::impl::gather_history(run_result& result) {
+  // Island-major, every island the same number of records.
+  constexpr int fields = 7;
+  std::vector<double> mine;
+  for (int li = 0; li < local; ++li) {
+    for (const auto& r : history[li]) {
+      mine.insert(mine.end(),
+                  {static_cast<double>(r.island), static_cast<double>(r.generation),
+                   static_cast<double>(r.evaluations), r.best, r.mean, r.spread, r.diversity});
+    }
+  }
+  std::vector<double> all;
+  if (use_mpi) {
+    const int per_island = local > 0 ? static_cast<int>(history[0].size()) * fields : 0;
+    int per = per_island;
+    MPI_Allreduce(MPI_IN_PLACE, &per, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    std::vector<int> cnt(ranks), off(ranks);
+    for (int r = 0; r < ranks; ++r) {
+      const auto [f, c] = block(r);
+      cnt[r] = c * per;
+      off[r] = f * per;
+    }
+    all.resize(static_cast<std::size_t>(per) * opt.islands);
+    MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), cnt.data(),
+                   off.data(), MPI_DOUBLE, MPI_COMM_WORLD);
+  } else {
+    all = std::move(mine);
+  }
+  result.history.reserve(all.size() / fields);
+  for (std::size_t q = 0; q + fields <= all.size(); q += fields) {
+    generation_record r;
+    r.island = static_cast<int>(all[q]);
+    r.generation = static_cast<long long>(all[q + 1]);
+    r.evaluations = static_cast<long long>(all[q + 2]);
+    r.best = all[q + 3];
+    r.mean = all[q + 4];
+    r.spread = all[q + 5];
+    r.diversity = all[q + 6];
+    result.history.push_back(r);
+  }
+}
+
+// One run from the current state: at every synchronisation point gather, migrate, take the
+// best, decide whether to stop, checkpoint, report; between them every island evolves alone.
 run_result island_model::impl::evolve(const problem& p, const termination& limits,
                                       const run_settings& settings,
                                       std::chrono::steady_clock::time_point t0, bool resumed) {
-  const int k = opt.islands;
-  const long long per_gen = evals_per_generation();
-  const long long gen_limit =
-      limits.max_generations > 0 ? limits.max_generations : std::numeric_limits<long long>::max();
-  long long eval_gen_limit = std::numeric_limits<long long>::max();
-  if (limits.max_evaluations > 0) {
-    eval_gen_limit = std::max(0LL, (limits.max_evaluations - initial_evals()) / per_gen);
-  }
-  const int interval = sync_interval();
-  const bool checkpoints = !settings.checkpoint_file.empty() && settings.checkpoint_every > 0;
-
+  const run_bounds bounds = bounds_of(limits, settings);
   run_result result;
-  std::string error;
-  bool first_sync = true;
-  for (;;) {
-    // Synchronisation point: gather, migrate, decide.
+  island_errors.assign(static_cast<std::size_t>(local), nullptr);
+  for (bool first_sync = true;; first_sync = false) {
     const bool migrating = !first_sync && opt.islands > 1 && opt.migrants > 0 &&
                            opt.links != topology::unconnected &&
                            generation % opt.migration_interval == 0;
@@ -352,130 +617,76 @@ run_result island_model::impl::evolve(const problem& p, const termination& limit
         limits.max_seconds > 0.0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >=
             limits.max_seconds;
-    const int size = exchange(migrating ? opt.migrants : 0,
-                              (interrupted ? 1 : 0) | (out_of_time ? 2 : 0), error);
-    bool any_failed = false;
-    int any_stop = 0;  // OR of every rank's bits: all ranks decide alike
-    int best = 0;
-    for (int i = 0; i < k; ++i) {
-      const packet_head h = head(i, size);
-      any_failed |= h.failed != 0;
-      any_stop |= h.stop;
-      if (h.best_value < head(best, size).best_value) best = i;
-    }
-    if (any_failed) {
-      throw std::runtime_error(error.empty() ? "the GA failed on another MPI rank (see its message)"
-                                             : error);
-    }
-    if (migrating) migrate(opt.migrants, size, generation / opt.migration_interval);
-    result.best_island = best;
-    result.best_value = head(best, size).best_value;
-    result.best_x.resize(n);
-    std::memcpy(result.best_x.data(),
-                recv.data() + static_cast<std::size_t>(best) * size + sizeof(packet_head),
-                n * sizeof(double));
-    if (first_sync && !resumed) {
-      stall_reference = result.best_value;
-      last_improvement = generation;
-    } else if (result.best_value < stall_reference - limits.stall_tolerance) {
-      stall_reference = result.best_value;
-      last_improvement = generation;
-    }
-    first_sync = false;
-    result.generations = generation;
-    result.evaluations = initial_evals() + generation * per_gen;
-
-    bool stop = true;
-    if (result.best_value <= limits.target_value) {
-      result.reason = stop_reason::target;
-    } else if (any_stop & 1) {
-      result.reason = stop_reason::interrupted;
-    } else if (any_stop & 2) {
-      result.reason = stop_reason::wall_time;
-    } else if (limits.stall_generations > 0 &&
-               generation - last_improvement >= limits.stall_generations) {
-      result.reason = stop_reason::stall;
-    } else if (generation >= gen_limit) {
-      result.reason = stop_reason::generations;
-    } else if (generation >= eval_gen_limit) {
-      result.reason = stop_reason::evaluations;
-    } else {
-      stop = false;
-    }
-    if (checkpoints && (generation % settings.checkpoint_every == 0 ||
-                        (stop && result.reason == stop_reason::interrupted))) {
+    const sync_outcome s = synchronise(migrating, (interrupted ? 1 : 0) | (out_of_time ? 2 : 0),
+                                       limits.interrupt != nullptr || limits.max_seconds > 0.0);
+    take_best(s, result);
+    track_stall(limits, result.best_value, first_sync && !resumed);
+    const bool stop = decide_stop(result, s.stop_bits, limits, bounds,
+                                  generation - last_improvement, result.reason);
+    if (bounds.checkpoints && (generation % settings.checkpoint_every == 0 ||
+                               (stop && result.reason == stop_reason::interrupted))) {
       write_checkpoint(settings.checkpoint_file);
     }
     if (settings.on_sync) {
       settings.on_sync(sync_report{generation, result.evaluations, result.best_value, &limits});
     }
     if (stop) break;
-
-    // Epoch: every island evolves alone up to the next synchronisation point.
-    long long next = (generation / interval + 1) * interval;
-    next = std::min({next, gen_limit, eval_gen_limit});
-    if (checkpoints) {
-      next =
-          std::min(next, (generation / settings.checkpoint_every + 1) * settings.checkpoint_every);
-    }
-    const long long from = generation;
-    try {
-      for_islands([&](int li) {
-        for (long long g = from + 1; g <= next; ++g) {
-          islands[li].step(p);
-          if (settings.record_history) history[li].push_back(islands[li].statistics(first + li, g));
-        }
-      });
-    } catch (const std::exception& e) {
-      if (!use_mpi) throw;
-      error = e.what();  // tell the other ranks at the next exchange instead of deadlocking
-    }
-    generation = next;
+    run_epoch(p, next_sync(bounds, settings), settings);
   }
-
-  if (settings.record_history) {
-    // Island-major, every island the same number of records.
-    constexpr int fields = 7;
-    std::vector<double> mine;
-    for (int li = 0; li < local; ++li) {
-      for (const auto& r : history[li]) {
-        mine.insert(mine.end(),
-                    {static_cast<double>(r.island), static_cast<double>(r.generation),
-                     static_cast<double>(r.evaluations), r.best, r.mean, r.spread, r.diversity});
-      }
-    }
-    std::vector<double> all;
-    if (use_mpi) {
-      const int per_island = local > 0 ? static_cast<int>(history[0].size()) * fields : 0;
-      int per = per_island;
-      MPI_Allreduce(MPI_IN_PLACE, &per, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-      std::vector<int> cnt(ranks), off(ranks);
-      for (int r = 0; r < ranks; ++r) {
-        const auto [f, c] = block(r);
-        cnt[r] = c * per;
-        off[r] = f * per;
-      }
-      all.resize(static_cast<std::size_t>(per) * k);
-      MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), cnt.data(),
-                     off.data(), MPI_DOUBLE, MPI_COMM_WORLD);
-    } else {
-      all = std::move(mine);
-    }
-    result.history.reserve(all.size() / fields);
-    for (std::size_t q = 0; q + fields <= all.size(); q += fields) {
-      generation_record r;
-      r.island = static_cast<int>(all[q]);
-      r.generation = static_cast<long long>(all[q + 1]);
-      r.evaluations = static_cast<long long>(all[q + 2]);
-      r.best = all[q + 3];
-      r.mean = all[q + 4];
-      r.spread = all[q + 5];
-      r.diversity = all[q + 6];
-      result.history.push_back(r);
-    }
-  }
+  if (settings.record_history) gather_history(result);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;
+}
+
+void island_model::impl::check_fingerprint(const checkpoint_contents& c, const problem& p,
+                                           const std::filesystem::path& path) const {
+  const std::string ours = fingerprint(ga, opt, p.dimension(), p.name());
+  if (c.fingerprint != ours) {
+    throw io::input_error(checkpoint_where(path, c.fingerprint_line) +
+                          "the checkpoint was written with other settings; resume with the same "
+                          "options.\n  file: " +
+                          c.fingerprint + "\n  now:  " + ours);
+  }
+}
+
+void island_model::impl::load_islands(const checkpoint_contents& c,
+                                      const std::filesystem::path& path) {
+  for (int li = 0; li < local; ++li) {
+    const auto it = c.islands.find(first + li);
+    if (it == c.islands.end()) {
+      throw io::input_error(checkpoint_where(path, 1) + "the file lacks island " +
+                            std::to_string(first + li));
+    }
+    std::istringstream s(it->second.text);
+    try {
+      islands[li].load(s);
+    } catch (const std::exception& e) {
+      throw io::input_error(checkpoint_where(path, it->second.line) + "island " +
+                            std::to_string(it->first) + ": " + e.what());
+    }
+  }
+  if (static_cast<int>(c.islands.size()) != opt.islands) {
+    throw io::input_error(checkpoint_where(path, 1) + "the file has " +
+                          std::to_string(c.islands.size()) + " island sections for " +
+                          std::to_string(opt.islands) + " islands");
+  }
+}
+
+void island_model::impl::check_counters(const checkpoint_contents& c,
+                                        const std::filesystem::path& path) const {
+  // Each island evaluated its initial population and population - elites per generation: the
+  // generation count must agree with every island's own evaluation count.
+  const long long expected =
+      ga.population + c.generation * static_cast<long long>(ga.population - ga.elites);
+  for (int li = 0; li < local; ++li) {
+    if (islands[li].evaluations() != expected) {
+      throw io::input_error(
+          checkpoint_where(path, c.islands.at(first + li).line) + "island " +
+          std::to_string(first + li) + " made " + std::to_string(islands[li].evaluations()) +
+          " evaluations, which does not fit generation " + std::to_string(c.generation) +
+          " (expected " + std::to_string(expected) + ")");
+    }
+  }
 }
 
 island_model::island_model(const ga_options& ga, const island_options& islands)
@@ -495,6 +706,7 @@ island_model::island_model(const ga_options& ga, const island_options& islands)
   } else if (islands.via == transport::automatic) {
     // With fewer islands than ranks every rank computes all islands itself (same result).
     m.use_mpi = mpi_up && islands.islands >= mpi_environment::size();
+    m.replicated = mpi_up && !m.use_mpi;
   }
   if (m.use_mpi) {
     m.rank = mpi_environment::rank();
@@ -534,27 +746,20 @@ run_result island_model::run(const problem& p, const search_box& box, const term
   m.run_index = settings.run_index;
   m.generation = 0;
   m.started = true;
-  m.history.resize(static_cast<std::size_t>(m.local));
-  for (auto& h : m.history) h.clear();
-  std::string error;
-  try {
-    m.for_islands([&](int li) {
-      m.islands[li].start(p, box, m.opt.seed, m.first + li, settings.run_index,
-                          settings.start_point);
-      if (settings.record_history) {
-        m.history[li].push_back(m.islands[li].statistics(m.first + li, 0));
-      }
-    });
-  } catch (const std::exception& e) {
-    if (!m.use_mpi) throw;
-    error = e.what();
-  }
+  m.reset_history();
+  const int failed = m.for_islands_catching([&](int li) {
+    m.islands[li].start(p, box, m.opt.seed, m.first + li, settings.run_index, settings.start_point);
+    if (settings.record_history) {
+      m.history[li].push_back(m.islands[li].statistics(m.first + li, 0));
+    }
+  });
+  if (failed >= 0 && !m.use_mpi) std::rethrow_exception(m.island_errors[failed]);
   if (m.use_mpi) {
-    int failed = error.empty() ? 0 : 1;
-    MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (failed) {
-      throw std::runtime_error(error.empty() ? "the GA failed on another MPI rank (see its message)"
-                                             : error);
+    // Every rank reports the lowest island that failed, with its owner's message.
+    int first_failed = failed >= 0 ? m.first + failed : std::numeric_limits<int>::max();
+    MPI_Allreduce(MPI_IN_PLACE, &first_failed, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first_failed != std::numeric_limits<int>::max()) {
+      throw std::runtime_error(m.agreed_failure(first_failed));
     }
   }
   return m.evolve(p, limits, settings, t0, false);
@@ -562,136 +767,40 @@ run_result island_model::run(const problem& p, const search_box& box, const term
 
 run_result island_model::resume(const problem& p, const std::filesystem::path& checkpoint,
                                 const termination& limits, const run_settings& settings) {
+  return resume_checked(p, nullptr, checkpoint, limits, settings);
+}
+
+run_result island_model::resume(const problem& p, const search_box& box,
+                                const std::filesystem::path& checkpoint, const termination& limits,
+                                const run_settings& settings) {
+  return resume_checked(p, &box, checkpoint, limits, settings);
+}
+
+// Stages: read and verify the file, check it belongs to these options, problem and box, load
+// the islands, check the counters agree, evolve on.
+run_result island_model::resume_checked(const problem& p, const search_box* expected_box,
+                                        const std::filesystem::path& checkpoint,
+                                        const termination& limits, const run_settings& settings) {
   const auto t0 = std::chrono::steady_clock::now();
   limits.validate();
   auto& m = *impl_;
-  const std::string where = checkpoint.string();
-  std::ifstream in(checkpoint);
-  if (!in) throw io::input_error(where + ": cannot open the checkpoint file");
-  std::string line;
-  int line_no = 0;
-  const auto next_line = [&](const char* what) {
-    if (!std::getline(in, line)) {
-      throw io::input_error(where + ":" + std::to_string(line_no + 1) + ": missing " + what);
-    }
-    ++line_no;
-    return std::istringstream(line);
-  };
-  const auto fail = [&](const std::string& msg) {
-    throw io::input_error(where + ":" + std::to_string(line_no) + ": " + msg);
-  };
-  {
-    auto s = next_line("header");
-    std::string magic;
-    int version = 0;
-    s >> magic >> version;
-    if (magic != checkpoint_magic || version != checkpoint_version) {
-      fail("not a kinevo GA checkpoint (version " + std::to_string(checkpoint_version) + ")");
-    }
+  const checkpoint_contents c = read_checkpoint_file(checkpoint, p.dimension());
+  m.check_fingerprint(c, p, checkpoint);
+  if (expected_box != nullptr) check_same_box(c, *expected_box, checkpoint);
+  try {
+    m.prepare(p, c.box);
+  } catch (const std::invalid_argument& e) {
+    throw io::input_error(checkpoint_where(checkpoint, c.fingerprint_line) + e.what());
   }
-  std::string fp;
-  {
-    auto s = next_line("fingerprint");
-    std::string key;
-    s >> key;
-    std::getline(s, fp);
-    if (!fp.empty() && fp[0] == ' ') fp.erase(0, 1);
-    if (key != "fingerprint") fail("expected 'fingerprint'");
-  }
-  const std::string ours = fingerprint(m.ga, m.opt, p.dimension(), p.name());
-  if (fp != ours) {
-    fail("the checkpoint was written with other settings; resume with the same options.\n  file: " +
-         fp + "\n  now:  " + ours);
-  }
-  const auto read_key = [&](const char* key) {
-    auto s = next_line(key);
-    std::string k;
-    s >> k;
-    if (k != key) fail(std::string("expected '") + key + "', found '" + k + "'");
-    return s;
-  };
-  const auto read_hex = [&](std::istringstream& s) {
-    std::string tok;
-    if (!(s >> tok)) fail("missing number");
-    char* end = nullptr;
-    const double v = std::strtod(tok.c_str(), &end);
-    if (end == tok.c_str() || *end != '\0') fail("'" + tok + "' is not a number");
-    return v;
-  };
-  std::uint64_t run_index = 0;
-  long long generation = 0;
-  double stall_ref = 0.0;
-  long long last_impr = 0;
-  {
-    auto s = read_key("run_index");
-    if (!(s >> run_index)) fail("unreadable run index");
-  }
-  {
-    auto s = read_key("generation");
-    if (!(s >> generation) || generation < 0) fail("unreadable generation");
-  }
-  {
-    auto s = read_key("stall");
-    stall_ref = read_hex(s);
-    if (!(s >> last_impr)) fail("unreadable stall generation");
-  }
-  const int n = p.dimension();
-  search_box b{Eigen::VectorXd(n), Eigen::VectorXd(n)};
-  {
-    auto s = read_key("lower");
-    for (int j = 0; j < n; ++j) b.lower[j] = read_hex(s);
-  }
-  {
-    auto s = read_key("upper");
-    for (int j = 0; j < n; ++j) b.upper[j] = read_hex(s);
-  }
-  m.prepare(p, b);
-  for (auto& isl : m.islands) isl.set_box(b);
-  // Island sections: "island i" then that island's lines, up to the next section or "end".
-  std::string section;
-  int current = -1;
-  int section_line = 0;
-  int loaded = 0;
-  const auto flush = [&] {
-    if (current < 0) return;
-    const int li = current - m.first;
-    if (li >= 0 && li < m.local) {
-      std::istringstream s(section);
-      try {
-        m.islands[li].load(s);
-      } catch (const std::exception& e) {
-        throw io::input_error(where + ":" + std::to_string(section_line) + ": island " +
-                              std::to_string(current) + ": " + e.what());
-      }
-      ++loaded;
-    }
-    section.clear();
-  };
-  bool ended = false;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (line.rfind("island ", 0) == 0) {
-      flush();
-      current = std::atoi(line.c_str() + 7);
-      section_line = line_no;
-    } else if (line == "end") {
-      flush();
-      ended = true;
-      break;
-    } else {
-      section += line;
-      section += '\n';
-    }
-  }
-  if (!ended) fail("the file is truncated (no 'end' line)");
-  if (loaded != m.local) fail("the file lacks some islands");
-  m.run_index = run_index;
-  m.generation = generation;
+  for (auto& isl : m.islands) isl.set_box(c.box);
+  m.load_islands(c, checkpoint);
+  m.check_counters(c, checkpoint);
+  m.run_index = c.run_index;
+  m.generation = c.generation;
   m.started = true;
-  m.history.resize(static_cast<std::size_t>(m.local));
-  for (auto& h : m.history) h.clear();
-  m.stall_reference = stall_ref;
-  m.last_improvement = last_impr;
+  m.reset_history();
+  m.stall_reference = c.stall_reference;
+  m.last_improvement = c.last_improvement;
   return m.evolve(p, limits, settings, t0, true);
 }
 

@@ -54,9 +54,13 @@ struct island_options {
   // Master seed; island streams derive from (seed, island, run index).
   std::uint64_t seed = 1;
 
-  // Throws std::invalid_argument with a message naming the field.
+  // Throws io::option_error (a std::invalid_argument) naming the field and its allowed range.
   void validate(const ga_options& ga) const;
 };
+
+// The one rule for an island count, wherever it is held (optimize, the Gauss solver, synthesis,
+// the study): an integer >= 1. Throws io::option_error naming the field "islands".
+void require_island_count(int islands);
 
 // One line of the per-generation log (generation 0 is the initial population).
 struct generation_record {
@@ -129,9 +133,17 @@ class island_model {
   // Continues the run saved in `checkpoint` (written by run() with the same options, problem
   // and box) and reaches exactly the result the uninterrupted run would have. `limits` may
   // differ from the original ones (e.g. a larger generation limit). Throws io::input_error
-  // naming the file and line when it is unreadable or does not match the options/problem.
+  // naming the file and line when the file is unreadable, truncated or edited (a checksum
+  // covers it), was written with other options or another problem (the fingerprint), or its
+  // generation count disagrees with the islands' evaluation counts. The box is the file's.
   run_result resume(const problem& p, const std::filesystem::path& checkpoint,
                     const termination& limits, const run_settings& settings = {});
+  // The same, and also refuses (io::input_error naming the bound and variable) a checkpoint
+  // whose search box differs from `box` in any bit: what a caller that knows its box (e.g.
+  // `optimize --lower/--upper`) should call.
+  run_result resume(const problem& p, const search_box& box,
+                    const std::filesystem::path& checkpoint, const termination& limits,
+                    const run_settings& settings = {});
 
   // Writes the state to `path` at the end of the last run (rank 0 only). Used after an
   // interrupt when no periodic checkpoint file was given.
@@ -145,6 +157,9 @@ class island_model {
   bool is_root() const;
 
  private:
+  run_result resume_checked(const problem& p, const search_box* expected_box,
+                            const std::filesystem::path& checkpoint, const termination& limits,
+                            const run_settings& settings);
   struct impl;
   std::unique_ptr<impl> impl_;
 };

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "io/option_error.hpp"
+
 namespace kinevo::ga {
 
 namespace {
@@ -51,43 +53,47 @@ std::string name_of(E e, const std::array<std::pair<const char*, E>, N>& table) 
 
 }  // namespace
 
+// Every check names the field (io::option_error) and keeps the words the CLI has always shown.
 void ga_options::validate() const {
-  if (population < 2) bad("population must be at least 2 (got " + std::to_string(population) + ")");
+  const auto got = [](auto v) { return " (got " + std::to_string(v) + ")"; };
+  if (population < 2) throw io::option_error("population", "must be at least 2" + got(population));
   if (elites < 0 || elites >= population) {
-    bad("elites must be in [0, population - 1] = [0, " + std::to_string(population - 1) +
-        "] (got " + std::to_string(elites) + ")");
+    throw io::option_error("elites", "must be in [0, population - 1] = [0, " +
+                                         std::to_string(population - 1) + "]" + got(elites));
   }
   const bool real = genes == encoding::real;
   if (!real && (bits_per_variable < 1 || bits_per_variable > 32)) {
-    bad("bits per variable must be in [1, 32] (got " + std::to_string(bits_per_variable) + ")");
+    throw io::option_error("bits_per_variable", "must be in [1, 32]" + got(bits_per_variable));
   }
-  if (tournament_size < 1) bad("tournament size must be at least 1");
-  if (!(rank_pressure >= 1.0 && rank_pressure <= 2.0)) bad("rank pressure must be in [1, 2]");
-  if (!(crossover_rate >= 0.0 && crossover_rate <= 1.0)) bad("crossover rate must be in [0, 1]");
-  if (crossover_points < 1) bad("crossover points must be at least 1");
-  if (!(uniform_swap >= 0.0 && uniform_swap <= 1.0)) bad("uniform swap must be in [0, 1]");
-  if (!(sbx_eta >= 0.0) || !std::isfinite(sbx_eta)) bad("SBX eta must be finite and >= 0");
-  if (!(blx_alpha >= 0.0) || !std::isfinite(blx_alpha)) bad("BLX alpha must be finite and >= 0");
-  if (!(bit_mutation_rate >= 0.0 && bit_mutation_rate <= 1.0)) {
-    bad("bit mutation rate must be in [0, 1]");
+  if (tournament_size < 1) {
+    throw io::option_error("tournament_size", "must be at least 1" + got(tournament_size));
   }
-  if (!(gene_mutation_rate <= 1.0)) bad("gene mutation rate must be <= 1 (negative: 1/dimension)");
-  if (!(polynomial_eta >= 0.0) || !std::isfinite(polynomial_eta)) {
-    bad("polynomial eta must be finite and >= 0");
+  io::require_real("rank_pressure", rank_pressure, {1.0, 2.0});
+  io::require_real("crossover_rate", crossover_rate, {0.0, 1.0});
+  if (crossover_points < 1) {
+    throw io::option_error("crossover_points", "must be at least 1" + got(crossover_points));
   }
-  if (!(gaussian_sigma > 0.0) || !std::isfinite(gaussian_sigma)) {
-    bad("gaussian sigma must be finite and > 0");
+  io::require_real("uniform_swap", uniform_swap, {0.0, 1.0});
+  io::require_real("sbx_eta", sbx_eta, io::non_negative());
+  io::require_real("blx_alpha", blx_alpha, io::non_negative());
+  io::require_real("bit_mutation_rate", bit_mutation_rate, {0.0, 1.0});
+  if (!(gene_mutation_rate <= 1.0)) {
+    throw io::option_error("gene_mutation_rate", "must be <= 1 (negative: 1/dimension)");
   }
+  io::require_real("polynomial_eta", polynomial_eta, io::non_negative());
+  io::require_real("gaussian_sigma", gaussian_sigma, io::positive());
   if (!real && (crossover == crossover_method::sbx || crossover == crossover_method::blx)) {
-    bad("crossover " + to_string(crossover) + " needs real genes; with " + to_string(genes) +
-        " genes use n_point or uniform");
+    throw io::option_error("crossover", to_string(crossover) + " needs real genes; with " +
+                                            to_string(genes) + " genes use n_point or uniform");
   }
   if (!real && mutation != mutation_method::bit_flip) {
-    bad("mutation " + to_string(mutation) + " needs real genes; with " + to_string(genes) +
-        " genes use bit_flip");
+    throw io::option_error("mutation", to_string(mutation) + " needs real genes; with " +
+                                           to_string(genes) + " genes use bit_flip");
   }
   if (real && mutation == mutation_method::bit_flip) {
-    bad("mutation bit_flip needs binary or gray genes; with real genes use polynomial or gaussian");
+    throw io::option_error("mutation",
+                           "bit_flip needs binary or gray genes; with real genes use polynomial "
+                           "or gaussian");
   }
 }
 

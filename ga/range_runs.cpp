@@ -4,43 +4,40 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
+
+#include "ga/checkpoint_file.hpp"
+#include "io/csv_table.hpp"
+#include "io/option_error.hpp"
 
 namespace kinevo::ga {
 
+// Each check names its field (io::option_error).
 void range_run_options::validate() const {
-  if (runs < 1) throw std::invalid_argument("range runs: runs must be at least 1");
-  if (!(shrink > 0.0 && shrink <= 1.0)) {
-    throw std::invalid_argument("range runs: shrink factor must be in (0, 1]");
-  }
+  io::require_integer("runs", runs, 1);
+  io::require_real("shrink", shrink, {0.0, 1.0, true, false});
   if (!radii_per_run.empty() && static_cast<int>(radii_per_run.size()) != runs) {
-    throw std::invalid_argument("range runs: " + std::to_string(radii_per_run.size()) +
-                                " radii given for " + std::to_string(runs) +
-                                " runs; give one radius per run");
+    throw io::option_error("radii_per_run", "has " + std::to_string(radii_per_run.size()) +
+                                                " radii for " + std::to_string(runs) +
+                                                " runs; give one radius per run");
   }
-  for (double r : radii_per_run) {
-    if (!(r > 0.0) || !std::isfinite(r)) {
-      throw std::invalid_argument("range runs: every radius must be finite and > 0");
-    }
-  }
-  if (!(move_floor >= 0.0 && move_floor <= 1.0)) {
-    throw std::invalid_argument("range runs: move floor must be in [0, 1]");
-  }
-  if (!(first_run_budget > 0.0) || !std::isfinite(first_run_budget)) {
-    throw std::invalid_argument("range runs: first run budget must be finite and > 0");
-  }
-  if (!std::isfinite(move_factor))
-    throw std::invalid_argument("range runs: move factor not finite");
+  for (double r : radii_per_run) io::require_real("radii_per_run", r, io::positive());
+  io::require_real("move_floor", move_floor, {0.0, 1.0});
+  io::require_real("first_run_budget", first_run_budget, io::positive());
+  io::require_real("move_factor", move_factor, io::any_finite());
   if (rotate && !(move_factor > 0.0)) {
-    throw std::invalid_argument("range runs: rotate needs move_factor > 0");
+    throw io::option_error("rotate", "needs move_factor > 0");
   }
   if (!radii_per_run.empty() && rotate) {
-    throw std::invalid_argument("range runs: rotate and radii_per_run exclude each other");
+    throw io::option_error("rotate", "and radii_per_run exclude each other");
   }
   if (clip_lower.size() != clip_upper.size()) {
-    throw std::invalid_argument("range runs: clip bounds differ in size");
+    throw io::option_error("clip_lower", "and clip_upper differ in size");
   }
 }
 
@@ -78,122 +75,433 @@ class rotated_problem : public problem {
   const Eigen::VectorXd& hi_;
 };
 
+// Everything a range-run sequence carries from one run to the next: enough to continue it
+// after an interrupt (saved beside the island checkpoint, see range_state_path).
+struct range_state {
+  int next = 0;  // the run about to start (or in progress)
+  Eigen::VectorXd centre, radii;
+  search_box box;
+  Eigen::VectorXd previous_best;  // empty before the first run
+  Eigen::MatrixXd axes;           // n x n with rotate only
+  bool rotated = false;           // the run searches along `axes`
+  Eigen::MatrixXd moves;          // columns: the last moves of the best, newest first
+  int move_count = 0;
+  range_run_result out;
+};
+
+constexpr const char* range_magic = "kinevo-range-runs";
+constexpr int range_version = 1;
+
+std::string hex(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%a", v);
+  return buf;
+}
+
+void put(std::ostream& os, const char* key, const Eigen::Ref<const Eigen::MatrixXd>& m) {
+  os << key << ' ' << m.rows() << ' ' << m.cols();
+  for (Eigen::Index j = 0; j < m.cols(); ++j) {
+    for (Eigen::Index i = 0; i < m.rows(); ++i) os << ' ' << hex(m(i, j));
+  }
+  os << '\n';
+}
+
+// What must not change between the interrupted sequence and its resume.
+std::string range_fingerprint(const problem& p, const search_box& first,
+                              const range_run_options& o) {
+  std::ostringstream s;
+  s << "problem=" << p.name() << " n=" << p.dimension() << " runs=" << o.runs
+    << " shrink=" << hex(o.shrink) << " move_factor=" << hex(o.move_factor)
+    << " move_floor=" << hex(o.move_floor) << " rotate=" << o.rotate
+    << " first_run_budget=" << hex(o.first_run_budget) << " keep_best=" << o.keep_best
+    << " first_run_index=" << o.first_run_index << " radii_per_run=";
+  for (double r : o.radii_per_run) s << hex(r) << ',';
+  s << " clip=";
+  for (Eigen::Index j = 0; j < o.clip_lower.size(); ++j) {
+    s << hex(o.clip_lower[j]) << ':' << hex(o.clip_upper[j]) << ',';
+  }
+  s << " first=";
+  for (Eigen::Index j = 0; j < first.lower.size(); ++j) {
+    s << hex(first.lower[j]) << ':' << hex(first.upper[j]) << ',';
+  }
+  return s.str();
+}
+
+void save_range_state(const std::filesystem::path& path, const std::string& fingerprint,
+                      const range_state& st) {
+  std::ostringstream os;
+  os << range_magic << ' ' << range_version << '\n';
+  os << "fingerprint " << fingerprint << '\n';
+  os << "next " << st.next << " rotated " << st.rotated << " move_count " << st.move_count
+     << " runs " << st.out.runs.size() << '\n';
+  put(os, "centre", st.centre);
+  put(os, "radii", st.radii);
+  put(os, "lower", st.box.lower);
+  put(os, "upper", st.box.upper);
+  put(os, "previous_best", st.previous_best);
+  put(os, "axes", st.axes);
+  put(os, "moves", st.moves.leftCols(st.move_count));
+  os << "best " << hex(st.out.best_value) << ' ' << st.out.evaluations << '\n';
+  put(os, "best_x", st.out.best_x);
+  for (const auto& r : st.out.runs) {
+    os << "run " << r.run << ' ' << to_string(r.result.reason) << ' ' << hex(r.result.best_value)
+       << ' ' << r.result.best_island << ' ' << r.result.evaluations << ' ' << r.result.generations
+       << '\n';
+    put(os, "run_centre", r.centre);
+    put(os, "run_radii", r.radii);
+    put(os, "run_axes", r.axes);
+    put(os, "run_best_x", r.result.best_x);
+  }
+  os << "end\n";
+  write_checksummed_text(path, os.str());
+}
+
+// Reads what save_range_state wrote (the checksum is already verified: a failure here means
+// another kinevo version or another problem, named with the line).
+class range_reader {
+ public:
+  range_reader(const std::filesystem::path& path, const std::string& body)
+      : path_(path), in_(body) {}
+  [[noreturn]] void fail(const std::string& msg) const {
+    throw io::input_error(checkpoint_where(path_, line_) + msg);
+  }
+  std::istringstream keyed(const char* key) {
+    std::string line;
+    if (!std::getline(in_, line)) fail(std::string("missing '") + key + "'");
+    ++line_;
+    std::istringstream s(line);
+    std::string k;
+    s >> k;
+    if (k != key) fail(std::string("expected '") + key + "', found '" + k + "'");
+    return s;
+  }
+  Eigen::MatrixXd matrix(const char* key) {
+    auto s = keyed(key);
+    Eigen::Index rows = -1, cols = -1;
+    if (!(s >> rows >> cols) || rows < 0 || cols < 0 || rows > (1 << 24) || cols > (1 << 24)) {
+      fail(std::string("unreadable size of '") + key + "'");
+    }
+    Eigen::MatrixXd m(rows, cols);
+    for (Eigen::Index j = 0; j < cols; ++j) {
+      for (Eigen::Index i = 0; i < rows; ++i) m(i, j) = real(s);
+    }
+    return m;
+  }
+  double real(std::istringstream& s) {
+    std::string tok;
+    if (!(s >> tok)) fail("missing number");
+    char* end = nullptr;
+    const double v = std::strtod(tok.c_str(), &end);
+    if (end == tok.c_str() || *end != '\0') fail("'" + tok + "' is not a number");
+    return v;
+  }
+  int line() const { return line_; }
+
+ private:
+  const std::filesystem::path& path_;
+  std::istringstream in_;
+  int line_ = 0;
+};
+
+Eigen::VectorXd vector_of(const Eigen::MatrixXd& m) {
+  return m.size() == 0 ? Eigen::VectorXd() : Eigen::VectorXd(m.reshaped());
+}
+
+range_state load_range_state(const std::filesystem::path& path, const std::string& fingerprint,
+                             int n) {
+  range_reader r(path, read_checksummed_text(path, range_magic));
+  {
+    auto s = r.keyed(range_magic);
+    int v = 0;
+    if (!(s >> v) || v != range_version) r.fail("range-run state version is not 1");
+  }
+  {
+    auto s = r.keyed("fingerprint");
+    std::string fp;
+    std::getline(s, fp);
+    if (!fp.empty() && fp[0] == ' ') fp.erase(0, 1);
+    if (fp != fingerprint) {
+      r.fail(
+          "the range runs were started with other settings, box or problem; resume with the "
+          "same options.\n  file: " +
+          fp + "\n  now:  " + fingerprint);
+    }
+  }
+  range_state st;
+  std::size_t runs = 0;
+  {
+    auto s = r.keyed("next");
+    std::string k1, k2, k3;
+    if (!(s >> st.next >> k1 >> st.rotated >> k2 >> st.move_count >> k3 >> runs) ||
+        k1 != "rotated" || k2 != "move_count" || k3 != "runs" || st.next < 0 ||
+        runs != static_cast<std::size_t>(st.next)) {
+      r.fail("unreadable run counters");
+    }
+  }
+  const auto sized = [&](Eigen::VectorXd v, const char* what) {
+    if (v.size() != n) r.fail(std::string(what) + " does not have the problem's dimension");
+    return v;
+  };
+  st.centre = sized(vector_of(r.matrix("centre")), "centre");
+  st.radii = sized(vector_of(r.matrix("radii")), "radii");
+  st.box.lower = sized(vector_of(r.matrix("lower")), "lower");
+  st.box.upper = sized(vector_of(r.matrix("upper")), "upper");
+  st.previous_best = vector_of(r.matrix("previous_best"));
+  st.axes = r.matrix("axes");
+  const Eigen::MatrixXd moves = r.matrix("moves");
+  st.moves = moves;  // resized by the caller to its capacity
+  {
+    auto s = r.keyed("best");
+    st.out.best_value = r.real(s);
+    if (!(s >> st.out.evaluations)) r.fail("unreadable evaluation count");
+  }
+  st.out.best_x = vector_of(r.matrix("best_x"));
+  for (std::size_t k = 0; k < runs; ++k) {
+    range_run_record rec;
+    auto s = r.keyed("run");
+    std::string reason;
+    if (!(s >> rec.run >> reason)) r.fail("unreadable run");
+    try {
+      rec.result.reason = parse_stop_reason(reason);
+    } catch (const std::invalid_argument& e) {
+      r.fail(e.what());
+    }
+    rec.result.best_value = r.real(s);
+    if (!(s >> rec.result.best_island >> rec.result.evaluations >> rec.result.generations)) {
+      r.fail("unreadable run counters");
+    }
+    rec.centre = vector_of(r.matrix("run_centre"));
+    rec.radii = vector_of(r.matrix("run_radii"));
+    rec.axes = r.matrix("run_axes");
+    rec.result.best_x = vector_of(r.matrix("run_best_x"));
+    st.out.runs.push_back(std::move(rec));
+  }
+  r.keyed("end");
+  return st;
+}
+
+// The stages of one range-run sequence; run_range_runs and resume_range_runs drive them.
+class range_sequence {
+ public:
+  range_sequence(island_model& model, const problem& p, const search_box& first,
+                 const termination& per_run, const range_run_options& options,
+                 const range_run_hook& hook, run_settings settings)
+      : model_(model),
+        p_(p),
+        per_run_(per_run),
+        o_(options),
+        hook_(hook),
+        settings_(std::move(settings)),
+        n_(p.dimension()),
+        zero_(Eigen::VectorXd::Zero(p.dimension())) {
+    o_.validate();
+    first.validate(n_);
+    if (o_.clip_lower.size() > 0 && o_.clip_lower.size() != n_) {
+      throw std::invalid_argument("range runs: clip bounds must have the problem's dimension");
+    }
+    st_.out.best_value = std::numeric_limits<double>::infinity();
+    st_.centre = first.centre();
+    st_.radii = first.radii();
+    st_.box = first;
+    // Memory stays linear in n unless the boxes rotate: axes and moves are n x n only then.
+    if (o_.rotate) st_.axes = Eigen::MatrixXd::Identity(n_, n_);
+    st_.moves.resize(o_.rotate ? n_ : 0, o_.rotate ? std::min(n_, o_.runs) : 0);
+    fingerprint_ = range_fingerprint(p, first, o_);
+  }
+
+  // Continues from the state saved beside `checkpoint`: run `next` resumes from the island
+  // checkpoint, the later ones start as usual.
+  void load(const std::filesystem::path& checkpoint) {
+    range_state st = load_range_state(range_state_path(checkpoint), fingerprint_, n_);
+    const auto where = checkpoint_where(range_state_path(checkpoint), 1);
+    if (st.next >= o_.runs) throw io::input_error(where + "every range run had finished");
+    if (o_.rotate != (st.axes.size() > 0) || st.moves.cols() != st.move_count ||
+        (st.move_count > 0 && st.moves.rows() != n_) || st.move_count > st_.moves.cols()) {
+      throw io::input_error(where + "the rotation state does not fit the options");
+    }
+    Eigen::MatrixXd moves = st_.moves;
+    moves.leftCols(st.move_count) = st.moves;
+    st.moves = std::move(moves);
+    st_ = std::move(st);
+    resume_from_ = checkpoint;
+  }
+
+  range_run_result run() {
+    for (int k = st_.next; k < o_.runs; ++k) {
+      st_.next = k;
+      save_state_if_checkpointing();
+      range_run_record rec = run_one(k);
+      take(rec);
+      const bool stopped = rec.result.reason == stop_reason::interrupted ||
+                           rec.result.reason == stop_reason::wall_time;
+      const bool interrupted = rec.result.reason == stop_reason::interrupted;
+      st_.out.runs.push_back(std::move(rec));
+      if (interrupted) save_run_on_interrupt();
+      if (k + 1 == o_.runs || stopped) break;
+      if (!next_box(k)) break;
+    }
+    return st_.out;
+  }
+
+ private:
+  termination limits_of(int k) const {
+    termination limits = per_run_;
+    if (k == 0 && o_.first_run_budget != 1.0) {
+      const auto scale = [&](long long v) {
+        return v > 0 ? std::max(1LL, std::llround(static_cast<double>(v) * o_.first_run_budget))
+                     : v;
+      };
+      limits.max_generations = scale(per_run_.max_generations);
+      limits.max_evaluations = scale(per_run_.max_evaluations);
+    }
+    return limits;
+  }
+
+  range_run_record run_one(int k) {
+    run_settings settings = settings_;
+    settings.run_index = o_.first_run_index + static_cast<std::uint64_t>(k);
+    settings.start_point = (o_.keep_best && k > 0) ? &st_.previous_best : nullptr;
+    range_run_record rec;
+    rec.run = k;
+    rec.centre = st_.centre;  // as asked for (the box may be clipped)
+    rec.radii = st_.radii;
+    rec.axes = st_.axes;
+    const termination limits = limits_of(k);
+    const bool resuming = !resume_from_.empty();
+    if (st_.rotated) {
+      const rotated_problem rp(p_, st_.centre, st_.axes, o_.clip_lower, o_.clip_upper);
+      settings.start_point = o_.keep_best ? &zero_ : nullptr;
+      const search_box box = search_box::around(zero_, st_.radii);
+      rec.result = resuming ? model_.resume(rp, box, resume_from_, limits, settings)
+                            : model_.run(rp, box, limits, settings);
+      rec.result.best_x = rp.to_x(rec.result.best_x).col(0);
+    } else {
+      rec.result = resuming ? model_.resume(p_, st_.box, resume_from_, limits, settings)
+                            : model_.run(p_, st_.box, limits, settings);
+    }
+    resume_from_.clear();
+    return rec;
+  }
+
+  void take(const range_run_record& rec) {
+    st_.out.evaluations += rec.result.evaluations;
+    // The problem may have changed between runs (penalty weights): the latest run's best is
+    // the one that counts for the next centre; the overall best is by value as evaluated.
+    if (rec.result.best_value <= st_.out.best_value) {
+      st_.out.best_value = rec.result.best_value;
+      st_.out.best_x = rec.result.best_x;
+    }
+    st_.previous_best = rec.result.best_x;
+  }
+
+  // Proposes the next centre and radii, lets the hook change them, and sets the next box.
+  bool next_box(int k) {
+    range_run_step step;
+    step.next_run = k + 1;
+    step.last = &st_.out.runs.back().result;
+    step.centre = st_.previous_best;
+    step.radii = proposed_radii(k);
+    if (hook_ && !hook_(step)) return false;
+    if (step.centre.size() != n_ || step.radii.size() != n_ || !(step.radii.array() > 0.0).all()) {
+      throw std::invalid_argument(
+          "range runs: the hook left a centre or radii of the wrong size or a radius <= 0");
+    }
+    st_.centre = step.centre;
+    // Keep the box resolvable in floating point: a few hundred ulps of the centre at least.
+    st_.radii = step.radii.cwiseMax((st_.centre.cwiseAbs().array() + 1.0).matrix() * 256.0 *
+                                    std::numeric_limits<double>::epsilon());
+    st_.box = search_box::around(st_.centre, st_.radii);
+    if (o_.clip_lower.size() > 0) {
+      st_.box.lower = st_.box.lower.cwiseMax(o_.clip_lower);
+      st_.box.upper = st_.box.upper.cwiseMin(o_.clip_upper);
+    }
+    st_.previous_best = st_.previous_best.cwiseMax(st_.box.lower).cwiseMin(st_.box.upper);
+    return true;
+  }
+
+  Eigen::VectorXd proposed_radii(int k) {
+    const Eigen::VectorXd& radii = st_.radii;
+    if (o_.rotate) {
+      const Eigen::VectorXd d = st_.previous_best - st_.centre;
+      if (d.norm() > 0.0) {
+        st_.move_count = std::min<int>(st_.move_count + 1, static_cast<int>(st_.moves.cols()));
+        for (int i = st_.move_count - 1; i > 0; --i) st_.moves.col(i) = st_.moves.col(i - 1);
+        st_.moves.col(0) = d;
+      }
+    }
+    if (o_.rotate && st_.move_count > 0) {
+      const Eigen::MatrixXd q =
+          Eigen::HouseholderQR<Eigen::MatrixXd>(st_.moves.leftCols(st_.move_count)).householderQ();
+      const Eigen::VectorXd along = (q.transpose() * st_.moves.col(0)).cwiseAbs() * o_.move_factor;
+      const double largest = along.maxCoeff();
+      st_.axes = q;
+      st_.rotated = true;
+      return along.cwiseMax(std::max(o_.move_floor, 1e-9) * largest)
+          .cwiseMax(radii * o_.shrink)
+          .cwiseMin(radii / o_.shrink);
+    }
+    if (!o_.radii_per_run.empty()) return Eigen::VectorXd::Constant(n_, o_.radii_per_run[k + 1]);
+    if (o_.move_factor > 0.0) {
+      const Eigen::VectorXd move = (st_.previous_best - st_.centre).cwiseAbs() * o_.move_factor;
+      const double largest = move.maxCoeff();
+      if (largest > 0.0) {
+        return move.cwiseMax(std::max(o_.move_floor, 1e-9) * largest)
+            .cwiseMax(radii * o_.shrink)
+            .cwiseMin(radii / o_.shrink);
+      }
+    }
+    return radii * o_.shrink;
+  }
+
+  bool checkpointing() const { return !settings_.checkpoint_file.empty(); }
+
+  // Before each run: the state the run's island checkpoints belong to (rank 0 writes).
+  void save_state_if_checkpointing() {
+    if (!checkpointing() || !model_.is_root()) return;
+    save_range_state(range_state_path(settings_.checkpoint_file), fingerprint_, st_);
+  }
+
+  // The island checkpoint of the interrupted run, when the model did not write it itself.
+  void save_run_on_interrupt() {
+    if (!checkpointing() || settings_.checkpoint_every > 0) return;
+    model_.save_checkpoint(settings_.checkpoint_file);  // collective under MPI
+  }
+
+  island_model& model_;
+  const problem& p_;
+  termination per_run_;
+  range_run_options o_;
+  const range_run_hook& hook_;
+  run_settings settings_;
+  int n_;
+  Eigen::VectorXd zero_;
+  range_state st_;
+  std::string fingerprint_;
+  std::filesystem::path resume_from_;
+};
+
 }  // namespace
+
+std::filesystem::path range_state_path(const std::filesystem::path& checkpoint) {
+  std::filesystem::path p = checkpoint;
+  p += ".ranges";
+  return p;
+}
 
 range_run_result run_range_runs(island_model& model, const problem& p, const search_box& first,
                                 const termination& per_run, const range_run_options& options,
                                 const range_run_hook& hook, run_settings settings) {
-  options.validate();
-  const int n = p.dimension();
-  first.validate(n);
-  const bool clip = options.clip_lower.size() > 0;
-  if (clip && options.clip_lower.size() != n) {
-    throw std::invalid_argument("range runs: clip bounds must have the problem's dimension");
-  }
-  range_run_result out;
-  out.best_value = std::numeric_limits<double>::infinity();
-  Eigen::VectorXd centre = first.centre();
-  Eigen::VectorXd radii = first.radii();
-  search_box box = first;
-  Eigen::VectorXd previous_best;
-  Eigen::MatrixXd axes = Eigen::MatrixXd::Identity(n, n);
-  bool rotated = false;         // the current run searches along `axes`
-  Eigen::MatrixXd moves(n, n);  // columns: the last moves of the best, newest first
-  int move_count = 0;
-  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
-  for (int k = 0; k < options.runs; ++k) {
-    settings.run_index = options.first_run_index + static_cast<std::uint64_t>(k);
-    settings.start_point = (options.keep_best && k > 0) ? &previous_best : nullptr;
-    range_run_record rec;
-    rec.run = k;
-    rec.centre = centre;  // as asked for (the box may be clipped)
-    rec.radii = radii;
-    rec.axes = axes;
-    termination limits = per_run;
-    if (k == 0 && options.first_run_budget != 1.0) {
-      const auto scale = [&](long long v) {
-        return v > 0
-                   ? std::max(1LL, std::llround(static_cast<double>(v) * options.first_run_budget))
-                   : v;
-      };
-      limits.max_generations = scale(per_run.max_generations);
-      limits.max_evaluations = scale(per_run.max_evaluations);
-    }
-    if (rotated) {
-      const rotated_problem rp(p, centre, axes, options.clip_lower, options.clip_upper);
-      settings.start_point = options.keep_best ? &zero : nullptr;
-      rec.result = model.run(rp, search_box::around(zero, radii), limits, settings);
-      rec.result.best_x = rp.to_x(rec.result.best_x).col(0);
-    } else {
-      rec.result = model.run(p, box, limits, settings);
-    }
-    out.evaluations += rec.result.evaluations;
-    // The problem may have changed between runs (penalty weights): the latest run's best is
-    // the one that counts for the next centre; the overall best is by value as evaluated.
-    if (rec.result.best_value <= out.best_value) {
-      out.best_value = rec.result.best_value;
-      out.best_x = rec.result.best_x;
-    }
-    previous_best = rec.result.best_x;
-    const bool stopped = rec.result.reason == stop_reason::interrupted ||
-                         rec.result.reason == stop_reason::wall_time;
-    out.runs.push_back(std::move(rec));
-    if (k + 1 == options.runs || stopped) break;
+  range_sequence sequence(model, p, first, per_run, options, hook, std::move(settings));
+  return sequence.run();
+}
 
-    range_run_step step;
-    step.next_run = k + 1;
-    step.last = &out.runs.back().result;
-    step.centre = previous_best;
-    if (options.rotate) {
-      const Eigen::VectorXd d = previous_best - centre;
-      if (d.norm() > 0.0) {
-        move_count = std::min(move_count + 1, n);
-        for (int i = move_count - 1; i > 0; --i) moves.col(i) = moves.col(i - 1);
-        moves.col(0) = d;
-      }
-    }
-    if (options.rotate && move_count > 0) {
-      const Eigen::MatrixXd q =
-          Eigen::HouseholderQR<Eigen::MatrixXd>(moves.leftCols(move_count)).householderQ();
-      const Eigen::VectorXd along = (q.transpose() * moves.col(0)).cwiseAbs() * options.move_factor;
-      const double largest = along.maxCoeff();
-      step.radii = along.cwiseMax(std::max(options.move_floor, 1e-9) * largest)
-                       .cwiseMax(radii * options.shrink)
-                       .cwiseMin(radii / options.shrink);
-      axes = q;
-      rotated = true;
-    } else if (!options.radii_per_run.empty()) {
-      step.radii = Eigen::VectorXd::Constant(n, options.radii_per_run[k + 1]);
-    } else if (options.move_factor > 0.0) {
-      const Eigen::VectorXd move = (previous_best - centre).cwiseAbs() * options.move_factor;
-      const double largest = move.maxCoeff();
-      if (largest > 0.0) {
-        step.radii = move.cwiseMax(std::max(options.move_floor, 1e-9) * largest)
-                         .cwiseMax(radii * options.shrink)
-                         .cwiseMin(radii / options.shrink);
-      } else {
-        step.radii = radii * options.shrink;
-      }
-    } else {
-      step.radii = radii * options.shrink;
-    }
-    if (hook && !hook(step)) break;
-    if (step.centre.size() != n || step.radii.size() != n || !(step.radii.array() > 0.0).all()) {
-      throw std::invalid_argument(
-          "range runs: the hook left a centre or radii of the wrong size or a radius <= 0");
-    }
-    centre = step.centre;
-    // Keep the box resolvable in floating point: a few hundred ulps of the centre at least.
-    radii = step.radii.cwiseMax((centre.cwiseAbs().array() + 1.0).matrix() * 256.0 *
-                                std::numeric_limits<double>::epsilon());
-    box = search_box::around(centre, radii);
-    if (clip) {
-      box.lower = box.lower.cwiseMax(options.clip_lower);
-      box.upper = box.upper.cwiseMin(options.clip_upper);
-    }
-    previous_best = previous_best.cwiseMax(box.lower).cwiseMin(box.upper);
-  }
-  return out;
+range_run_result resume_range_runs(island_model& model, const problem& p, const search_box& first,
+                                   const termination& per_run, const range_run_options& options,
+                                   const std::filesystem::path& checkpoint,
+                                   const range_run_hook& hook, run_settings settings) {
+  range_sequence sequence(model, p, first, per_run, options, hook, std::move(settings));
+  sequence.load(checkpoint);
+  return sequence.run();
 }
 
 }  // namespace kinevo::ga

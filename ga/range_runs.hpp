@@ -4,6 +4,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <filesystem>
 #include <functional>
 #include <vector>
 
@@ -50,7 +51,10 @@ struct range_run_record {
   int run = 0;
   Eigen::VectorXd centre;  // asked for; the searched box is this box clipped (clip_lower/upper)
   Eigen::VectorXd radii;   // along the columns of `axes`
-  Eigen::MatrixXd axes;    // identity unless range_run_options::rotate
+  // With range_run_options::rotate, the n x n axes of the run (identity until the first
+  // rotation); otherwise empty, meaning the identity (no n x n matrix per run: memory stays
+  // linear in the dimension).
+  Eigen::MatrixXd axes;
   run_result result;
 };
 
@@ -72,9 +76,29 @@ struct range_run_result {
   std::vector<range_run_record> runs;
 };
 
-// Runs `options.runs` GA runs with `model`, the first on `first`.
+// Runs `options.runs` GA runs with `model`, the first on `first`. Stops after a run that ended
+// by interrupt or wall time; `runs` then holds every run so far, the last one with that reason.
+// Checkpoints: with settings.checkpoint_file, every run checkpoints through the island model
+// as a single run does (checkpoint_every, and always when interrupted), and before each run the
+// range-run state (finished runs, centre, radii, box, axes) is written beside it, to
+// range_state_path(checkpoint_file) (rank 0, atomically, with a checksum).
 range_run_result run_range_runs(island_model& model, const problem& p, const search_box& first,
                                 const termination& per_run, const range_run_options& options,
                                 const range_run_hook& hook = {}, run_settings settings = {});
+
+// Continues a sequence interrupted with a checkpoint: the interrupted run resumes from
+// `checkpoint` (island_model::resume, with its box checked), the later ones follow as they
+// would have; the result equals the uninterrupted one, except that the records of the runs
+// finished before the interrupt have no history. Give the same model options, problem, first
+// box and range-run options (a fingerprint in the state file is checked) and a hook that
+// restores whatever it had changed in the problem (the problem is the caller's). Throws
+// io::input_error naming the file and line for a missing, edited or mismatched state.
+range_run_result resume_range_runs(island_model& model, const problem& p, const search_box& first,
+                                   const termination& per_run, const range_run_options& options,
+                                   const std::filesystem::path& checkpoint,
+                                   const range_run_hook& hook = {}, run_settings settings = {});
+
+// The range-run state file that goes with an island checkpoint: "<checkpoint>.ranges".
+std::filesystem::path range_state_path(const std::filesystem::path& checkpoint);
 
 }  // namespace kinevo::ga

@@ -1,19 +1,27 @@
 #include "ga/termination.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
+
+#include "io/option_error.hpp"
 
 namespace kinevo::ga {
 
 void termination::validate() const {
-  if (std::isnan(target_value)) throw std::invalid_argument("target value is NaN");
-  if (!(stall_tolerance >= 0.0)) throw std::invalid_argument("stall tolerance must be >= 0");
-  if (std::isnan(max_seconds)) throw std::invalid_argument("wall-time limit is NaN");
+  // 0 means "no limit"; a negative limit is a mistake, not another way to say none.
+  io::require_integer("max_generations", max_generations, 0);
+  io::require_integer("max_evaluations", max_evaluations, 0);
+  io::require_integer("stall_generations", stall_generations, 0);
+  io::require_real("max_seconds", max_seconds, io::non_negative());  // 0: no limit
+  if (std::isnan(target_value)) throw io::option_error("target_value", "must not be NaN");
+  io::require_real("stall_tolerance", stall_tolerance, io::non_negative());
   if (max_generations <= 0 && max_evaluations <= 0 && stall_generations <= 0 &&
       max_seconds <= 0.0 && !std::isfinite(target_value)) {
-    throw std::invalid_argument(
-        "no termination limit is set: give a generation or evaluation limit, a stall limit, "
-        "a wall-time limit or a finite target value");
+    throw io::option_error(
+        "max_generations",
+        "and every other limit are unset: no termination limit is set; give a generation or "
+        "evaluation limit, a stall limit, a wall-time limit or a finite target value");
   }
 }
 
@@ -33,6 +41,16 @@ std::string to_string(stop_reason r) {
       return "interrupted";
   }
   return "?";
+}
+
+stop_reason parse_stop_reason(const std::string& name) {
+  for (auto r : {stop_reason::generations, stop_reason::evaluations, stop_reason::target,
+                 stop_reason::stall, stop_reason::wall_time, stop_reason::interrupted}) {
+    if (to_string(r) == name) return r;
+  }
+  throw std::invalid_argument("unknown stop reason '" + name +
+                              "'; use one of: generations, evaluations, target, stall, "
+                              "wall_time, interrupted");
 }
 
 }  // namespace kinevo::ga

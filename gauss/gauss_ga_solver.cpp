@@ -142,6 +142,7 @@ long long gauss_ga_options::run_budget(int coordinates) const {
 void gauss_ga_options::validate() const {
   ga.validate();
   islands.validate(ga);
+  penalty.validate();
   auto fail = [](const std::string& what) { throw std::invalid_argument("ga solver: " + what); };
   auto finite_positive = [](double v) { return std::isfinite(v) && v > 0.0; };
   if (evaluations_per_run < 2LL * ga.population * islands.islands) {

@@ -231,5 +231,34 @@ TEST(IslandModel, ResumeFromACheckpointReachesTheUninterruptedResult) {
   std::filesystem::remove_all(dir);
 }
 
+// A failing objective is reported by the lowest island that failed, whatever the thread count
+// (issue 16, item 15: the same point from every rank and every thread layout).
+TEST(IslandModel, AFailureIsTheLowestIslandsWhateverTheThreadCount) {
+  class nan_near_minimum : public sphere_function {
+   public:
+    using sphere_function::sphere_function;
+    void evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                  Eigen::Ref<Eigen::VectorXd> values) const override {
+      sphere_function::evaluate(x, values);
+      for (Eigen::Index i = 0; i < values.size(); ++i) {
+        if (values[i] < 1.0) values[i] = std::numeric_limits<double>::quiet_NaN();
+      }
+    }
+  };
+  const nan_near_minimum p(5);
+  std::string first_message;
+  for (const int threads : {1, 2, 3, 6}) {
+    island_model m(ga_options{}, islands(6, topology::ring, threads));
+    try {
+      m.run(p, search_box::of(p), generations(400));
+      FAIL() << "NaN accepted";
+    } catch (const std::runtime_error& e) {
+      if (first_message.empty()) first_message = e.what();
+      EXPECT_EQ(e.what(), first_message) << threads << " threads";
+    }
+  }
+  EXPECT_NE(first_message.find("returned nan at x = ("), std::string::npos) << first_message;
+}
+
 }  // namespace
 }  // namespace kinevo::ga

@@ -2,7 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "ga/interrupt.hpp"
 #include "ga/test_functions.hpp"
+#include "io/csv_table.hpp"
 
 namespace kinevo::ga {
 namespace {
@@ -117,6 +123,98 @@ TEST(RangeRuns, RotatedTrustRegionFollowsTheRosenbrockValley) {
   range_run_options bad = ro;
   bad.move_factor = 0.0;
   EXPECT_THROW(run_range_runs(m, p, search_box::of(p), t, bad), std::invalid_argument);
+}
+
+// Range runs are checkpointable (issue 16, item 13): interrupted in run 2, resumed from the
+// checkpoint and its range-run state, they end exactly as the uninterrupted sequence, plain and
+// rotated, with and without periodic checkpoints.
+TEST(RangeRuns, AnInterruptedSequenceResumesToTheUninterruptedResult) {
+  const auto dir = std::filesystem::temp_directory_path() / "kinevo_ga_range_checkpoint_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  rosenbrock_function p(4);
+  island_options io;
+  io.islands = 2;
+  io.migration_interval = 5;
+  io.seed = 8;
+  termination per_run;
+  per_run.max_generations = 30;
+  per_run.interrupt = &interrupt_flag();
+  for (const bool rotate : {false, true}) {
+    for (const long long every : {0LL, 10LL}) {
+      range_run_options ro;
+      ro.runs = 5;
+      ro.shrink = 0.5;
+      ro.move_factor = 4.0;
+      ro.rotate = rotate;
+      ro.clip_lower = p.lower_bounds();
+      ro.clip_upper = p.upper_bounds();
+      clear_interrupt();
+      island_model straight_model(ga_options{}, io);
+      const auto straight = run_range_runs(straight_model, p, search_box::of(p), per_run, ro);
+      ASSERT_EQ(straight.runs.size(), 5u);
+
+      int run = 0;
+      const range_run_hook track = [&](range_run_step& step) {
+        run = step.next_run;
+        return true;
+      };
+      run_settings s;
+      s.checkpoint_file = dir / "state.txt";
+      s.checkpoint_every = every;
+      s.on_sync = [&](const sync_report& r) {
+        if (run == 2 && r.generation == 15) request_interrupt();
+      };
+      island_model m(ga_options{}, io);
+      const auto cut = run_range_runs(m, p, search_box::of(p), per_run, ro, track, s);
+      clear_interrupt();
+      ASSERT_EQ(cut.runs.size(), 3u);
+      EXPECT_EQ(cut.runs.back().result.reason, stop_reason::interrupted);
+      ASSERT_TRUE(std::filesystem::exists(range_state_path(s.checkpoint_file)));
+
+      island_model again(ga_options{}, io);
+      run_settings quiet;
+      quiet.checkpoint_file = s.checkpoint_file;
+      const auto resumed =
+          resume_range_runs(again, p, search_box::of(p), per_run, ro, s.checkpoint_file, {}, quiet);
+      ASSERT_EQ(resumed.runs.size(), straight.runs.size()) << rotate << every;
+      EXPECT_EQ(resumed.best_value, straight.best_value) << rotate << every;
+      EXPECT_EQ(resumed.best_x, straight.best_x);
+      EXPECT_EQ(resumed.evaluations, straight.evaluations);
+      for (std::size_t k = 0; k < straight.runs.size(); ++k) {
+        EXPECT_EQ(resumed.runs[k].result.best_value, straight.runs[k].result.best_value) << k;
+        EXPECT_EQ(resumed.runs[k].centre, straight.runs[k].centre) << k;
+        EXPECT_EQ(resumed.runs[k].radii, straight.runs[k].radii) << k;
+      }
+
+      // Other range-run options or an edited state are refused by name.
+      range_run_options other = ro;
+      other.shrink = 0.25;
+      island_model m2(ga_options{}, io);
+      run_settings s2 = s;
+      s2.on_sync = [&](const sync_report& r) {
+        if (r.generation == 5) request_interrupt();
+      };
+      run_range_runs(m2, p, search_box::of(p), per_run, ro, {}, s2);
+      clear_interrupt();
+      island_model m3(ga_options{}, io);
+      try {
+        resume_range_runs(m3, p, search_box::of(p), per_run, other, s.checkpoint_file);
+        FAIL() << "other range-run options accepted";
+      } catch (const io::input_error& e) {
+        EXPECT_NE(std::string(e.what()).find("state.txt.ranges:2:"), std::string::npos) << e.what();
+      }
+      std::stringstream text;
+      text << std::ifstream(range_state_path(s.checkpoint_file)).rdbuf();
+      std::string edited = text.str();
+      edited.replace(edited.find("next 0"), 6, "next 1");
+      std::ofstream(range_state_path(s.checkpoint_file)) << edited;
+      island_model m4(ga_options{}, io);
+      EXPECT_THROW(resume_range_runs(m4, p, search_box::of(p), per_run, ro, s.checkpoint_file),
+                   io::input_error);
+    }
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

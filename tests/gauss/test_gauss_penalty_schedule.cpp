@@ -67,4 +67,21 @@ TEST(gauss_penalty_schedule, bad_settings_say_what_to_fix) {
   EXPECT_EQ(kinevo::gauss::parse_penalty_kind("multipliers"), penalty_kind::multipliers);
 }
 
+// The schedule is the GA's penalty concept with the Gauss defaults (issue 9, item 3).
+TEST(gauss_penalty_schedule, is_the_ga_penalty_with_the_gauss_defaults) {
+  const gauss_penalty_options o;
+  const kinevo::ga::penalty_options& base = o;
+  EXPECT_EQ(base.kind, penalty_kind::multipliers);
+  EXPECT_EQ(base.weight, 1e6);
+  EXPECT_EQ(base.growth, 10.0);
+  EXPECT_EQ(base.max_weight, 1e12);
+  EXPECT_FALSE(o.relative);
+  gauss_penalty_schedule s(o, names, 2);
+  const kinevo::ga::penalty& p = s;
+  EXPECT_EQ(p.weights(), Eigen::Vector2d(1e6, 1e6));
+  s.set_row_scales(Eigen::Vector2d(2.0, 0.5));
+  EXPECT_EQ(p.weights(), Eigen::Vector2d(2e6, 5e5));
+  EXPECT_EQ(kinevo::gauss::to_string(penalty_kind::increasing), "increasing");
+}
+
 }  // namespace

@@ -1,0 +1,51 @@
+#include "ga/memory_budget.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+
+namespace kinevo::ga {
+
+std::uint64_t island_model_bytes(const ga_options& ga, const island_options& islands,
+                                 int local_islands, int dimension) {
+  // In double precision to stay clear of overflow for absurd settings; converted at the end.
+  const double n = dimension;
+  const double cols = static_cast<double>(ga.population) + 1.0;
+  const double words =
+      ga.genes == encoding::real ? 0.0 : std::ceil(n * ga.bits_per_variable / 64.0);
+  // Per island (island::configure, set_box): x, x_next, lower/upper tiled (double) and the
+  // mutation sites (size_t), n per column; f, f_next, weights (double), order and parents (int)
+  // per column; two genome arrays of `words` per column; bounds, width and best point.
+  const double per_island = cols * (n * (4.0 * 8.0 + 8.0) + 3.0 * 8.0 + 2.0 * 4.0) +
+                            cols * words * 2.0 * 8.0 + 4.0 * n * 8.0 + 1024.0;
+  // Exchange buffers: every island's head, best point and emigrants, on every process.
+  const double individual = 8.0 + (words > 0.0 ? words * 8.0 : n * 8.0);
+  const double exchange =
+      static_cast<double>(islands.islands) * (16.0 + n * 8.0 + islands.migrants * individual);
+  const double total = static_cast<double>(local_islands) * per_island + 2.0 * exchange;
+  return total >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(total);
+}
+
+std::uint64_t physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return 0;
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
+}
+
+void require_memory(const ga_options& ga, const island_options& islands, int local_islands,
+                    int dimension, std::uint64_t available) {
+  if (available == 0) return;
+  const std::uint64_t need = island_model_bytes(ga, islands, local_islands, dimension);
+  if (need <= available) return;
+  throw std::invalid_argument(fmt::format(
+      "the GA would need about {:.3g} GB for {} islands of population {} in {} variables, more "
+      "than this machine's {:.3g} GB of memory: lower islands, population or the dimension",
+      static_cast<double>(need) / 1e9, islands.islands, ga.population, dimension,
+      static_cast<double>(available) / 1e9));
+}
+
+}  // namespace kinevo::ga
