@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -20,6 +19,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "io/interrupt.hpp"
 #include "io/progress.hpp"
 #include "io/svg_plot.hpp"
 #include "optimization/run_driver.hpp"
@@ -27,11 +27,6 @@
 namespace kinevo::cli {
 
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-extern "C" void on_sigint(int) {
-  g_interrupted.store(true);
-}
 
 // Where an option's value came from when it was read from the config file ("FILE:LINE"), keyed
 // by the long option name ("--population"), so that a value error names the file and line.
@@ -202,14 +197,14 @@ io::input_error ga_input_error(const std::invalid_argument& e, const config_orig
 optimization::optimization_run run_library(const optimize_cli& c) {
   io::progress_line progress("optimize", c.quiet || c.json);
   optimization::run_hooks hooks;
-  hooks.interrupt = &g_interrupted;
+  hooks.interrupt = &io::interrupt_flag();
   if (progress.visible()) {
     hooks.on_progress = [&](const optimization::progress_report& r) {
       progress.update(r.fraction, fmt::format("run {} gen {} evals {} best {:.6g}", r.run + 1,
                                               r.generation, r.evaluations, r.best_value));
     };
   }
-  std::signal(SIGINT, on_sigint);
+  io::install_interrupt_handlers();
   try {
     auto run = optimization::run_optimization(c.options, hooks);
     progress.finish();

@@ -24,8 +24,8 @@ struct termination {
   long long stall_generations = 0;
   // Wall-clock limit in seconds; 0 disables it. (Not reproducible, by nature.)
   double max_seconds = 0.0;
-  // Set to stop at the next synchronisation point; may be null. &ga::interrupt_flag()
-  // (ga/interrupt.hpp) is raised by SIGINT and SIGTERM; under MPI every rank stops alike.
+  // Set to stop at the next synchronisation point; may be null. &io::interrupt_flag()
+  // (io/interrupt.hpp) is raised by SIGINT and SIGTERM; under MPI every rank stops alike.
   const std::atomic<bool>* interrupt = nullptr;
 
   // Throws io::option_error (a std::invalid_argument) naming the field: a negative limit, NaN

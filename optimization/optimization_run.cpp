@@ -80,11 +80,12 @@ std::string optimization_run::interruption_note() const {
     return fmt::format("interrupted; state saved to {} (continue with --resume {})", checkpoint,
                        checkpoint);
   }
-  // Range runs have no checkpoint (ga::run_range_runs keeps no resumable state between runs):
-  // say what was kept instead of pointing at a file that does not exist.
+  // Range runs save their state only into a --checkpoint file named at the start (the range
+  // state is written before every run): say what was kept instead of pointing at no file.
   return fmt::format(
       "interrupted in range run {} of {}; the best so far ({:.17g}, after {} evaluations) is in "
-      "the results and output files; range runs cannot be resumed, run again to continue",
+      "the results and output files; to be able to continue an interrupted tuned run, start it "
+      "with --checkpoint FILE",
       result.runs.size(), range_runs, result.best_value, result.evaluations);
 }
 

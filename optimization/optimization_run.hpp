@@ -36,7 +36,7 @@ struct optimization_run {
   long long generations = 0;                              // over all runs
   ga::stop_reason reason = ga::stop_reason::generations;  // of the last run
   double seconds = 0.0;
-  std::string checkpoint;  // written on interrupt (single runs); empty otherwise
+  std::string checkpoint;  // written on interrupt (range runs: only with --checkpoint); empty otherwise
   bool root = true;        // this process prints and writes files
 
   bool interrupted() const { return reason == ga::stop_reason::interrupted; }

@@ -124,15 +124,21 @@ ga::range_run_result execute(const optimize_options& o, const run_plan& plan,
                          s.evaluations, s.best_value});
     };
   }
-  if (!o.resume.empty()) return as_range_result(box, model.resume(p, o.resume, limits, settings));
-  if (plan.range.runs <= 1) return as_range_result(box, model.run(p, box, limits, settings));
-  return ga::run_range_runs(
-      model, p, box, limits, range_options_of(plan, box),
-      [&](ga::range_run_step& step) {
-        run_number = step.next_run;
-        return true;
-      },
-      settings);
+  if (plan.range.runs <= 1) {
+    // resume(p, box, ...) refuses a checkpoint written for another box (e.g. another --lower).
+    return as_range_result(box, o.resume.empty() ? model.run(p, box, limits, settings)
+                                                 : model.resume(p, box, o.resume, limits, settings));
+  }
+  const auto follow_runs = [&](ga::range_run_step& step) {
+    run_number = step.next_run;
+    return true;
+  };
+  if (!o.resume.empty()) {
+    return ga::resume_range_runs(model, p, box, limits, range_options_of(plan, box), o.resume,
+                                 follow_runs, settings);
+  }
+  return ga::run_range_runs(model, p, box, limits, range_options_of(plan, box), follow_runs,
+                            settings);
 }
 
 expression_report report_of(const optimize_options& o, const symbolic::expression_problem& e,
@@ -175,7 +181,10 @@ optimization_run run_optimization(const optimize_options& o, const run_hooks& ho
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   run.reason = run.result.runs.back().result.reason;
   for (const auto& r : run.result.runs) run.generations += r.result.generations;
-  if (run.interrupted() && plan.range.runs <= 1) {
+  if (run.interrupted() && plan.range.runs > 1 && !o.checkpoint.empty()) {
+    // The island model saved the interrupted run, and the range state is beside it.
+    run.checkpoint = o.checkpoint;
+  } else if (run.interrupted() && plan.range.runs <= 1) {
     // The generation was finished: save the state so that --resume continues exactly.
     run.checkpoint = o.checkpoint.empty() ? "kinevo_optimize.checkpoint" : o.checkpoint;
     if (o.checkpoint.empty() || o.checkpoint_every <= 0) model.save_checkpoint(run.checkpoint);

@@ -77,12 +77,6 @@ void tuned_policy(const optimize_options& o, run_plan& p) {
 }
 
 void refuse_run_contradictions(const optimize_options& o, const run_plan& p) {
-  if (!o.resume.empty() && p.range.runs > 1) {
-    throw io::option_error("resume", "continues one run; it cannot be combined with --range-runs");
-  }
-  if (!o.checkpoint.empty() && p.range.runs > 1) {
-    throw io::option_error("checkpoint", "saves one run; it cannot be combined with --range-runs");
-  }
   for (const char* key : {"shrink", "move_factor", "move_floor", "first_run_budget", "rotate"}) {
     if (o.is_given(key) && p.range.runs <= 1) {
       throw io::option_error(key, "needs --range-runs N (N >= 2)");

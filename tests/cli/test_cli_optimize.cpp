@@ -58,7 +58,7 @@ TEST(CliOptimize, BadInputGivesAClearMessageAndExitTwo) {
            {"optimize --encoding binary --crossover sbx", "needs real genes"},
            {"optimize --bits 8", "--bits applies to binary or gray genes"},
            {"optimize --checkpoint-every 5", "--checkpoint-every needs --checkpoint"},
-           {"optimize --resume x --range-runs 3", "cannot be combined with --range-runs"},
+           {"optimize --resume x --range-runs 3", "cannot open the checkpoint file"},
            {"optimize --population 1", "--population must be an integer >= 2 (got 1)"},
            {"optimize --generations 0", "no termination limit"},
            {"optimize --topology star", "unknown topology 'star'"},
@@ -137,7 +137,7 @@ TEST(CliOptimize, ConfigSectionBomAndValueErrorsNameTheFile) {
   std::ofstream(dir / "ga.toml") << "function = \"sphere\"\nrank-pressure = 5\n";
   r = run_kinevo("optimize --config " + (dir / "ga.toml").string());
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("ga.toml:2: key 'rank-pressure': rank pressure must be in [1, 2]"),
+  EXPECT_NE(r.err.find("ga.toml:2: key 'rank-pressure' (--rank-pressure) must be finite and in [1, 2]"),
             std::string::npos)
       << r.err;
   std::ofstream(dir / "other.toml") << "[simulate]\ndt = 1\n";
@@ -280,8 +280,8 @@ TEST(CliOptimize, CtrlCFinishesTheGenerationSavesStateAndExits130) {
 }
 
 // issue 16.13: Ctrl-C during range runs (--preset tuned) said "state saved to  (continue with
-// --resume )" and saved nothing. Range runs have no checkpoint: the message says what was kept,
-// and the results are printed and written.
+// --resume )" and saved nothing. Without --checkpoint the message says what was kept and how to
+// make the run resumable, and the results are printed and written.
 TEST(CliOptimize, CtrlCDuringRangeRunsKeepsTheResultsAndSaysSo) {
   const auto dir = fresh_dir("optimize_sigint_tuned");
   const std::string cmd = "sh -c '" + std::string(KINEVO_BINARY) +
@@ -307,7 +307,7 @@ TEST(CliOptimize, CtrlCDuringRangeRunsKeepsTheResultsAndSaysSo) {
   err_text << err_file.rdbuf();
   const std::string err = err_text.str();
   EXPECT_NE(err.find("interrupted in range run 1 of 80"), std::string::npos) << err;
-  EXPECT_NE(err.find("cannot be resumed"), std::string::npos) << err;
+  EXPECT_NE(err.find("start it with --checkpoint FILE"), std::string::npos) << err;
   EXPECT_EQ(err.find("saved to  "), std::string::npos) << err;
   std::filesystem::remove_all(dir);
 }

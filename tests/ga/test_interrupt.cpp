@@ -1,6 +1,6 @@
 // SIGINT and SIGTERM raise the one interrupt flag; a GA run polls it through
 // termination::interrupt, stops at a synchronisation point and its checkpoint resumes exactly.
-#include "ga/interrupt.hpp"
+#include "io/interrupt.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,6 +12,8 @@
 
 namespace kinevo::ga {
 namespace {
+
+using namespace kinevo::io;  // the interrupt flag (io/interrupt.hpp)
 
 TEST(Interrupt, SigintAndSigtermRaiseTheFlagAndSayWhich) {
   install_interrupt_handlers();

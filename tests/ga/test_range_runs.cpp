@@ -6,12 +6,14 @@
 #include <fstream>
 #include <sstream>
 
-#include "ga/interrupt.hpp"
+#include "io/interrupt.hpp"
 #include "ga/test_functions.hpp"
 #include "io/csv_table.hpp"
 
 namespace kinevo::ga {
 namespace {
+
+using namespace kinevo::io;  // the interrupt flag (io/interrupt.hpp)
 
 TEST(RangeRuns, ShrinkAroundTheBestAndImprove) {
   // The seed's procedure on a Gauss-like quadratic: [-50, 50] first, GAucsd settings.

@@ -21,7 +21,7 @@
 #include <string>
 #include <thread>
 
-#include "ga/interrupt.hpp"
+#include "io/interrupt.hpp"
 #include "ga/island_model.hpp"
 #include "ga/mpi_environment.hpp"
 #include "ga/test_functions.hpp"
@@ -29,6 +29,7 @@
 namespace {
 
 using namespace kinevo::ga;
+using namespace kinevo::io;
 
 constexpr long long generations = 400;
 

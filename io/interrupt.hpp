@@ -1,13 +1,13 @@
 // One interrupt mechanism for every subcommand: SIGINT (Ctrl-C) and SIGTERM (sent by a batch
 // system, by `kill`, and by mpiexec to every rank when it is itself interrupted) only raise a
 // flag; long computations poll it at safe points, keep what they computed and end with exit 130.
-// The island GA agrees on the flag across MPI ranks at its synchronisation points, so every rank
+// The island GA (ga/) agrees on the flag across MPI ranks at its synchronisation points, so every rank
 // stops at the same generation and rank 0 can write a checkpoint that resumes bit-identically.
 #pragma once
 
 #include <atomic>
 
-namespace kinevo::ga {
+namespace kinevo::io {
 
 // Installs the SIGINT and SIGTERM handlers (idempotent; call after MPI_Init, which may install
 // handlers of its own). A second signal does not end the process: under mpiexec a Ctrl-C reaches
@@ -27,4 +27,4 @@ void clear_interrupt();
 // The flag itself, for ga::termination::interrupt.
 const std::atomic<bool>& interrupt_flag();
 
-}  // namespace kinevo::ga
+}  // namespace kinevo::io

@@ -1,8 +1,8 @@
-#include "ga/interrupt.hpp"
+#include "io/interrupt.hpp"
 
 #include <csignal>
 
-namespace kinevo::ga {
+namespace kinevo::io {
 
 namespace {
 
@@ -50,4 +50,4 @@ const std::atomic<bool>& interrupt_flag() {
   return g_flag;
 }
 
-}  // namespace kinevo::ga
+}  // namespace kinevo::io
