@@ -115,7 +115,7 @@ std::vector<std::size_t> plot_indices(const std::vector<std::string>& plotted,
   return index;
 }
 
-// What the step callback collected: the CSV rows and the plotted series.
+// How many rows the step callback wrote, and the time of the last.
 struct collected_rows {
   long long rows = 0;
   double last_t = std::numeric_limits<double>::quiet_NaN();
