@@ -1,6 +1,7 @@
 // End-to-end tests of `kinevo study double-pendulum`.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -199,6 +200,37 @@ TEST(CliStudy, InterruptWritesTheFinishedPartsAndNamesTheMissingOnes) {
   EXPECT_NE(e.err.find("t = 0 with the default preset"), std::string::npos) << e.err;
   std::filesystem::remove_all(dir);
   std::filesystem::remove_all(dir2);
+}
+
+// The real SIGTERM, once /proc/<pid>/status shows the handler (no sleep-based timing), on a
+// study whose motion would take hours: the part running finishes, the rest is named missing.
+TEST(CliStudy, SigtermWritesTheFinishedPartsAndExits130) {
+  const auto dir = fresh_dir("study_sigterm");
+  const auto out = dir / "out";
+  const std::string script =
+      std::string(KINEVO_BINARY) + " study double-pendulum --quiet --t-end 100000 --out " +
+      out.string() +
+      " & pid=$!; "
+      "while :; do m=$(awk '/^SigCgt/{print $2}' /proc/$pid/status 2>/dev/null); "
+      "[ -z \"$m\" ] && break; [ $(( 0x$m & 0x4000 )) -ne 0 ] && break; done; "
+      "kill -TERM $pid; wait $pid; echo $?";
+  std::ofstream(dir / "run.sh") << script << "\n";
+  FILE* p =
+      ::popen(("sh " + (dir / "run.sh").string() + " 2>" + (dir / "err").string()).c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  char buf[64] = {};
+  const std::size_t n = std::fread(buf, 1, sizeof buf - 1, p);
+  ::pclose(p);
+  std::ifstream e(dir / "err");
+  std::stringstream err;
+  err << e.rdbuf();
+  EXPECT_EQ(std::string(buf, n), "130\n") << err.str();
+  EXPECT_NE(err.str().find("missing"), std::string::npos) << err.str();
+  std::ifstream in(out / "report.md");
+  std::stringstream report;
+  report << in.rdbuf();
+  EXPECT_NE(report.str().find("INTERRUPTED"), std::string::npos) << report.str().substr(0, 500);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
