@@ -331,15 +331,18 @@ TEST(CliSimulate, InterruptKeepsTheRowsComputedAndExits130) {
 std::string signal_once_handled(const std::string& script_args, const std::string& signal,
                                 const std::string& mask, const std::filesystem::path& dir,
                                 std::string& err) {
-  const std::string script =
-      std::string(KINEVO_BINARY) + " " + script_args +
-      " & pid=$!; "
-      "while :; do m=$(awk '/^SigCgt/{print $2}' /proc/$pid/status 2>/dev/null); "
-      "[ -z \"$m\" ] && break; [ $(( 0x$m & " +
-      mask +
-      " )) -ne 0 ] && break; done; "
-      "kill -" +
-      signal + " $pid; wait $pid; echo $?";
+  const std::string script = std::string(KINEVO_BINARY) + " " + script_args +
+                             " & pid=$!; "
+                             "(sleep 120; kill -KILL $pid) >/dev/null 2>&1 & watchdog=$!; "
+                             "while :; do [ \"$(cat /proc/$pid/comm 2>/dev/null)\" = kinevo ] || "
+                             "{ [ -e /proc/$pid ] && continue || break; }; "
+                             "m=$(awk '/^SigCgt/{print $2}' /proc/$pid/status 2>/dev/null); "
+                             "[ -z \"$m\" ] && break; [ $(( 0x$m & " +
+                             mask +
+                             " )) -ne 0 ] && break; done; "
+                             "kill -" +
+                             signal +
+                             " $pid; wait $pid; rc=$?; kill $watchdog 2>/dev/null; echo $rc";
   std::ofstream(dir / "run.sh") << script << "\n";
   FILE* p =
       ::popen(("sh " + (dir / "run.sh").string() + " 2>" + (dir / "err").string()).c_str(), "r");
@@ -363,7 +366,8 @@ TEST(CliSimulate, SigtermAndSigintWriteTheCsvAndExit130) {
     const auto csv = dir / "run.csv";
     std::string err;
     const std::string status = signal_once_handled(
-        "simulate " + examples + "/pendulum.toml --quiet --t-end 100000 --out " + csv.string(),
+        "simulate " + examples +
+            "/pendulum.toml --quiet --t-end 100000 --record-every 100000 --out " + csv.string(),
         signal, mask, dir, err);
     EXPECT_EQ(status, "130\n") << signal << ": " << err;
     EXPECT_NE(err.find("interrupted"), std::string::npos) << signal << ": " << err;

@@ -211,9 +211,12 @@ TEST(CliStudy, SigtermWritesTheFinishedPartsAndExits130) {
       std::string(KINEVO_BINARY) + " study double-pendulum --quiet --t-end 100000 --out " +
       out.string() +
       " & pid=$!; "
-      "while :; do m=$(awk '/^SigCgt/{print $2}' /proc/$pid/status 2>/dev/null); "
+      "(sleep 120; kill -KILL $pid) >/dev/null 2>&1 & watchdog=$!; "
+      "while :; do [ \"$(cat /proc/$pid/comm 2>/dev/null)\" = kinevo ] || "
+      "{ [ -e /proc/$pid ] && continue || break; }; "
+      "m=$(awk '/^SigCgt/{print $2}' /proc/$pid/status 2>/dev/null); "
       "[ -z \"$m\" ] && break; [ $(( 0x$m & 0x4000 )) -ne 0 ] && break; done; "
-      "kill -TERM $pid; wait $pid; echo $?";
+      "kill -TERM $pid; wait $pid; rc=$?; kill $watchdog 2>/dev/null; echo $rc";
   std::ofstream(dir / "run.sh") << script << "\n";
   FILE* p =
       ::popen(("sh " + (dir / "run.sh").string() + " 2>" + (dir / "err").string()).c_str(), "r");
