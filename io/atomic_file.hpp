@@ -14,13 +14,16 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "io/csv_table.hpp"  // input_error
+
 namespace kinevo::io {
 
 // An output location that cannot be written (missing folder, no permission, a folder where a
-// file is expected). The message names the path.
-class output_error : public std::runtime_error {
+// file is expected, a full disk). The message names the path. An input_error, so that every
+// subcommand reports it as unusable input/output: exit status 2 (README).
+class output_error : public input_error {
  public:
-  using std::runtime_error::runtime_error;
+  using input_error::input_error;
 };
 
 // Calls `write` with a stream to a temporary file next to `path` (next to the target of a
