@@ -5,14 +5,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
-#include <csignal>
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "cli/command.hpp"
+#include "ga/interrupt.hpp"
 #include "ga/mpi_environment.hpp"
 #include "io/atomic_file.hpp"
 #include "io/csv_table.hpp"
@@ -45,12 +44,6 @@ struct simulate_args {
   bool json = false;
   bool quiet = false;
 };
-
-// Raised by SIGINT and SIGTERM: the run ends at its next record and keeps what it computed.
-std::atomic<bool> g_interrupted{false};
-void on_interrupt(int) {
-  g_interrupted.store(true);
-}
 
 nlohmann::json finite_or_null(double v) {
   return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
@@ -235,13 +228,13 @@ int run_simulate(simulate_args& a) {
       collected.last_t = r.t;
     }
     progress.update((r.t - a.sim.t_start) / span, fmt::format("t = {:.4g}", r.t));
-    if (a.interrupt_after > 0 && ++records >= a.interrupt_after) g_interrupted.store(true);
+    if (a.interrupt_after > 0 && ++records >= a.interrupt_after) ga::request_interrupt();
     return true;
   };
-  g_interrupted.store(false);
-  a.sim.interrupt = &g_interrupted;
-  std::signal(SIGINT, on_interrupt);
-  std::signal(SIGTERM, on_interrupt);
+  // The one interrupt mechanism of every subcommand (ga/interrupt.hpp): SIGINT and SIGTERM
+  // raise the flag; the run keeps what it computed and ends with exit 130.
+  ga::install_interrupt_handlers();
+  a.sim.interrupt = &ga::interrupt_flag();
   const mechanics::simulation_result res =
       mechanics::simulate(m, *solver, a.sim, on_step, reference.get());
   progress.finish();

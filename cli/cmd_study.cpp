@@ -3,14 +3,13 @@
 // every number comes from there.
 #include <fmt/format.h>
 
-#include <atomic>
-#include <csignal>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 
 #include "cli/command.hpp"
+#include "ga/interrupt.hpp"
 #include "ga/mpi_environment.hpp"
 #include "io/atomic_file.hpp"
 #include "io/csv_table.hpp"
@@ -31,12 +30,6 @@ struct study_args {
   bool quiet = false;
 };
 
-// Raised by SIGINT and SIGTERM: the study writes its finished parts and says which are missing.
-std::atomic<bool> g_interrupted{false};
-void on_interrupt(int) {
-  g_interrupted.store(true);
-}
-
 int run_double_pendulum(study_args& a) {
   validate_options(a.options);
   if (a.interrupt_after < 0) throw io::input_error("--interrupt-after must be >= 0");
@@ -54,12 +47,12 @@ int run_double_pendulum(study_args& a) {
   long long updates = 0;
   a.options.progress = [&progress, &a, &updates](double fraction, const std::string& detail) {
     progress.update(fraction, detail);
-    if (a.interrupt_after > 0 && ++updates >= a.interrupt_after) g_interrupted.store(true);
+    if (a.interrupt_after > 0 && ++updates >= a.interrupt_after) ga::request_interrupt();
   };
-  g_interrupted.store(false);
-  a.options.interrupt = &g_interrupted;
-  std::signal(SIGINT, on_interrupt);
-  std::signal(SIGTERM, on_interrupt);
+  // The one interrupt mechanism of every subcommand (ga/interrupt.hpp): SIGINT and SIGTERM
+  // raise the flag; the run keeps what it computed and ends with exit 130.
+  ga::install_interrupt_handlers();
+  a.options.interrupt = &ga::interrupt_flag();
   studies::double_pendulum_study_result r;
   try {
     r = studies::run_double_pendulum_study(a.options);
