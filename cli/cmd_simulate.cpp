@@ -1,15 +1,19 @@
 // kinevo simulate: forward dynamics of a model file with a chosen acceleration solver,
 // integrator and constraint-violation control; CSV of every state, SVG plot, JSON summary.
+// Parses options, calls mechanics::simulate, prints the result's report and writes files;
+// every figure comes from the library (mechanics/simulation_result.hpp).
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
-#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "cli/command.hpp"
+#include "ga/interrupt.hpp"
+#include "ga/mpi_environment.hpp"
+#include "io/atomic_file.hpp"
 #include "io/csv_table.hpp"
 #include "io/progress.hpp"
 #include "io/svg_plot.hpp"
@@ -31,60 +35,67 @@ struct simulate_args {
   std::vector<std::string> plot_columns;
   std::string out, plot;
   bool kinematic = false;
-  bool allow_unconverged = false;
+  bool no_divergence_check = false;
   mechanics::simulation_options sim;
   mechanics::solver_options solver_options;
+  // Test hook: raise the interrupt flag after this many records (0: never), so that the
+  // interrupted path is tested without timing a signal.
+  long long interrupt_after = 0;
   bool json = false;
   bool quiet = false;
 };
 
-double json_number(double v) {
-  return v;
-}
-
 nlohmann::json finite_or_null(double v) {
-  return std::isfinite(v) ? nlohmann::json(json_number(v)) : nlohmann::json(nullptr);
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
-int run_simulate(simulate_args& a) {
-  static const std::map<std::string, mechanics::integrator_kind> integrators{
-      {"rk4", mechanics::integrator_kind::rk4},
-      {"dopri", mechanics::integrator_kind::dormand_prince},
-      {"dormand-prince", mechanics::integrator_kind::dormand_prince}};
-  static const std::map<std::string, mechanics::stabilization_kind> stabilizations{
-      {"none", mechanics::stabilization_kind::none},
-      {"baumgarte", mechanics::stabilization_kind::baumgarte},
-      {"projection", mechanics::stabilization_kind::projection}};
-  if (!integrators.count(a.integrator)) {
-    throw io::input_error(fmt::format("--integrator '{}': use rk4 or dopri", a.integrator));
+// A solver's own option errors (an unknown GA preset, ...) are bad input: exit 2 naming the
+// option.
+std::unique_ptr<mechanics::acceleration_solver> make_solver_for(
+    const std::string& name, const mechanics::solver_options& options, const char* option) {
+  try {
+    return mechanics::make_solver(name, options);
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    const bool preset = what.find("preset") != std::string::npos;
+    throw io::input_error(fmt::format("{} {}: {}", preset ? "--preset" : option,
+                                      preset ? options.preset : name, what));
   }
-  if (!stabilizations.count(a.stabilization)) {
-    throw io::input_error(
-        fmt::format("--stabilization '{}': use none, baumgarte or projection", a.stabilization));
+}
+
+void check_output(const std::string& path, const char* option) {
+  if (path.empty()) return;
+  try {
+    io::check_writable(path);
+  } catch (const io::output_error& e) {
+    throw io::input_error(fmt::format("{}: {}", option, e.what()));
   }
-  a.sim.integrator = integrators.at(a.integrator);
-  a.sim.stabilization = stabilizations.at(a.stabilization);
-  a.sim.allow_unconverged = a.allow_unconverged;
-  // Before the model loads, naming the command-line options (the library would name fields).
+}
+
+// The options, checked before anything runs: exit 2 naming the command-line option.
+void prepare_options(simulate_args& a) {
+  try {
+    a.sim.integrator = mechanics::parse_integrator(a.integrator);
+    a.sim.stabilization = mechanics::parse_stabilization(a.stabilization);
+  } catch (const io::option_error& e) {
+    throw io::input_error(fmt::format("--{} {}", e.field(), e.requirement()));
+  }
+  a.sim.check_divergence = !a.no_divergence_check;
   validate_options(a.sim, {{"baumgarte_alpha", "--alpha"},
                            {"baumgarte_beta", "--beta"},
                            {"baumgarte_gamma", "--gamma"}});
   validate_options(a.solver_options);
-  mechanics::model_options mo;
-  mo.kinematic = a.kinematic;
-  for (const auto& s : a.sets) mo.overrides.push_back(mechanics::parse_parameter_override(s));
-  const mechanics::model m = mechanics::load_model(a.file, mo);
-  auto solver = mechanics::make_solver(a.solver, a.solver_options);
-  std::unique_ptr<mechanics::acceleration_solver> reference;
-  if (!a.check.empty()) reference = mechanics::make_solver(a.check, a.solver_options);
+  if (a.interrupt_after < 0) throw io::input_error("--interrupt-after must be >= 0");
+  // Before the run, so that an unusable output path does not cost the run (and no folder is
+  // created that the user did not ask for).
+  check_output(a.out, "--out");
+  check_output(a.plot, "--plot");
+}
 
-  const bool with_ref = reference != nullptr;
-  const auto columns = mechanics::record_columns(m, with_ref);
-  io::csv_writer csv(columns);
-  // Plotted columns: the coordinates unless chosen.
-  std::vector<std::string> plotted = a.plot_columns;
-  if (plotted.empty()) plotted = m.coordinate_names();
-  std::vector<std::size_t> plot_index;
+// Plotted columns: the coordinates unless chosen; their indices in the CSV columns.
+std::vector<std::size_t> plot_indices(const std::vector<std::string>& plotted,
+                                      const std::vector<std::string>& columns) {
+  std::vector<std::size_t> index;
   for (const auto& p : plotted) {
     auto it = std::find(columns.begin(), columns.end(), p);
     if (it == columns.end()) {
@@ -92,56 +103,31 @@ int run_simulate(simulate_args& a) {
       for (const auto& c : columns) list += (list.empty() ? "" : ", ") + c;
       throw io::input_error(fmt::format("--plot-columns: no column '{}' (columns: {})", p, list));
     }
-    plot_index.push_back(static_cast<std::size_t>(it - columns.begin()));
+    index.push_back(static_cast<std::size_t>(it - columns.begin()));
   }
-  std::vector<io::chart_series> series(plotted.size());
-  for (std::size_t i = 0; i < plotted.size(); ++i) series[i].label = plotted[i];
+  return index;
+}
 
-  io::progress_line progress("simulate", a.quiet || a.json);
+// How many rows the step callback wrote, and the time of the last.
+struct collected_rows {
   long long rows = 0;
-  double last_row_t = std::numeric_limits<double>::quiet_NaN();
-  const double span = a.sim.t_end - a.sim.t_start;
-  // A written row flags every solve since the previous written row (--record-every).
-  mechanics::record_thinner thinner(a.sim.record_every);
-  bool warned = false;
-  auto on_step = [&](const mechanics::step_record& r) {
-    if (r.unconverged_solves > 0 && !warned) {
-      // Only reached with --allow-unconverged: otherwise the run stops at that solve.
-      warned = true;
-      progress.finish();
-      fmt::print(stderr,
-                 "kinevo simulate: warning: a {} solve did not converge before t = {:.6g}; "
-                 "going on (--allow-unconverged), the rows are flagged in unconverged_solves\n",
-                 a.solver, r.t);
-    }
-    mechanics::step_record flagged = r;
-    if (thinner.keep(flagged, r.t >= a.sim.t_end)) {
-      const auto row = mechanics::record_row(m, flagged, with_ref);
-      if (!a.out.empty()) csv.add_row(row);
-      for (std::size_t i = 0; i < plot_index.size(); ++i) {
-        series[i].x.push_back(r.t);
-        series[i].y.push_back(row[plot_index[i]]);
-      }
-      ++rows;
-      last_row_t = r.t;
-    }
-    progress.update((r.t - a.sim.t_start) / span, fmt::format("t = {:.4g}", r.t));
-    return true;
-  };
-  const mechanics::simulation_result res =
-      mechanics::simulate(m, *solver, a.sim, on_step, reference.get());
-  progress.finish();
-  // Whatever was computed is saved, also when the run stopped early: the rows before the stop
-  // (a row is only written once every solve that led to it was accepted).
-  if (!a.out.empty()) csv.save(a.out);
+  double last_t = std::numeric_limits<double>::quiet_NaN();
+};
+
+void report_stderr(const simulate_args& a, const mechanics::simulation_result& res,
+                   const std::string& up_to) {
   // Failures and unconverged solves go to stderr whatever --json or --quiet say.
-  const std::string up_to =
-      rows > 0 ? fmt::format("up to t = {:.6g} ({} rows)", last_row_t, rows) : "(no rows)";
   if (!res.completed) {
     fmt::print(stderr, "kinevo simulate: {}\n", res.message);
     if (!a.out.empty()) fmt::print(stderr, "kinevo simulate: wrote {} {}\n", a.out, up_to);
     if (res.stop == mechanics::simulation_stop::not_converged)
       fmt::print(stderr, "kinevo simulate: --allow-unconverged goes on past unconverged solves\n");
+    if (res.diverged()) {
+      fmt::print(stderr,
+                 "kinevo simulate: a smaller --dt, --integrator dopri or --stabilization may "
+                 "help; the limits are --divergence-growth, --divergence-violation and "
+                 "--divergence-energy\n");
+    }
   } else if (res.unconverged_solves > 0) {
     fmt::print(stderr,
                "kinevo simulate: warning: {} of {} solves did not converge (first at t = {:.6g}: "
@@ -155,6 +141,111 @@ int run_simulate(simulate_args& a) {
                "(inconsistent constraints)\n",
                res.least_squares_solves, res.solves);
   }
+}
+
+nlohmann::json json_summary(const simulate_args& a, const mechanics::model& m,
+                            const mechanics::simulation_result& res, const collected_rows& c) {
+  nlohmann::json j = res.to_json();
+  j["model"] = m.name();
+  j["file"] = a.file;
+  j["solver"] = a.solver;
+  j["integrator"] = a.integrator;
+  j["stabilization"] = a.stabilization;
+  if (!a.check.empty()) j["check"]["solver"] = a.check;
+  j["last_t"] = finite_or_null(c.last_t);
+  j["rows"] = c.rows;
+  j["out"] = a.out.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.out);
+  j["plot"] = a.plot.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.plot);
+  return j;
+}
+
+void print_text(const simulate_args& a, const mechanics::simulation_result& res,
+                const std::string& up_to) {
+  fmt::print("{}: {} steps with {} ({}, {}){}\n", a.file, res.steps, a.solver, a.integrator,
+             a.stabilization, res.completed ? "" : " -- stopped early (" + res.status() + ")");
+  // The library's full report after its first line (which the line above says for the file).
+  const std::string full = res.full_report();
+  const auto first_end = full.find('\n');
+  if (!res.message.empty()) fmt::print("  {}\n", res.message);
+  fmt::print("{}", first_end == std::string::npos ? "" : full.substr(first_end + 1));
+  if (!a.out.empty()) fmt::print("  wrote {}{}\n", a.out, res.completed ? "" : " " + up_to);
+  if (!a.plot.empty()) fmt::print("  wrote {}\n", a.plot);
+}
+
+int exit_status(const mechanics::simulation_result& res) {
+  if (res.completed) return exit_ok;
+  return res.interrupted() ? exit_interrupted : exit_failure;
+}
+
+int run_simulate(simulate_args& a) {
+  prepare_options(a);
+  mechanics::model_options mo;
+  mo.kinematic = a.kinematic;
+  for (const auto& s : a.sets) mo.overrides.push_back(mechanics::parse_parameter_override(s));
+  const mechanics::model m = mechanics::load_model(a.file, mo);
+  auto solver = make_solver_for(a.solver, a.solver_options, "--solver");
+  std::unique_ptr<mechanics::acceleration_solver> reference;
+  if (!a.check.empty()) reference = make_solver_for(a.check, a.solver_options, "--check");
+
+  const bool with_ref = reference != nullptr;
+  const auto columns = mechanics::record_columns(m, with_ref);
+  io::csv_writer csv(columns);
+  const std::vector<std::string> plotted =
+      a.plot_columns.empty() ? m.coordinate_names() : a.plot_columns;
+  const auto plot_index = plot_indices(plotted, columns);
+  std::vector<io::chart_series> series(plotted.size());
+  for (std::size_t i = 0; i < plotted.size(); ++i) series[i].label = plotted[i];
+
+  // Under mpiexec every rank runs the simulation (the GA solver's islands span the ranks);
+  // rank 0 alone prints and writes.
+  const bool root = ga::mpi_environment::rank() == 0;
+  io::progress_line progress("simulate", a.quiet || a.json || !root);
+  collected_rows collected;
+  const double span = a.sim.t_end - a.sim.t_start;
+  // A written row flags every solve since the previous written row (--record-every).
+  mechanics::record_thinner thinner(a.sim.record_every);
+  bool warned = false;
+  long long records = 0;
+  auto on_step = [&](const mechanics::step_record& r) {
+    if (r.unconverged_solves > 0 && !warned && root) {
+      // Only reached with --allow-unconverged: otherwise the run stops at that solve.
+      warned = true;
+      progress.finish();
+      fmt::print(stderr,
+                 "kinevo simulate: warning: a {} solve did not converge before t = {:.6g}; "
+                 "going on (--allow-unconverged), the rows are flagged in unconverged_solves\n",
+                 a.solver, r.t);
+    }
+    mechanics::step_record flagged = r;
+    if (thinner.keep(flagged, r.final)) {
+      const auto row = mechanics::record_row(m, flagged, with_ref);
+      if (!a.out.empty()) csv.add_row(row);
+      for (std::size_t i = 0; i < plot_index.size(); ++i) {
+        series[i].x.push_back(r.t);
+        series[i].y.push_back(row[plot_index[i]]);
+      }
+      ++collected.rows;
+      collected.last_t = r.t;
+    }
+    progress.update((r.t - a.sim.t_start) / span, fmt::format("t = {:.4g}", r.t));
+    if (a.interrupt_after > 0 && ++records >= a.interrupt_after) ga::request_interrupt();
+    return true;
+  };
+  // The one interrupt mechanism of every subcommand (ga/interrupt.hpp): SIGINT and SIGTERM
+  // raise the flag; the run keeps what it computed and ends with exit 130.
+  ga::install_interrupt_handlers();
+  a.sim.interrupt = &ga::interrupt_flag();
+  const mechanics::simulation_result res =
+      mechanics::simulate(m, *solver, a.sim, on_step, reference.get());
+  progress.finish();
+  if (!root) return exit_status(res);
+  // Whatever was computed is saved, also when the run stopped early: the rows before the stop
+  // (a row is only written once every solve that led to it was accepted).
+  if (!a.out.empty()) csv.save(a.out);
+  const std::string up_to = collected.rows > 0 ? fmt::format("up to t = {:.6g} ({} rows)",
+                                                             collected.last_t, collected.rows)
+                                               : "(no rows)";
+  report_stderr(a, res, up_to);
   if (!a.plot.empty()) {
     io::chart_options co;
     co.title = fmt::format("{} ({})", m.name().empty() ? a.file : m.name(), a.solver);
@@ -162,72 +253,12 @@ int run_simulate(simulate_args& a) {
     co.y_label = plotted.size() == 1 ? plotted[0] : "value";
     io::save_line_chart(a.plot, series, co);
   }
-  const double drift = std::isfinite(res.initial_energy) && res.initial_energy != 0.0
-                           ? (res.final_energy - res.initial_energy) / std::abs(res.initial_energy)
-                           : std::numeric_limits<double>::quiet_NaN();
   if (a.json) {
-    nlohmann::json j;
-    j["model"] = m.name();
-    j["file"] = a.file;
-    j["solver"] = a.solver;
-    j["integrator"] = a.integrator;
-    j["stabilization"] = a.stabilization;
-    j["completed"] = res.completed;
-    j["message"] = res.message;
-    j["stop_reason"] =
-        res.completed ? nlohmann::json(nullptr) : nlohmann::json(mechanics::stop_name(res.stop));
-    j["steps"] = res.steps;
-    j["last_t"] = finite_or_null(last_row_t);
-    j["rows"] = rows;
-    j["solves"] = res.solves;
-    j["unconverged_solves"] = res.unconverged_solves;
-    j["first_unconverged_t"] = finite_or_null(res.first_unconverged_t);
-    j["first_unconverged_message"] = res.unconverged_solves > 0
-                                         ? nlohmann::json(res.first_unconverged_message)
-                                         : nlohmann::json(nullptr);
-    j["allow_unconverged"] = a.allow_unconverged;
-    j["least_squares_solves"] = res.least_squares_solves;
-    j["rejected_steps"] = res.rejected_steps;
-    j["max_position_violation"] = res.max_position_violation;
-    j["max_velocity_violation"] = res.max_velocity_violation;
-    j["energy"] = m.has_energy() ? nlohmann::json{{"initial", finite_or_null(res.initial_energy)},
-                                                  {"final", finite_or_null(res.final_energy)},
-                                                  {"relative_drift", finite_or_null(drift)}}
-                                 : nlohmann::json(nullptr);
-    j["check"] =
-        with_ref ? nlohmann::json{{"solver", a.check},
-                                  {"max_difference", finite_or_null(res.max_reference_difference)}}
-                 : nlohmann::json(nullptr);
-    j["solver_evaluations"] = res.solver_evaluations;
-    j["out"] = a.out.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.out);
-    j["plot"] = a.plot.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.plot);
-    fmt::print("{}\n", j.dump());
+    fmt::print("{}\n", json_summary(a, m, res, collected).dump());
   } else if (!a.quiet) {
-    fmt::print("{}: {} steps with {} ({}, {}){}\n", a.file, res.steps, a.solver, a.integrator,
-               a.stabilization, res.completed ? "" : " -- stopped early");
-    if (!res.message.empty()) fmt::print("  {}\n", res.message);
-    fmt::print("  max |Phi| = {:.3g}, max velocity violation = {:.3g}\n",
-               res.max_position_violation, res.max_velocity_violation);
-    if (m.has_energy()) {
-      fmt::print("  energy {:.10g} -> {:.10g} (relative drift {:.3g})\n", res.initial_energy,
-                 res.final_energy, drift);
-    }
-    if (with_ref) fmt::print("  max |a - a_{}| = {:.3g}\n", a.check, res.max_reference_difference);
-    if (res.solver_evaluations > 0)
-      fmt::print("  solver evaluations: {}\n", res.solver_evaluations);
-    if (res.unconverged_solves > 0) {
-      fmt::print("  UNCONVERGED solves: {} of {} (first at t = {:.6g}){}\n", res.unconverged_solves,
-                 res.solves, res.first_unconverged_t,
-                 res.completed ? ", allowed by --allow-unconverged" : "");
-    }
-    if (res.least_squares_solves > 0) {
-      fmt::print("  least-squares solves (inconsistent constraints): {} of {}\n",
-                 res.least_squares_solves, res.solves);
-    }
-    if (!a.out.empty()) fmt::print("  wrote {}{}\n", a.out, res.completed ? "" : " " + up_to);
-    if (!a.plot.empty()) fmt::print("  wrote {}\n", a.plot);
+    print_text(a, res, up_to);
   }
-  return res.completed ? exit_ok : exit_failure;
+  return exit_status(res);
 }
 
 const command_registration simulate_registration(
@@ -259,9 +290,21 @@ const command_registration simulate_registration(
           ->capture_default_str();
       sub.add_option("--record-every", a->sim.record_every, "Write every k-th step to the CSV")
           ->capture_default_str();
+      sub.add_option("--divergence-growth", a->sim.divergence_growth,
+                     "Diverged when max |q| or |q'| exceeds this factor of the run's scale "
+                     "(docs/mechanics.md)")
+          ->capture_default_str();
+      sub.add_option("--divergence-violation", a->sim.divergence_violation,
+                     "Diverged when max |Phi| exceeds this times (1 + max |q0|)^2")
+          ->capture_default_str();
+      sub.add_option("--divergence-energy", a->sim.divergence_energy,
+                     "Diverged when |E - E0| exceeds this times max(1, |E0|)")
+          ->capture_default_str();
+      sub.add_flag("--no-divergence-check", a->no_divergence_check,
+                   "Let a diverging motion run on (the exit status is then 0 if it stays finite)");
       sub.add_option("--set", a->sets, "Override a parameter: name=value (repeatable)");
       sub.add_flag("--kinematic", a->kinematic, "Kinematic mode: M = I, drivers as constraints");
-      sub.add_flag("--allow-unconverged", a->allow_unconverged,
+      sub.add_flag("--allow-unconverged", a->sim.allow_unconverged,
                    "Go on past solves that did not converge (iterative solvers such as ga): they "
                    "are counted, warned about and flagged in the CSV, and the exit status is 0. "
                    "Without it the run stops there with exit status 1");
@@ -285,15 +328,20 @@ const command_registration simulate_registration(
       sub.add_option("--rank-tolerance", a->solver_options.rank_tolerance,
                      "Direct solvers: relative rank tolerance")
           ->capture_default_str();
+      // Hidden: for the tests of the interrupted path.
+      sub.add_option("--interrupt-after", a->interrupt_after)->group("");
       sub.add_flag("--json", a->json, "Print one JSON object on stdout");
       sub.add_flag("--quiet", a->quiet, "No progress line, no text output");
       sub.footer(
           "Exit status:\n"
-          "  0  the run reached --t-end (with --allow-unconverged also past unconverged solves)\n"
-          "  1  it stopped early: a solve that did not converge, a refused system, a NaN or\n"
-          "     infinite acceleration or state, a step-size underflow; stderr says where and\n"
-          "     why, the CSV keeps the rows before the stop\n"
-          "  2  bad input (the message names the file, line and field)");
+          "  0    the run reached --t-end (with --allow-unconverged also past unconverged solves)\n"
+          "  1    it stopped early: the motion diverged (see --divergence-growth), a solve that\n"
+          "       did not converge, a refused system, a NaN or infinite acceleration or state,\n"
+          "       a step-size underflow; stderr says where and why, the CSV keeps the rows\n"
+          "       up to the stop\n"
+          "  2    bad input or an unusable output path (the message names the file, line and\n"
+          "       field, or the option and the path)\n"
+          "  130  interrupted (SIGINT, SIGTERM): the CSV and plot keep the rows computed");
       return [a]() { return run_simulate(*a); };
     });
 

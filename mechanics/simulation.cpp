@@ -4,6 +4,7 @@
 
 #include <Eigen/QR>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -31,8 +32,9 @@ solve_status worse(solve_status a, solve_status b) {
 struct run_state {
   simulation_result result;
   const step_callback* callback = nullptr;
-  bool stop = false;
+  bool halt = false;  // the record just made is the last: result.stop says why
   bool first_energy = true;
+  double max_abs_q0 = 0.0;  // of the first record, for the divergence scales
   // Solves since the previous record.
   solve_status pending_worst = solve_status::ok;
   int pending_unconverged = 0;
@@ -42,6 +44,64 @@ struct run_state {
 void stop_run(run_state& st, simulation_stop why, std::string message) {
   st.result.stop = why;
   st.result.message = std::move(message);
+}
+
+double max_abs(const Eigen::VectorXd& v) {
+  return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0;
+}
+
+// The run's scales for the divergence limits, from its first record (simulation_options).
+void set_scales(const simulation_options& o, const step_record& r, run_state& st) {
+  const double span = o.t_end - o.t_start;
+  const double q0 = max_abs(r.q), v0 = max_abs(r.qd), a0 = max_abs(r.qdd);
+  st.max_abs_q0 = q0;
+  st.result.position_scale = 1.0 + q0 + span * v0 + 0.5 * span * span * a0;
+  st.result.velocity_scale = 1.0 + v0 + span * a0;
+}
+
+// Why the record diverged (docs/mechanics.md, "Divergence"), or empty.
+std::string divergence(const simulation_options& o, const step_record& r, const run_state& st) {
+  const simulation_result& res = st.result;
+  const double q = max_abs(r.q), v = max_abs(r.qd);
+  if (q > o.divergence_growth * res.position_scale) {
+    return fmt::format("max |q| = {:.3g}, beyond {:g} times the run's position scale {:.3g}", q,
+                       o.divergence_growth, res.position_scale);
+  }
+  if (v > o.divergence_growth * res.velocity_scale) {
+    return fmt::format("max |q'| = {:.3g}, beyond {:g} times the run's velocity scale {:.3g}", v,
+                       o.divergence_growth, res.velocity_scale);
+  }
+  const double s_p = 1.0 + st.max_abs_q0;
+  if (o.diagnostics && r.position_violation > o.divergence_violation * s_p * s_p) {
+    return fmt::format("max |Phi| = {:.3g}, beyond {:g} times the squared scale {:.3g}^2",
+                       r.position_violation, o.divergence_violation, s_p);
+  }
+  const double e0 = res.initial_energy;
+  if (std::isfinite(e0) && std::isfinite(r.energy) &&
+      std::abs(r.energy - e0) > o.divergence_energy * std::max(1.0, std::abs(e0))) {
+    return fmt::format("energy {:.3g} against {:.3g} at the start, beyond {:g} times max(1, |E0|)",
+                       r.energy, e0, o.divergence_energy);
+  }
+  return {};
+}
+
+// Divergence and interrupt end the run at this record (which is then the last).
+void check_halt(const simulation_options& o, step_record& r, run_state& st, bool first) {
+  if (o.check_divergence && !first) {
+    const std::string why = divergence(o, r, st);
+    if (!why.empty()) {
+      stop_run(st, simulation_stop::diverged,
+               fmt::format("stopped at t = {:.6g}: the motion diverged: {}", r.t, why));
+    }
+  }
+  if (!st.halt && st.result.stop == simulation_stop::none && o.interrupt != nullptr &&
+      o.interrupt->load()) {
+    stop_run(st, simulation_stop::interrupted, fmt::format("interrupted at t = {:.6g}", r.t));
+  }
+  if (st.result.stop != simulation_stop::none) {
+    st.halt = true;
+    r.final = true;
+  }
 }
 
 // The stages of one acceleration evaluation: evaluate (M, f, A, b), stabilize b, solve; then
@@ -208,20 +268,24 @@ void make_record(const model& m, dynamics& dyn, acceleration_solver* reference,
   auto& res = st.result;
   res.max_position_violation = std::max(res.max_position_violation, r.position_violation);
   res.max_velocity_violation = std::max(res.max_velocity_violation, r.velocity_violation);
-  if (st.first_energy) {
+  const bool first = st.first_energy;
+  if (first) {
     res.initial_energy = r.energy;
     st.first_energy = false;
+    set_scales(o, r, st);
   }
   res.final_energy = r.energy;
+  res.last_t = t;
+  r.final = force_keep;
+  check_halt(o, r, st, first);
   if (st.callback != nullptr && *st.callback) {
-    if (!(*st.callback)(r)) st.stop = true;
-  } else if (st.thinner.keep(r, force_keep)) {
+    if (!(*st.callback)(r) && !st.halt) {
+      stop_run(st, simulation_stop::caller, fmt::format("stopped by the caller at t = {:.6g}", t));
+      st.halt = true;
+    }
+  } else if (st.thinner.keep(r, r.final)) {
     res.records.push_back(std::move(r));
   }
-}
-
-void stopped_by_caller(run_state& st, double t) {
-  stop_run(st, simulation_stop::caller, fmt::format("stopped by the caller at t = {:.6g}", t));
 }
 
 void run_rk4(const model& m, acceleration_solver& solver, const simulation_options& o,
@@ -234,7 +298,7 @@ void run_rk4(const model& m, acceleration_solver& solver, const simulation_optio
     const acceleration_result* a1 = dyn.solve(q, qd, t);
     if (a1 == nullptr) return;
     make_record(m, dyn, reference, o, t, q, qd, *a1, st, k == steps);
-    if (st.stop) return stopped_by_caller(st, t);
+    if (st.halt) return;
     if (k == steps) break;
     const double t_next = k + 1 == steps ? o.t_end : o.t_start + static_cast<double>(k + 1) * o.dt;
     const double h = t_next - t;
@@ -292,7 +356,7 @@ void run_dopri(const model& m, acceleration_solver& solver, const simulation_opt
   const acceleration_result* a0 = dyn.solve(q, qd, t);
   if (a0 == nullptr) return;
   make_record(m, dyn, reference, o, t, q, qd, *a0, st, false);
-  if (st.stop) return stopped_by_caller(st, t);
+  if (st.halt) return;
   Eigen::VectorXd k1 = pack(qd, a0->acceleration);
   double h = o.dt;
   long long out_index = 1;
@@ -350,7 +414,7 @@ void run_dopri(const model& m, acceleration_solver& solver, const simulation_opt
       const acceleration_result* a = dyn.solve(qq, vv, t_out);
       if (a == nullptr) return;
       make_record(m, dyn, reference, o, t_out, qq, vv, *a, st, out_index == outputs);
-      if (st.stop) return stopped_by_caller(st, t_out);
+      if (st.halt) return;
       ++out_index;
     }
     t = t_new;
@@ -385,11 +449,20 @@ simulation_result simulate_from(const model& m, const Eigen::VectorXd& q0,
   st.thinner = record_thinner(options.record_every);
   st.result.max_reference_difference = reference != nullptr ? 0.0 : nan;
   st.result.initial_energy = st.result.final_energy = nan;
+  st.result.solver = solver.name();
+  st.result.reference_solver = reference != nullptr ? reference->name() : std::string();
+  st.result.integrator = options.integrator;
+  st.result.stabilization = options.stabilization;
+  st.result.has_energy = m.has_energy();
+  st.result.allow_unconverged = options.allow_unconverged;
+  const auto started = std::chrono::steady_clock::now();
   if (options.integrator == integrator_kind::rk4) {
     run_rk4(m, solver, options, reference, q0, qd0, st);
   } else {
     run_dopri(m, solver, options, reference, q0, qd0, st);
   }
+  st.result.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return std::move(st.result);
 }
 
@@ -425,24 +498,11 @@ void simulation_options::validate() const {
   io::require_real("projection_tolerance", projection_tolerance, io::positive());
   io::require_integer("projection_iterations", projection_iterations, 1);
   io::require_integer("record_every", record_every, 1);
-}
-
-const char* stop_name(simulation_stop s) {
-  switch (s) {
-    case simulation_stop::none:
-      return "none";
-    case simulation_stop::refused:
-      return "refused";
-    case simulation_stop::not_converged:
-      return "not_converged";
-    case simulation_stop::non_finite:
-      return "non_finite";
-    case simulation_stop::step_size:
-      return "step_size";
-    case simulation_stop::caller:
-      return "caller";
-  }
-  return "unknown";
+  io::require_real("divergence_growth", divergence_growth,
+                   {1.0, std::numeric_limits<double>::infinity(), true});
+  io::require_real("divergence_violation", divergence_violation, io::positive());
+  io::require_real("divergence_energy", divergence_energy,
+                   {1.0, std::numeric_limits<double>::infinity(), true});
 }
 
 std::vector<std::string> record_columns(const model& m, bool with_reference) {

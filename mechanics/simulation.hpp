@@ -4,6 +4,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <atomic>
 #include <functional>
 #include <limits>
 #include <string>
@@ -11,23 +12,9 @@
 
 #include "mechanics/acceleration_solver.hpp"
 #include "mechanics/model.hpp"
+#include "mechanics/simulation_result.hpp"
 
 namespace kinevo::mechanics {
-
-enum class integrator_kind {
-  rk4,             // classical Runge-Kutta, fixed step dt
-  dormand_prince,  // Dormand-Prince 5(4), error control (rtol, atol), records at dt by dense output
-};
-
-enum class stabilization_kind {
-  none,
-  // b* = b - 2 alpha Phi' - beta^2 Phi (holonomic), b* = b - gamma C (nonholonomic)
-  // (generalized-inverse dissertation (GIGSP), eqs. 2.39-2.45).
-  baumgarte,
-  // After each step, Newton projection of q onto Phi = 0 and of q' onto the velocity
-  // constraints with weight M (generalized-inverse dissertation (GIGSP), eqs. 2.46-2.53).
-  projection,
-};
 
 struct simulation_options {
   integrator_kind integrator = integrator_kind::rk4;
@@ -56,63 +43,32 @@ struct simulation_options {
   // allowed, the run goes on; the solve is counted and flagged in the records either way.
   bool allow_unconverged = false;
 
+  // Divergence (docs/mechanics.md, "Divergence"): the run stops with simulation_stop::diverged
+  // at the first record where
+  //   max |q_i| > divergence_growth * S_q  or  max |q'_i| > divergence_growth * S_v,
+  //   max |Phi_i| > divergence_violation * S_p^2 (holonomic rows, with diagnostics on),
+  //   |E - E_0| > divergence_energy * max(1, |E_0|) (when the model defines an energy E),
+  // where the run's scales come from the first record (state q_0, q'_0, acceleration a_0 and
+  // the span T = t_end - t_start):
+  //   S_p = 1 + max |q_0|, S_q = S_p + T max |q'_0| + T^2/2 max |a_0|,
+  //   S_v = 1 + max |q'_0| + T max |a_0|.
+  // Generous on purpose: a stable run stays orders of magnitude below them, while an unstable
+  // one (a step too large for a stiff force) crosses them within a few steps.
+  bool check_divergence = true;
+  double divergence_growth = 1e6;
+  double divergence_violation = 1e3;
+  double divergence_energy = 1e6;
+
+  // Raised (e.g. by a SIGINT or SIGTERM handler) to end the run at the next record with
+  // simulation_stop::interrupted; that record is the run's last. May be null.
+  const std::atomic<bool>* interrupt = nullptr;
+
   // Throws io::option_error naming the field and its allowed range: times finite with
   // t_end > t_start, dt, rtol (< 1), dt_min and projection_tolerance finite and > 0, atol and the
-  // Baumgarte rates finite and >= 0, record_every and projection_iterations >= 1.
+  // Baumgarte rates finite and >= 0, record_every and projection_iterations >= 1, the divergence
+  // limits finite and > 0 (divergence_growth and divergence_energy > 1).
   // simulate() and simulate_from() call it.
   void validate() const;
-};
-
-// Why a run ended before t_end.
-enum class simulation_stop {
-  none,           // completed (or still running)
-  refused,        // the solver refused the system (inconsistent, singular)
-  not_converged,  // a solve did not converge and allow_unconverged was off
-  non_finite,     // NaN or infinite acceleration or state: the motion diverged
-  step_size,      // Dormand-Prince step size fell below dt_min
-  caller,         // the step callback returned false
-};
-const char* stop_name(simulation_stop s);  // "none", "refused", "not_converged", ...
-
-// One state and what the solver made of it. Constraint forces and diagnostics come from the
-// solve at this state (the first RK4 stage).
-struct step_record {
-  double t = 0.0;
-  Eigen::VectorXd q, qd, qdd;
-  Eigen::VectorXd constraint_force;  // f_c = M (a - a_f)
-  double position_violation = 0.0;   // max |Phi_i| over holonomic rows
-  double velocity_violation = 0.0;   // max |velocity-level violation|
-  double energy = 0.0;               // NaN when the model defines none
-  // --check: max |a - a_reference| at the same state (NaN without a reference solver).
-  double reference_difference = 0.0;
-  solve_status status = solve_status::ok;  // of the solve at this state
-  // All solves since the previous record, this one's included (the integrator stages that led
-  // to this state): the largest status code among them, and how many did not converge.
-  solve_status worst_status = solve_status::ok;
-  int unconverged_solves = 0;
-  int rank = 0;
-  long long evaluations = 0;  // solver work in this step (all stages), iterative solvers
-  int runs = 0;
-};
-
-struct simulation_result {
-  bool completed = false;  // reached t_end
-  simulation_stop stop = simulation_stop::none;
-  std::string message;               // why it stopped early, naming constraints where relevant
-  long long steps = 0;               // accepted steps
-  long long rejected_steps = 0;      // Dormand-Prince only
-  std::vector<step_record> records;  // kept records (see record_every); empty with a callback
-  double max_position_violation = 0.0;
-  double max_velocity_violation = 0.0;
-  double max_reference_difference = 0.0;            // NaN without a reference solver
-  double initial_energy = 0.0, final_energy = 0.0;  // NaN when undefined
-  long long solver_evaluations = 0;
-  // Every solve of the run (all stages, rejected steps included; not the reference solver's).
-  long long solves = 0;
-  long long unconverged_solves = 0;    // not_converged
-  long long least_squares_solves = 0;  // least-squares compromises (inconsistent constraints)
-  double first_unconverged_t = std::numeric_limits<double>::quiet_NaN();
-  std::string first_unconverged_message;  // the solver's message at that solve
 };
 
 // Called for every step record (including t_start); return false to stop the run.

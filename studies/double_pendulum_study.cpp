@@ -269,6 +269,7 @@ motion_data run_motion(const double_pendulum_study_options& o,
   // The study measures: unconverged solves are counted and make the preset's status
   // not_converged, but the motion goes on so that its difference from GIGSP is still known.
   so.allow_unconverged = true;
+  so.interrupt = o.interrupt;
 
   gauss_ga_options g = gauss_ga_preset(o.preset);
   g.islands.islands = o.islands;
@@ -309,7 +310,10 @@ motion_data run_motion(const double_pendulum_study_options& o,
   s.seconds_ga = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   t0 = std::chrono::steady_clock::now();
   std::vector<step_record> ref_records;
-  const simulation_result rr = simulate(m, *gigsp, so, [&](const step_record& r) {
+  // GIGSP's run is cheap: it runs to the end, uninterrupted, to compare what the GA computed.
+  simulation_options so_reference = so;
+  so_reference.interrupt = nullptr;
+  const simulation_result rr = simulate(m, *gigsp, so_reference, [&](const step_record& r) {
     ref_records.push_back(r);
     return true;
   });
@@ -317,8 +321,14 @@ motion_data run_motion(const double_pendulum_study_options& o,
   if (progress) progress(0.97, "motion with GIGSP done");
 
   s.completed = rg.completed && rr.completed;
-  s.diverged = !divergence.empty() || rg.stop == simulation_stop::non_finite;
-  if (s.diverged) {
+  s.diverged = !divergence.empty() || rg.stop == simulation_stop::non_finite ||
+               rg.stop == simulation_stop::diverged;
+  s.interrupted = rg.interrupted();
+  if (s.interrupted) {
+    s.message = fmt::format(
+        "GA motion interrupted at t = {:.6g} s after {} steps; what was computed up to it is kept",
+        rg.last_t, rg.steps);
+  } else if (s.diverged) {
     // The last record kept: the diverging state itself, or the last finite one when the
     // simulation stopped on a NaN.
     s.diverged_t = ga_records.empty() ? 0.0 : ga_records.back().t;
@@ -378,7 +388,8 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
                    const std::vector<std::vector<double>>& motion_rows) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  fs::create_directories(o.out, ec);
+  // The folder itself, never missing parents (the CLI checked them before the run).
+  fs::create_directory(o.out, ec);
   if (ec) {
     throw std::runtime_error(
         fmt::format("cannot create the output folder {}: {}", o.out.string(), ec.message()));
@@ -398,6 +409,7 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
     note(o.out / "table_5_1_printed.csv");
   }
   for (const study_t0_table* t : {&r.thesis, &r.tuned}) {
+    if (t->runs.empty()) continue;  // interrupted before this preset's t = 0 solve
     io::csv_writer w({"run", "x1dd", "y1dd", "x2dd", "y2dd", "z1", "z", "evaluations",
                       "max_abs_error", "radius", "max_residual"});
     // Run 0 is the guess (Z1 there with the preset's weights, as the printed table has it).
@@ -419,6 +431,7 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
   // Convergence (Figs. 5.3-5.7): best so far against evaluations, both presets.
   std::vector<io::chart_series> accel_series[4], z1_series, error_series;
   for (const study_t0_table* t : {&r.thesis, &r.tuned}) {
+    if (t->runs.empty()) continue;
     io::csv_writer w({"run", "generation", "evaluations", "x1dd", "y1dd", "x2dd", "y2dd", "z1",
                       "max_abs_error"});
     io::chart_series sa[4], sz, se;
@@ -447,7 +460,9 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
     error_series.push_back(se);
   }
   const double max_eval = static_cast<double>(std::max(r.thesis.evaluations, r.tuned.evaluations));
-  for (int k = 0; k < 4; ++k) {
+  // No convergence figures when no t = 0 solve finished (interrupted before them).
+  const int figures = z1_series.empty() ? 0 : 4;
+  for (int k = 0; k < figures; ++k) {
     io::chart_series ex{"exact", {0.0, max_eval}, {exact(k), exact(k)}, "black", false};
     accel_series[k].push_back(ex);
     io::chart_options co;
@@ -458,7 +473,7 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
     io::save_line_chart(p, accel_series[k], co);
     note(p);
   }
-  {
+  if (figures > 0) {
     io::chart_options co;
     co.title = "Convergence of Z1 at t = 0 (Fig. 5.7)";
     co.x_label = "evaluations (all islands)";
@@ -537,6 +552,8 @@ std::string table_markdown(const double_pendulum_study_result& r) {
     for (const study_t0_table* t : {&r.thesis, &r.tuned}) {
       if (p.run == "exact") {
         s << "(" << vec(r.exact) << ") exact | Z = " << fmt_g(r.z_exact) << " | ";
+      } else if (t->runs.empty()) {
+        s << "(missing: interrupted) | - | ";
       } else if (k == 0) {
         s << "(" << vec(t->runs.front().centre) << ") guess, +-" << t->runs.front().radii(0)
           << " | " << fmt_g(t->z1_guess) << " | ";
@@ -583,6 +600,10 @@ std::string report_markdown(const double_pendulum_study_options& o,
        "5.7-5.18, Table 5.1, Figs. 5.3-5.7), by `kinevo study double-pendulum` "
     << fmt::format("(preset {}, {} islands, seed {}).\n\n", o.preset, o.islands, o.seed)
     << "## Status\n\n"
+    << (r.interrupted ? fmt::format("**INTERRUPTED**: missing {}. The parts below are those "
+                                    "finished.\n\n",
+                                    fmt::join(r.missing_parts, "; "))
+                      : std::string())
     << fmt::format("**{}**\n\n", verdict(r))
     << fmt::format("- default preset: {}\n", outcome_text(r.tuned_outcome))
     << fmt::format("- thesis preset: {}\n\n", outcome_text(r.thesis_outcome))
@@ -667,6 +688,9 @@ std::string report_markdown(const double_pendulum_study_options& o,
 }  // namespace
 
 void double_pendulum_study_options::validate() const {
+  if (preset != "default" && preset != "thesis") {
+    throw io::option_error("preset", fmt::format("must be default or thesis (got '{}')", preset));
+  }
   io::require_integer("islands", islands, 1);
   io::require_real("t_end", t_end, io::non_negative());
   io::require_real("dt", dt, io::positive());
@@ -691,25 +715,41 @@ double_pendulum_study_result run_double_pendulum_study(const double_pendulum_stu
     const Eigen::Vector4d a(p.a[0], p.a[1], p.a[2], p.a[3]);
     r.printed_rod2_violation = std::abs((s0.jacobian.row(1) * a)(0) - s0.rhs(1));
   }
+  // Each part starts only when no interrupt came; a part that started finishes (the motion
+  // stops at its next step), so that what is written is whole.
+  auto interrupted = [&o] { return o.interrupt != nullptr && o.interrupt->load(); };
   if (o.progress) o.progress(0.0, "t = 0, thesis preset");
-  r.thesis = solve_t0("thesis", o);
+  if (!interrupted()) r.thesis = solve_t0("thesis", o);
   if (o.progress) o.progress(0.05, "t = 0, default preset");
-  r.tuned = solve_t0("default", o);
+  if (!interrupted()) r.tuned = solve_t0("default", o);
   r.max_rel_error_t0 = o.preset == "thesis" ? r.thesis.max_rel_error : r.tuned.max_rel_error;
 
   motion_data motion;
-  if (o.t_end > 0.0) {
+  const bool motion_wanted = o.t_end > 0.0;
+  if (motion_wanted && !interrupted()) {
     motion = run_motion(o, o.progress);
     r.motion = motion.summary;
   }
+  const bool with_thesis = !r.thesis.runs.empty(), with_tuned = !r.tuned.runs.empty();
+  const bool with_motion = motion_wanted && r.motion.steps + r.motion.solves > 0;
+  if (!with_thesis) r.missing_parts.push_back("t = 0 with the thesis preset");
+  if (!with_tuned) r.missing_parts.push_back("t = 0 with the default preset");
+  if (motion_wanted && !with_motion) r.missing_parts.push_back("the motion");
+  if (with_motion && r.motion.interrupted) {
+    r.missing_parts.push_back(
+        fmt::format("the motion after t = {:.6g} s", static_cast<double>(r.motion.steps) * o.dt));
+  }
+  r.interrupted = interrupted() && !r.missing_parts.empty();
   // The motion ran with options.preset; it counts for that preset only.
-  const bool with_motion = o.t_end > 0.0;
-  r.thesis_outcome = classify_preset(
-      &r.thesis, with_motion && o.preset == "thesis" ? &r.motion : nullptr, r.targets);
+  r.thesis_outcome =
+      classify_preset(with_thesis ? &r.thesis : nullptr,
+                      with_motion && o.preset == "thesis" ? &r.motion : nullptr, r.targets);
   r.thesis_outcome.expected = true;
-  r.tuned_outcome = classify_preset(
-      &r.tuned, with_motion && o.preset == "default" ? &r.motion : nullptr, r.targets);
-  r.failed = r.tuned_outcome.status != preset_status::ok;
+  r.tuned_outcome =
+      classify_preset(with_tuned ? &r.tuned : nullptr,
+                      with_motion && o.preset == "default" ? &r.motion : nullptr, r.targets);
+  // An interrupted study has not failed: it is incomplete (exit 130, the report says so).
+  r.failed = !r.interrupted && r.tuned_outcome.status != preset_status::ok;
   r.motion_preset = o.preset;
   if (with_motion) {
     r.motion_outcome = classify_preset(nullptr, &r.motion, r.targets);
@@ -757,6 +797,9 @@ double_pendulum_study_result run_double_pendulum_study(const double_pendulum_stu
     s << fmt::format("  UNCONVERGED: {} of {} GA solves (first at t = {:.6g} s)\n",
                      r.motion.not_converged_solves, r.motion.solves,
                      r.motion.first_not_converged_t);
+  }
+  if (r.interrupted) {
+    s << fmt::format("INTERRUPTED: missing {}\n", fmt::join(r.missing_parts, "; "));
   }
   s << fmt::format("Status: {}\n", verdict(r))
     << fmt::format("  default preset: {}\n", outcome_text(r.tuned_outcome))
@@ -836,10 +879,43 @@ nlohmann::json to_json(const double_pendulum_study_result& r) {
                  {"seconds_gigsp", m.seconds_gigsp},
                  {"preset", r.motion_preset}};
   j["motion"] = outcome(j["motion"], r.motion_outcome);
+  j["motion"]["interrupted"] = m.interrupted;
+  j["interrupted"] = r.interrupted;
+  j["missing_parts"] = r.missing_parts;
+  if (r.interrupted) j["status"] = "interrupted";
   json files = json::array();
   for (const auto& f : r.files) files.push_back(f.string());
   j["files"] = files;
   return j;
+}
+
+const std::vector<std::string>& study_json_keys() {
+  static const std::vector<std::string> keys{"default",
+                                             "exact",
+                                             "failed",
+                                             "files",
+                                             "interrupted",
+                                             "max_rel_error_t0",
+                                             "missing_parts",
+                                             "motion",
+                                             "printed",
+                                             "printed_rod2_violation",
+                                             "runs",
+                                             "status",
+                                             "targets",
+                                             "thesis",
+                                             "z1_minimiser_w1e6",
+                                             "z_exact"};
+  return keys;
+}
+
+std::string double_pendulum_study_result::brief_report() const {
+  if (interrupted) return fmt::format("INTERRUPTED: missing {}", fmt::join(missing_parts, "; "));
+  return verdict(*this);
+}
+
+nlohmann::json double_pendulum_study_result::to_json() const {
+  return studies::to_json(*this);
 }
 
 }  // namespace kinevo::studies

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -59,6 +60,10 @@ struct double_pendulum_study_options {
   double divergence_violation = 1e-3;
   // Progress (fraction in [0, 1], detail); called on every process, may be empty.
   std::function<void(double, const std::string&)> progress;
+  // Raised (SIGINT, SIGTERM) to stop: the part running finishes (a t = 0 solve) or stops at its
+  // next step (the motion), the parts not started are skipped, and what was computed is written
+  // with a report naming the missing parts. May be null.
+  const std::atomic<bool>* interrupt = nullptr;
 
   // Throws io::option_error (a std::invalid_argument) naming the field and its allowed range:
   // islands >= 1, t_end finite and >= 0, dt finite and > 0, the divergence limits finite and
@@ -95,7 +100,8 @@ struct study_motion {
   long long solves = 0;
   long long not_converged_solves = 0;
   double first_not_converged_t = std::numeric_limits<double>::quiet_NaN();
-  bool diverged = false;  // the GA motion was stopped where it diverged (see the options)
+  bool interrupted = false;  // options.interrupt stopped it: the rows up to there are kept
+  bool diverged = false;     // the GA motion was stopped where it diverged (see the options)
   double diverged_t = std::numeric_limits<double>::quiet_NaN();
   double seconds_ga = 0.0;
   double seconds_gigsp = 0.0;
@@ -143,8 +149,16 @@ struct double_pendulum_study_result {
   std::string motion_preset;                     // options.preset
   // The study failed: the default preset missed its target, diverged or did not converge.
   bool failed = false;
+  // Stopped by options.interrupt: the parts not computed (or cut short), in words.
+  bool interrupted = false;
+  std::vector<std::string> missing_parts;
   std::vector<std::filesystem::path> files;  // written (root only)
   std::string summary;                       // plain-text summary for stdout
+
+  // The result reports itself: the status line, the summary above, the JSON of --json.
+  std::string brief_report() const;
+  std::string full_report() const { return summary; }
+  nlohmann::json to_json() const;
 };
 
 // Runs the study. Under MPI every rank calls it in lockstep; only the root writes files.
@@ -155,5 +169,7 @@ double_pendulum_study_result run_double_pendulum_study(
 
 // The JSON object of `kinevo study double-pendulum --json`.
 nlohmann::json to_json(const double_pendulum_study_result& r);
+// Its top-level keys, sorted (a contract: tests compare them).
+const std::vector<std::string>& study_json_keys();
 
 }  // namespace kinevo::studies

@@ -152,5 +152,26 @@ TEST(CliAccel, NonFiniteAndOutOfRangeNumbersExitTwoNamingTheOption) {
   }
 }
 
+// Issue 16, item 10: a solver's own bad option (an unknown GA preset) is bad input, exit 2
+// naming the option and the allowed values (it was exit 1).
+TEST(CliAccel, UnknownGaPresetExitsTwoNamingTheOption) {
+  const auto r =
+      run_kinevo("accel " + examples + "/pendulum.toml --quiet --solvers ga --preset thesi");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--preset"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("default or thesis"), std::string::npos) << r.err;
+}
+
+// The text table is the library's report (mechanics/solver_comparison): same lines as before.
+TEST(CliAccel, TextTableListsEverySolverAndTheDifferences) {
+  const auto r = run_kinevo("accel " + examples + "/double_pendulum.toml");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("acceleration"), std::string::npos) << r.out;
+  for (const std::string name : {"lm", "uk", "gigsp", "sl", "kv"}) {
+    EXPECT_NE(r.out.find("\n" + name + " "), std::string::npos) << name << ": " << r.out;
+  }
+  EXPECT_NE(r.out.find("max |a - a_lm|"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace kinevo::test

@@ -2,9 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -212,6 +215,165 @@ TEST(CliSimulate, NonFiniteAndOutOfRangeNumbersExitTwoNamingTheOption) {
   const auto ok = run_kinevo("simulate " + examples +
                              "/pendulum.toml --quiet --t-end 0.01 --seed 18446744073709551615");
   EXPECT_EQ(ok.status, 0) << ok.err;
+}
+
+// Issue 16, item 4: a diverging motion (RK4 far outside its stability region) ended at
+// x ~ -1e48 with exit 0. Now: exit 1, status "diverged", the CSV up to the diverging state.
+TEST(CliSimulate, DivergedMotionExitsOneAndKeepsTheCsvUpToThere) {
+  const auto dir = fresh_dir("simulate_diverged");
+  const auto model = dir / "stiff.toml", csv = dir / "run.csv";
+  {
+    std::ofstream f(model);
+    f << "[[coordinate]]\nname = \"x\"\ninitial = 0.0\nvelocity = 1.0\nmass = 1.0\n"
+         "force = \"-1e8*x\"\n";
+  }
+  const auto r = run_kinevo("simulate " + model.string() +
+                            " --t-end 0.02 --record-every 7 --json --out " + csv.string());
+  EXPECT_EQ(r.status, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "diverged");
+  EXPECT_EQ(j["stop_reason"], "diverged");
+  EXPECT_EQ(j["completed"], false);
+  EXPECT_NE(r.err.find("diverged"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--divergence-growth"), std::string::npos) << r.err;
+  const auto t = io::read_csv_table(csv);
+  ASSERT_GE(t.rows.size(), 2u);  // t = 0 and the diverging state, kept despite --record-every
+  EXPECT_DOUBLE_EQ(t.rows.back()[0], j["last_t"].get<double>());
+  EXPECT_LT(j["last_t"].get<double>(), 0.01);
+  for (const auto& row : t.rows) EXPECT_LT(std::abs(row[t.column("x")]), 1e10);
+  // The text report says it too; --no-divergence-check lets it run on.
+  const auto text = run_kinevo("simulate " + model.string() + " --t-end 0.02");
+  EXPECT_EQ(text.status, 1);
+  EXPECT_NE(text.out.find("diverged"), std::string::npos) << text.out;
+  const auto off =
+      run_kinevo("simulate " + model.string() + " --t-end 0.02 --no-divergence-check --json");
+  EXPECT_NE(nlohmann::json::parse(off.out)["stop_reason"], "diverged");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliSimulate, DivergenceLimitsAreValidatedOptions) {
+  for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+           {"--divergence-growth 1", "--divergence-growth must be finite and > 1"},
+           {"--divergence-growth inf", "--divergence-growth must be finite and > 1"},
+           {"--divergence-violation 0", "--divergence-violation must be finite and > 0"},
+           {"--divergence-energy nan", "--divergence-energy must be finite and > 1"}}) {
+    const auto r = run_kinevo("simulate " + examples + "/pendulum.toml --quiet " + args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
+  }
+}
+
+// The examples with default settings are not flagged (exit 0).
+TEST(CliSimulate, ExamplesRunToTheEndWithDefaultSettings) {
+  for (const std::string args :
+       {"pendulum.toml --t-end 2", "double_pendulum.toml --t-end 2", "slider_crank.toml",
+        "seven_link_loop.toml --t-end 0.3", "haug_fourbar.toml",
+        "fourbar_kinematics.toml --kinematic --integrator dopri"}) {
+    const auto r = run_kinevo("simulate " + examples + "/" + args + " --json");
+    EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+  }
+}
+
+// Issue 16, item 10: unusable outputs are bad input (exit 2, naming the path), found before
+// the run; no folder is created that the user did not ask for.
+TEST(CliSimulate, UnusableOutputPathsExitTwoBeforeTheRun) {
+  const auto dir = fresh_dir("simulate_outputs");
+  for (const auto& [args, path] : std::vector<std::pair<std::string, std::string>>{
+           {"--out /proc/run.csv", "/proc/run.csv"},
+           {"--plot /proc/run.svg", "/proc/run.svg"},
+           {"--out " + (dir / "missing" / "run.csv").string(), (dir / "missing").string()},
+           {"--out " + dir.string(), dir.string()}}) {
+    const auto r = run_kinevo("simulate " + examples + "/pendulum.toml --quiet " + args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(path), std::string::npos) << args << ": " << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "missing"));
+  // A symbolic link is written through, /dev/null accepted.
+  const auto target = dir / "target.csv", link = dir / "link.csv";
+  std::filesystem::create_symlink(target, link);
+  const auto ok = run_kinevo("simulate " + examples + "/pendulum.toml --quiet --t-end 0.01 --out " +
+                             link.string() + " --plot /dev/null");
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  EXPECT_EQ(io::read_csv_table(target).rows.size(), 11u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliSimulate, UnknownGaPresetExitsTwoNamingTheOption) {
+  const auto r =
+      run_kinevo("simulate " + examples + "/pendulum.toml --quiet --solver ga --preset thesi");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--preset"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("default or thesis"), std::string::npos) << r.err;
+}
+
+// Issue 16, item 12: an interrupted run keeps what it computed (exit 130). The hidden
+// --interrupt-after raises the same flag as SIGINT after that many records.
+TEST(CliSimulate, InterruptKeepsTheRowsComputedAndExits130) {
+  const auto dir = fresh_dir("simulate_interrupt");
+  const auto csv = dir / "run.csv";
+  const auto r = run_kinevo(
+      "simulate " + examples +
+      "/pendulum.toml --t-end 1 --dt 0.01 --interrupt-after 10 --json --out " + csv.string());
+  EXPECT_EQ(r.status, 130) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "interrupted");
+  EXPECT_NE(r.err.find("interrupted"), std::string::npos) << r.err;
+  const auto t = io::read_csv_table(csv);
+  ASSERT_EQ(t.rows.size(), 11u);  // t = 0 ... 0.1: the record where the flag was seen is the last
+  EXPECT_NEAR(t.rows.back()[0], 0.1, 1e-12);
+  std::filesystem::remove_all(dir);
+}
+
+// Runs `script_args` (kinevo's arguments) in the background, waits until /proc/<pid>/status
+// shows a handler for the signal (`mask` in SigCgt: no sleep-based timing), sends it, and
+// returns the exit status printed by the shell; stderr goes to `err`.
+std::string signal_once_handled(const std::string& script_args, const std::string& signal,
+                                const std::string& mask, const std::filesystem::path& dir,
+                                std::string& err) {
+  const std::string script = std::string(KINEVO_BINARY) + " " + script_args +
+                             " & pid=$!; "
+                             "(sleep 120; kill -KILL $pid) >/dev/null 2>&1 & watchdog=$!; "
+                             "while :; do [ \"$(cat /proc/$pid/comm 2>/dev/null)\" = kinevo ] || "
+                             "{ [ -e /proc/$pid ] && continue || break; }; "
+                             "m=$(awk '/^SigCgt/{print $2}' /proc/$pid/status 2>/dev/null); "
+                             "[ -z \"$m\" ] && break; [ $(( 0x$m & " +
+                             mask +
+                             " )) -ne 0 ] && break; done; "
+                             "kill -" +
+                             signal +
+                             " $pid; wait $pid; rc=$?; kill $watchdog 2>/dev/null; echo $rc";
+  std::ofstream(dir / "run.sh") << script << "\n";
+  FILE* p =
+      ::popen(("sh " + (dir / "run.sh").string() + " 2>" + (dir / "err").string()).c_str(), "r");
+  if (p == nullptr) return "popen failed";
+  char buf[64] = {};
+  const std::size_t n = std::fread(buf, 1, sizeof buf - 1, p);
+  ::pclose(p);
+  std::ifstream e(dir / "err");
+  std::stringstream s;
+  s << e.rdbuf();
+  err = s.str();
+  return std::string(buf, n);
+}
+
+// The real signals, SIGTERM and SIGINT, on a run that would take minutes: the CSV keeps the
+// rows computed, exit 130.
+TEST(CliSimulate, SigtermAndSigintWriteTheCsvAndExit130) {
+  for (const auto& [signal, mask] :
+       std::vector<std::pair<std::string, std::string>>{{"TERM", "0x4000"}, {"INT", "0x2"}}) {
+    const auto dir = fresh_dir("simulate_sig" + signal);
+    const auto csv = dir / "run.csv";
+    std::string err;
+    const std::string status = signal_once_handled(
+        "simulate " + examples +
+            "/pendulum.toml --quiet --t-end 100000 --record-every 100000 --out " + csv.string(),
+        signal, mask, dir, err);
+    EXPECT_EQ(status, "130\n") << signal << ": " << err;
+    EXPECT_NE(err.find("interrupted"), std::string::npos) << signal << ": " << err;
+    EXPECT_GE(io::read_csv_table(csv).rows.size(), 1u) << signal;
+    std::filesystem::remove_all(dir);
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // End-to-end tests of `kinevo study double-pendulum`.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -147,6 +148,91 @@ TEST(CliStudy, UnwritableOutputFolderIsAnErrorNotACrash) {
   const auto r = run_kinevo("study double-pendulum --t-end 0 --out " + (blocker / "out").string());
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.err.find("out"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}
+
+// Issue 16, item 10: an unusable output folder is bad input (exit 2, naming it), found before
+// the run; the study creates its folder but never missing parents.
+TEST(CliStudy, UnusableOutputFolderExitsTwoBeforeTheRun) {
+  const auto dir = fresh_dir("study_unusable");
+  for (const auto& out : {std::string("/proc/x"), (dir / "missing" / "out").string()}) {
+    const auto r = run_kinevo("study double-pendulum --t-end 0 --quiet --out " + out);
+    EXPECT_EQ(r.status, 2) << out << ": " << r.err;
+    EXPECT_NE(r.err.find(out.substr(0, out.rfind('/'))), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "missing"));
+  std::filesystem::remove_all(dir);
+}
+
+// Issue 16, item 12: an interrupted study writes its finished parts, and its report names the
+// missing ones (exit 130). --interrupt-after raises the SIGINT flag after that many progress
+// updates: 2 at t = 0, then one per motion step.
+TEST(CliStudy, InterruptWritesTheFinishedPartsAndNamesTheMissingOnes) {
+  const auto dir = fresh_dir("study_interrupt");
+  const auto r = run_kinevo(
+      "study double-pendulum --t-end 0.05 --seed 2 --interrupt-after 12 "
+      "--json --out " +
+      dir.string());
+  EXPECT_EQ(r.status, 130) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "interrupted");
+  EXPECT_EQ(j["interrupted"], true);
+  ASSERT_EQ(j["missing_parts"].size(), 1u);
+  EXPECT_NE(j["missing_parts"][0].get<std::string>().find("the motion after"), std::string::npos);
+  EXPECT_NE(r.err.find("interrupted"), std::string::npos) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "table_5_1_default.csv"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "table_5_1_thesis.csv"));
+  const auto motion = io::read_csv_table(dir / "motion.csv");
+  EXPECT_GE(motion.rows.size(), 5u);
+  EXPECT_LT(motion.rows.size(), 51u);
+  std::ifstream in(dir / "report.md");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  EXPECT_NE(buffer.str().find("INTERRUPTED"), std::string::npos);
+
+  // Interrupted before the default preset's t = 0 solve: its table and the motion are missing.
+  const auto dir2 = fresh_dir("study_interrupt_early");
+  const auto e = run_kinevo(
+      "study double-pendulum --t-end 0.05 --interrupt-after 1 --quiet --out " + dir2.string());
+  EXPECT_EQ(e.status, 130) << e.err;
+  EXPECT_TRUE(std::filesystem::exists(dir2 / "report.md"));
+  EXPECT_FALSE(std::filesystem::exists(dir2 / "motion.csv"));
+  EXPECT_NE(e.err.find("t = 0 with the default preset"), std::string::npos) << e.err;
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove_all(dir2);
+}
+
+// The real SIGTERM, once /proc/<pid>/status shows the handler (no sleep-based timing), on a
+// study whose motion would take hours: the part running finishes, the rest is named missing.
+TEST(CliStudy, SigtermWritesTheFinishedPartsAndExits130) {
+  const auto dir = fresh_dir("study_sigterm");
+  const auto out = dir / "out";
+  const std::string script =
+      std::string(KINEVO_BINARY) + " study double-pendulum --quiet --t-end 100000 --out " +
+      out.string() +
+      " & pid=$!; "
+      "(sleep 120; kill -KILL $pid) >/dev/null 2>&1 & watchdog=$!; "
+      "while :; do [ \"$(cat /proc/$pid/comm 2>/dev/null)\" = kinevo ] || "
+      "{ [ -e /proc/$pid ] && continue || break; }; "
+      "m=$(awk '/^SigCgt/{print $2}' /proc/$pid/status 2>/dev/null); "
+      "[ -z \"$m\" ] && break; [ $(( 0x$m & 0x4000 )) -ne 0 ] && break; done; "
+      "kill -TERM $pid; wait $pid; rc=$?; kill $watchdog 2>/dev/null; echo $rc";
+  std::ofstream(dir / "run.sh") << script << "\n";
+  FILE* p =
+      ::popen(("sh " + (dir / "run.sh").string() + " 2>" + (dir / "err").string()).c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  char buf[64] = {};
+  const std::size_t n = std::fread(buf, 1, sizeof buf - 1, p);
+  ::pclose(p);
+  std::ifstream e(dir / "err");
+  std::stringstream err;
+  err << e.rdbuf();
+  EXPECT_EQ(std::string(buf, n), "130\n") << err.str();
+  EXPECT_NE(err.str().find("missing"), std::string::npos) << err.str();
+  std::ifstream in(out / "report.md");
+  std::stringstream report;
+  report << in.rdbuf();
+  EXPECT_NE(report.str().find("INTERRUPTED"), std::string::npos) << report.str().substr(0, 500);
   std::filesystem::remove_all(dir);
 }
 

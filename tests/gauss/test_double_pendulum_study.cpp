@@ -2,14 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <functional>
 #include <limits>
+#include <numbers>
 #include <string>
 #include <utility>
 #include <vector>
-#include <numbers>
 
 #include "io/csv_table.hpp"
 #include "io/option_error.hpp"
@@ -45,8 +47,7 @@ TEST(double_pendulum_study, cold_start_meets_the_target_for_ten_seeds_and_any_is
       const auto r = ga.solve(s);
       ASSERT_EQ(r.acceleration.size(), 4) << r.message;
       EXPECT_EQ(r.status, solve_status::ok) << r.message;
-      EXPECT_LE((r.acceleration - exact).cwiseAbs().maxCoeff(),
-                1e-9 * exact.cwiseAbs().maxCoeff())
+      EXPECT_LE((r.acceleration - exact).cwiseAbs().maxCoeff(), 1e-9 * exact.cwiseAbs().maxCoeff())
           << "seed " << seed << ", " << islands << " islands";
       EXPECT_LE(r.runs, 10) << "seed " << seed << ", " << islands << " islands";
     }
@@ -207,7 +208,8 @@ TEST(double_pendulum_study, validate_names_the_field_of_every_bad_value) {
   const double inf = std::numeric_limits<double>::infinity();
   EXPECT_NO_THROW(double_pendulum_study_options{}.validate());
   const std::vector<std::pair<std::string, std::function<void(double_pendulum_study_options&)>>>
-      cases{{"islands", [](double_pendulum_study_options& o) { o.islands = 0; }},
+      cases{{"preset", [](double_pendulum_study_options& o) { o.preset = "thesi"; }},
+            {"islands", [](double_pendulum_study_options& o) { o.islands = 0; }},
             {"t_end", [&](double_pendulum_study_options& o) { o.t_end = inf; }},
             {"t_end", [](double_pendulum_study_options& o) { o.t_end = -1.0; }},
             {"dt", [&](double_pendulum_study_options& o) { o.dt = nan; }},
@@ -226,6 +228,35 @@ TEST(double_pendulum_study, validate_names_the_field_of_every_bad_value) {
       EXPECT_NE(std::string(e.what()).find(field + " must be"), std::string::npos) << e.what();
     }
   }
+}
+
+// Issue 16, item 12: an interrupt before any part leaves every part missing, in words; the
+// result reports itself (issue 9) with a golden list of JSON keys.
+TEST(double_pendulum_study, interrupt_before_the_parts_skips_them_and_names_them) {
+  std::atomic<bool> flag{true};
+  double_pendulum_study_options o;
+  o.write_files = false;
+  o.t_end = 0.05;
+  o.interrupt = &flag;
+  const auto r = run_double_pendulum_study(o);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_FALSE(r.failed);  // incomplete, not failed
+  EXPECT_EQ(r.missing_parts,
+            (std::vector<std::string>{"t = 0 with the thesis preset",
+                                      "t = 0 with the default preset", "the motion"}));
+  EXPECT_EQ(r.brief_report().rfind("INTERRUPTED", 0), 0u) << r.brief_report();
+  EXPECT_NE(r.full_report().find("INTERRUPTED: missing"), std::string::npos) << r.full_report();
+  const auto j = r.to_json();
+  EXPECT_EQ(j["status"], "interrupted");
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : j.items()) keys.push_back(key);
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(keys, study_json_keys());
+  EXPECT_EQ(study_json_keys(),
+            (std::vector<std::string>{"default", "exact", "failed", "files", "interrupted",
+                                      "max_rel_error_t0", "missing_parts", "motion", "printed",
+                                      "printed_rod2_violation", "runs", "status", "targets",
+                                      "thesis", "z1_minimiser_w1e6", "z_exact"}));
 }
 
 }  // namespace

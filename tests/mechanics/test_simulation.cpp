@@ -365,7 +365,13 @@ TEST(SimulationOptions, ValidateNamesTheFieldOfEveryBadValue) {
       {"baumgarte_gamma", [&](simulation_options& o) { o.baumgarte_gamma = -1.0; }},
       {"projection_tolerance", [&](simulation_options& o) { o.projection_tolerance = nan; }},
       {"projection_iterations", [&](simulation_options& o) { o.projection_iterations = 0; }},
-      {"record_every", [&](simulation_options& o) { o.record_every = 0; }}};
+      {"record_every", [&](simulation_options& o) { o.record_every = 0; }},
+      {"divergence_growth", [&](simulation_options& o) { o.divergence_growth = 1.0; }},
+      {"divergence_growth", [&](simulation_options& o) { o.divergence_growth = inf; }},
+      {"divergence_violation", [&](simulation_options& o) { o.divergence_violation = 0.0; }},
+      {"divergence_violation", [&](simulation_options& o) { o.divergence_violation = nan; }},
+      {"divergence_energy", [&](simulation_options& o) { o.divergence_energy = 0.5; }},
+      {"divergence_energy", [&](simulation_options& o) { o.divergence_energy = nan; }}};
   for (const auto& [field, spoil] : cases) {
     simulation_options o;
     spoil(o);

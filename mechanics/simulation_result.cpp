@@ -1,0 +1,199 @@
+#include "mechanics/simulation_result.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+#include <utility>
+
+#include "io/option_error.hpp"
+
+namespace kinevo::mechanics {
+
+namespace {
+
+nlohmann::json finite_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
+// `allowed` lists the names a message offers (aliases left out).
+template <class Enum, std::size_t N>
+Enum parse_name(std::string_view name, const std::array<std::pair<const char*, Enum>, N>& names,
+                const std::string& field, const char* allowed) {
+  for (const auto& [text, value] : names) {
+    if (name == text) return value;
+  }
+  throw io::option_error(field, fmt::format("'{}': use {}", name, allowed));
+}
+
+constexpr std::array<std::pair<const char*, integrator_kind>, 3> integrator_names{{
+    {"rk4", integrator_kind::rk4},
+    {"dopri", integrator_kind::dormand_prince},
+    {"dormand-prince", integrator_kind::dormand_prince},
+}};
+
+constexpr std::array<std::pair<const char*, stabilization_kind>, 3> stabilization_names{{
+    {"none", stabilization_kind::none},
+    {"baumgarte", stabilization_kind::baumgarte},
+    {"projection", stabilization_kind::projection},
+}};
+
+constexpr std::array<std::pair<const char*, simulation_stop>, 8> stop_names{{
+    {"none", simulation_stop::none},
+    {"refused", simulation_stop::refused},
+    {"not_converged", simulation_stop::not_converged},
+    {"non_finite", simulation_stop::non_finite},
+    {"step_size", simulation_stop::step_size},
+    {"caller", simulation_stop::caller},
+    {"diverged", simulation_stop::diverged},
+    {"interrupted", simulation_stop::interrupted},
+}};
+
+}  // namespace
+
+const char* to_string(integrator_kind k) {
+  return k == integrator_kind::rk4 ? "rk4" : "dopri";
+}
+
+integrator_kind parse_integrator(std::string_view name, const std::string& field) {
+  return parse_name(name, integrator_names, field, "rk4 or dopri");
+}
+
+const char* to_string(stabilization_kind k) {
+  for (const auto& [text, value] : stabilization_names) {
+    if (value == k) return text;
+  }
+  return "unknown";
+}
+
+stabilization_kind parse_stabilization(std::string_view name, const std::string& field) {
+  return parse_name(name, stabilization_names, field, "none, baumgarte or projection");
+}
+
+const char* stop_name(simulation_stop s) {
+  for (const auto& [text, value] : stop_names) {
+    if (value == s) return text;
+  }
+  return "unknown";
+}
+
+const char* to_string(simulation_stop s) {
+  return stop_name(s);
+}
+
+simulation_stop parse_simulation_stop(std::string_view name) {
+  return parse_name(name, stop_names, "stop_reason",
+                    "none, refused, not_converged, non_finite, step_size, caller, diverged or "
+                    "interrupted");
+}
+
+double simulation_result::energy_drift() const {
+  return std::isfinite(initial_energy) && initial_energy != 0.0
+             ? (final_energy - initial_energy) / std::abs(initial_energy)
+             : std::numeric_limits<double>::quiet_NaN();
+}
+
+std::string simulation_result::status() const {
+  if (completed) return "completed";
+  if (diverged()) return "diverged";
+  if (interrupted()) return "interrupted";
+  return "failed";
+}
+
+std::string simulation_result::brief_report() const {
+  std::string s = fmt::format("{}: {} steps with {} ({}, {})", status(), steps, solver,
+                              to_string(integrator), to_string(stabilization));
+  if (std::isfinite(last_t)) s += fmt::format(" up to t = {:.6g}", last_t);
+  if (!completed && !message.empty()) s += "; " + message;
+  return s;
+}
+
+std::string simulation_result::full_report() const {
+  std::string s = brief_report() + "\n";
+  s += fmt::format("  max |Phi| = {:.3g}, max velocity violation = {:.3g}\n",
+                   max_position_violation, max_velocity_violation);
+  if (has_energy) {
+    s += fmt::format("  energy {:.10g} -> {:.10g} (relative drift {:.3g})\n", initial_energy,
+                     final_energy, energy_drift());
+  }
+  if (!reference_solver.empty()) {
+    s += fmt::format("  max |a - a_{}| = {:.3g}\n", reference_solver, max_reference_difference);
+  }
+  if (solver_evaluations > 0) s += fmt::format("  solver evaluations: {}\n", solver_evaluations);
+  if (unconverged_solves > 0) {
+    s += fmt::format("  UNCONVERGED solves: {} of {} (first at t = {:.6g}){}\n", unconverged_solves,
+                     solves, first_unconverged_t,
+                     completed ? ", allowed by --allow-unconverged" : "");
+  }
+  if (least_squares_solves > 0) {
+    s += fmt::format("  least-squares solves (inconsistent constraints): {} of {}\n",
+                     least_squares_solves, solves);
+  }
+  s += fmt::format("  wall time {:.3g} s\n", wall_seconds);
+  return s;
+}
+
+nlohmann::json simulation_result::to_json() const {
+  nlohmann::json j;
+  j["solver"] = solver;
+  j["integrator"] = to_string(integrator);
+  j["stabilization"] = to_string(stabilization);
+  j["status"] = status();
+  j["completed"] = completed;
+  j["message"] = message;
+  j["stop_reason"] = completed ? nlohmann::json(nullptr) : nlohmann::json(stop_name(stop));
+  j["steps"] = steps;
+  j["last_t"] = finite_or_null(last_t);
+  j["solves"] = solves;
+  j["unconverged_solves"] = unconverged_solves;
+  j["first_unconverged_t"] = finite_or_null(first_unconverged_t);
+  j["first_unconverged_message"] =
+      unconverged_solves > 0 ? nlohmann::json(first_unconverged_message) : nlohmann::json(nullptr);
+  j["allow_unconverged"] = allow_unconverged;
+  j["least_squares_solves"] = least_squares_solves;
+  j["rejected_steps"] = rejected_steps;
+  j["max_position_violation"] = finite_or_null(max_position_violation);
+  j["max_velocity_violation"] = finite_or_null(max_velocity_violation);
+  j["energy"] = has_energy ? nlohmann::json{{"initial", finite_or_null(initial_energy)},
+                                            {"final", finite_or_null(final_energy)},
+                                            {"relative_drift", finite_or_null(energy_drift())}}
+                           : nlohmann::json(nullptr);
+  j["check"] = reference_solver.empty()
+                   ? nlohmann::json(nullptr)
+                   : nlohmann::json{{"solver", reference_solver},
+                                    {"max_difference", finite_or_null(max_reference_difference)}};
+  j["solver_evaluations"] = solver_evaluations;
+  j["divergence_scales"] = nlohmann::json{{"position", finite_or_null(position_scale)},
+                                          {"velocity", finite_or_null(velocity_scale)}};
+  j["wall_seconds"] = wall_seconds;
+  return j;
+}
+
+const std::vector<std::string>& simulation_result::golden_json_keys() {
+  static const std::vector<std::string> keys{"allow_unconverged",
+                                             "check",
+                                             "completed",
+                                             "divergence_scales",
+                                             "energy",
+                                             "first_unconverged_message",
+                                             "first_unconverged_t",
+                                             "integrator",
+                                             "last_t",
+                                             "least_squares_solves",
+                                             "max_position_violation",
+                                             "max_velocity_violation",
+                                             "message",
+                                             "rejected_steps",
+                                             "solver",
+                                             "solver_evaluations",
+                                             "solves",
+                                             "stabilization",
+                                             "status",
+                                             "steps",
+                                             "stop_reason",
+                                             "unconverged_solves",
+                                             "wall_seconds"};
+  return keys;
+}
+
+}  // namespace kinevo::mechanics
