@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "cli/command.hpp"
-#include "ga/interrupt.hpp"
+#include "io/interrupt.hpp"
 #include "ga/mpi_environment.hpp"
 #include "io/atomic_file.hpp"
 #include "io/csv_table.hpp"
@@ -228,13 +228,13 @@ int run_simulate(simulate_args& a) {
       collected.last_t = r.t;
     }
     progress.update((r.t - a.sim.t_start) / span, fmt::format("t = {:.4g}", r.t));
-    if (a.interrupt_after > 0 && ++records >= a.interrupt_after) ga::request_interrupt();
+    if (a.interrupt_after > 0 && ++records >= a.interrupt_after) io::request_interrupt();
     return true;
   };
-  // The one interrupt mechanism of every subcommand (ga/interrupt.hpp): SIGINT and SIGTERM
+  // The one interrupt mechanism of every subcommand (io/interrupt.hpp): SIGINT and SIGTERM
   // raise the flag; the run keeps what it computed and ends with exit 130.
-  ga::install_interrupt_handlers();
-  a.sim.interrupt = &ga::interrupt_flag();
+  io::install_interrupt_handlers();
+  a.sim.interrupt = &io::interrupt_flag();
   const mechanics::simulation_result res =
       mechanics::simulate(m, *solver, a.sim, on_step, reference.get());
   progress.finish();

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "cli/command.hpp"
-#include "ga/interrupt.hpp"
+#include "io/interrupt.hpp"
 #include "ga/mpi_environment.hpp"
 #include "io/atomic_file.hpp"
 #include "io/csv_table.hpp"
@@ -47,12 +47,12 @@ int run_double_pendulum(study_args& a) {
   long long updates = 0;
   a.options.progress = [&progress, &a, &updates](double fraction, const std::string& detail) {
     progress.update(fraction, detail);
-    if (a.interrupt_after > 0 && ++updates >= a.interrupt_after) ga::request_interrupt();
+    if (a.interrupt_after > 0 && ++updates >= a.interrupt_after) io::request_interrupt();
   };
-  // The one interrupt mechanism of every subcommand (ga/interrupt.hpp): SIGINT and SIGTERM
+  // The one interrupt mechanism of every subcommand (io/interrupt.hpp): SIGINT and SIGTERM
   // raise the flag; the run keeps what it computed and ends with exit 130.
-  ga::install_interrupt_handlers();
-  a.options.interrupt = &ga::interrupt_flag();
+  io::install_interrupt_handlers();
+  a.options.interrupt = &io::interrupt_flag();
   studies::double_pendulum_study_result r;
   try {
     r = studies::run_double_pendulum_study(a.options);
