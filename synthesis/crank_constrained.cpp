@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "io/option_error.hpp"
 #include "synthesis/fourbar_analysis.hpp"
 #include "synthesis/grashof.hpp"
 
@@ -26,6 +27,16 @@ std::string to_string(crank_requirement c) {
       return "both";
   }
   return "none";
+}
+
+void crank_constrained_options::validate() const {
+  // A ratio of 1e160 squares to inf and the constraints to NaN: refuse it here, at the source.
+  if (max_link_ratio != 0.0) {
+    io::require_real("max_link_ratio", max_link_ratio, {1.0, max_link_ratio_limit, true, false});
+  }
+  io::require_real("min_transmission", min_transmission, {0.0, std::numbers::pi / 2, false, true});
+  io::require_integer("random_starts", random_starts, 0, 1'000'000);
+  for (const double w : weights) io::require_real("weights", w, io::positive());
 }
 
 crank_requirement parse_crank_requirement(const std::string& s) {
@@ -98,14 +109,7 @@ std::array<double, 4> squared_links(const Eigen::Vector3d& k) {
 penalty_problem crank_constrained_problem(const std::vector<double>& psi,
                                           const std::vector<double>& phi,
                                           const crank_constrained_options& o, bool strict_factors) {
-  // A ratio of 1e160 squares to inf and the constraints to NaN: refuse it here, at the source.
-  if (!(o.max_link_ratio == 0.0 ||
-        (o.max_link_ratio > 1.0 && o.max_link_ratio <= max_link_ratio_limit))) {
-    throw std::invalid_argument("max_link_ratio must be 0 (no bound) or in (1, 1e6]");
-  }
-  if (!(o.min_transmission >= 0.0 && o.min_transmission < std::numbers::pi / 2)) {
-    throw std::invalid_argument("min_transmission must be in [0, pi/2) radians");
-  }
+  o.validate();
   Eigen::MatrixXd a;
   Eigen::VectorXd b;
   freudenstein_system(psi, phi, a, b);
