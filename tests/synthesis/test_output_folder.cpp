@@ -37,11 +37,12 @@ void write(const fs::path& p, const std::string& text) {
   kinevo::io::write_text_atomically(p, text);
 }
 
-// Entries of the parent folder that are staging leftovers.
-int staging_leftovers(const fs::path& parent) {
+// Entries of the parent folder that are staging leftovers (of `name` only, when given).
+int staging_leftovers(const fs::path& parent, const std::string& name = "") {
   int n = 0;
   for (const auto& e : fs::directory_iterator(parent)) {
-    if (e.path().filename().string().ends_with(".partial")) ++n;
+    const std::string f = e.path().filename().string();
+    if (f.ends_with(".partial") && f.starts_with("." + name)) ++n;
   }
   return n;
 }
@@ -104,5 +105,41 @@ TEST(OutputFolder, UnusableFolderIsInputError) {
   write(root / "file", "not a folder");
   EXPECT_THROW(ks::output_folder{root / "file"}, kinevo::io::input_error);
   EXPECT_THROW(ks::output_folder{"/proc/kinevo_no_such_folder"}, kinevo::io::input_error);
+  fs::remove_all(root);
+}
+
+// A symbolic link DIR is followed: the folder it points to is replaced, the link stays a link.
+TEST(OutputFolder, SymlinkIsFollowed) {
+  const auto root = fresh("symlink");
+  fs::create_directories(root / "real");
+  write(root / "real" / "a.csv", "old a");
+  fs::create_directory_symlink(root / "real", root / "link");
+  ks::output_folder f(root / "link");
+  write(f.file("a.csv"), "new a");
+  f.commit();
+  EXPECT_TRUE(fs::is_symlink(root / "link"));
+  EXPECT_EQ(read(root / "real" / "a.csv"), "new a");
+  EXPECT_EQ(f.written()[0], (root / "link" / "a.csv").string());
+  fs::remove_all(root);
+}
+
+// DIR = the working directory cannot be swapped (the process would sit in a deleted folder):
+// its files are replaced one by one instead.
+TEST(OutputFolder, WorkingDirectoryIsWrittenInPlace) {
+  const auto root = fresh("cwd");
+  write(root / "a.csv", "old a");
+  write(root / "mine.txt", "kept");
+  const auto before = fs::current_path();
+  fs::current_path(root);
+  {
+    ks::output_folder f(".");
+    write(f.file("a.csv"), "new a");
+    f.commit();
+  }
+  EXPECT_EQ(fs::current_path(), root);
+  fs::current_path(before);
+  EXPECT_EQ(read(root / "a.csv"), "new a");
+  EXPECT_EQ(read(root / "mine.txt"), "kept");
+  EXPECT_EQ(staging_leftovers(root.parent_path(), root.filename().string()), 0);
   fs::remove_all(root);
 }
