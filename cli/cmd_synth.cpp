@@ -109,12 +109,10 @@ struct fourbar_args : output_args {
 };
 
 int run_fourbar(fourbar_args& a) {
-  validate_synth(parse_step{[&] { a.options.method = syn::parse_fourbar_method(a.method); }});
-  try {
+  validate_synth(parse_step{[&] {
+    a.options.method = syn::parse_fourbar_method(a.method);
     a.options.crank = syn::parse_crank_requirement(a.crank);
-  } catch (const std::invalid_argument& e) {
-    throw io::input_error(std::string("--crank: ") + e.what());
-  }
+  }});
   validate_synth(a.options, {{"min_transmission_deg", "--min-transmission"}});
   const auto t = syn::read_function_table(a.table, a.radians, 3, "the four-bar (k1, k2, k3)");
   io::progress_line progress("synth fourbar", a.quiet || a.json);

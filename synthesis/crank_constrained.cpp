@@ -44,7 +44,7 @@ crank_requirement parse_crank_requirement(const std::string& s) {
   if (s == "input") return crank_requirement::input;
   if (s == "output") return crank_requirement::output;
   if (s == "both") return crank_requirement::both;
-  throw std::invalid_argument("crank requirement '" + s + "': use none, input, output or both");
+  throw io::option_error("crank", "'" + s + "': use none, input, output or both");
 }
 
 namespace {

@@ -16,7 +16,7 @@ namespace kinevo::synthesis {
 
 enum class crank_requirement { none, input, output, both };
 std::string to_string(crank_requirement c);
-crank_requirement parse_crank_requirement(const std::string& s);  // throws std::invalid_argument
+crank_requirement parse_crank_requirement(const std::string& s);  // throws io::option_error
 
 // The largest max_link_ratio accepted: far beyond any buildable linkage, and its square stays
 // far from overflow in the ratio constraints.

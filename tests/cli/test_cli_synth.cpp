@@ -170,6 +170,7 @@ TEST(CliSynth, EveryNumericOptionIsValidated) {
       {fb + " --islands 0 --method ga", "--islands"},
       {fb + " --islands 1000000 --method ga", "--islands"},
       {fb + " --method lm", "--method"},
+      {fb + " --crank left", "--crank"},
       {rs + " --alpha4 nan", "--alpha4"},
       {rs + " --alpha4 inf", "--alpha4"},
       {rs + " --a4 inf", "--a4"},

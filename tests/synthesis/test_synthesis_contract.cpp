@@ -167,7 +167,7 @@ TEST(SynthesisContract, EnumsRoundTrip) {
   EXPECT_THROW(ks::parse_fourbar_method("lm"), kinevo::io::option_error);
   EXPECT_THROW(ks::parse_rssr_method("qr"), kinevo::io::option_error);
   EXPECT_THROW(ks::parse_dyad_method("newton"), kinevo::io::option_error);
-  EXPECT_THROW(ks::parse_crank_requirement("left"), std::invalid_argument);
+  EXPECT_THROW(ks::parse_crank_requirement("left"), kinevo::io::option_error);
 }
 
 TEST(SynthesisContract, FourbarReportKeys) {
