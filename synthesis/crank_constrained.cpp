@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "io/option_error.hpp"
 #include "synthesis/fourbar_analysis.hpp"
 #include "synthesis/grashof.hpp"
 
@@ -28,12 +29,22 @@ std::string to_string(crank_requirement c) {
   return "none";
 }
 
+void crank_constrained_options::validate() const {
+  // A ratio of 1e160 squares to inf and the constraints to NaN: refuse it here, at the source.
+  if (max_link_ratio != 0.0) {
+    io::require_real("max_link_ratio", max_link_ratio, {1.0, max_link_ratio_limit, true, false});
+  }
+  io::require_real("min_transmission", min_transmission, {0.0, std::numbers::pi / 2, false, true});
+  io::require_integer("random_starts", random_starts, 0, 1'000'000);
+  for (const double w : weights) io::require_real("weights", w, io::positive());
+}
+
 crank_requirement parse_crank_requirement(const std::string& s) {
   if (s == "none") return crank_requirement::none;
   if (s == "input") return crank_requirement::input;
   if (s == "output") return crank_requirement::output;
   if (s == "both") return crank_requirement::both;
-  throw std::invalid_argument("crank requirement '" + s + "': use none, input, output or both");
+  throw io::option_error("crank", "'" + s + "': use none, input, output or both");
 }
 
 namespace {
@@ -95,107 +106,111 @@ std::array<double, 4> squared_links(const Eigen::Vector3d& k) {
 
 }  // namespace
 
-penalty_problem crank_constrained_problem(const std::vector<double>& psi,
-                                          const std::vector<double>& phi,
-                                          const crank_constrained_options& o, bool strict_factors) {
-  // A ratio of 1e160 squares to inf and the constraints to NaN: refuse it here, at the source.
-  if (!(o.max_link_ratio == 0.0 ||
-        (o.max_link_ratio > 1.0 && o.max_link_ratio <= max_link_ratio_limit))) {
-    throw std::invalid_argument("max_link_ratio must be 0 (no bound) or in (1, 1e6]");
-  }
-  if (!(o.min_transmission >= 0.0 && o.min_transmission < std::numbers::pi / 2)) {
-    throw std::invalid_argument("min_transmission must be in [0, pi/2) radians");
-  }
+namespace {
+
+// z = 1/2 ||W^(1/2) (A k - b)||^2 with its gradient and constant Hessian (eq. (45)).
+smooth_function weighted_objective(const std::vector<double>& psi, const std::vector<double>& phi,
+                                   const std::vector<double>& weights) {
   Eigen::MatrixXd a;
   Eigen::VectorXd b;
   freudenstein_system(psi, phi, a, b);
-  if (!o.weights.empty()) {
+  if (!weights.empty()) {
     for (Eigen::Index i = 0; i < a.rows(); ++i) {
-      const double s = std::sqrt(o.weights.at(static_cast<std::size_t>(i)));
+      const double s = std::sqrt(weights.at(static_cast<std::size_t>(i)));
       a.row(i) *= s;
       b(i) *= s;
     }
   }
-  penalty_problem p;
-  p.dimension = 3;
   const Eigen::MatrixXd ata = a.transpose() * a;  // the Hessian of z (eq. (45)), not a solver
-  p.objective = [a, b, ata](const Eigen::VectorXd& k, Eigen::VectorXd* g, Eigen::MatrixXd* h) {
+  return [a, b, ata](const Eigen::VectorXd& k, Eigen::VectorXd* g, Eigen::MatrixXd* h) {
     const Eigen::VectorXd e = a * k - b;
     if (g) *g = a.transpose() * e;
     if (h) *h = ata;
     return 0.5 * e.squaredNorm();
   };
+}
+
+// The crank conditions (18) of the input, or those of the output (19) (the input's at swapped
+// k): f1 and f2, or f1 and both factors of f2 with `strict_factors`.
+void add_crank_conditions(penalty_problem& p, bool output, bool strict_factors) {
+  using condition = double (*)(const Eigen::VectorXd&, Eigen::VectorXd*, Eigen::MatrixXd*);
+  const auto map = [output](condition f) { return output ? swapped(f) : smooth_function(f); };
+  const std::string link = output ? "output crank (19" : "input crank (18";
+  p.constraints.push_back(map(input_crank_f1));
+  p.constraint_names.push_back(output ? link + "a)" : "input crank f1 (18a)");
+  if (strict_factors) {
+    p.constraints.push_back(map(input_crank_h1));
+    p.constraint_names.push_back(link + "b), first factor");
+    p.constraints.push_back(map(input_crank_h2));
+    p.constraint_names.push_back(link + "b), second factor");
+  } else {
+    p.constraints.push_back(map(input_crank_f2));
+    p.constraint_names.push_back(output ? link + "b)" : "input crank f2 (18b)");
+  }
+}
+
+// R^2 a_i^2 - a_j^2 > 0 for every ordered pair: longest / shortest < R.
+void add_link_ratio_bounds(penalty_problem& p, double max_link_ratio) {
+  const double r2 = max_link_ratio * max_link_ratio;
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 4; ++j) {
+      if (i == j) continue;
+      p.constraints.push_back(numeric_derivatives([i, j, r2](const Eigen::Vector3d& k) {
+        const auto s = squared_links(k);
+        return (r2 * s[static_cast<std::size_t>(i)] - s[static_cast<std::size_t>(j)]) / (1.0 + r2);
+      }));
+      p.constraint_names.push_back("link ratio a" + std::to_string(i + 1) + "/a" +
+                                   std::to_string(j + 1));
+    }
+  }
+}
+
+// cos^2(mu_min) - cos^2(mu) > 0 (mu within [mu_min, pi - mu_min]) at the inputs where the
+// transmission angle is extreme: 0 and pi for an input crank, else the ends of the table's range
+// and any of 0, +-pi inside it.
+void add_transmission_bounds(penalty_problem& p, const std::vector<double>& psi,
+                             double min_transmission, bool input_crank) {
+  std::vector<double> at;
+  if (input_crank) {
+    at = {0.0, std::numbers::pi};
+  } else {
+    const auto [lo, hi] = std::minmax_element(psi.begin(), psi.end());
+    at = {*lo, *hi};
+    for (const double c : {0.0, std::numbers::pi, -std::numbers::pi}) {
+      if (c > *lo && c < *hi) at.push_back(c);
+    }
+  }
+  const double cmax = std::cos(min_transmission);
+  for (const double ps : at) {
+    p.constraints.push_back(numeric_derivatives([ps, cmax](const Eigen::Vector3d& k) {
+      const auto s = squared_links(k);
+      const double a2 = 1.0 / k(1);
+      const double d2 = 1.0 + a2 * a2 - 2.0 * a2 * std::cos(ps);
+      const double num = s[2] + s[3] - d2;
+      // (2 a3 a4)^2 cos^2(mu_min) - num^2, scaled to stay O(1).
+      const double den = 4.0 * s[2] * s[3];
+      return (den * cmax * cmax - num * num) / (1.0 + den);
+    }));
+    p.constraint_names.push_back(
+        "transmission angle at psi = " + std::to_string(ps * 180.0 / std::numbers::pi) + " deg");
+  }
+}
+
+}  // namespace
+
+penalty_problem crank_constrained_problem(const std::vector<double>& psi,
+                                          const std::vector<double>& phi,
+                                          const crank_constrained_options& o, bool strict_factors) {
+  o.validate();
+  penalty_problem p;
+  p.dimension = 3;
+  p.objective = weighted_objective(psi, phi, o.weights);
   const bool in = o.crank == crank_requirement::input || o.crank == crank_requirement::both;
   const bool out = o.crank == crank_requirement::output || o.crank == crank_requirement::both;
-  if (in) {
-    p.constraints.push_back(input_crank_f1);
-    p.constraint_names.push_back("input crank f1 (18a)");
-    if (strict_factors) {
-      p.constraints.push_back(input_crank_h1);
-      p.constraint_names.push_back("input crank (18b), first factor");
-      p.constraints.push_back(input_crank_h2);
-      p.constraint_names.push_back("input crank (18b), second factor");
-    } else {
-      p.constraints.push_back(input_crank_f2);
-      p.constraint_names.push_back("input crank f2 (18b)");
-    }
-  }
-  if (out) {
-    p.constraints.push_back(swapped(input_crank_f1));
-    p.constraint_names.push_back("output crank (19a)");
-    if (strict_factors) {
-      p.constraints.push_back(swapped(input_crank_h1));
-      p.constraint_names.push_back("output crank (19b), first factor");
-      p.constraints.push_back(swapped(input_crank_h2));
-      p.constraint_names.push_back("output crank (19b), second factor");
-    } else {
-      p.constraints.push_back(swapped(input_crank_f2));
-      p.constraint_names.push_back("output crank (19b)");
-    }
-  }
-  if (o.max_link_ratio > 0.0) {
-    const double r2 = o.max_link_ratio * o.max_link_ratio;
-    for (int i = 0; i < 4; ++i) {
-      for (int j = 0; j < 4; ++j) {
-        if (i == j) continue;
-        // R^2 a_i^2 - a_j^2 > 0 for every ordered pair: longest / shortest < R.
-        p.constraints.push_back(numeric_derivatives([i, j, r2](const Eigen::Vector3d& k) {
-          const auto s = squared_links(k);
-          return (r2 * s[static_cast<std::size_t>(i)] - s[static_cast<std::size_t>(j)]) /
-                 (1.0 + r2);
-        }));
-        p.constraint_names.push_back("link ratio a" + std::to_string(i + 1) + "/a" +
-                                     std::to_string(j + 1));
-      }
-    }
-  }
-  if (o.min_transmission > 0.0) {
-    std::vector<double> at;
-    if (in) {
-      at = {0.0, std::numbers::pi};
-    } else {
-      const auto [lo, hi] = std::minmax_element(psi.begin(), psi.end());
-      at = {*lo, *hi};
-      for (const double c : {0.0, std::numbers::pi, -std::numbers::pi}) {
-        if (c > *lo && c < *hi) at.push_back(c);
-      }
-    }
-    const double cmax = std::cos(o.min_transmission);
-    for (const double ps : at) {
-      // cos^2(mu_min) - cos^2(mu) > 0: mu within [mu_min, pi - mu_min].
-      p.constraints.push_back(numeric_derivatives([ps, cmax](const Eigen::Vector3d& k) {
-        const auto s = squared_links(k);
-        const double a2 = 1.0 / k(1);
-        const double d2 = 1.0 + a2 * a2 - 2.0 * a2 * std::cos(ps);
-        const double num = s[2] + s[3] - d2;
-        // (2 a3 a4)^2 cos^2(mu_min) - num^2, scaled to stay O(1).
-        const double den = 4.0 * s[2] * s[3];
-        return (den * cmax * cmax - num * num) / (1.0 + den);
-      }));
-      p.constraint_names.push_back(
-          "transmission angle at psi = " + std::to_string(ps * 180.0 / std::numbers::pi) + " deg");
-    }
-  }
+  if (in) add_crank_conditions(p, false, strict_factors);
+  if (out) add_crank_conditions(p, true, strict_factors);
+  if (o.max_link_ratio > 0.0) add_link_ratio_bounds(p, o.max_link_ratio);
+  if (o.min_transmission > 0.0) add_transmission_bounds(p, psi, o.min_transmission, in);
   return p;
 }
 

@@ -16,7 +16,7 @@ namespace kinevo::synthesis {
 
 enum class crank_requirement { none, input, output, both };
 std::string to_string(crank_requirement c);
-crank_requirement parse_crank_requirement(const std::string& s);  // throws std::invalid_argument
+crank_requirement parse_crank_requirement(const std::string& s);  // throws io::option_error
 
 // The largest max_link_ratio accepted: far beyond any buildable linkage, and its square stays
 // far from overflow in the ratio constraints.
@@ -36,14 +36,18 @@ struct crank_constrained_options {
   int random_starts = 30;
   std::uint64_t seed = 1;
   interior_penalty_options penalty;
+
+  // Throws io::option_error naming the field: max_link_ratio outside {0} u (1, 1e6] (NaN
+  // included), min_transmission outside [0, pi/2), random_starts outside [0, 1e6], a weight that
+  // is not finite and positive.
+  void validate() const;
 };
 
 // The constraint functions of a synthesis problem (all must be > 0), for the penalty method and
 // for the GA's penalty; names are for messages.
 // With `strict_factors`, each crank condition f2 (18b)/(19b) is replaced by its two factors
 // (both must be positive), which also excludes k that define no linkage: used to find a start.
-// Throws std::invalid_argument for a max_link_ratio outside {0} u (1, max_link_ratio_limit] or
-// a min_transmission outside [0, pi/2) (NaN included).
+// Throws io::option_error (a std::invalid_argument) when the options do not validate().
 penalty_problem crank_constrained_problem(const std::vector<double>& psi,
                                           const std::vector<double>& phi,
                                           const crank_constrained_options& options,

@@ -7,9 +7,21 @@
 #include "ga/range_runs.hpp"
 #include "ga/search_box.hpp"
 #include "ga/termination.hpp"
+#include "io/option_error.hpp"
 #include "synthesis/least_squares.hpp"
 
 namespace kinevo::synthesis {
+
+void ga_synthesis_options::validate() const {
+  io::require_integer("islands", islands.islands, 1, max_islands);
+  io::require_integer("generations", generations, 1, max_generations);
+  io::require_integer("range_runs", range_runs, 1, 1000);
+  io::require_real("shrink", shrink, {0.0, 1.0, true, true});
+  io::require_real("penalty_weight", penalty_weight, io::any_finite());
+  io::require_real("weight_growth", weight_growth, {1.0, 1e12});
+  ga.validate();
+  islands.validate(ga);
+}
 
 fourbar_penalty_problem::fourbar_penalty_problem(const std::vector<double>& psi,
                                                  const std::vector<double>& phi,
@@ -94,6 +106,7 @@ ga_fourbar_result ga_crank_constrained(const std::vector<double>& psi,
                                        const std::vector<double>& phi,
                                        const crank_constrained_options& options,
                                        const ga_synthesis_options& o) {
+  o.validate();
   const auto t0 = std::chrono::steady_clock::now();
   fourbar_penalty_problem p(psi, phi, options);
   p.set_weight(o.penalty_weight);
@@ -138,6 +151,7 @@ void rssr_problem::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
 
 ga_rssr_result ga_rssr(const std::vector<double>& psi, const std::vector<double>& phi,
                        double alpha4, const ga_synthesis_options& o) {
+  o.validate();
   const auto t0 = std::chrono::steady_clock::now();
   const rssr_problem p(psi, phi, alpha4);
   const auto rr = run_ga(p, o);
@@ -176,6 +190,7 @@ void dyad_problem::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
 }
 
 ga_dyad_result ga_dyad(const std::vector<pose>& poses, const ga_synthesis_options& o) {
+  o.validate();
   if (poses.size() < 5) throw std::invalid_argument("dyad synthesis needs at least 5 poses");
   const auto t0 = std::chrono::steady_clock::now();
   const dyad_problem p(poses);

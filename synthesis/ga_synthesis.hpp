@@ -30,7 +30,17 @@ struct ga_synthesis_options {
   double weight_growth = 100.0;
   // Called at synchronisation points with the fraction done; may be empty.
   std::function<void(double)> on_progress;
+
+  // Throws io::option_error naming the field (islands in [1, max_islands], generations in
+  // [1, max_generations], range_runs >= 1, shrink in (0, 1), finite weights, weight_growth >= 1),
+  // then runs the GA's own checks (std::invalid_argument).
+  void validate() const;
 };
+
+// Size limits of the synthesis GA: far beyond what the small synthesis problems need, and small
+// enough that the islands' populations and the run history fit in memory.
+inline constexpr int max_islands = 1024;
+inline constexpr long long max_generations = 10'000'000;
 
 // z = 1/2 ||A k - b||^2 over k in a box, with the constraints of the crank-constrained problem
 // (strict form: both factors of (18b)/(19b)) as penalties: with a weight w > 0,

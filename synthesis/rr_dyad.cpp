@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "io/option_error.hpp"
 #include "synthesis/damped_newton.hpp"
 #include "synthesis/least_squares.hpp"
 
@@ -41,9 +42,14 @@ double dyad_error_measure(const std::vector<pose>& poses, const Eigen::Vector4d&
   return f.cwiseAbs().cwiseSqrt().mean() / len;
 }
 
+void dyad_options::validate() const {
+  io::require_integer("starts", starts, 1, max_dyad_starts);
+  io::require_integer("keep", keep, 1, max_dyad_starts);
+}
+
 std::vector<dyad_solution> dyad_synthesis(const std::vector<pose>& poses, const dyad_options& o) {
   if (poses.size() < 5) throw std::invalid_argument("dyad synthesis needs at least 5 poses");
-  if (o.starts < 1) throw std::invalid_argument("dyad synthesis needs at least one start");
+  o.validate();
   double xmin = poses[0].x, xmax = xmin, ymin = poses[0].y, ymax = ymin;
   for (const auto& p : poses) {
     xmin = std::min(xmin, p.x), xmax = std::max(xmax, p.x);

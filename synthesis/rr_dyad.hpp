@@ -41,7 +41,15 @@ struct dyad_options {
   int keep = 5;  // best distinct solutions returned
   // Called after each start with (done, total), e.g. for a progress line; may be empty.
   std::function<void(int, int)> on_progress;
+
+  // Throws io::option_error naming the field: starts in [1, max_dyad_starts], keep in
+  // [1, max_dyad_starts].
+  void validate() const;
 };
+
+// Every start's solution is kept until the distinct ones are sorted out: 1e6 starts are tens of
+// megabytes and hours of Gauss-Newton, far beyond the 100 the source document uses.
+inline constexpr int max_dyad_starts = 1'000'000;
 
 // Distinct solutions, best error first. Needs at least 5 poses with theta_j != theta_0.
 std::vector<dyad_solution> dyad_synthesis(const std::vector<pose>& poses,

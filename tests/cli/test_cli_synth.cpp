@@ -1,9 +1,15 @@
 // End-to-end tests of `kinevo synth` on the seed's tables (examples/).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "run_command.hpp"
 
@@ -111,8 +117,8 @@ TEST(CliSynth, AbsurdOrNonFiniteBoundsAreRefusedNotCrashed) {
   // --max-ratio 1e160 squared to inf, the ratio constraints became NaN and the feasibility
   // restoration handed an empty system to minimum_norm_solution: SIGSEGV.
   for (const char* v : {"1e160", "1e308", "inf", "nan", "1e7"}) {
-    const auto r = run_kinevo("synth fourbar --table " + example("grashof_table1.csv") +
-                              " --max-ratio " + v);
+    const auto r =
+        run_kinevo("synth fourbar --table " + example("grashof_table1.csv") + " --max-ratio " + v);
     EXPECT_EQ(r.status, 2) << v << ": " << r.err;
     EXPECT_NE(r.err.find("--max-ratio"), std::string::npos) << v << ": " << r.err;
     EXPECT_TRUE(r.out.empty()) << v;
@@ -121,8 +127,8 @@ TEST(CliSynth, AbsurdOrNonFiniteBoundsAreRefusedNotCrashed) {
                             " --min-transmission nan");
   EXPECT_EQ(t.status, 2) << t.err;
   EXPECT_NE(t.err.find("--min-transmission"), std::string::npos) << t.err;
-  const auto f = run_kinevo("synth fourbar --table " + example("grashof_table1.csv") +
-                            " --frame inf");
+  const auto f =
+      run_kinevo("synth fourbar --table " + example("grashof_table1.csv") + " --frame inf");
   EXPECT_EQ(f.status, 2) << f.err;
   EXPECT_NE(f.err.find("--frame"), std::string::npos) << f.err;
 }
@@ -141,4 +147,136 @@ TEST(CliSynth, SeedOutOfRangeIsRefused) {
     EXPECT_EQ(r.status, 2) << seed;
     EXPECT_NE(r.err.find("--seed"), std::string::npos) << r.err;
   }
+}
+
+// Every numeric option of every synth subcommand is checked by the library's validate(): NaN,
+// infinities, out-of-range values and absurd sizes are refused with exit 2, the option named,
+// nothing on stdout (no bad_alloc, no silent clamping).
+TEST(CliSynth, EveryNumericOptionIsValidated) {
+  const std::string fb = "synth fourbar --table " + example("grashof_table1.csv");
+  const std::string rs = "synth rssr --table " + example("rssr_19.csv");
+  const std::string dy = "synth dyad --poses " + example("dyad_17.csv");
+  const std::string ch = "synth chebyshev";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {fb + " --min-transmission nan", "--min-transmission"},
+      {fb + " --min-transmission -5", "--min-transmission"},
+      {fb + " --min-transmission 90", "--min-transmission"},
+      {fb + " --frame 0", "--frame"},
+      {fb + " --frame -1", "--frame"},
+      {fb + " --frame nan", "--frame"},
+      {fb + " --max-ratio -2", "--max-ratio"},
+      {fb + " --generations 0", "--generations"},
+      {fb + " --generations -3 --method ga", "--generations"},
+      {fb + " --islands 0 --method ga", "--islands"},
+      {fb + " --islands 1000000 --method ga", "--islands"},
+      {fb + " --method lm", "--method"},
+      {fb + " --crank left", "--crank"},
+      {rs + " --alpha4 nan", "--alpha4"},
+      {rs + " --alpha4 inf", "--alpha4"},
+      {rs + " --a4 inf", "--a4"},
+      {rs + " --a4 0", "--a4"},
+      {rs + " --a4 nan", "--a4"},
+      {rs + " --islands -1 --method ga", "--islands"},
+      {rs + " --method qr", "--method"},
+      {dy + " --starts 0", "--starts"},
+      {dy + " --starts -5", "--starts"},
+      {dy + " --starts 100000000", "--starts"},
+      {dy + " --keep 0", "--keep"},
+      {dy + " --generations 0 --method ga", "--generations"},
+      {dy + " --method newton", "--method"},
+      {ch + " --from -1e308 --to 1e308", "--to"},
+      {ch + " --from nan --to 1", "--from"},
+      {ch + " --from 0 --to inf", "--to"},
+      {ch + " --from 1 --to 1", "--to"},
+      {ch + " --from 0 --to 1 -n 0", "-n"},
+      {ch + " --from 0 --to 1 -n -4", "-n"},
+      {ch + " --from 0 --to 1 -n 1e8", "-n"},
+  };
+  for (const auto& [args, option] : cases) {
+    const auto r = run_kinevo(args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(option), std::string::npos) << args << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << args;
+  }
+}
+
+// --quiet and --json are accepted by every synth subcommand alike (chebyshev refused --quiet).
+TEST(CliSynth, QuietAndJsonOnEverySubcommand) {
+  const std::vector<std::string> subs = {
+      "synth fourbar --table " + example("grashof_table1.csv"),
+      "synth rssr --table " + example("rssr_19.csv"),
+      "synth dyad --poses " + example("dyad_17.csv") + " --starts 10",
+      "synth chebyshev --from 30 --to 120 -n 3"};
+  for (const auto& s : subs) {
+    const auto q = run_kinevo(s + " --quiet");
+    EXPECT_EQ(q.status, 0) << s << ": " << q.err;
+    EXPECT_TRUE(q.out.empty()) << s;
+    const auto j = run_kinevo(s + " --json");
+    EXPECT_EQ(j.status, 0) << s << ": " << j.err;
+    EXPECT_TRUE(nlohmann::json::accept(j.out)) << s << ": " << j.out;
+  }
+  const auto c = json_of("synth chebyshev --from 30 --to 120 -n 3");
+  ASSERT_EQ(c["points"].size(), 3u);
+  EXPECT_NEAR(c["points"][0].get<double>(), 36.02885683, 1e-6);
+}
+
+namespace {
+
+std::map<std::string, std::string> folder_contents(const std::filesystem::path& dir) {
+  std::map<std::string, std::string> m;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    std::ifstream f(e.path());
+    std::stringstream s;
+    s << f.rdbuf();
+    m[e.path().filename().string()] = s.str();
+  }
+  return m;
+}
+
+int partial_entries(const std::filesystem::path& parent) {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(parent)) {
+    if (e.path().filename().string().ends_with(".partial")) ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+// A run killed while writing (here by the test hook, SIGKILL after the first file) leaves -o DIR
+// with the complete old set, never a mix; the next run clears the leftover and replaces the set.
+TEST(CliSynth, KilledRunLeavesTheOldOutputFolder) {
+  const auto root = kinevo::test::fresh_dir("synth_killed");
+  const auto dir = root / "out";
+  const std::string base =
+      "synth fourbar --table " + example("grashof_table1.csv") + " -q -o " + dir.string();
+  ASSERT_EQ(run_kinevo(base).status, 0);
+  { std::ofstream(dir / "mine.txt") << "the user's own file\n"; }
+  const auto old = folder_contents(dir);
+  ASSERT_EQ(old.size(), 5u);
+
+  ::setenv("KINEVO_TEST_KILL_AFTER_FILES", "1", 1);
+  const auto killed = run_kinevo(base + " --crank input");
+  ::unsetenv("KINEVO_TEST_KILL_AFTER_FILES");
+  EXPECT_NE(killed.status, 0);
+  EXPECT_EQ(folder_contents(dir), old);
+  EXPECT_EQ(partial_entries(root), 1);  // the killed run's staging folder
+
+  ASSERT_EQ(run_kinevo(base + " --crank input").status, 0);
+  const auto now = folder_contents(dir);
+  EXPECT_EQ(now.size(), 5u);
+  EXPECT_NE(now.at("fourbar_errors.csv"), old.at("fourbar_errors.csv"));
+  EXPECT_EQ(now.at("mine.txt"), old.at("mine.txt"));
+  EXPECT_EQ(partial_entries(root), 0);
+  std::filesystem::remove_all(root);
+}
+
+TEST(CliSynth, UnusableOutputFolderIsExit2) {
+  const auto root = kinevo::test::fresh_dir("synth_badout");
+  { std::ofstream(root / "file") << "x\n"; }
+  const auto r = run_kinevo("synth rssr --table " + example("rssr_19.csv") + " -o " +
+                            (root / "file").string());
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("not a folder"), std::string::npos) << r.err;
+  std::filesystem::remove_all(root);
 }
