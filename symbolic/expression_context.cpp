@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 #include <sstream>
 #include <unordered_set>
@@ -64,8 +65,13 @@ std::string plain_reason(const std::exception& err, const expression_context& ct
       why = start == std::string::npos ? why : why.substr(start + 2);
     }
     why = why.substr(0, why.find('\n'));
-    if (why.rfind("no function ", 0) == 0) {
-      return fmt::format("{} (functions: {})", why.substr(3), supported_functions());
+    if (why.rfind("no function \"", 0) == 0) {
+      // no function "zeta" with 1 arguments
+      const auto name_end = why.find('"', 13);
+      const std::string name = why.substr(13, name_end == std::string::npos ? 0 : name_end - 13);
+      const std::string count = why.substr(why.find(" with ") + 6);
+      return fmt::format("unknown function '{}' with {} (functions: {})", io::excerpt(name, 40),
+                         count, supported_functions());
     }
     if (const auto eof = why.find("got: EOF"); eof != std::string::npos) {
       why.replace(eof, 8, "got the end of the expression");
@@ -230,6 +236,18 @@ bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
 
+// True when the literal at `pos` is (the start of) an exponent: '^' before it, past spaces,
+// opening brackets and signs. GiNaC computes powers of exact numbers exactly while parsing, so
+// 10^99999999999 did not finish (the fuzz harness found it).
+bool in_exponent(const std::string& text, std::size_t pos) {
+  while (pos > 0) {
+    const char c = text[--pos];
+    if (c == '^') return true;
+    if (c != ' ' && c != '\t' && c != '(' && c != '+' && c != '-') return false;
+  }
+  return false;
+}
+
 void check_number_literals(const std::string& text, const std::string& where) {
   const std::size_t n = text.size();
   for (std::size_t i = 0; i < n; ++i) {
@@ -252,6 +270,12 @@ void check_number_literals(const std::string& text, const std::string& where) {
     if (literal.size() > max_number_length) {
       throw io::input_error(fmt::format("{}: the number '{}' is longer than {} characters", where,
                                         io::excerpt(literal, 40), max_number_length));
+    }
+    if (in_exponent(text, begin) && std::abs(std::strtod(literal.c_str(), nullptr)) > 1024.0) {
+      throw io::input_error(fmt::format(
+          "{}: the exponent '{}' is larger than 1024: exact powers of exact numbers are "
+          "computed exactly when the file is read (write a decimal base, e.g. 2.0^x)",
+          where, io::excerpt(literal, 40)));
     }
     if (exponent > max_number_exponent || exponent < -max_number_exponent) {
       throw io::input_error(

@@ -57,9 +57,9 @@ inline constexpr std::size_t max_expression_length = 100'000;
 
 // Throws io::input_error naming `where` when `text` is longer than max_expression_length,
 // nests deeper than max_expression_depth, chains powers (a^b^c, which GiNaC refuses with an
-// internal message), or holds a number literal longer than 1,000 characters or with an
-// exponent beyond +-1000 (which CLN would expand exactly: a hang); parse() calls it before
-// GiNaC sees the text.
+// internal message), or holds a number literal longer than 1,000 characters, with a decimal
+// exponent beyond +-1000, or written as a power's exponent and larger than 1024 in magnitude
+// (CLN would expand those exactly: a hang); parse() calls it before GiNaC sees the text.
 void check_expression_limits(const std::string& text, const std::string& where);
 
 // True when `name` is a valid identifier for expressions ([A-Za-z_][A-Za-z0-9_]*).

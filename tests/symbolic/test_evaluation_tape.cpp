@@ -147,6 +147,11 @@ TEST(ExpressionContext, DeepOrLongExpressionsAreRefusedBeforeParsing) {
     EXPECT_NE(m.find("range of doubles"), std::string::npos) << m;
   }
   EXPECT_NE(error_of_parse(std::string(1001, '7')).find("longer than 1000"), std::string::npos);
+  for (const std::string power : {"10^99999999999", "2^(-9223372036854775807)", "x + 3^ 2000"}) {
+    const std::string m = error_of_parse(power);
+    EXPECT_NE(m.find("is larger than 1024"), std::string::npos) << m;
+  }
+  EXPECT_EQ(error_of_parse("2^1000 + x^-3 + (x^(-2)) + 2^-1000"), "(no error)");
 
   // Below the limits, and real models' shapes: parsed as before.
   expression_context ctx;
