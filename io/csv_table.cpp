@@ -71,6 +71,10 @@ csv_table parse_csv_table(const std::string& text, const std::string& source) {
         if (c.empty()) {
           throw input_error(fmt::format("{}:{}: empty column name in the header", source, line_no));
         }
+        if (c.size() > max_column_name_length) {
+          throw input_error(fmt::format("{}:{}: column name '{}' is longer than {} characters",
+                                        source, line_no, excerpt(c, 40), max_column_name_length));
+        }
       }
       t.columns = std::move(cells);
       continue;

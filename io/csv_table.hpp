@@ -23,6 +23,9 @@ struct csv_table {
   std::string where(std::size_t row) const;
 };
 
+// Column names are at most this long (they are repeated in messages).
+inline constexpr std::size_t max_column_name_length = 200;
+
 csv_table read_csv_table(const std::filesystem::path& path);
 csv_table parse_csv_table(const std::string& text, const std::string& source);
 

@@ -20,10 +20,19 @@ const frame& find_frame(const frames& all, const toml::table& t, const toml_fiel
   const std::string name = fields.string(t, section, key);
   auto it = all.find(name);
   if (it == all.end()) {
+    // At most 20 names, each cut short: a model may have thousands, and a name may be huge.
     std::string names;
-    for (const auto& [n, f] : all) names += (names.empty() ? "" : ", ") + n;
-    fields.fail(fields.field_where(t, section, key),
-                fmt::format("unknown body or particle '{}' (known: {})", name, names));
+    std::size_t listed = 0;
+    for (const auto& [n, f] : all) {
+      if (listed++ == 20) {
+        names += fmt::format(", ... ({} more)", all.size() - 20);
+        break;
+      }
+      names += (names.empty() ? "" : ", ") + io::excerpt(n, 40);
+    }
+    fields.fail(
+        fields.field_where(t, section, key),
+        fmt::format("unknown body or particle '{}' (known: {})", io::excerpt(name, 40), names));
   }
   return it->second;
 }
@@ -70,7 +79,8 @@ void component_reader::read_bodies(const toml::table& root, const toml_fields& f
     fields.only_keys(*p, s, {"name", "mass", "position", "velocity"});
     const std::string name = fields.string(*p, s, "name");
     if (all.count(name) != 0)
-      fields.fail(fields.field_where(*p, s, "name"), fmt::format("'{}' is already defined", name));
+      fields.fail(fields.field_where(*p, s, "name"),
+                  fmt::format("'{}' is already defined", io::excerpt(name, 40)));
     if (!p->contains("position"))
       fields.fail(fields.field_where(*p, s, "position"),
                   "missing initial value (position = [x, y])");
@@ -97,7 +107,8 @@ void component_reader::read_bodies(const toml::table& root, const toml_fields& f
         *b, s, {"name", "mass", "inertia", "position", "angle", "velocity", "angular_velocity"});
     const std::string name = fields.string(*b, s, "name");
     if (all.count(name) != 0)
-      fields.fail(fields.field_where(*b, s, "name"), fmt::format("'{}' is already defined", name));
+      fields.fail(fields.field_where(*b, s, "name"),
+                  fmt::format("'{}' is already defined", io::excerpt(name, 40)));
     if (!b->contains("position"))
       fields.fail(fields.field_where(*b, s, "position"),
                   "missing initial value (position = [x, y])");
@@ -215,7 +226,7 @@ void read_driver(const component_table& c) {
     const int i = c.d.index_of(name);
     if (i < 0) {
       c.fields.fail(c.fields.field_where(c.t, c.section, "coordinate"),
-                    fmt::format("unknown coordinate '{}'", name));
+                    fmt::format("unknown coordinate '{}'", io::excerpt(name, 40)));
     }
     c.d.add_constraint(c.name, c.at, true, c.d.coordinates[static_cast<std::size_t>(i)].q - value);
     return;

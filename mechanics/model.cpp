@@ -433,6 +433,10 @@ model model_builder::build(model_description& d, const model_options& options) {
   return result;
 }
 
+namespace {
+constexpr std::size_t max_message_bytes = 1000;
+}  // namespace
+
 model load_model_from_string(const std::string& text, const std::string& source,
                              const model_options& options) {
   toml::table root;
@@ -446,6 +450,11 @@ model load_model_from_string(const std::string& text, const std::string& source,
     model_description d;
     read_model_file(root, source, options, d);
     return model_builder::build(d, options);
+  } catch (const io::input_error& e) {
+    // The messages cut echoed text short where they echo it; this bounds the rest (names
+    // repeated in labels), so that no input gives a message of megabytes.
+    if (std::string_view(e.what()).size() <= max_message_bytes) throw;
+    throw io::input_error(io::excerpt(e.what(), max_message_bytes));
   } catch (const std::exception& e) {
     // CLN's floating-point traps from GiNaC's arithmetic on the file's constants (a product of
     // tiny or huge values): an input the double range cannot hold, not a failed computation.

@@ -96,7 +96,8 @@ void model_description::add_constraint(std::string constraint_name, std::string 
                                        bool holonomic, GiNaC::ex e) {
   if (const auto it = constraint_index_.find(constraint_name); it != constraint_index_.end()) {
     throw io::input_error(fmt::format("{}: constraint name '{}' is already used at {}", where,
-                                      constraint_name, constraints[it->second].where));
+                                      io::excerpt(constraint_name, 40),
+                                      constraints[it->second].where));
   }
   constraint_index_.emplace(constraint_name, constraints.size());
   constraints.push_back({std::move(constraint_name), std::move(where), holonomic, std::move(e)});

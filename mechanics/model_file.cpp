@@ -27,7 +27,8 @@ void read_parameters(const toml::table& root, const toml_fields& fields,
     });
   }
   for (const auto& [name, value] : params) {
-    const std::string at = fmt::format("{}: [parameters] '{}'", fields.where(value), name);
+    const std::string at =
+        fmt::format("{}: [parameters] '{}'", fields.where(value), io::excerpt(name, 40));
     double v = 0.0;
     auto o = std::find_if(options.overrides.begin(), options.overrides.end(),
                           [&](const parameter_override& p) { return p.name == name; });

@@ -15,7 +15,7 @@ std::string toml_fields::field_where(const toml::table& t, std::string_view sect
                                      std::string_view key) const {
   std::string label(section);
   if (const auto* n = t.get("name"); n != nullptr && n->is_string()) {
-    label += fmt::format(" '{}'", n->value<std::string>().value_or(""));
+    label += fmt::format(" '{}'", io::excerpt(n->value<std::string>().value_or(""), 40));
   }
   const toml::node* at = t.get(key);
   return fmt::format("{}: {} field '{}'", where(at != nullptr ? at : &t), label, key);
@@ -112,8 +112,8 @@ void toml_fields::only_keys(const toml::table& t, std::string_view section,
     if (!ok) {
       std::string list;
       for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      fail(where(v),
-           fmt::format("{}: unknown field '{}' (expected one of: {})", section, k.str(), list));
+      fail(where(v), fmt::format("{}: unknown field '{}' (expected one of: {})", section,
+                                 io::excerpt(k.str(), 40), list));
     }
   }
 }

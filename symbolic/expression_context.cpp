@@ -76,7 +76,7 @@ std::string plain_reason(const std::exception& err, const expression_context& ct
     if (const auto eof = why.find("got: EOF"); eof != std::string::npos) {
       why.replace(eof, 8, "got the end of the expression");
     }
-    return why;
+    return io::excerpt(why, 200);  // GiNaC echoes the offending token
   }
   if (const auto pos = why.find("symbol \"");
       pos != std::string::npos && why.find("not found") != std::string::npos) {
@@ -191,7 +191,8 @@ GiNaC::symbol expression_context::add_symbol(const std::string& name, const std:
                                       io::excerpt(name, 40)));
   }
   if (table_.count(name) != 0) {
-    throw io::input_error(fmt::format("{}: the name '{}' is already defined", where, name));
+    throw io::input_error(
+        fmt::format("{}: the name '{}' is already defined", where, io::excerpt(name, 40)));
   }
   GiNaC::symbol s(name);
   define(name, s);
@@ -205,7 +206,8 @@ void expression_context::add_constant(const std::string& name, double value,
                                       io::excerpt(name, 40)));
   }
   if (table_.count(name) != 0) {
-    throw io::input_error(fmt::format("{}: the name '{}' is already defined", where, name));
+    throw io::input_error(
+        fmt::format("{}: the name '{}' is already defined", where, io::excerpt(name, 40)));
   }
   define(name, number(value, where));
 }
@@ -214,7 +216,7 @@ std::string expression_context::known_names() const {
   constexpr std::size_t shown = 20;
   std::string s;
   for (std::size_t i = 0; i < order_.size() && i < shown; ++i) {
-    s += (s.empty() ? "" : ", ") + order_[i];
+    s += (s.empty() ? "" : ", ") + io::excerpt(order_[i], 40);
   }
   if (order_.size() > shown) s += fmt::format(", ... ({} more)", order_.size() - shown);
   return s.empty() ? "(none)" : s;

@@ -89,15 +89,26 @@ std::vector<target> make_targets(const fs::path& corpus_dir) {
 
 enum class outcome { loaded, refused, failed };
 
+// A refusal must be readable: one message of bounded size, whatever the input (a 10 MB cell was
+// echoed whole).
+constexpr std::size_t max_message_bytes = 1000;
+outcome bounded(const std::exception& e, std::string& message) {
+  const std::size_t size = std::string(e.what()).size();
+  if (size <= max_message_bytes) return outcome::refused;
+  message =
+      "message of " + std::to_string(size) + " bytes: " + std::string(e.what()).substr(0, 200);
+  return outcome::failed;
+}
+
 outcome run_one(const target& t, const std::string& text, const std::string& source,
                 std::string& message) {
   try {
     t.load(text, source);
     return outcome::loaded;
-  } catch (const io::input_error&) {
-    return outcome::refused;
-  } catch (const io::option_error&) {
-    return outcome::refused;
+  } catch (const io::input_error& e) {
+    return bounded(e, message);
+  } catch (const io::option_error& e) {
+    return bounded(e, message);
   } catch (const std::exception& e) {
     message = std::string("unexpected exception: ") + e.what();
   } catch (...) {
