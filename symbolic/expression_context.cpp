@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -38,9 +39,16 @@ const GiNaC::prototype_table& reader_table() {
     for (const auto& [proto, read] : GiNaC::get_default_reader()) {
       if (kept.count({proto.first, proto.second}) != 0) t.emplace(proto, read);
     }
-    t[{"abs", 1}] = [](const GiNaC::exvector& a) -> GiNaC::ex { return real_abs(a[0]); };
-    t[{"sign", 1}] = [](const GiNaC::exvector& a) -> GiNaC::ex { return real_sign(a[0]); };
-    t[{"step", 1}] = [](const GiNaC::exvector& a) -> GiNaC::ex { return real_step(a[0]); };
+    // GiNaC's reader tables name a registered function by its serial s, stored as the odd
+    // value 2 s + 1 in place of a reader pointer (get_builtin_reader() does this for all of
+    // its functions); a real pointer stored there is taken for a serial when its address is
+    // odd (a crash under ASan and valgrind).
+    auto by_serial = [](unsigned serial) {
+      return reinterpret_cast<GiNaC::reader_func>(static_cast<std::uintptr_t>(serial) * 2 + 1);
+    };
+    t[{"abs", 1}] = by_serial(real_abs_SERIAL::serial);
+    t[{"sign", 1}] = by_serial(real_sign_SERIAL::serial);
+    t[{"step", 1}] = by_serial(real_step_SERIAL::serial);
     return t;
   }();
   return table;

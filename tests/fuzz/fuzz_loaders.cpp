@@ -126,6 +126,8 @@ int main(int argc, char** argv) {
   long count = 3000;
   bool verbose = false;
   std::string wanted = "model,problem,table";
+  long write_index = -1;
+  fs::path write_file;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -143,6 +145,9 @@ int main(int argc, char** argv) {
       count = std::stol(value());
     } else if (a == "--failures") {
       failures_dir = value();
+    } else if (a == "--write") {  // --write K FILE: save input K (to reproduce a crash)
+      write_index = std::stol(value());
+      write_file = value();
     } else if (a == "--targets") {
       wanted = value();
     } else if (a == "--verbose") {
@@ -185,6 +190,10 @@ int main(int argc, char** argv) {
     std::string how;
     for (const auto m : applied) how += std::string(how.empty() ? "" : "+") + fuzz::to_string(m);
     const std::string source = "fuzz-" + std::to_string(k) + "-" + name;
+    if (k == write_index) {
+      std::ofstream(write_file, std::ios::binary) << text;
+      return 0;
+    }
     std::string message;
     const auto start = std::chrono::steady_clock::now();
     const outcome o = run_one(t, text, source, message);
