@@ -39,7 +39,11 @@ TEST(CsvTable, ByteOrderMarkIsAccepted) {
   ASSERT_EQ(t.columns.size(), 2u);
   EXPECT_EQ(t.columns[0], "psi");
   EXPECT_EQ(t.where(0), "bom.csv:3");
-  EXPECT_EQ(parse_csv_table("\xEF\xBB\xBF" "a,b\n1,2\n", "bom.csv").columns[0], "a");
+  EXPECT_EQ(parse_csv_table("\xEF\xBB\xBF"
+                            "a,b\n1,2\n",
+                            "bom.csv")
+                .columns[0],
+            "a");
 }
 
 // Issue 16.8: a 10 MB cell was echoed whole in the message.

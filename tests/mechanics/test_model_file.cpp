@@ -216,8 +216,7 @@ TEST(ModelFile, NanOrInfinityNamesTheField) {
   EXPECT_NE(param.find("bad.toml:3"), std::string::npos) << param;
   EXPECT_NE(param.find("'l'"), std::string::npos) << param;
   // Inside expressions: a number beyond the double range, or one that underflows to 0.
-  const std::string big =
-      error_of(pendulum_with("initial = 1.0", "initial = \"2*1e999\""));
+  const std::string big = error_of(pendulum_with("initial = 1.0", "initial = \"2*1e999\""));
   EXPECT_NE(big.find("field 'initial'"), std::string::npos) << big;
   EXPECT_NE(big.find("beyond the range of doubles"), std::string::npos) << big;
   const std::string tiny = error_of(pendulum_with("mass = 1.0", "mass = \"1e-400\""));
