@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "io/atomic_file.hpp"
+#include "io/input_file.hpp"
 
 namespace kinevo::io {
 
@@ -36,8 +37,8 @@ std::size_t csv_table::column(const std::string& name) const {
   for (std::size_t j = 0; j < columns.size(); ++j) {
     if (columns[j] == name) return j;
   }
-  throw input_error(fmt::format("{}: no column '{}' (columns: {})", source, name,
-                                fmt::join(columns, ", ")));
+  throw input_error(fmt::format("{}: no column '{}' (columns: {})", source, excerpt(name, 40),
+                                excerpt(fmt::format("{}", fmt::join(columns, ", ")), 200)));
 }
 
 std::vector<double> csv_table::column_values(const std::string& name) const {
@@ -55,7 +56,9 @@ std::string csv_table::where(std::size_t row) const {
 csv_table parse_csv_table(const std::string& text, const std::string& source) {
   csv_table t;
   t.source = source;
-  std::istringstream in(text);
+  // A UTF-8 byte-order mark (spreadsheet exports) made the first line, often a comment, the
+  // header.
+  std::istringstream in{std::string(strip_byte_order_mark(text))};
   std::string raw;
   int line_no = 0;
   while (std::getline(in, raw)) {
@@ -65,7 +68,13 @@ csv_table parse_csv_table(const std::string& text, const std::string& source) {
     auto cells = split(line);
     if (t.columns.empty()) {
       for (const auto& c : cells) {
-        if (c.empty()) throw input_error(fmt::format("{}:{}: empty column name in the header", source, line_no));
+        if (c.empty()) {
+          throw input_error(fmt::format("{}:{}: empty column name in the header", source, line_no));
+        }
+        if (c.size() > max_column_name_length) {
+          throw input_error(fmt::format("{}:{}: column name '{}' is longer than {} characters",
+                                        source, line_no, excerpt(c, 40), max_column_name_length));
+        }
       }
       t.columns = std::move(cells);
       continue;
@@ -73,7 +82,7 @@ csv_table parse_csv_table(const std::string& text, const std::string& source) {
     if (cells.size() != t.columns.size()) {
       throw input_error(fmt::format("{}:{}: {} cells, but the header has {} columns ({})", source,
                                     line_no, cells.size(), t.columns.size(),
-                                    fmt::join(t.columns, ", ")));
+                                    excerpt(fmt::format("{}", fmt::join(t.columns, ", ")), 200)));
     }
     std::vector<double> row;
     for (std::size_t j = 0; j < cells.size(); ++j) {
@@ -81,29 +90,29 @@ csv_table parse_csv_table(const std::string& text, const std::string& source) {
       char* end = nullptr;
       errno = 0;
       const double v = c.empty() ? 0.0 : std::strtod(c.c_str(), &end);
-      if (c.empty() || end != c.c_str() + c.size() || errno == ERANGE) {
+      if (c.empty() || end != c.c_str() + c.size()) {
         throw input_error(fmt::format("{}:{}: column '{}': '{}' is not a number", source, line_no,
-                                      t.columns[j], c));
+                                      excerpt(t.columns[j], 40), excerpt(c)));
       }
-      if (!std::isfinite(v)) {
-        throw input_error(fmt::format("{}:{}: column '{}': '{}' is not a finite number", source,
-                                      line_no, t.columns[j], c));
+      // ERANGE: beyond the double range (inf), or below it. A subnormal result is a valid
+      // value; only a non-zero number that rounds to 0 is refused.
+      if (!std::isfinite(v) || (errno == ERANGE && v == 0.0)) {
+        throw input_error(
+            fmt::format("{}:{}: column '{}': '{}' is not a finite number in the range of doubles",
+                        source, line_no, excerpt(t.columns[j], 40), excerpt(c)));
       }
       row.push_back(v);
     }
     t.rows.push_back(std::move(row));
     t.line_numbers.push_back(line_no);
   }
-  if (t.columns.empty()) throw input_error(fmt::format("{}: no header line (file is empty?)", source));
+  if (t.columns.empty())
+    throw input_error(fmt::format("{}: no header line (file is empty?)", source));
   return t;
 }
 
 csv_table read_csv_table(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw input_error(fmt::format("{}: cannot open file", path.string()));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_csv_table(ss.str(), path.string());
+  return parse_csv_table(read_input_file(path, "table"), path.string());
 }
 
 csv_writer::csv_writer(std::vector<std::string> columns) : width_(columns.size()) {
@@ -112,7 +121,8 @@ csv_writer::csv_writer(std::vector<std::string> columns) : width_(columns.size()
 
 void csv_writer::add_row(const std::vector<double>& values) {
   if (values.size() != width_) {
-    throw std::logic_error(fmt::format("csv_writer: row of {} values for {} columns", values.size(), width_));
+    throw std::logic_error(
+        fmt::format("csv_writer: row of {} values for {} columns", values.size(), width_));
   }
   for (std::size_t j = 0; j < values.size(); ++j) {
     if (j) text_ += ',';
@@ -121,6 +131,8 @@ void csv_writer::add_row(const std::vector<double>& values) {
   text_ += '\n';
 }
 
-void csv_writer::save(const std::filesystem::path& path) const { write_text_atomically(path, text_); }
+void csv_writer::save(const std::filesystem::path& path) const {
+  write_text_atomically(path, text_);
+}
 
 }  // namespace kinevo::io

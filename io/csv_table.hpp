@@ -7,26 +7,24 @@
 #include <string>
 #include <vector>
 
+#include "io/errors.hpp"  // input_error, which this header used to define
+
 namespace kinevo::io {
 
-// Thrown for any unusable input file; what() is the full user-facing message
-// ("table.csv:7: column 'phi_deg': 'abc' is not a number").
-class input_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 struct csv_table {
-  std::string source;                      // file name used in messages
-  std::vector<std::string> columns;        // header names
-  std::vector<std::vector<double>> rows;   // rows[i][j]
-  std::vector<int> line_numbers;           // 1-based line of rows[i] in the file
+  std::string source;                     // file name used in messages
+  std::vector<std::string> columns;       // header names
+  std::vector<std::vector<double>> rows;  // rows[i][j]
+  std::vector<int> line_numbers;          // 1-based line of rows[i] in the file
   // Index of a column by name; throws input_error naming the file and the columns it has.
   std::size_t column(const std::string& name) const;
   std::vector<double> column_values(const std::string& name) const;
   // A message prefix "file:line" for row i.
   std::string where(std::size_t row) const;
 };
+
+// Column names are at most this long (they are repeated in messages).
+inline constexpr std::size_t max_column_name_length = 200;
 
 csv_table read_csv_table(const std::filesystem::path& path);
 csv_table parse_csv_table(const std::string& text, const std::string& source);

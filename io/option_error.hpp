@@ -1,6 +1,6 @@
-// Validation of numeric option fields: an options struct's validate() throws option_error naming
-// the field and its allowed range, so that a C++ caller and the CLI (which renames the field to
-// its --option) refuse the same values with the same words.
+// Validation of numeric option fields: an options struct's validate() throws option_error (in
+// io/errors.hpp) naming the field and its allowed range, so that a C++ caller and the CLI (which
+// renames the field to its --option) refuse the same values with the same words.
 #pragma once
 
 #include <fmt/format.h>
@@ -11,22 +11,9 @@
 #include <string>
 #include <utility>
 
+#include "io/errors.hpp"  // option_error
+
 namespace kinevo::io {
-
-class option_error : public std::invalid_argument {
- public:
-  // what() is "<field> <requirement>", e.g. "dt must be finite and > 0 (got inf)".
-  option_error(std::string field, std::string requirement)
-      : std::invalid_argument(field + " " + requirement),
-        field_(std::move(field)),
-        requirement_(std::move(requirement)) {}
-  const std::string& field() const noexcept { return field_; }
-  const std::string& requirement() const noexcept { return requirement_; }
-
- private:
-  std::string field_;
-  std::string requirement_;
-};
 
 // The bounds of a real interval; open ends exclude the bound, infinite bounds mean none.
 struct real_range {
@@ -51,25 +38,32 @@ struct real_range {
   }
 };
 
-inline real_range positive() { return {0.0, std::numeric_limits<double>::infinity(), true}; }
-inline real_range non_negative() { return {0.0, std::numeric_limits<double>::infinity()}; }
-inline real_range any_finite() { return {}; }
+inline real_range positive() {
+  return {0.0, std::numeric_limits<double>::infinity(), true};
+}
+inline real_range non_negative() {
+  return {0.0, std::numeric_limits<double>::infinity()};
+}
+inline real_range any_finite() {
+  return {};
+}
 
 // Throws option_error unless v is finite and in `range`.
 inline void require_real(const std::string& field, double v, const real_range& range) {
   if (range.contains(v)) return;
   const std::string where = range.describe();
-  throw option_error(field, fmt::format("must be finite{}{} (got {})", where.empty() ? "" : " and ",
-                                        where, v));
+  throw option_error(
+      field, fmt::format("must be finite{}{} (got {})", where.empty() ? "" : " and ", where, v));
 }
 
 // Throws option_error unless lo <= v <= hi.
 inline void require_integer(const std::string& field, long long v, long long lo,
                             long long hi = std::numeric_limits<long long>::max()) {
   if (v >= lo && v <= hi) return;
-  throw option_error(field, hi == std::numeric_limits<long long>::max()
-                                ? fmt::format("must be an integer >= {} (got {})", lo, v)
-                                : fmt::format("must be an integer in [{}, {}] (got {})", lo, hi, v));
+  throw option_error(field,
+                     hi == std::numeric_limits<long long>::max()
+                         ? fmt::format("must be an integer >= {} (got {})", lo, v)
+                         : fmt::format("must be an integer in [{}, {}] (got {})", lo, hi, v));
 }
 
 }  // namespace kinevo::io

@@ -20,10 +20,19 @@ const frame& find_frame(const frames& all, const toml::table& t, const toml_fiel
   const std::string name = fields.string(t, section, key);
   auto it = all.find(name);
   if (it == all.end()) {
+    // At most 20 names, each cut short: a model may have thousands, and a name may be huge.
     std::string names;
-    for (const auto& [n, f] : all) names += (names.empty() ? "" : ", ") + n;
-    fields.fail(fields.field_where(t, section, key),
-                fmt::format("unknown body or particle '{}' (known: {})", name, names));
+    std::size_t listed = 0;
+    for (const auto& [n, f] : all) {
+      if (listed++ == 20) {
+        names += fmt::format(", ... ({} more)", all.size() - 20);
+        break;
+      }
+      names += (names.empty() ? "" : ", ") + io::excerpt(n, 40);
+    }
+    fields.fail(
+        fields.field_where(t, section, key),
+        fmt::format("unknown body or particle '{}' (known: {})", io::excerpt(name, 40), names));
   }
   return it->second;
 }
@@ -70,7 +79,8 @@ void component_reader::read_bodies(const toml::table& root, const toml_fields& f
     fields.only_keys(*p, s, {"name", "mass", "position", "velocity"});
     const std::string name = fields.string(*p, s, "name");
     if (all.count(name) != 0)
-      fields.fail(fields.field_where(*p, s, "name"), fmt::format("'{}' is already defined", name));
+      fields.fail(fields.field_where(*p, s, "name"),
+                  fmt::format("'{}' is already defined", io::excerpt(name, 40)));
     if (!p->contains("position"))
       fields.fail(fields.field_where(*p, s, "position"),
                   "missing initial value (position = [x, y])");
@@ -97,7 +107,8 @@ void component_reader::read_bodies(const toml::table& root, const toml_fields& f
         *b, s, {"name", "mass", "inertia", "position", "angle", "velocity", "angular_velocity"});
     const std::string name = fields.string(*b, s, "name");
     if (all.count(name) != 0)
-      fields.fail(fields.field_where(*b, s, "name"), fmt::format("'{}' is already defined", name));
+      fields.fail(fields.field_where(*b, s, "name"),
+                  fmt::format("'{}' is already defined", io::excerpt(name, 40)));
     if (!b->contains("position"))
       fields.fail(fields.field_where(*b, s, "position"),
                   "missing initial value (position = [x, y])");
@@ -129,161 +140,224 @@ void component_reader::read_bodies(const toml::table& root, const toml_fields& f
   for (const auto& [name, f] : all) {
     if (f.ground) continue;
     d.apply_point_force(f.x, f.y, f.mass * gravity[0], f.mass * gravity[1]);
-    d.potential -= f.mass * (gravity[0] * f.x + gravity[1] * f.y);
+    d.add_potential(-(f.mass * (gravity[0] * f.x + gravity[1] * f.y)));
   }
 }
 
+namespace {
+
+// One [[joint]] or [[force]] table being read: the stages below each read one type.
+struct component_table {
+  const toml::table& t;
+  const toml_fields& fields;
+  std::string section;  // "[[joint]]" or "[[force]]"
+  const frames& all;
+  model_description& d;
+  std::string name;  // joints: the name of their constraint rows
+  std::string at;    // "file:line" of the table
+
+  const frame& body(std::string_view key) const { return find_frame(all, t, fields, section, key); }
+  // The global point of the body-fixed point `key` on frame f.
+  std::pair<GiNaC::ex, GiNaC::ex> point(std::string_view key, const frame& f) const {
+    return point_of(f, local_point(t, fields, section, key, f, d));
+  }
+  GiNaC::ex expression(std::string_view key) const {
+    return fields.expression(t, section, key, d.context);
+  }
+  GiNaC::ex expression_or(std::string_view key, const GiNaC::ex& fallback) const {
+    return fields.expression_or(t, section, key, d.context, fallback);
+  }
+  void only(const std::vector<std::string_view>& keys) const { fields.only_keys(t, section, keys); }
+};
+
+// Haug, Computer-Aided Kinematics and Dynamics of Mechanical Systems, eq. 4.2.4.
+void read_revolute(const component_table& c) {
+  c.only({"type", "name", "body_i", "body_j", "point_i", "point_j"});
+  const frame& fi = c.body("body_i");
+  const frame& fj = c.body("body_j");
+  const auto [xi, yi] = c.point("point_i", fi);
+  const auto [xj, yj] = c.point("point_j", fj);
+  c.d.add_constraint(c.name + ".x", c.at, true, xj - xi);
+  c.d.add_constraint(c.name + ".y", c.at, true, yj - yi);
+}
+
+void read_distance(const component_table& c) {
+  c.only({"type", "name", "body_i", "body_j", "point_i", "point_j", "length"});
+  const frame& fi = c.body("body_i");
+  const frame& fj = c.body("body_j");
+  const auto [xi, yi] = c.point("point_i", fi);
+  const auto [xj, yj] = c.point("point_j", fj);
+  const GiNaC::ex l = c.expression("length");
+  c.d.add_constraint(c.name, c.at, true,
+                     GiNaC::pow(xj - xi, 2) + GiNaC::pow(yj - yi, 2) - GiNaC::pow(l, 2));
+}
+
+// Point P_j stays on the line through P_i along the body-i axis: n_i . (P_j - P_i) = 0 with n_i
+// the axis turned by 90 degrees; a translational joint also fixes the relative angle (Haug,
+// Computer-Aided Kinematics and Dynamics of Mechanical Systems, ch. 3).
+void read_point_on_line(const component_table& c, bool translational) {
+  c.only({"type", "name", "body_i", "body_j", "point_i", "point_j", "axis_i", "angle"});
+  const frame& fi = c.body("body_i");
+  const frame& fj = c.body("body_j");
+  const auto [xi, yi] = c.point("point_i", fi);
+  const auto [xj, yj] = c.point("point_j", fj);
+  const auto axis = c.fields.vector(c.t, c.section, "axis_i", c.d.context, 2);
+  const auto [ux, uy] = direction_of(fi, axis);
+  c.d.add_constraint(translational ? c.name + ".line" : c.name, c.at, true,
+                     -uy * (xj - xi) + ux * (yj - yi));
+  if (!translational) return;
+  if (fi.particle || fj.particle) {
+    c.fields.fail(c.at, "[[joint]] '" + c.name +
+                            "': a translational joint needs two bodies (use point_on_line for a "
+                            "particle)");
+  }
+  const GiNaC::ex angle = c.expression_or("angle", 0);
+  c.d.add_constraint(c.name + ".angle", c.at, true, fj.phi - fi.phi - angle);
+}
+
+// A coordinate, or the relative angle of two bodies, as a function of t (the absolute and
+// relative driving constraints of Haug, ch. 3). These are the "input kinematic variables as
+// constraints" of the generalized-inverse dissertation (GIGSP), eq. 4.8.
+void read_driver(const component_table& c) {
+  c.only({"type", "name", "coordinate", "body_i", "body_j", "value"});
+  const GiNaC::ex value = c.expression("value");
+  if (c.t.contains("coordinate")) {
+    const std::string name = c.fields.string(c.t, c.section, "coordinate");
+    const int i = c.d.index_of(name);
+    if (i < 0) {
+      c.fields.fail(c.fields.field_where(c.t, c.section, "coordinate"),
+                    fmt::format("unknown coordinate '{}'", io::excerpt(name, 40)));
+    }
+    c.d.add_constraint(c.name, c.at, true, c.d.coordinates[static_cast<std::size_t>(i)].q - value);
+    return;
+  }
+  const frame& fi = c.body("body_i");
+  const frame& fj = c.body("body_j");
+  c.d.add_constraint(c.name, c.at, true, fj.phi - fi.phi - value);
+}
+
+void read_spring_damper(const component_table& c) {
+  c.only({"type", "name", "body_i", "body_j", "point_i", "point_j", "stiffness", "damping",
+          "rest_length"});
+  model_description& d = c.d;
+  const frame& fi = c.body("body_i");
+  const frame& fj = c.body("body_j");
+  const auto [xi, yi] = c.point("point_i", fi);
+  const auto [xj, yj] = c.point("point_j", fj);
+  const GiNaC::ex k_s = c.expression_or("stiffness", 0);
+  const GiNaC::ex c_d = c.expression_or("damping", 0);
+  const GiNaC::ex l0 = c.expression_or("rest_length", 0);
+  const GiNaC::ex dx = xj - xi, dy = yj - yi;
+  const GiNaC::ex len = GiNaC::sqrt(dx * dx + dy * dy);
+  const GiNaC::ex len_dot = d.time_derivative(len);
+  // Tension T pulls P_j towards P_i: F_j = -T u, F_i = +T u, u = (P_j - P_i)/|P_j - P_i|.
+  const GiNaC::ex tension = k_s * (len - l0) + c_d * len_dot;
+  d.apply_point_force(xj, yj, -tension * dx / len, -tension * dy / len);
+  d.apply_point_force(xi, yi, tension * dx / len, tension * dy / len);
+  d.add_potential(k_s * GiNaC::pow(len - l0, 2) / 2);
+  if (!c_d.is_zero()) d.conservative = false;
+}
+
+void read_rotational_spring_damper(const component_table& c) {
+  c.only({"type", "name", "body_i", "body_j", "stiffness", "damping", "rest_angle"});
+  model_description& d = c.d;
+  const frame& fi = c.body("body_i");
+  const frame& fj = c.body("body_j");
+  const GiNaC::ex k_s = c.expression_or("stiffness", 0);
+  const GiNaC::ex c_d = c.expression_or("damping", 0);
+  const GiNaC::ex a0 = c.expression_or("rest_angle", 0);
+  const GiNaC::ex rel = fj.phi - fi.phi;
+  const GiNaC::ex torque = -(k_s * (rel - a0) + c_d * d.time_derivative(rel));
+  // Virtual work of +torque on j and -torque on i.
+  d.apply_torque(rel, torque);
+  d.add_potential(k_s * GiNaC::pow(rel - a0, 2) / 2);
+  if (!c_d.is_zero()) d.conservative = false;
+}
+
+void read_applied(const component_table& c) {
+  c.only({"type", "name", "body", "point", "force", "torque"});
+  model_description& d = c.d;
+  const frame& fb = c.body("body");
+  const auto [px, py] = c.point("point", fb);
+  if (c.t.contains("force")) {
+    const auto f = c.fields.vector(c.t, c.section, "force", d.context, 2);
+    d.apply_point_force(px, py, f[0], f[1]);
+  }
+  if (c.t.contains("torque")) {
+    if (fb.particle) {
+      c.fields.fail(c.fields.field_where(c.t, c.section, "torque"),
+                    "a particle cannot take a torque");
+    }
+    d.apply_torque(fb.phi, c.expression("torque"));
+  }
+  d.conservative = false;
+}
+
+void read_gravity(const component_table& c) {
+  c.only({"type", "name", "g"});
+  const auto g = c.fields.vector(c.t, c.section, "g", c.d.context, 2);
+  for (const auto& [n, fr] : c.all) {
+    if (fr.ground) continue;
+    c.d.apply_point_force(fr.x, fr.y, fr.mass * g[0], fr.mass * g[1]);
+    c.d.add_potential(-(fr.mass * (g[0] * fr.x + g[1] * fr.y)));
+  }
+}
+
+}  // namespace
+
 void component_reader::read_joints_and_forces(const toml::table& root, const toml_fields& fields,
                                               model_description& d) {
-  frames& all = frames_;
+  read_joints(root, fields, d);
+  read_forces(root, fields, d);
+}
+
+void component_reader::read_joints(const toml::table& root, const toml_fields& fields,
+                                   model_description& d) {
+  const std::string s = "[[joint]]";
   const auto joints = fields.tables(root, "joint");
   for (std::size_t k = 0; k < joints.size(); ++k) {
     const toml::table& j = *joints[k];
-    const std::string s = "[[joint]]";
     const std::string type = fields.string(j, s, "type");
-    const std::string name = joint_name(j, fields, s, k);
-    const std::string at = fields.where(j);
+    const component_table c{j, fields, s, frames_, d, joint_name(j, fields, s, k), fields.where(j)};
     if (type == "revolute") {
-      // Haug, Computer-Aided Kinematics and Dynamics of Mechanical Systems, eq. 4.2.4.
-      fields.only_keys(j, s, {"type", "name", "body_i", "body_j", "point_i", "point_j"});
-      const frame& fi = find_frame(all, j, fields, s, "body_i");
-      const frame& fj = find_frame(all, j, fields, s, "body_j");
-      const auto [xi, yi] = point_of(fi, local_point(j, fields, s, "point_i", fi, d));
-      const auto [xj, yj] = point_of(fj, local_point(j, fields, s, "point_j", fj, d));
-      d.add_constraint(name + ".x", at, true, xj - xi);
-      d.add_constraint(name + ".y", at, true, yj - yi);
+      read_revolute(c);
     } else if (type == "distance") {
-      fields.only_keys(j, s, {"type", "name", "body_i", "body_j", "point_i", "point_j", "length"});
-      const frame& fi = find_frame(all, j, fields, s, "body_i");
-      const frame& fj = find_frame(all, j, fields, s, "body_j");
-      const auto [xi, yi] = point_of(fi, local_point(j, fields, s, "point_i", fi, d));
-      const auto [xj, yj] = point_of(fj, local_point(j, fields, s, "point_j", fj, d));
-      const GiNaC::ex l = fields.expression(j, s, "length", d.context);
-      d.add_constraint(name, at, true,
-                       GiNaC::pow(xj - xi, 2) + GiNaC::pow(yj - yi, 2) - GiNaC::pow(l, 2));
+      read_distance(c);
     } else if (type == "point_on_line" || type == "translational") {
-      // Point P_j stays on the line through P_i along the body-i axis: n_i . (P_j - P_i) = 0
-      // with n_i the axis turned by 90 degrees; a translational joint also fixes the relative
-      // angle (Haug, Computer-Aided Kinematics and Dynamics of Mechanical Systems, ch. 3).
-      fields.only_keys(
-          j, s, {"type", "name", "body_i", "body_j", "point_i", "point_j", "axis_i", "angle"});
-      const frame& fi = find_frame(all, j, fields, s, "body_i");
-      const frame& fj = find_frame(all, j, fields, s, "body_j");
-      const auto [xi, yi] = point_of(fi, local_point(j, fields, s, "point_i", fi, d));
-      const auto [xj, yj] = point_of(fj, local_point(j, fields, s, "point_j", fj, d));
-      const auto axis = fields.vector(j, s, "axis_i", d.context, 2);
-      const auto [ux, uy] = direction_of(fi, axis);
-      d.add_constraint(type == "translational" ? name + ".line" : name, at, true,
-                       -uy * (xj - xi) + ux * (yj - yi));
-      if (type == "translational") {
-        if (fi.particle || fj.particle)
-          fields.fail(
-              at,
-              "[[joint]] '" + name +
-                  "': a translational joint needs two bodies (use point_on_line for a particle)");
-        const GiNaC::ex angle = fields.expression_or(j, s, "angle", d.context, 0);
-        d.add_constraint(name + ".angle", at, true, fj.phi - fi.phi - angle);
-      }
+      read_point_on_line(c, type == "translational");
     } else if (type == "driver") {
-      // A coordinate, or the relative angle of two bodies, as a function of t (the absolute
-      // and relative driving constraints of Haug, ch. 3). These are the "input kinematic
-      // variables as constraints" of the generalized-inverse dissertation (GIGSP), eq. 4.8.
-      fields.only_keys(j, s, {"type", "name", "coordinate", "body_i", "body_j", "value"});
-      const GiNaC::ex value = fields.expression(j, s, "value", d.context);
-      if (j.contains("coordinate")) {
-        const std::string c = fields.string(j, s, "coordinate");
-        const int i = d.index_of(c);
-        if (i < 0)
-          fields.fail(fields.field_where(j, s, "coordinate"),
-                      fmt::format("unknown coordinate '{}'", c));
-        d.add_constraint(name, at, true, d.coordinates[static_cast<std::size_t>(i)].q - value);
-      } else {
-        const frame& fi = find_frame(all, j, fields, s, "body_i");
-        const frame& fj = find_frame(all, j, fields, s, "body_j");
-        d.add_constraint(name, at, true, fj.phi - fi.phi - value);
-      }
+      read_driver(c);
     } else {
       fields.fail(
           fields.field_where(j, s, "type"),
           fmt::format(
               "unknown joint type '{}' (revolute, translational, distance, point_on_line, driver)",
-              type));
+              io::excerpt(type, 40)));
     }
   }
-  const auto forces = fields.tables(root, "force");
-  for (std::size_t k = 0; k < forces.size(); ++k) {
-    const toml::table& f = *forces[k];
-    const std::string s = "[[force]]";
+}
+
+void component_reader::read_forces(const toml::table& root, const toml_fields& fields,
+                                   model_description& d) {
+  const std::string s = "[[force]]";
+  for (const toml::table* table : fields.tables(root, "force")) {
+    const toml::table& f = *table;
     const std::string type = fields.string(f, s, "type");
+    const component_table c{f, fields, s, frames_, d, "", fields.where(f)};
     if (type == "spring_damper") {
-      fields.only_keys(f, s,
-                       {"type", "name", "body_i", "body_j", "point_i", "point_j", "stiffness",
-                        "damping", "rest_length"});
-      const frame& fi = find_frame(all, f, fields, s, "body_i");
-      const frame& fj = find_frame(all, f, fields, s, "body_j");
-      const auto [xi, yi] = point_of(fi, local_point(f, fields, s, "point_i", fi, d));
-      const auto [xj, yj] = point_of(fj, local_point(f, fields, s, "point_j", fj, d));
-      const GiNaC::ex k_s = fields.expression_or(f, s, "stiffness", d.context, 0);
-      const GiNaC::ex c_d = fields.expression_or(f, s, "damping", d.context, 0);
-      const GiNaC::ex l0 = fields.expression_or(f, s, "rest_length", d.context, 0);
-      const GiNaC::ex dx = xj - xi, dy = yj - yi;
-      const GiNaC::ex len = GiNaC::sqrt(dx * dx + dy * dy);
-      const GiNaC::ex len_dot = d.time_derivative(len);
-      // Tension T pulls P_j towards P_i: F_j = -T u, F_i = +T u, u = (P_j - P_i)/|P_j - P_i|.
-      const GiNaC::ex tension = k_s * (len - l0) + c_d * len_dot;
-      d.apply_point_force(xj, yj, -tension * dx / len, -tension * dy / len);
-      d.apply_point_force(xi, yi, tension * dx / len, tension * dy / len);
-      d.potential += k_s * GiNaC::pow(len - l0, 2) / 2;
-      if (!c_d.is_zero()) d.conservative = false;
+      read_spring_damper(c);
     } else if (type == "rotational_spring_damper") {
-      fields.only_keys(f, s,
-                       {"type", "name", "body_i", "body_j", "stiffness", "damping", "rest_angle"});
-      const frame& fi = find_frame(all, f, fields, s, "body_i");
-      const frame& fj = find_frame(all, f, fields, s, "body_j");
-      const GiNaC::ex k_s = fields.expression_or(f, s, "stiffness", d.context, 0);
-      const GiNaC::ex c_d = fields.expression_or(f, s, "damping", d.context, 0);
-      const GiNaC::ex a0 = fields.expression_or(f, s, "rest_angle", d.context, 0);
-      const GiNaC::ex rel = fj.phi - fi.phi;
-      const GiNaC::ex torque = -(k_s * (rel - a0) + c_d * d.time_derivative(rel));
-      // Virtual work of +torque on j and -torque on i.
-      for (std::size_t c = 0; c < d.coordinates.size(); ++c) {
-        const GiNaC::ex w = rel.diff(d.coordinates[c].q) * torque;
-        if (!w.is_zero()) d.force[c] += w;
-      }
-      d.potential += k_s * GiNaC::pow(rel - a0, 2) / 2;
-      if (!c_d.is_zero()) d.conservative = false;
+      read_rotational_spring_damper(c);
     } else if (type == "applied") {
-      fields.only_keys(f, s, {"type", "name", "body", "point", "force", "torque"});
-      const frame& fb = find_frame(all, f, fields, s, "body");
-      const auto [px, py] = point_of(fb, local_point(f, fields, s, "point", fb, d));
-      if (f.contains("force")) {
-        const auto F = fields.vector(f, s, "force", d.context, 2);
-        d.apply_point_force(px, py, F[0], F[1]);
-      }
-      if (f.contains("torque")) {
-        if (fb.particle)
-          fields.fail(fields.field_where(f, s, "torque"), "a particle cannot take a torque");
-        const GiNaC::ex tq = fields.expression(f, s, "torque", d.context);
-        for (std::size_t c = 0; c < d.coordinates.size(); ++c) {
-          const GiNaC::ex w = fb.phi.diff(d.coordinates[c].q) * tq;
-          if (!w.is_zero()) d.force[c] += w;
-        }
-      }
-      d.conservative = false;
+      read_applied(c);
     } else if (type == "gravity") {
-      fields.only_keys(f, s, {"type", "name", "g"});
-      const auto g = fields.vector(f, s, "g", d.context, 2);
-      for (const auto& [n, fr] : all) {
-        if (fr.ground) continue;
-        d.apply_point_force(fr.x, fr.y, fr.mass * g[0], fr.mass * g[1]);
-        d.potential -= fr.mass * (g[0] * fr.x + g[1] * fr.y);
-      }
+      read_gravity(c);
     } else {
       fields.fail(
           fields.field_where(f, s, "type"),
           fmt::format(
               "unknown force type '{}' (gravity, spring_damper, rotational_spring_damper, applied)",
-              type));
+              io::excerpt(type, 40)));
     }
   }
 }

@@ -4,14 +4,16 @@
 
 #include <toml++/toml.h>
 #include <Eigen/Cholesky>
+#include <cctype>
 #include <cmath>
-#include <fstream>
-#include <sstream>
+#include <cstdlib>
 
 #include "io/csv_table.hpp"
+#include "io/input_file.hpp"
 #include "mechanics/model_file.hpp"
 #include "symbolic/constraint_derivatives.hpp"
 #include "symbolic/evaluation_tape.hpp"
+#include "symbolic/exact_numbers.hpp"
 
 namespace kinevo::mechanics {
 
@@ -45,13 +47,12 @@ parameter_override parse_parameter_override(const std::string& text) {
   parameter_override p;
   p.name = text.substr(0, eq);
   const std::string v = text.substr(eq + 1);
-  std::size_t used = 0;
-  try {
-    p.value = std::stod(v, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != v.size() || !std::isfinite(p.value)) {
+  // strtod, not stod: stod refuses subnormal values (ERANGE), which are valid here.
+  char* end = nullptr;
+  p.value = std::strtod(v.c_str(), &end);
+  const bool underflow = p.value == 0.0 && v.find_first_of("123456789") < v.find_first_of("eE");
+  if (end != v.c_str() + v.size() || std::isspace(static_cast<unsigned char>(v[0])) != 0 ||
+      !std::isfinite(p.value) || underflow) {
     throw io::input_error(fmt::format("--set '{}': '{}' is not a number", text, v));
   }
   return p;
@@ -157,203 +158,317 @@ std::optional<double> model::energy(const Eigen::VectorXd& q, const Eigen::Vecto
   return e;
 }
 
+// model_builder turns a model_description into a model in named stages:
+//   identity (names, initial state) -> kinematic mode -> constraint rows (holonomic first) ->
+//   derivatives -> Jacobian pattern -> tapes -> checks at the initial state.
+// Every stage is linear in the size of the description (see model_description.hpp).
 class model_builder {
  public:
   static model build(model_description& d, const model_options& options);
+
+ private:
+  using row_list = std::vector<const model_description::constraint*>;
+  using derived_rows = std::vector<symbolic::constraint_row_expressions>;
+
+  static void copy_identity(const model_description& d, model& result);
+  static void apply_kinematic_mode(model_description& d);
+  static row_list order_rows(const model_description& d, int& holonomic);
+  static derived_rows differentiate(const model_description& d, const row_list& rows);
+  static void build_pattern(const derived_rows& derived, int holonomic, model& result,
+                            compiled_model& c);
+  static void compile_tapes(const model_description& d, const row_list& rows,
+                            const derived_rows& derived, model& result, compiled_model& c);
+  static void check_initial_mass(const model_description& d, const model& result,
+                                 const compiled_model& c);
+  static void check_initial_constraints(const row_list& rows, const model& result,
+                                        const model_options& options);
 };
 
-model model_builder::build(model_description& d, const model_options& options) {
-  model result;
-  auto c = std::make_shared<compiled_model>();
-  const int n = static_cast<int>(d.coordinates.size());
-  const auto q = d.positions();
-  const auto qd = d.velocities();
-  std::vector<GiNaC::symbol> in(q);
-  in.insert(in.end(), qd.begin(), qd.end());
-  in.push_back(d.t);
-
+void model_builder::copy_identity(const model_description& d, model& result) {
+  const auto n = static_cast<Eigen::Index>(d.coordinates.size());
   result.name_ = d.name;
   result.source_ = d.source;
   result.kinematic_ = d.kinematic;
   result.parameters_ = d.parameters;
-  for (const auto& co : d.coordinates) result.coordinate_names_.push_back(co.name);
+  result.coordinate_names_.reserve(d.coordinates.size());
   result.q0_.resize(n);
   result.qd0_.resize(n);
-  for (int i = 0; i < n; ++i) {
-    result.q0_[i] = d.coordinates[static_cast<std::size_t>(i)].initial;
-    result.qd0_[i] = d.coordinates[static_cast<std::size_t>(i)].velocity;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const auto& co = d.coordinates[static_cast<std::size_t>(i)];
+    result.coordinate_names_.push_back(co.name);
+    result.q0_[i] = co.initial;
+    result.qd0_[i] = co.velocity;
   }
-  if (d.kinematic) {
-    // Generalized-inverse dissertation (GIGSP), eq. 4.8: M = I, no forces.
-    for (int i = 0; i < n; ++i) {
-      for (int j = 0; j < n; ++j) d.mass_at(i, j) = i == j ? 1 : 0;
-    }
-    for (auto& f : d.force) f = 0;
-  }
-  bool diagonal = true;
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) diagonal = diagonal && (i == j || d.mass_at(i, j).is_zero());
-  }
-  // Holonomic rows first, then nonholonomic ones, each with its derivatives.
-  std::vector<const model_description::constraint*> rows;
+}
+
+void model_builder::apply_kinematic_mode(model_description& d) {
+  if (!d.kinematic) return;
+  // Generalized-inverse dissertation (GIGSP), eq. 4.8: M = I, no forces.
+  d.set_identity_mass();
+  for (auto& f : d.force) f = 0;
+}
+
+model_builder::row_list model_builder::order_rows(const model_description& d, int& holonomic) {
+  row_list rows;
+  rows.reserve(d.constraints.size());
   for (const auto& k : d.constraints) {
     if (k.holonomic) rows.push_back(&k);
   }
-  const int h = static_cast<int>(rows.size());
+  holonomic = static_cast<int>(rows.size());
   for (const auto& k : d.constraints) {
     if (!k.holonomic) rows.push_back(&k);
   }
-  const int m = static_cast<int>(rows.size());
-  std::vector<symbolic::constraint_row_expressions> derived;
-  for (const auto* k : rows) {
-    result.constraint_names_.push_back(k->name);
-    if (k->holonomic) {
-      // A holonomic constraint must not depend on velocities.
-      for (const auto& v : qd) {
-        if (k->expression.has(v)) {
-          throw io::input_error(fmt::format(
-              "{}: constraint '{}' uses the velocity {}: write it as nonholonomic = \"...\"",
-              k->where, k->name, v.get_name()));
-        }
-      }
-      derived.push_back(symbolic::holonomic_row(k->expression, q, qd, d.t));
-    } else {
-      derived.push_back(symbolic::nonholonomic_row(k->expression, q, qd, d.t, k->where));
-    }
-  }
-  result.holonomic_ = h;
-  for (int r = 0; r < m; ++r) {
-    for (int j = 0; j < n; ++j) {
-      if (!derived[static_cast<std::size_t>(r)].jacobian[static_cast<std::size_t>(j)].is_zero()) {
-        result.pattern_.emplace_back(r, j);
-        if (r < h) ++c->holonomic_nnz;
-      }
-    }
-  }
-  c->n = n;
-  c->m = m;
-  c->h = h;
-  c->diagonal = diagonal;
-  result.mass_is_diagonal_ = diagonal;
+  return rows;
+}
 
-  auto compile = [&](const std::string& what, auto&& add) {
-    symbolic::tape_builder b(in);
-    try {
-      add(b);
-    } catch (const std::invalid_argument& e) {
-      throw io::input_error(fmt::format("{}: cannot compile the {}: {}", d.source, what, e.what()));
+model_builder::derived_rows model_builder::differentiate(const model_description& d,
+                                                         const row_list& rows) {
+  const symbolic::coordinate_symbols& s = d.symbols();
+  derived_rows derived;
+  derived.reserve(rows.size());
+  for (const auto* k : rows) {
+    if (!k->holonomic) {
+      derived.push_back(symbolic::nonholonomic_row(k->expression, s, k->where));
+      continue;
     }
-    return b.build();
+    // A holonomic constraint must not depend on velocities.
+    if (const auto used = s.velocities_in(k->expression); !used.empty()) {
+      throw io::input_error(fmt::format(
+          "{}: constraint '{}' uses the velocity {}: write it as nonholonomic = \"...\"", k->where,
+          k->name, s.velocities()[static_cast<std::size_t>(used.front())].get_name()));
+    }
+    derived.push_back(symbolic::holonomic_row(k->expression, s));
+  }
+  return derived;
+}
+
+void model_builder::build_pattern(const derived_rows& derived, int holonomic, model& result,
+                                  compiled_model& c) {
+  for (std::size_t r = 0; r < derived.size(); ++r) {
+    for (const auto& [j, entry] : derived[r].jacobian) {
+      result.pattern_.emplace_back(static_cast<int>(r), j);
+      if (static_cast<int>(r) < holonomic) ++c.holonomic_nnz;
+    }
+  }
+}
+
+namespace {
+// Sets one output of a tape, naming what it is when it cannot be compiled.
+void set_named_output(symbolic::tape_builder& b, int index, const GiNaC::ex& e,
+                      const std::string& what) {
+  try {
+    b.set_output(index, e);
+  } catch (const std::invalid_argument& err) {
+    throw io::input_error(fmt::format("{}: cannot compile: {}", what, err.what()));
+  }
+}
+
+// Kinetic energy 2T = q'^T M q', summed in row-major order of M's non-zero entries.
+GiNaC::ex twice_kinetic_energy(const model_description& d) {
+  const auto qd = d.velocities();
+  GiNaC::exvector terms;  // summed once at the end: a growing sum is copied on every +=
+  auto off = d.mass_off_diagonal.begin();
+  const int n = static_cast<int>(d.coordinates.size());
+  for (int i = 0; i < n; ++i) {
+    auto add = [&](int j, const GiNaC::ex& m) {
+      if (!m.is_zero())
+        terms.push_back(m * qd[static_cast<std::size_t>(i)] * qd[static_cast<std::size_t>(j)]);
+    };
+    for (; off != d.mass_off_diagonal.end() && off->first.first == i && off->first.second < i;
+         ++off) {
+      add(off->first.second, off->second);
+    }
+    add(i, d.mass_diagonal[static_cast<std::size_t>(i)]);
+    for (; off != d.mass_off_diagonal.end() && off->first.first == i; ++off) {
+      add(off->first.second, off->second);
+    }
+  }
+  return terms.empty() ? GiNaC::ex(0) : GiNaC::ex(GiNaC::add(terms));
+}
+}  // namespace
+
+void model_builder::compile_tapes(const model_description& d, const row_list& rows,
+                                  const derived_rows& derived, model& result, compiled_model& c) {
+  const int n = c.n, m = c.m, h = c.h;
+  std::vector<GiNaC::symbol> in = d.positions();
+  const auto qd = d.velocities();
+  in.insert(in.end(), qd.begin(), qd.end());
+  in.push_back(d.t);
+  auto coordinate = [&](int i) -> const model_description::coordinate& {
+    return d.coordinates[static_cast<std::size_t>(i)];
   };
+  auto row = [&](int r) -> const model_description::constraint& {
+    return *rows[static_cast<std::size_t>(r)];
+  };
+  auto row_what = [&](int r) {
+    return fmt::format("{}: constraint '{}'", row(r).where, row(r).name);
+  };
+
+  symbolic::tape_builder main(in);
   int k = 0;
-  c->main = compile("model equations", [&](symbolic::tape_builder& b) {
-    if (diagonal) {
-      for (int i = 0; i < n; ++i) b.set_output(k++, d.mass_at(i, i));
-    } else {
-      for (int i = 0; i < n; ++i) {
-        for (int j = 0; j < n; ++j) b.set_output(k++, d.mass_at(i, j));
-      }
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      if (c.diagonal && j != i) continue;
+      set_named_output(main, k++, d.mass_entry(i, j),
+                       fmt::format("{}: mass matrix entry ({}, {})",
+                                   d.mass_where.empty() ? coordinate(i).where : d.mass_where,
+                                   coordinate(i).name, coordinate(j).name));
     }
-    for (int i = 0; i < n; ++i) b.set_output(k++, d.force[static_cast<std::size_t>(i)]);
-    for (const auto& [r, col] : result.pattern_) {
-      b.set_output(k++,
-                   derived[static_cast<std::size_t>(r)].jacobian[static_cast<std::size_t>(col)]);
-    }
-    for (int r = 0; r < m; ++r) b.set_output(k++, derived[static_cast<std::size_t>(r)].rhs);
-  });
-  c->main_outputs = k;
-  c->position = compile("constraints", [&](symbolic::tape_builder& b) {
-    for (int r = 0; r < h; ++r) b.set_output(r, rows[static_cast<std::size_t>(r)]->expression);
-  });
-  c->velocity = compile("velocity constraints", [&](symbolic::tape_builder& b) {
-    for (int r = 0; r < m; ++r) b.set_output(r, derived[static_cast<std::size_t>(r)].velocity);
-  });
-  c->jacobian = compile("constraint Jacobian", [&](symbolic::tape_builder& b) {
-    for (int i = 0; i < c->holonomic_nnz; ++i) {
-      const auto& [r, col] = result.pattern_[static_cast<std::size_t>(i)];
-      b.set_output(i, derived[static_cast<std::size_t>(r)].jacobian[static_cast<std::size_t>(col)]);
-    }
-  });
+  }
+  for (int i = 0; i < n; ++i) {
+    set_named_output(main, k++, d.force[static_cast<std::size_t>(i)],
+                     fmt::format("{}: force of '{}'", coordinate(i).where, coordinate(i).name));
+  }
+  for (const auto& [r, col] : result.pattern_) {
+    set_named_output(main, k++, derived[static_cast<std::size_t>(r)].jacobian_at(col), row_what(r));
+  }
+  for (int r = 0; r < m; ++r) {
+    set_named_output(main, k++, derived[static_cast<std::size_t>(r)].rhs, row_what(r));
+  }
+  c.main = main.build();
+  c.main_outputs = k;
+
+  symbolic::tape_builder position(in);
+  for (int r = 0; r < h; ++r) set_named_output(position, r, row(r).expression, row_what(r));
+  c.position = position.build();
+
+  symbolic::tape_builder velocity(in);
+  for (int r = 0; r < m; ++r) {
+    set_named_output(velocity, r, derived[static_cast<std::size_t>(r)].velocity, row_what(r));
+  }
+  c.velocity = velocity.build();
+
+  symbolic::tape_builder jacobian(in);
+  for (int i = 0; i < c.holonomic_nnz; ++i) {
+    const auto& [r, col] = result.pattern_[static_cast<std::size_t>(i)];
+    set_named_output(jacobian, i, derived[static_cast<std::size_t>(r)].jacobian_at(col),
+                     row_what(r));
+  }
+  c.jacobian = jacobian.build();
+
   result.has_energy_ = d.conservative && !d.kinematic;
   if (result.has_energy_) {
-    c->energy = compile("energy", [&](symbolic::tape_builder& b) {
-      GiNaC::ex kinetic = 0;
-      for (int i = 0; i < n; ++i) {
-        for (int j = 0; j < n; ++j) {
-          if (!d.mass_at(i, j).is_zero())
-            kinetic +=
-                d.mass_at(i, j) * qd[static_cast<std::size_t>(i)] * qd[static_cast<std::size_t>(j)];
-        }
-      }
-      b.set_output(0, kinetic / 2 + d.potential);
-    });
+    symbolic::tape_builder energy(in);
+    set_named_output(energy, 0, twice_kinetic_energy(d) / 2 + d.potential(),
+                     fmt::format("{}: energy", d.source));
+    c.energy = energy.build();
   }
-  c->registers = std::max({c->main.registers(), c->position.registers(), c->velocity.registers(),
-                           c->jacobian.registers(), c->energy.registers(), 1});
-  result.compiled_ = c;
+  c.registers = std::max({c.main.registers(), c.position.registers(), c.velocity.registers(),
+                          c.jacobian.registers(), c.energy.registers(), 1});
+}
 
-  // Checks at the initial state.
-  const double t0 = 0.0;
-  if (!d.kinematic) {
-    const constrained_system s = result.evaluate(result.q0_, result.qd0_, t0);
-    for (int i = 0; i < n; ++i) {
-      if (!(s.mass(i, i) > 0.0)) {
-        const auto& co = d.coordinates[static_cast<std::size_t>(i)];
-        throw io::input_error(fmt::format(
-            "{}: coordinate '{}' has mass {} at the initial state: the mass matrix is not positive "
-            "definite (give it a positive mass)",
-            d.mass_where.empty() ? co.where : d.mass_where, co.name, s.mass(i, i)));
-      }
+void model_builder::check_initial_mass(const model_description& d, const model& result,
+                                       const compiled_model& c) {
+  if (d.kinematic) return;
+  // Only M's outputs are needed: the main tape's first outputs, without forming the dense
+  // (n x n) system, so that loading a large diagonal model takes linear memory.
+  input_buffer state;
+  state.fill(result.q0_, result.qd0_, 0.0);
+  std::vector<double> out(static_cast<std::size_t>(c.main_outputs));
+  std::vector<double> scratch(static_cast<std::size_t>(c.registers));
+  c.main.evaluate(state.values.data(), out.data(), scratch.data());
+  const int n = c.n;
+  for (int i = 0; i < n; ++i) {
+    const double mii = out[static_cast<std::size_t>(c.diagonal ? i : i * n + i)];
+    if (!(mii > 0.0)) {
+      const auto& co = d.coordinates[static_cast<std::size_t>(i)];
+      throw io::input_error(fmt::format(
+          "{}: coordinate '{}' has mass {} at the initial state: the mass matrix is not positive "
+          "definite (give it a positive mass)",
+          d.mass_where.empty() ? co.where : d.mass_where, co.name, mii));
     }
-    if (!diagonal && Eigen::LLT<Eigen::MatrixXd>(s.mass).info() != Eigen::Success) {
+  }
+  if (!c.diagonal) {
+    const Eigen::Map<const Eigen::MatrixXd> mass(out.data(), n, n);
+    if (Eigen::LLT<Eigen::MatrixXd>(mass).info() != Eigen::Success) {
       throw io::input_error(fmt::format(
           "{}: the mass matrix is not positive definite at the initial state", d.mass_where));
     }
   }
+}
+
+void model_builder::check_initial_constraints(const row_list& rows, const model& result,
+                                              const model_options& options) {
+  const double t0 = 0.0;
+  auto violated = [&](const char* what, int r, double by, const char* fix) {
+    throw io::input_error(
+        fmt::format("{}: the initial {} violate constraint '{}' by {:.3g} (tolerance {:g}); {}",
+                    rows[static_cast<std::size_t>(r)]->where, what,
+                    result.constraint_names_[static_cast<std::size_t>(r)], by,
+                    options.assembly_tolerance, fix));
+  };
   const Eigen::VectorXd phi = result.position_violation(result.q0_, t0);
-  for (int r = 0; r < h; ++r) {
+  for (int r = 0; r < result.holonomic_; ++r) {
     if (!(std::abs(phi[r]) <= options.assembly_tolerance)) {
-      throw io::input_error(fmt::format(
-          "{}: the initial positions violate constraint '{}' by {:.3g} (tolerance {:g}); "
-          "correct the initial values (assembly is not automatic yet)",
-          rows[static_cast<std::size_t>(r)]->where,
-          result.constraint_names_[static_cast<std::size_t>(r)], phi[r],
-          options.assembly_tolerance));
+      violated("positions", r, phi[r],
+               "correct the initial values (assembly is not automatic yet)");
     }
   }
   const Eigen::VectorXd vel = result.velocity_violation(result.q0_, result.qd0_, t0);
-  for (int r = 0; r < m; ++r) {
+  for (int r = 0; r < result.constraints(); ++r) {
     if (!(std::abs(vel[r]) <= options.assembly_tolerance)) {
-      throw io::input_error(fmt::format(
-          "{}: the initial velocities violate constraint '{}' by {:.3g} (tolerance {:g}); "
-          "correct the initial velocities",
-          rows[static_cast<std::size_t>(r)]->where,
-          result.constraint_names_[static_cast<std::size_t>(r)], vel[r],
-          options.assembly_tolerance));
+      violated("velocities", r, vel[r], "correct the initial velocities");
     }
   }
+}
+
+model model_builder::build(model_description& d, const model_options& options) {
+  model result;
+  auto c = std::make_shared<compiled_model>();
+  copy_identity(d, result);
+  apply_kinematic_mode(d);
+  const row_list rows = order_rows(d, result.holonomic_);
+  for (const auto* k : rows) result.constraint_names_.push_back(k->name);
+  const derived_rows derived = differentiate(d, rows);
+  c->n = static_cast<int>(d.coordinates.size());
+  c->m = static_cast<int>(rows.size());
+  c->h = result.holonomic_;
+  c->diagonal = d.mass_is_diagonal();
+  result.mass_is_diagonal_ = c->diagonal;
+  build_pattern(derived, c->h, result, *c);
+  compile_tapes(d, rows, derived, result, *c);
+  result.compiled_ = c;
+  check_initial_mass(d, result, *c);
+  check_initial_constraints(rows, result, options);
   return result;
 }
+
+namespace {
+constexpr std::size_t max_message_bytes = 1000;
+}  // namespace
 
 model load_model_from_string(const std::string& text, const std::string& source,
                              const model_options& options) {
   toml::table root;
   try {
-    root = toml::parse(text, source);
+    root = toml::parse(io::strip_byte_order_mark(text), source);
   } catch (const toml::parse_error& e) {
-    throw io::input_error(fmt::format("{}:{}: {}", source, e.source().begin.line, e.description()));
+    throw io::input_error(
+        fmt::format("{}:{}: {}", source, e.source().begin.line, io::excerpt(e.description(), 200)));
   }
-  model_description d;
-  read_model_file(root, source, options, d);
-  return model_builder::build(d, options);
+  try {
+    model_description d;
+    read_model_file(root, source, options, d);
+    return model_builder::build(d, options);
+  } catch (const io::input_error& e) {
+    // The messages cut echoed text short where they echo it; this bounds the rest (names
+    // repeated in labels), so that no input gives a message of megabytes.
+    if (std::string_view(e.what()).size() <= max_message_bytes) throw;
+    throw io::input_error(io::excerpt(e.what(), max_message_bytes));
+  } catch (const std::exception& e) {
+    // CLN's floating-point traps from GiNaC's arithmetic on the file's constants (a product of
+    // tiny or huge values): an input the double range cannot hold, not a failed computation.
+    if (!symbolic::is_floating_point_trap(e)) throw;
+    throw io::input_error(fmt::format(
+        "{}: a product or sum of the file's numbers leaves the range of doubles ({}): values "
+        "beyond 1e308 or below 2.2e-308 in products (e.g. a subnormal mass times gravity) "
+        "cannot be represented; rescale the units",
+        source, e.what()));
+  }
 }
 
 model load_model(const std::filesystem::path& path, const model_options& options) {
-  std::ifstream in(path);
-  if (!in) throw io::input_error(fmt::format("{}: cannot open the model file", path.string()));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  model m = load_model_from_string(ss.str(), path.string(), options);
+  model m = load_model_from_string(io::read_input_file(path, "model file"), path.string(), options);
   m.source_ = path;
   return m;
 }

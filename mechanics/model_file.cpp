@@ -27,7 +27,8 @@ void read_parameters(const toml::table& root, const toml_fields& fields,
     });
   }
   for (const auto& [name, value] : params) {
-    const std::string at = fmt::format("{}: [parameters] '{}'", fields.where(value), name);
+    const std::string at =
+        fmt::format("{}: [parameters] '{}'", fields.where(value), io::excerpt(name, 40));
     double v = 0.0;
     auto o = std::find_if(options.overrides.begin(), options.overrides.end(),
                           [&](const parameter_override& p) { return p.name == name; });
@@ -97,7 +98,7 @@ void read_equation_terms(const toml::table& root, const toml_fields& fields, mod
     }
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < i; ++j) {
-        if (!(out.mass_at(i, j) - out.mass_at(j, i)).expand().is_zero()) {
+        if (!(out.mass_entry(i, j) - out.mass_entry(j, i)).expand().is_zero()) {
           fields.fail(at, fmt::format("is not symmetric: entry ({},{}) differs from ({},{})", i + 1,
                                       j + 1, j + 1, i + 1));
         }
@@ -124,7 +125,7 @@ void read_equation_terms(const toml::table& root, const toml_fields& fields, mod
       const GiNaC::ex g = fields.expression(*c, section, "gravity", out.context);
       const GiNaC::ex m = out.mass_at(i, i);
       out.force[static_cast<std::size_t>(i)] += m * g;
-      out.potential -= m * g * out.coordinates[static_cast<std::size_t>(i)].q;
+      out.add_potential(-(m * g * out.coordinates[static_cast<std::size_t>(i)].q));
     }
   }
   if (const toml::node* e = root.get("energy"); e != nullptr) {
@@ -132,7 +133,7 @@ void read_equation_terms(const toml::table& root, const toml_fields& fields, mod
     if (et == nullptr) fields.fail(fields.where(e), "[energy] must be a table");
     fields.only_keys(*et, "[energy]", {"potential"});
     // The user vouches that f = -dV/dq for the free-form forces.
-    out.potential += fields.expression(*et, "[energy]", "potential", out.context);
+    out.add_potential(fields.expression(*et, "[energy]", "potential", out.context));
     out.conservative = true;
   }
   for (const toml::table* c : fields.tables(root, "constraint")) {
@@ -162,7 +163,7 @@ void read_model_file(const toml::table& root, const std::string& source,
                     "body", "joint", "force"});
   std::vector<GiNaC::ex> gravity{0, 0};
   out.context.add_symbol("t", source);
-  out.t = GiNaC::ex_to<GiNaC::symbol>(out.context.parse("t", source));
+  out.set_time(GiNaC::ex_to<GiNaC::symbol>(out.context.parse("t", source)));
   read_parameters(root, fields, options, out);
   if (const toml::node* m = root.get("model"); m != nullptr) {
     const toml::table* mt = m->as_table();

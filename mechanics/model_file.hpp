@@ -31,10 +31,13 @@ class component_reader {
  public:
   void read_bodies(const toml::table& root, const toml_fields& fields,
                    const std::vector<GiNaC::ex>& gravity, model_description& out);
+  // Joints, then forces; each type is one stage function in components.cpp.
   void read_joints_and_forces(const toml::table& root, const toml_fields& fields,
                               model_description& out);
 
  private:
+  void read_joints(const toml::table& root, const toml_fields& fields, model_description& out);
+  void read_forces(const toml::table& root, const toml_fields& fields, model_description& out);
   std::map<std::string, component_frame> frames_;
 };
 

@@ -15,7 +15,7 @@ std::string toml_fields::field_where(const toml::table& t, std::string_view sect
                                      std::string_view key) const {
   std::string label(section);
   if (const auto* n = t.get("name"); n != nullptr && n->is_string()) {
-    label += fmt::format(" '{}'", n->value<std::string>().value_or(""));
+    label += fmt::format(" '{}'", io::excerpt(n->value<std::string>().value_or(""), 40));
   }
   const toml::node* at = t.get(key);
   return fmt::format("{}: {} field '{}'", where(at != nullptr ? at : &t), label, key);
@@ -49,7 +49,9 @@ bool toml_fields::boolean_or(const toml::table& t, std::string_view section, std
 GiNaC::ex toml_fields::expression_of(const toml::node& n, const std::string& at,
                                      const symbolic::expression_context& ctx) const {
   if (n.is_integer()) return GiNaC::numeric(static_cast<long>(n.value<int64_t>().value_or(0)));
-  if (n.is_floating_point()) return GiNaC::numeric(n.value<double>().value_or(0.0));
+  // NaN and infinity (TOML's nan, inf) are refused here, naming the field; CLN would throw
+  // "floating point NaN occurred" with no file or line. Subnormals are kept exactly.
+  if (n.is_floating_point()) return symbolic::number(n.value<double>().value_or(0.0), at);
   if (n.is_string()) return ctx.parse(n.value<std::string>().value_or(""), at);
   fail(at, "must be a number or an expression string");
 }
@@ -110,8 +112,8 @@ void toml_fields::only_keys(const toml::table& t, std::string_view section,
     if (!ok) {
       std::string list;
       for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      fail(where(v),
-           fmt::format("{}: unknown field '{}' (expected one of: {})", section, k.str(), list));
+      fail(where(v), fmt::format("{}: unknown field '{}' (expected one of: {})", section,
+                                 io::excerpt(k.str(), 40), list));
     }
   }
 }

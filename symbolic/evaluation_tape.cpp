@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "symbolic/exact_numbers.hpp"
+
 namespace kinevo::symbolic {
 
 using op = evaluation_tape::op;
@@ -140,14 +142,15 @@ double common_coefficient(const GiNaC::ex& sum) {
     if (!GiNaC::is_a<GiNaC::mul>(term)) return 0.0;
     const GiNaC::ex c = term.op(term.nops() - 1);
     if (!GiNaC::is_a<GiNaC::numeric>(c) || !GiNaC::ex_to<GiNaC::numeric>(c).is_real()) return 0.0;
-    const double v = std::abs(GiNaC::ex_to<GiNaC::numeric>(c).to_double());
+    const double v = std::abs(nearest_double(GiNaC::ex_to<GiNaC::numeric>(c)));
     if (i == 0) {
       common = v;
     } else if (v != common) {
       return 0.0;
     }
   }
-  return common == 1.0 ? 0.0 : common;
+  // A subnormal common factor is left in place: dividing by it could leave the double range.
+  return common == 1.0 || common < std::numeric_limits<double>::min() ? 0.0 : common;
 }
 
 // 64-bit FNV-1a, folded in one word at a time: fixed across processes and platforms.
@@ -169,7 +172,7 @@ std::uint64_t mix(std::uint64_t h, const std::string& s) {
 // Exact text of a number: rationals exactly, floating-point values by their bits.
 std::string number_text(const GiNaC::numeric& n) {
   if (n.is_rational()) return text_of(n);
-  const double v = n.to_double();
+  const double v = nearest_double(n);
   std::uint64_t bits = 0;
   std::memcpy(&bits, &v, sizeof bits);
   std::string text = std::to_string(bits);
@@ -262,7 +265,11 @@ int tape_builder::compile(const GiNaC::ex& e) {
     if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real()) {
       throw std::invalid_argument("not a real number: " + text_of(e));
     }
-    id = constant(GiNaC::ex_to<GiNaC::numeric>(v).to_double());
+    const double d = nearest_double(GiNaC::ex_to<GiNaC::numeric>(v));
+    if (!std::isfinite(d)) {
+      throw std::invalid_argument("the constant " + text_of(e) + " is beyond the range of doubles");
+    }
+    id = constant(d);
   } else if (GiNaC::is_a<GiNaC::symbol>(e)) {
     throw std::invalid_argument("unknown symbol '" + text_of(e) + "'");
   } else if (GiNaC::is_a<GiNaC::add>(e) && common_coefficient(e) != 0.0) {
@@ -357,10 +364,25 @@ int tape_builder::compile(const GiNaC::ex& e) {
   } else if (GiNaC::is_a<GiNaC::function>(e)) {
     const std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
     static const std::map<std::string, op> unary = {
-        {"sin", op::sin},   {"cos", op::cos},   {"tan", op::tan},   {"exp", op::exp},
-        {"log", op::log},   {"abs", op::abs},   {"asin", op::asin}, {"acos", op::acos},
-        {"atan", op::atan}, {"sinh", op::sinh}, {"cosh", op::cosh}, {"tanh", op::tanh},
-        {"step", op::step}, {"csgn", op::sign}, {"sqrt", op::sqrt}};
+        {"sin", op::sin},
+        {"cos", op::cos},
+        {"tan", op::tan},
+        {"exp", op::exp},
+        {"log", op::log},
+        {"abs", op::abs},
+        {"asin", op::asin},
+        {"acos", op::acos},
+        {"atan", op::atan},
+        {"sinh", op::sinh},
+        {"cosh", op::cosh},
+        {"tanh", op::tanh},
+        {"step", op::step},
+        {"csgn", op::sign},
+        {"sqrt", op::sqrt},
+        // The real versions that expressions parse abs, sign and step to (real_functions.hpp).
+        {"real_abs", op::abs},
+        {"real_sign", op::sign},
+        {"real_step", op::step}};
     if (name == "atan2" && e.nops() == 2) {
       id = emit(op::atan2, compile(e.op(0)), compile(e.op(1)));
     } else if (auto it = unary.find(name); it != unary.end() && e.nops() == 1) {

@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace kinevo::symbolic {
@@ -92,8 +93,14 @@ class tape_builder {
   std::vector<std::pair<GiNaC::ex, canonical_key>> ordered_terms(const GiNaC::ex& e);
 
   std::vector<GiNaC::symbol> inputs_;
-  std::map<GiNaC::ex, int, GiNaC::ex_is_less> memo_;  // lookups only: never iterated
-  std::map<GiNaC::ex, canonical_key, GiNaC::ex_is_less> keys_;
+  // Hash tables, lookups only (never iterated, so their order cannot reach the tape): ordered
+  // maps compared expressions structurally at every step of every lookup, the largest cost of
+  // loading a large model.
+  template <class Value>
+  using expression_table =
+      std::unordered_map<GiNaC::ex, Value, std::hash<GiNaC::ex>, GiNaC::ex_is_equal>;
+  expression_table<int> memo_;
+  expression_table<canonical_key> keys_;
   std::map<double, int> constant_ids_;
   std::vector<double> constants_;
   struct pending {
@@ -101,8 +108,17 @@ class tape_builder {
     int a, b;  // operand ids: >= 0 value ids (see compile)
   };
   std::vector<pending> code_;
-  std::map<std::tuple<int, int, int>, int> instruction_ids_;  // structural CSE
-  std::vector<std::pair<int, int>> outputs_;                  // (value id, output index)
+  struct instruction_hash {
+    std::size_t operator()(const std::tuple<int, int, int>& k) const noexcept {
+      const auto [c, a, b] = k;
+      std::uint64_t h = static_cast<std::uint32_t>(a);
+      h = h * 0x9e3779b97f4a7c15ULL ^ static_cast<std::uint32_t>(b);
+      return static_cast<std::size_t>(h * 0x9e3779b97f4a7c15ULL ^ static_cast<std::uint64_t>(c));
+    }
+  };
+  std::unordered_map<std::tuple<int, int, int>, int, instruction_hash>
+      instruction_ids_;                       // structural CSE
+  std::vector<std::pair<int, int>> outputs_;  // (value id, output index)
 };
 
 }  // namespace kinevo::symbolic

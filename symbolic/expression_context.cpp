@@ -2,12 +2,158 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
-#include <sstream>
+#include <cln/number_io.h>
 
-#include "io/csv_table.hpp"
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <set>
+#include <sstream>
+#include <unordered_set>
+#include <utility>
+
+#include "io/errors.hpp"
+#include "symbolic/exact_numbers.hpp"
+#include "symbolic/real_functions.hpp"
 
 namespace kinevo::symbolic {
+
+namespace {
+
+std::string text_of(const GiNaC::ex& e) {
+  std::ostringstream os;
+  os << e;
+  return os.str();
+}
+
+// The functions the evaluation tape compiles and whose derivatives it compiles too, as the
+// parser's table: anything else is "unknown function" at parse time, naming the field, not a
+// failure deep in compilation. abs, sign and step map to their real versions.
+const GiNaC::prototype_table& reader_table() {
+  static const GiNaC::prototype_table table = [] {
+    const std::set<std::pair<std::string, std::size_t>> kept = {
+        {"sin", 1},  {"cos", 1},   {"tan", 1},  {"exp", 1},  {"log", 1},  {"asin", 1}, {"acos", 1},
+        {"atan", 1}, {"atan2", 2}, {"sinh", 1}, {"cosh", 1}, {"tanh", 1}, {"sqrt", 1}, {"pow", 2}};
+    GiNaC::prototype_table t;
+    for (const auto& [proto, read] : GiNaC::get_default_reader()) {
+      if (kept.count({proto.first, proto.second}) != 0) t.emplace(proto, read);
+    }
+    // GiNaC's reader tables name a registered function by its serial s, stored as the odd
+    // value 2 s + 1 in place of a reader pointer (get_builtin_reader() does this for all of
+    // its functions); a real pointer stored there is taken for a serial when its address is
+    // odd (a crash under ASan and valgrind).
+    auto by_serial = [](unsigned serial) {
+      return reinterpret_cast<GiNaC::reader_func>(static_cast<std::uintptr_t>(serial) * 2 + 1);
+    };
+    t[{"abs", 1}] = by_serial(real_abs_SERIAL::serial);
+    t[{"sign", 1}] = by_serial(real_sign_SERIAL::serial);
+    t[{"step", 1}] = by_serial(real_step_SERIAL::serial);
+    return t;
+  }();
+  return table;
+}
+
+// Function names that may appear in a parsed expression (GiNaC's automatic simplification
+// may also produce these from the ones above).
+bool is_supported_function(const std::string& name) {
+  static const std::set<std::string> names = {
+      "sin",  "cos",  "tan",  "exp", "log",  "asin", "acos",     "atan",      "atan2",
+      "sinh", "cosh", "tanh", "abs", "csgn", "step", "real_abs", "real_sign", "real_step"};
+  return names.count(name) != 0;
+}
+
+// The reason of a parse failure in plain words: GiNaC's messages carry its internal function
+// names, "line 0, column 0" and a source frame, CLN's may carry unprintable bytes.
+std::string plain_reason(const std::exception& err, const expression_context& ctx) {
+  std::string why = err.what();
+  if (dynamic_cast<const GiNaC::parse_error*>(&err) != nullptr) {
+    if (const auto colon = why.find("column "); colon != std::string::npos) {
+      const auto start = why.find(": ", colon);
+      why = start == std::string::npos ? why : why.substr(start + 2);
+    }
+    why = why.substr(0, why.find('\n'));
+    if (why.rfind("no function \"", 0) == 0) {
+      // no function "zeta" with 1 arguments
+      const auto name_end = why.find('"', 13);
+      const std::string name = why.substr(13, name_end == std::string::npos ? 0 : name_end - 13);
+      const std::string count = why.substr(why.find(" with ") + 6);
+      return fmt::format("unknown function '{}' with {} (functions: {})", io::excerpt(name, 40),
+                         count, supported_functions());
+    }
+    if (const auto eof = why.find("got: EOF"); eof != std::string::npos) {
+      why.replace(eof, 8, "got the end of the expression");
+    }
+    return io::excerpt(why, 200);  // GiNaC echoes the offending token
+  }
+  if (const auto pos = why.find("symbol \"");
+      pos != std::string::npos && why.find("not found") != std::string::npos) {
+    const auto end = why.find('"', pos + 8);
+    return fmt::format("unknown name '{}' (known names: {})",
+                       io::excerpt(why.substr(pos + 8, end - pos - 8), 40), ctx.known_names());
+  }
+  if (dynamic_cast<const cln::read_number_exception*>(&err) != nullptr) {
+    return "malformed number";
+  }
+  if (is_floating_point_trap(err)) {
+    return "a constant in it leaves the double range (overflow, underflow or NaN)";
+  }
+  // pole_error, domain_error of GiNaC's evaluation: "power::eval(): division by zero".
+  why = why.substr(0, why.find('\n'));
+  if (const auto pos = why.rfind("): "); pos != std::string::npos) why = why.substr(pos + 3);
+  return fmt::format("it is undefined ({})", io::excerpt(why, 60));
+}
+
+// Checks what GiNaC built: only numbers, names, sums, products, powers and supported
+// functions; every number within the double range. Each shared node is visited once.
+void check_parsed(const GiNaC::ex& e, const std::string& text, const std::string& where) {
+  auto fail = [&](const std::string& reason) {
+    throw io::input_error(
+        fmt::format("{}: cannot parse '{}': {}", where, io::excerpt(text), reason));
+  };
+  std::unordered_set<const GiNaC::basic*> seen;
+  std::vector<GiNaC::ex> visited;  // keeps op() temporaries alive (see coordinate_symbols)
+  std::vector<GiNaC::ex> stack{e};
+  while (!stack.empty()) {
+    GiNaC::ex x = stack.back();
+    stack.pop_back();
+    if (!seen.insert(&GiNaC::ex_to<GiNaC::basic>(x)).second) continue;
+    visited.push_back(x);
+    if (GiNaC::is_a<GiNaC::numeric>(x)) {
+      const auto& n = GiNaC::ex_to<GiNaC::numeric>(x);
+      if (!n.is_real()) fail("it is not real");
+      const double d = nearest_double(n);
+      if (!std::isfinite(d)) {
+        fail(fmt::format("the number {} is beyond the range of doubles (1.8e308)",
+                         io::excerpt(text_of(x), 40)));
+      }
+      if (d == 0.0 && !n.is_zero()) {
+        fail(fmt::format("the number {} is below the smallest double (4.9e-324); write 0",
+                         io::excerpt(text_of(x), 40)));
+      }
+      continue;
+    }
+    if (GiNaC::is_a<GiNaC::symbol>(x) || GiNaC::is_a<GiNaC::constant>(x)) continue;
+    if (GiNaC::is_a<GiNaC::function>(x)) {
+      const std::string name = GiNaC::ex_to<GiNaC::function>(x).get_name();
+      if (!is_supported_function(name)) {
+        fail(fmt::format("function '{}' is not supported (functions: {})", name,
+                         supported_functions()));
+      }
+    } else if (!GiNaC::is_a<GiNaC::add>(x) && !GiNaC::is_a<GiNaC::mul>(x) &&
+               !GiNaC::is_a<GiNaC::power>(x)) {
+      fail("it is not a real-valued expression (lists, relations and matrices are not allowed)");
+    }
+    for (std::size_t k = 0; k < x.nops(); ++k) stack.push_back(x.op(k));
+  }
+}
+
+}  // namespace
+
+std::string supported_functions() {
+  return "sin, cos, tan, asin, acos, atan, atan2(y, x), sinh, cosh, tanh, exp, log, sqrt, "
+         "pow(x, y), abs, sign, step";
+}
 
 bool is_identifier(const std::string& name) {
   if (name.empty()) return false;
@@ -25,44 +171,138 @@ expression_context::expression_context() {
   table_["Pi"] = GiNaC::Pi;
 }
 
+expression_context::expression_context(const expression_context& other)
+    : table_(other.table_), order_(other.order_) {}
+
+expression_context& expression_context::operator=(const expression_context& other) {
+  if (this != &other) {
+    table_ = other.table_;
+    order_ = other.order_;
+    parser_.reset();
+  }
+  return *this;
+}
+
+expression_context::expression_context(expression_context&&) noexcept = default;
+expression_context& expression_context::operator=(expression_context&&) noexcept = default;
+expression_context::~expression_context() = default;
+
+void expression_context::define(const std::string& name, const GiNaC::ex& value) {
+  table_[name] = value;
+  order_.push_back(name);
+  if (parser_) parser_->get_syms()[name] = value;
+}
+
 GiNaC::symbol expression_context::add_symbol(const std::string& name, const std::string& where) {
   if (!is_identifier(name)) {
-    throw io::input_error(
-        fmt::format("{}: '{}' is not a valid name (letters, digits, '_')", where, name));
+    throw io::input_error(fmt::format("{}: '{}' is not a valid name (letters, digits, '_')", where,
+                                      io::excerpt(name, 40)));
   }
   if (table_.count(name) != 0) {
-    throw io::input_error(fmt::format("{}: the name '{}' is already defined", where, name));
+    throw io::input_error(
+        fmt::format("{}: the name '{}' is already defined", where, io::excerpt(name, 40)));
   }
   GiNaC::symbol s(name);
-  table_[name] = s;
-  order_.push_back(name);
+  define(name, s);
   return s;
 }
 
 void expression_context::add_constant(const std::string& name, double value,
                                       const std::string& where) {
   if (!is_identifier(name)) {
-    throw io::input_error(
-        fmt::format("{}: '{}' is not a valid name (letters, digits, '_')", where, name));
+    throw io::input_error(fmt::format("{}: '{}' is not a valid name (letters, digits, '_')", where,
+                                      io::excerpt(name, 40)));
   }
   if (table_.count(name) != 0) {
-    throw io::input_error(fmt::format("{}: the name '{}' is already defined", where, name));
+    throw io::input_error(
+        fmt::format("{}: the name '{}' is already defined", where, io::excerpt(name, 40)));
   }
-  table_[name] = GiNaC::numeric(value);
-  order_.push_back(name);
+  define(name, number(value, where));
 }
 
 std::string expression_context::known_names() const {
+  constexpr std::size_t shown = 20;
   std::string s;
-  for (const auto& n : order_) s += (s.empty() ? "" : ", ") + n;
+  for (std::size_t i = 0; i < order_.size() && i < shown; ++i) {
+    s += (s.empty() ? "" : ", ") + io::excerpt(order_[i], 40);
+  }
+  if (order_.size() > shown) s += fmt::format(", ... ({} more)", order_.size() - shown);
   return s.empty() ? "(none)" : s;
 }
 
+namespace {
+
+// Number literals whose exponent is beyond any double (1e999999999) made CLN compute 10^e
+// exactly while reading them: a hang, found by the fuzz harness. A literal longer than
+// max_number_length characters or with an exponent beyond +-max_number_exponent is refused
+// before GiNaC reads it (both far beyond the double range: 1.8e308, 4.9e-324).
+constexpr std::size_t max_number_length = 1000;
+constexpr long max_number_exponent = 1000;
+
+bool is_identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+// True when the literal at `pos` is (the start of) an exponent: '^' before it, past spaces,
+// opening brackets and signs. GiNaC computes powers of exact numbers exactly while parsing, so
+// 10^99999999999 did not finish (the fuzz harness found it).
+bool in_exponent(const std::string& text, std::size_t pos) {
+  while (pos > 0) {
+    const char c = text[--pos];
+    if (c == '^') return true;
+    if (c != ' ' && c != '\t' && c != '(' && c != '+' && c != '-') return false;
+  }
+  return false;
+}
+
+void check_number_literals(const std::string& text, const std::string& where) {
+  const std::size_t n = text.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool starts = is_digit(text[i]) || (text[i] == '.' && i + 1 < n && is_digit(text[i + 1]));
+    if (!starts || (i > 0 && (is_identifier_char(text[i - 1]) || text[i - 1] == '.'))) continue;
+    const std::size_t begin = i;
+    while (i < n && (is_digit(text[i]) || text[i] == '.')) ++i;
+    long exponent = 0;
+    if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+      std::size_t j = i + 1;
+      const bool negative = j < n && text[j] == '-';
+      if (j < n && (text[j] == '-' || text[j] == '+')) ++j;
+      for (; j < n && is_digit(text[j]); ++j) {
+        exponent = std::min(exponent * 10 + (text[j] - '0'), 10 * max_number_exponent);
+      }
+      if (negative) exponent = -exponent;
+      i = j;
+    }
+    const std::string literal = text.substr(begin, i - begin);
+    if (literal.size() > max_number_length) {
+      throw io::input_error(fmt::format("{}: the number '{}' is longer than {} characters", where,
+                                        io::excerpt(literal, 40), max_number_length));
+    }
+    if (in_exponent(text, begin) && std::abs(std::strtod(literal.c_str(), nullptr)) > 1024.0) {
+      throw io::input_error(fmt::format(
+          "{}: the exponent '{}' is larger than 1024: exact powers of exact numbers are "
+          "computed exactly when the file is read (write a decimal base, e.g. 2.0^x)",
+          where, io::excerpt(literal, 40)));
+    }
+    if (exponent > max_number_exponent || exponent < -max_number_exponent) {
+      throw io::input_error(
+          fmt::format("{}: the number '{}' is {} the range of doubles (1.8e308 to 4.9e-324)", where,
+                      io::excerpt(literal, 40), exponent > 0 ? "beyond" : "below"));
+    }
+  }
+}
+
+}  // namespace
+
 void check_expression_limits(const std::string& text, const std::string& where) {
   if (text.size() > max_expression_length) {
-    throw io::input_error(fmt::format("{}: expression is {} characters long, more than the limit "
-                                      "of {}",
-                                      where, text.size(), max_expression_length));
+    throw io::input_error(
+        fmt::format("{}: expression is {} characters long, more than the limit "
+                    "of {}",
+                    where, text.size(), max_expression_length));
   }
   // GiNaC's parser recurses once per bracket, per prefix sign (which swallows the rest of its
   // bracket level, so `-a + -b + ...` nests too) and per chained '^'; each open level counts
@@ -92,6 +332,11 @@ void check_expression_limits(const std::string& text, const std::string& where) 
       ++here.signs;
       ++depth;
     } else if (c == '^') {
+      if (here.power_run > 0) {
+        // GiNaC refuses it with "make_binop_expr: power should have exactly 2 operands".
+        throw io::input_error(
+            fmt::format("{}: a^b^c is ambiguous: write (a^b)^c or a^(b^c)", where));
+      }
       ++here.power_run;
       ++depth;
       operand_before = false;
@@ -109,6 +354,7 @@ void check_expression_limits(const std::string& text, const std::string& where) 
           where, max_expression_depth));
     }
   }
+  check_number_literals(text, where);
 }
 
 GiNaC::ex expression_context::parse(const std::string& text, const std::string& where) const {
@@ -116,34 +362,38 @@ GiNaC::ex expression_context::parse(const std::string& text, const std::string& 
     throw io::input_error(fmt::format("{}: empty expression", where));
   }
   check_expression_limits(text, where);
-  GiNaC::parser reader(table_, true);
+  if (!parser_) parser_ = std::make_unique<GiNaC::parser>(table_, true, reader_table());
+  GiNaC::ex e;
   try {
-    GiNaC::ex e = reader(text);
-    if (GiNaC::has(e, GiNaC::I)) {
-      throw io::input_error(fmt::format("{}: '{}' is not real", where, text));
-    }
-    return e;
-  } catch (const io::input_error&) {
-    throw;
+    e = (*parser_)(text);
   } catch (const std::exception& err) {
-    // GiNaC reports an unknown identifier as "symbol ... not found": list the known names.
-    const std::string why = err.what();
-    if (why.find("not found") != std::string::npos) {
-      throw io::input_error(fmt::format("{}: cannot parse '{}': {} (known names: {})", where, text,
-                                        why, known_names()));
-    }
-    throw io::input_error(fmt::format("{}: cannot parse '{}': {}", where, text, why));
+    throw io::input_error(fmt::format("{}: cannot parse '{}': {}", where, io::excerpt(text),
+                                      plain_reason(err, *this)));
   }
+  check_parsed(e, text, where);
+  return e;
+}
+
+GiNaC::ex number(double value, const std::string& where) {
+  if (!std::isfinite(value)) {
+    throw io::input_error(fmt::format("{}: must be a finite number (got {})", where, value));
+  }
+  return exact_number(value);
 }
 
 double to_double(const GiNaC::ex& e, const std::string& where) {
-  GiNaC::ex v = GiNaC::evalf(e);
-  if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real()) {
-    std::ostringstream os;
-    os << e;
-    throw io::input_error(fmt::format("{}: '{}' is not a constant number here", where, os.str()));
+  GiNaC::ex v;
+  try {
+    v = GiNaC::evalf(e);
+  } catch (const std::exception& err) {
+    if (!is_floating_point_trap(err)) throw;
+    throw io::input_error(fmt::format("{}: the value leaves the range of doubles", where));
   }
-  const double d = GiNaC::ex_to<GiNaC::numeric>(v).to_double();
+  if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real()) {
+    throw io::input_error(
+        fmt::format("{}: '{}' is not a constant number here", where, io::excerpt(text_of(e))));
+  }
+  const double d = nearest_double(GiNaC::ex_to<GiNaC::numeric>(v));
   if (!std::isfinite(d)) throw io::input_error(fmt::format("{}: value is not finite", where));
   return d;
 }

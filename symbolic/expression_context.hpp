@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,26 +16,38 @@ namespace kinevo::symbolic {
 class expression_context {
  public:
   expression_context();
+  expression_context(const expression_context& other);
+  expression_context& operator=(const expression_context& other);
+  expression_context(expression_context&&) noexcept;
+  expression_context& operator=(expression_context&&) noexcept;
+  ~expression_context();
 
   // A new symbol usable in expressions; throws io::input_error (naming `where`) if the name is
   // taken or is not an identifier.
   GiNaC::symbol add_symbol(const std::string& name, const std::string& where);
-  // A named constant (a parameter): expressions see its value, not a symbol.
+  // A named constant (a parameter): expressions see its value, not a symbol. Throws
+  // io::input_error naming `where` when the value is not finite.
   void add_constant(const std::string& name, double value, const std::string& where);
   bool has(const std::string& name) const { return table_.count(name) != 0; }
 
-  // Parses `text`. Throws io::input_error "<where>: cannot parse '<text>': <reason>", naming the
-  // unknown name and the available ones when that is the reason.
+  // Parses `text`. Throws io::input_error "<where>: cannot parse '<text>': <reason>" with a
+  // plain reason (unknown name with the known ones, unknown function with the supported ones,
+  // ambiguous a^b^c, a number out of the double range, ...); the text is echoed to at most 80
+  // characters. abs, sign and step parse to their real versions (symbolic/real_functions.hpp).
   GiNaC::ex parse(const std::string& text, const std::string& where) const;
   // Parses and evaluates an expression that may only use constants (parameters, pi).
   double evaluate_constant(const std::string& text, const std::string& where) const;
 
-  // The names known, for messages.
+  // The names known, for messages (the first 20 and how many more).
   std::string known_names() const;
 
  private:
   GiNaC::symtab table_;
   std::vector<std::string> order_;
+  // One parser for all expressions, made on first use: GiNaC's parser copies the symbol table
+  // when it is made, which made every parse O(number of names) and loading quadratic.
+  mutable std::unique_ptr<GiNaC::parser> parser_;
+  void define(const std::string& name, const GiNaC::ex& value);
 };
 
 // Limits on expression text, far below what overflows GiNaC's recursive parser (about 8,000
@@ -42,15 +55,25 @@ class expression_context {
 inline constexpr std::size_t max_expression_depth = 200;
 inline constexpr std::size_t max_expression_length = 100'000;
 
-// Throws io::input_error naming `where` when `text` is longer than max_expression_length or
-// nests deeper than max_expression_depth; parse() calls it before GiNaC sees the text.
+// Throws io::input_error naming `where` when `text` is longer than max_expression_length,
+// nests deeper than max_expression_depth, chains powers (a^b^c, which GiNaC refuses with an
+// internal message), or holds a number literal longer than 1,000 characters, with a decimal
+// exponent beyond +-1000, or written as a power's exponent and larger than 1024 in magnitude
+// (CLN would expand those exactly: a hang); parse() calls it before GiNaC sees the text.
 void check_expression_limits(const std::string& text, const std::string& where);
 
 // True when `name` is a valid identifier for expressions ([A-Za-z_][A-Za-z0-9_]*).
 bool is_identifier(const std::string& name);
 
+// A finite double from a file as a GiNaC number; throws io::input_error naming `where` for NaN
+// or infinity ("must be a finite number"). Subnormal values are kept exactly.
+GiNaC::ex number(double value, const std::string& where);
+
 // Converts a numeric (constant-only) expression to double; throws io::input_error naming
 // `where` if it still contains symbols or is not real and finite.
 double to_double(const GiNaC::ex& e, const std::string& where);
+
+// The functions expressions may use, for messages ("abs, acos, ...").
+std::string supported_functions();
 
 }  // namespace kinevo::symbolic

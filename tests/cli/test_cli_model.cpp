@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -42,6 +43,45 @@ TEST(CliModel, BadChainOptions) {
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;
     EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
   }
+}
+
+// Issue 16.11: `model info /dev/zero` ended in a bare std::bad_alloc (exit 1).
+TEST(CliModel, InfoRefusesNonRegularFiles) {
+  for (const std::string path : {"/dev/zero", "/tmp", "/nonexistent/model.toml"}) {
+    const auto r = run_kinevo("model info " + path);
+    EXPECT_EQ(r.status, 2) << path << ": " << r.err;
+    EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("bad_alloc"), std::string::npos) << r.err;
+  }
+  const auto links = run_kinevo("model chain --quiet --links 1000000");
+  EXPECT_EQ(links.status, 2) << links.err;
+  EXPECT_NE(links.err.find("--links must be an integer in [1, 100000]"), std::string::npos)
+      << links.err;
+}
+
+// Issue 16.7: NaN in a model file was "kinevo: error: floating point NaN occurred.", exit 1.
+TEST(CliModel, InfoNamesNanFieldWithExit2) {
+  const auto dir = fresh_dir("model_nan");
+  const auto file = dir / "nan.toml";
+  std::ofstream(file) << "[[coordinate]]\nname = \"x\"\ninitial = nan\nmass = 1.0\n";
+  const auto r = run_kinevo("model info " + file.string());
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("nan.toml:3"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("field 'initial'"), std::string::npos) << r.err;
+}
+
+// Issue 16.16: a 1,000-link chain did not load in 30 s (cubic loading). Not a timed test: it
+// checks that a large chain loads and has the chain's structure; bench_model_loading times it.
+TEST(CliModel, LargeChainLoads) {
+  const auto dir = fresh_dir("model_large_chain");
+  const auto file = dir / "chain.toml";
+  ASSERT_EQ(run_kinevo("model chain --quiet --links 1000 --out " + file.string()).status, 0);
+  const auto info = run_kinevo("model info " + file.string() + " --json");
+  ASSERT_EQ(info.status, 0) << info.err;
+  const auto j = nlohmann::json::parse(info.out);
+  EXPECT_EQ(j["coordinates"].size(), 2000u);
+  EXPECT_EQ(j["jacobian_nonzeros"], 2 + 4 * 999);
+  EXPECT_EQ(j["has_energy"], true);
 }
 
 }  // namespace

@@ -1,0 +1,25 @@
+// Doubles to GiNaC numbers and back without CLN's traps. CLN's double-floats have no NaN,
+// infinity or subnormals: GiNaC::numeric(NaN) throws "floating point NaN occurred" (which
+// escaped from model loading as exit 1 with no file or line), numeric(1e-310) throws
+// "floating point underflow" (a valid mass was refused), and to_double() of 1e-310 silently
+// returns 0.
+#pragma once
+
+#include <ginac/ginac.h>
+
+namespace kinevo::symbolic {
+
+// The number v, which must be finite (throws std::domain_error otherwise: callers check first
+// and name the field). A subnormal v becomes the exact rational it is.
+GiNaC::numeric exact_number(double v);
+
+// The double nearest to the real number n, subnormals included (to within one unit in the last
+// place there); +-inf beyond the double range; 0 for 0 or below half the smallest subnormal;
+// NaN when n is not real.
+double nearest_double(const GiNaC::numeric& n);
+
+// True for the exceptions CLN throws from floating-point arithmetic (overflow, underflow, NaN,
+// division by zero), which GiNaC lets through while it evaluates constant subexpressions.
+bool is_floating_point_trap(const std::exception& e);
+
+}  // namespace kinevo::symbolic

@@ -1,0 +1,227 @@
+// Deterministic mutation fuzzing of the input loaders, in process: the model loader, the problem
+// loader, and the table readers (CSV, then the synthesis function and pose tables). Every input
+// must either load or be refused with one of the project's error types (io::input_error,
+// io::option_error); any other exception is a failure, and a crash or a hang ends the test
+// (ctest's timeout, ASan/UBSan in .ci/run). Failing inputs are written to --failures DIR.
+//   fuzz_loaders --corpus examples --seed 1 --count 3000 [--targets model,problem,table]
+//                [--failures DIR] [--verbose]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "io/csv_table.hpp"
+#include "io/errors.hpp"
+#include "mechanics/model.hpp"
+#include "mutator.hpp"
+#include "symbolic/optimization_problem.hpp"
+#include "synthesis/input_tables.hpp"
+
+namespace fs = std::filesystem;
+using namespace kinevo;
+
+namespace {
+
+struct target {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> corpus;  // (file name, text)
+  std::function<void(const std::string& text, const std::string& source)> load;
+};
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool is_model(const std::string& text) {
+  return text.find("[[coordinate]]") != std::string::npos ||
+         text.find("[[particle]]") != std::string::npos ||
+         text.find("[[body]]") != std::string::npos;
+}
+
+bool is_problem(const std::string& text) {
+  return text.find("[[variable]]") != std::string::npos;
+}
+
+std::vector<target> make_targets(const fs::path& corpus_dir) {
+  target model{"model", {}, [](const std::string& text, const std::string& source) {
+                 (void)mechanics::load_model_from_string(text, source);
+               }};
+  target problem{"problem", {}, [](const std::string& text, const std::string& source) {
+                   (void)symbolic::load_optimization_problem_from_string(text, source);
+                 }};
+  target table{"table", {}, [](const std::string& text, const std::string& source) {
+                 const io::csv_table t = io::parse_csv_table(text, source);
+                 // Both readers on every table: a table of the other kind must be refused
+                 // cleanly too.
+                 try {
+                   (void)synthesis::function_table_from(t, false, 3, "fuzz");
+                 } catch (const io::input_error&) {
+                 }
+                 (void)synthesis::pose_table_from(t, false);
+               }};
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(corpus_dir)) files.push_back(e.path());
+  std::sort(files.begin(), files.end());  // directory order differs between file systems
+  for (const auto& p : files) {
+    const std::string text = read(p);
+    const std::string name = p.filename().string();
+    if (p.extension() == ".csv") {
+      table.corpus.emplace_back(name, text);
+    } else if (p.extension() == ".toml" && is_model(text)) {
+      model.corpus.emplace_back(name, text);
+    } else if (p.extension() == ".toml" && is_problem(text)) {
+      problem.corpus.emplace_back(name, text);
+    }
+  }
+  return {model, problem, table};
+}
+
+enum class outcome { loaded, refused, failed };
+
+// A refusal must be readable: one message of bounded size, whatever the input (a 10 MB cell was
+// echoed whole).
+constexpr std::size_t max_message_bytes = 1000;
+outcome bounded(const std::exception& e, std::string& message) {
+  const std::size_t size = std::string(e.what()).size();
+  if (size <= max_message_bytes) return outcome::refused;
+  message =
+      "message of " + std::to_string(size) + " bytes: " + std::string(e.what()).substr(0, 200);
+  return outcome::failed;
+}
+
+outcome run_one(const target& t, const std::string& text, const std::string& source,
+                std::string& message) {
+  try {
+    t.load(text, source);
+    return outcome::loaded;
+  } catch (const io::input_error& e) {
+    return bounded(e, message);
+  } catch (const io::option_error& e) {
+    return bounded(e, message);
+  } catch (const std::exception& e) {
+    message = std::string("unexpected exception: ") + e.what();
+  } catch (...) {
+    message = "unexpected non-standard exception";
+  }
+  return outcome::failed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  fs::path corpus_dir = "examples";
+  fs::path failures_dir;
+  std::uint64_t seed = 1;
+  long count = 3000;
+  bool verbose = false;
+  std::string wanted = "model,problem,table";
+  long write_index = -1;
+  fs::path write_file;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "fuzz_loaders: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--corpus") {
+      corpus_dir = value();
+    } else if (a == "--seed") {
+      seed = std::stoull(value());
+    } else if (a == "--count") {
+      count = std::stol(value());
+    } else if (a == "--failures") {
+      failures_dir = value();
+    } else if (a == "--write") {  // --write K FILE: save input K (to reproduce a crash)
+      write_index = std::stol(value());
+      write_file = value();
+    } else if (a == "--targets") {
+      wanted = value();
+    } else if (a == "--verbose") {
+      verbose = true;
+    } else {
+      std::fprintf(stderr, "fuzz_loaders: unknown argument '%s'\n", a.c_str());
+      return 2;
+    }
+  }
+  std::vector<target> targets;
+  for (auto& t : make_targets(corpus_dir)) {
+    if (("," + wanted + ",").find("," + t.name + ",") != std::string::npos) {
+      targets.push_back(std::move(t));
+    }
+  }
+  if (targets.empty()) {
+    std::fprintf(stderr, "fuzz_loaders: no target in '%s' (model, problem, table)\n",
+                 wanted.c_str());
+    return 2;
+  }
+  for (const auto& t : targets) {
+    if (t.corpus.empty()) {
+      std::fprintf(stderr, "fuzz_loaders: no %s files in %s\n", t.name.c_str(),
+                   corpus_dir.string().c_str());
+      return 2;
+    }
+  }
+  fuzz::random_source rng(seed);
+  std::map<std::string, std::map<outcome, long>> tally;
+  long failures = 0;
+  double slowest = 0.0;
+  std::string slowest_input;
+  std::vector<fuzz::mutation> applied;
+  for (long k = 0; k < count; ++k) {
+    // Models are the richest inputs: they get twice the share of the other targets.
+    const std::size_t pick = rng.below(targets.size() + 1);
+    const target& t = targets[pick == targets.size() ? 0 : pick];
+    const auto& [name, original] = t.corpus[rng.below(t.corpus.size())];
+    const std::string text = fuzz::mutate(original, rng, applied);
+    std::string how;
+    for (const auto m : applied) how += std::string(how.empty() ? "" : "+") + fuzz::to_string(m);
+    const std::string source = "fuzz-" + std::to_string(k) + "-" + name;
+    if (k == write_index) {
+      std::ofstream(write_file, std::ios::binary) << text;
+      return 0;
+    }
+    std::string message;
+    const auto start = std::chrono::steady_clock::now();
+    const outcome o = run_one(t, text, source, message);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (seconds > slowest) {
+      slowest = seconds;
+      slowest_input = source + " (" + how + ")";
+    }
+    ++tally[t.name][o];
+    if (verbose) std::printf("%s %s %.3f s\n", source.c_str(), how.c_str(), seconds);
+    if (o == outcome::failed) {
+      ++failures;
+      std::printf("FAIL %s (%s): %s\n", source.c_str(), how.c_str(), message.c_str());
+      if (!failures_dir.empty()) {
+        fs::create_directories(failures_dir);
+        std::ofstream(failures_dir / (source + (t.name == "table" ? ".csv" : ".toml")),
+                      std::ios::binary)
+            << text;
+      }
+    }
+  }
+  for (const auto& [name, by] : tally) {
+    auto get = [&](outcome o) { return by.count(o) != 0 ? by.at(o) : 0L; };
+    std::printf("%-8s loaded %ld, refused %ld, failed %ld\n", name.c_str(), get(outcome::loaded),
+                get(outcome::refused), get(outcome::failed));
+  }
+  std::printf("slowest input: %s, %.3f s\n", slowest_input.c_str(), slowest);
+  std::printf("%ld passed, %ld failed\n", count - failures, failures);
+  return failures == 0 ? 0 : 1;
+}
