@@ -4,16 +4,13 @@
 // lives in optimization/ and ga/.
 #include <fmt/format.h>
 
-#include <toml++/toml.h>
 #include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <set>
-#include <sstream>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -22,6 +19,7 @@
 #include "io/interrupt.hpp"
 #include "io/progress.hpp"
 #include "io/svg_plot.hpp"
+#include "optimization/config_file.hpp"
 #include "optimization/run_driver.hpp"
 
 namespace kinevo::cli {
@@ -63,95 +61,28 @@ CLI::Option* add_enum_option(CLI::App& sub, const std::string& name, Enum& field
 
 // ---- the config file -------------------------------------------------------------------------
 
-std::string read_config_text(const std::string& path) {
-  // A directory opens as an empty stream and would read as a config with no keys: refuse it.
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw io::input_error(fmt::format("--config {}: is a directory, not a TOML file", path));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!std::filesystem::exists(path, ec) || !in) {
-    throw io::input_error(
-        fmt::format("--config {}: cannot read the config file: no such file", path));
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
-  // Editors on Windows start UTF-8 files with a byte-order mark; it is not part of the TOML.
-  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
-  return text;
-}
-
-// A TOML value as the option's text values (arrays give one per element).
-std::vector<std::string> inputs_of(const toml::node& v, const std::string& at) {
-  std::vector<std::string> out;
-  const auto scalar = [&](const toml::node& n) {
-    if (const auto s = n.value_exact<std::string>()) return *s;
-    if (const auto b = n.value_exact<bool>()) return std::string(*b ? "true" : "false");
-    if (const auto i = n.value_exact<int64_t>()) return std::to_string(*i);
-    if (const auto d = n.value_exact<double>()) return fmt::format("{}", *d);
-    throw io::input_error(
-        fmt::format("{}: must be a string, number, boolean or an array of them", at));
-  };
-  if (const toml::array* a = v.as_array()) {
-    for (const auto& e : *a) out.push_back(scalar(e));
-  } else {
-    out.push_back(scalar(v));
-  }
-  return out;
-}
-
-void apply_config_key(CLI::App& sub, const std::string& path, const std::string& key,
-                      const toml::node& v, config_origins& origins) {
-  const std::string at = fmt::format("{}:{}", path, v.source().begin.line);
-  std::string name = key;
-  std::replace(name.begin(), name.end(), '_', '-');
-  CLI::Option* opt = sub.get_option_no_throw("--" + name);
-  if (opt == nullptr || name == "config") {
+// Applies one entry of the config file (optimization/config_file.hpp) to its option.
+void apply_config_entry(CLI::App& sub, const optimization::config_entry& e,
+                        config_origins& origins) {
+  CLI::Option* opt = sub.get_option_no_throw("--" + e.key);
+  if (opt == nullptr || e.key == "config") {
     throw io::input_error(fmt::format(
-        "{}: unknown option '{}'; keys are long option names of 'kinevo optimize' without '--'", at,
-        key));
+        "{}: unknown option; keys are long option names of 'kinevo optimize' without '--'", e.at));
   }
   if (opt->count() > 0) return;  // the command line wins
   try {
-    opt->add_result(inputs_of(v, fmt::format("{}: key '{}'", at, key)));
+    opt->add_result(e.values);
     opt->run_callback();
-  } catch (const CLI::Error& e) {
-    throw io::input_error(fmt::format("{}: key '{}': {}", at, key, e.what()));
+  } catch (const CLI::Error& err) {
+    throw io::input_error(fmt::format("{}: {}", e.at, err.what()));
   }
-  origins["--" + name] = fmt::format("{}: key '{}'", at, key);
+  origins["--" + e.key] = e.at;
 }
 
 // CLI11 (2.1) reads config files for the main app only, so the subcommand applies its TOML file
-// itself: every key is a long option name (with '-' or '_'), at the top level or under
-// [optimize]; the command line wins over the file.
+// itself; the command line wins over the file.
 void apply_config(CLI::App& sub, const std::string& path, config_origins& origins) {
-  toml::table root;
-  try {
-    root = toml::parse(read_config_text(path), path);
-  } catch (const toml::parse_error& e) {
-    throw io::input_error(fmt::format("{}:{}: cannot read the config file: {}", path,
-                                      e.source().begin.line, e.description()));
-  }
-  for (const auto& [k, v] : root) {
-    const std::string key(k.str());
-    if (const toml::table* section = v.as_table()) {
-      if (key != "optimize") {
-        throw io::input_error(fmt::format(
-            "{}:{}: section [{}] is not known; put the options at the top or under [optimize]",
-            path, v.source().begin.line, key));
-      }
-      for (const auto& [sk, sv] : *section) {
-        if (sv.is_table()) {
-          throw io::input_error(fmt::format("{}:{}: section [optimize.{}] is not known", path,
-                                            sv.source().begin.line, sk.str()));
-        }
-        apply_config_key(sub, path, std::string(sk.str()), sv, origins);
-      }
-      continue;
-    }
-    apply_config_key(sub, path, key, v, origins);
-  }
+  for (const auto& e : optimization::read_config_file(path)) apply_config_entry(sub, e, origins);
 }
 
 // ---- running -----------------------------------------------------------------------------------

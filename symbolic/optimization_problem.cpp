@@ -94,7 +94,8 @@ std::string where(const std::string& source, const toml::node* n) {
 GiNaC::ex expression_of(const toml::node* n, const std::string& at, const expression_context& ctx) {
   if (n == nullptr) fail(at, "missing");
   if (n->is_integer()) return GiNaC::numeric(static_cast<long>(n->value<int64_t>().value_or(0)));
-  if (n->is_floating_point()) return GiNaC::numeric(n->value<double>().value_or(0.0));
+  if (n->is_floating_point())
+    return number(n->value<double>().value_or(0.0), at);  // nan, inf: named
   if (n->is_string()) return ctx.parse(n->value<std::string>().value_or(""), at);
   fail(at, "must be a number or an expression string");
 }
@@ -105,8 +106,8 @@ void only_keys(const std::string& source, const toml::table& t, const std::strin
     if (std::find(allowed.begin(), allowed.end(), std::string(k.str())) == allowed.end()) {
       std::string list;
       for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      fail(where(source, &v),
-           fmt::format("{}: unknown field '{}' (expected one of: {})", section, k.str(), list));
+      fail(where(source, &v), fmt::format("{}: unknown field '{}' (expected one of: {})", section,
+                                          io::excerpt(k.str(), 40), list));
     }
   }
 }
@@ -156,7 +157,8 @@ std::unique_ptr<expression_problem> load_optimization_problem_from_string(
       return a.second->source().begin.line < b.second->source().begin.line;
     });
     for (const auto& [name, v] : params) {
-      const std::string at = fmt::format("{}: [parameters] '{}'", where(source, v), name);
+      const std::string at =
+          fmt::format("{}: [parameters] '{}'", where(source, v), io::excerpt(name, 40));
       ctx.add_constant(name, to_double(expression_of(v, at, ctx), at), at);
     }
   }
@@ -214,18 +216,18 @@ std::unique_ptr<expression_problem> load_optimization_problem_from_string(
     } else {
       fail(at, fmt::format("[[constraint]] '{}' field 'type': '{}' is not \"<=\" (g(x) <= 0) or "
                            "\"=\" (h(x) = 0)",
-                           ci.name, type));
+                           io::excerpt(ci.name, 40), io::excerpt(type, 40)));
     }
     ci.weight = default_weight;
     if (const toml::node* w = c->get("weight"); w != nullptr) {
-      const std::string wat =
-          fmt::format("{}: [[constraint]] '{}' field 'weight'", where(source, w), ci.name);
+      const std::string wat = fmt::format("{}: [[constraint]] '{}' field 'weight'",
+                                          where(source, w), io::excerpt(ci.name, 40));
       ci.weight = to_double(expression_of(w, wat, ctx), wat);
       if (!(ci.weight > 0.0)) fail(wat, "must be positive");
     }
-    const std::string eat =
-        fmt::format("{}: [[constraint]] '{}' field 'expression'",
-                    where(source, c->get("expression") ? c->get("expression") : c), ci.name);
+    const std::string eat = fmt::format(
+        "{}: [[constraint]] '{}' field 'expression'",
+        where(source, c->get("expression") ? c->get("expression") : c), io::excerpt(ci.name, 40));
     try {
       builder.set_output(k++, expression_of(c->get("expression"), eat, ctx));
     } catch (const std::invalid_argument& e) {

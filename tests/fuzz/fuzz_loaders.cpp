@@ -1,9 +1,10 @@
 // Deterministic mutation fuzzing of the input loaders, in process: the model loader, the problem
-// loader, and the table readers (CSV, then the synthesis function and pose tables). Every input
+// loader, the table readers (CSV, then the synthesis function and pose tables) and the config
+// file reader of `optimize --config`. Every input
 // must either load or be refused with one of the project's error types (io::input_error,
 // io::option_error); any other exception is a failure, and a crash or a hang ends the test
 // (ctest's timeout, ASan/UBSan in .ci/run). Failing inputs are written to --failures DIR.
-//   fuzz_loaders --corpus examples --seed 1 --count 3000 [--targets model,problem,table]
+//   fuzz_loaders --corpus examples --seed 1 --count 3000 [--targets model,problem,table,config]
 //                [--failures DIR] [--verbose]
 #include <algorithm>
 #include <chrono>
@@ -22,6 +23,7 @@
 #include "io/errors.hpp"
 #include "mechanics/model.hpp"
 #include "mutator.hpp"
+#include "optimization/config_file.hpp"
 #include "symbolic/optimization_problem.hpp"
 #include "synthesis/input_tables.hpp"
 
@@ -70,6 +72,9 @@ std::vector<target> make_targets(const fs::path& corpus_dir) {
                  }
                  (void)synthesis::pose_table_from(t, false);
                }};
+  target config{"config", {}, [](const std::string& text, const std::string& source) {
+                  (void)optimization::parse_config(text, source);
+                }};
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(corpus_dir)) files.push_back(e.path());
   std::sort(files.begin(), files.end());  // directory order differs between file systems
@@ -82,9 +87,11 @@ std::vector<target> make_targets(const fs::path& corpus_dir) {
       model.corpus.emplace_back(name, text);
     } else if (p.extension() == ".toml" && is_problem(text)) {
       problem.corpus.emplace_back(name, text);
+    } else if (p.extension() == ".toml") {
+      config.corpus.emplace_back(name, text);  // optimize_*.toml
     }
   }
-  return {model, problem, table};
+  return {model, problem, table, config};
 }
 
 enum class outcome { loaded, refused, failed };
@@ -164,7 +171,7 @@ int main(int argc, char** argv) {
     }
   }
   if (targets.empty()) {
-    std::fprintf(stderr, "fuzz_loaders: no target in '%s' (model, problem, table)\n",
+    std::fprintf(stderr, "fuzz_loaders: no target in '%s' (model, problem, table, config)\n",
                  wanted.c_str());
     return 2;
   }
