@@ -59,6 +59,14 @@ void report_failures(const accel_args& a, const mechanics::solver_comparison& c)
                  s.name);
     }
   }
+  for (const auto& s : c.answers) {
+    if (s.result.inconsistent.empty()) continue;
+    std::vector<std::string> rows;
+    for (const int r : s.result.inconsistent)
+      rows.push_back(c.constraints[static_cast<std::size_t>(r)]);
+    fmt::print(stderr, "kinevo accel: the {} solver found the constraints inconsistent: {}\n",
+               s.name, fmt::join(rows, ", "));
+  }
   if (!c.non_finite_inputs.empty()) {
     fmt::print(stderr, "kinevo accel: {} at t = {:g}: NaN or infinite {}\n", a.file, c.t,
                fmt::join(c.non_finite_inputs, ", "));

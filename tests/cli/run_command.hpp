@@ -22,7 +22,8 @@ struct command_output {
 inline command_output run_kinevo(const std::string& args) {
   static int counter = 0;
   const auto dir = std::filesystem::temp_directory_path();
-  const auto err_file = dir / ("kinevo_test_err_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+  const auto err_file =
+      dir / ("kinevo_test_err_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
   const std::string cmd = std::string(KINEVO_BINARY) + " " + args + " 2>" + err_file.string();
   command_output r;
   FILE* pipe = ::popen(cmd.c_str(), "r");
@@ -42,10 +43,48 @@ inline command_output run_kinevo(const std::string& args) {
 
 // A fresh empty folder under the system temp directory for a test's output files.
 inline std::filesystem::path fresh_dir(const std::string& name) {
-  auto d = std::filesystem::temp_directory_path() / ("kinevo_test_" + name + "_" + std::to_string(::getpid()));
+  auto d = std::filesystem::temp_directory_path() /
+           ("kinevo_test_" + name + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
   return d;
+}
+
+// Runs `kinevo <args>` in the background, waits until /proc/<pid>/status shows kinevo's own
+// handler for `signal` ("INT" or "TERM"; no sleep-based timing: a signal sent to the forked
+// shell before it became kinevo would be ignored and the run would go on), sends it, and returns
+// the exit status and stderr. A watchdog kills the run after 120 s. Uses `dir` for its files.
+inline command_output run_kinevo_signalled(const std::string& args, const std::string& signal,
+                                           const std::filesystem::path& dir) {
+  const std::string mask = signal == "INT" ? "0x2" : "0x4000";  // bit (signal number - 1)
+  const std::string script = std::string(KINEVO_BINARY) + " " + args + " >" +
+                             (dir / "signalled.out").string() +
+                             " & pid=$!; "
+                             "(sleep 120; kill -KILL $pid) >/dev/null 2>&1 & watchdog=$!; "
+                             "while :; do [ \"$(cat /proc/$pid/comm 2>/dev/null)\" = kinevo ] || "
+                             "{ [ -e /proc/$pid ] && continue || break; }; "
+                             "m=$(awk '/^SigCgt/{print $2}' /proc/$pid/status 2>/dev/null); "
+                             "[ -z \"$m\" ] && break; [ $(( 0x$m & " +
+                             mask + " )) -ne 0 ] && break; done; kill -" + signal +
+                             " $pid; wait $pid; rc=$?; kill $watchdog 2>/dev/null; echo $rc";
+  std::ofstream(dir / "signalled.sh") << script << "\n";
+  command_output r;
+  FILE* p = ::popen(
+      ("sh " + (dir / "signalled.sh").string() + " 2>" + (dir / "signalled.err").string()).c_str(),
+      "r");
+  if (p == nullptr) return r;
+  std::array<char, 64> buf{};
+  std::string status;
+  while (std::fgets(buf.data(), buf.size(), p) != nullptr) status += buf.data();
+  ::pclose(p);
+  r.status = status.empty() ? -1 : std::stoi(status);
+  std::ifstream o(dir / "signalled.out"), e(dir / "signalled.err");
+  std::stringstream so, se;
+  so << o.rdbuf();
+  se << e.rdbuf();
+  r.out = so.str();
+  r.err = se.str();
+  return r;
 }
 
 }  // namespace kinevo::test

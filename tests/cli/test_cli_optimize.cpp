@@ -328,3 +328,32 @@ TEST(CliOptimize, SeedOutOfRangeIsRefused) {
 }
 
 }  // namespace kinevo::test
+
+namespace kinevo::test {
+namespace {
+
+// Range runs (--preset tuned) started with --checkpoint: interrupted, then resumed with the same
+// options, they end exactly where the uninterrupted sequence ends (ga::resume_range_runs).
+TEST(CliOptimize, InterruptedTunedRunResumesFromItsCheckpointExactly) {
+  const auto dir = fresh_dir("optimize_tuned_resume");
+  const std::string ck = (dir / "tuned.ck").string();
+  const std::string common =
+      "optimize --function rastrigin --dim 5 --preset tuned --seed 8 --json --max-evals 100000 "
+      "--cost-us 20";
+  const auto interrupted = run_kinevo_signalled(common + " --checkpoint " + ck, "INT", dir);
+  ASSERT_EQ(interrupted.status, 130) << interrupted.err;
+  EXPECT_NE(interrupted.err.find("--resume " + ck), std::string::npos) << interrupted.err;
+  ASSERT_TRUE(std::filesystem::exists(ck));
+  const auto resumed = run_kinevo(common + " --resume " + ck);
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  const auto straight = run_kinevo(common);
+  ASSERT_EQ(straight.status, 0) << straight.err;
+  const auto a = nlohmann::json::parse(resumed.out), b = nlohmann::json::parse(straight.out);
+  EXPECT_EQ(a["best_x"], b["best_x"]);
+  EXPECT_EQ(a["best_value"], b["best_value"]);
+  EXPECT_EQ(a["evaluations"], b["evaluations"]);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace kinevo::test

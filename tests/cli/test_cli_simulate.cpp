@@ -325,52 +325,18 @@ TEST(CliSimulate, InterruptKeepsTheRowsComputedAndExits130) {
   std::filesystem::remove_all(dir);
 }
 
-// Runs `script_args` (kinevo's arguments) in the background, waits until /proc/<pid>/status
-// shows a handler for the signal (`mask` in SigCgt: no sleep-based timing), sends it, and
-// returns the exit status printed by the shell; stderr goes to `err`.
-std::string signal_once_handled(const std::string& script_args, const std::string& signal,
-                                const std::string& mask, const std::filesystem::path& dir,
-                                std::string& err) {
-  const std::string script = std::string(KINEVO_BINARY) + " " + script_args +
-                             " & pid=$!; "
-                             "(sleep 120; kill -KILL $pid) >/dev/null 2>&1 & watchdog=$!; "
-                             "while :; do [ \"$(cat /proc/$pid/comm 2>/dev/null)\" = kinevo ] || "
-                             "{ [ -e /proc/$pid ] && continue || break; }; "
-                             "m=$(awk '/^SigCgt/{print $2}' /proc/$pid/status 2>/dev/null); "
-                             "[ -z \"$m\" ] && break; [ $(( 0x$m & " +
-                             mask +
-                             " )) -ne 0 ] && break; done; "
-                             "kill -" +
-                             signal +
-                             " $pid; wait $pid; rc=$?; kill $watchdog 2>/dev/null; echo $rc";
-  std::ofstream(dir / "run.sh") << script << "\n";
-  FILE* p =
-      ::popen(("sh " + (dir / "run.sh").string() + " 2>" + (dir / "err").string()).c_str(), "r");
-  if (p == nullptr) return "popen failed";
-  char buf[64] = {};
-  const std::size_t n = std::fread(buf, 1, sizeof buf - 1, p);
-  ::pclose(p);
-  std::ifstream e(dir / "err");
-  std::stringstream s;
-  s << e.rdbuf();
-  err = s.str();
-  return std::string(buf, n);
-}
-
 // The real signals, SIGTERM and SIGINT, on a run that would take minutes: the CSV keeps the
 // rows computed, exit 130.
 TEST(CliSimulate, SigtermAndSigintWriteTheCsvAndExit130) {
-  for (const auto& [signal, mask] :
-       std::vector<std::pair<std::string, std::string>>{{"TERM", "0x4000"}, {"INT", "0x2"}}) {
+  for (const std::string signal : {"TERM", "INT"}) {
     const auto dir = fresh_dir("simulate_sig" + signal);
     const auto csv = dir / "run.csv";
-    std::string err;
-    const std::string status = signal_once_handled(
+    const auto r = run_kinevo_signalled(
         "simulate " + examples +
             "/pendulum.toml --quiet --t-end 100000 --record-every 100000 --out " + csv.string(),
-        signal, mask, dir, err);
-    EXPECT_EQ(status, "130\n") << signal << ": " << err;
-    EXPECT_NE(err.find("interrupted"), std::string::npos) << signal << ": " << err;
+        signal, dir);
+    EXPECT_EQ(r.status, 130) << signal << ": " << r.err;
+    EXPECT_NE(r.err.find("interrupted"), std::string::npos) << signal << ": " << r.err;
     EXPECT_GE(io::read_csv_table(csv).rows.size(), 1u) << signal;
     std::filesystem::remove_all(dir);
   }

@@ -207,28 +207,10 @@ TEST(CliStudy, InterruptWritesTheFinishedPartsAndNamesTheMissingOnes) {
 TEST(CliStudy, SigtermWritesTheFinishedPartsAndExits130) {
   const auto dir = fresh_dir("study_sigterm");
   const auto out = dir / "out";
-  const std::string script =
-      std::string(KINEVO_BINARY) + " study double-pendulum --quiet --t-end 100000 --out " +
-      out.string() +
-      " & pid=$!; "
-      "(sleep 120; kill -KILL $pid) >/dev/null 2>&1 & watchdog=$!; "
-      "while :; do [ \"$(cat /proc/$pid/comm 2>/dev/null)\" = kinevo ] || "
-      "{ [ -e /proc/$pid ] && continue || break; }; "
-      "m=$(awk '/^SigCgt/{print $2}' /proc/$pid/status 2>/dev/null); "
-      "[ -z \"$m\" ] && break; [ $(( 0x$m & 0x4000 )) -ne 0 ] && break; done; "
-      "kill -TERM $pid; wait $pid; rc=$?; kill $watchdog 2>/dev/null; echo $rc";
-  std::ofstream(dir / "run.sh") << script << "\n";
-  FILE* p =
-      ::popen(("sh " + (dir / "run.sh").string() + " 2>" + (dir / "err").string()).c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  char buf[64] = {};
-  const std::size_t n = std::fread(buf, 1, sizeof buf - 1, p);
-  ::pclose(p);
-  std::ifstream e(dir / "err");
-  std::stringstream err;
-  err << e.rdbuf();
-  EXPECT_EQ(std::string(buf, n), "130\n") << err.str();
-  EXPECT_NE(err.str().find("missing"), std::string::npos) << err.str();
+  const auto r = run_kinevo_signalled(
+      "study double-pendulum --quiet --t-end 100000 --out " + out.string(), "TERM", dir);
+  EXPECT_EQ(r.status, 130) << r.err;
+  EXPECT_NE(r.err.find("missing"), std::string::npos) << r.err;
   std::ifstream in(out / "report.md");
   std::stringstream report;
   report << in.rdbuf();
