@@ -1,12 +1,29 @@
 #include "optimization/expression_objective.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace kinevo::optimization {
 
+namespace {
+
+// The file's weights as ga's penalty: weight 1 scaled per constraint, so that w_i is the file's
+// value exactly (names need not be unique, so they are not used as keys).
+ga::penalty penalty_of(const symbolic::expression_problem& p) {
+  const auto& constraints = p.constraints();
+  const int n = static_cast<int>(constraints.size());
+  ga::penalty pen(ga::penalty_options{}, {}, n);
+  Eigen::VectorXd w(n);
+  for (int k = 0; k < n; ++k) w(k) = constraints[static_cast<std::size_t>(k)].weight;
+  if (n > 0) pen.set_weight_scales(w);
+  return pen;
+}
+
+}  // namespace
+
 expression_objective::expression_objective(std::shared_ptr<const symbolic::expression_problem> p)
-    : p_(std::move(p)) {}
+    : p_(std::move(p)), penalty_(penalty_of(*p_)) {}
 
 int expression_objective::dimension() const {
   return p_->dimension();
@@ -34,7 +51,7 @@ void expression_objective::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
     double v = out[0];
     for (std::size_t k = 0; k < constraints.size(); ++k) {
       const double g = out[k + 1];
-      const double w = constraints[k].weight;
+      const double w = penalty_.weights()(static_cast<Eigen::Index>(k));
       const double open = std::max(0.0, g);  // an inequality counts only when violated
       v += constraints[k].equality ? w * g * g : w * (open * open);
     }

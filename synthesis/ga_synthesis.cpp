@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <span>
 
 #include "ga/range_runs.hpp"
 #include "ga/search_box.hpp"
@@ -21,6 +23,14 @@ void ga_synthesis_options::validate() const {
   io::require_real("weight_growth", weight_growth, {1.0, 1e12});
   ga.validate();
   islands.validate(ga);
+}
+
+ga::penalty_options ga_synthesis_options::penalty() const {
+  ga::penalty_options p;
+  p.kind = weight_growth > 1.0 ? ga::penalty_kind::increasing : ga::penalty_kind::fixed;
+  p.weight = penalty_weight;
+  p.growth = weight_growth;
+  return p;
 }
 
 fourbar_penalty_problem::fourbar_penalty_problem(const std::vector<double>& psi,
@@ -109,9 +119,13 @@ ga_fourbar_result ga_crank_constrained(const std::vector<double>& psi,
   o.validate();
   const auto t0 = std::chrono::steady_clock::now();
   fourbar_penalty_problem p(psi, phi, options);
-  p.set_weight(o.penalty_weight);
+  p.set_weight(o.penalty_weight);  // <= 0: infeasible points rank behind feasible ones instead
+  std::optional<ga::penalty> schedule;
+  if (o.penalty_weight > 0.0) schedule.emplace(o.penalty(), std::span<const std::string>{}, 1);
   const auto rr = run_ga(p, o, [&] {
-    if (p.weight() > 0.0) p.set_weight(p.weight() * o.weight_growth);
+    if (!schedule) return;
+    schedule->after_run(Eigen::VectorXd::Zero(1));
+    p.set_weight(schedule->weights()(0));
   });
   // Each run's best was ranked under its own weight: take the feasible one of least z.
   Eigen::Vector3d k = rr.runs.back().result.best_x;

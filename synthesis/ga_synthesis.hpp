@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ga/island_model.hpp"
+#include "ga/penalty.hpp"
 #include "ga/problem.hpp"
 #include "synthesis/crank_constrained.hpp"
 #include "synthesis/rr_dyad.hpp"
@@ -28,6 +29,10 @@ struct ga_synthesis_options {
   // behind every feasible one instead.
   double penalty_weight = 1.0;
   double weight_growth = 100.0;
+  // The four-bar runs' penalty in ga's one penalty concept (ga/penalty.hpp): one aggregate
+  // constraint (the sum over the crank constraints), kind increasing from penalty_weight by
+  // weight_growth per run (fixed when weight_growth is 1). Only for penalty_weight > 0.
+  ga::penalty_options penalty() const;
   // Called at synchronisation points with the fraction done; may be empty.
   std::function<void(double)> on_progress;
 
