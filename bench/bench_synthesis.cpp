@@ -1,4 +1,4 @@
-// Time per synthesis on the seed's examples: the 19-point RSSR (Householder least squares), the
+// Time per synthesis on the source document's examples: the 19-point RSSR (Householder least squares), the
 // 5-point crank-constrained four-bar (interior penalty; island GA), and the 17-pose RR dyad from
 // 100 random starts. Run by hand: build/bench/bench_synthesis.
 #include <benchmark/benchmark.h>
@@ -70,7 +70,7 @@ void BM_fourbar_crank_penalty(benchmark::State& state) {
     benchmark::DoNotOptimize(r.fit.k.data());
   }
 }
-// 0 random starts: the seed's single path (unconstrained optimum -> feasible -> stages); 30 is
+// 0 random starts: the source document's single path (unconstrained optimum -> feasible -> stages); 30 is
 // the default multi-start.
 BENCHMARK(BM_fourbar_crank_penalty)->Arg(0)->Arg(30)->Unit(benchmark::kMillisecond);
 

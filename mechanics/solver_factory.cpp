@@ -88,6 +88,7 @@ void solver_options::validate() const {
   io::require_real("rank_tolerance", rank_tolerance, {0.0, 1.0, true, true});
   io::require_real("consistency_tolerance", consistency_tolerance, io::positive());
   io::require_real("degenerate_tolerance", degenerate_tolerance, {0.0, 1.0, true, true});
+  // The island-count rule of ga::require_island_count (mechanics cannot see ga/): >= 1, named.
   io::require_integer("islands", islands, 1);
   io::require_integer("threads", threads, 0);
   io::require_real("tolerance", tolerance, io::positive());

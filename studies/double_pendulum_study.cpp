@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "ga/island_model.hpp"
 #include "ga/mpi_environment.hpp"
 #include "gauss/gauss_objective.hpp"
 #include "io/atomic_file.hpp"
@@ -691,7 +692,7 @@ void double_pendulum_study_options::validate() const {
   if (preset != "default" && preset != "thesis") {
     throw io::option_error("preset", fmt::format("must be default or thesis (got '{}')", preset));
   }
-  io::require_integer("islands", islands, 1);
+  ga::require_island_count(islands);  // the one island-count rule (ga/island_model.hpp)
   io::require_real("t_end", t_end, io::non_negative());
   io::require_real("dt", dt, io::positive());
   io::require_real("divergence_scale", divergence_scale, io::positive());

@@ -15,7 +15,8 @@
 namespace kinevo::synthesis {
 
 void ga_synthesis_options::validate() const {
-  io::require_integer("islands", islands.islands, 1, max_islands);
+  ga::require_island_count(islands.islands);  // the one island-count rule (ga/island_model.hpp)
+  io::require_integer("islands", islands.islands, 1, max_islands);  // and synthesis' own cap
   io::require_integer("generations", generations, 1, max_generations);
   io::require_integer("range_runs", range_runs, 1, 1000);
   io::require_real("shrink", shrink, {0.0, 1.0, true, true});

@@ -134,7 +134,7 @@ class dyad_problem : public ga::problem {
   Eigen::VectorXd lower_, upper_;
 };
 
-// The GA's best point, polished by Gauss-Newton (Householder) as the seed's method would.
+// The GA's best point, polished by Gauss-Newton (Householder) as the source document's method would.
 struct ga_dyad_result {
   dyad_solution solution;
   long long evaluations = 0;

@@ -1,4 +1,4 @@
-// End-to-end tests of `kinevo synth` on the seed's tables (examples/).
+// End-to-end tests of `kinevo synth` on the source document's tables (examples/).
 #include <gtest/gtest.h>
 
 #include <cstdlib>

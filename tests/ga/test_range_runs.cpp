@@ -16,7 +16,7 @@ namespace {
 using namespace kinevo::io;  // the interrupt flag (io/interrupt.hpp)
 
 TEST(RangeRuns, ShrinkAroundTheBestAndImprove) {
-  // The seed's procedure on a Gauss-like quadratic: [-50, 50] first, GAucsd settings.
+  // The source document's procedure on a Gauss-like quadratic: [-50, 50] first, GAucsd settings.
   const auto q = quadratic_function::four_variable();
   island_model m(gaucsd_options(), island_options{});
   termination per_run;

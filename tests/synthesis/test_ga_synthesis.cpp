@@ -11,7 +11,7 @@
 namespace ks = kinevo::synthesis;
 
 // The GA with the crank conditions as penalties: feasible, a real input crank, and an error no
-// worse than the seed's printed penalty-method result (0.050684).
+// worse than the source document's printed penalty-method result (0.050684).
 TEST(GaSynthesis, Table1InputCrank) {
   const auto t = ks::read_function_table(
       std::string(KINEVO_TEST_DATA) + "/synthesis/grashof_table1.csv", false, 3, "test");
