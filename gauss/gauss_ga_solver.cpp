@@ -18,7 +18,6 @@
 
 namespace kinevo::gauss {
 
-
 namespace {
 
 // The problem the range runs see: the current run's Gauss objective (replaced between runs,
@@ -202,7 +201,7 @@ gauss_ga_options gauss_ga_preset(const std::string& name) {
     o.shrink = 0.1;
     o.face_fraction = 0.5;
     o.max_runs = 5;
-    o.tolerance = 0.0;        // the dissertation always makes its five runs
+    o.tolerance = 0.0;       // the dissertation always makes its five runs
     o.run_resolution = 0.0;  // runs are compared, never accepted alone
     return o;
   }
@@ -308,7 +307,6 @@ Eigen::VectorXd row_scales(const constrained_system& s) {
   return out;
 }
 
-
 search_frame make_frame(const gauss_terms& t, search_axes axes) {
   const int n = static_cast<int>(t.mass.rows());
   const Eigen::MatrixXd h =
@@ -395,18 +393,35 @@ Eigen::VectorXd gauss_ga_solver::predict(int n) const {
   return predicted;
 }
 
+// What the stages of one solve share: the system, its penalty and the search frame, and what the
+// range runs found.
+struct gauss_ga_solver::solve_state {
+  solve_state(const constrained_system& of, gauss_penalty_schedule penalty)
+      : system(of), schedule(std::move(penalty)) {}
+
+  const constrained_system& system;
+  gauss_penalty_schedule schedule;
+  Eigen::VectorXd scales;     // 1 / (A_i M^-1 A_i^T) per row (row-relative weights)
+  bool warm = false;          // started from the prediction of the last solves
+  Eigen::VectorXd predicted;  // the prediction (warm solves)
+  gauss_terms terms;
+  search_frame frame;
+  std::uint64_t first_run_index = 0;
+  long long evaluations = 0;
+  bool converged = false;
+};
+
 acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
-  // Stage 1: the same numbers on every rank, checked.
-  // Copied only under MPI (every solve of a simulation passes here).
+  // Stage 1: the same numbers on every rank, checked. Copied only under MPI (every solve of a
+  // simulation passes here).
   constrained_system shared;
   if (ga::mpi_environment::size() > 1) {
     shared = given;
     share_rank0_system(shared);
   }
   const constrained_system& system = ga::mpi_environment::size() > 1 ? shared : given;
-  const int n = system.coordinates();
-  const int m = system.constraints();
-  if (n < 1) throw std::invalid_argument("ga solver: the system has no coordinates");
+  if (system.coordinates() < 1)
+    throw std::invalid_argument("ga solver: the system has no coordinates");
   if (!system.mass.allFinite() || !system.force.allFinite() || !system.jacobian.allFinite() ||
       !system.rhs.allFinite()) {
     acceleration_result bad;
@@ -415,132 +430,154 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
     reset();
     return bad;
   }
+  solve_state state = prepare(system);  // stage 2
+  run_ranges(state, first_box(state));  // stages 3-5
+  ++solves_;
+  return finish(state);  // stages 6-7
+}
 
-  // Stage 2: weights, multipliers and the prediction.
-  gauss_penalty_schedule schedule(options_.penalty, system.constraint_names, m);
-  const Eigen::VectorXd scales = m > 0 ? row_scales(system) : Eigen::VectorXd();
-  if (options_.penalty.relative && m > 0) schedule.set_row_scales(scales);
-  const bool warm = options_.warm_start && previous_.size() == n;
-  if (!warm) history_.clear();
-  const Eigen::VectorXd predicted = warm ? predict(n) : Eigen::VectorXd();
-  if (warm && m > 0) estimate_multipliers(system, predicted, schedule);
-  const auto terms_now = [&] {
-    return gauss_terms::from_system(system, schedule.weights(), schedule.multipliers());
-  };
-  gauss_terms terms = terms_now();
-  search_frame frame = make_frame(terms, options_.axes);
+// Stage 2: weights, multipliers, the prediction and the search frame.
+gauss_ga_solver::solve_state gauss_ga_solver::prepare(const constrained_system& system) {
+  const int n = system.coordinates();
+  const int m = system.constraints();
+  solve_state s(system, gauss_penalty_schedule(options_.penalty, system.constraint_names, m));
+  s.scales = m > 0 ? row_scales(system) : Eigen::VectorXd();
+  if (options_.penalty.relative && m > 0) s.schedule.set_row_scales(s.scales);
+  s.warm = options_.warm_start && previous_.size() == n;
+  if (!s.warm) history_.clear();
+  if (s.warm) s.predicted = predict(n);
+  if (s.warm && m > 0) estimate_multipliers(system, s.predicted, s.schedule);
+  s.terms = gauss_terms::from_system(system, s.schedule.weights(), s.schedule.multipliers());
+  s.frame = make_frame(s.terms, options_.axes);
+  s.first_run_index =
+      static_cast<std::uint64_t>(solves_) * static_cast<std::uint64_t>(options_.max_runs + 2);
+  return s;
+}
 
-  // Stage 3: the first box (centre in accelerations, half widths in units of x).
+// Stage 3: the first box (centre in accelerations, half widths in units of x).
+gauss_ga_solver::box gauss_ga_solver::first_box(const solve_state& s) const {
+  return s.warm ? warm_box(s.predicted, s.frame) : cold_box_of(s.terms, s.scales, s.frame);
+}
+
+// One run's record and whether it shows convergence (decided from the GA's result and shared
+// data only, so that all ranks agree).
+gauss_run_record gauss_ga_solver::judge_run(
+    const solve_state& s, int k, const ga::run_result& r, const Eigen::VectorXd& start,
+    const Eigen::VectorXd& run_centre, const Eigen::VectorXd& half,
+    const Eigen::VectorXd& last_best, const Eigen::VectorXd& best, const Eigen::VectorXd& residual,
+    bool& converged) const {
+  gauss_run_record rec;
+  rec.run = k + 1;
+  rec.centre = run_centre;
+  rec.radii = half.cwiseProduct(s.frame.axis_width);
+  rec.acceleration = best;
+  rec.z1 = s.terms.penalised(best);
+  rec.z = s.terms.gauss_function(best);
+  rec.max_residual = max_abs(residual);
+  rec.change = max_abs(best - last_best);
+  rec.evaluations = r.evaluations;
+  rec.seconds = r.seconds;
+  const double tol = options_.tolerance * std::max(1.0, max_abs(best));
+  rec.near_face = max_abs((r.best_x - start).cwiseQuotient(half)) > options_.face_fraction;
+  const bool residual_ok = residual_within(s.terms, residual, tol);
+  // What this run could resolve: run_resolution of its box, in m/s^2 on the loosest axis.
+  const double resolution =
+      max_abs(half.cwiseProduct(s.frame.axis_width)) * options_.run_resolution;
+  // Two GA runs must agree, in a box that resolves the tolerance: a run that finds nothing
+  // better than its start point (already closer than the box resolves) shows no change
+  // without showing convergence.
+  converged = k > 0 && rec.change <= tol && !rec.near_face && residual_ok && resolution <= tol;
+  // A warm box drawn from the prediction error holds the answer, so the first run alone
+  // suffices when it resolves a quarter of the tolerance (run_resolution is a typical
+  // resolution, not a bound) and the best is not pressing on a face (the box was not too
+  // small).
+  if (s.warm && k == 0 && !rec.near_face && residual_ok && resolution <= 0.25 * tol) {
+    converged = true;
+  }
+  return rec;
+}
+
+// Stages 4-5: range runs (generalized-inverse dissertation (GIGSP), sec. 5.4): each run
+// re-centred on the best so far and shrunk, or widened when the best pressed on a face; the
+// previous best (the new centre) joins the initial population so that no run loses it.
+void gauss_ga_solver::run_ranges(solve_state& s, box first) {
+  const int n = s.system.coordinates();
+  const int m = s.system.constraints();
   const bool in_h_norm = options_.axes == search_axes::whitened;
-  box first = warm ? warm_box(predicted, frame) : cold_box_of(terms, scales, frame);
   Eigen::VectorXd run_centre = std::move(first.centre);
   Eigen::VectorXd half = std::move(first.half);
-
-  // Stage 4: range runs (generalized-inverse dissertation (GIGSP), sec. 5.4): each run
-  // re-centred on the best so far and shrunk, or widened when the best pressed on a face; the
-  // previous best (the new centre) joins the initial population so that no run loses it.
   run_problem problem(options_.record_trace);
-  problem.set(std::make_unique<gauss_objective>(terms, run_centre, half, frame.basis));
+  problem.set(std::make_unique<gauss_objective>(s.terms, run_centre, half, s.frame.basis));
   runs_.clear();
   snapshots_.clear();
   Eigen::VectorXd last_best = run_centre;
-  long long evaluations = 0;
   int current_run = 1;
-  bool converged = false;
 
   ga::termination per_run;
   per_run.max_generations = 0;
   per_run.max_evaluations = options_.run_budget(n);
-  const auto first_run_index =
-      static_cast<std::uint64_t>(solves_) * static_cast<std::uint64_t>(options_.max_runs + 2);
   ga::run_settings settings;
   if (options_.record_trace) {
     settings.on_sync = [&](const ga::sync_report& report) {
       const Eigen::VectorXd best = problem.best();
       if (best.size() != n) return;
       const Eigen::VectorXd a = problem.objective().acceleration_of(best);
-      snapshots_.push_back(
-          {current_run, report.generation, evaluations + report.evaluations, a, terms.penalised(a)});
+      snapshots_.push_back({current_run, report.generation, s.evaluations + report.evaluations, a,
+                            s.terms.penalised(a)});
     };
   }
   for (int k = 0; k < options_.max_runs; ++k) {
     current_run = k + 1;
     const gauss_objective& objective = problem.objective();
     const Eigen::VectorXd start = objective.search_centre();
-    settings.run_index = first_run_index + static_cast<std::uint64_t>(k);
-    settings.start_point = (k > 0 || warm) ? &start : nullptr;
+    settings.run_index = s.first_run_index + static_cast<std::uint64_t>(k);
+    settings.start_point = (k > 0 || s.warm) ? &start : nullptr;
     const ga::run_result r =
         model_->run(problem, ga::search_box::around(start, half), per_run, settings);
     const Eigen::VectorXd best = objective.acceleration_of(r.best_x);
-    const Eigen::VectorXd residual = terms.jacobian * best - terms.rhs;
-    evaluations += r.evaluations;
-
-    gauss_run_record rec;
-    rec.run = current_run;
-    rec.centre = run_centre;
-    rec.radii = half.cwiseProduct(frame.axis_width);
-    rec.acceleration = best;
-    rec.z1 = terms.penalised(best);
-    rec.z = terms.gauss_function(best);
-    rec.max_residual = max_abs(residual);
-    rec.change = max_abs(best - last_best);
-    rec.evaluations = r.evaluations;
-    rec.seconds = r.seconds;
-    // Decided from the GA's result and shared data only, so that all ranks agree.
-    const double tol = options_.tolerance * std::max(1.0, max_abs(best));
-    rec.near_face = max_abs((r.best_x - start).cwiseQuotient(half)) > options_.face_fraction;
-    const bool residual_ok = residual_within(terms, residual, tol);
-    // What this run could resolve: run_resolution of its box, in m/s^2 on the loosest axis.
-    const double resolution = max_abs(half.cwiseProduct(frame.axis_width)) * options_.run_resolution;
-    // Two GA runs must agree, in a box that resolves the tolerance: a run that finds nothing
-    // better than its start point (already closer than the box resolves) shows no change
-    // without showing convergence.
-    converged = k > 0 && rec.change <= tol && !rec.near_face && residual_ok && resolution <= tol;
-    // A warm box drawn from the prediction error holds the answer, so the first run alone
-    // suffices when it resolves a quarter of the tolerance (run_resolution is a typical
-    // resolution, not a bound) and the best is not pressing on a face (the box was not too
-    // small).
-    if (warm && k == 0 && !rec.near_face && residual_ok && resolution <= 0.25 * tol) {
-      converged = true;
-    }
+    const Eigen::VectorXd residual = s.terms.jacobian * best - s.terms.rhs;
+    s.evaluations += r.evaluations;
+    gauss_run_record rec =
+        judge_run(s, k, r, start, run_centre, half, last_best, best, residual, s.converged);
     last_best = best;
-    const Eigen::VectorXd lambda_before = schedule.multipliers();
-    schedule.after_run(residual);
+    const Eigen::VectorXd lambda_before = s.schedule.multipliers();
+    s.schedule.after_run(residual);
     // The multiplier update moves the minimiser by H^-1 A^T dlambda, in whitened axes (H' = I)
     // by |B^T A^T dlambda|: the next box must hold that move as well as this run's error.
     double update_move = 0.0;
     if (in_h_norm && m > 0 && options_.box_follows_multipliers) {
-      update_move = max_abs(frame.basis.transpose() *
-                            (terms.jacobian.transpose() * (schedule.multipliers() - lambda_before)));
+      update_move =
+          max_abs(s.frame.basis.transpose() *
+                  (s.terms.jacobian.transpose() * (s.schedule.multipliers() - lambda_before)));
     }
     const bool widen = rec.near_face;
     runs_.push_back(std::move(rec));
-    if (converged || k + 1 == options_.max_runs) break;
+    if (s.converged || k + 1 == options_.max_runs) break;
 
     // Stage 5: the next box.
-    const Eigen::VectorXd next = next_half(half, k + 1, warm, widen, update_move);
+    const Eigen::VectorXd next = next_half(half, k + 1, s.warm, widen, update_move);
     run_centre = best;
-    terms = terms_now();
-    if (schedule.kind() == penalty_kind::increasing) frame = make_frame(terms, options_.axes);
-    half = with_floor(next, run_centre, frame);
-    problem.set(std::make_unique<gauss_objective>(terms, run_centre, half, frame.basis));
+    s.terms = gauss_terms::from_system(s.system, s.schedule.weights(), s.schedule.multipliers());
+    if (s.schedule.kind() == penalty_kind::increasing) s.frame = make_frame(s.terms, options_.axes);
+    half = with_floor(next, run_centre, s.frame);
+    problem.set(std::make_unique<gauss_objective>(s.terms, run_centre, half, s.frame.basis));
   }
-  ++solves_;
+}
 
+// Stages 6-7: diagnose rows the penalty could not satisfy, report, remember for the next warm
+// start.
+acceleration_result gauss_ga_solver::finish(solve_state& s) {
   acceleration_result out;
   out.runs = static_cast<int>(runs_.size());
-  out.evaluations = evaluations;
+  out.evaluations = s.evaluations;
   const Eigen::VectorXd a = runs_.back().acceleration;
-
-  // Stage 6: diagnose rows the penalty could not satisfy.
-  if (diagnose_inconsistent(system, terms, scales, a, first_run_index, out)) {
+  if (diagnose_inconsistent(s.system, s.terms, s.scales, a, s.first_run_index, out)) {
     reset();
     return out;
   }
-
   out.status =
-      converged || options_.tolerance == 0.0 ? solve_status::ok : solve_status::not_converged;
-  if (!converged && options_.tolerance > 0.0) {
+      s.converged || options_.tolerance == 0.0 ? solve_status::ok : solve_status::not_converged;
+  if (!s.converged && options_.tolerance > 0.0) {
     out.message = fmt::format(
         "ga: not converged after {} runs ({} evaluations): the best moved by {:.3g} in the last "
         "run (tolerance {:.3g}), max residual {:.3g}{}",
@@ -549,10 +586,8 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
         runs_.back().near_face ? ", best on the face of its box" : "");
   }
   out.acceleration = a;
-  out.constraint_force = system.mass * (a - terms.free_accel);
-
-  // Stage 7: remember for the next warm start.
-  remember(a, warm ? max_abs(a - predicted) : -1.0);
+  out.constraint_force = s.system.mass * (a - s.terms.free_accel);
+  remember(a, s.warm ? max_abs(a - s.predicted) : -1.0);
   if (!options_.record_trace) runs_.clear();
   return out;
 }
@@ -618,10 +653,8 @@ void gauss_ga_solver::remember(const Eigen::VectorXd& a, double prediction_error
 }
 
 bool gauss_ga_solver::diagnose_inconsistent(const constrained_system& system,
-                                            const gauss_terms& terms,
-                                            const Eigen::VectorXd& scales,
-                                            const Eigen::VectorXd& a,
-                                            std::uint64_t first_run_index,
+                                            const gauss_terms& terms, const Eigen::VectorXd& scales,
+                                            const Eigen::VectorXd& a, std::uint64_t first_run_index,
                                             acceleration_result& out) {
   const int n = system.coordinates();
   const int m = system.constraints();
@@ -643,8 +676,8 @@ bool gauss_ga_solver::diagnose_inconsistent(const constrained_system& system,
   double residual_at[2] = {0.0, 0.0};
   const double r = std::max(1e-6, 100.0 * max_abs(residual));
   for (int k = 0; k < 2; ++k) {
-    gauss_terms t = gauss_terms::from_system(system, base * (k == 0 ? 1.0 : 10.0),
-                                             Eigen::VectorXd::Zero(m));
+    gauss_terms t =
+        gauss_terms::from_system(system, base * (k == 0 ? 1.0 : 10.0), Eigen::VectorXd::Zero(m));
     const gauss_objective check(t, a, Eigen::VectorXd::Constant(n, r),
                                 gauss_objective::principal_axes(t));
     ga::termination lim;

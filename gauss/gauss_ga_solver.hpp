@@ -16,9 +16,9 @@
 
 #include "ga/island_model.hpp"
 #include "ga/options.hpp"
-#include "mechanics/acceleration_solver.hpp"
 #include "gauss/gauss_objective.hpp"
 #include "gauss/gauss_penalty_schedule.hpp"
+#include "mechanics/acceleration_solver.hpp"
 
 namespace kinevo::gauss {
 
@@ -131,8 +131,8 @@ std::vector<std::string> gauss_ga_preset_names();
 
 // One run of a solve (a row of Table 5.1).
 struct gauss_run_record {
-  int run = 0;             // 1-based within the solve
-  Eigen::VectorXd centre;  // of the searched box
+  int run = 0;                   // 1-based within the solve
+  Eigen::VectorXd centre;        // of the searched box
   Eigen::VectorXd radii;         // half widths along the search axes, in m/s^2
   Eigen::VectorXd acceleration;  // best of the run
   double z1 = 0.0;               // eq. 5.6 at the best with this run's weights
@@ -191,6 +191,16 @@ class gauss_ga_solver final : public acceleration_solver {
     Eigen::VectorXd centre;  // in accelerations
     Eigen::VectorXd half;    // half widths in the run's search coordinates
   };
+  struct solve_state;  // what the stages of one solve share (the .cpp)
+  solve_state prepare(const constrained_system& system);
+  box first_box(const solve_state& s) const;
+  void run_ranges(solve_state& s, box first);
+  gauss_run_record judge_run(const solve_state& s, int k, const ga::run_result& r,
+                             const Eigen::VectorXd& start, const Eigen::VectorXd& run_centre,
+                             const Eigen::VectorXd& half, const Eigen::VectorXd& last_best,
+                             const Eigen::VectorXd& best, const Eigen::VectorXd& residual,
+                             bool& converged) const;
+  acceleration_result finish(solve_state& s);
   Eigen::VectorXd predict(int n) const;
   box warm_box(const Eigen::VectorXd& predicted, const search_frame& frame) const;
   box cold_box_of(const gauss_terms& terms, const Eigen::VectorXd& scales,
