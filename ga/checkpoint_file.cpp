@@ -57,57 +57,55 @@ std::string format_body(const checkpoint_contents& c) {
   return os.str();
 }
 
-// Line-by-line reader of the verified body; every failure names file and line.
-class body_reader {
- public:
-  body_reader(const std::filesystem::path& path, const std::string& body)
-      : path_(path), in_(body) {}
-
-  [[noreturn]] void fail(const std::string& msg) const {
-    throw io::input_error(checkpoint_where(path_, line_no_) + msg);
-  }
-  bool next(std::string& line) {
-    if (!std::getline(in_, line)) return false;
-    ++line_no_;
-    return true;
-  }
-  // The next line, which must start with `key`; returns the rest.
-  std::istringstream keyed(const char* key) {
-    std::string line;
-    if (!next(line)) fail(std::string("missing '") + key + "'");
-    std::istringstream s(line);
-    std::string k;
-    s >> k;
-    if (k != key) fail(std::string("expected '") + key + "', found '" + k + "'");
-    return s;
-  }
-  double real(std::istringstream& s) {
-    std::string tok;
-    if (!(s >> tok)) fail("missing number");
-    char* end = nullptr;
-    const double v = std::strtod(tok.c_str(), &end);
-    if (end == tok.c_str() || *end != '\0') fail("'" + tok + "' is not a number");
-    return v;
-  }
-  template <typename T>
-  T integer(std::istringstream& s, const char* what) {
-    T v{};
-    std::string rest;
-    if (!(s >> v) || (s >> rest)) fail(std::string("unreadable ") + what);
-    return v;
-  }
-  int line() const { return line_no_; }
-
- private:
-  const std::filesystem::path& path_;
-  std::istringstream in_;
-  int line_no_ = 0;
-};
-
 }  // namespace
 
 std::string checkpoint_where(const std::filesystem::path& path, int line) {
   return path.string() + ":" + std::to_string(line) + ": ";
+}
+
+checkpoint_reader::checkpoint_reader(const std::filesystem::path& path, const std::string& body)
+    : path_(path), in_(body) {}
+
+void checkpoint_reader::fail(const std::string& msg) const {
+  throw io::input_error(checkpoint_where(path_, line_no_) + msg);
+}
+
+bool checkpoint_reader::next(std::string& line) {
+  if (!std::getline(in_, line)) return false;
+  ++line_no_;
+  return true;
+}
+
+std::istringstream checkpoint_reader::keyed(const char* key) {
+  std::string line;
+  if (!next(line)) fail(std::string("missing '") + key + "'");
+  std::istringstream s(line);
+  std::string k;
+  s >> k;
+  if (k != key) fail(std::string("expected '") + key + "', found '" + k + "'");
+  return s;
+}
+
+double checkpoint_reader::real(std::istringstream& s) {
+  std::string tok;
+  if (!(s >> tok)) fail("missing number");
+  char* end = nullptr;
+  const double v = std::strtod(tok.c_str(), &end);
+  if (end == tok.c_str() || *end != '\0') fail("'" + tok + "' is not a number");
+  return v;
+}
+
+Eigen::MatrixXd checkpoint_reader::matrix(const char* key) {
+  auto s = keyed(key);
+  Eigen::Index rows = -1, cols = -1;
+  if (!(s >> rows >> cols) || rows < 0 || cols < 0 || rows > (1 << 24) || cols > (1 << 24)) {
+    fail(std::string("unreadable size of '") + key + "'");
+  }
+  Eigen::MatrixXd m(rows, cols);
+  for (Eigen::Index j = 0; j < cols; ++j) {
+    for (Eigen::Index i = 0; i < rows; ++i) m(i, j) = real(s);
+  }
+  return m;
 }
 
 void write_checksummed_text(const std::filesystem::path& path, const std::string& body) {
@@ -152,7 +150,7 @@ void write_checkpoint_file(const std::filesystem::path& path, const checkpoint_c
 }
 
 checkpoint_contents read_checkpoint_file(const std::filesystem::path& path, int n) {
-  body_reader r(path, read_checksummed_text(path, magic));
+  checkpoint_reader r(path, read_checksummed_text(path, magic));
 
   checkpoint_contents c;
   {

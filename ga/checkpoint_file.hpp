@@ -6,9 +6,11 @@
 // (fingerprint, box, counters) is the island model's to check.
 #pragma once
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "ga/search_box.hpp"
@@ -45,5 +47,32 @@ std::string read_checksummed_text(const std::filesystem::path& path, const std::
 
 // "file:line: " prefix used by every checkpoint message.
 std::string checkpoint_where(const std::filesystem::path& path, int line);
+
+// Line-by-line reader of a verified body (island checkpoints, range-run states); every failure
+// throws io::input_error naming the file and line.
+class checkpoint_reader {
+ public:
+  checkpoint_reader(const std::filesystem::path& path, const std::string& body);
+  [[noreturn]] void fail(const std::string& msg) const;
+  bool next(std::string& line);
+  // The next line, which must start with `key`; returns the rest.
+  std::istringstream keyed(const char* key);
+  double real(std::istringstream& s);
+  // A line "key rows cols v00 v10 ..." (column-major).
+  Eigen::MatrixXd matrix(const char* key);
+  template <typename T>
+  T integer(std::istringstream& s, const char* what) {
+    T v{};
+    std::string rest;
+    if (!(s >> v) || (s >> rest)) fail(std::string("unreadable ") + what);
+    return v;
+  }
+  int line() const { return line_no_; }
+
+ private:
+  const std::filesystem::path& path_;
+  std::istringstream in_;
+  int line_no_ = 0;
+};
 
 }  // namespace kinevo::ga

@@ -156,60 +156,15 @@ void save_range_state(const std::filesystem::path& path, const std::string& fing
   write_checksummed_text(path, os.str());
 }
 
-// Reads what save_range_state wrote (the checksum is already verified: a failure here means
-// another kinevo version or another problem, named with the line).
-class range_reader {
- public:
-  range_reader(const std::filesystem::path& path, const std::string& body)
-      : path_(path), in_(body) {}
-  [[noreturn]] void fail(const std::string& msg) const {
-    throw io::input_error(checkpoint_where(path_, line_) + msg);
-  }
-  std::istringstream keyed(const char* key) {
-    std::string line;
-    if (!std::getline(in_, line)) fail(std::string("missing '") + key + "'");
-    ++line_;
-    std::istringstream s(line);
-    std::string k;
-    s >> k;
-    if (k != key) fail(std::string("expected '") + key + "', found '" + k + "'");
-    return s;
-  }
-  Eigen::MatrixXd matrix(const char* key) {
-    auto s = keyed(key);
-    Eigen::Index rows = -1, cols = -1;
-    if (!(s >> rows >> cols) || rows < 0 || cols < 0 || rows > (1 << 24) || cols > (1 << 24)) {
-      fail(std::string("unreadable size of '") + key + "'");
-    }
-    Eigen::MatrixXd m(rows, cols);
-    for (Eigen::Index j = 0; j < cols; ++j) {
-      for (Eigen::Index i = 0; i < rows; ++i) m(i, j) = real(s);
-    }
-    return m;
-  }
-  double real(std::istringstream& s) {
-    std::string tok;
-    if (!(s >> tok)) fail("missing number");
-    char* end = nullptr;
-    const double v = std::strtod(tok.c_str(), &end);
-    if (end == tok.c_str() || *end != '\0') fail("'" + tok + "' is not a number");
-    return v;
-  }
-  int line() const { return line_; }
-
- private:
-  const std::filesystem::path& path_;
-  std::istringstream in_;
-  int line_ = 0;
-};
-
 Eigen::VectorXd vector_of(const Eigen::MatrixXd& m) {
   return m.size() == 0 ? Eigen::VectorXd() : Eigen::VectorXd(m.reshaped());
 }
 
 range_state load_range_state(const std::filesystem::path& path, const std::string& fingerprint,
                              int n) {
-  range_reader r(path, read_checksummed_text(path, range_magic));
+  // The checksum is verified here: a failure below means another kinevo version or another
+  // problem, named with the line.
+  checkpoint_reader r(path, read_checksummed_text(path, range_magic));
   {
     auto s = r.keyed(range_magic);
     int v = 0;
