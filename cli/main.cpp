@@ -11,7 +11,7 @@
 #include "cli/command.hpp"
 #include "ga/mpi_environment.hpp"
 #include "gauss/register_ga_solver.hpp"
-#include "io/csv_table.hpp"
+#include "io/errors.hpp"
 
 namespace kinevo::cli {
 
@@ -56,10 +56,12 @@ int main(int argc, char** argv) {
     runners[sub] = c.setup(*sub);
   }
 
+  // Under mpiexec every rank parses and runs alike; rank 0 alone prints help and errors.
+  const bool root = ga::mpi_environment::rank() == 0;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
+    const int code = root ? app.exit(e) : e.get_exit_code();
     return code == 0 ? 0 : cli::exit_bad_input;
   }
 
@@ -69,10 +71,13 @@ int main(int argc, char** argv) {
     }
     return cli::exit_bad_input;
   } catch (const io::input_error& e) {
-    fmt::print(stderr, "kinevo: {}\n", e.what());
+    if (root) fmt::print(stderr, "kinevo: {}\n", e.what());
+    return cli::exit_bad_input;
+  } catch (const io::option_error& e) {
+    if (root) fmt::print(stderr, "kinevo: {}\n", e.what());
     return cli::exit_bad_input;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "kinevo: error: {}\n", e.what());
+    if (root) fmt::print(stderr, "kinevo: error: {}\n", e.what());
     return cli::exit_failure;
   }
 }
