@@ -11,10 +11,10 @@
 #include <stdexcept>
 
 #include "cli/command.hpp"
-#include "io/interrupt.hpp"
 #include "ga/mpi_environment.hpp"
 #include "io/atomic_file.hpp"
 #include "io/csv_table.hpp"
+#include "io/interrupt.hpp"
 #include "io/progress.hpp"
 #include "io/svg_plot.hpp"
 #include "mechanics/model.hpp"
@@ -228,13 +228,19 @@ int run_simulate(simulate_args& a) {
       collected.last_t = r.t;
     }
     progress.update((r.t - a.sim.t_start) / span, fmt::format("t = {:.4g}", r.t));
-    if (a.interrupt_after > 0 && ++records >= a.interrupt_after) io::request_interrupt();
+    // On rank 0 only under mpiexec, as a signal reaching one rank first: the ranks must agree.
+    if (a.interrupt_after > 0 && ++records >= a.interrupt_after &&
+        ga::mpi_environment::rank() == 0) {
+      io::request_interrupt();
+    }
     return true;
   };
   // The one interrupt mechanism of every subcommand (io/interrupt.hpp): SIGINT and SIGTERM
   // raise the flag; the run keeps what it computed and ends with exit 130.
   io::install_interrupt_handlers();
   a.sim.interrupt = &io::interrupt_flag();
+  // Under mpiexec the ranks share each GA solve: all stop at the same record or none does.
+  if (ga::mpi_environment::size() > 1) a.sim.agree_interrupt = ga::mpi_environment::any_rank;
   const mechanics::simulation_result res =
       mechanics::simulate(m, *solver, a.sim, on_step, reference.get());
   progress.finish();

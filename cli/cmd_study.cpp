@@ -9,10 +9,10 @@
 #include <string>
 
 #include "cli/command.hpp"
-#include "io/interrupt.hpp"
 #include "ga/mpi_environment.hpp"
 #include "io/atomic_file.hpp"
 #include "io/csv_table.hpp"
+#include "io/interrupt.hpp"
 #include "io/progress.hpp"
 #include "studies/double_pendulum_study.hpp"
 
@@ -53,6 +53,8 @@ int run_double_pendulum(study_args& a) {
   // raise the flag; the run keeps what it computed and ends with exit 130.
   io::install_interrupt_handlers();
   a.options.interrupt = &io::interrupt_flag();
+  // Under mpiexec the ranks share each GA solve: all skip the same parts.
+  if (ga::mpi_environment::size() > 1) a.options.agree_interrupt = ga::mpi_environment::any_rank;
   studies::double_pendulum_study_result r;
   try {
     r = studies::run_double_pendulum_study(a.options);

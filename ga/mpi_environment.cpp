@@ -62,4 +62,12 @@ void mpi_environment::broadcast_from_root(std::span<double> data) {
   MPI_Bcast(data.data(), static_cast<int>(data.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
 }
 
+bool mpi_environment::any_rank(bool local) {
+  if (!g_active || g_size < 2) return local;
+  int mine = local ? 1 : 0;
+  int any = 0;
+  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+  return any != 0;
+}
+
 }  // namespace kinevo::ga

@@ -24,6 +24,9 @@ class mpi_environment {
   // does nothing without MPI. Callers that must hand every rank the same numbers, bit for bit
   // (a model evaluated on each rank need not agree in the last bit), use this.
   static void broadcast_from_root(std::span<double> data);
+  // True on every rank when `local` is true on any rank (collective: every rank must call it
+  // equally often); `local` itself without MPI.
+  static bool any_rank(bool local);
 
  private:
   bool owner_ = false;

@@ -94,8 +94,11 @@ void check_halt(const simulation_options& o, step_record& r, run_state& st, bool
                fmt::format("stopped at t = {:.6g}: the motion diverged: {}", r.t, why));
     }
   }
-  if (!st.halt && st.result.stop == simulation_stop::none && o.interrupt != nullptr &&
-      o.interrupt->load()) {
+  bool interrupted = o.interrupt != nullptr && o.interrupt->load();
+  // Called at every record (also when already halting) so that processes that agree through it
+  // (MPI ranks) call it equally often.
+  if (o.agree_interrupt) interrupted = o.agree_interrupt(interrupted);
+  if (!st.halt && st.result.stop == simulation_stop::none && interrupted) {
     stop_run(st, simulation_stop::interrupted, fmt::format("interrupted at t = {:.6g}", r.t));
   }
   if (st.result.stop != simulation_stop::none) {

@@ -62,6 +62,10 @@ struct simulation_options {
   // Raised (e.g. by a SIGINT or SIGTERM handler) to end the run at the next record with
   // simulation_stop::interrupted; that record is the run's last. May be null.
   const std::atomic<bool>* interrupt = nullptr;
+  // Optional: turns this process's flag into the run's decision at each record. Processes that
+  // integrate the same run in lockstep (MPI ranks sharing the GA solver) must stop at the same
+  // record: `kinevo simulate` passes an any-rank vote under mpiexec.
+  std::function<bool(bool)> agree_interrupt;
 
   // Throws io::option_error naming the field and its allowed range: times finite with
   // t_end > t_start, dt, rtol (< 1), dt_min and projection_tolerance finite and > 0, atol and the

@@ -271,6 +271,7 @@ motion_data run_motion(const double_pendulum_study_options& o,
   // not_converged, but the motion goes on so that its difference from GIGSP is still known.
   so.allow_unconverged = true;
   so.interrupt = o.interrupt;
+  so.agree_interrupt = o.agree_interrupt;
 
   gauss_ga_options g = gauss_ga_preset(o.preset);
   g.islands.islands = o.islands;
@@ -314,6 +315,7 @@ motion_data run_motion(const double_pendulum_study_options& o,
   // GIGSP's run is cheap: it runs to the end, uninterrupted, to compare what the GA computed.
   simulation_options so_reference = so;
   so_reference.interrupt = nullptr;
+  so_reference.agree_interrupt = nullptr;
   const simulation_result rr = simulate(m, *gigsp, so_reference, [&](const step_record& r) {
     ref_records.push_back(r);
     return true;
@@ -718,7 +720,10 @@ double_pendulum_study_result run_double_pendulum_study(const double_pendulum_stu
   }
   // Each part starts only when no interrupt came; a part that started finishes (the motion
   // stops at its next step), so that what is written is whole.
-  auto interrupted = [&o] { return o.interrupt != nullptr && o.interrupt->load(); };
+  auto interrupted = [&o] {
+    const bool mine = o.interrupt != nullptr && o.interrupt->load();
+    return o.agree_interrupt ? o.agree_interrupt(mine) : mine;
+  };
   if (o.progress) o.progress(0.0, "t = 0, thesis preset");
   if (!interrupted()) r.thesis = solve_t0("thesis", o);
   if (o.progress) o.progress(0.05, "t = 0, default preset");

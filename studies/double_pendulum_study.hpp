@@ -64,6 +64,9 @@ struct double_pendulum_study_options {
   // next step (the motion), the parts not started are skipped, and what was computed is written
   // with a report naming the missing parts. May be null.
   const std::atomic<bool>* interrupt = nullptr;
+  // Optional: turns this process's flag into the study's decision (an any-rank vote under
+  // mpiexec, so that every rank skips the same parts); see simulation_options::agree_interrupt.
+  std::function<bool(bool)> agree_interrupt;
 
   // Throws io::option_error (a std::invalid_argument) naming the field and its allowed range:
   // islands >= 1, t_end finite and >= 0, dt finite and > 0, the divergence limits finite and
