@@ -1,4 +1,5 @@
-// The README's exit-status contract, one rule at a time, for every subcommand:
+// The README's exit-status contract, one rule at a time, for every subcommand (model has no
+// computation that can fail: 0 and 2 only):
 //   0 success, 1 the computation failed (diverged, NaN, not converged, inconsistent),
 //   2 unusable input, options or output location, 130 interrupted (what was computed is kept).
 #include <gtest/gtest.h>
@@ -110,6 +111,8 @@ TEST(ExitStatus, Optimize) {
   const auto dir = fresh_dir("exit_optimize");
   expect_statuses({
       {"optimize --function sphere --dim 2 --max-evals 2000 --quiet", 0},
+      // x^2 overflows on this box: a non-finite objective stops the run, naming the point.
+      {"optimize --function sphere --dim 2 --lower -1e300 --upper 1e300 --quiet", 1},
       {"optimize --function sphere --dim 2 --lower -1e308 --upper 1e308 --quiet", 2},
       {"optimize --function sphere --dim 2 --max-evals -1 --quiet", 2},
       {"optimize --function nosuch --quiet", 2},
@@ -134,7 +137,11 @@ TEST(ExitStatus, OptimizeInterruptedBySigtermSavesTheState) {
 
 TEST(ExitStatus, Synth) {
   const auto dir = fresh_dir("exit_synth");
+  // A constant output angle: the least-squares equations are rank deficient.
+  const auto flat = dir / "flat.csv";
+  std::ofstream(flat) << "psi_deg,phi_deg\n10,20\n20,20\n30,20\n40,20\n";
   expect_statuses({
+      {"synth fourbar --table " + flat.string() + " --quiet", 1},
       {"synth fourbar --table " + examples + "/grashof_table1.csv --quiet", 0},
       {"synth rssr --table " + examples + "/rssr_19.csv --quiet", 0},
       {"synth dyad --poses " + examples + "/dyad_17.csv --quiet", 0},
@@ -151,6 +158,8 @@ TEST(ExitStatus, Study) {
   const auto dir = fresh_dir("exit_study");
   expect_statuses({
       {"study double-pendulum --t-end 0 --quiet --out " + (dir / "ok").string(), 0},
+      // RK4 with a 0.3 s step: the default preset's motion diverges, a failure of the study.
+      {"study double-pendulum --dt 0.3 --t-end 2 --quiet --out " + (dir / "coarse").string(), 1},
       {"study double-pendulum --dt -1 --quiet --out " + (dir / "bad").string(), 2},
       {"study double-pendulum --preset thesi --quiet --out " + (dir / "bad").string(), 2},
       {"study double-pendulum --quiet --out /proc/x", 2},
