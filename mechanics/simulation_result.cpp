@@ -169,31 +169,4 @@ nlohmann::json simulation_result::to_json() const {
   return j;
 }
 
-const std::vector<std::string>& simulation_result::golden_json_keys() {
-  static const std::vector<std::string> keys{"allow_unconverged",
-                                             "check",
-                                             "completed",
-                                             "divergence_scales",
-                                             "energy",
-                                             "first_unconverged_message",
-                                             "first_unconverged_t",
-                                             "integrator",
-                                             "last_t",
-                                             "least_squares_solves",
-                                             "max_position_violation",
-                                             "max_velocity_violation",
-                                             "message",
-                                             "rejected_steps",
-                                             "solver",
-                                             "solver_evaluations",
-                                             "solves",
-                                             "stabilization",
-                                             "status",
-                                             "steps",
-                                             "stop_reason",
-                                             "unconverged_solves",
-                                             "wall_seconds"};
-  return keys;
-}
-
 }  // namespace kinevo::mechanics

@@ -122,9 +122,9 @@ struct simulation_result {
   // Several lines: the brief one, violations, energy, the reference difference, solver work,
   // unconverged and least-squares solves.
   std::string full_report() const;
-  // The keys of golden_json_keys(), numbers that are not finite as null.
+  // The JSON of --json (keys pinned in tests/mechanics/test_report_contracts.cpp); numbers
+  // that are not finite as null.
   nlohmann::json to_json() const;
-  static const std::vector<std::string>& golden_json_keys();
 };
 
 }  // namespace kinevo::mechanics

@@ -144,27 +144,4 @@ nlohmann::json solver_comparison::to_json() const {
   return j;
 }
 
-const std::vector<std::string>& solver_comparison::golden_json_keys() {
-  static const std::vector<std::string> keys{"constraints",  "coordinates", "failed",
-                                             "inconsistent", "model",       "non_finite_inputs",
-                                             "reference",    "solvers",     "t"};
-  return keys;
-}
-
-const std::vector<std::string>& solver_comparison::golden_solver_json_keys() {
-  static const std::vector<std::string> keys{"a",
-                                             "constraint_force",
-                                             "evaluations",
-                                             "finite",
-                                             "inconsistent",
-                                             "max_difference",
-                                             "message",
-                                             "rank",
-                                             "redundant",
-                                             "runs",
-                                             "seconds",
-                                             "status"};
-  return keys;
-}
-
 }  // namespace kinevo::mechanics

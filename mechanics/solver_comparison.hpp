@@ -56,8 +56,6 @@ struct solver_comparison {
   // per solver (status, rank, difference, redundant rows, message).
   std::string full_report() const;
   nlohmann::json to_json() const;
-  static const std::vector<std::string>& golden_json_keys();
-  static const std::vector<std::string>& golden_solver_json_keys();
 };
 
 // Builds every solver first (an unknown name or preset throws before any solve), then solves

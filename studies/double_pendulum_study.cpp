@@ -901,26 +901,6 @@ nlohmann::json to_json(const double_pendulum_study_result& r) {
   return j;
 }
 
-const std::vector<std::string>& study_json_keys() {
-  static const std::vector<std::string> keys{"default",
-                                             "exact",
-                                             "failed",
-                                             "files",
-                                             "interrupted",
-                                             "max_rel_error_t0",
-                                             "missing_parts",
-                                             "motion",
-                                             "printed",
-                                             "printed_rod2_violation",
-                                             "runs",
-                                             "status",
-                                             "targets",
-                                             "thesis",
-                                             "z1_minimiser_w1e6",
-                                             "z_exact"};
-  return keys;
-}
-
 std::string double_pendulum_study_result::brief_report() const {
   if (interrupted) return fmt::format("INTERRUPTED: missing {}", fmt::join(missing_parts, "; "));
   return verdict(*this);

@@ -172,7 +172,5 @@ double_pendulum_study_result run_double_pendulum_study(
 
 // The JSON object of `kinevo study double-pendulum --json`.
 nlohmann::json to_json(const double_pendulum_study_result& r);
-// Its top-level keys, sorted (a contract: tests compare them).
-const std::vector<std::string>& study_json_keys();
 
 }  // namespace kinevo::studies

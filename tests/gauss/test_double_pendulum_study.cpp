@@ -251,12 +251,11 @@ TEST(double_pendulum_study, interrupt_before_the_parts_skips_them_and_names_them
   std::vector<std::string> keys;
   for (const auto& [key, value] : j.items()) keys.push_back(key);
   std::sort(keys.begin(), keys.end());
-  EXPECT_EQ(keys, study_json_keys());
-  EXPECT_EQ(study_json_keys(),
-            (std::vector<std::string>{"default", "exact", "failed", "files", "interrupted",
-                                      "max_rel_error_t0", "missing_parts", "motion", "printed",
-                                      "printed_rod2_violation", "runs", "status", "targets",
-                                      "thesis", "z1_minimiser_w1e6", "z_exact"}));
+  // The keys, spelled out: changing one is a decision, made here.
+  EXPECT_EQ(keys, (std::vector<std::string>{"default", "exact", "failed", "files", "interrupted",
+                                            "max_rel_error_t0", "missing_parts", "motion",
+                                            "printed", "printed_rod2_violation", "runs", "status",
+                                            "targets", "thesis", "z1_minimiser_w1e6", "z_exact"}));
 }
 
 }  // namespace

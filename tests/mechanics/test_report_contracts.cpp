@@ -29,11 +29,6 @@ std::vector<std::string> keys_of(const nlohmann::json& j) {
   return k;
 }
 
-std::vector<std::string> sorted(std::vector<std::string> v) {
-  std::sort(v.begin(), v.end());
-  return v;
-}
-
 TEST(SimulationEnums, RoundTripThroughToStringAndParse) {
   for (const auto k : {integrator_kind::rk4, integrator_kind::dormand_prince}) {
     EXPECT_EQ(parse_integrator(to_string(k)), k);
@@ -92,7 +87,6 @@ TEST(SimulationResult, JsonKeysAreTheGoldenList) {
                                         "stop_reason",
                                         "unconverged_solves",
                                         "wall_seconds"};
-  EXPECT_EQ(sorted(simulation_result::golden_json_keys()), golden);
   const model m = load_model(examples + "/pendulum.toml");
   auto solver = make_solver("gigsp");
   auto reference = make_solver("lm");
@@ -140,13 +134,16 @@ TEST(SolverComparison, ReferenceDifferencesAndGoldenJsonKeys) {
   ASSERT_TRUE(c.ok()) << c.brief_report();
   ASSERT_EQ(c.reference, 0);  // the first direct solver gives ok
   for (const auto& a : c.answers) EXPECT_LT(a.max_difference, 1e-9) << a.name;
-  EXPECT_EQ(keys_of(c.to_json()), sorted(solver_comparison::golden_json_keys()));
-  EXPECT_EQ(sorted(solver_comparison::golden_json_keys()),
+  EXPECT_EQ(keys_of(c.to_json()),
             (std::vector<std::string>{"constraints", "coordinates", "failed", "inconsistent",
                                       "model", "non_finite_inputs", "reference", "solvers", "t"}));
   const auto j = c.to_json();
   for (const auto& a : c.answers) {
-    EXPECT_EQ(keys_of(j["solvers"][a.name]), sorted(solver_comparison::golden_solver_json_keys()));
+    EXPECT_EQ(keys_of(j["solvers"][a.name]),
+              (std::vector<std::string>{"a", "constraint_force", "evaluations", "finite",
+                                        "inconsistent", "max_difference", "message", "rank",
+                                        "redundant", "runs", "seconds", "status"}))
+        << a.name;
   }
   EXPECT_NE(c.full_report().find("max |a - a_"), std::string::npos) << c.full_report();
   EXPECT_NE(c.brief_report().find("ok"), std::string::npos) << c.brief_report();
