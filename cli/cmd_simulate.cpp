@@ -4,8 +4,6 @@
 // every figure comes from the library (mechanics/simulation_result.hpp).
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -13,13 +11,12 @@
 #include "cli/command.hpp"
 #include "ga/mpi_environment.hpp"
 #include "io/atomic_file.hpp"
-#include "io/csv_table.hpp"
 #include "io/interrupt.hpp"
 #include "io/progress.hpp"
-#include "io/svg_plot.hpp"
 #include "mechanics/model.hpp"
 #include "mechanics/simulation.hpp"
 #include "mechanics/solver_factory.hpp"
+#include "mechanics/trajectory_recorder.hpp"
 
 namespace kinevo::cli {
 
@@ -92,27 +89,16 @@ void prepare_options(simulate_args& a) {
   check_output(a.plot, "--plot");
 }
 
-// Plotted columns: the coordinates unless chosen; their indices in the CSV columns.
-std::vector<std::size_t> plot_indices(const std::vector<std::string>& plotted,
-                                      const std::vector<std::string>& columns) {
-  std::vector<std::size_t> index;
-  for (const auto& p : plotted) {
-    auto it = std::find(columns.begin(), columns.end(), p);
-    if (it == columns.end()) {
-      std::string list;
-      for (const auto& c : columns) list += (list.empty() ? "" : ", ") + c;
-      throw io::input_error(fmt::format("--plot-columns: no column '{}' (columns: {})", p, list));
-    }
-    index.push_back(static_cast<std::size_t>(it - columns.begin()));
+// The rows and plotted series the run keeps; an unknown --plot-columns name is bad input.
+mechanics::trajectory_recorder make_recorder(const simulate_args& a, const mechanics::model& m,
+                                             bool with_reference) {
+  try {
+    return mechanics::trajectory_recorder(m, with_reference, a.sim.record_every, a.plot_columns,
+                                          !a.out.empty());
+  } catch (const io::option_error& e) {
+    throw io::input_error(fmt::format("--plot-columns {}", e.requirement()));
   }
-  return index;
 }
-
-// How many rows the step callback wrote, and the time of the last.
-struct collected_rows {
-  long long rows = 0;
-  double last_t = std::numeric_limits<double>::quiet_NaN();
-};
 
 void report_stderr(const simulate_args& a, const mechanics::simulation_result& res,
                    const std::string& up_to) {
@@ -144,7 +130,8 @@ void report_stderr(const simulate_args& a, const mechanics::simulation_result& r
 }
 
 nlohmann::json json_summary(const simulate_args& a, const mechanics::model& m,
-                            const mechanics::simulation_result& res, const collected_rows& c) {
+                            const mechanics::simulation_result& res,
+                            const mechanics::trajectory_recorder& c) {
   nlohmann::json j = res.to_json();
   j["model"] = m.name();
   j["file"] = a.file;
@@ -152,8 +139,8 @@ nlohmann::json json_summary(const simulate_args& a, const mechanics::model& m,
   j["integrator"] = a.integrator;
   j["stabilization"] = a.stabilization;
   if (!a.check.empty()) j["check"]["solver"] = a.check;
-  j["last_t"] = finite_or_null(c.last_t);
-  j["rows"] = c.rows;
+  j["last_t"] = finite_or_null(c.last_t());
+  j["rows"] = c.rows();
   j["out"] = a.out.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.out);
   j["plot"] = a.plot.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.plot);
   return j;
@@ -187,23 +174,13 @@ int run_simulate(simulate_args& a) {
   std::unique_ptr<mechanics::acceleration_solver> reference;
   if (!a.check.empty()) reference = make_solver_for(a.check, a.solver_options, "--check");
 
-  const bool with_ref = reference != nullptr;
-  const auto columns = mechanics::record_columns(m, with_ref);
-  io::csv_writer csv(columns);
-  const std::vector<std::string> plotted =
-      a.plot_columns.empty() ? m.coordinate_names() : a.plot_columns;
-  const auto plot_index = plot_indices(plotted, columns);
-  std::vector<io::chart_series> series(plotted.size());
-  for (std::size_t i = 0; i < plotted.size(); ++i) series[i].label = plotted[i];
+  mechanics::trajectory_recorder recorder = make_recorder(a, m, reference != nullptr);
 
   // Under mpiexec every rank runs the simulation (the GA solver's islands span the ranks);
   // rank 0 alone prints and writes.
   const bool root = ga::mpi_environment::rank() == 0;
   io::progress_line progress("simulate", a.quiet || a.json || !root);
-  collected_rows collected;
   const double span = a.sim.t_end - a.sim.t_start;
-  // A written row flags every solve since the previous written row (--record-every).
-  mechanics::record_thinner thinner(a.sim.record_every);
   bool warned = false;
   long long records = 0;
   auto on_step = [&](const mechanics::step_record& r) {
@@ -216,17 +193,7 @@ int run_simulate(simulate_args& a) {
                  "going on (--allow-unconverged), the rows are flagged in unconverged_solves\n",
                  a.solver, r.t);
     }
-    mechanics::step_record flagged = r;
-    if (thinner.keep(flagged, r.final)) {
-      const auto row = mechanics::record_row(m, flagged, with_ref);
-      if (!a.out.empty()) csv.add_row(row);
-      for (std::size_t i = 0; i < plot_index.size(); ++i) {
-        series[i].x.push_back(r.t);
-        series[i].y.push_back(row[plot_index[i]]);
-      }
-      ++collected.rows;
-      collected.last_t = r.t;
-    }
+    recorder.add(r);
     progress.update((r.t - a.sim.t_start) / span, fmt::format("t = {:.4g}", r.t));
     // On rank 0 only under mpiexec, as a signal reaching one rank first: the ranks must agree.
     if (a.interrupt_after > 0 && ++records >= a.interrupt_after &&
@@ -247,20 +214,15 @@ int run_simulate(simulate_args& a) {
   if (!root) return exit_status(res);
   // Whatever was computed is saved, also when the run stopped early: the rows before the stop
   // (a row is only written once every solve that led to it was accepted).
-  if (!a.out.empty()) csv.save(a.out);
-  const std::string up_to = collected.rows > 0 ? fmt::format("up to t = {:.6g} ({} rows)",
-                                                             collected.last_t, collected.rows)
-                                               : "(no rows)";
+  if (!a.out.empty()) recorder.table().save(a.out);
+  const std::string up_to = recorder.written_span();
   report_stderr(a, res, up_to);
   if (!a.plot.empty()) {
-    io::chart_options co;
-    co.title = fmt::format("{} ({})", m.name().empty() ? a.file : m.name(), a.solver);
-    co.x_label = "t [s]";
-    co.y_label = plotted.size() == 1 ? plotted[0] : "value";
-    io::save_line_chart(a.plot, series, co);
+    recorder.save_plot(a.plot,
+                       fmt::format("{} ({})", m.name().empty() ? a.file : m.name(), a.solver));
   }
   if (a.json) {
-    fmt::print("{}\n", json_summary(a, m, res, collected).dump());
+    fmt::print("{}\n", json_summary(a, m, res, recorder).dump());
   } else if (!a.quiet) {
     print_text(a, res, up_to);
   }

@@ -1,0 +1,54 @@
+// What a caller keeps of a simulation run through its step callback: the CSV rows (every
+// record_every-th step and the last, each flagged with the solves since the previous written
+// row) and the series of the plotted columns. Whatever was recorded up to a stop (divergence,
+// interrupt, an unconverged solve) can be saved: a row is only added once every solve that led
+// to it was accepted.
+#pragma once
+
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "io/csv_table.hpp"
+#include "io/svg_plot.hpp"
+#include "mechanics/model.hpp"
+#include "mechanics/simulation.hpp"
+
+namespace kinevo::mechanics {
+
+class trajectory_recorder {
+ public:
+  // `plotted`: CSV column names to plot (empty: the coordinates); throws io::option_error
+  // (field "plot_columns") naming a column that does not exist and listing those that do.
+  // Without `keep_rows` only the plotted series are kept.
+  trajectory_recorder(const model& m, bool with_reference, int record_every,
+                      std::vector<std::string> plotted, bool keep_rows);
+
+  // Adds the record if record_every keeps it (always its final one).
+  void add(const step_record& r);
+
+  const io::csv_writer& table() const { return table_; }
+  const std::vector<io::chart_series>& series() const { return series_; }
+  const std::vector<std::string>& plotted() const { return plotted_; }
+  long long rows() const { return rows_; }
+  double last_t() const { return last_t_; }
+  // "up to t = 0.25 (251 rows)", or "(no rows)".
+  std::string written_span() const;
+  // The plotted series against t as an SVG chart (atomically), titled `title`.
+  void save_plot(const std::filesystem::path& path, const std::string& title) const;
+
+ private:
+  const model& model_;
+  bool with_reference_;
+  bool keep_rows_;
+  record_thinner thinner_;
+  io::csv_writer table_;
+  std::vector<std::string> plotted_;
+  std::vector<std::size_t> plot_index_;
+  std::vector<io::chart_series> series_;
+  long long rows_ = 0;
+  double last_t_ = std::numeric_limits<double>::quiet_NaN();
+};
+
+}  // namespace kinevo::mechanics

@@ -1,0 +1,63 @@
+// The rows and series `kinevo simulate` keeps of a run (mechanics/trajectory_recorder).
+#include "mechanics/trajectory_recorder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "io/errors.hpp"
+#include "mechanics/solver_factory.hpp"
+
+namespace kinevo::mechanics {
+namespace {
+
+const std::string examples = KINEVO_EXAMPLES;
+
+// Rows of a run of `steps` steps kept every `every`: records 0..steps, those with index
+// divisible by `every`, plus the last when it is not one of them.
+long long expected_rows(int steps, int every) {
+  return steps / every + 1 + (steps % every != 0 ? 1 : 0);
+}
+
+TEST(TrajectoryRecorder, KeepsEveryKthRowAndTheLastAndThePlottedSeries) {
+  const model m = load_model(examples + "/pendulum.toml");
+  auto solver = make_solver("gigsp");
+  simulation_options o;
+  o.t_end = 0.1;
+  o.dt = 0.01;
+  for (const int every : {1, 3, 4, 10}) {
+    trajectory_recorder rec(m, false, every, {}, true);
+    (void)simulate(m, *solver, o, [&](const step_record& r) {
+      rec.add(r);
+      return true;
+    });
+    EXPECT_EQ(rec.rows(), expected_rows(10, every)) << every;
+    EXPECT_NEAR(rec.last_t(), 0.1, 1e-12) << every;
+    ASSERT_EQ(rec.series().size(), m.coordinate_names().size());
+    EXPECT_EQ(static_cast<long long>(rec.series()[0].x.size()), rec.rows());
+    // The table holds the same rows: header plus one line per row.
+    const std::string text = rec.table().str();
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), rec.rows() + 1) << every;
+    EXPECT_NE(rec.written_span().find(std::to_string(rec.rows()) + " rows"), std::string::npos);
+  }
+}
+
+TEST(TrajectoryRecorder, AnUnknownPlotColumnIsNamedWithTheColumnsThatExist) {
+  const model m = load_model(examples + "/pendulum.toml");
+  try {
+    trajectory_recorder rec(m, false, 1, {"zz"}, false);
+    FAIL() << "accepted an unknown column";
+  } catch (const io::option_error& e) {
+    EXPECT_EQ(e.field(), "plot_columns");
+    EXPECT_NE(e.requirement().find("'zz'"), std::string::npos) << e.what();
+    EXPECT_NE(e.requirement().find("position_violation"), std::string::npos) << e.what();
+  }
+  trajectory_recorder empty(m, false, 1, {}, false);
+  EXPECT_EQ(empty.written_span(), "(no rows)");
+  EXPECT_TRUE(std::isnan(empty.last_t()));
+}
+
+}  // namespace
+}  // namespace kinevo::mechanics
