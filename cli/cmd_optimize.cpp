@@ -110,21 +110,6 @@ io::input_error option_input_error(const io::option_error& e, const config_origi
   return io::input_error(fmt::format("{} {}", name, e.requirement()));
 }
 
-// The GA's own checks (ga::ga_options::validate) name the field in words ("rank pressure must be
-// in [1, 2]"): when that field came from the config file, say where.
-io::input_error ga_input_error(const std::invalid_argument& e, const config_origins& origins) {
-  std::string message = e.what();
-  std::string lower = message;
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  for (const auto& [option, origin] : origins) {
-    std::string words = option.substr(2);
-    std::replace(words.begin(), words.end(), '-', ' ');
-    if (lower.rfind(words + " ", 0) == 0) return io::input_error(origin + ": " + message);
-  }
-  return io::input_error(message);
-}
-
 optimization::optimization_run run_library(const optimize_cli& c) {
   io::progress_line progress("optimize", c.quiet || c.json);
   optimization::run_hooks hooks;
@@ -143,7 +128,7 @@ optimization::optimization_run run_library(const optimize_cli& c) {
   } catch (const io::option_error& e) {
     throw option_input_error(e, c.origins);
   } catch (const std::invalid_argument& e) {
-    throw ga_input_error(e, c.origins);
+    throw io::input_error(e.what());
   }
 }
 
@@ -155,11 +140,7 @@ void write_files(const optimize_cli& c, const optimization::optimization_run& ru
 
 void print_results(const optimize_cli& c, const optimization::optimization_run& run) {
   if (c.print_hex) {
-    // Exact digits for the threads-versus-MPI comparison tests (hidden option).
-    fmt::print("{:a} {} {}\n", run.result.best_value, run.result.evaluations, run.generations);
-    for (Eigen::Index k = 0; k < run.result.best_x.size(); ++k) {
-      fmt::print("{:a}\n", run.result.best_x[k]);
-    }
+    fmt::print("{}", run.exact_report());  // the threads-versus-MPI tests (hidden option)
   } else if (c.json) {
     fmt::print("{}\n", run.to_json().dump());
   } else if (!c.quiet) {

@@ -40,6 +40,13 @@ std::string optimization_run::full_report() const {
   return s + brief_report();
 }
 
+std::string optimization_run::exact_report() const {
+  std::string s = fmt::format("{:a} {} {}\n", result.best_value, result.evaluations, generations);
+  for (Eigen::Index k = 0; k < result.best_x.size(); ++k)
+    s += fmt::format("{:a}\n", result.best_x[k]);
+  return s;
+}
+
 nlohmann::json optimization_run::to_json() const {
   nlohmann::json j;
   j["function"] = function;

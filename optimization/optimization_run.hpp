@@ -36,8 +36,9 @@ struct optimization_run {
   long long generations = 0;                              // over all runs
   ga::stop_reason reason = ga::stop_reason::generations;  // of the last run
   double seconds = 0.0;
-  std::string checkpoint;  // written on interrupt (range runs: only with --checkpoint); empty otherwise
-  bool root = true;        // this process prints and writes files
+  std::string
+      checkpoint;    // written on interrupt (range runs: only with --checkpoint); empty otherwise
+  bool root = true;  // this process prints and writes files
 
   bool interrupted() const { return reason == ga::stop_reason::interrupted; }
 
@@ -47,6 +48,9 @@ struct optimization_run {
   std::string full_report() const;
   // The keys listed in docs/ga.md ("With --json").
   nlohmann::json to_json() const;
+  // Best value, evaluations and generations, then the best point, one value a line, in hex
+  // floats: exact digits for comparing runs bit for bit (threads against MPI ranks).
+  std::string exact_report() const;
   // What an interrupt kept and how to continue (empty when not interrupted).
   std::string interruption_note() const;
 
