@@ -137,8 +137,9 @@ TEST(CliOptimize, ConfigSectionBomAndValueErrorsNameTheFile) {
   std::ofstream(dir / "ga.toml") << "function = \"sphere\"\nrank-pressure = 5\n";
   r = run_kinevo("optimize --config " + (dir / "ga.toml").string());
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("ga.toml:2: key 'rank-pressure' (--rank-pressure) must be finite and in [1, 2]"),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find("ga.toml:2: key 'rank-pressure' (--rank-pressure) must be finite and in [1, 2]"),
+      std::string::npos)
       << r.err;
   std::ofstream(dir / "other.toml") << "[simulate]\ndt = 1\n";
   r = run_kinevo("optimize --config " + (dir / "other.toml").string());
@@ -253,21 +254,11 @@ TEST(CliOptimize, CtrlCFinishesTheGenerationSavesStateAndExits130) {
   const auto dir = fresh_dir("optimize_sigint");
   const std::string ck = (dir / "state.ck").string();
   const std::string common = "optimize --function rastrigin --dim 5 --islands 2 --seed 8 --json";
-  // About 20 ms per generation: interrupted after two seconds, long before 4000 generations
-  // (a background job of sh ignores SIGINT until kinevo installs its handler at start-up).
-  const std::string cmd = "sh -c '" + std::string(KINEVO_BINARY) + " " + common +
-                          " --generations 4000 --cost-us 100 --checkpoint " + ck + " >" +
-                          (dir / "out.json").string() + " 2>" + (dir / "err.txt").string() +
-                          " & pid=$!; sleep 2; kill -INT $pid; wait $pid; echo $?'";
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::array<char, 64> buf{};
-  std::string status;
-  while (std::fgets(buf.data(), buf.size(), pipe) != nullptr) status += buf.data();
-  ::pclose(pipe);
-  EXPECT_EQ(std::stoi(status), 130);
-  std::ifstream out(dir / "out.json");
-  const auto j = nlohmann::json::parse(out);
+  // About 20 ms per generation: interrupted long before 4000 generations.
+  const auto r = run_kinevo_signalled(
+      common + " --generations 4000 --cost-us 100 --checkpoint " + ck, "INT", dir);
+  EXPECT_EQ(r.status, 130) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["stop_reason"], "interrupted");
   EXPECT_LT(j["generations"].get<int>(), 4000);
   ASSERT_TRUE(std::filesystem::exists(ck));
@@ -284,31 +275,19 @@ TEST(CliOptimize, CtrlCFinishesTheGenerationSavesStateAndExits130) {
 // make the run resumable, and the results are printed and written.
 TEST(CliOptimize, CtrlCDuringRangeRunsKeepsTheResultsAndSaysSo) {
   const auto dir = fresh_dir("optimize_sigint_tuned");
-  const std::string cmd = "sh -c '" + std::string(KINEVO_BINARY) +
-                          " optimize --function rastrigin --dim 5 --preset tuned --seed 8 --json "
-                          "--max-evals 100000000 --cost-us 100 --table " +
-                          (dir / "runs.csv").string() + " >" + (dir / "out.json").string() + " 2>" +
-                          (dir / "err.txt").string() +
-                          " & pid=$!; sleep 2; kill -INT $pid; wait $pid; echo $?'";
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::array<char, 64> buf{};
-  std::string status;
-  while (std::fgets(buf.data(), buf.size(), pipe) != nullptr) status += buf.data();
-  ::pclose(pipe);
-  EXPECT_EQ(std::stoi(status), 130);
-  std::ifstream out(dir / "out.json");
-  const auto j = nlohmann::json::parse(out);
+  const auto r = run_kinevo_signalled(
+      "optimize --function rastrigin --dim 5 --preset tuned --seed 8 --json "
+      "--max-evals 100000000 --cost-us 100 --table " +
+          (dir / "runs.csv").string(),
+      "INT", dir);
+  EXPECT_EQ(r.status, 130) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["stop_reason"], "interrupted");
   EXPECT_FALSE(j.contains("checkpoint"));
   EXPECT_TRUE(std::filesystem::exists(dir / "runs.csv"));
-  std::ifstream err_file(dir / "err.txt");
-  std::stringstream err_text;
-  err_text << err_file.rdbuf();
-  const std::string err = err_text.str();
-  EXPECT_NE(err.find("interrupted in range run 1 of 80"), std::string::npos) << err;
-  EXPECT_NE(err.find("start it with --checkpoint FILE"), std::string::npos) << err;
-  EXPECT_EQ(err.find("saved to  "), std::string::npos) << err;
+  EXPECT_NE(r.err.find("interrupted in range run 1 of 80"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("start it with --checkpoint FILE"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("saved to  "), std::string::npos) << r.err;
   std::filesystem::remove_all(dir);
 }
 
