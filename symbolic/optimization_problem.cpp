@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "io/csv_table.hpp"
 #include "symbolic/evaluation_tape.hpp"
@@ -17,7 +18,9 @@ namespace kinevo::symbolic {
 struct expression_problem::impl {
   std::string name;
   std::vector<std::string> variables;
-  Eigen::VectorXd lower, upper;
+  Eigen::VectorXd lower, upper;  // the GA's box: index space [0, k - 1] for discrete variables
+  std::vector<variable_kind> kinds;
+  std::vector<std::vector<double>> values;  // a discrete variable's values; empty otherwise
   std::vector<constraint_info> constraints;
   evaluation_tape tape;  // outputs: f, then each constraint's value
 };
@@ -42,6 +45,60 @@ const std::vector<std::string>& expression_problem::variable_names() const {
 }
 const std::vector<expression_problem::constraint_info>& expression_problem::constraints() const {
   return impl_->constraints;
+}
+const std::vector<expression_problem::variable_kind>& expression_problem::variable_kinds() const {
+  return impl_->kinds;
+}
+bool expression_problem::has_integer_variables() const {
+  return std::any_of(impl_->kinds.begin(), impl_->kinds.end(),
+                     [](variable_kind k) { return k != variable_kind::real; });
+}
+const std::vector<std::vector<double>>& expression_problem::discrete_values() const {
+  return impl_->values;
+}
+
+namespace {
+
+// Nearest whole number (ties to even in the default rounding mode) within [lo, hi]; NaN stays NaN
+// (std::clamp would pass it through too, but the discrete branch must not index with it).
+double round_into(double gene, double lo, double hi) {
+  const double r = std::nearbyint(gene);
+  if (std::isnan(r)) return r;
+  return std::min(std::max(r, lo), hi);
+}
+
+}  // namespace
+
+void expression_problem::decode(const double* genes, double* x) const {
+  const impl& d = *impl_;
+  for (std::size_t j = 0; j < d.kinds.size(); ++j) {
+    const double g = genes[j];
+    const auto i = static_cast<Eigen::Index>(j);
+    switch (d.kinds[j]) {
+      case variable_kind::real:
+        x[j] = g;
+        break;
+      case variable_kind::integer:
+        x[j] = round_into(g, d.lower[i], d.upper[i]);
+        break;
+      case variable_kind::discrete: {
+        const std::vector<double>& v = d.values[j];
+        const double k = round_into(g, 0.0, static_cast<double>(v.size() - 1));
+        x[j] = std::isnan(k) ? k : v[static_cast<std::size_t>(k)];
+        break;
+      }
+    }
+  }
+}
+
+Eigen::VectorXd expression_problem::decode(const Eigen::VectorXd& genes) const {
+  if (genes.size() != dimension()) {
+    throw std::invalid_argument(fmt::format("expression_problem::decode: {} genes for {} variables",
+                                            genes.size(), dimension()));
+  }
+  Eigen::VectorXd x(genes.size());
+  decode(genes.data(), x.data());
+  return x;
 }
 
 int expression_problem::outputs() const {
@@ -127,6 +184,63 @@ std::vector<const toml::table*> tables(const std::string& source, const toml::ta
   return out;
 }
 
+// The `type` field of a [[variable]]; absent means real.
+variable_kind variable_kind_of(const toml::node* n, const std::string& at) {
+  if (n == nullptr) return variable_kind::real;
+  constexpr const char* valid = "expected one of: real, integer, discrete";
+  if (!n->is_string()) fail(at, fmt::format("must be a string ({})", valid));
+  const std::string t = n->value<std::string>().value_or("");
+  if (t == "real") return variable_kind::real;
+  if (t == "integer") return variable_kind::integer;
+  if (t == "discrete") return variable_kind::discrete;
+  fail(at, fmt::format("'{}' is not a variable type ({})", io::excerpt(t, 40), valid));
+}
+
+// An integer variable's bound: a whole number that a double holds exactly, with every integer
+// between it and zero representable too (|v| <= 2^53), so that rounding genes is exact.
+void check_whole(double v, const std::string& at) {
+  constexpr double largest_exact = 9007199254740992.0;  // 2^53
+  if (std::nearbyint(v) != v) {
+    fail(at, fmt::format("must be a whole number for type = \"integer\" (got {})", v));
+  }
+  if (std::abs(v) > largest_exact) {
+    fail(at, fmt::format("{} is beyond 2^53 in magnitude, too large for type = \"integer\"", v));
+  }
+}
+
+// A discrete variable's `values`: at least two finite numbers (or constant expressions), strictly
+// increasing. Two because the GA's box needs lower < upper: one value is a constant, which
+// [parameters] is for.
+std::vector<double> discrete_values_of(const std::string& source, const toml::node* n,
+                                       const std::string& at, const std::string& name,
+                                       const expression_context& ctx) {
+  if (n == nullptr) {
+    fail(at, "type = \"discrete\" needs values = [v1, v2, ...] (strictly increasing)");
+  }
+  const toml::array* a = n->as_array();
+  if (a == nullptr) fail(at, "must be an array of numbers, e.g. values = [10.0, 12.5, 16.0]");
+  if (a->empty()) fail(at, "is empty; list at least two values in increasing order");
+  std::vector<double> out;
+  out.reserve(a->size());
+  for (std::size_t i = 0; i < a->size(); ++i) {
+    const toml::node& e = *a->get(i);
+    const std::string eat = fmt::format("{}: [[variable]] '{}' field 'values' item {}",
+                                        where(source, &e), io::excerpt(name, 40), i + 1);
+    const double d = to_double(expression_of(&e, eat, ctx), eat);
+    if (!out.empty() && !(d > out.back())) {
+      fail(eat, fmt::format("{} {} item {} ({}); values must be strictly increasing", d,
+                            d == out.back() ? "repeats" : "is less than", i, out.back()));
+    }
+    out.push_back(d);
+  }
+  if (out.size() < 2) {
+    fail(at, fmt::format("has one value ({}); a discrete variable needs at least two (write a "
+                         "constant in [parameters])",
+                         out.front()));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::unique_ptr<expression_problem> load_optimization_problem_from_string(
@@ -170,21 +284,50 @@ std::unique_ptr<expression_problem> load_optimization_problem_from_string(
   std::vector<GiNaC::symbol> symbols;
   std::vector<double> lo, hi;
   for (const toml::table* v : tables(source, root, "variable")) {
-    only_keys(source, *v, "[[variable]]", {"name", "lower", "upper"});
+    only_keys(source, *v, "[[variable]]", {"name", "type", "lower", "upper", "values"});
     const std::string at = where(source, v);
     const toml::node* nn = v->get("name");
     if (nn == nullptr || !nn->is_string()) fail(at, "[[variable]] needs name = \"...\"");
     const std::string name = nn->value<std::string>().value_or("");
     symbols.push_back(ctx.add_symbol(name, at));
-    const std::string lat = fmt::format("{}: [[variable]] '{}' field 'lower'",
-                                        where(source, v->get("lower") ? v->get("lower") : v), name);
-    const std::string uat = fmt::format("{}: [[variable]] '{}' field 'upper'",
-                                        where(source, v->get("upper") ? v->get("upper") : v), name);
-    // Bounds may use parameters (variables are not constants, so they are refused).
-    const double l = to_double(expression_of(v->get("lower"), lat, ctx), lat);
-    const double u = to_double(expression_of(v->get("upper"), uat, ctx), uat);
-    if (!(l < u)) fail(uat, fmt::format("needs lower < upper (got {} and {})", l, u));
+    // "<file>:<line>: [[variable]] '<name>' field '<field>'", at the field's line when present.
+    const auto field_at = [&](const char* field) {
+      const toml::node* f = v->get(field);
+      return fmt::format("{}: [[variable]] '{}' field '{}'", where(source, f != nullptr ? f : v),
+                         io::excerpt(name, 40), field);
+    };
+    const auto kind = variable_kind_of(v->get("type"), field_at("type"));
+    std::vector<double> values;
+    double l = 0.0;
+    double u = 0.0;
+    if (kind == variable_kind::discrete) {
+      // The GA searches the index; the values' own range comes from the list.
+      for (const char* f : {"lower", "upper"}) {
+        if (v->get(f) != nullptr) {
+          fail(field_at(f),
+               "not allowed with type = \"discrete\" (the GA searches an index into 'values')");
+        }
+      }
+      values = discrete_values_of(source, v->get("values"), field_at("values"), name, ctx);
+      u = static_cast<double>(values.size() - 1);
+    } else {
+      if (v->get("values") != nullptr) {
+        fail(field_at("values"), "only a variable with type = \"discrete\" takes a list of values");
+      }
+      const std::string lat = field_at("lower");
+      const std::string uat = field_at("upper");
+      // Bounds may use parameters (variables are not constants, so they are refused).
+      l = to_double(expression_of(v->get("lower"), lat, ctx), lat);
+      u = to_double(expression_of(v->get("upper"), uat, ctx), uat);
+      if (kind == variable_kind::integer) {
+        check_whole(l, lat);
+        check_whole(u, uat);
+      }
+      if (!(l < u)) fail(uat, fmt::format("needs lower < upper (got {} and {})", l, u));
+    }
     p->variables.push_back(name);
+    p->kinds.push_back(kind);
+    p->values.push_back(std::move(values));
     lo.push_back(l);
     hi.push_back(u);
   }
