@@ -59,8 +59,8 @@ const std::vector<std::vector<double>>& expression_problem::discrete_values() co
 
 namespace {
 
-// Nearest whole number (ties to even in the default rounding mode) within [lo, hi]; NaN stays NaN
-// (std::clamp would pass it through too, but the discrete branch must not index with it).
+// Nearest whole number (ties to even in the default rounding mode) within [lo, hi]. NaN stays
+// NaN, explicitly, so that the discrete branch can tell it from an index.
 double round_into(double gene, double lo, double hi) {
   const double r = std::nearbyint(gene);
   if (std::isnan(r)) return r;
