@@ -21,6 +21,7 @@
 #include "io/svg_plot.hpp"
 #include "optimization/config_file.hpp"
 #include "optimization/run_driver.hpp"
+#include "optimization/run_plan.hpp"
 
 namespace kinevo::cli {
 
@@ -160,7 +161,11 @@ int run_optimize(optimize_cli& c, CLI::App& sub) {
     fmt::print(stderr, "kinevo optimize: {}\n", run.interruption_note());
     return exit_interrupted;
   }
-  return exit_ok;
+  if (run.infeasible()) {
+    fmt::print(stderr, "kinevo optimize: {}: {}\n", run.failed() ? "error" : "warning",
+               run.infeasibility_warning());
+  }
+  return run.failed() ? exit_failure : exit_ok;
 }
 
 // ---- options -----------------------------------------------------------------------------------
@@ -196,14 +201,18 @@ void add_ga_options(CLI::App& sub, optimization::optimize_options& o) {
   sub.add_option("--rank-pressure", g.rank_pressure, "Linear ranking pressure in [1, 2]")
       ->capture_default_str();
   add_enum_option(sub, "--crossover", g.crossover, ga::parse_crossover,
-                  "n_point, uniform, sbx, blx (default: sbx for real, n_point for binary/gray)");
+                  "n_point, uniform, sbx, blx, de (differential evolution DE/rand/1/bin with "
+                  "one-to-one survivors; default: sbx for real, n_point for binary/gray)");
   sub.add_option("--crossover-rate", g.crossover_rate, "Probability a pair is crossed")
       ->capture_default_str();
   sub.add_option("--crossover-points", g.crossover_points, "n of n-point crossover")
       ->capture_default_str();
   sub.add_option("--uniform-swap", g.uniform_swap)->capture_default_str();
   sub.add_option("--sbx-eta", g.sbx_eta)->capture_default_str();
-  sub.add_option("--blx-alpha", g.blx_alpha)->capture_default_str();
+  sub.add_option("--blx-alpha", g.blx_alpha, "BLX-alpha extension of the parents' interval")
+      ->capture_default_str();
+  sub.add_option("--de-weight", g.de_weight, "F of de crossover, in (0, 2]")
+      ->capture_default_str();
   add_enum_option(sub, "--mutation", g.mutation, ga::parse_mutation,
                   "bit_flip, polynomial, gaussian (default: polynomial for real, bit_flip "
                   "for binary/gray)");
@@ -218,6 +227,28 @@ void add_ga_options(CLI::App& sub, optimization::optimize_options& o) {
   sub.add_flag("--gaucsd", o.gaucsd,
                "GAucsd settings of the generalized-inverse dissertation: 16-bit binary, "
                "SUS, two-point crossover 0.6, bit mutation 0.001");
+}
+
+void add_constraint_options(CLI::App& sub, optimization::optimize_options& o) {
+  add_enum_option(sub, "--constraints", o.ga.constraints, ga::parse_constraint_handling,
+                  "How a problem file's constraints are handled: penalty (the file's weights), "
+                  "multipliers (augmented Lagrangian between range runs), feasibility (Deb's "
+                  "rules) or epsilon (epsilon-level comparison; default)")
+      ->default_str(ga::to_string(optimization::default_constraints));
+  sub.add_option("--equality-tolerance", o.equality_tolerance,
+                 "|h| within this counts as satisfying an equality (CEC 2006: 1e-4)")
+      ->capture_default_str();
+  sub.add_flag("--allow-infeasible", o.allow_infeasible,
+               "An infeasible answer is a warning with exit 0 instead of a failure (exit 1)");
+  ga::epsilon_options& e = o.ga.epsilon;
+  sub.add_option("--epsilon-quantile", e.quantile,
+                 "epsilon: initial level = violation at this quantile of the first population")
+      ->capture_default_str();
+  sub.add_option("--epsilon-exponent", e.exponent, "epsilon: cp in eps0 (1 - t/Tc)^cp")
+      ->capture_default_str();
+  sub.add_option("--epsilon-until", e.until,
+                 "epsilon: Tc as a fraction of each run's generation or evaluation limit")
+      ->capture_default_str();
 }
 
 void add_island_options(CLI::App& sub, ga::island_options& i) {
@@ -288,6 +319,7 @@ const command_registration registration(
                      "Read options from a TOML file (keys are the long option names)");
       add_problem_options(sub, c->options);
       add_ga_options(sub, c->options);
+      add_constraint_options(sub, c->options);
       add_island_options(sub, c->options.islands);
       add_termination_options(sub, c->options.limits);
       add_range_options(sub, c->options.range);

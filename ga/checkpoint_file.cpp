@@ -15,7 +15,7 @@ namespace {
 constexpr const char* magic = "kinevo-ga-checkpoint";
 // 2: xoshiro256++ generator states (4 words) instead of Mersenne twister states (312 words).
 // 3: a checksum line ends the file (hand edits and truncation are refused).
-constexpr int version = 3;
+constexpr int version = 4;
 constexpr const char* checksum_key = "checksum ";
 
 // FNV-1a, 64 bits: detects edits and truncation (not an adversary; it is no signature).
@@ -46,7 +46,8 @@ std::string format_body(const checkpoint_contents& c) {
   os << "fingerprint " << c.fingerprint << '\n';
   os << "run_index " << c.run_index << '\n';
   os << "generation " << c.generation << '\n';
-  os << "stall " << hex_float(c.stall_reference) << ' ' << c.last_improvement << '\n';
+  os << "stall " << hex_float(c.stall_reference) << ' ' << hex_float(c.stall_violation) << ' '
+     << c.last_improvement << '\n';
   os << "lower";
   for (Eigen::Index j = 0; j < c.box.lower.size(); ++j) os << ' ' << hex_float(c.box.lower[j]);
   os << "\nupper";
@@ -177,6 +178,7 @@ checkpoint_contents read_checkpoint_file(const std::filesystem::path& path, int 
   {
     auto s = r.keyed("stall");
     c.stall_reference = r.real(s);
+    c.stall_violation = r.real(s);
     c.last_improvement = r.integer<long long>(s, "stall generation");
     if (c.last_improvement < 0 || c.last_improvement > c.generation) {
       r.fail("stall generation must be in [0, generation]");

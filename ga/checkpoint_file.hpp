@@ -27,6 +27,7 @@ struct checkpoint_contents {
   std::uint64_t run_index = 0;
   long long generation = 0;
   double stall_reference = 0.0;
+  double stall_violation = 0.0;
   long long last_improvement = 0;
   search_box box;
   std::map<int, checkpoint_island> islands;  // by island index

@@ -65,6 +65,8 @@ void island::configure(const ga_options& options, int dimension) {
     f_.resize(cols);
     f_next_.resize(cols);
   }
+  v_.setZero(cols);
+  v_next_.setZero(cols);
   bits_.assign(static_cast<std::size_t>(cols) * words_, 0);
   bits_next_.assign(static_cast<std::size_t>(cols) * words_, 0);
   order_.resize(cols);
@@ -97,6 +99,37 @@ void island::set_box(const search_box& box) {
   }
 }
 
+void island::attach(const problem& p) {
+  constrained_ = p.reports_violation();
+  epsilon_ = constrained_ && options_.constraints == constraint_handling::epsilon;
+  integers_ = p.integer_variables();
+  for (const int j : integers_) {
+    if (j < 0 || j >= n_) {
+      throw std::invalid_argument("problem '" + p.name() + "' names integer variable " +
+                                  std::to_string(j) + " of " + std::to_string(n_));
+    }
+  }
+  if (!constrained_) {
+    v_.setZero();
+    v_next_.setZero();
+  }
+}
+
+void island::set_progress(double progress) {
+  eps_ = epsilon_ ? epsilon_level(options_.epsilon, eps0_, progress) : 0.0;
+}
+
+void island::round_integers(Eigen::MatrixXd& x, int first, int count) const {
+  for (const int j : integers_) {
+    // Bounds that are not integers: the nearest integers inside them.
+    const double lo = std::ceil(lower_[j]);
+    const double hi = std::floor(upper_[j]);
+    for (int i = first; i < first + count; ++i) {
+      x(j, i) = std::clamp(std::nearbyint(x(j, i)), lo, std::max(lo, hi));
+    }
+  }
+}
+
 void island::decode(int column) {
   auto g = genome(bits_next_, column);
   for (int j = 0; j < n_; ++j) {
@@ -108,19 +141,31 @@ void island::decode(int column) {
 
 void island::evaluate_columns(const problem& p, int first, int count) {
   if (count <= 0) return;
-  p.evaluate(x_next_.middleCols(first, count), f_next_.segment(first, count));
+  round_integers(x_next_, first, count);
+  if (constrained_) {
+    p.evaluate_with_violation(x_next_.middleCols(first, count), f_next_.segment(first, count),
+                              v_next_.segment(first, count));
+  } else {
+    p.evaluate(x_next_.middleCols(first, count), f_next_.segment(first, count));
+  }
   evaluations_ += count;
   for (int i = first; i < first + count; ++i) {
-    if (!std::isfinite(f_next_[i])) {
+    const bool bad_v = constrained_ && !(std::isfinite(v_next_[i]) && v_next_[i] >= 0.0);
+    if (!std::isfinite(f_next_[i]) || bad_v) {
       std::ostringstream msg;
       msg.precision(17);
-      msg << "objective '" << p.name() << "' returned " << f_next_[i] << " at x = (";
+      msg << (bad_v ? "constraint violation of '" : "objective '") << p.name() << "' returned "
+          << (bad_v ? v_next_[i] : f_next_[i]) << " at x = (";
       for (int j = 0; j < n_; ++j) msg << (j ? ", " : "") << x_next_(j, i);
-      msg << "); the objective must be finite everywhere in the search box";
+      msg << (bad_v ? "); a violation must be finite and >= 0 everywhere in the search box"
+                    : "); the objective must be finite everywhere in the search box");
       throw std::runtime_error(msg.str());
     }
-    if (f_next_[i] < best_f_) {
+    // The best point by Deb's rules (eps = 0), whatever the level the population compares at.
+    if (constrained_ ? precedes(f_next_[i], v_next_[i], best_f_, best_v_, 0.0)
+                     : f_next_[i] < best_f_) {
       best_f_ = f_next_[i];
+      best_v_ = v_next_[i];
       best_x_ = x_next_.col(i);
     }
   }
@@ -129,9 +174,11 @@ void island::evaluate_columns(const problem& p, int first, int count) {
 void island::start(const problem& p, const search_box& box, std::uint64_t seed, int index,
                    std::uint64_t run_index, const Eigen::VectorXd* start_point) {
   set_box(box);
+  attach(p);
   rng_.reseed(seed, static_cast<std::uint64_t>(index), run_index);
   evaluations_ = 0;
   best_f_ = std::numeric_limits<double>::infinity();
+  best_v_ = constrained_ ? std::numeric_limits<double>::infinity() : 0.0;
   best_x_ = box.centre();
   const int pop = options_.population;
   for (int i = 0; i < pop; ++i) {
@@ -164,14 +211,25 @@ void island::start(const problem& p, const search_box& box, std::uint64_t seed, 
   evaluate_columns(p, 0, pop);
   x_.swap(x_next_);
   f_.swap(f_next_);
+  v_.swap(v_next_);
   bits_.swap(bits_next_);
+  // Epsilon level: the violation at quantile theta of the initial population (Takahama and
+  // Sakai, eq. 8).
+  eps0_ = 0.0;
+  if (epsilon_) {
+    std::vector<double> sorted(v_.data(), v_.data() + pop);
+    const auto k = static_cast<std::ptrdiff_t>(options_.epsilon.quantile * (pop - 1));
+    std::nth_element(sorted.begin(), sorted.begin() + k, sorted.end());
+    eps0_ = sorted[static_cast<std::size_t>(k)];
+  }
+  eps_ = eps0_;
 }
 
 void island::sort_order(int count) {
   const int pop = options_.population;
   std::iota(order_.begin(), order_.begin() + pop, 0);
   // Ties broken by index so that the order is a function of the values alone.
-  const auto less = [this](int a, int b) { return f_[a] < f_[b] || (f_[a] == f_[b] && a < b); };
+  const auto less = [this](int a, int b) { return ahead(a, b); };
   if (count >= pop) {
     std::sort(order_.begin(), order_.begin() + pop, less);
   } else if (count > 0) {
@@ -180,8 +238,29 @@ void island::sort_order(int count) {
 }
 
 void island::select_parents(int count) {
-  const int pop = options_.population;
   if (options_.selection == selection_method::tournament) {
+    select_by_tournament(count);
+  } else {
+    select_proportional(count);
+  }
+}
+
+void island::select_by_tournament(int count) {
+  const int pop = options_.population;
+  if (constrained_) {
+    // (violation, value) order: fewer contestants than the branch-free loop below is worth.
+    const int t = options_.tournament_size;
+    for (int i = 0; i < count; ++i) {
+      int best = rng_.below(pop);
+      for (int k = 1; k < t; ++k) {
+        const int c = rng_.below(pop);
+        if (ahead(c, best)) best = c;
+      }
+      parents_[i] = best;
+    }
+    return;
+  }
+  {
     // Best of t by (value, index), written without branches: the comparisons are coin flips
     // to the branch predictor.
     const int t = options_.tournament_size;
@@ -212,13 +291,28 @@ void island::select_parents(int count) {
       }
       parents_[i] = best;
     }
-    return;
   }
-  // Proportional (SUS) on window-scaled fitness f_worst - f, or on linear rank weights.
+}
+
+void island::select_proportional(int count) {
+  const int pop = options_.population;
+  // Proportional (SUS) on window-scaled fitness F_worst - F, or on linear rank weights.
   double total = 0.0;
   if (options_.selection == selection_method::sus) {
-    const double worst = f_.head(pop).maxCoeff();
-    for (int i = 0; i < pop; ++i) total += (weights_[i] = worst - f_[i]);
+    // F = f without constraints; with them Deb's fitness (Deb 2000, eq. 4): f for a feasible
+    // candidate (violation within eps), f_max + violation otherwise, f_max the worst feasible
+    // value (0 when none is feasible).
+    double f_max = -std::numeric_limits<double>::infinity();
+    for (int i = 0; constrained_ && i < pop; ++i) {
+      if (v_[i] <= eps_) f_max = std::max(f_max, f_[i]);
+    }
+    if (!std::isfinite(f_max)) f_max = 0.0;
+    for (int i = 0; i < pop; ++i) {
+      weights_[i] = constrained_ && v_[i] > eps_ ? f_max + v_[i] : f_[i];
+    }
+    double worst = weights_[0];
+    for (int i = 1; i < pop; ++i) worst = std::max(worst, weights_[i]);
+    for (int i = 0; i < pop; ++i) total += (weights_[i] = worst - weights_[i]);
     if (!(total > 0.0)) {  // all equal: every individual equally likely
       for (int i = 0; i < pop; ++i) weights_[i] = 1.0;
       total = pop;
@@ -337,6 +431,8 @@ void island::cross_real(int a, int b, int c1, int c2) {
       }
       return;
     }
+    case crossover_method::de:  // step_differential makes its own trials
+      return;
     case crossover_method::sbx: {
       // Bounded SBX (see real_operators.hpp). Each gene is crossed with probability 1/2: the
       // loop visits the set bits of n coins rather than branching on every coin.
@@ -411,6 +507,55 @@ void island::mutate_offspring(int first, int count) {
 
 void island::step(const problem& p) {
   rng_.drop_pieces();  // a generation never uses coins left by the previous one (checkpoints)
+  if (options_.crossover == crossover_method::de) {
+    step_differential(p);
+  } else {
+    step_generational(p);
+  }
+}
+
+void island::step_differential(const problem& p) {
+  const int pop = options_.population;
+  const double weight = options_.de_weight;
+  const double cr = options_.crossover_rate;
+  for (int i = 0; i < pop; ++i) {
+    // DE/rand/1/bin (Storn and Price 1997, eqs. 2-4): r1, r2, r3 distinct and not i.
+    int r1 = 0, r2 = 0, r3 = 0;
+    do r1 = rng_.below(pop); while (r1 == i);
+    do r2 = rng_.below(pop); while (r2 == i || r2 == r1);
+    do r3 = rng_.below(pop); while (r3 == i || r3 == r1 || r3 == r2);
+    const int forced = rng_.below(n_);  // at least one gene from the mutant
+    for (int j = 0; j < n_; ++j) {
+      const double target = x_(j, i);
+      if (j != forced && !rng_.chance(cr)) {
+        x_next_(j, i) = target;
+        continue;
+      }
+      double u = x_(j, r1) + weight * (x_(j, r2) - x_(j, r3));
+      // A gene outside the box goes halfway from the target to the bound it passed.
+      if (u < lower_[j]) u = 0.5 * (lower_[j] + target);
+      if (u > upper_[j]) u = 0.5 * (upper_[j] + target);
+      x_next_(j, i) = u;
+    }
+  }
+  evaluate_columns(p, 0, pop);
+  // One-to-one survivors: the trial replaces its target unless the target is strictly ahead.
+  for (int i = 0; i < pop; ++i) {
+    const bool keep_target = constrained_
+                                 ? precedes(f_[i], v_[i], f_next_[i], v_next_[i], eps_)
+                                 : f_[i] < f_next_[i];
+    if (keep_target) {
+      x_next_.col(i) = x_.col(i);
+      f_next_[i] = f_[i];
+      v_next_[i] = v_[i];
+    }
+  }
+  x_.swap(x_next_);
+  f_.swap(f_next_);
+  v_.swap(v_next_);
+}
+
+void island::step_generational(const problem& p) {
   const int pop = options_.population;
   const int k = options_.elites;
   const int offspring = pop - k;
@@ -431,6 +576,7 @@ void island::step(const problem& p) {
     const int src = order_[e];
     x_next_.col(e) = x_.col(src);
     f_next_[e] = f_[src];
+    v_next_[e] = v_[src];
     if (binary()) {
       auto s = genome(bits_, src);
       std::copy(s.begin(), s.end(), genome(bits_next_, e).begin());
@@ -442,11 +588,12 @@ void island::step(const problem& p) {
   evaluate_columns(p, k, offspring);
   x_.swap(x_next_);
   f_.swap(f_next_);
+  v_.swap(v_next_);
   bits_.swap(bits_next_);
 }
 
 int island::individual_bytes() const {
-  return static_cast<int>(sizeof(double)) * (1 + (binary() ? 0 : n_)) +
+  return static_cast<int>(sizeof(double)) * (1 + (constrained_ ? 1 : 0) + (binary() ? 0 : n_)) +
          static_cast<int>(sizeof(std::uint64_t)) * words_;
 }
 
@@ -457,6 +604,10 @@ void island::pack_emigrants(int m, std::span<std::byte> out) {
     std::byte* dst = out.data() + static_cast<std::size_t>(e) * size;
     const int i = order_[e];
     std::memcpy(dst, &f_[i], sizeof(double));
+    if (constrained_) {
+      std::memcpy(dst + sizeof(double), &v_[i], sizeof(double));
+      dst += sizeof(double);  // the genes follow the violation
+    }
     if (binary()) {
       std::memcpy(dst + sizeof(double), genome(bits_, i).data(), words_ * sizeof(std::uint64_t));
     } else {
@@ -473,6 +624,10 @@ void island::take_immigrants(std::span<const std::byte> in, int count) {
     const std::byte* src = in.data() + static_cast<std::size_t>(e) * size;
     const int i = order_[pop - 1 - e];  // worst first
     std::memcpy(&f_[i], src, sizeof(double));
+    if (constrained_) {
+      std::memcpy(&v_[i], src + sizeof(double), sizeof(double));
+      src += sizeof(double);
+    }
     if (binary()) {
       std::memcpy(genome(bits_, i).data(), src + sizeof(double), words_ * sizeof(std::uint64_t));
       // decode() works on the "next" buffers; decode this column in place.
@@ -482,11 +637,13 @@ void island::take_immigrants(std::span<const std::byte> in, int count) {
         if (options_.genes == encoding::gray) kk = gray_to_binary(kk);
         x_(j, i) = decode_value(kk, layout_.bits, lower_[j], upper_[j]);
       }
+      round_integers(x_, i, 1);
     } else {
       std::memcpy(x_.col(i).data(), src + sizeof(double), n_ * sizeof(double));
     }
-    if (f_[i] < best_f_) {
+    if (constrained_ ? precedes(f_[i], v_[i], best_f_, best_v_, 0.0) : f_[i] < best_f_) {
       best_f_ = f_[i];
+      best_v_ = v_[i];
       best_x_ = x_.col(i);
     }
   }
@@ -517,13 +674,22 @@ void island::save(std::ostream& os) const {
   const int pop = options_.population;
   os << "rng " << rng_ << '\n';
   os << "evaluations " << evaluations_ << '\n';
+  if (constrained_) {
+    os << "epsilon ";
+    put_hex(os, eps0_);
+    os << ' ';
+    put_hex(os, eps_);
+    os << '\n';
+  }
   os << "best ";
   put_hex(os, best_f_);
+  if (constrained_) os << ' ', put_hex(os, best_v_);
   for (int j = 0; j < n_; ++j) os << ' ', put_hex(os, best_x_[j]);
   os << '\n';
   for (int i = 0; i < pop; ++i) {
     os << "individual ";
     put_hex(os, f_[i]);
+    if (constrained_) os << ' ', put_hex(os, v_[i]);
     if (binary()) {
       for (int w = 0; w < words_; ++w) os << ' ' << bits_[static_cast<std::size_t>(i) * words_ + w];
     } else {
@@ -539,12 +705,19 @@ void island::load(std::istream& is) {
   if (!(is >> rng_)) throw std::runtime_error("unreadable random generator state");
   expect(is, "evaluations");
   if (!(is >> evaluations_)) throw std::runtime_error("unreadable evaluation count");
+  if (constrained_) {
+    expect(is, "epsilon");
+    eps0_ = get_hex(is);
+    eps_ = get_hex(is);
+  }
   expect(is, "best");
   best_f_ = get_hex(is);
+  best_v_ = constrained_ ? get_hex(is) : 0.0;
   for (int j = 0; j < n_; ++j) best_x_[j] = get_hex(is);
   for (int i = 0; i < pop; ++i) {
     expect(is, "individual");
     f_[i] = get_hex(is);
+    v_[i] = constrained_ ? get_hex(is) : 0.0;
     if (binary()) {
       for (int w = 0; w < words_; ++w) {
         if (!(is >> bits_[static_cast<std::size_t>(i) * words_ + w])) {
@@ -557,6 +730,7 @@ void island::load(std::istream& is) {
         if (options_.genes == encoding::gray) kk = gray_to_binary(kk);
         x_(j, i) = decode_value(kk, layout_.bits, lower_[j], upper_[j]);
       }
+      round_integers(x_, i, 1);
     } else {
       for (int j = 0; j < n_; ++j) x_(j, i) = get_hex(is);
     }

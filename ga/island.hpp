@@ -31,6 +31,11 @@ class island {
              std::uint64_t run_index, const Eigen::VectorXd* start_point);
   // Box of the run, without drawing a population (before load()).
   void set_box(const search_box& box);
+  // What the island needs to know of the problem (reported violations, integer variables);
+  // start() calls it, a resume calls it before load().
+  void attach(const problem& p);
+  // The epsilon level for a run that is `progress` (in [0, 1]) done (constraints = epsilon).
+  void set_progress(double progress);
 
   // One generation: elites, selection, crossover, mutation, evaluation of the offspring.
   void step(const problem& p);
@@ -43,6 +48,8 @@ class island {
   void take_immigrants(std::span<const std::byte> in, int count);
 
   double best_value() const { return best_f_; }
+  // Total violation of the best point (0 when feasible or unconstrained).
+  double best_violation() const { return best_v_; }
   const Eigen::VectorXd& best_x() const { return best_x_; }
   long long evaluations() const { return evaluations_; }
   generation_record statistics(int island_index, long long generation) const;
@@ -58,6 +65,20 @@ class island {
   void evaluate_columns(const problem& p, int first, int count);
   void sort_order(int count);
   void select_parents(int count);
+  void select_by_tournament(int count);
+  void select_proportional(int count);
+  void step_generational(const problem& p);
+  void step_differential(const problem& p);
+  void round_integers(Eigen::MatrixXd& x, int first, int count) const;
+  // The order of candidates i and j at the current epsilon level, ties by index.
+  bool ahead(int i, int j) const {
+    if (constrained_) {
+      const double ri = v_[i] <= eps_ ? 0.0 : v_[i];
+      const double rj = v_[j] <= eps_ ? 0.0 : v_[j];
+      if (ri != rj) return ri < rj;
+    }
+    return f_[i] < f_[j] || (f_[i] == f_[j] && i < j);
+  }
   void cross_real(int a, int b, int c1, int c2);
   void cross_bits(int a, int b, int c1, int c2);
   void mutate_offspring(int first, int count);
@@ -80,6 +101,12 @@ class island {
   std::vector<std::size_t> mutation_sites_;        // positions in x_next_ to mutate
   Eigen::MatrixXd x_, x_next_;  // n x (population + 1): decoded points / real genes
   Eigen::VectorXd f_, f_next_;
+  Eigen::VectorXd v_, v_next_;  // total violations (constrained_ only)
+  bool constrained_ = false;    // the problem reports violations: compare (violation, value)
+  bool epsilon_ = false;        // ... at a shrinking epsilon level
+  double eps0_ = 0.0;           // epsilon level at the start of the run
+  double eps_ = 0.0;            // current epsilon level
+  std::vector<int> integers_;   // integer variables (rounded before evaluation)
   std::vector<std::uint64_t> bits_, bits_next_;  // (population + 1) * words_
   std::vector<int> order_;
   std::vector<int> parents_;
@@ -90,6 +117,7 @@ class island {
 
   Eigen::VectorXd best_x_;
   double best_f_ = 0.0;
+  double best_v_ = 0.0;
   long long evaluations_ = 0;
 };
 

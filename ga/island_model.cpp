@@ -35,6 +35,7 @@ constexpr std::uint64_t migration_stream_tag = std::uint64_t{1} << 63;
 // Fixed head of an island's packet at a synchronisation point.
 struct packet_head {
   double best_value;
+  double best_violation;
   std::int32_t failed;  // this island's rank caught an exception
   std::int32_t stop;    // interrupt or wall time seen by this island's rank
 };
@@ -57,6 +58,9 @@ std::string fingerprint(const ga_options& g, const island_options& o, int n,
     << " blx_alpha=" << hex(g.blx_alpha) << " mutation=" << to_string(g.mutation)
     << " bit_rate=" << hex(g.bit_mutation_rate) << " gene_rate=" << hex(g.gene_mutation_rate)
     << " polynomial_eta=" << hex(g.polynomial_eta) << " gaussian_sigma=" << hex(g.gaussian_sigma)
+    << " de_weight=" << hex(g.de_weight) << " constraints=" << to_string(g.constraints)
+    << " epsilon=" << hex(g.epsilon.quantile) << ',' << hex(g.epsilon.exponent) << ','
+    << hex(g.epsilon.until)
     << " elites=" << g.elites << " islands=" << o.islands << " topology=" << to_string(o.links)
     << " migration_interval=" << o.migration_interval << " migrants=" << o.migrants
     << " seed=" << o.seed;
@@ -167,17 +171,20 @@ struct island_model::impl {
   // State of the current (or last) run, enough to checkpoint it.
   int n = 0;
   std::string problem_name;
+  bool reports_violation = false;
   search_box box;
   std::uint64_t run_index = 0;
   long long generation = 0;
   double stall_reference = 0.0;
+  double stall_violation = 0.0;  // violation of the stall reference (constrained problems)
   long long last_improvement = 0;
   bool started = false;
 
   std::vector<std::byte> send, recv;
   std::vector<int> migration_source;
   std::vector<std::byte> migration_buffer;
-  std::vector<std::pair<double, std::pair<int, int>>> migration_candidates;
+  // (violation, value) and (island, position) of every emigrant (fully connected topology).
+  std::vector<std::pair<std::pair<double, double>, std::pair<int, int>>> migration_candidates;
   std::vector<int> counts, displs;
 
   // Generation bounds of one run, derived from its termination limits.
@@ -185,6 +192,12 @@ struct island_model::impl {
     long long generations = std::numeric_limits<long long>::max();
     long long by_evaluations = std::numeric_limits<long long>::max();
     bool checkpoints = false;
+    // Fraction of the run done after generation g (epsilon level); 1 without limits.
+    double progress(long long g) const {
+      const long long total = std::min(generations, by_evaluations);
+      if (total == std::numeric_limits<long long>::max() || total <= 0) return 1.0;
+      return std::min(1.0, static_cast<double>(g) / static_cast<double>(total));
+    }
   };
 
   // What a synchronisation point established (identical on every rank).
@@ -196,7 +209,7 @@ struct island_model::impl {
 
   int sync_interval() const { return opt.islands == 1 ? 1 : opt.migration_interval; }
   long long evals_per_generation() const {
-    return static_cast<long long>(opt.islands) * (ga.population - ga.elites);
+    return static_cast<long long>(opt.islands) * ga.offspring_per_generation();
   }
   long long initial_evals() const { return static_cast<long long>(opt.islands) * ga.population; }
 
@@ -211,6 +224,7 @@ struct island_model::impl {
       n = dim;
     }
     problem_name = p.name();
+    reports_violation = p.reports_violation();
     box = b;
   }
 
@@ -272,7 +286,8 @@ struct island_model::impl {
     recv.resize(static_cast<std::size_t>(size) * opt.islands);
     for (int li = 0; li < local; ++li) {
       std::byte* dst = send.data() + static_cast<std::size_t>(li) * size;
-      packet_head h{islands[li].best_value(), island_failed(li) ? 1 : 0, stop_bits};
+      packet_head h{islands[li].best_value(), islands[li].best_violation(),
+                    island_failed(li) ? 1 : 0, stop_bits};
       std::memcpy(dst, &h, sizeof h);
       std::memcpy(dst + sizeof h, islands[li].best_x().data(), n * sizeof(double));
       if (!island_failed(li) && migrants_now > 0) {
@@ -314,6 +329,7 @@ struct island_model::impl {
     if (m == 0 || opt.islands < 2 || opt.links == topology::unconnected) return;
     const int k = opt.islands;
     const int ind = islands[0].individual_bytes();
+    const bool constrained = reports_violation;
     const auto emigrants = [&](int i) {
       return recv.data() + static_cast<std::size_t>(i) * size + sizeof(packet_head) +
              n * sizeof(double);
@@ -341,9 +357,13 @@ struct island_model::impl {
         for (int j = 0; j < k; ++j) {
           if (j == i) continue;
           for (int e = 0; e < m; ++e) {
+            // Packed as value, then the violation when the problem reports one.
+            const std::byte* em = emigrants(j) + static_cast<std::size_t>(e) * ind;
             double f = 0.0;
-            std::memcpy(&f, emigrants(j) + static_cast<std::size_t>(e) * ind, sizeof f);
-            all.push_back({f, {j, e}});
+            double v = 0.0;
+            std::memcpy(&f, em, sizeof f);
+            if (constrained) std::memcpy(&v, em + sizeof f, sizeof v);
+            all.push_back({{v, f}, {j, e}});
           }
         }
         std::partial_sort(all.begin(), all.begin() + m, all.end());
@@ -376,11 +396,12 @@ struct island_model::impl {
   run_bounds bounds_of(const termination& limits, const run_settings& settings) const;
   sync_outcome synchronise(bool migrating, int own_stop_bits, bool agree_on_stop);
   void take_best(const sync_outcome& s, run_result& result) const;
-  void track_stall(const termination& limits, double best, bool restart);
+  void track_stall(const termination& limits, const run_result& best, bool restart);
   static bool decide_stop(const run_result& result, int stop_bits, const termination& limits,
                           const run_bounds& bounds, long long stalled, stop_reason& reason);
   long long next_sync(const run_bounds& bounds, const run_settings& settings) const;
-  void run_epoch(const problem& p, long long to, const run_settings& settings);
+  void run_epoch(const problem& p, long long to, const run_bounds& bounds,
+                 const run_settings& settings);
   void gather_history(run_result& result);
 
   run_result evolve(const problem& p, const termination& limits, const run_settings& settings,
@@ -414,6 +435,7 @@ void island_model::impl::write_checkpoint(const std::filesystem::path& path) {
   c.run_index = run_index;
   c.generation = generation;
   c.stall_reference = stall_reference;
+  c.stall_violation = stall_violation;
   c.last_improvement = last_improvement;
   c.box = box;
   // The gathered sections are already in island order: split them back by their headers.
@@ -475,7 +497,8 @@ island_model::impl::sync_outcome island_model::impl::synchronise(bool migrating,
     const packet_head h = head(i, s.packet_size);
     if (h.failed != 0 && first_failed < 0) first_failed = i;
     s.stop_bits |= h.stop;  // OR of every rank's bits: all ranks decide alike
-    if (h.best_value < head(s.best, s.packet_size).best_value) s.best = i;
+    const packet_head b = head(s.best, s.packet_size);
+    if (precedes(h.best_value, h.best_violation, b.best_value, b.best_violation, 0.0)) s.best = i;
   }
   if (replicated && agree_on_stop) {
     // Ranks that each evolve every island exchange nothing else: agree on the stop bits here, so
@@ -494,6 +517,7 @@ island_model::impl::sync_outcome island_model::impl::synchronise(bool migrating,
 void island_model::impl::take_best(const sync_outcome& s, run_result& result) const {
   result.best_island = s.best;
   result.best_value = head(s.best, s.packet_size).best_value;
+  result.best_violation = head(s.best, s.packet_size).best_violation;
   result.best_x.resize(n);
   std::memcpy(result.best_x.data(),
               recv.data() + static_cast<std::size_t>(s.best) * s.packet_size + sizeof(packet_head),
@@ -502,9 +526,16 @@ void island_model::impl::take_best(const sync_outcome& s, run_result& result) co
   result.evaluations = initial_evals() + generation * evals_per_generation();
 }
 
-void island_model::impl::track_stall(const termination& limits, double best, bool restart) {
-  if (restart || best < stall_reference - limits.stall_tolerance) {
-    stall_reference = best;
+void island_model::impl::track_stall(const termination& limits, const run_result& best,
+                                     bool restart) {
+  // Progress is a smaller violation, or (at the same violation, e.g. feasible) a value better by
+  // more than the tolerance.
+  const bool less_violated = best.best_violation < stall_violation;
+  const bool better_value = best.best_violation == stall_violation &&
+                            best.best_value < stall_reference - limits.stall_tolerance;
+  if (restart || less_violated || better_value) {
+    stall_reference = best.best_value;
+    stall_violation = best.best_violation;
     last_improvement = generation;
   }
 }
@@ -513,7 +544,7 @@ bool island_model::impl::decide_stop(const run_result& result, int stop_bits,
                                      const termination& limits, const run_bounds& bounds,
                                      long long stalled, stop_reason& reason) {
   const long long g = result.generations;
-  if (result.best_value <= limits.target_value) {
+  if (result.best_value <= limits.target_value && result.best_violation == 0.0) {
     reason = stop_reason::target;
   } else if (stop_bits & 1) {
     reason = stop_reason::interrupted;
@@ -542,10 +573,12 @@ long long island_model::impl::next_sync(const run_bounds& bounds,
   return next;
 }
 
-void island_model::impl::run_epoch(const problem& p, long long to, const run_settings& settings) {
+void island_model::impl::run_epoch(const problem& p, long long to, const run_bounds& bounds,
+                                   const run_settings& settings) {
   const long long from = generation;
   const int failed = for_islands_catching([&](int li) {
     for (long long g = from + 1; g <= to; ++g) {
+      islands[li].set_progress(bounds.progress(g - 1));
       islands[li].step(p);
       if (settings.record_history) history[li].push_back(islands[li].statistics(first + li, g));
     }
@@ -620,7 +653,7 @@ run_result island_model::impl::evolve(const problem& p, const termination& limit
     const sync_outcome s = synchronise(migrating, (interrupted ? 1 : 0) | (out_of_time ? 2 : 0),
                                        limits.interrupt != nullptr || limits.max_seconds > 0.0);
     take_best(s, result);
-    track_stall(limits, result.best_value, first_sync && !resumed);
+    track_stall(limits, result, first_sync && !resumed);
     const bool stop = decide_stop(result, s.stop_bits, limits, bounds,
                                   generation - last_improvement, result.reason);
     if (bounds.checkpoints && (generation % settings.checkpoint_every == 0 ||
@@ -628,10 +661,11 @@ run_result island_model::impl::evolve(const problem& p, const termination& limit
       write_checkpoint(settings.checkpoint_file);
     }
     if (settings.on_sync) {
-      settings.on_sync(sync_report{generation, result.evaluations, result.best_value, &limits});
+      settings.on_sync(sync_report{generation, result.evaluations, result.best_value,
+                                   result.best_violation, &limits});
     }
     if (stop) break;
-    run_epoch(p, next_sync(bounds, settings), settings);
+    run_epoch(p, next_sync(bounds, settings), bounds, settings);
   }
   if (settings.record_history) gather_history(result);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -674,10 +708,10 @@ void island_model::impl::load_islands(const checkpoint_contents& c,
 
 void island_model::impl::check_counters(const checkpoint_contents& c,
                                         const std::filesystem::path& path) const {
-  // Each island evaluated its initial population and population - elites per generation: the
+  // Each island evaluated its initial population and its offspring per generation: the
   // generation count must agree with every island's own evaluation count.
   const long long expected =
-      ga.population + c.generation * static_cast<long long>(ga.population - ga.elites);
+      ga.population + c.generation * static_cast<long long>(ga.offspring_per_generation());
   for (int li = 0; li < local; ++li) {
     if (islands[li].evaluations() != expected) {
       throw io::input_error(
@@ -792,7 +826,10 @@ run_result island_model::resume_checked(const problem& p, const search_box* expe
   } catch (const std::invalid_argument& e) {
     throw io::input_error(checkpoint_where(checkpoint, c.fingerprint_line) + e.what());
   }
-  for (auto& isl : m.islands) isl.set_box(c.box);
+  for (auto& isl : m.islands) {
+    isl.set_box(c.box);
+    isl.attach(p);
+  }
   m.load_islands(c, checkpoint);
   m.check_counters(c, checkpoint);
   m.run_index = c.run_index;
@@ -800,6 +837,7 @@ run_result island_model::resume_checked(const problem& p, const search_box* expe
   m.started = true;
   m.reset_history();
   m.stall_reference = c.stall_reference;
+  m.stall_violation = c.stall_violation;
   m.last_improvement = c.last_improvement;
   return m.evolve(p, limits, settings, t0, true);
 }

@@ -79,6 +79,9 @@ struct run_result {
   // every rank and for any thread count: no need to track evaluations inside the problem.
   Eigen::VectorXd best_x;
   double best_value = 0.0;
+  // Total violation at best_x when the problem reports violations (0: feasible); the best is
+  // then chosen by Deb's rules: feasible first, then by value; infeasible by violation.
+  double best_violation = 0.0;
   int best_island = 0;
   long long evaluations = 0;  // over all islands
   long long generations = 0;  // completed after the initial population
@@ -92,6 +95,7 @@ struct sync_report {
   long long generation = 0;
   long long evaluations = 0;
   double best_value = 0.0;
+  double best_violation = 0.0;
   const termination* limits = nullptr;
 };
 

@@ -33,11 +33,12 @@ constexpr std::array<std::pair<const char*, selection_method>, 3> selections{
     {{"sus", selection_method::sus},
      {"tournament", selection_method::tournament},
      {"rank", selection_method::rank}}};
-constexpr std::array<std::pair<const char*, crossover_method>, 4> crossovers{
+constexpr std::array<std::pair<const char*, crossover_method>, 5> crossovers{
     {{"n_point", crossover_method::n_point},
      {"uniform", crossover_method::uniform},
      {"sbx", crossover_method::sbx},
-     {"blx", crossover_method::blx}}};
+     {"blx", crossover_method::blx},
+     {"de", crossover_method::de}}};
 constexpr std::array<std::pair<const char*, mutation_method>, 3> mutations{
     {{"bit_flip", mutation_method::bit_flip},
      {"polynomial", mutation_method::polynomial},
@@ -76,19 +77,26 @@ void ga_options::validate() const {
   io::require_real("uniform_swap", uniform_swap, {0.0, 1.0});
   io::require_real("sbx_eta", sbx_eta, io::non_negative());
   io::require_real("blx_alpha", blx_alpha, io::non_negative());
+  io::require_real("de_weight", de_weight, {0.0, 2.0, true});
+  epsilon.validate();
   io::require_real("bit_mutation_rate", bit_mutation_rate, {0.0, 1.0});
   if (!(gene_mutation_rate <= 1.0)) {
     throw io::option_error("gene_mutation_rate", "must be <= 1 (negative: 1/dimension)");
   }
   io::require_real("polynomial_eta", polynomial_eta, io::non_negative());
   io::require_real("gaussian_sigma", gaussian_sigma, io::positive());
-  if (!real && (crossover == crossover_method::sbx || crossover == crossover_method::blx)) {
+  if (!real && (crossover == crossover_method::sbx || crossover == crossover_method::blx ||
+                crossover == crossover_method::de)) {
     throw io::option_error("crossover", to_string(crossover) + " needs real genes; with " +
                                             to_string(genes) + " genes use n_point or uniform");
   }
   if (!real && mutation != mutation_method::bit_flip) {
     throw io::option_error("mutation", to_string(mutation) + " needs real genes; with " +
                                            to_string(genes) + " genes use bit_flip");
+  }
+  if (crossover == crossover_method::de && population < 4) {
+    throw io::option_error("population", "must be at least 4 for de crossover (a trial needs "
+                                         "three other individuals)" + got(population));
   }
   if (real && mutation == mutation_method::bit_flip) {
     throw io::option_error("mutation",

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "ga/constraint_handling.hpp"
+
 namespace kinevo::ga {
 
 // How a candidate is stored. Binary and Gray genomes hold `bits_per_variable` bits per
@@ -17,8 +19,13 @@ enum class encoding { real, binary, gray };
 enum class selection_method { sus, tournament, rank };
 
 // n_point and uniform work on every encoding (on bits for binary/Gray, on whole genes for real);
-// sbx (simulated binary crossover) and blx (BLX-alpha) are for real genes only.
-enum class crossover_method { n_point, uniform, sbx, blx };
+// sbx (simulated binary crossover) and blx (BLX-alpha) are for real genes only. de is
+// differential evolution's DE/rand/1/bin (Storn and Price, "Differential evolution - a simple
+// and efficient heuristic for global optimization over continuous spaces", J. Global Optim. 11
+// (1997), eqs. 2-4) for real genes: each individual i gets a trial x_r1 + F (x_r2 - x_r3) crossed
+// binomially with x_i at crossover_rate, and the trial replaces x_i only when it is not worse
+// (one-to-one survivor selection instead of parent selection and elites).
+enum class crossover_method { n_point, uniform, sbx, blx, de };
 
 // bit_flip is for binary/Gray genomes (per-bit rate, positions drawn by geometric skips);
 // polynomial and gaussian are for real genes (per-gene rate).
@@ -43,6 +50,7 @@ struct ga_options {
   double uniform_swap = 0.5;  // per-position swap probability of uniform crossover
   double sbx_eta = 20.0;      // SBX distribution index (larger: children nearer the parents)
   double blx_alpha = 0.5;     // BLX-alpha extension of the parents' interval
+  double de_weight = 0.5;     // F of de, in (0, 2]
 
   mutation_method mutation = mutation_method::polynomial;
   // Per-bit rate for bit_flip.
@@ -54,6 +62,18 @@ struct ga_options {
 
   // The best `elites` individuals survive unchanged into the next generation (0..population-1).
   int elites = 1;
+
+  // How candidates of a problem that reports violations are compared (feasibility or epsilon;
+  // penalty and multipliers compare values: the problem holds the penalty). See
+  // ga/constraint_handling.hpp.
+  constraint_handling constraints = constraint_handling::penalty;
+  epsilon_options epsilon;  // used by constraints = epsilon
+
+  // Candidates evaluated per generation: population with de (every individual gets a trial),
+  // population - elites otherwise.
+  int offspring_per_generation() const {
+    return crossover == crossover_method::de ? population : population - elites;
+  }
 
   // Throws std::invalid_argument with a message naming the field and the fix.
   void validate() const;

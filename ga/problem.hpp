@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <string>
+#include <vector>
 
 namespace kinevo::ga {
 
@@ -27,6 +28,26 @@ class problem {
                         Eigen::Ref<Eigen::VectorXd> values) const = 0;
 
   virtual std::string name() const { return "problem"; }
+
+  // Constrained problems whose islands compare by feasibility (ga/constraint_handling.hpp):
+  // true when evaluate_with_violation reports a total violation per candidate (>= 0, 0 when
+  // feasible). A problem that folds its constraints into the value (a penalty) returns false.
+  virtual bool reports_violation() const { return false; }
+  // Values and total violations of the candidates in the columns of x. The default evaluates
+  // and reports no violation. Same thread-safety and finiteness rules as evaluate().
+  virtual void evaluate_with_violation(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                                       Eigen::Ref<Eigen::VectorXd> values,
+                                       Eigen::Ref<Eigen::VectorXd> violations) const {
+    evaluate(x, values);
+    violations.setZero();
+  }
+
+  // Variables (indices, ascending) that take integer values only: the islands round these genes
+  // to the nearest integer (ties to even) before every evaluation, so that the population, the
+  // best point and the checkpoint hold integers. Discrete variables are integer indices here;
+  // mapping an index to its value is the problem's (the decoder of integer and discrete
+  // variables). The box bounds of such a variable should be integers.
+  virtual std::vector<int> integer_variables() const { return {}; }
 };
 
 }  // namespace kinevo::ga

@@ -49,7 +49,7 @@ class rotated_problem : public problem {
  public:
   rotated_problem(const problem& p, const Eigen::VectorXd& c, const Eigen::MatrixXd& q,
                   const Eigen::VectorXd& lo, const Eigen::VectorXd& hi)
-      : p_(p), c_(c), q_(q), lo_(lo), hi_(hi) {}
+      : p_(p), c_(c), q_(q), lo_(lo), hi_(hi), integers_(p.integer_variables()) {}
   int dimension() const override { return p_.dimension(); }
   Eigen::VectorXd lower_bounds() const override { return p_.lower_bounds(); }
   Eigen::VectorXd upper_bounds() const override { return p_.upper_bounds(); }
@@ -60,11 +60,23 @@ class rotated_problem : public problem {
     if (lo_.size() > 0) {
       for (Eigen::Index i = 0; i < x.cols(); ++i) x.col(i) = x.col(i).cwiseMax(lo_).cwiseMin(hi_);
     }
+    // Integer variables are rounded here, in x: a rotated gene is not one variable.
+    for (const int j : integers_) {
+      const double lo = std::ceil(p_.lower_bounds()[j]);
+      const double hi = std::max(lo, std::floor(p_.upper_bounds()[j]));
+      for (Eigen::Index i = 0; i < x.cols(); ++i) x(j, i) = std::clamp(std::nearbyint(x(j, i)), lo, hi);
+    }
     return x;
   }
   void evaluate(const Eigen::Ref<const Eigen::MatrixXd>& y,
                 Eigen::Ref<Eigen::VectorXd> values) const override {
     p_.evaluate(to_x(y), values);
+  }
+  bool reports_violation() const override { return p_.reports_violation(); }
+  void evaluate_with_violation(const Eigen::Ref<const Eigen::MatrixXd>& y,
+                               Eigen::Ref<Eigen::VectorXd> values,
+                               Eigen::Ref<Eigen::VectorXd> violations) const override {
+    p_.evaluate_with_violation(to_x(y), values, violations);
   }
 
  private:
@@ -73,6 +85,7 @@ class rotated_problem : public problem {
   const Eigen::MatrixXd& q_;
   const Eigen::VectorXd& lo_;
   const Eigen::VectorXd& hi_;
+  std::vector<int> integers_;
 };
 
 // Everything a range-run sequence carries from one run to the next: enough to continue it
@@ -90,7 +103,7 @@ struct range_state {
 };
 
 constexpr const char* range_magic = "kinevo-range-runs";
-constexpr int range_version = 1;
+constexpr int range_version = 2;
 
 std::string hex(double v) {
   char buf[40];
@@ -141,11 +154,12 @@ void save_range_state(const std::filesystem::path& path, const std::string& fing
   put(os, "previous_best", st.previous_best);
   put(os, "axes", st.axes);
   put(os, "moves", st.moves.leftCols(st.move_count));
-  os << "best " << hex(st.out.best_value) << ' ' << st.out.evaluations << '\n';
+  os << "best " << hex(st.out.best_value) << ' ' << hex(st.out.best_violation) << ' '
+     << st.out.evaluations << '\n';
   put(os, "best_x", st.out.best_x);
   for (const auto& r : st.out.runs) {
     os << "run " << r.run << ' ' << to_string(r.result.reason) << ' ' << hex(r.result.best_value)
-       << ' ' << r.result.best_island << ' ' << r.result.evaluations << ' ' << r.result.generations
+       << ' ' << hex(r.result.best_violation) << ' ' << r.result.best_island << ' ' << r.result.evaluations << ' ' << r.result.generations
        << '\n';
     put(os, "run_centre", r.centre);
     put(os, "run_radii", r.radii);
@@ -168,7 +182,7 @@ range_state load_range_state(const std::filesystem::path& path, const std::strin
   {
     auto s = r.keyed(range_magic);
     int v = 0;
-    if (!(s >> v) || v != range_version) r.fail("range-run state version is not 1");
+    if (!(s >> v) || v != range_version) r.fail("range-run state version is not " + std::to_string(range_version));
   }
   {
     auto s = r.keyed("fingerprint");
@@ -208,6 +222,7 @@ range_state load_range_state(const std::filesystem::path& path, const std::strin
   {
     auto s = r.keyed("best");
     st.out.best_value = r.real(s);
+    st.out.best_violation = r.real(s);
     if (!(s >> st.out.evaluations)) r.fail("unreadable evaluation count");
   }
   st.out.best_x = vector_of(r.matrix("best_x"));
@@ -222,6 +237,7 @@ range_state load_range_state(const std::filesystem::path& path, const std::strin
       r.fail(e.what());
     }
     rec.result.best_value = r.real(s);
+    rec.result.best_violation = r.real(s);
     if (!(s >> rec.result.best_island >> rec.result.evaluations >> rec.result.generations)) {
       r.fail("unreadable run counters");
     }
@@ -255,6 +271,7 @@ class range_sequence {
       throw std::invalid_argument("range runs: clip bounds must have the problem's dimension");
     }
     st_.out.best_value = std::numeric_limits<double>::infinity();
+    st_.out.best_violation = std::numeric_limits<double>::infinity();
     st_.centre = first.centre();
     st_.radii = first.radii();
     st_.box = first;
@@ -341,9 +358,13 @@ class range_sequence {
   void take(const range_run_record& rec) {
     st_.out.evaluations += rec.result.evaluations;
     // The problem may have changed between runs (penalty weights): the latest run's best is
-    // the one that counts for the next centre; the overall best is by value as evaluated.
-    if (rec.result.best_value <= st_.out.best_value) {
+    // the one that counts for the next centre; the overall best is by value as evaluated
+    // (Deb's rules when the problem reports violations: feasible first).
+    const double v = rec.result.best_violation;
+    const double bv = st_.out.best_violation;
+    if (v < bv || (v == bv && rec.result.best_value <= st_.out.best_value)) {
       st_.out.best_value = rec.result.best_value;
+      st_.out.best_violation = v;
       st_.out.best_x = rec.result.best_x;
     }
     st_.previous_best = rec.result.best_x;

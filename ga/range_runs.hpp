@@ -72,6 +72,7 @@ using range_run_hook = std::function<bool(range_run_step&)>;
 struct range_run_result {
   Eigen::VectorXd best_x;  // best over all runs (as evaluated by the problem at the time)
   double best_value = 0.0;
+  double best_violation = 0.0;  // problems that report violations; chosen by Deb's rules
   long long evaluations = 0;
   std::vector<range_run_record> runs;
 };

@@ -29,7 +29,7 @@ double island_bytes(const ga::ga_options& g, int dim) {
 // Generations a run can reach: its generation limit, or what its evaluation limit allows.
 double generations_bound(const run_plan& p) {
   const double per_generation =
-      static_cast<double>(p.islands.islands) * std::max(1, p.ga.population - p.ga.elites);
+      static_cast<double>(p.islands.islands) * std::max(1, p.ga.offspring_per_generation());
   double g = p.per_run.max_generations > 0 ? static_cast<double>(p.per_run.max_generations) : 0.0;
   if (p.per_run.max_evaluations > 0) {
     const double by_evals = static_cast<double>(p.per_run.max_evaluations) / per_generation;

@@ -32,8 +32,9 @@ std::string optimization_run::full_report() const {
       s += fmt::format("{:<12}{:.17g}\n", expression->variables[k],
                        result.best_x[static_cast<Eigen::Index>(k)]);
     }
-    s += fmt::format("objective   {:.17g}  (largest constraint violation {:.3g})\n",
-                     expression->objective, expression->max_violation);
+    s += fmt::format("objective   {:.17g}  (largest constraint violation {:.3g}: {})\n",
+                     expression->objective, expression->max_violation,
+                     expression->feasible ? "feasible" : "INFEASIBLE");
   }
   s += fmt::format("best value  {:.17g}\n", result.best_value);
   s += fmt::format("best x      [{:.17g}]\n", fmt::join(to_vector(result.best_x), ", "));
@@ -57,6 +58,9 @@ nlohmann::json optimization_run::to_json() const {
     j["objective"] = expression->objective;
     j["max_violation"] = expression->max_violation;
     j["constraint_values"] = expression->constraint_values;
+    j["feasible"] = expression->feasible;
+    j["constraints"] = expression->constraints;
+    j["equality_tolerance"] = expression->equality_tolerance;
   }
   j["seed"] = seed;
   j["islands"] = islands;
@@ -79,6 +83,16 @@ nlohmann::json optimization_run::to_json() const {
   }
   if (!checkpoint.empty()) j["checkpoint"] = checkpoint;
   return j;
+}
+
+std::string optimization_run::infeasibility_warning() const {
+  if (!infeasible()) return {};
+  return fmt::format(
+      "the best point violates a constraint (largest violation {:.3g}; equalities count as met "
+      "within {:g}): no feasible point was found with constraints = {}. Try --constraints "
+      "epsilon or feasibility, a larger --max-evals, or a better box; --allow-infeasible accepts "
+      "the answer",
+      expression->max_violation, expression->equality_tolerance, expression->constraints);
 }
 
 std::string optimization_run::interruption_note() const {

@@ -20,8 +20,14 @@ struct expression_report {
   std::string file;
   std::vector<std::string> variables;
   double objective = 0.0;
+  // Largest raw violation: max(0, g_i) and |h_i| (without the equality tolerance).
   double max_violation = 0.0;
   std::vector<double> constraint_values;
+  std::string constraints;          // the handling: penalty, multipliers, feasibility, epsilon
+  double equality_tolerance = 0.0;  // delta: |h| <= delta satisfies an equality
+  // Every g_i <= 0 and |h_i| <= delta at the best point.
+  bool feasible = true;
+  bool allow_infeasible = false;  // an infeasible answer is then not a failure
 };
 
 struct optimization_run {
@@ -41,6 +47,11 @@ struct optimization_run {
   bool root = true;  // this process prints and writes files
 
   bool interrupted() const { return reason == ga::stop_reason::interrupted; }
+  // The answer violates a constraint of the problem file (beyond the equality tolerance).
+  bool infeasible() const { return expression && !expression->feasible; }
+  // An infeasible answer the user did not accept: a failure (exit 1), with this warning.
+  bool failed() const { return infeasible() && !expression->allow_infeasible; }
+  std::string infeasibility_warning() const;
 
   // One line: best value, evaluations, generations, stop reason, time.
   std::string brief_report() const;

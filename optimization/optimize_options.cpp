@@ -61,6 +61,11 @@ void validate_limits(const optimize_options& o) {
   }
 }
 
+void validate_constraints(const optimize_options& o) {
+  io::require_real("equality_tolerance", o.equality_tolerance, io::non_negative());
+  o.ga.epsilon.validate();  // names its key (epsilon_quantile, ...)
+}
+
 void validate_state(const optimize_options& o) {
   io::require_integer("checkpoint_every", o.checkpoint_every, 0);
   if (o.checkpoint_every > 0 && o.checkpoint.empty()) {
@@ -82,6 +87,7 @@ void optimize_options::validate() const {
   validate_problem(*this);
   validate_sizes(*this);
   validate_limits(*this);
+  validate_constraints(*this);
   range.validate();
   validate_state(*this);
 }

@@ -59,6 +59,13 @@ struct optimize_options {
   range_settings range;
   preset which = preset::plain;  // key preset
 
+  // Constraints of a problem file: ga.constraints (key constraints; when not given, the run
+  // plan's default_constraints), the tolerance delta of equalities (key equality_tolerance,
+  // finite >= 0; |h| <= delta is satisfied, as in CEC 2006) and whether an infeasible answer
+  // is acceptable (key allow_infeasible; otherwise it is a failure: exit 1).
+  double equality_tolerance = 1e-4;
+  bool allow_infeasible = false;
+
   // Whole-state checkpoints of a single run: written every checkpoint_every (>= 0) generations
   // and on interrupt; resume continues one.
   std::string checkpoint, resume;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "ga/constrained_objective.hpp"
 #include "ga/island_model.hpp"
 #include "ga/test_functions.hpp"
 #include "io/option_error.hpp"
@@ -20,20 +21,30 @@ namespace kinevo::optimization {
 
 namespace {
 
-// The problem to minimise and, for a problem file, its expressions (for the report).
+// The problem to minimise and, for a problem file, its expressions (for the report) and the
+// constraint handling around them.
 struct loaded_problem {
   std::unique_ptr<ga::problem> base;
   std::shared_ptr<const symbolic::expression_problem> expressions;
+  std::unique_ptr<expression_objective> file;
+  ga::constrained_objective* constrained = nullptr;  // == base with a problem file
   std::optional<costly_problem> costly;
   const ga::problem& get() const {
     return costly ? static_cast<const ga::problem&>(*costly) : *base;
   }
 };
 
-void load_problem(const optimize_options& o, loaded_problem& lp) {
+void load_problem(const optimize_options& o, const run_plan& plan, loaded_problem& lp) {
   if (!o.problem_file.empty()) {
     lp.expressions = symbolic::load_optimization_problem(o.problem_file);
-    lp.base = std::make_unique<expression_objective>(lp.expressions);
+    lp.file = std::make_unique<expression_objective>(lp.expressions);
+    ga::constraint_options co;
+    co.method = plan.ga.constraints;
+    co.equality_tolerance = o.equality_tolerance;
+    auto constrained = std::make_unique<ga::constrained_objective>(*lp.file, co);
+    if (lp.file->constraint_count() > 0) constrained->set_weight_scales(lp.file->weights());
+    lp.constrained = constrained.get();
+    lp.base = std::move(constrained);
   } else {
     try {
       lp.base = ga::make_test_function(o.function, o.dim);
@@ -104,6 +115,7 @@ ga::range_run_result as_range_result(const ga::search_box& box, ga::run_result s
   ga::range_run_result rr;
   rr.best_x = single.best_x;
   rr.best_value = single.best_value;
+  rr.best_violation = single.best_violation;
   rr.evaluations = single.evaluations;
   rr.runs.push_back({0, box.centre(), box.radii(), Eigen::MatrixXd(), std::move(single)});
   return rr;
@@ -112,7 +124,7 @@ ga::range_run_result as_range_result(const ga::search_box& box, ga::run_result s
 ga::range_run_result execute(const optimize_options& o, const run_plan& plan,
                              ga::island_model& model, const ga::problem& p,
                              const ga::search_box& box, const ga::termination& limits,
-                             const run_hooks& hooks) {
+                             const run_hooks& hooks, ga::constrained_objective* constrained) {
   ga::run_settings settings;
   settings.record_history = o.record_history;
   settings.checkpoint_file = o.checkpoint;
@@ -131,6 +143,8 @@ ga::range_run_result execute(const optimize_options& o, const run_plan& plan,
   }
   const auto follow_runs = [&](ga::range_run_step& step) {
     run_number = step.next_run;
+    // Multipliers: lambda += 2 W r at the last run's best (other handlings ignore it).
+    if (constrained != nullptr) constrained->after_run(step.last->best_x);
     return true;
   };
   if (!o.resume.empty()) {
@@ -141,11 +155,17 @@ ga::range_run_result execute(const optimize_options& o, const run_plan& plan,
                             settings);
 }
 
+// The figures of a problem file at the best genes (decoded: integers rounded, discrete values).
 expression_report report_of(const optimize_options& o, const symbolic::expression_problem& e,
-                            const Eigen::VectorXd& x) {
+                            const ga::constrained_objective& handling, const Eigen::VectorXd& genes) {
   expression_report r;
   r.file = o.problem_file;
   r.variables = e.variable_names();
+  r.constraints = ga::to_string(handling.options().method);
+  r.equality_tolerance = handling.options().equality_tolerance;
+  r.feasible = handling.feasible(genes);
+  r.allow_infeasible = o.allow_infeasible;
+  const Eigen::VectorXd x = e.decode(genes);
   r.objective = e.objective(x);
   r.max_violation = e.max_violation(x);
   const Eigen::VectorXd c = e.constraint_values(x);
@@ -159,7 +179,7 @@ optimization_run run_optimization(const optimize_options& o, const run_hooks& ho
   o.validate();
   const run_plan plan = make_run_plan(o);
   loaded_problem lp;
-  load_problem(o, lp);
+  load_problem(o, plan, lp);
   const ga::problem& p = lp.get();
   const int dim = p.dimension();
   const ga::search_box box = make_box(o, p);
@@ -177,7 +197,7 @@ optimization_run run_optimization(const optimize_options& o, const run_hooks& ho
   run.range_runs = plan.range.runs;
   run.root = model.is_root();
   const auto t0 = std::chrono::steady_clock::now();
-  run.result = execute(o, plan, model, p, box, limits, hooks);
+  run.result = execute(o, plan, model, p, box, limits, hooks, lp.constrained);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   run.reason = run.result.runs.back().result.reason;
   for (const auto& r : run.result.runs) run.generations += r.result.generations;
@@ -189,7 +209,11 @@ optimization_run run_optimization(const optimize_options& o, const run_hooks& ho
     run.checkpoint = o.checkpoint.empty() ? "kinevo_optimize.checkpoint" : o.checkpoint;
     if (o.checkpoint.empty() || o.checkpoint_every <= 0) model.save_checkpoint(run.checkpoint);
   }
-  if (lp.expressions) run.expression = report_of(o, *lp.expressions, run.result.best_x);
+  if (lp.expressions) {
+    run.expression = report_of(o, *lp.expressions, *lp.constrained, run.result.best_x);
+    // The user's variables: discrete indices become their values.
+    run.result.best_x = lp.expressions->decode(run.result.best_x);
+  }
   return run;
 }
 

@@ -76,6 +76,17 @@ void tuned_policy(const optimize_options& o, run_plan& p) {
   p.per_run.max_generations = keep("generations") ? per_run(o.limits.max_generations) : 0;
 }
 
+// Constraint handling: the default returns a feasible point whenever a run found one (Deb's
+// rules pick the best); multipliers update between runs, so without --range-runs they get
+// default_multiplier_runs.
+void constraints_policy(const optimize_options& o, run_plan& p) {
+  if (!o.is_given("constraints")) p.ga.constraints = default_constraints;
+  if (p.ga.constraints == ga::constraint_handling::multipliers && !o.is_given("range_runs") &&
+      p.range.runs <= 1) {
+    p.range.runs = default_multiplier_runs;
+  }
+}
+
 void refuse_run_contradictions(const optimize_options& o, const run_plan& p) {
   for (const char* key : {"shrink", "move_factor", "move_floor", "first_run_budget", "rotate"}) {
     if (o.is_given(key) && p.range.runs <= 1) {
@@ -94,6 +105,7 @@ run_plan make_run_plan(const optimize_options& o) {
   p.islands.seed = o.seed;
   p.per_run = o.limits;
   p.range = o.range;
+  constraints_policy(o, p);
   if (o.which == preset::tuned) tuned_policy(o, p);
   refuse_run_contradictions(o, p);
   return p;

@@ -24,4 +24,9 @@ struct run_plan {
 // genes, resume with range runs, shrink without range runs, the tuned preset with binary genes).
 run_plan make_run_plan(const optimize_options& o);
 
+// What optimize does with a problem file's constraints unless told (--constraints), and the
+// range runs multipliers get when --range-runs is not given (their updates happen between runs).
+inline constexpr ga::constraint_handling default_constraints = ga::constraint_handling::epsilon;
+inline constexpr int default_multiplier_runs = 5;
+
 }  // namespace kinevo::optimization

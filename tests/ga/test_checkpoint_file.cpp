@@ -92,7 +92,7 @@ std::string edited(std::string text, const std::string& from, const std::string&
 TEST(CheckpointFile, AnIntactCheckpointResumesAndEndsWithAChecksum) {
   fixture f;
   const std::string text = read(f.file);
-  EXPECT_EQ(text.rfind("kinevo-ga-checkpoint 3\n", 0), 0u);
+  EXPECT_EQ(text.rfind("kinevo-ga-checkpoint 4\n", 0), 0u);
   EXPECT_NE(text.find("\nchecksum "), std::string::npos);
   EXPECT_EQ(f.resume_error(f.file), "");
   const search_box box = search_box::of(f.p);

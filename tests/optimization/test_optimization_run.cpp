@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "io/option_error.hpp"
+#include "ga/constrained_objective.hpp"
 #include "optimization/expression_objective.hpp"
 #include "optimization/run_driver.hpp"
 
@@ -118,7 +119,11 @@ TEST(ExpressionObjective, PenaltiesOfTheExampleProblem) {
   const std::shared_ptr<const symbolic::expression_problem> file =
       symbolic::load_optimization_problem(std::string(KINEVO_EXAMPLES) +
                                           "/problem_constrained.toml");
-  const expression_objective p(file);
+  const expression_objective e(file);
+  ga::constraint_options co;
+  co.method = ga::constraint_handling::penalty;
+  ga::constrained_objective p(e, co);
+  p.set_weight_scales(e.weights());
   ASSERT_EQ(p.dimension(), 2);
   Eigen::MatrixXd pop(2, 2);
   pop.col(0) << (std::sqrt(7.0) - 1) / 2, (std::sqrt(7.0) + 1) / 4;  // feasible optimum
