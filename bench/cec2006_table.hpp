@@ -224,7 +224,7 @@ inline std::string cell_text(const cell& c) {
     error = fmt::format("{:.2e}", c.median_error);
   }
   const std::string text = fmt::format("{} ({}/{})", error, c.feasible, c.runs);
-  return c.met ? "**" + text + "**" : text;
+  return c.met ? fmt::format("**{}**", text) : text;
 }
 
 // Rows: the problems in name order (g01..g24), then "met". Columns: one per solver (in the order
@@ -259,10 +259,10 @@ inline std::string markdown_table(const std::vector<run_row>& rows) {
     out += fmt::format(" {} {} |", solver, budget_label(budget));
     rule += "---|";
   }
-  out += "\n" + rule + "\n";
+  out += fmt::format("\n{}\n", rule);
   std::vector<int> met(columns.size(), 0);
   for (const auto& p : problems) {
-    out += "| " + p + " |";
+    out += fmt::format("| {} |", p);
     for (std::size_t k = 0; k < columns.size(); ++k) {
       const auto& by_problem = groups[columns[k]];
       const auto it = by_problem.find(p);
@@ -272,7 +272,7 @@ inline std::string markdown_table(const std::vector<run_row>& rows) {
       }
       const cell c = summarise(it->second);
       met[k] += c.met ? 1 : 0;
-      out += " " + cell_text(c) + " |";
+      out += fmt::format(" {} |", cell_text(c));
     }
     out += "\n";
   }
