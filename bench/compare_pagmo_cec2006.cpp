@@ -224,18 +224,31 @@ cec::run_row run(const task& t, const options& o) {
   return r;
 }
 
+// How far a fitness vector is from CEC 2006 feasibility: max((|h| - 1e-4)+, g+).
+double excess_violation(const pagmo::problem& p, const pagmo::vector_double& fit) {
+  double worst = 0.0;
+  const auto nec = p.get_nec();
+  for (std::size_t k = 1; k < fit.size(); ++k) {
+    worst = std::max(worst, k <= nec ? std::abs(fit[k]) - cec::equality_tolerance : fit[k]);
+  }
+  return worst;
+}
+
 // pagmo's best_known point of each problem evaluated by pagmo, beside the f* table.
 void check_best_known() {
   std::puts(
-      "| problem | f* (report) | f(best_known x), pagmo | error | max violation | feasible |");
-  std::puts("|---|---|---|---|---|---|");
+      "| problem | f* (report) | f(best_known x), pagmo | error | max violation | beyond the "
+      "CEC rule | feasible |");
+  std::puts("|---|---|---|---|---|---|---|");
   for (unsigned id = 1; id <= 24; ++id) {
     const pagmo::problem p = make_problem(id);
     const auto x = p.extract<pagmo::cec2006>()->best_known();
     const auto fit = p.fitness(x);
     const double f_star = cec::best_known_f[id - 1];
-    std::printf("| %s | %.15g | %.15g | %.1e | %.6e | %s |\n", cec::problem_name(id).c_str(),
+    const double excess = excess_violation(p, fit);
+    std::printf("| %s | %.15g | %.15g | %.1e | %.3e | %s | %s |\n", cec::problem_name(id).c_str(),
                 f_star, fit[0], cec::relative_error(fit[0], f_star), max_violation(p, fit),
+                excess > 0 ? fmt::format("{:.1e}", excess).c_str() : "-",
                 p.feasibility_f(fit) ? "yes" : "no");
   }
 }
