@@ -12,7 +12,8 @@
 // Both run with c_tol 1e-4 on the equalities and 0 on the inequalities, the CEC 2006 rule.
 // Generations fill the budget: the initial population plus whole generations, never more than
 // the budget; the CSV has pagmo's own count (problem::get_fevals()), which cstrs_self_adaptive's
-// cache of known points makes a little smaller.
+// cache of known points makes smaller: once DE's population has collapsed onto one point every
+// trial is a known point and the run stops spending (docs/benchmarks.md counts such runs).
 //
 // Run by hand (2 threads: the runs are independent):
 //   build/bench/compare_pagmo_cec2006 --csv bench/results/cec2006_pagmo.csv
