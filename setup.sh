@@ -2,7 +2,8 @@
 # Installs the Debian packages kinevo needs (only those missing), then configures and builds
 # Release into build/. Idempotent: a second run with nothing changed only checks and returns.
 #   ./setup.sh            build (and the tests)
-#   ./setup.sh --bench    also install the optional comparison libraries (pagmo2, MuJoCo)
+#   ./setup.sh --bench    also install the optional comparison libraries (pagmo2, MuJoCo) and jq
+#                         (bench/cec2006_kinevo.sh reads kinevo's JSON with it)
 #   BUILD_DIR=... CMAKE_ARGS=... ./setup.sh   another build folder or extra CMake options
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -11,7 +12,7 @@ packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libopenmpi-
   libboost-random-dev libcli11-dev libgtest-dev libgmock-dev libginac-dev libcln-dev
   libtomlplusplus-dev libfmt-dev libbenchmark-dev nlohmann-json3-dev)
 if [[ " $* " == *" --bench "* ]]; then
-  packages+=(libpagmo-dev libmujoco-dev)
+  packages+=(libpagmo-dev libmujoco-dev jq)
 fi
 
 missing=()
