@@ -2,6 +2,7 @@
 # The kinevo side of the CEC 2006 benchmark (docs/benchmarks.md, "Constrained optimisation:
 # CEC 2006"): runs
 #   build/kinevo optimize --problem DIR/PROBLEM.toml --max-evals BUDGET --generations 0 --seed S
+#     --allow-infeasible (an infeasible final is a result to count here, not a failed run)
 #     --json [EXTRA OPTIONS]
 # for every problem, seed 1..N and budget, JOBS runs at a time (xargs -P), and writes the CSV
 #   solver,budget,problem,seed,evaluations,f,feasible,max_violation,error
@@ -90,7 +91,8 @@ run_one() {
   eval "more=($CEC2006_EXTRA)"
   local rc=0
   "$CEC2006_KINEVO" optimize --problem "$CEC2006_DIR/$problem.toml" --max-evals "$budget" \
-    --generations 0 --seed "$seed" --json "${more[@]}" >"$CEC2006_TMP/$name.json" \
+    --generations 0 --seed "$seed" --json --allow-infeasible "${more[@]}" \
+    >"$CEC2006_TMP/$name.json" \
     2>"$CEC2006_TMP/$name.err" || rc=$?
   echo "$rc" >"$CEC2006_TMP/$name.rc"
 }

@@ -151,8 +151,8 @@ int main(int argc, char** argv) {
         if (relative_difference(o[0], t[0]) > tolerance) ++r.raw_f_differences;
       }
       Eigen::VectorXd y = x;
-      y[0] += o[1];  // h1 = rhs1 - x1
-      y[1] += o[2];  // h2 = rhs2 - x2
+      y[0] += o.at(1);  // h1 = rhs1 - x1
+      y[1] += o.at(2);  // h2 = rhs2 - x2
       if (y[0] < lo[0] || y[0] > hi[0] || y[1] < lo[1] || y[1] > hi[1]) continue;
       const std::vector<double> oy = ours_in_pagmo_order(*ours, y);
       const auto ty = theirs.fitness(std::vector<double>(y.data(), y.data() + n));

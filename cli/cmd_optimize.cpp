@@ -238,6 +238,9 @@ void add_constraint_options(CLI::App& sub, optimization::optimize_options& o) {
   sub.add_option("--equality-tolerance", o.equality_tolerance,
                  "|h| within this counts as satisfying an equality (CEC 2006: 1e-4)")
       ->capture_default_str();
+  sub.add_option("--inequality-tolerance", o.inequality_tolerance,
+                 "g within this above 0 counts as satisfying an inequality (CEC 2006: 0)")
+      ->capture_default_str();
   sub.add_flag("--allow-infeasible", o.allow_infeasible,
                "An infeasible answer is a warning with exit 0 instead of a failure (exit 1)");
   ga::epsilon_options& e = o.ga.epsilon;

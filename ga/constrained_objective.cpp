@@ -29,6 +29,7 @@ std::vector<std::string> names_of(const constrained_problem& p) {
 
 void constraint_options::validate() const {
   io::require_real("equality_tolerance", equality_tolerance, io::non_negative());
+  io::require_real("inequality_tolerance", inequality_tolerance, io::non_negative());
   penalty.validate();
 }
 
@@ -67,12 +68,9 @@ void constrained_objective::evaluate_with_violation(const Eigen::Ref<const Eigen
   Eigen::VectorXd f;
   Eigen::MatrixXd c;
   constraint_values(x, f, c);
-  const double delta = options_.equality_tolerance;
   for (Eigen::Index k = 0; k < x.cols(); ++k) {
     double v = 0.0;
-    for (Eigen::Index i = 0; i < c.rows(); ++i) {
-      v += std::max(0.0, equality_[i] ? std::abs(c(i, k)) - delta : c(i, k));
-    }
+    for (Eigen::Index i = 0; i < c.rows(); ++i) v += violation(i, c(i, k));
     values[k] = f[k];
     // A NaN constraint must not pass as feasible: the island refuses a non-finite violation.
     violations[k] = c.col(k).allFinite() ? v : std::numeric_limits<double>::quiet_NaN();
@@ -86,9 +84,7 @@ Eigen::VectorXd constrained_objective::violations(const Eigen::VectorXd& x) cons
   Eigen::VectorXd v(c.rows());
   for (Eigen::Index i = 0; i < c.rows(); ++i) {
     const double ci = c(i, 0);
-    v[i] = std::isnan(ci) ? std::numeric_limits<double>::infinity()
-                          : std::max(0.0, equality_[i] ? std::abs(ci) - options_.equality_tolerance
-                                                       : ci);
+    v[i] = std::isnan(ci) ? std::numeric_limits<double>::infinity() : violation(i, ci);
   }
   return v;
 }

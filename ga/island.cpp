@@ -538,6 +538,9 @@ void island::step_differential(const problem& p) {
       x_next_(j, i) = u;
     }
   }
+  // The GA's mutation on the trials too (gene_mutation_rate 0 turns it off): a population that
+  // has converged still moves, where DE's differences alone would be zero.
+  mutate_offspring(0, pop);
   evaluate_columns(p, 0, pop);
   // One-to-one survivors: the trial replaces its target unless the target is strictly ahead.
   for (int i = 0; i < pop; ++i) {

@@ -61,6 +61,7 @@ nlohmann::json optimization_run::to_json() const {
     j["feasible"] = expression->feasible;
     j["constraints"] = expression->constraints;
     j["equality_tolerance"] = expression->equality_tolerance;
+    j["inequality_tolerance"] = expression->inequality_tolerance;
   }
   j["seed"] = seed;
   j["islands"] = islands;
@@ -88,11 +89,13 @@ nlohmann::json optimization_run::to_json() const {
 std::string optimization_run::infeasibility_warning() const {
   if (!infeasible()) return {};
   return fmt::format(
-      "the best point violates a constraint (largest violation {:.3g}; equalities count as met "
-      "within {:g}): no feasible point was found with constraints = {}. Try --constraints "
-      "epsilon or feasibility, a larger --max-evals, or a better box; --allow-infeasible accepts "
-      "the answer",
-      expression->max_violation, expression->equality_tolerance, expression->constraints);
+      "the answer violates a constraint (largest violation {:.3g}; met within {:g} for "
+      "equalities, {:g} for inequalities) with constraints = {}. Try --constraints epsilon "
+      "(compares feasibility first and returns a feasible point whenever it found one), a "
+      "larger --max-evals, a better box or --equality-tolerance/--inequality-tolerance; "
+      "--allow-infeasible accepts the answer",
+      expression->max_violation, expression->equality_tolerance,
+      expression->inequality_tolerance, expression->constraints);
 }
 
 std::string optimization_run::interruption_note() const {

@@ -24,7 +24,8 @@ struct expression_report {
   double max_violation = 0.0;
   std::vector<double> constraint_values;
   std::string constraints;          // the handling: penalty, multipliers, feasibility, epsilon
-  double equality_tolerance = 0.0;  // delta: |h| <= delta satisfies an equality
+  double equality_tolerance = 0.0;    // delta: |h| <= delta satisfies an equality
+  double inequality_tolerance = 0.0;  // sigma: g <= sigma satisfies an inequality
   // Every g_i <= 0 and |h_i| <= delta at the best point.
   bool feasible = true;
   bool allow_infeasible = false;  // an infeasible answer is then not a failure

@@ -10,13 +10,22 @@
 namespace kinevo::optimization {
 
 std::string to_string(preset p) {
-  return p == preset::tuned ? "tuned" : "plain";
+  switch (p) {
+    case preset::plain:
+      return "plain";
+    case preset::tuned:
+      return "tuned";
+    case preset::constrained:
+      return "constrained";
+  }
+  return "?";
 }
 
 preset parse_preset(const std::string& name) {
-  if (name == "plain") return preset::plain;
-  if (name == "tuned") return preset::tuned;
-  throw std::invalid_argument("unknown preset '" + name + "'; use plain or tuned");
+  for (const auto p : {preset::plain, preset::tuned, preset::constrained}) {
+    if (name == to_string(p)) return p;
+  }
+  throw std::invalid_argument("unknown preset '" + name + "'; use plain, tuned or constrained");
 }
 
 namespace {
@@ -63,6 +72,7 @@ void validate_limits(const optimize_options& o) {
 
 void validate_constraints(const optimize_options& o) {
   io::require_real("equality_tolerance", o.equality_tolerance, io::non_negative());
+  io::require_real("inequality_tolerance", o.inequality_tolerance, io::non_negative());
   o.ga.epsilon.validate();  // names its key (epsilon_quantile, ...)
 }
 

@@ -18,8 +18,11 @@ namespace kinevo::optimization {
 
 // plain: one GA run. tuned: the configuration measured against pagmo2 (docs/ga.md, "Quality"):
 // population 30, 80 rotated trust-region range runs, the first with 20 times the budget; the
-// generation and evaluation limits are then totals shared out over the runs.
-enum class preset { plain, tuned };
+// generation and evaluation limits are then totals shared out over the runs. constrained: the
+// configuration measured on the CEC 2006 suite (docs/constrained.md): de crossover with
+// population 100, gene mutation rate 0.02 and the epsilon level; the default for a problem
+// file with constraints.
+enum class preset { plain, tuned, constrained };
 std::string to_string(preset p);
 preset parse_preset(const std::string& name);  // throws std::invalid_argument listing the names
 
@@ -64,6 +67,7 @@ struct optimize_options {
   // finite >= 0; |h| <= delta is satisfied, as in CEC 2006) and whether an infeasible answer
   // is acceptable (key allow_infeasible; otherwise it is a failure: exit 1).
   double equality_tolerance = 1e-4;
+  double inequality_tolerance = 0.0;  // key inequality_tolerance: g <= sigma is satisfied
   bool allow_infeasible = false;
 
   // Whole-state checkpoints of a single run: written every checkpoint_every (>= 0) generations

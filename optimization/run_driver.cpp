@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -34,13 +35,20 @@ struct loaded_problem {
   }
 };
 
+// Stage 1: the problem file, if any (its constraints choose the default preset).
+void load_file(const optimize_options& o, loaded_problem& lp) {
+  if (o.problem_file.empty()) return;
+  lp.expressions = symbolic::load_optimization_problem(o.problem_file);
+  lp.file = std::make_unique<expression_objective>(lp.expressions);
+}
+
+// Stage 2: the ga::problem under the plan's constraint handling.
 void load_problem(const optimize_options& o, const run_plan& plan, loaded_problem& lp) {
-  if (!o.problem_file.empty()) {
-    lp.expressions = symbolic::load_optimization_problem(o.problem_file);
-    lp.file = std::make_unique<expression_objective>(lp.expressions);
+  if (lp.file) {
     ga::constraint_options co;
     co.method = plan.ga.constraints;
     co.equality_tolerance = o.equality_tolerance;
+    co.inequality_tolerance = o.inequality_tolerance;
     auto constrained = std::make_unique<ga::constrained_objective>(*lp.file, co);
     if (lp.file->constraint_count() > 0) constrained->set_weight_scales(lp.file->weights());
     lp.constrained = constrained.get();
@@ -155,6 +163,25 @@ ga::range_run_result execute(const optimize_options& o, const run_plan& plan,
                             settings);
 }
 
+// Penalty and multipliers compare penalised values, which change between range runs (the
+// multipliers grow): the answer is the runs' best by Deb's rules on the problem itself.
+void choose_best_run(ga::range_run_result& rr, const symbolic::expression_problem& e,
+                     const ga::constrained_objective& c) {
+  if (c.reports_violation() || rr.runs.size() < 2) return;
+  double best_f = 0.0;
+  double best_v = std::numeric_limits<double>::infinity();
+  for (const auto& r : rr.runs) {
+    const double v = c.violations(r.result.best_x).sum();
+    const double f = e.objective(e.decode(r.result.best_x));
+    if (ga::precedes(f, v, best_f, best_v, 0.0)) {
+      best_f = f;
+      best_v = v;
+      rr.best_x = r.result.best_x;
+      rr.best_value = r.result.best_value;
+    }
+  }
+}
+
 // The figures of a problem file at the best genes (decoded: integers rounded, discrete values).
 expression_report report_of(const optimize_options& o, const symbolic::expression_problem& e,
                             const ga::constrained_objective& handling, const Eigen::VectorXd& genes) {
@@ -163,6 +190,7 @@ expression_report report_of(const optimize_options& o, const symbolic::expressio
   r.variables = e.variable_names();
   r.constraints = ga::to_string(handling.options().method);
   r.equality_tolerance = handling.options().equality_tolerance;
+  r.inequality_tolerance = handling.options().inequality_tolerance;
   r.feasible = handling.feasible(genes);
   r.allow_infeasible = o.allow_infeasible;
   const Eigen::VectorXd x = e.decode(genes);
@@ -177,8 +205,9 @@ expression_report report_of(const optimize_options& o, const symbolic::expressio
 
 optimization_run run_optimization(const optimize_options& o, const run_hooks& hooks) {
   o.validate();
-  const run_plan plan = make_run_plan(o);
   loaded_problem lp;
+  load_file(o, lp);
+  const run_plan plan = make_run_plan(o, lp.file && lp.file->constraint_count() > 0);
   load_problem(o, plan, lp);
   const ga::problem& p = lp.get();
   const int dim = p.dimension();
@@ -210,6 +239,7 @@ optimization_run run_optimization(const optimize_options& o, const run_hooks& ho
     if (o.checkpoint.empty() || o.checkpoint_every <= 0) model.save_checkpoint(run.checkpoint);
   }
   if (lp.expressions) {
+    choose_best_run(run.result, *lp.expressions, *lp.constrained);
     run.expression = report_of(o, *lp.expressions, *lp.constrained, run.result.best_x);
     // The user's variables: discrete indices become their values.
     run.result.best_x = lp.expressions->decode(run.result.best_x);

@@ -23,6 +23,9 @@ struct run_plan {
 // Throws io::option_error naming the option that contradicts another (e.g. bits with real
 // genes, resume with range runs, shrink without range runs, the tuned preset with binary genes).
 run_plan make_run_plan(const optimize_options& o);
+// The same for a problem with constraints (a problem file that has some): without --preset,
+// the constrained preset applies.
+run_plan make_run_plan(const optimize_options& o, bool constrained_problem);
 
 // What optimize does with a problem file's constraints unless told (--constraints), and the
 // range runs multipliers get when --range-runs is not given (their updates happen between runs).
