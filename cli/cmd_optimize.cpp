@@ -21,7 +21,6 @@
 #include "io/svg_plot.hpp"
 #include "optimization/config_file.hpp"
 #include "optimization/run_driver.hpp"
-#include "optimization/run_plan.hpp"
 
 namespace kinevo::cli {
 
@@ -233,8 +232,9 @@ void add_constraint_options(CLI::App& sub, optimization::optimize_options& o) {
   add_enum_option(sub, "--constraints", o.ga.constraints, ga::parse_constraint_handling,
                   "How a problem file's constraints are handled: penalty (the file's weights), "
                   "multipliers (augmented Lagrangian between range runs), feasibility (Deb's "
-                  "rules) or epsilon (epsilon-level comparison; default)")
-      ->default_str(ga::to_string(optimization::default_constraints));
+                  "rules; default without equalities) or epsilon (epsilon-level comparison; "
+                  "default with equalities)")
+      ->default_str("feasibility or epsilon");
   sub.add_option("--equality-tolerance", o.equality_tolerance,
                  "|h| within this counts as satisfying an equality (CEC 2006: 1e-4)")
       ->capture_default_str();

@@ -42,6 +42,14 @@ void load_file(const optimize_options& o, loaded_problem& lp) {
   lp.file = std::make_unique<expression_objective>(lp.expressions);
 }
 
+constraint_counts constraints_of(const loaded_problem& lp) {
+  constraint_counts c;
+  for (int i = 0; lp.file && i < lp.file->constraint_count(); ++i) {
+    ++(lp.file->is_equality(i) ? c.equalities : c.inequalities);
+  }
+  return c;
+}
+
 // Stage 2: the ga::problem under the plan's constraint handling.
 void load_problem(const optimize_options& o, const run_plan& plan, loaded_problem& lp) {
   if (lp.file) {
@@ -207,7 +215,7 @@ optimization_run run_optimization(const optimize_options& o, const run_hooks& ho
   o.validate();
   loaded_problem lp;
   load_file(o, lp);
-  const run_plan plan = make_run_plan(o, lp.file && lp.file->constraint_count() > 0);
+  const run_plan plan = make_run_plan(o, constraints_of(lp));
   load_problem(o, plan, lp);
   const ga::problem& p = lp.get();
   const int dim = p.dimension();

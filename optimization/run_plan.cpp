@@ -86,14 +86,13 @@ void constrained_policy(const optimize_options& o, run_plan& p) {
   if (!keep("population")) p.ga.population = 100;
   if (!keep("crossover")) p.ga.crossover = ga::crossover_method::de;
   if (!keep("gene_mutation_rate")) p.ga.gene_mutation_rate = 0.02;
-  if (!keep("constraints")) p.ga.constraints = ga::constraint_handling::epsilon;
 }
 
 // Constraint handling: the default returns a feasible point whenever a run found one (Deb's
 // rules pick the best); multipliers update between runs, so without --range-runs they get
 // default_multiplier_runs.
-void constraints_policy(const optimize_options& o, run_plan& p) {
-  if (!o.is_given("constraints")) p.ga.constraints = default_constraints;
+void constraints_policy(const optimize_options& o, const constraint_counts& c, run_plan& p) {
+  if (!o.is_given("constraints")) p.ga.constraints = default_constraints(c);
   if (p.ga.constraints == ga::constraint_handling::multipliers && !o.is_given("range_runs") &&
       p.range.runs <= 1) {
     // The limits are totals, shared out over the runs (as the tuned preset does).
@@ -115,11 +114,16 @@ void refuse_run_contradictions(const optimize_options& o, const run_plan& p) {
 
 }  // namespace
 
-run_plan make_run_plan(const optimize_options& o) {
-  return make_run_plan(o, false);
+ga::constraint_handling default_constraints(const constraint_counts& constraints) {
+  return constraints.equalities > 0 ? ga::constraint_handling::epsilon
+                                    : ga::constraint_handling::feasibility;
 }
 
-run_plan make_run_plan(const optimize_options& o, bool constrained_problem) {
+run_plan make_run_plan(const optimize_options& o) {
+  return make_run_plan(o, constraint_counts{});
+}
+
+run_plan make_run_plan(const optimize_options& o, const constraint_counts& constraints) {
   run_plan p;
   p.ga = genes_policy(o);
   refuse_gene_contradictions(o, p.ga);
@@ -127,9 +131,10 @@ run_plan make_run_plan(const optimize_options& o, bool constrained_problem) {
   p.islands.seed = o.seed;
   p.per_run = o.limits;
   p.range = o.range;
-  const preset which = o.is_given("preset") || !constrained_problem ? o.which : preset::constrained;
+  const preset which =
+      o.is_given("preset") || !constraints.any() ? o.which : preset::constrained;
   if (which == preset::constrained) constrained_policy(o, p);
-  constraints_policy(o, p);
+  constraints_policy(o, constraints, p);
   if (which == preset::tuned) tuned_policy(o, p);
   refuse_run_contradictions(o, p);
   return p;

@@ -23,13 +23,22 @@ struct run_plan {
 // Throws io::option_error naming the option that contradicts another (e.g. bits with real
 // genes, resume with range runs, shrink without range runs, the tuned preset with binary genes).
 run_plan make_run_plan(const optimize_options& o);
-// The same for a problem with constraints (a problem file that has some): without --preset,
-// the constrained preset applies.
-run_plan make_run_plan(const optimize_options& o, bool constrained_problem);
+// The constraints of the problem, which choose defaults: a problem file with constraints runs
+// the constrained preset unless --preset is given.
+struct constraint_counts {
+  int inequalities = 0;
+  int equalities = 0;
+  bool any() const { return inequalities + equalities > 0; }
+};
+run_plan make_run_plan(const optimize_options& o, const constraint_counts& constraints);
 
-// What optimize does with a problem file's constraints unless told (--constraints), and the
-// range runs multipliers get when --range-runs is not given (their updates happen between runs).
-inline constexpr ga::constraint_handling default_constraints = ga::constraint_handling::epsilon;
+// What optimize does with a problem's constraints unless told (--constraints): Deb's
+// feasibility rules when every constraint is an inequality, the epsilon level when there are
+// equalities (measured on CEC 2006, docs/constrained.md: feasibility rules alone stall on the
+// equality problems, the epsilon level lets DE collapse outside narrow inequality regions).
+ga::constraint_handling default_constraints(const constraint_counts& constraints);
+// Range runs multipliers get when --range-runs is not given (their updates happen between
+// runs); the limits are then totals shared out over them.
 inline constexpr int default_multiplier_runs = 5;
 
 }  // namespace kinevo::optimization

@@ -118,6 +118,16 @@ TEST(ExitStatus, Optimize) {
       {"optimize --function nosuch --quiet", 2},
       {"optimize --config " + dir.string() + " --quiet", 2},
       {"optimize --problem " + examples + "/missing.toml --quiet", 2},
+      // Issue 17: an answer that violates a constraint is a failure unless accepted.
+      {"optimize --problem " + examples + "/problem_constrained.toml --constraints penalty --quiet",
+       1},
+      {"optimize --problem " + examples +
+           "/problem_constrained.toml --constraints penalty --allow-infeasible --quiet",
+       0},
+      {"optimize --problem " + examples + "/problem_constrained.toml --quiet", 0},
+      {"optimize --problem " + examples + "/problem_constrained.toml --constraints nosuch", 2},
+      {"optimize --problem " + examples + "/problem_constrained.toml --equality-tolerance -1", 2},
+      {"optimize --problem " + examples + "/problem_constrained.toml --epsilon-until 0", 2},
   });
   std::filesystem::remove_all(dir);
 }
