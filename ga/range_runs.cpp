@@ -296,6 +296,22 @@ class range_sequence {
     st.moves = std::move(moves);
     st_ = std::move(st);
     resume_from_ = checkpoint;
+    replay_finished_runs();
+  }
+
+  // A resumed sequence calls the hook again for every run that had finished, in order, so
+  // that what it changes in the problem between runs (multipliers) is as it was.
+  void replay_finished_runs() {
+    if (!hook_) return;
+    for (std::size_t k = 0; k < st_.out.runs.size(); ++k) {
+      range_run_step step;
+      step.next_run = static_cast<int>(k) + 1;
+      step.last = &st_.out.runs[k].result;
+      step.centre = st_.centre;
+      step.radii = st_.radii;
+      step.replay = true;
+      (void)hook_(step);
+    }
   }
 
   range_run_result run() {

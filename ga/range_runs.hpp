@@ -66,6 +66,10 @@ struct range_run_step {
   const run_result* last = nullptr;
   Eigen::VectorXd centre;  // proposed: the best point so far; may be changed
   Eigen::VectorXd radii;   // proposed: shrunk radii; may be changed
+  // True when resume_range_runs calls the hook again for a run finished before the interrupt
+  // (in order, before continuing), so that the hook can restore what it changes in the problem;
+  // the centre, radii and return value are then ignored.
+  bool replay = false;
 };
 using range_run_hook = std::function<bool(range_run_step&)>;
 
@@ -91,8 +95,9 @@ range_run_result run_range_runs(island_model& model, const problem& p, const sea
 // `checkpoint` (island_model::resume, with its box checked), the later ones follow as they
 // would have; the result equals the uninterrupted one, except that the records of the runs
 // finished before the interrupt have no history. Give the same model options, problem, first
-// box and range-run options (a fingerprint in the state file is checked) and a hook that
-// restores whatever it had changed in the problem (the problem is the caller's). Throws
+// box and range-run options (a fingerprint in the state file is checked) and the same hook:
+// it is called again for every finished run (range_run_step::replay), so that what it changes
+// in the problem between runs is restored. Throws
 // io::input_error naming the file and line for a missing, edited or mismatched state.
 range_run_result resume_range_runs(island_model& model, const problem& p, const search_box& first,
                                    const termination& per_run, const range_run_options& options,

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -79,6 +81,11 @@ std::string file_of(int id) {
 }
 
 // The two machine-readable comment lines of a problem file.
+// ctest lists the case by its problem number rather than by the struct's bytes.
+void PrintTo(const cec_case& c, std::ostream* os) {
+  *os << "g" << (c.id < 10 ? "0" : "") << c.id;
+}
+
 struct best_known {
   double f = std::nan("");
   std::vector<double> x;

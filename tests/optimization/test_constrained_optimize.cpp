@@ -4,6 +4,7 @@
 // can be chosen; integer and discrete variables come back as integers and stock values.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -209,6 +210,47 @@ TEST(RunPlanConstraints, MultipliersShareTheBudgetOverTheirRuns) {
   o.range.runs = 3;
   o.given.insert("range_runs");
   EXPECT_EQ(make_run_plan(o, constraint_counts{1, 1}).range.runs, 3);
+}
+
+}  // namespace
+}  // namespace kinevo::optimization
+
+namespace kinevo::optimization {
+namespace {
+
+// Multipliers change the problem between range runs: a sequence interrupted in run 3 and
+// resumed replays the updates of runs 1 and 2 and ends exactly where the uninterrupted one does.
+TEST(ConstrainedOptimize, MultipliersResumeExactlyAfterAnInterrupt) {
+  optimize_options o;
+  o.problem_file = example("problem_constrained.toml");
+  o.ga.constraints = ga::constraint_handling::multipliers;
+  o.allow_infeasible = true;
+  o.limits.max_generations = 200;
+  o.given = {"constraints", "generations"};
+  const optimization_run whole = run_optimization(o);
+
+  const auto checkpoint =
+      std::filesystem::temp_directory_path() / "kinevo_test_multipliers.checkpoint";
+  o.checkpoint = checkpoint.string();
+  std::atomic<bool> stop{false};
+  run_hooks hooks;
+  hooks.interrupt = &stop;
+  hooks.on_progress = [&](const progress_report& p) {
+    if (p.run == 2 && p.generation >= 20) stop = true;
+  };
+  const optimization_run first = run_optimization(o, hooks);
+  ASSERT_TRUE(first.interrupted());
+  o.resume = o.checkpoint;
+  const optimization_run resumed = run_optimization(o);
+  EXPECT_EQ(resumed.exact_report(), whole.exact_report());
+  // Every run's penalised best, which depends on the multipliers of its run.
+  ASSERT_EQ(resumed.result.runs.size(), whole.result.runs.size());
+  for (std::size_t k = 2; k < whole.result.runs.size(); ++k) {
+    EXPECT_EQ(resumed.result.runs[k].result.best_value, whole.result.runs[k].result.best_value)
+        << "run " << k + 1;
+  }
+  std::filesystem::remove(checkpoint);
+  std::filesystem::remove(ga::range_state_path(checkpoint));
 }
 
 }  // namespace
