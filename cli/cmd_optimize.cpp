@@ -116,8 +116,12 @@ optimization::optimization_run run_library(const optimize_cli& c) {
   hooks.interrupt = &io::interrupt_flag();
   if (progress.visible()) {
     hooks.on_progress = [&](const optimization::progress_report& r) {
-      progress.update(r.fraction, fmt::format("run {} gen {} evals {} best {:.6g}", r.run + 1,
-                                              r.generation, r.evaluations, r.best_value));
+      progress.update(r.fraction,
+                      fmt::format("run {} gen {} evals {} best {:.6g}{}", r.run + 1, r.generation,
+                                  r.evaluations, r.best_value,
+                                  r.best_violation > 0.0
+                                      ? fmt::format(" (infeasible by {:.3g})", r.best_violation)
+                                      : std::string()));
     };
   }
   io::install_interrupt_handlers();

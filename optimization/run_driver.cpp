@@ -149,7 +149,7 @@ ga::range_run_result execute(const optimize_options& o, const run_plan& plan,
   if (hooks.on_progress) {
     settings.on_sync = [&](const ga::sync_report& s) {
       hooks.on_progress({fraction_done(plan, s, run_number), run_number, s.generation,
-                         s.evaluations, s.best_value});
+                         s.evaluations, s.best_value, s.best_violation});
     };
   }
   if (plan.range.runs <= 1) {

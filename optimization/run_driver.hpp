@@ -18,6 +18,8 @@ struct progress_report {
   long long generation = 0;
   long long evaluations = 0;
   double best_value = 0.0;
+  // Total violation of the best so far when the islands compare feasibility (0: feasible).
+  double best_violation = 0.0;
 };
 
 struct run_hooks {
