@@ -2,8 +2,6 @@
 // "met" rule, the CSV both sides write, the side-by-side table; and bench/cec2006_kinevo.sh
 // end to end on the Bracken-McCormick example.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <array>
 #include <cmath>
@@ -15,6 +13,7 @@
 #include <vector>
 
 #include "bench/cec2006_table.hpp"
+#include "tests/cli/run_command.hpp"
 
 namespace cec = kinevo::bench::cec2006;
 
@@ -43,22 +42,7 @@ std::vector<cec::run_row> ten(int feasible, double error) {
   return v;
 }
 
-struct shell_result {
-  int status = -1;
-  std::string out;
-};
-
-shell_result run_shell(const std::string& command) {
-  shell_result r;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-  const int raw = ::pclose(pipe);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
+using kinevo::test::run_command;
 
 std::filesystem::path fresh_dir(const std::string& name) {
   auto d = std::filesystem::temp_directory_path() /
@@ -197,7 +181,7 @@ TEST(Cec2006Table, MarkdownTableHasProblemRowsSolverBudgetColumnsAndMetCounts) {
 // bench/cec2006_kinevo.sh on Bracken-McCormick (examples/problem_constrained.toml), once with a
 // best-known header line and once without: one CSV row per budget, problem and seed, in order.
 TEST(Cec2006KinevoScript, WritesOneRowPerRunWithErrorsFromTheHeader) {
-  if (run_shell("command -v jq >/dev/null 2>&1").status != 0) GTEST_SKIP() << "jq not installed";
+  if (run_command("command -v jq >/dev/null 2>&1").status != 0) GTEST_SKIP() << "jq not installed";
   const auto dir = fresh_dir("cec2006_script");
   const std::string problem = read_text(std::string(KINEVO_EXAMPLES) + "/problem_constrained.toml");
   // f* = 9 - 2.875 sqrt 7 at x* = ((sqrt 7 - 1)/2, (sqrt 7 + 1)/4).
@@ -209,7 +193,7 @@ TEST(Cec2006KinevoScript, WritesOneRowPerRunWithErrorsFromTheHeader) {
   std::ofstream(dir / "plain.toml") << problem;
   const std::string script = std::string(KINEVO_SOURCE_DIR) + "/bench/cec2006_kinevo.sh";
   const auto r =
-      run_shell("bash " + script + " --label kinevo-test --kinevo " + KINEVO_BINARY + " --dir " +
+      run_command("bash " + script + " --label kinevo-test --kinevo " + KINEVO_BINARY + " --dir " +
                 dir.string() + " --problems bm,plain --seeds 2" + " --budgets 2000,4000 --out " +
                 (dir / "k.csv").string() + " -- --population 40 2>" + (dir / "err.txt").string());
   ASSERT_EQ(r.status, 0) << read_text(dir / "err.txt");
@@ -240,7 +224,7 @@ TEST(Cec2006KinevoScript, WritesOneRowPerRunWithErrorsFromTheHeader) {
     }
   }
   // The same seeds give the same rows (kinevo is deterministic per seed).
-  const auto again = run_shell("bash " + script + " --label kinevo-test --kinevo " + KINEVO_BINARY +
+  const auto again = run_command("bash " + script + " --label kinevo-test --kinevo " + KINEVO_BINARY +
                                " --dir " + dir.string() + " --problems bm,plain --seeds 2" +
                                " --budgets 2000,4000 -- --population 40 2>/dev/null");
   EXPECT_EQ(again.out, read_text(dir / "k.csv"));
@@ -248,9 +232,9 @@ TEST(Cec2006KinevoScript, WritesOneRowPerRunWithErrorsFromTheHeader) {
 }
 
 TEST(Cec2006KinevoScript, AFailedRunIsAnInfeasibleRowAndExitStatusOne) {
-  if (run_shell("command -v jq >/dev/null 2>&1").status != 0) GTEST_SKIP() << "jq not installed";
+  if (run_command("command -v jq >/dev/null 2>&1").status != 0) GTEST_SKIP() << "jq not installed";
   const std::string script = std::string(KINEVO_SOURCE_DIR) + "/bench/cec2006_kinevo.sh";
-  const auto r = run_shell("bash " + script + " --label bad --kinevo " + KINEVO_BINARY + " --dir " +
+  const auto r = run_command("bash " + script + " --label bad --kinevo " + KINEVO_BINARY + " --dir " +
                            KINEVO_EXAMPLES + " --problems problem_constrained --seeds 1" +
                            " --budgets 1000 -- --no-such-option 2>/dev/null");
   EXPECT_EQ(r.status, 1);
@@ -260,9 +244,9 @@ TEST(Cec2006KinevoScript, AFailedRunIsAnInfeasibleRowAndExitStatusOne) {
 
 TEST(Cec2006KinevoScript, RejectsAMissingLabelOrProblemFile) {
   const std::string script = std::string(KINEVO_SOURCE_DIR) + "/bench/cec2006_kinevo.sh";
-  EXPECT_EQ(run_shell("bash " + script + " --kinevo " + KINEVO_BINARY + " >/dev/null 2>&1").status,
+  EXPECT_EQ(run_command("bash " + script + " --kinevo " + KINEVO_BINARY + " >/dev/null 2>&1").status,
             2);
-  EXPECT_EQ(run_shell("bash " + script + " --label x --kinevo " + KINEVO_BINARY + " --dir " +
+  EXPECT_EQ(run_command("bash " + script + " --label x --kinevo " + KINEVO_BINARY + " --dir " +
                       KINEVO_EXAMPLES + " --problems no_such_problem >/dev/null 2>&1")
                 .status,
             2);

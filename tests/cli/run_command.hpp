@@ -18,13 +18,13 @@ struct command_output {
   std::string err;
 };
 
-// Runs `kinevo <args>` (args are passed through the shell, so quote paths with spaces).
-inline command_output run_kinevo(const std::string& args) {
+// Runs a shell command line; stdout and stderr are captured apart.
+inline command_output run_command(const std::string& command) {
   static int counter = 0;
   const auto dir = std::filesystem::temp_directory_path();
   const auto err_file =
       dir / ("kinevo_test_err_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-  const std::string cmd = std::string(KINEVO_BINARY) + " " + args + " 2>" + err_file.string();
+  const std::string cmd = "{ " + command + " ; } 2>" + err_file.string();
   command_output r;
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (pipe == nullptr) return r;
@@ -39,6 +39,11 @@ inline command_output run_kinevo(const std::string& args) {
   r.err = ss.str();
   std::filesystem::remove(err_file);
   return r;
+}
+
+// Runs `kinevo <args>` (args are passed through the shell, so quote paths with spaces).
+inline command_output run_kinevo(const std::string& args) {
+  return run_command(std::string(KINEVO_BINARY) + " " + args);
 }
 
 // A fresh empty folder under the system temp directory for a test's output files.
