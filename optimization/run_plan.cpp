@@ -131,8 +131,10 @@ run_plan make_run_plan(const optimize_options& o, const constraint_counts& const
   p.islands.seed = o.seed;
   p.per_run = o.limits;
   p.range = o.range;
+  // The constrained preset is real-coded: asking for GAucsd or binary genes keeps the plain GA.
+  const bool real = !o.gaucsd && !(o.is_given("encoding") && o.ga.genes != ga::encoding::real);
   const preset which =
-      o.is_given("preset") || !constraints.any() ? o.which : preset::constrained;
+      o.is_given("preset") || !constraints.any() || !real ? o.which : preset::constrained;
   if (which == preset::constrained) constrained_policy(o, p);
   constraints_policy(o, constraints, p);
   if (which == preset::tuned) tuned_policy(o, p);

@@ -197,6 +197,12 @@ TEST(RunPlanConstraints, AConstrainedFileDefaultsToTheConstrainedPreset) {
   o.ga.constraints = ga::constraint_handling::penalty;
   o.given.insert("constraints");
   EXPECT_EQ(make_run_plan(o, with_equality).ga.constraints, ga::constraint_handling::penalty);
+  optimize_options binary;
+  binary.gaucsd = true;
+  binary.given = {"gaucsd"};
+  p = make_run_plan(binary, inequalities);  // GAucsd keeps its GA, with the default handling
+  EXPECT_EQ(p.ga.genes, ga::encoding::binary);
+  EXPECT_EQ(p.ga.constraints, ga::constraint_handling::feasibility);
 }
 
 TEST(RunPlanConstraints, MultipliersShareTheBudgetOverTheirRuns) {
@@ -251,6 +257,32 @@ TEST(ConstrainedOptimize, MultipliersResumeExactlyAfterAnInterrupt) {
   }
   std::filesystem::remove(checkpoint);
   std::filesystem::remove(ga::range_state_path(checkpoint));
+}
+
+}  // namespace
+}  // namespace kinevo::optimization
+
+namespace kinevo::optimization {
+namespace {
+
+// Deb's rules drive every selection (tournament, SUS on Deb's fitness, linear ranking) and the
+// binary GAucsd genes too: each returns a feasible g06 answer.
+TEST(ConstrainedOptimize, EverySelectionAndEncodingReturnsAFeasibleAnswer) {
+  for (const auto selection : {ga::selection_method::tournament, ga::selection_method::sus,
+                               ga::selection_method::rank}) {
+    optimize_options o;
+    o.which = preset::plain;
+    o.ga.selection = selection;
+    o.given = {"preset", "selection"};
+    const optimization_run run = run_file(example("cec2006/g06.toml"), o);
+    EXPECT_TRUE(run.expression->feasible) << ga::to_string(selection);
+    EXPECT_LE(relative_error(run.expression->objective, -6961.81387558015), 0.05)
+        << ga::to_string(selection);
+  }
+  optimize_options binary;
+  binary.gaucsd = true;
+  binary.given = {"gaucsd"};
+  EXPECT_TRUE(run_file(example("cec2006/g06.toml"), binary).expression->feasible);
 }
 
 }  // namespace
