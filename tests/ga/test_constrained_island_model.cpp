@@ -104,6 +104,30 @@ TEST(ConstrainedIslandModel, G06FeasibleBestWithFeasibilityAndEpsilonBySbxAndDe)
   }
 }
 
+// A target value counts only for a feasible best: below g06's f* only infeasible points reach
+// it (e.g. f(13, 0) = -7973), so the run goes on to its evaluation limit.
+TEST(ConstrainedIslandModel, AnInfeasibleValueNeverReachesTheTarget) {
+  const cec2006_g06 g06;
+  for (const auto method : {constraint_handling::feasibility, constraint_handling::epsilon}) {
+    SCOPED_TRACE(to_string(method));
+    const constrained_objective p(g06, handled_by(method));
+    Eigen::VectorXd v(1), r(1);
+    p.evaluate_with_violation(Eigen::Vector2d(13.0, 0.0), v, r);
+    ASSERT_LT(v[0], -7000.0);
+    ASSERT_GT(r[0], 0.0);
+    island_model m(constrained_ga(method, crossover_method::de), islands(2, topology::ring, 2));
+    termination t = evaluations(10000);
+    t.target_value = -7000.0;
+    const auto res = m.run(p, search_box::of(p), t);
+    EXPECT_EQ(res.reason, stop_reason::evaluations);
+    EXPECT_EQ(res.best_violation, 0.0);
+    EXPECT_GT(res.best_value, -7000.0);
+    // A target the feasible best does reach stops the run.
+    t.target_value = -6000.0;
+    EXPECT_EQ(m.run(p, search_box::of(p), t).reason, stop_reason::target);
+  }
+}
+
 // Bit for bit the same with 1 and 2 threads, for every topology (epsilon level, DE, migration of
 // (value, violation) pairs); and with Deb's rules and SBX on one topology.
 TEST(ConstrainedIslandModel, SameResultWhateverTheThreadCountAndTopology) {
