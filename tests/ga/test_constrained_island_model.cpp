@@ -128,6 +128,39 @@ TEST(ConstrainedIslandModel, AnInfeasibleValueNeverReachesTheTarget) {
   }
 }
 
+// A constant objective on a small feasible ball (|x|^2 <= 1e-4 in [-10, 10]^2): only the
+// violation improves, which is progress for the stall limit; once feasible, nothing improves.
+// (Deb's rules only: under the epsilon level a constant objective makes every candidate within
+// eps a tie, so the violation has no pressure until eps falls and the stall limit may end such a
+// run early, infeasible - that is the level's nature, not the stall rule's.)
+class flat_in_a_ball : public constrained_problem {
+ public:
+  int dimension() const override { return 2; }
+  Eigen::VectorXd lower_bounds() const override { return Eigen::Vector2d(-10.0, -10.0); }
+  Eigen::VectorXd upper_bounds() const override { return Eigen::Vector2d(10.0, 10.0); }
+  int constraint_count() const override { return 1; }
+  bool is_equality(int) const override { return false; }
+  std::string constraint_name(int) const override { return "ball"; }
+  void evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::VectorXd> values,
+                Eigen::Ref<Eigen::MatrixXd> c) const override {
+    values.setConstant(1.0);
+    for (Eigen::Index k = 0; k < x.cols(); ++k) c(0, k) = x.col(k).squaredNorm() - 1e-4;
+  }
+};
+
+TEST(ConstrainedIslandModel, ALessViolatedBestIsProgressForTheStallLimit) {
+  const flat_in_a_ball ball;
+  const auto method = constraint_handling::feasibility;
+  const constrained_objective p(ball, handled_by(method));
+  island_model m(constrained_ga(method, crossover_method::sbx), islands(2, topology::ring, 2));
+  termination t = generations(5000);
+  t.stall_generations = 20;
+  const auto r = m.run(p, search_box::of(p), t);
+  EXPECT_EQ(r.reason, stop_reason::stall);
+  EXPECT_EQ(r.best_violation, 0.0);
+  EXPECT_GT(r.generations, 20);  // the value never changed: a value-only stall ends at 20
+}
+
 // Bit for bit the same with 1 and 2 threads, for every topology (epsilon level, DE, migration of
 // (value, violation) pairs); and with Deb's rules and SBX on one topology.
 TEST(ConstrainedIslandModel, SameResultWhateverTheThreadCountAndTopology) {
