@@ -393,6 +393,35 @@ TEST(ConstrainedIslandModel, IntegerGenesAreIntegersAtEveryEvaluation) {
   }
 }
 
+// Range runs shrink the box around the best (bounds no longer integers) and, with rotate,
+// search along rotated axes where a gene is not one variable: the points evaluated are still
+// integral in the integer variables, and so is the best.
+TEST(ConstrainedIslandModel, IntegerGenesStayIntegersInRangeRuns) {
+  for (const bool rotate : {false, true}) {
+    SCOPED_TRACE(rotate ? "rotated" : "axis-aligned");
+    integer_problem ip(true);
+    const constrained_objective p(ip, handled_by(constraint_handling::feasibility));
+    island_model m(constrained_ga(constraint_handling::feasibility, crossover_method::de),
+                   islands(2, topology::ring, 2));
+    range_run_options ro;
+    ro.runs = 4;
+    ro.shrink = 0.3;
+    ro.move_factor = 4.0;
+    ro.rotate = rotate;
+    ro.clip_lower = p.lower_bounds();
+    ro.clip_upper = p.upper_bounds();
+    const auto r = run_range_runs(m, p, search_box::of(p), generations(25), ro);
+    const auto seen = ip.seen();
+    ASSERT_FALSE(seen.empty());
+    for (const auto& x : seen) {
+      for (const int j : {0, 2}) ASSERT_EQ(x[j], std::nearbyint(x[j])) << j << ": " << x[j];
+    }
+    for (const int j : {0, 2}) EXPECT_EQ(r.best_x[j], std::nearbyint(r.best_x[j])) << j;
+    EXPECT_EQ(r.best_violation, 0.0);
+    EXPECT_EQ(r.best_x[0] + r.best_x[2], 5.0);
+  }
+}
+
 // DE/rand/1/bin with one-to-one survivors: a population's best never gets worse, and it
 // converges on unconstrained smooth problems.
 TEST(ConstrainedIslandModel, DifferentialEvolutionNeverLosesItsBestAndConverges) {
