@@ -16,6 +16,7 @@
 #include "ga/island_model.hpp"
 #include "ga/range_runs.hpp"
 #include "ga/test_functions.hpp"
+#include "io/errors.hpp"
 #include "io/interrupt.hpp"
 
 namespace kinevo::ga {
@@ -233,6 +234,30 @@ TEST(ConstrainedIslandModel, ResumeFromACheckpointReachesTheUninterruptedResult)
       const auto resumed = again.resume(p, search_box::of(p), s.checkpoint_file, limits);
       expect_same(straight, resumed);
     }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// A checkpoint of a run that compared violations does not load into a problem that reports none
+// (the same name and options, the constraints now in a penalty), nor the reverse.
+TEST(ConstrainedIslandModel, ACheckpointOfOtherViolationReportingIsRefused) {
+  const auto dir = std::filesystem::temp_directory_path() / "kinevo_ga_constrained_mismatch";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const cec2006_g06 g06;
+  const constrained_objective with_violation(g06, handled_by(constraint_handling::epsilon));
+  const constrained_objective with_penalty(g06, handled_by(constraint_handling::penalty));
+  const auto ga = constrained_ga(constraint_handling::epsilon, crossover_method::de);
+  const problem* pairs[2][2] = {{&with_violation, &with_penalty}, {&with_penalty, &with_violation}};
+  for (const auto& [saved, loaded] : pairs) {
+    island_model m(ga, islands(2, topology::ring, 1));
+    run_settings s;
+    s.checkpoint_file = dir / "state.txt";
+    s.checkpoint_every = 10;
+    m.run(*saved, search_box::of(*saved), generations(10), s);
+    island_model again(ga, islands(2, topology::ring, 1));
+    EXPECT_THROW(again.resume(*loaded, s.checkpoint_file, generations(20)), io::input_error)
+        << (saved == &with_violation ? "violations into a penalty" : "penalty into violations");
   }
   std::filesystem::remove_all(dir);
 }
