@@ -58,7 +58,10 @@ void constrained_objective::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
   for (Eigen::Index k = 0; k < x.cols(); ++k) {
     // The penalty's r_i: max(0, g_i) for an inequality, h_i for an equality.
     for (Eigen::Index i = 0; i < m; ++i) r[i] = equality_[i] ? c(i, k) : std::max(0.0, c(i, k));
-    values[k] = f[k] + (m > 0 ? penalty_.term(r) : 0.0);
+    // A NaN inequality would vanish in max(0, NaN) = 0 and pass as satisfied: report the value
+    // as non-finite so that the island refuses it, as evaluate_with_violation does.
+    values[k] = c.col(k).allFinite() ? f[k] + (m > 0 ? penalty_.term(r) : 0.0)
+                                     : std::numeric_limits<double>::quiet_NaN();
   }
 }
 

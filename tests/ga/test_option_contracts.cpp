@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "ga/constrained_objective.hpp"
+#include "ga/constraint_handling.hpp"
 #include "ga/island_model.hpp"
 #include "ga/options.hpp"
 #include "ga/penalty.hpp"
@@ -53,6 +55,17 @@ TEST(OptionContracts, GaOptionsNameEveryInvalidField) {
       {"uniform_swap", [](ga_options& o) { o.uniform_swap = 1.5; }},
       {"sbx_eta", [](ga_options& o) { o.sbx_eta = inf; }},
       {"blx_alpha", [](ga_options& o) { o.blx_alpha = -1.0; }},
+      {"de_weight", [](ga_options& o) { o.de_weight = 0.0; }},
+      {"de_weight", [](ga_options& o) { o.de_weight = 2.5; }},
+      {"de_weight", [](ga_options& o) { o.de_weight = nan; }},
+      {"epsilon_quantile", [](ga_options& o) { o.epsilon.quantile = 1.5; }},
+      {"epsilon_exponent", [](ga_options& o) { o.epsilon.exponent = -1.0; }},
+      {"epsilon_until", [](ga_options& o) { o.epsilon.until = 0.0; }},
+      {"crossover",
+       [](ga_options& o) { o = gaucsd_options(), o.crossover = crossover_method::de; }},
+      // DE/rand/1 needs the target and three others.
+      {"population",
+       [](ga_options& o) { o.crossover = crossover_method::de, o.population = 3, o.elites = 0; }},
       {"bit_mutation_rate", [](ga_options& o) { o.bit_mutation_rate = 2.0; }},
       {"gene_mutation_rate", [](ga_options& o) { o.gene_mutation_rate = 1.5; }},
       {"gene_mutation_rate", [](ga_options& o) { o.gene_mutation_rate = nan; }},
@@ -68,6 +81,19 @@ TEST(OptionContracts, GaOptionsNameEveryInvalidField) {
     ga_options o;
     c.spoil(o);
     EXPECT_EQ(field_of([&] { o.validate(); }), c.field);
+  }
+  // de with the smallest population it allows, and every constraint handling, are valid.
+  ga_options de;
+  de.crossover = crossover_method::de;
+  de.population = 4;
+  EXPECT_EQ(field_of([&] { de.validate(); }), "");
+  EXPECT_EQ(de.offspring_per_generation(), 4);             // every individual gets a trial
+  EXPECT_EQ(ga_options{}.offspring_per_generation(), 99);  // population - elites
+  for (const auto c : {constraint_handling::penalty, constraint_handling::multipliers,
+                       constraint_handling::feasibility, constraint_handling::epsilon}) {
+    ga_options o;
+    o.constraints = c;
+    EXPECT_EQ(field_of([&] { o.validate(); }), "");
   }
   // The words the CLI has always shown stay.
   ga_options o;
@@ -152,6 +178,23 @@ TEST(OptionContracts, RangeRunOptionsNameEveryInvalidField) {
   }
 }
 
+TEST(OptionContracts, ConstraintOptionsNameEveryInvalidField) {
+  EXPECT_EQ(field_of([] { constraint_options{}.validate(); }), "");
+  const std::vector<field_case<constraint_options>> cases{
+      {"equality_tolerance", [](constraint_options& o) { o.equality_tolerance = -1e-4; }},
+      {"equality_tolerance", [](constraint_options& o) { o.equality_tolerance = nan; }},
+      {"equality_tolerance", [](constraint_options& o) { o.equality_tolerance = inf; }},
+      {"inequality_tolerance", [](constraint_options& o) { o.inequality_tolerance = -1.0; }},
+      {"inequality_tolerance", [](constraint_options& o) { o.inequality_tolerance = nan; }},
+      {"penalty.weight", [](constraint_options& o) { o.penalty.weight = -1.0; }},
+  };
+  for (const auto& c : cases) {
+    constraint_options o;
+    c.spoil(o);
+    EXPECT_EQ(field_of([&] { o.validate(); }), c.field);
+  }
+}
+
 TEST(OptionContracts, EveryGaEnumRoundTripsThroughItsName) {
   for (auto e : {encoding::real, encoding::binary, encoding::gray}) {
     EXPECT_EQ(parse_encoding(to_string(e)), e);
@@ -160,7 +203,7 @@ TEST(OptionContracts, EveryGaEnumRoundTripsThroughItsName) {
     EXPECT_EQ(parse_selection(to_string(s)), s);
   }
   for (auto c : {crossover_method::n_point, crossover_method::uniform, crossover_method::sbx,
-                 crossover_method::blx}) {
+                 crossover_method::blx, crossover_method::de}) {
     EXPECT_EQ(parse_crossover(to_string(c)), c);
   }
   for (auto m :
@@ -181,6 +224,11 @@ TEST(OptionContracts, EveryGaEnumRoundTripsThroughItsName) {
   for (auto k : {penalty_kind::fixed, penalty_kind::increasing, penalty_kind::multipliers}) {
     EXPECT_EQ(parse_penalty_kind(to_string(k)), k);
   }
+  for (auto c : {constraint_handling::penalty, constraint_handling::multipliers,
+                 constraint_handling::feasibility, constraint_handling::epsilon}) {
+    EXPECT_EQ(parse_constraint_handling(to_string(c)), c);
+  }
+  EXPECT_THROW(parse_constraint_handling("deb"), std::invalid_argument);
   EXPECT_THROW(parse_encoding("decimal"), std::invalid_argument);
   EXPECT_THROW(parse_selection(""), std::invalid_argument);
   EXPECT_THROW(parse_crossover("SBX"), std::invalid_argument);

@@ -1,11 +1,17 @@
 // Prints the best point of a fixed island-model run in hex floats (%a), so that ctest can
 // compare threads against `mpiexec -n 2` / `-n 4` bit for bit.
 //   ga_mpi_driver <function> <dim> <islands> <topology> <encoding> <seed> [checkpoint resume]
+// Function g06 is the constrained CEC 2006 g06 (dim ignored) with <encoding> naming the
+// constraint handling and crossover instead, e.g. epsilon_de or feasibility_sbx; the best's
+// violation is printed after each best value.
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <memory>
 #include <string>
 
+#include "../constrained_test_problems.hpp"
+#include "ga/constrained_objective.hpp"
 #include "ga/island_model.hpp"
 #include "ga/mpi_environment.hpp"
 #include "ga/test_functions.hpp"
@@ -18,9 +24,22 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const auto p = make_test_function(argv[1], std::atoi(argv[2]));
-    ga_options ga = std::string(argv[5]) == "real" ? ga_options{} : gaucsd_options();
-    if (std::string(argv[5]) == "gray") ga.genes = encoding::gray;
+    const std::string function = argv[1], encoding_name = argv[5];
+    const bool constrained = function == "g06";
+    const testing::cec2006_g06 g06;
+    std::unique_ptr<problem> p;
+    ga_options ga = encoding_name == "real" || constrained ? ga_options{} : gaucsd_options();
+    if (constrained) {
+      const auto cut = encoding_name.find('_');
+      constraint_options co;
+      co.method = parse_constraint_handling(encoding_name.substr(0, cut));
+      ga.constraints = co.method;
+      ga.crossover = parse_crossover(encoding_name.substr(cut + 1));
+      p = std::make_unique<constrained_objective>(g06, co);
+    } else {
+      p = make_test_function(function, std::atoi(argv[2]));
+    }
+    if (encoding_name == "gray") ga.genes = encoding::gray;
     ga.population = 40;
     island_options io;
     io.islands = std::atoi(argv[3]);
@@ -38,8 +57,10 @@ int main(int argc, char** argv) {
     const run_result r2 = model.run(*p, search_box::of(*p), t, s);
     if (model.is_root()) {
       std::printf("%a %lld %lld %d\n", r.best_value, r.evaluations, r.generations, r.best_island);
+      if (constrained) std::printf("violation %a\n", r.best_violation);
       for (int j = 0; j < r.best_x.size(); ++j) std::printf("%a\n", r.best_x[j]);
       std::printf("%a\n", r2.best_value);
+      if (constrained) std::printf("violation %a\n", r2.best_violation);
       for (int j = 0; j < r2.best_x.size(); ++j) std::printf("%a\n", r2.best_x[j]);
     }
   } catch (const std::exception& e) {
