@@ -214,8 +214,7 @@ void add_ga_options(CLI::App& sub, optimization::optimize_options& o) {
   sub.add_option("--sbx-eta", g.sbx_eta)->capture_default_str();
   sub.add_option("--blx-alpha", g.blx_alpha, "BLX-alpha extension of the parents' interval")
       ->capture_default_str();
-  sub.add_option("--de-weight", g.de_weight, "F of de crossover, in (0, 2]")
-      ->capture_default_str();
+  sub.add_option("--de-weight", g.de_weight, "F of de crossover, in (0, 2]")->capture_default_str();
   add_enum_option(sub, "--mutation", g.mutation, ga::parse_mutation,
                   "bit_flip, polynomial, gaussian (default: polynomial for real, bit_flip "
                   "for binary/gray)");

@@ -53,7 +53,8 @@ void constrained_objective::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
   Eigen::VectorXd f;
   Eigen::MatrixXd c;
   constraint_values(x, f, c);
-  const Eigen::Index m = c.rows();
+  // Feasibility and epsilon: the value is f alone (the violation goes beside it).
+  const Eigen::Index m = reports_violation() ? 0 : c.rows();
   Eigen::VectorXd r(m);
   for (Eigen::Index k = 0; k < x.cols(); ++k) {
     // The penalty's r_i: max(0, g_i) for an inequality, h_i for an equality.
@@ -68,6 +69,11 @@ void constrained_objective::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
 void constrained_objective::evaluate_with_violation(const Eigen::Ref<const Eigen::MatrixXd>& x,
                                                     Eigen::Ref<Eigen::VectorXd> values,
                                                     Eigen::Ref<Eigen::VectorXd> violations) const {
+  if (!reports_violation()) {  // penalty, multipliers: the penalised value, as problem's default
+    evaluate(x, values);
+    violations.setZero();
+    return;
+  }
   Eigen::VectorXd f;
   Eigen::MatrixXd c;
   constraint_values(x, f, c);

@@ -521,9 +521,12 @@ void island::step_differential(const problem& p) {
   for (int i = 0; i < pop; ++i) {
     // DE/rand/1/bin (Storn and Price 1997, eqs. 2-4): r1, r2, r3 distinct and not i.
     int r1 = 0, r2 = 0, r3 = 0;
-    do r1 = rng_.below(pop); while (r1 == i);
-    do r2 = rng_.below(pop); while (r2 == i || r2 == r1);
-    do r3 = rng_.below(pop); while (r3 == i || r3 == r1 || r3 == r2);
+    do r1 = rng_.below(pop);
+    while (r1 == i);
+    do r2 = rng_.below(pop);
+    while (r2 == i || r2 == r1);
+    do r3 = rng_.below(pop);
+    while (r3 == i || r3 == r1 || r3 == r2);
     const int forced = rng_.below(n_);  // at least one gene from the mutant
     for (int j = 0; j < n_; ++j) {
       const double target = x_(j, i);
@@ -544,9 +547,8 @@ void island::step_differential(const problem& p) {
   evaluate_columns(p, 0, pop);
   // One-to-one survivors: the trial replaces its target unless the target is strictly ahead.
   for (int i = 0; i < pop; ++i) {
-    const bool keep_target = constrained_
-                                 ? precedes(f_[i], v_[i], f_next_[i], v_next_[i], eps_)
-                                 : f_[i] < f_next_[i];
+    const bool keep_target =
+        constrained_ ? precedes(f_[i], v_[i], f_next_[i], v_next_[i], eps_) : f_[i] < f_next_[i];
     if (keep_target) {
       x_next_.col(i) = x_.col(i);
       f_next_[i] = f_[i];
@@ -660,6 +662,13 @@ generation_record island::statistics(int island_index, long long generation) con
   r.evaluations = evaluations_;
   const auto f = f_.head(pop);
   r.best = f.minCoeff();
+  if (constrained_) {  // the value of the best by Deb's rules, as best_value() is chosen
+    int b = 0;
+    for (int i = 1; i < pop; ++i) {
+      if (precedes(f_[i], v_[i], f_[b], v_[b], 0.0)) b = i;
+    }
+    r.best = f_[b];
+  }
   r.mean = f.mean();
   r.spread = pop > 1 ? std::sqrt((f.array() - r.mean).square().sum() / (pop - 1)) : 0.0;
   double diversity = 0.0;

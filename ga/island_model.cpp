@@ -60,10 +60,9 @@ std::string fingerprint(const ga_options& g, const island_options& o, int n,
     << " polynomial_eta=" << hex(g.polynomial_eta) << " gaussian_sigma=" << hex(g.gaussian_sigma)
     << " de_weight=" << hex(g.de_weight) << " constraints=" << to_string(g.constraints)
     << " epsilon=" << hex(g.epsilon.quantile) << ',' << hex(g.epsilon.exponent) << ','
-    << hex(g.epsilon.until)
-    << " elites=" << g.elites << " islands=" << o.islands << " topology=" << to_string(o.links)
-    << " migration_interval=" << o.migration_interval << " migrants=" << o.migrants
-    << " seed=" << o.seed;
+    << hex(g.epsilon.until) << " elites=" << g.elites << " islands=" << o.islands
+    << " topology=" << to_string(o.links) << " migration_interval=" << o.migration_interval
+    << " migrants=" << o.migrants << " seed=" << o.seed;
   return s.str();
 }
 

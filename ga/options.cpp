@@ -95,8 +95,10 @@ void ga_options::validate() const {
                                            to_string(genes) + " genes use bit_flip");
   }
   if (crossover == crossover_method::de && population < 4) {
-    throw io::option_error("population", "must be at least 4 for de crossover (a trial needs "
-                                         "three other individuals)" + got(population));
+    throw io::option_error("population",
+                           "must be at least 4 for de crossover (a trial needs "
+                           "three other individuals)" +
+                               got(population));
   }
   if (real && mutation == mutation_method::bit_flip) {
     throw io::option_error("mutation",

@@ -64,7 +64,8 @@ class rotated_problem : public problem {
     for (const int j : integers_) {
       const double lo = std::ceil(p_.lower_bounds()[j]);
       const double hi = std::max(lo, std::floor(p_.upper_bounds()[j]));
-      for (Eigen::Index i = 0; i < x.cols(); ++i) x(j, i) = std::clamp(std::nearbyint(x(j, i)), lo, hi);
+      for (Eigen::Index i = 0; i < x.cols(); ++i)
+        x(j, i) = std::clamp(std::nearbyint(x(j, i)), lo, hi);
     }
     return x;
   }
@@ -159,8 +160,8 @@ void save_range_state(const std::filesystem::path& path, const std::string& fing
   put(os, "best_x", st.out.best_x);
   for (const auto& r : st.out.runs) {
     os << "run " << r.run << ' ' << to_string(r.result.reason) << ' ' << hex(r.result.best_value)
-       << ' ' << hex(r.result.best_violation) << ' ' << r.result.best_island << ' ' << r.result.evaluations << ' ' << r.result.generations
-       << '\n';
+       << ' ' << hex(r.result.best_violation) << ' ' << r.result.best_island << ' '
+       << r.result.evaluations << ' ' << r.result.generations << '\n';
     put(os, "run_centre", r.centre);
     put(os, "run_radii", r.radii);
     put(os, "run_axes", r.axes);
@@ -182,7 +183,8 @@ range_state load_range_state(const std::filesystem::path& path, const std::strin
   {
     auto s = r.keyed(range_magic);
     int v = 0;
-    if (!(s >> v) || v != range_version) r.fail("range-run state version is not " + std::to_string(range_version));
+    if (!(s >> v) || v != range_version)
+      r.fail("range-run state version is not " + std::to_string(range_version));
   }
   {
     auto s = r.keyed("fingerprint");

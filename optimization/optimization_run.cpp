@@ -43,6 +43,8 @@ std::string optimization_run::full_report() const {
 
 std::string optimization_run::exact_report() const {
   std::string s = fmt::format("{:a} {} {}\n", result.best_value, result.evaluations, generations);
+  // Problem files: the violation too, so that runs compare on feasibility as well.
+  if (expression) s += fmt::format("violation {:a}\n", result.best_violation);
   for (Eigen::Index k = 0; k < result.best_x.size(); ++k)
     s += fmt::format("{:a}\n", result.best_x[k]);
   return s;
@@ -94,8 +96,8 @@ std::string optimization_run::infeasibility_warning() const {
       "(compares feasibility first and returns a feasible point whenever it found one), a "
       "larger --max-evals, a better box or --equality-tolerance/--inequality-tolerance; "
       "--allow-infeasible accepts the answer",
-      expression->max_violation, expression->equality_tolerance,
-      expression->inequality_tolerance, expression->constraints);
+      expression->max_violation, expression->equality_tolerance, expression->inequality_tolerance,
+      expression->constraints);
 }
 
 std::string optimization_run::interruption_note() const {

@@ -23,7 +23,7 @@ struct expression_report {
   // Largest raw violation: max(0, g_i) and |h_i| (without the equality tolerance).
   double max_violation = 0.0;
   std::vector<double> constraint_values;
-  std::string constraints;          // the handling: penalty, multipliers, feasibility, epsilon
+  std::string constraints;            // the handling: penalty, multipliers, feasibility, epsilon
   double equality_tolerance = 0.0;    // delta: |h| <= delta satisfies an equality
   double inequality_tolerance = 0.0;  // sigma: g <= sigma satisfies an inequality
   // Every g_i <= 0 and |h_i| <= delta at the best point.
@@ -60,8 +60,9 @@ struct optimization_run {
   std::string full_report() const;
   // The keys listed in docs/ga.md ("With --json").
   nlohmann::json to_json() const;
-  // Best value, evaluations and generations, then the best point, one value a line, in hex
-  // floats: exact digits for comparing runs bit for bit (threads against MPI ranks).
+  // Best value, evaluations and generations, (problem files) the total violation, then the best
+  // point, one value a line, in hex floats: exact digits for comparing runs bit for bit
+  // (threads against MPI ranks).
   std::string exact_report() const;
   // What an interrupt kept and how to continue (empty when not interrupted).
   std::string interruption_note() const;

@@ -63,9 +63,10 @@ struct optimize_options {
   preset which = preset::plain;  // key preset
 
   // Constraints of a problem file: ga.constraints (key constraints; when not given, the run
-  // plan's default_constraints: feasibility, or epsilon with equalities), the tolerance delta of equalities (key equality_tolerance,
-  // finite >= 0; |h| <= delta is satisfied, as in CEC 2006) and whether an infeasible answer
-  // is acceptable (key allow_infeasible; otherwise it is a failure: exit 1).
+  // plan's default_constraints: feasibility, or epsilon with equalities), the tolerance delta of
+  // equalities (key equality_tolerance, finite >= 0; |h| <= delta is satisfied, as in CEC 2006) and
+  // whether an infeasible answer is acceptable (key allow_infeasible; otherwise it is a failure:
+  // exit 1).
   double equality_tolerance = 1e-4;
   double inequality_tolerance = 0.0;  // key inequality_tolerance: g <= sigma is satisfied
   bool allow_infeasible = false;

@@ -154,8 +154,9 @@ ga::range_run_result execute(const optimize_options& o, const run_plan& plan,
   }
   if (plan.range.runs <= 1) {
     // resume(p, box, ...) refuses a checkpoint written for another box (e.g. another --lower).
-    return as_range_result(box, o.resume.empty() ? model.run(p, box, limits, settings)
-                                                 : model.resume(p, box, o.resume, limits, settings));
+    return as_range_result(box, o.resume.empty()
+                                    ? model.run(p, box, limits, settings)
+                                    : model.resume(p, box, o.resume, limits, settings));
   }
   const auto follow_runs = [&](ga::range_run_step& step) {
     run_number = step.next_run;
@@ -192,7 +193,8 @@ void choose_best_run(ga::range_run_result& rr, const symbolic::expression_proble
 
 // The figures of a problem file at the best genes (decoded: integers rounded, discrete values).
 expression_report report_of(const optimize_options& o, const symbolic::expression_problem& e,
-                            const ga::constrained_objective& handling, const Eigen::VectorXd& genes) {
+                            const ga::constrained_objective& handling,
+                            const Eigen::VectorXd& genes) {
   expression_report r;
   r.file = o.problem_file;
   r.variables = e.variable_names();

@@ -194,8 +194,8 @@ TEST(Cec2006KinevoScript, WritesOneRowPerRunWithErrorsFromTheHeader) {
   const std::string script = std::string(KINEVO_SOURCE_DIR) + "/bench/cec2006_kinevo.sh";
   const auto r =
       run_command("bash " + script + " --label kinevo-test --kinevo " + KINEVO_BINARY + " --dir " +
-                dir.string() + " --problems bm,plain --seeds 2" + " --budgets 2000,4000 --out " +
-                (dir / "k.csv").string() + " -- --population 40 2>" + (dir / "err.txt").string());
+                  dir.string() + " --problems bm,plain --seeds 2" + " --budgets 2000,4000 --out " +
+                  (dir / "k.csv").string() + " -- --population 40 2>" + (dir / "err.txt").string());
   ASSERT_EQ(r.status, 0) << read_text(dir / "err.txt");
   std::ifstream in(dir / "k.csv");
   const auto rows = cec::read_csv(in, "k.csv");
@@ -224,9 +224,10 @@ TEST(Cec2006KinevoScript, WritesOneRowPerRunWithErrorsFromTheHeader) {
     }
   }
   // The same seeds give the same rows (kinevo is deterministic per seed).
-  const auto again = run_command("bash " + script + " --label kinevo-test --kinevo " + KINEVO_BINARY +
-                               " --dir " + dir.string() + " --problems bm,plain --seeds 2" +
-                               " --budgets 2000,4000 -- --population 40 2>/dev/null");
+  const auto again =
+      run_command("bash " + script + " --label kinevo-test --kinevo " + KINEVO_BINARY + " --dir " +
+                  dir.string() + " --problems bm,plain --seeds 2" +
+                  " --budgets 2000,4000 -- --population 40 2>/dev/null");
   EXPECT_EQ(again.out, read_text(dir / "k.csv"));
   std::filesystem::remove_all(dir);
 }
@@ -234,9 +235,10 @@ TEST(Cec2006KinevoScript, WritesOneRowPerRunWithErrorsFromTheHeader) {
 TEST(Cec2006KinevoScript, AFailedRunIsAnInfeasibleRowAndExitStatusOne) {
   if (run_command("command -v jq >/dev/null 2>&1").status != 0) GTEST_SKIP() << "jq not installed";
   const std::string script = std::string(KINEVO_SOURCE_DIR) + "/bench/cec2006_kinevo.sh";
-  const auto r = run_command("bash " + script + " --label bad --kinevo " + KINEVO_BINARY + " --dir " +
-                           KINEVO_EXAMPLES + " --problems problem_constrained --seeds 1" +
-                           " --budgets 1000 -- --no-such-option 2>/dev/null");
+  const auto r =
+      run_command("bash " + script + " --label bad --kinevo " + KINEVO_BINARY + " --dir " +
+                  KINEVO_EXAMPLES + " --problems problem_constrained --seeds 1" +
+                  " --budgets 1000 -- --no-such-option 2>/dev/null");
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out,
             std::string(cec::csv_header) + "\nbad,1000,problem_constrained,1,0,nan,0,nan,nan\n");
@@ -244,10 +246,10 @@ TEST(Cec2006KinevoScript, AFailedRunIsAnInfeasibleRowAndExitStatusOne) {
 
 TEST(Cec2006KinevoScript, RejectsAMissingLabelOrProblemFile) {
   const std::string script = std::string(KINEVO_SOURCE_DIR) + "/bench/cec2006_kinevo.sh";
-  EXPECT_EQ(run_command("bash " + script + " --kinevo " + KINEVO_BINARY + " >/dev/null 2>&1").status,
-            2);
+  EXPECT_EQ(
+      run_command("bash " + script + " --kinevo " + KINEVO_BINARY + " >/dev/null 2>&1").status, 2);
   EXPECT_EQ(run_command("bash " + script + " --label x --kinevo " + KINEVO_BINARY + " --dir " +
-                      KINEVO_EXAMPLES + " --problems no_such_problem >/dev/null 2>&1")
+                        KINEVO_EXAMPLES + " --problems no_such_problem >/dev/null 2>&1")
                 .status,
             2);
 }

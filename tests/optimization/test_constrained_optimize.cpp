@@ -101,7 +101,8 @@ TEST(ConstrainedOptimize, FeasibilityFirstHandlingsNeverReturnThePenaltysInfeasi
   EXPECT_FALSE(penalised.expression->feasible);
   EXPECT_LT(penalised.expression->objective, -6961.81387558015);
   EXPECT_FALSE(penalised.failed());  // accepted, but still reported infeasible
-  for (const auto handling : {ga::constraint_handling::feasibility, ga::constraint_handling::epsilon}) {
+  for (const auto handling :
+       {ga::constraint_handling::feasibility, ga::constraint_handling::epsilon}) {
     o.ga.constraints = handling;
     const optimization_run run = run_file(example("cec2006/g06.toml"), o);
     EXPECT_TRUE(run.expression->feasible) << ga::to_string(handling);
@@ -268,8 +269,8 @@ namespace {
 // Deb's rules drive every selection (tournament, SUS on Deb's fitness, linear ranking) and the
 // binary GAucsd genes too: each returns a feasible g06 answer.
 TEST(ConstrainedOptimize, EverySelectionAndEncodingReturnsAFeasibleAnswer) {
-  for (const auto selection : {ga::selection_method::tournament, ga::selection_method::sus,
-                               ga::selection_method::rank}) {
+  for (const auto selection :
+       {ga::selection_method::tournament, ga::selection_method::sus, ga::selection_method::rank}) {
     optimize_options o;
     o.which = preset::plain;
     o.ga.selection = selection;

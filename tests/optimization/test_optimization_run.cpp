@@ -5,8 +5,8 @@
 #include <atomic>
 #include <cmath>
 
-#include "io/option_error.hpp"
 #include "ga/constrained_objective.hpp"
+#include "io/option_error.hpp"
 #include "optimization/expression_objective.hpp"
 #include "optimization/run_driver.hpp"
 
@@ -47,11 +47,10 @@ TEST(OptimizationRun, JsonKeysAreStable) {
   o.limits.max_generations = 5;
   EXPECT_EQ(
       keys_of(run_optimization(o).to_json()),
-      (std::vector<std::string>{"best_value", "best_x", "constraint_values", "constraints", "dim",
-                                "equality_tolerance", "evaluations", "feasible", "function",
-                                "generations", "inequality_tolerance", "islands", "max_violation",
-                                "objective", "problem", "seconds", "seed", "stop_reason",
-                                "variables"}));
+      (std::vector<std::string>{
+          "best_value", "best_x", "constraint_values", "constraints", "dim", "equality_tolerance",
+          "evaluations", "feasible", "function", "generations", "inequality_tolerance", "islands",
+          "max_violation", "objective", "problem", "seconds", "seed", "stop_reason", "variables"}));
 }
 
 TEST(OptimizationRun, ReportsAndTables) {
