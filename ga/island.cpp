@@ -141,34 +141,45 @@ void island::decode(int column) {
 
 void island::evaluate_columns(const problem& p, int first, int count) {
   if (count <= 0) return;
-  round_integers(x_next_, first, count);
-  if (constrained_) {
-    p.evaluate_with_violation(x_next_.middleCols(first, count), f_next_.segment(first, count),
-                              v_next_.segment(first, count));
-  } else {
+  if (!integers_.empty()) round_integers(x_next_, first, count);
+  if (!constrained_) {
+    // The unconstrained path as it was: small populations (the Gauss solver's 20) feel every
+    // branch per candidate.
     p.evaluate(x_next_.middleCols(first, count), f_next_.segment(first, count));
+    evaluations_ += count;
+    for (int i = first; i < first + count; ++i) {
+      if (!std::isfinite(f_next_[i])) refuse_candidate(p, i, false);
+      if (f_next_[i] < best_f_) {
+        best_f_ = f_next_[i];
+        best_x_ = x_next_.col(i);
+      }
+    }
+    return;
   }
+  p.evaluate_with_violation(x_next_.middleCols(first, count), f_next_.segment(first, count),
+                            v_next_.segment(first, count));
   evaluations_ += count;
   for (int i = first; i < first + count; ++i) {
-    const bool bad_v = constrained_ && !(std::isfinite(v_next_[i]) && v_next_[i] >= 0.0);
-    if (!std::isfinite(f_next_[i]) || bad_v) {
-      std::ostringstream msg;
-      msg.precision(17);
-      msg << (bad_v ? "constraint violation of '" : "objective '") << p.name() << "' returned "
-          << (bad_v ? v_next_[i] : f_next_[i]) << " at x = (";
-      for (int j = 0; j < n_; ++j) msg << (j ? ", " : "") << x_next_(j, i);
-      msg << (bad_v ? "); a violation must be finite and >= 0 everywhere in the search box"
-                    : "); the objective must be finite everywhere in the search box");
-      throw std::runtime_error(msg.str());
-    }
+    const bool bad_v = !(std::isfinite(v_next_[i]) && v_next_[i] >= 0.0);
+    if (!std::isfinite(f_next_[i]) || bad_v) refuse_candidate(p, i, bad_v);
     // The best point by Deb's rules (eps = 0), whatever the level the population compares at.
-    if (constrained_ ? precedes(f_next_[i], v_next_[i], best_f_, best_v_, 0.0)
-                     : f_next_[i] < best_f_) {
+    if (precedes(f_next_[i], v_next_[i], best_f_, best_v_, 0.0)) {
       best_f_ = f_next_[i];
       best_v_ = v_next_[i];
       best_x_ = x_next_.col(i);
     }
   }
+}
+
+void island::refuse_candidate(const problem& p, int i, bool bad_v) const {
+  std::ostringstream msg;
+  msg.precision(17);
+  msg << (bad_v ? "constraint violation of '" : "objective '") << p.name() << "' returned "
+      << (bad_v ? v_next_[i] : f_next_[i]) << " at x = (";
+  for (int j = 0; j < n_; ++j) msg << (j ? ", " : "") << x_next_(j, i);
+  msg << (bad_v ? "); a violation must be finite and >= 0 everywhere in the search box"
+                : "); the objective must be finite everywhere in the search box");
+  throw std::runtime_error(msg.str());
 }
 
 void island::start(const problem& p, const search_box& box, std::uint64_t seed, int index,
@@ -229,11 +240,17 @@ void island::sort_order(int count) {
   const int pop = options_.population;
   std::iota(order_.begin(), order_.begin() + pop, 0);
   // Ties broken by index so that the order is a function of the values alone.
-  const auto less = [this](int a, int b) { return ahead(a, b); };
-  if (count >= pop) {
-    std::sort(order_.begin(), order_.begin() + pop, less);
-  } else if (count > 0) {
-    std::partial_sort(order_.begin(), order_.begin() + count, order_.begin() + pop, less);
+  const auto by = [&](auto less) {
+    if (count >= pop) {
+      std::sort(order_.begin(), order_.begin() + pop, less);
+    } else if (count > 0) {
+      std::partial_sort(order_.begin(), order_.begin() + count, order_.begin() + pop, less);
+    }
+  };
+  if (constrained_) {
+    by([this](int a, int b) { return ahead(a, b); });
+  } else {
+    by([this](int a, int b) { return f_[a] < f_[b] || (f_[a] == f_[b] && a < b); });
   }
 }
 

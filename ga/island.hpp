@@ -63,6 +63,8 @@ class island {
   bool binary() const { return options_.genes != encoding::real; }
   void decode(int column);
   void evaluate_columns(const problem& p, int first, int count);
+  // Throws the message naming candidate i of x_next_ and its non-finite value (or violation).
+  [[noreturn]] void refuse_candidate(const problem& p, int i, bool bad_v) const;
   void sort_order(int count);
   void select_parents(int count);
   void select_by_tournament(int count);
