@@ -261,6 +261,8 @@ kinematic_analysis_result analyse_kinematics(const model& m,
       r.failure = std::move(s);
       break;
     }
+    const Eigen::VectorXd pivots = lu.matrixLU().diagonal().cwiseAbs();
+    row.pivot_ratio = n == 0 ? 1.0 : pivots.minCoeff() / pivots.maxCoeff();
     const Eigen::VectorXd phi_t = m.velocity_violation(row.q, zero, t);
     row.qd = lu.solve(-phi_t);
     m.evaluate(row.q, row.qd, t, sys);
@@ -272,6 +274,10 @@ kinematic_analysis_result analyse_kinematics(const model& m,
       break;
     }
     r.max_phi_norm = std::max(r.max_phi_norm, row.phi_norm);
+    if (!(row.pivot_ratio >= r.min_pivot_ratio)) {  // also the first step (NaN)
+      r.min_pivot_ratio = row.pivot_ratio;
+      r.t_min_pivot_ratio = t;
+    }
     r.t_stop = t;
     if (k < intervals) {
       // Taylor prediction of the next position from q, q', q'' (the last step may be short).

@@ -70,6 +70,9 @@ std::string kinematic_analysis_result::full_report() const {
         "positions {:.3g}\n",
         total_iterations, static_cast<double>(total_iterations) / static_cast<double>(steps),
         max_step_iterations, max_phi_norm);
+    s += fmt::format(
+        "  closest to a singular configuration at t = {:.6g}: LU pivot ratio of Phi_q {:.3g}\n",
+        t_min_pivot_ratio, min_pivot_ratio);
   }
   if (failure && !failure->iterates.empty()) {
     const auto& f = *failure;
@@ -106,6 +109,8 @@ nlohmann::json kinematic_analysis_result::to_json() const {
   j["total_iterations"] = total_iterations;
   j["max_step_iterations"] = max_step_iterations;
   j["max_phi_norm"] = finite_or_null(max_phi_norm);
+  j["min_pivot_ratio"] = finite_or_null(min_pivot_ratio);
+  j["t_min_pivot_ratio"] = finite_or_null(t_min_pivot_ratio);
   if (failure) {
     nlohmann::json phi = nlohmann::json::array();
     for (const auto& it : failure->iterates) phi.push_back(finite_or_null(it.phi_norm));
@@ -128,6 +133,7 @@ std::vector<std::string> kinematic_analysis_result::csv_columns() const {
   for (const auto& n : coordinate_names) c.push_back(n + "_ddot");
   c.push_back("iterations");
   c.push_back("phi_norm");
+  c.push_back("pivot_ratio");
   c.push_back("convergence");
   return c;
 }
@@ -144,6 +150,7 @@ io::csv_writer kinematic_analysis_result::csv() const {
     add(r.qdd);
     v.push_back(r.iterations);
     v.push_back(r.phi_norm);
+    v.push_back(r.pivot_ratio);
     v.push_back(r.kind == convergence_kind::quadratic ? 2.0 : 1.0);
     w.add_row(v);
   }

@@ -81,6 +81,9 @@ struct kinematic_step {
   Eigen::VectorXd q, qd, qdd;
   int iterations = 0;
   double phi_norm = 0.0;  // max |Phi| at q
+  // Smallest over largest pivot magnitude of the full-pivoting LU of Phi_q at q: near 0 close to
+  // a singular configuration (a lock-up, a change point), where q' and q'' grow.
+  double pivot_ratio = 1.0;
   convergence_kind kind = convergence_kind::quadratic;
 };
 
@@ -103,6 +106,9 @@ struct kinematic_analysis_result {
   long long total_iterations = 0;
   int max_step_iterations = 0;
   double max_phi_norm = 0.0;  // over the analysed steps
+  // The step closest to a singular configuration: its pivot ratio and time (NaN: no steps).
+  double min_pivot_ratio = std::numeric_limits<double>::quiet_NaN();
+  double t_min_pivot_ratio = std::numeric_limits<double>::quiet_NaN();
   double wall_seconds = 0.0;
 
   // "completed", "interrupted", or "stopped".
@@ -113,11 +119,11 @@ struct kinematic_analysis_result {
   std::string full_report() const;
   // The JSON of --json: completed, status, stop_reason, t_stop, t_failed, steps, message,
   // model, coordinates, t_start, t_end, dt, eps_e, eps_s, max_iterations, total_iterations,
-  // max_step_iterations, max_phi_norm, failure (null or {t, convergence, iterations, rate,
-  // phi_norms}), wall_seconds. Non-finite numbers as null.
+  // max_step_iterations, max_phi_norm, min_pivot_ratio, t_min_pivot_ratio, failure (null or {t,
+  // convergence, iterations, rate, phi_norms}), wall_seconds. Non-finite numbers as null.
   nlohmann::json to_json() const;
-  // The CSV columns: t, q..., <q>_dot..., <q>_ddot..., iterations, phi_norm, convergence
-  // (2 quadratic, 1 linear).
+  // The CSV columns: t, q..., <q>_dot..., <q>_ddot..., iterations, phi_norm, pivot_ratio,
+  // convergence (2 quadratic, 1 linear).
   std::vector<std::string> csv_columns() const;
   io::csv_writer csv() const;
   // The coordinates against t as an SVG line chart (atomically).
