@@ -1,0 +1,129 @@
+// End-to-end tests of `kinevo kinematics` (Newton-Raphson analysis over time).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <numbers>
+#include <sstream>
+#include <string>
+
+#include "io/csv_table.hpp"
+#include "tests/cli/run_command.hpp"
+
+namespace kinevo::test {
+namespace {
+
+const std::string examples = KINEVO_EXAMPLES;
+
+std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(CliKinematics, LockUpStopsWithExit1AndKeepsTheCsv) {
+  const auto dir = fresh_dir("kinematics_lockup");
+  const auto csv = dir / "q.csv";
+  const auto svg = dir / "q.svg";
+  const auto r = run_kinevo("kinematics " + examples +
+                            "/slider_crank_lockup.toml --t-end 1.5 --dt 0.01 --json --out " +
+                            csv.string() + " --plot " + svg.string());
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("no position at t = 0.79"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("wrote"), std::string::npos) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["completed"], false);
+  EXPECT_EQ(j["stop_reason"], "no_position");
+  EXPECT_DOUBLE_EQ(j["t_stop"].get<double>(), 0.78);
+  EXPECT_EQ(j["steps"], 79);
+  EXPECT_NE(j["message"].get<std::string>().find("wander"), std::string::npos);
+  const io::csv_table t = io::read_csv_table(csv);
+  ASSERT_EQ(t.rows.size(), 79U);
+  EXPECT_DOUBLE_EQ(t.rows.back()[t.column("t")], 0.78);
+  const double l = std::sqrt(2.0) / 2.0;
+  const double s = std::sin(0.78);
+  EXPECT_NEAR(t.rows.back()[t.column("q")], std::cos(0.78) + std::sqrt(l * l - s * s), 1e-9);
+  EXPECT_NE(read_text(svg).find("<svg"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliKinematics, FourBarRevolutionCompletes) {
+  const auto r = run_kinevo("kinematics " + examples +
+                            "/haug_fourbar.toml --t-end 6.283185307179586 --dt 0.05 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["completed"], true);
+  EXPECT_EQ(j["stop_reason"], nullptr);
+  EXPECT_EQ(j["steps"], 127);
+  EXPECT_DOUBLE_EQ(j["t_stop"].get<double>(), 2.0 * std::numbers::pi);
+  EXPECT_LT(j["max_phi_norm"].get<double>(), 1e-9);
+  EXPECT_EQ(j["message"], "");
+  EXPECT_EQ(j["coordinates"].size(), 12U);
+}
+
+TEST(CliKinematics, TextReportAndQuiet) {
+  const auto r = run_kinevo("kinematics " + examples + "/haug_fourbar.toml --t-end 1 --dt 0.1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("completed: 11 steps"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Newton-Raphson"), std::string::npos) << r.out;
+  const auto q = run_kinevo("kinematics " + examples + "/haug_fourbar.toml --t-end 1 --quiet");
+  EXPECT_EQ(q.status, 0) << q.err;
+  EXPECT_EQ(q.out, "");
+}
+
+TEST(CliKinematics, ToleranceOptionsReachTheAnalysis) {
+  // With at most 3 iterations the singular root at t = pi/4 (dt = pi/40) is not reached.
+  const auto r = run_kinevo("kinematics " + examples +
+                            "/slider_crank_lockup.toml --t-end 1.5707963267948966 "
+                            "--dt 0.07853981633974483 --max-iterations 3 --json");
+  EXPECT_EQ(r.status, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["max_iterations"], 3);
+  EXPECT_EQ(j["stop_reason"], "no_position");
+  const auto s = run_kinevo("kinematics " + examples +
+                            "/slider_crank_lockup.toml --t-end 1.5707963267948966 "
+                            "--dt 0.07853981633974483 --eps-e 1e-6 --eps-s 1e-6 --json");
+  EXPECT_EQ(s.status, 1) << s.err;
+  const auto k = nlohmann::json::parse(s.out);
+  EXPECT_EQ(k["eps_e"], 1e-6);
+  EXPECT_EQ(k["stop_reason"], "singular");
+  EXPECT_EQ(k["failure"]["convergence"], "linear");
+}
+
+TEST(CliKinematics, BadOptionsAndUndeterminedModelsExit2) {
+  const auto dt = run_kinevo("kinematics " + examples + "/haug_fourbar.toml --dt 0");
+  EXPECT_EQ(dt.status, 2);
+  EXPECT_NE(dt.err.find("--dt must be finite and > 0"), std::string::npos) << dt.err;
+  const auto eps = run_kinevo("kinematics " + examples + "/haug_fourbar.toml --eps-e -1");
+  EXPECT_EQ(eps.status, 2);
+  EXPECT_NE(eps.err.find("--eps-e"), std::string::npos) << eps.err;
+  const auto it = run_kinevo("kinematics " + examples + "/haug_fourbar.toml --max-iterations 0");
+  EXPECT_EQ(it.status, 2);
+  EXPECT_NE(it.err.find("--max-iterations"), std::string::npos) << it.err;
+  const auto te = run_kinevo("kinematics " + examples + "/haug_fourbar.toml --t-end -1");
+  EXPECT_EQ(te.status, 2);
+  EXPECT_NE(te.err.find("--t-end"), std::string::npos) << te.err;
+  // The slider-crank with a spring has no driver: one degree of freedom left.
+  const auto und = run_kinevo("kinematics " + examples + "/slider_crank.toml");
+  EXPECT_EQ(und.status, 2);
+  EXPECT_NE(und.err.find("add 1 driver"), std::string::npos) << und.err;
+  const auto out =
+      run_kinevo("kinematics " + examples + "/haug_fourbar.toml --out /nonexistent-folder/q.csv");
+  EXPECT_EQ(out.status, 2);
+  EXPECT_NE(out.err.find("--out"), std::string::npos) << out.err;
+}
+
+TEST(CliKinematics, SetOverridesAParameter) {
+  // A rod longer than the crank (l = 1.5) turns round: no lock-up.
+  const auto r = run_kinevo(
+      "kinematics " + examples +
+      "/slider_crank_lockup.toml --set l=1.5 --t-end 6.283185307179586 --dt 0.05 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["completed"], true);
+}
+
+}  // namespace
+}  // namespace kinevo::test
