@@ -104,7 +104,7 @@ const command_registration kinematics_registration(
           ->capture_default_str();
       sub.add_option("--set", a->sets, "Override a parameter: name=value (repeatable)");
       sub.add_option("--out", a->out,
-                     "CSV of t, q, q', q'', iterations, max |Phi|, convergence (2 quadratic)");
+                     "CSV of t, q, q', q'', iterations, max |Phi|, LU pivot ratio, convergence");
       sub.add_option("--plot", a->plot, "SVG plot of the coordinates against t");
       sub.add_flag("--json", a->json, "Print one JSON object on stdout");
       sub.add_flag("--quiet", a->quiet, "No text output");

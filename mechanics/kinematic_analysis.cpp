@@ -210,6 +210,7 @@ kinematic_analysis_result analyse_kinematics(const model& m,
   constrained_system sys;
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
   Eigen::VectorXd guess = m.initial_positions();
+  double first_pivot = 0.0;  // largest LU pivot of Phi_q at the first step
   // Grid t_k = t_start + k dt (not accumulated), the last one exactly t_end.
   const double span = options.t_end - options.t_start;
   const auto intervals = static_cast<long long>(std::ceil(span / options.dt - 1e-9));
@@ -261,8 +262,13 @@ kinematic_analysis_result analyse_kinematics(const model& m,
       r.failure = std::move(s);
       break;
     }
+    // Relative to the largest pivot of this step and of the first one, so that a Phi_q that
+    // shrinks as a whole (a single coordinate's, near the slider-crank's lock-up) shows too.
     const Eigen::VectorXd pivots = lu.matrixLU().diagonal().cwiseAbs();
-    row.pivot_ratio = n == 0 ? 1.0 : pivots.minCoeff() / pivots.maxCoeff();
+    if (n > 0) {
+      if (r.rows.empty()) first_pivot = pivots.maxCoeff();
+      row.pivot_ratio = pivots.minCoeff() / std::max(pivots.maxCoeff(), first_pivot);
+    }
     const Eigen::VectorXd phi_t = m.velocity_violation(row.q, zero, t);
     row.qd = lu.solve(-phi_t);
     m.evaluate(row.q, row.qd, t, sys);

@@ -81,8 +81,9 @@ struct kinematic_step {
   Eigen::VectorXd q, qd, qdd;
   int iterations = 0;
   double phi_norm = 0.0;  // max |Phi| at q
-  // Smallest over largest pivot magnitude of the full-pivoting LU of Phi_q at q: near 0 close to
-  // a singular configuration (a lock-up, a change point), where q' and q'' grow.
+  // Smallest pivot magnitude of the full-pivoting LU of Phi_q at q over the largest of this
+  // step's and the first step's: near 0 close to a singular configuration (a lock-up, a change
+  // point), where q' and q'' grow.
   double pivot_ratio = 1.0;
   convergence_kind kind = convergence_kind::quadratic;
 };

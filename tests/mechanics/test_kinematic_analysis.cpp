@@ -185,6 +185,10 @@ TEST(KinematicAnalysis, SliderCrankStopsAtTheLockUp) {
     EXPECT_EQ(row.kind, convergence_kind::quadratic);
   }
   EXPECT_LT(r.max_phi_norm, 1e-9);
+  // Phi_q = 2 sqrt(l^2 - sin^2 t) shrinks towards the lock-up: the last step is the closest.
+  EXPECT_DOUBLE_EQ(r.t_min_pivot_ratio, 0.78);
+  EXPECT_NEAR(r.min_pivot_ratio, std::sqrt(l_rod * l_rod - std::pow(std::sin(0.78), 2)) / l_rod,
+              1e-9);
 }
 
 TEST(KinematicAnalysis, SliderCrankOnAGridThroughTheLockUpIsSingular) {
