@@ -82,6 +82,7 @@ position_solution newton_raphson(const model& m, Eigen::VectorXd q, double t,
     if (!it.phi.allFinite() || !jac.allFinite()) {
       s.message =
           fmt::format("Phi or Phi_q is NaN or infinite at iteration {} (t = {:.10g})", i, t);
+      s.non_finite = true;
       break;
     }
     lu.compute(jac);
@@ -93,6 +94,7 @@ position_solution newton_raphson(const model& m, Eigen::VectorXd q, double t,
     s.iterations = i + 1;
     if (!it.dq.allFinite()) {
       s.message = fmt::format("the Newton-Raphson step is NaN or infinite at iteration {}", i);
+      s.non_finite = true;
       break;
     }
     q += it.dq;
@@ -232,7 +234,7 @@ kinematic_analysis_result analyse_kinematics(const model& m,
     r.total_iterations += s.iterations;
     r.max_step_iterations = std::max(r.max_step_iterations, s.iterations);
     if (!s.converged()) {
-      stop(kinematic_stop::no_position, t,
+      stop(s.non_finite ? kinematic_stop::non_finite : kinematic_stop::no_position, t,
            fmt::format("no position at t = {:.10g}: {}", t, s.message));
       r.failure = std::move(s);
       break;

@@ -62,7 +62,8 @@ struct position_solution {
   // double root); NaN otherwise.
   double rate = std::numeric_limits<double>::quiet_NaN();
   double phi_norm = std::numeric_limits<double>::quiet_NaN();  // max |Phi| at q (converged)
-  std::string message;  // why it did not converge, or what the linear convergence means
+  std::string message;      // why it did not converge, or what the linear convergence means
+  bool non_finite = false;  // stopped on a NaN or infinite Phi, Phi_q or step
   bool converged() const { return q.has_value(); }
 };
 

@@ -106,6 +106,12 @@ TEST(CliKinematics, BadOptionsAndUndeterminedModelsExit2) {
   const auto te = run_kinevo("kinematics " + examples + "/haug_fourbar.toml --t-end -1");
   EXPECT_EQ(te.status, 2);
   EXPECT_NE(te.err.find("--t-end"), std::string::npos) << te.err;
+  for (const char* bad : {"--dt inf", "--t-end nan", "--dt 1e-9", "--eps-s 0", "--rank-tolerance 2",
+                          "--no-such-option"}) {
+    const auto b = run_kinevo("kinematics " + examples + "/haug_fourbar.toml " + bad);
+    EXPECT_EQ(b.status, 2) << bad << ": " << b.err;
+  }
+  EXPECT_EQ(run_kinevo("kinematics " + examples + "/missing.toml").status, 2);
   // The slider-crank with a spring has no driver: one degree of freedom left.
   const auto und = run_kinevo("kinematics " + examples + "/slider_crank.toml");
   EXPECT_EQ(und.status, 2);

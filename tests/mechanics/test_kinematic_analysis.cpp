@@ -425,6 +425,32 @@ TEST(KinematicAnalysis, OptionsValidateThemselves) {
   EXPECT_EQ(r.steps, 1);
 }
 
+TEST(KinematicAnalysis, NonFiniteConstraintStops) {
+  // q = log(1 - t): Phi is infinite at t = 1.
+  const model m = load_model_from_string(R"toml(
+[[coordinate]]
+name = "q"
+initial = 0.0
+velocity = -1.0
+mass = 1.0
+[[constraint]]
+name = "log_driver"
+holonomic = "q - log(1 - t)"
+)toml",
+                                         "log.toml");
+  kinematic_analysis_options o;
+  o.t_end = 1.5;
+  o.dt = 0.1;
+  const auto r = analyse_kinematics(m, o);
+  EXPECT_FALSE(r.completed);
+  EXPECT_EQ(r.stop, kinematic_stop::non_finite);
+  EXPECT_DOUBLE_EQ(r.t_failed, 1.0);
+  EXPECT_DOUBLE_EQ(r.t_stop, 0.9);
+  EXPECT_NE(r.message.find("NaN or infinite"), std::string::npos) << r.message;
+  EXPECT_NEAR(r.rows.back().q[0], std::log(1.0 - 0.9), 1e-9);
+  EXPECT_NEAR(r.rows.back().qd[0], -1.0 / (1.0 - 0.9), 1e-6);
+}
+
 TEST(KinematicAnalysis, StopsWhenInterrupted) {
   const model m = load_model(KINEVO_EXAMPLES "/haug_fourbar.toml");
   std::atomic<bool> flag{true};
