@@ -1,6 +1,7 @@
 #include "mechanics/kinematic_analysis.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <Eigen/LU>
 #include <algorithm>
@@ -44,6 +45,21 @@ double linear_rate(const std::vector<newton_iterate>& iterates) {
   return sum / 3.0;
 }
 
+// The constraint rows of a rank-deficient Phi_q that full pivoting leaves for last (the
+// columns of Phi_q^T outside the pivot columns), by name: dependent on the rows before them.
+std::string dependent_rows(const Eigen::MatrixXd& jac, double threshold,
+                           const std::vector<std::string>& names) {
+  Eigen::FullPivLU<Eigen::MatrixXd> lu(jac.transpose());
+  lu.setThreshold(threshold);
+  std::vector<std::string> rows;
+  const auto& order = lu.permutationQ().indices();
+  for (Eigen::Index k = lu.rank(); k < order.size() && rows.size() < 10; ++k) {
+    rows.push_back(fmt::format("'{}'", io::excerpt(names[static_cast<std::size_t>(order[k])], 40)));
+  }
+  if (order.size() - lu.rank() > 10) rows.push_back("...");
+  return fmt::format("{}", fmt::join(rows, ", "));
+}
+
 // Why the iterates did not converge: |Phi| still falling over the last iterates (too few
 // iterations) or not (wandering: no root near the estimate, Haug's Table 4.3.3).
 std::string non_convergence_reason(const std::vector<newton_iterate>& iterates,
@@ -56,13 +72,18 @@ std::string non_convergence_reason(const std::vector<newton_iterate>& iterates,
   for (std::size_t i = from + 1; i < k; ++i) {
     falling = falling && iterates[i].phi_norm < iterates[i - 1].phi_norm;
   }
+  const auto n = iterates.front().q.size();
+  const auto deficient = std::count_if(iterates.begin(), iterates.end(),
+                                       [n](const newton_iterate& it) { return it.rank < n; });
   return fmt::format(
       "Newton-Raphson did not converge in {} iterations (eps_e = {:g}, eps_s = {:g}): max |Phi| "
-      "went from {:.6g} to {:.6g} (smallest {:.6g}); {}",
+      "went from {:.6g} to {:.6g} (smallest {:.6g}); {}{}",
       k, o.eps_e, o.eps_s, iterates.front().phi_norm, iterates.back().phi_norm, smallest,
       falling ? "|Phi| is still falling: more iterations or a better estimate may help"
               : "the iterates wander: no solution near the estimate (no position exists, e.g. "
-                "past a lock-up, or the estimate is poor)");
+                "past a lock-up, or the estimate is poor)",
+      deficient > 0 ? fmt::format("; Phi_q was rank deficient at {} of the iterates", deficient)
+                    : "");
 }
 
 // Newton-Raphson from q (Haug, sec. 4.5): Phi_q(q^i) dq = -Phi(q^i), q^(i+1) = q^i + dq, until
@@ -255,12 +276,15 @@ kinematic_analysis_result analyse_kinematics(const model& m,
     row.kind = s.kind;
     // One factorisation of Phi_q at the position for the velocity and acceleration equations
     // (Haug, eqs. 4.1.5 and 4.1.6): Phi_q q' = nu = -Phi_t, Phi_q q'' = gamma.
-    lu.compute(m.position_jacobian(row.q, t));
+    const Eigen::MatrixXd jac = m.position_jacobian(row.q, t);
+    lu.compute(jac);
     if (lu.rank() < n) {
       stop(kinematic_stop::singular, t,
            fmt::format("t = {:.10g}: Phi_q has rank {} of {} at the position: q' and q'' are "
-                       "undetermined (a singular configuration or redundant constraints)",
-                       t, lu.rank(), n));
+                       "undetermined (a singular configuration or redundant constraints; "
+                       "dependent on the others: {})",
+                       t, lu.rank(), n,
+                       dependent_rows(jac, options.newton.rank_tolerance, m.constraint_names())));
       r.failure = std::move(s);
       break;
     }

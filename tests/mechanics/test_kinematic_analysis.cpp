@@ -451,6 +451,34 @@ holonomic = "q - log(1 - t)"
   EXPECT_NEAR(r.rows.back().qd[0], -1.0 / (1.0 - 0.9), 1e-6);
 }
 
+TEST(KinematicAnalysis, RedundantConstraintsAreNamed) {
+  // Square in shape, but 'twice' repeats 'sum': Phi_q has rank 1 of 2.
+  const model m = load_model_from_string(R"toml(
+[[coordinate]]
+name = "x"
+initial = 1.0
+velocity = 1.0
+mass = 1.0
+[[coordinate]]
+name = "y"
+initial = 0.0
+mass = 1.0
+[[constraint]]
+name = "sum"
+holonomic = "x + y - 1 - t"
+[[constraint]]
+name = "twice"
+holonomic = "2*x + 2*y - 2 - 2*t"
+)toml",
+                                         "redundant.toml");
+  const auto r = analyse_kinematics(m, {});
+  EXPECT_FALSE(r.completed);
+  EXPECT_EQ(r.stop, kinematic_stop::singular);
+  EXPECT_EQ(r.steps, 0);
+  EXPECT_NE(r.message.find("rank 1 of 2"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("'sum'"), std::string::npos) << r.message;
+}
+
 TEST(KinematicAnalysis, StopsWhenInterrupted) {
   const model m = load_model(KINEVO_EXAMPLES "/haug_fourbar.toml");
   std::atomic<bool> flag{true};
