@@ -282,9 +282,15 @@ kinematic_analysis_result analyse_kinematics(const model& m,
       stop(kinematic_stop::singular, t,
            fmt::format("t = {:.10g}: Phi_q has rank {} of {} at the position: q' and q'' are "
                        "undetermined (a singular configuration or redundant constraints; "
-                       "dependent on the others: {})",
+                       "dependent on the others: {}){}",
                        t, lu.rank(), n,
-                       dependent_rows(jac, options.newton.rank_tolerance, m.constraint_names())));
+                       dependent_rows(jac, options.newton.rank_tolerance, m.constraint_names()),
+                       r.rows.empty() ? fmt::format("; at the first time: {} independent "
+                                                    "constraint{} or driver{} short of a "
+                                                    "kinematically determined system",
+                                                    n - lu.rank(), n - lu.rank() == 1 ? "" : "s",
+                                                    n - lu.rank() == 1 ? "" : "s")
+                                      : std::string()));
       r.failure = std::move(s);
       break;
     }
