@@ -275,7 +275,7 @@ kinematic_analysis_result analyse_kinematics(const model& m,
     row.phi_norm = s.phi_norm;
     row.kind = s.kind;
     // One factorisation of Phi_q at the position for the velocity and acceleration equations
-    // (Haug, eqs. 4.1.5 and 4.1.6): Phi_q q' = nu = -Phi_t, Phi_q q'' = gamma.
+    // (Haug, secs. 4.1-4.2): Phi_q q' = nu = -Phi_t, Phi_q q'' = gamma.
     const Eigen::MatrixXd jac = m.position_jacobian(row.q, t);
     lu.compute(jac);
     if (lu.rank() < n) {

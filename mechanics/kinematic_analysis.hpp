@@ -1,8 +1,8 @@
 // Kinematic analysis of a driven model over time (Haug, Computer-Aided Kinematics and Dynamics
-// of Mechanical Systems, sec. 4.5, the DADS organisation of sec. 4.1): at each time of a grid,
-// the position by Newton-Raphson on Phi(q, t) = 0 (eq. 4.5.1 iterated as
-// Phi_q(q^i) dq = -Phi(q^i), q^(i+1) = q^i + dq), the velocity from Phi_q q' = nu = -Phi_t
-// (eq. 4.1.5) and the acceleration from Phi_q q'' = gamma (eq. 4.1.6, gamma as in eq. 4.2.3),
+// of Mechanical Systems, ch. 4: the DADS organisation of secs. 4.1-4.2, Newton-Raphson of
+// secs. 4.3 and 4.5): at each time of a grid, the position by Newton-Raphson on
+// Phi(q, t) = 0, iterated as Phi_q(q^i) dq = -Phi(q^i), q^(i+1) = q^i + dq; the velocity from
+// Phi_q q' = nu = -Phi_t and the acceleration from Phi_q q'' = gamma (gamma as in eq. 4.2.3),
 // both with one factorisation of Phi_q. The next position is predicted by
 // q + dt q' + dt^2/2 q''.
 //
