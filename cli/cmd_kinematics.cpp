@@ -42,7 +42,6 @@ int exit_status(const mechanics::kinematic_analysis_result& r) {
 
 int run_kinematics(kinematics_args& a) {
   validate_options(a.analysis, {{"t_start", "--t-start"}, {"t_end", "--t-end"}});
-  validate_options(a.analysis.newton);
   check_output(a.out, "--out");
   check_output(a.plot, "--plot");
   mechanics::model_options mo;
