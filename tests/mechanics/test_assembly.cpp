@@ -272,6 +272,54 @@ holonomic = "x - 2*t"
   EXPECT_NE(r.worst_after[0].name.find("(velocity)"), std::string::npos);
 }
 
+// A rolling constraint R th' = x' (nonholonomic): the minimum-norm change of (1, 0) onto it
+// is (1 - 1/(1 + R^2), R/(1 + R^2)) = (0.5, 0.5) for R = 1.
+TEST(Assembly, NonholonomicVelocityProjection) {
+  const std::string text = R"(
+[parameters]
+R = 1.0
+[[coordinate]]
+name = "x"
+initial = 0.0
+velocity = 1.0
+mass = 1.0
+[[coordinate]]
+name = "th"
+initial = 0.0
+mass = 1.0
+[[constraint]]
+name = "rolling"
+nonholonomic = "R*th_dot - x_dot"
+)";
+  const model m = load_unassembled(text, "rolling.toml");
+  const assembly_result r = assemble(m);
+  ASSERT_TRUE(r.converged) << r.message;
+  EXPECT_NEAR(r.qd[0], 0.5, 1e-15);
+  EXPECT_NEAR(r.qd[1], 0.5, 1e-15);
+  EXPECT_EQ(r.q, m.initial_positions());
+  EXPECT_THROW((void)load_model_from_string(text, "rolling.toml"), io::input_error);
+}
+
+// A constraint that is NaN at the estimate: a reported failure naming it, not a crash.
+TEST(Assembly, NotANumberAtTheEstimateFails) {
+  const std::string text = R"(
+[[coordinate]]
+name = "x"
+initial = -1.0
+mass = 1.0
+[[constraint]]
+name = "root"
+holonomic = "sqrt(x) - 1"
+)";
+  const model m = load_unassembled(text, "nan.toml");
+  const assembly_result r = assemble(m);
+  EXPECT_FALSE(r.converged);
+  ASSERT_EQ(r.worst_after.size(), 1u);
+  EXPECT_EQ(r.worst_after[0].name, "root");
+  EXPECT_NE(r.message.find("'root'"), std::string::npos) << r.message;
+  EXPECT_TRUE(r.to_json()["violation_after"].is_null());
+}
+
 TEST(Assembly, LoadingRefusesAnUnassembledStateNamingTheWayOut) {
   const std::string text = R"(
 [[coordinate]]
