@@ -2,7 +2,8 @@
 // 4.3: penalty + DFP quasi-Newton, then Gauss-Newton): Haug's four-bar and pendulum chains of
 // N = 10, 25, 50, 100, 200 links (n = 2N coordinates, m = N rods) from a start with every
 // coordinate moved by about 0.1. Dense Phi_q and a dense n x n inverse-Hessian estimate.
-// Counters: DFP iterations, Gauss-Newton corrections, penalty values. Run by hand:
+// Counters: DFP iterations, Gauss-Newton corrections, penalty values. Also Gauss-Newton alone
+// for comparison. Run by hand (from build/, the four-bar is found beside this file):
 // build/bench/bench_assembly.
 #include <benchmark/benchmark.h>
 
@@ -45,12 +46,12 @@ Eigen::VectorXd perturbed(const Eigen::VectorXd& q) {
   return p;
 }
 
-void run(benchmark::State& state, const model& m) {
+void run(benchmark::State& state, const model& m, const assembly_options& options = {}) {
   const Eigen::VectorXd q0 = perturbed(m.initial_positions());
   const Eigen::VectorXd qd0 = Eigen::VectorXd::Zero(m.coordinates());
   assembly_result r;
   for (auto _ : state) {
-    r = assemble(m, q0, qd0, 0.0);
+    r = assemble(m, q0, qd0, 0.0, options);
     benchmark::DoNotOptimize(r.q.data());
   }
   if (!r.converged) throw std::runtime_error(r.message);
@@ -76,6 +77,15 @@ BENCHMARK(BM_AssembleChain)
     ->Arg(100)
     ->Arg(200)
     ->Unit(benchmark::kMillisecond);
+
+// Gauss-Newton alone (a penalty tolerance above the start's violation skips the penalty stage):
+// what the DFP stage costs on a start this close, and what it buys (a poor estimate).
+void BM_AssembleChainNewtonOnly(benchmark::State& state) {
+  assembly_options o;
+  o.penalty_tolerance = 1e3;
+  run(state, chain(static_cast<int>(state.range(0))), o);
+}
+BENCHMARK(BM_AssembleChainNewtonOnly)->Arg(10)->Arg(50)->Arg(200)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

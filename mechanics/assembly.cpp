@@ -147,12 +147,13 @@ int minimise_dfp(const penalty_function& f, Eigen::VectorXd& q, int max_iteratio
   int it = 0;
   while (it < max_iterations) {
     if (!g.allFinite() || max_abs(g) <= 1e-12 * std::max(1.0, g0)) break;
-    Eigen::VectorXd d = -h * g;
+    // H is symmetric: only its lower triangle is kept up to date (half the update's cost).
+    Eigen::VectorXd d = -(h.selfadjointView<Eigen::Lower>() * g);
     double slope = g.dot(d);
     if (!(slope < 0.0)) {
       // H lost positive definiteness to round-off: restart from steepest descent.
       h = 0.5 * Eigen::MatrixXd::Identity(n, n);
-      d = -h * g;
+      d = -(h.selfadjointView<Eigen::Lower>() * g);
       slope = g.dot(d);
     }
     double f_new = fq;
@@ -164,10 +165,11 @@ int minimise_dfp(const penalty_function& f, Eigen::VectorXd& q, int max_iteratio
     const Eigen::VectorXd g_new = f.gradient(q);
     const Eigen::VectorXd y = g_new - g;
     const double sy = s.dot(y);
-    const Eigen::VectorXd hy = h * y;
+    const Eigen::VectorXd hy = h.selfadjointView<Eigen::Lower>() * y;
     const double yhy = y.dot(hy);
     if (sy > 1e-14 * s.norm() * y.norm() && yhy > 0.0) {
-      h.noalias() += s * s.transpose() / sy - hy * hy.transpose() / yhy;
+      h.selfadjointView<Eigen::Lower>().rankUpdate(s, 1.0 / sy);
+      h.selfadjointView<Eigen::Lower>().rankUpdate(hy, -1.0 / yhy);
     }
     const double decrease = fq - f_new;
     g = g_new;
@@ -248,10 +250,16 @@ assembly_result assemble(const model& m, const Eigen::VectorXd& q0, const Eigen:
       if (f.r >= options.penalty_max) break;
     }
   }
-  // Gauss-Newton corrections to round-off, each halved while it does not reduce |Phi|.
+  // Gauss-Newton corrections to round-off. The merit is |Phi|_2, which Gauss-Newton descends
+  // (max |Phi_i| may rise on a full step far from the solution of a long, weakly conditioned
+  // chain); a correction that does not reduce it is halved.
   int rank = 0;
   if (h > 0 && std::isfinite(violation)) {
+    auto merit_of = [](const Eigen::VectorXd& p) {
+      return p.allFinite() ? p.norm() : std::numeric_limits<double>::infinity();
+    };
     Eigen::VectorXd phi = m.position_violation(res.q, t);
+    double merit = merit_of(phi);
     int stalled = 0;
     bool polished = false;
     while (res.newton_iterations < options.max_newton_iterations) {
@@ -263,20 +271,21 @@ assembly_result assemble(const model& m, const Eigen::VectorXd& q0, const Eigen:
       double step = 1.0;
       Eigen::VectorXd q_try = res.q + dq;
       Eigen::VectorXd phi_try = m.position_violation(q_try, t);
-      for (int k = 0; k < 30 && !(violation_of(phi_try) < violation); ++k) {
+      for (int k = 0; k < 30 && !(merit_of(phi_try) < merit); ++k) {
         step *= 0.5;
         q_try = res.q + step * dq;
         phi_try = m.position_violation(q_try, t);
       }
-      const double v_try = violation_of(phi_try);
-      if (!(v_try < violation)) break;  // no correction reduces |Phi|: a least-squares point
-      stalled = v_try > 0.5 * violation ? stalled + 1 : 0;
+      const double merit_try = merit_of(phi_try);
+      if (!(merit_try < merit)) break;  // no correction reduces |Phi|: a least-squares point
+      stalled = merit_try > 0.99 * merit ? stalled + 1 : 0;
       // One correction past the tolerance takes |Phi| to round-off (quadratic convergence).
       polished = violation <= options.position_tolerance;
       res.q = q_try;
       phi = phi_try;
-      violation = v_try;
-      if (stalled >= 5 || violation == 0.0) break;
+      merit = merit_try;
+      violation = violation_of(phi);
+      if (stalled >= 3 || merit == 0.0) break;
     }
   }
   if (h == 0) violation = 0.0;

@@ -35,9 +35,10 @@ struct assembly_options {
   double penalty_start = 1.0;
   double penalty_growth = 10.0;
   double penalty_max = 1e10;
-  // DFP iterations per penalty value (each a line search) and Gauss-Newton corrections.
+  // DFP iterations per penalty value (each a line search) and Gauss-Newton corrections (far
+  // from the solution of a long chain these are damped and converge linearly at first).
   int max_quasi_newton_iterations = 500;
-  int max_newton_iterations = 25;
+  int max_newton_iterations = 50;
   // Relative rank tolerance of the complete orthogonal decomposition of Phi_q (Eigen's
   // threshold): pivots below it times the largest are treated as zero (redundant rows).
   double rank_tolerance = 1e-10;
