@@ -124,6 +124,22 @@ TEST(CliAssembly, ModelAssembleJson) {
   EXPECT_TRUE(j["worst"].empty());
 }
 
+// -o the input file itself: replaced atomically, the file then loads.
+TEST(CliAssembly, ModelAssembleInPlace) {
+  const auto dir = fresh_dir("assembly_in_place");
+  const auto file = perturbed_fourbar(dir);
+  const auto report = run_kinevo("model assemble " + file.string());
+  ASSERT_EQ(report.status, 0) << report.err;
+  EXPECT_EQ(report.out.find("wrote"), std::string::npos) << report.out;  // without -o: no file
+  EXPECT_EQ(run_kinevo("model info " + file.string() + " --quiet").status, 2);
+  const auto r =
+      run_kinevo("model assemble " + file.string() + " -o " + file.string() + " --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  const auto info = run_kinevo("model info " + file.string() + " --quiet");
+  EXPECT_EQ(info.status, 0) << info.err;
+}
+
 TEST(CliAssembly, InfeasibleDesignExitsOneNamingTheConstraints) {
   const auto dir = fresh_dir("assembly_open");
   const auto file = open_fourbar(dir);
