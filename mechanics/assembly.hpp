@@ -77,7 +77,7 @@ struct assembly_result {
   std::vector<constraint_violation> worst_before, worst_after;
   std::vector<std::string> coordinate_names;
 
-  // One line: "assembled: |Phi| 0.31 -> 2.2e-16 (...)" or "assembly failed: ...".
+  // One line: "assembled at t = 0: max |Phi| 0.286 -> 2.22e-16, ..." or the failure message.
   std::string summary() const;
   // The summary and the worst constraints, one per line, and the largest position changes.
   std::string full_report() const;
@@ -91,7 +91,8 @@ assembly_result assemble(const model& m, const Eigen::VectorXd& q0, const Eigen:
                          double t, const assembly_options& options = {});
 
 // A copy of `m` whose initial state is the assembled one. Throws std::logic_error when `result`
-// did not converge (an unconverged state is never used as assembled) or has other sizes.
+// did not converge (an unconverged state is never used as assembled), std::invalid_argument
+// when its sizes are not m's.
 model assembled_model(const model& m, const assembly_result& result);
 
 }  // namespace kinevo::mechanics
