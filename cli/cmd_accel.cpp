@@ -5,10 +5,12 @@
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "cli/assembly_step.hpp"
 #include "cli/command.hpp"
 #include "ga/mpi_environment.hpp"
 #include "io/csv_table.hpp"
@@ -23,6 +25,7 @@ struct accel_args {
   std::string file;
   std::vector<std::string> sets;
   bool kinematic = false;
+  bool assemble = false;
   mechanics::solver_comparison_options comparison;  // --t, --solvers and the solver options
   bool json = false;
   bool quiet = false;
@@ -78,15 +81,36 @@ int run_accel(const accel_args& a) {
   mechanics::model_options mo;
   mo.kinematic = a.kinematic;
   for (const auto& s : a.sets) mo.overrides.push_back(mechanics::parse_parameter_override(s));
-  const mechanics::model m = mechanics::load_model(a.file, mo);
+  // Under mpiexec every rank solves (the GA's islands span the ranks); rank 0 reports.
+  const bool root = ga::mpi_environment::rank() == 0;
+  std::optional<mechanics::assembly_result> assembly;
+  std::optional<mechanics::model> loaded;
+  if (a.assemble) {
+    assembly_step step =
+        load_and_assemble(a.file, mo, a.comparison.t, "accel", a.quiet || a.json, root);
+    assembly = std::move(step.result);
+    if (!step.model) {
+      if (a.json && root) {
+        fmt::print("{}\n", nlohmann::json{{"file", a.file},
+                                          {"message", assembly->message},
+                                          {"assembly", assembly->to_json()}}
+                               .dump());
+      }
+      return exit_failure;
+    }
+    loaded = std::move(step.model);
+  } else {
+    loaded = mechanics::load_model(a.file, mo);
+  }
+  const mechanics::model& m = *loaded;
   const mechanics::solver_comparison c = compare(m, a);
   const int code = c.ok() ? exit_ok : exit_failure;
-  // Under mpiexec every rank solves (the GA's islands span the ranks); rank 0 reports.
-  if (ga::mpi_environment::rank() != 0) return code;
+  if (!root) return code;
   report_failures(a, c);
   if (a.json) {
     nlohmann::json j = c.to_json();
     j["file"] = a.file;
+    if (assembly) j["assembly"] = assembly->to_json();
     fmt::print("{}\n", j.dump());
   } else if (!a.quiet) {
     fmt::print("{} at t = {:g}: {} coordinates, {} constraints\n", a.file, c.t, m.coordinates(),
@@ -108,6 +132,9 @@ const command_registration accel_registration(
       sub.add_option("--solvers", a->comparison.solvers,
                      "Solvers to compare (default: lm uk gigsp sl kv)");
       sub.add_flag("--kinematic", a->kinematic, "Kinematic mode: M = I, drivers as constraints");
+      sub.add_flag("--assemble", a->assemble,
+                   "Assemble the initial state at --t first (Haug 4.3; the file's values are the "
+                   "estimate)");
       sub.add_option("--rank-tolerance", a->comparison.solver.rank_tolerance,
                      "Relative rank tolerance")
           ->capture_default_str();
@@ -128,7 +155,8 @@ const command_registration accel_registration(
           "Exit status:\n"
           "  0  every solver returned a finite result: the constrained acceleration, or a\n"
           "     diagnosis of the model (least_squares, singular, redundant rows)\n"
-          "  1  the constraints are inconsistent, or a solver did not converge (not_converged,\n"
+          "  1  --assemble failed (stderr names the most violated constraints), or\n"
+          "     the constraints are inconsistent, or a solver did not converge (not_converged,\n"
           "     e.g. ga) or gave a NaN or infinite result: stderr names the solver; the JSON\n"
           "     still reports every solver's status, and \"failed\" lists them\n"
           "  2  bad input (the message names the file, line and field)");

@@ -1,4 +1,5 @@
-// kinevo model: write generated model files (chain) and describe a model file (info).
+// kinevo model: write generated model files (chain), describe a model file (info), assemble a
+// model file's initial state and write it back (assemble).
 #include <fmt/format.h>
 
 #include <memory>
@@ -8,8 +9,11 @@
 #include "cli/command.hpp"
 #include "io/atomic_file.hpp"
 #include "io/csv_table.hpp"
+#include "io/input_file.hpp"
+#include "mechanics/assembly.hpp"
 #include "mechanics/chain_model.hpp"
 #include "mechanics/model.hpp"
+#include "mechanics/model_writer.hpp"
 
 namespace kinevo::cli {
 
@@ -17,6 +21,7 @@ namespace {
 
 struct model_args {
   mechanics::chain_options chain;
+  mechanics::assembly_options assembly;
   std::string out;
   std::string file;
   std::vector<std::string> sets;
@@ -87,8 +92,63 @@ int run_info(const model_args& a) {
   return exit_ok;
 }
 
+// The assembled state's file: the input text with only the changed initial values rewritten,
+// checked by loading it back (the initial-state check must pass and give the assembled state).
+std::string assembled_text(const std::string& text, const model_args& a, const mechanics::model& m,
+                           const mechanics::assembly_result& res,
+                           mechanics::rewritten_model_file& rewritten) {
+  rewritten = mechanics::rewrite_initial_values(text, a.file, m, res.q, res.qd);
+  const mechanics::model back = mechanics::load_model_from_string(rewritten.text, a.out);
+  if (back.initial_positions() != res.q || back.initial_velocities() != res.qd) {
+    throw std::logic_error(fmt::format(
+        "{}: the rewritten file does not load back to the assembled state (max difference {:g})",
+        a.file, (back.initial_positions() - res.q).cwiseAbs().maxCoeff()));
+  }
+  return rewritten.text;
+}
+
+int run_assemble(const model_args& a) {
+  validate_options(a.assembly);
+  if (!a.out.empty()) {
+    try {
+      io::check_writable(a.out);
+    } catch (const io::output_error& e) {
+      throw io::input_error(fmt::format("-o: {}", e.what()));
+    }
+  }
+  const std::string text = io::read_input_file(a.file, "model file");
+  mechanics::model_options mo;
+  mo.require_assembled = false;
+  const mechanics::model m = mechanics::load_model_from_string(text, a.file, mo);
+  // At t = 0: the time at which a model file's initial values are checked when it is loaded.
+  const mechanics::assembly_result res = mechanics::assemble(m, 0.0, a.assembly);
+  nlohmann::json j = res.to_json();
+  j["file"] = a.file;
+  j["model"] = m.name();
+  j["out"] = a.out.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.out);
+  if (!res.converged) {
+    fmt::print(stderr, "kinevo model assemble: {}: {}\n", a.file, res.message);
+    if (a.json) fmt::print("{}\n", j.dump());
+    return exit_failure;
+  }
+  mechanics::rewritten_model_file rewritten;
+  if (!a.out.empty()) io::write_text_atomically(a.out, assembled_text(text, a, m, res, rewritten));
+  j["replaced"] = rewritten.replaced;
+  j["added"] = rewritten.added;
+  if (a.json) {
+    fmt::print("{}\n", j.dump());
+  } else if (!a.quiet) {
+    fmt::print("{}: {}", a.file, res.full_report());
+    if (!a.out.empty()) {
+      fmt::print("  wrote {} ({} initial values replaced, {} added)\n", a.out, rewritten.replaced,
+                 rewritten.added);
+    }
+  }
+  return exit_ok;
+}
+
 const command_registration model_registration(
-    40, "model", "Generate model files (chain) or describe one (info)",
+    40, "model", "Generate model files (chain), describe one (info), assemble one (assemble)",
     [](CLI::App& sub) -> std::function<int()> {
       sub.require_subcommand(1);
       auto a = std::make_shared<model_args>();
@@ -108,9 +168,48 @@ const command_registration model_registration(
       info->add_option("--set", a->sets, "Override a parameter: name=value (repeatable)");
       info->add_flag("--json", a->json, "Print one JSON object on stdout");
       info->add_flag("--quiet", a->quiet, "No text output");
-      return [a, chain, info]() -> int {
+      CLI::App* assemble = sub.add_subcommand(
+          "assemble",
+          "Assemble a model file's initial state (Haug 4.3) and write the corrected file");
+      assemble
+          ->add_option("model", a->file, "Model file (TOML): its initial values are the estimate")
+          ->required();
+      assemble->add_option("-o,--out", a->out,
+                           "Model file to write: the input with only the initial values changed "
+                           "(default: report only)");
+      assemble
+          ->add_option("--position-tolerance", a->assembly.position_tolerance,
+                       "Largest |Phi_i| accepted as assembled")
+          ->capture_default_str();
+      assemble
+          ->add_option("--velocity-tolerance", a->assembly.velocity_tolerance,
+                       "Largest velocity violation accepted (times max(1, |q'|))")
+          ->capture_default_str();
+      assemble
+          ->add_option("--penalty-tolerance", a->assembly.penalty_tolerance,
+                       "|Phi| and |dq| that end the penalty stage")
+          ->capture_default_str();
+      assemble->add_option("--penalty-max", a->assembly.penalty_max, "Largest penalty r")
+          ->capture_default_str();
+      assemble
+          ->add_option("--max-quasi-newton-iterations", a->assembly.max_quasi_newton_iterations,
+                       "DFP iterations per penalty value")
+          ->capture_default_str();
+      assemble
+          ->add_option("--max-newton-iterations", a->assembly.max_newton_iterations,
+                       "Gauss-Newton corrections")
+          ->capture_default_str();
+      assemble->add_flag("--json", a->json, "Print one JSON object on stdout");
+      assemble->add_flag("--quiet", a->quiet, "No text output");
+      assemble->footer(
+          "Exit status:\n"
+          "  0  assembled (and written with -o)\n"
+          "  1  the assembly failed: stderr names the most violated constraints; nothing written\n"
+          "  2  bad input or options, or an unusable output path");
+      return [a, chain, info, assemble]() -> int {
         if (chain->parsed()) return run_chain(*a);
         if (info->parsed()) return run_info(*a);
+        if (assemble->parsed()) return run_assemble(*a);
         return exit_bad_input;
       };
     });

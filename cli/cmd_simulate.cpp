@@ -6,8 +6,10 @@
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 
+#include "cli/assembly_step.hpp"
 #include "cli/command.hpp"
 #include "ga/mpi_environment.hpp"
 #include "io/atomic_file.hpp"
@@ -32,6 +34,7 @@ struct simulate_args {
   std::vector<std::string> plot_columns;
   std::string out, plot;
   bool kinematic = false;
+  bool assemble = false;
   bool no_divergence_check = false;
   mechanics::simulation_options sim;
   mechanics::solver_options solver_options;
@@ -169,16 +172,36 @@ int run_simulate(simulate_args& a) {
   mechanics::model_options mo;
   mo.kinematic = a.kinematic;
   for (const auto& s : a.sets) mo.overrides.push_back(mechanics::parse_parameter_override(s));
-  const mechanics::model m = mechanics::load_model(a.file, mo);
+  // Under mpiexec every rank runs the simulation (the GA solver's islands span the ranks);
+  // rank 0 alone prints and writes.
+  const bool root = ga::mpi_environment::rank() == 0;
+  std::optional<mechanics::assembly_result> assembly;
+  std::optional<mechanics::model> loaded;
+  if (a.assemble) {
+    assembly_step step =
+        load_and_assemble(a.file, mo, a.sim.t_start, "simulate", a.quiet || a.json, root);
+    assembly = std::move(step.result);
+    if (!step.model) {
+      if (a.json && root) {
+        fmt::print("{}\n", nlohmann::json{{"file", a.file},
+                                          {"completed", false},
+                                          {"message", assembly->message},
+                                          {"assembly", assembly->to_json()}}
+                               .dump());
+      }
+      return exit_failure;
+    }
+    loaded = std::move(step.model);
+  } else {
+    loaded = mechanics::load_model(a.file, mo);
+  }
+  const mechanics::model& m = *loaded;
   auto solver = make_solver_for(a.solver, a.solver_options, "--solver");
   std::unique_ptr<mechanics::acceleration_solver> reference;
   if (!a.check.empty()) reference = make_solver_for(a.check, a.solver_options, "--check");
 
   mechanics::trajectory_recorder recorder = make_recorder(a, m, reference != nullptr);
 
-  // Under mpiexec every rank runs the simulation (the GA solver's islands span the ranks);
-  // rank 0 alone prints and writes.
-  const bool root = ga::mpi_environment::rank() == 0;
   io::progress_line progress("simulate", a.quiet || a.json || !root);
   const double span = a.sim.t_end - a.sim.t_start;
   bool warned = false;
@@ -222,7 +245,9 @@ int run_simulate(simulate_args& a) {
                        fmt::format("{} ({})", m.name().empty() ? a.file : m.name(), a.solver));
   }
   if (a.json) {
-    fmt::print("{}\n", json_summary(a, m, res, recorder).dump());
+    nlohmann::json j = json_summary(a, m, res, recorder);
+    if (assembly) j["assembly"] = assembly->to_json();
+    fmt::print("{}\n", j.dump());
   } else if (!a.quiet) {
     print_text(a, res, up_to);
   }
@@ -272,6 +297,9 @@ const command_registration simulate_registration(
                    "Let a diverging motion run on (the exit status is then 0 if it stays finite)");
       sub.add_option("--set", a->sets, "Override a parameter: name=value (repeatable)");
       sub.add_flag("--kinematic", a->kinematic, "Kinematic mode: M = I, drivers as constraints");
+      sub.add_flag("--assemble", a->assemble,
+                   "Assemble the initial state at --t-start first (Haug 4.3; the file's values are "
+                   "the estimate)");
       sub.add_flag("--allow-unconverged", a->sim.allow_unconverged,
                    "Go on past solves that did not converge (iterative solvers such as ga): they "
                    "are counted, warned about and flagged in the CSV, and the exit status is 0. "
@@ -303,7 +331,8 @@ const command_registration simulate_registration(
       sub.footer(
           "Exit status:\n"
           "  0    the run reached --t-end (with --allow-unconverged also past unconverged solves)\n"
-          "  1    it stopped early: the motion diverged (see --divergence-growth), a solve that\n"
+          "  1    --assemble failed (stderr names the most violated constraints), or\n"
+          "       it stopped early: the motion diverged (see --divergence-growth), a solve that\n"
           "       did not converge, a refused system, a NaN or infinite acceleration or state,\n"
           "       a step-size underflow; stderr says where and why, the CSV keeps the rows\n"
           "       up to the stop\n"

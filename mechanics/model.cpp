@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "io/csv_table.hpp"
 #include "io/input_file.hpp"
@@ -401,13 +402,15 @@ void model_builder::check_initial_constraints(const row_list& rows, const model&
   for (int r = 0; r < result.holonomic_; ++r) {
     if (!(std::abs(phi[r]) <= options.assembly_tolerance)) {
       violated("positions", r, phi[r],
-               "correct the initial values (assembly is not automatic yet)");
+               "correct the initial values, or run with --assemble or `kinevo model assemble`");
     }
   }
   const Eigen::VectorXd vel = result.velocity_violation(result.q0_, result.qd0_, t0);
   for (int r = 0; r < result.constraints(); ++r) {
     if (!(std::abs(vel[r]) <= options.assembly_tolerance)) {
-      violated("velocities", r, vel[r], "correct the initial velocities");
+      violated("velocities", r, vel[r],
+               "correct the initial velocities, or run with --assemble or `kinevo model "
+               "assemble`");
     }
   }
 }
@@ -429,7 +432,7 @@ model model_builder::build(model_description& d, const model_options& options) {
   compile_tapes(d, rows, derived, result, *c);
   result.compiled_ = c;
   check_initial_mass(d, result, *c);
-  check_initial_constraints(rows, result, options);
+  if (options.require_assembled) check_initial_constraints(rows, result, options);
   return result;
 }
 
@@ -471,6 +474,16 @@ model load_model(const std::filesystem::path& path, const model_options& options
   model m = load_model_from_string(io::read_input_file(path, "model file"), path.string(), options);
   m.source_ = path;
   return m;
+}
+
+void model::set_initial_state(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+  if (q.size() != coordinates() || qd.size() != coordinates()) {
+    throw std::invalid_argument(
+        fmt::format("set_initial_state: {} positions and {} velocities for {} coordinates",
+                    q.size(), qd.size(), coordinates()));
+  }
+  q0_ = q;
+  qd0_ = qd;
 }
 
 std::vector<std::string> non_finite_entries(const model& m, const constrained_system& s) {

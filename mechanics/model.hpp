@@ -34,8 +34,11 @@ struct model_options {
   // are constraints. Also switched on by `kinematic = true` in the model file.
   bool kinematic = false;
   // The initial state must satisfy |Phi| and the velocity-level violation within this
-  // tolerance, or loading fails with the offending constraint's name (no assembly yet).
+  // tolerance, or loading fails with the offending constraint's name.
   double assembly_tolerance = 1e-6;
+  // false: load an unassembled initial state without that check, to assemble it
+  // (mechanics/assembly.hpp).
+  bool require_assembled = true;
 };
 
 class compiled_model;  // the evaluation tapes (symbolic/), private to model.cpp
@@ -64,6 +67,9 @@ class model {
 
   const Eigen::VectorXd& initial_positions() const { return q0_; }
   const Eigen::VectorXd& initial_velocities() const { return qd0_; }
+  // Replaces the initial state (by an assembled one: mechanics/assembly.hpp). Throws
+  // std::invalid_argument when a size differs from coordinates().
+  void set_initial_state(const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
 
   // (M, f, A, b) at one state into `out`, reusing its storage. Only the structurally non-zero
   // entries of A are written (the rest stay zero), so a reused `out` costs O(nnz). Not

@@ -1,0 +1,39 @@
+// The `--assemble` step shared by simulate and accel: load the model without the initial-state
+// check, assemble it (mechanics/assembly.hpp) at the run's start time, report on stderr.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <string>
+
+#include "mechanics/assembly.hpp"
+#include "mechanics/model.hpp"
+
+namespace kinevo::cli {
+
+struct assembly_step {
+  mechanics::assembly_result result;
+  std::optional<mechanics::model> model;  // empty when the assembly failed
+};
+
+// The failure message goes to stderr whatever --json or --quiet say, the summary of a
+// successful assembly unless `quiet` (the JSON carries both under "assembly"); nothing is
+// printed off rank 0 (`root` false) under mpiexec.
+inline assembly_step load_and_assemble(const std::string& file, mechanics::model_options options,
+                                       double t, const char* command, bool quiet, bool root) {
+  options.require_assembled = false;
+  const mechanics::model loaded = mechanics::load_model(file, options);
+  assembly_step step;
+  step.result = mechanics::assemble(loaded, t);
+  if (!step.result.converged) {
+    if (root) fmt::print(stderr, "kinevo {}: {}: {}\n", command, file, step.result.message);
+    return step;
+  }
+  if (!quiet && root)
+    fmt::print(stderr, "kinevo {}: {}: {}\n", command, file, step.result.summary());
+  step.model = mechanics::assembled_model(loaded, step.result);
+  return step;
+}
+
+}  // namespace kinevo::cli
