@@ -4,9 +4,12 @@
 // SVG; every figure comes from the library (mechanics/kinematic_analysis_result.hpp).
 #include <fmt/format.h>
 
+#include <optional>
+
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "cli/assembly_step.hpp"
 #include "cli/command.hpp"
 #include "io/atomic_file.hpp"
 #include "io/interrupt.hpp"
@@ -24,6 +27,7 @@ struct kinematics_args {
   mechanics::kinematic_analysis_options analysis;
   bool json = false;
   bool quiet = false;
+  bool assemble = false;
 };
 
 void check_output(const std::string& path, const char* option) {
@@ -46,7 +50,27 @@ int run_kinematics(kinematics_args& a) {
   check_output(a.plot, "--plot");
   mechanics::model_options mo;
   for (const auto& s : a.sets) mo.overrides.push_back(mechanics::parse_parameter_override(s));
-  const mechanics::model m = mechanics::load_model(a.file, mo);
+  std::optional<mechanics::assembly_result> assembly;
+  std::optional<mechanics::model> loaded;
+  if (a.assemble) {
+    assembly_step step =
+        load_and_assemble(a.file, mo, a.analysis.t_start, "kinematics", a.quiet || a.json, true);
+    assembly = std::move(step.result);
+    if (!step.model) {
+      if (a.json) {
+        fmt::print("{}\n", nlohmann::json{{"file", a.file},
+                                          {"completed", false},
+                                          {"message", assembly->message},
+                                          {"assembly", assembly->to_json()}}
+                               .dump());
+      }
+      return exit_failure;
+    }
+    loaded = std::move(step.model);
+  } else {
+    loaded = mechanics::load_model(a.file, mo);
+  }
+  const mechanics::model& m = *loaded;
   io::install_interrupt_handlers();
   a.analysis.interrupt = &io::interrupt_flag();
   const mechanics::kinematic_analysis_result r = mechanics::analyse_kinematics(m, a.analysis);
@@ -66,6 +90,7 @@ int run_kinematics(kinematics_args& a) {
   if (a.json) {
     nlohmann::json j = r.to_json();
     j["file"] = a.file;
+    if (assembly) j["assembly"] = assembly->to_json();
     j["out"] = a.out.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.out);
     j["plot"] = a.plot.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.plot);
     fmt::print("{}\n", j.dump());
@@ -105,6 +130,8 @@ const command_registration kinematics_registration(
       sub.add_option("--out", a->out,
                      "CSV of t, q, q', q'', iterations, max |Phi|, LU pivot ratio, convergence");
       sub.add_option("--plot", a->plot, "SVG plot of the coordinates against t");
+      sub.add_flag("--assemble", a->assemble,
+                   "Assemble the initial estimate onto the constraints first (Haug 4.3)");
       sub.add_flag("--json", a->json, "Print one JSON object on stdout");
       sub.add_flag("--quiet", a->quiet, "No text output");
       sub.footer(
