@@ -18,6 +18,7 @@ void rank_options::validate() const {
   io::require_real("perturbation", perturbation, {0.0, 0.1, true, false});
   io::require_integer("perturbation_trials", perturbation_trials, 0, 100);
   io::require_integer("projection_iterations", projection_iterations, 1, 1000);
+  io::require_integer("probe_coordinates", probe_coordinates, 0, 1000000000);
 }
 
 namespace {
@@ -177,7 +178,8 @@ rank_report analyse_rank(const model& m, const Eigen::VectorXd& q, double t,
   r.generic_kinematic_rank = r.kinematic_rank;
   std::mt19937 rng(options.seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  for (int trial = 0; trial < options.perturbation_trials && r.probes < 3; ++trial) {
+  const int trials = n > options.probe_coordinates ? 0 : options.perturbation_trials;
+  for (int trial = 0; trial < trials && r.probes < 3; ++trial) {
     Eigen::VectorXd p = q, c(n);
     double reach = 0.0;
     for (int i = 0; i < n; ++i) {
@@ -195,6 +197,7 @@ rank_report analyse_rank(const model& m, const Eigen::VectorXd& q, double t,
     r.generic_kinematic_rank = std::max(r.generic_kinematic_rank,
                                         rank_of(select_rows(pj, kin), options.relative_tolerance));
   }
+  r.singular_test = trials == 0 ? "skipped" : r.probes == 0 ? "inconclusive" : "made";
   r.singular = r.generic_rank > r.rank || r.generic_kinematic_rank > r.kinematic_rank;
   return r;
 }
@@ -233,10 +236,14 @@ std::vector<std::string> rank_report::lines() const {
         "{} without drivers here, {} nearby)",
         rank, generic_rank, kinematic_rank, generic_kinematic_rank));
   } else {
-    out.push_back(probes == 0
-                      ? std::string("  singular: not decided (no nearby configuration reached)")
-                      : fmt::format("  singular: no (rank {} at {} nearby configurations)",
-                                    generic_rank, probes));
+    if (singular_test == "skipped") {
+      out.push_back("  singular: not tested");
+    } else if (probes == 0) {
+      out.push_back("  singular: not decided (no nearby configuration reached)");
+    } else {
+      out.push_back(fmt::format("  singular: no (rank {} at {} nearby configurations)",
+                                generic_rank, probes));
+    }
   }
   if (nonholonomic_rows > 0) {
     out.push_back(fmt::format("  note: {} nonholonomic row(s) not included", nonholonomic_rows));
@@ -271,7 +278,8 @@ nlohmann::json rank_report::to_json() const {
                         {"singular", singular},
                         {"generic_rank", generic_rank},
                         {"generic_kinematic_rank", generic_kinematic_rank},
-                        {"probes", probes}};
+                        {"probes", probes},
+                        {"singular_test", singular_test}};
 }
 
 }  // namespace kinevo::mechanics

@@ -52,6 +52,9 @@ struct rank_options {
   int perturbation_trials = 10;
   unsigned seed = 20261126;        // of the probes (deterministic reports)
   int projection_iterations = 30;  // Newton steps back onto the constraints, in [1, 1000]
+  // The probes are dense minimum-norm solves (about 4 s at 1000 coordinates): models with more
+  // coordinates than this skip the singular-point test (singular_test = "skipped"). >= 0.
+  int probe_coordinates = 400;
 
   // Throws io::option_error naming the field.
   void validate() const;
@@ -79,13 +82,16 @@ struct rank_report {
   int generic_rank = 0;            // highest rank of all rows at the probes (rank if none)
   int generic_kinematic_rank = 0;  // the same for the kinematic rows
   int probes = 0;                  // probes that reached the constraints
+  // "made" (at least one probe), "inconclusive" (no probe reached the constraints: e.g. a
+  // structure without mobility), "skipped" (no trials, or more than probe_coordinates).
+  std::string singular_test = "skipped";
 
   std::vector<std::string> lines() const;
   std::string text() const;  // lines() joined with '\n'
   // Keys: rank, dof, redundant, independent, dependent, drivers, missing_drivers,
   // redundant_drivers, determined, singular, generic_rank, and also model, t, coordinates,
   // holonomic_rows, nonholonomic_rows, kinematic_rank, generic_kinematic_rank, violation,
-  // threshold, probes.
+  // threshold, probes, singular_test.
   nlohmann::json to_json() const;
 };
 
