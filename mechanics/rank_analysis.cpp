@@ -224,9 +224,10 @@ std::vector<std::string> rank_report::lines() const {
   if (determined) {
     out.push_back("  kinematically determined: yes");
   } else if (missing_drivers > 0) {
-    out.push_back(
-        fmt::format("  kinematically determined: no, {} driver(s) missing (drive {} of: {})",
-                    missing_drivers, missing_drivers, join(independent)));
+    const bool all = missing_drivers == static_cast<int>(independent.size());
+    out.push_back(fmt::format("  kinematically determined: no, {} driver(s) missing (drive {}{})",
+                              missing_drivers, all ? "" : fmt::format("{} of: ", missing_drivers),
+                              join(independent)));
   } else {
     out.push_back("  kinematically determined: no");
   }
