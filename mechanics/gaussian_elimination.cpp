@@ -109,6 +109,12 @@ struct eliminator {
 eliminator start(const Eigen::MatrixXd& a, const Eigen::MatrixXd& extra,
                  const elimination_options& options, double scale) {
   options.validate();
+  // A NaN pivot candidate would be skipped by the comparisons and the rank silently low.
+  if (!a.allFinite() || !extra.allFinite()) {
+    throw std::invalid_argument(
+        "Gaussian elimination: the matrix or right-hand side has "
+        "NaN or infinite entries");
+  }
   eliminator e;
   e.m = static_cast<int>(a.rows());
   e.n = static_cast<int>(a.cols());
@@ -182,8 +188,7 @@ linear_solution solve_linear(const Eigen::MatrixXd& a, const Eigen::VectorXd& b,
   }
   const double scale = std::max(max_abs(a), b.size() == 0 ? 0.0 : b.cwiseAbs().maxCoeff());
   // The rank is decided on A alone; b only sets the consistency scale.
-  elimination_options rank_options = options;
-  eliminator e = start(a, b, rank_options, max_abs(a));
+  eliminator e = start(a, b, options, max_abs(a));
   e.run(options.pivot);
   const int r = e.rank, n = e.n;
   linear_solution s;

@@ -50,6 +50,7 @@ struct elimination_result {
   std::vector<int> dependent_rows() const;
 };
 
+// Throws io::option_error for invalid options, std::invalid_argument for NaN/infinite entries.
 elimination_result eliminate(const Eigen::MatrixXd& a, const elimination_options& options = {});
 
 // The solution set of A x = b (Haug, Example 4.4.4): when consistent,

@@ -132,6 +132,17 @@ rank_report analyse_rank(const model& m, const Eigen::VectorXd& q, double t,
 
   const Eigen::MatrixXd jac = m.position_jacobian(q, t);
   const Eigen::VectorXd phi = m.position_violation(q, t);
+  if (!jac.allFinite() || !q.allFinite()) {
+    std::string rows;
+    for (int i = 0; i < h; ++i) {
+      if (!jac.row(i).allFinite())
+        rows += (rows.empty() ? "'" : ", '") + row_names[static_cast<std::size_t>(i)] + "'";
+    }
+    throw std::domain_error(fmt::format(
+        "rank analysis of '{}' at t = {:g}: {}", m.name(), t,
+        rows.empty() ? std::string("q has NaN or infinite entries")
+                     : "the Jacobian of constraint(s) " + rows + " is NaN or infinite"));
+  }
   r.violation = phi.size() == 0 ? 0.0 : phi.cwiseAbs().maxCoeff();
   r.threshold = options.relative_tolerance * max_abs(jac);
 

@@ -95,7 +95,8 @@ struct rank_report {
   nlohmann::json to_json() const;
 };
 
-// Calls options.validate(); throws std::invalid_argument when q has the wrong size.
+// Calls options.validate(); throws std::invalid_argument when q has the wrong size and
+// std::domain_error naming the constraints whose Jacobian rows are NaN or infinite at (q, t).
 rank_report analyse_rank(const model& m, const Eigen::VectorXd& q, double t,
                          const rank_options& options = {});
 

@@ -197,6 +197,11 @@ TEST(GaussianElimination, OptionsValidateThemselves) {
   }
   EXPECT_THROW(solve_linear(Eigen::MatrixXd::Identity(2, 2), Eigen::VectorXd::Zero(3)),
                std::invalid_argument);
+  // A NaN entry is refused, not skipped as a small pivot.
+  Eigen::MatrixXd nan = Eigen::MatrixXd::Identity(2, 2);
+  nan(1, 1) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(eliminate(nan), std::invalid_argument);
+  EXPECT_THROW(solve_linear(Eigen::MatrixXd::Identity(2, 2), nan.col(1)), std::invalid_argument);
 }
 
 }  // namespace

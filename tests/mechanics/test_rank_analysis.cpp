@@ -231,6 +231,14 @@ TEST(RankAnalysis, OptionsValidateThemselves) {
   o.probe_coordinates = -1;
   EXPECT_EQ(field_of(o), "probe_coordinates");
   EXPECT_THROW(analyse_rank(m, Eigen::VectorXd::Zero(3), 0.0), std::invalid_argument);
+  Eigen::VectorXd nan = m.initial_positions();
+  nan[0] = std::numeric_limits<double>::quiet_NaN();  // phi1: rows c1 and c2
+  try {
+    analyse_rank(m, nan, 0.0);
+    FAIL();
+  } catch (const std::domain_error& e) {
+    EXPECT_NE(std::string(e.what()).find("'c1', 'c2'"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
