@@ -38,7 +38,7 @@ Eigen::MatrixXd select_rows(const Eigen::MatrixXd& a, const std::vector<int>& ro
 // dependent. Returns a flag per row (true: kept). Each kept row is reduced against the earlier
 // kept ones and pivots on its largest remaining entry (full pivoting within the row).
 std::vector<bool> ordered_basis(const Eigen::MatrixXd& a, const std::vector<int>& order,
-                                double threshold) {
+                                const std::vector<double>& threshold) {
   std::vector<bool> kept(static_cast<std::size_t>(a.rows()), false);
   std::vector<Eigen::VectorXd> basis;
   std::vector<Eigen::Index> pivot;
@@ -50,7 +50,7 @@ std::vector<bool> ordered_basis(const Eigen::MatrixXd& a, const std::vector<int>
     }
     Eigen::Index c = 0;
     const double largest = v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff(&c);
-    if (largest > threshold) {
+    if (largest > threshold[static_cast<std::size_t>(r)]) {
       basis.push_back(v);
       pivot.push_back(c);
       kept[static_cast<std::size_t>(r)] = true;
@@ -164,11 +164,16 @@ rank_report analyse_rank(const model& m, const Eigen::VectorXd& q, double t,
   }
   r.dof = n - r.kinematic_rank;
 
-  // Redundant rows in model order, kinematic rows before drivers, with the threshold of the
-  // whole Jacobian (a driver's redundancy is judged against the kinematic rows).
+  // Redundant rows in model order, kinematic rows before drivers (a driver's redundancy is
+  // judged against the kinematic rows). The kinematic rows use the threshold of their own
+  // elimination, so that their redundant count is rows - kinematic_rank; drivers that of all rows.
   std::vector<int> order = kin;
   order.insert(order.end(), drv.begin(), drv.end());
-  const std::vector<bool> kept = ordered_basis(jac, order, r.threshold);
+  std::vector<double> threshold(static_cast<std::size_t>(h), r.threshold);
+  for (int i : kin) {
+    threshold[static_cast<std::size_t>(i)] = options.relative_tolerance * max_abs(kin_jac);
+  }
+  const std::vector<bool> kept = ordered_basis(jac, order, threshold);
   int drivers_kept = 0;
   for (int i : kin) {
     if (!kept[static_cast<std::size_t>(i)])

@@ -4,6 +4,8 @@
 // redundant five-bar, and pendulum chains.
 #include <gtest/gtest.h>
 
+#include <Eigen/LU>
+
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -203,6 +205,31 @@ TEST(RankAnalysis, LargeModelsSkipTheProbes) {
   const rank_report r = analyse_rank(m, m.initial_positions(), 0.0, o);
   EXPECT_EQ(r.singular_test, "skipped");
   EXPECT_EQ(r.rank, 5);
+}
+
+TEST(RankAnalysis, CountsAgreeOnTheExampleModels) {
+  for (const char* file :
+       {"parallelogram.toml", "haug_fourbar.toml", "fivebar_redundant.toml",
+        "fivebar_inconsistent.toml", "fourbar_kinematics.toml", "slider_crank.toml",
+        "seven_link_loop.toml", "double_pendulum.toml", "pendulum.toml"}) {
+    const model m = load_model(examples + "/" + file);
+    const rank_report r = at_start(m);
+    const int drivers = static_cast<int>(r.drivers.size());
+    const int kinematic_rows = r.holonomic_rows - drivers;
+    EXPECT_EQ(r.dof, r.coordinates - r.kinematic_rank) << file;
+    EXPECT_EQ(static_cast<int>(r.independent.size()), r.dof) << file;
+    EXPECT_EQ(static_cast<int>(r.dependent.size()), r.kinematic_rank) << file;
+    EXPECT_EQ(static_cast<int>(r.redundant.size()), kinematic_rows - r.kinematic_rank) << file;
+    EXPECT_EQ(r.rank, r.kinematic_rank + drivers - static_cast<int>(r.redundant_drivers.size()))
+        << file;
+    EXPECT_GE(r.missing_drivers, 0) << file;
+    EXPECT_GE(r.generic_rank, r.rank) << file;
+    // The rank agrees with Eigen's FullPivLU at the same relative threshold.
+    const Eigen::MatrixXd jac = m.position_jacobian(m.initial_positions(), 0.0);
+    Eigen::FullPivLU<Eigen::MatrixXd> lu(jac);
+    lu.setThreshold(rank_options{}.relative_tolerance);
+    EXPECT_EQ(r.rank, static_cast<int>(lu.rank())) << file;
+  }
 }
 
 TEST(RankAnalysis, OptionsValidateThemselves) {
