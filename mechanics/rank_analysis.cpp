@@ -149,7 +149,15 @@ rank_report analyse_rank(const model& m, const Eigen::VectorXd& q, double t,
   // Rank of all rows and of the kinematic rows (Haug, section 4.4.3: full pivoting).
   elimination_options eo;
   eo.relative_tolerance = options.relative_tolerance;
-  r.rank = rank_of(jac, options.relative_tolerance);
+  if (h > 0 && n > 0) {
+    const elimination_result all = eliminate(jac, eo);
+    r.rank = all.rank;
+    std::vector<int> free = all.free_columns();
+    std::sort(free.begin(), free.end());
+    for (int c : free) r.suggested_drivers.push_back(coord_names[static_cast<std::size_t>(c)]);
+  } else {
+    r.suggested_drivers = coord_names;
+  }
   const Eigen::MatrixXd kin_jac = select_rows(jac, kin);
   if (!kin.empty() && n > 0) {
     const elimination_result e = eliminate(kin_jac, eo);
@@ -240,10 +248,10 @@ std::vector<std::string> rank_report::lines() const {
   if (determined) {
     out.push_back("  kinematically determined: yes");
   } else if (missing_drivers > 0) {
-    const bool all = missing_drivers == static_cast<int>(independent.size());
+    const bool all = missing_drivers == static_cast<int>(suggested_drivers.size());
     out.push_back(fmt::format("  kinematically determined: no, {} driver(s) missing (drive {}{})",
                               missing_drivers, all ? "" : fmt::format("{} of: ", missing_drivers),
-                              join(independent)));
+                              join(suggested_drivers)));
   } else {
     out.push_back("  kinematically determined: no");
   }
@@ -291,6 +299,7 @@ nlohmann::json rank_report::to_json() const {
                         {"drivers", drivers},
                         {"redundant_drivers", redundant_drivers},
                         {"missing_drivers", missing_drivers},
+                        {"suggested_drivers", suggested_drivers},
                         {"determined", determined},
                         {"singular", singular},
                         {"generic_rank", generic_rank},

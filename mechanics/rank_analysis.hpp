@@ -19,7 +19,8 @@
 //   of the kinematic rows (Haug, section 4.6: the suggested independent coordinates, the ones to
 //   drive); dependent: the pivot columns.
 // - redundant_drivers: drivers that reduce to zero against the kinematic rows and the earlier
-//   drivers; missing_drivers = dof - (drivers that are not redundant) >= 0.
+//   drivers; missing_drivers = dof - (drivers that are not redundant) >= 0; suggested_drivers:
+//   the coordinates without a pivot when the drivers are included (the ones still free).
 // - determined: rank == n and no driver is redundant.
 // - singular: at nearby configurations the rank of the kinematic rows or of all rows is higher
 //   than at q; generic_rank (and generic_kinematic_rank) is the highest rank seen there. A probe
@@ -77,6 +78,9 @@ struct rank_report {
   std::vector<std::string> drivers;            // all driver rows, by name
   std::vector<std::string> redundant_drivers;  // drivers adding nothing
   int missing_drivers = 0;
+  // Coordinates that no row pivots on in the full-pivoting elimination of all rows (drivers
+  // included): the ones left to drive (missing_drivers of them are needed); empty when rank = n.
+  std::vector<std::string> suggested_drivers;
   bool determined = false;
   bool singular = false;
   int generic_rank = 0;            // highest rank of all rows at the probes (rank if none)
@@ -89,9 +93,9 @@ struct rank_report {
   std::vector<std::string> lines() const;
   std::string text() const;  // lines() joined with '\n'
   // Keys: rank, dof, redundant, independent, dependent, drivers, missing_drivers,
-  // redundant_drivers, determined, singular, generic_rank, and also model, t, coordinates,
-  // holonomic_rows, nonholonomic_rows, kinematic_rank, generic_kinematic_rank, violation,
-  // threshold, probes, singular_test.
+  // redundant_drivers, suggested_drivers, determined, singular, generic_rank, and also model, t,
+  // coordinates, holonomic_rows, nonholonomic_rows, kinematic_rank, generic_kinematic_rank,
+  // violation, threshold, probes, singular_test.
   nlohmann::json to_json() const;
 };
 

@@ -125,6 +125,7 @@ TEST(RankAnalysis, FourBarWithoutItsDriverMissesOne) {
   EXPECT_EQ(r.missing_drivers, 1);
   EXPECT_FALSE(r.determined);
   EXPECT_EQ(r.independent.size(), 1u);
+  EXPECT_EQ(r.suggested_drivers, r.independent);
   EXPECT_EQ(r.to_json()["missing_drivers"], 1);
 }
 
@@ -139,6 +140,24 @@ TEST(RankAnalysis, FourBarWithTwoDriversNamesTheRedundantOne) {
   EXPECT_EQ(r.redundant_drivers, names{"second_driver"});
   EXPECT_FALSE(r.determined);
   EXPECT_EQ(r.missing_drivers, 0);
+}
+
+TEST(RankAnalysis, SevenLinkLoopWithOneDriverMissesFour) {
+  // Five degrees of freedom; a driver on th1 (moving with its initial velocity) leaves four.
+  std::string text = read_text(examples + "/seven_link_loop.toml");
+  text +=
+      "\n[[constraint]]\nname = \"drive_th1\"\ndriver = true\n"
+      "holonomic = \"th1 - 0.3490658503988659 + 41.732491683566515*t\"\n";
+  const model m = load_model_from_string(text, "seven_link_driven.toml");
+  const rank_report r = at_start(m);
+  EXPECT_EQ(r.dof, 5);
+  EXPECT_EQ(r.drivers, names{"drive_th1"});
+  EXPECT_EQ(r.missing_drivers, 4);
+  EXPECT_FALSE(r.determined);
+  ASSERT_EQ(r.suggested_drivers.size(), 4u);
+  for (const auto& c : r.suggested_drivers) EXPECT_NE(c, "th1");
+  EXPECT_NE(r.text().find("4 driver(s) missing"), std::string::npos) << r.text();
+  EXPECT_TRUE(at_start(load_model(examples + "/haug_fourbar.toml")).suggested_drivers.empty());
 }
 
 TEST(RankAnalysis, FiveBarRedundantRowsAreNamed) {
