@@ -213,8 +213,11 @@ rank_report analyse_rank(const model& m, const Eigen::VectorXd& q, double t,
       reach = std::max(reach, size);
     }
     if (n == 0 || !project(m, kin, t, options.projection_iterations, c.normalized(), p)) continue;
-    // A probe that ran off to another branch far away says nothing about q.
-    if ((p - q).cwiseAbs().maxCoeff() > 1e3 * reach) continue;
+    // A probe that ran off to another branch far away says nothing about q; one that ended very
+    // near q may sit on a branch that only meets the constraints to second order there (the
+    // flat parallelogram's folded branch violates constraint 5 by O(distance^2)).
+    const double distance = (p - q).cwiseAbs().maxCoeff();
+    if (distance > 1e3 * reach || distance < 0.1 * reach) continue;
     ++r.probes;
     const Eigen::MatrixXd pj = m.position_jacobian(p, t);
     r.generic_rank = std::max(r.generic_rank, rank_of(pj, options.relative_tolerance));

@@ -27,8 +27,8 @@
 //   is q plus a random perturbation p of relative size `perturbation` (fixed seed), brought
 //   back onto the kinematic constraints by Newton steps within a random hyperplane through p
 //   (so that it cannot return to q itself); probes that do not converge to round-off, or land
-//   farther than 1000 perturbations away, are discarded. Without the return to the
-//   constraints a perturbation of size d makes every redundant row independent by O(d), and a
+//   farther than 1000 or nearer than 0.1 perturbations from q, are discarded. Without the return to
+//   the constraints a perturbation of size d makes every redundant row independent by O(d), and a
 //   regular configuration with a redundant constraint would look singular. Each probe costs a
 //   few dense minimum-norm solves of the (rows x n) Jacobian.
 #pragma once
@@ -47,7 +47,7 @@ struct rank_options {
   double relative_tolerance = 1e-8;
   // Size of the singular-point probes relative to max(1, |q_i|). Finite, in (0, 0.1].
   // Must stay well above relative_tolerance: the rank that recovers there has pivots ~ this.
-  double perturbation = 1e-5;
+  double perturbation = 1e-4;
   // Probes tried (in [0, 100]; 0 skips the singular-point test); the test stops after 3 probes
   // that reached the constraints.
   int perturbation_trials = 10;

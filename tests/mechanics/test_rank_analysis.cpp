@@ -82,6 +82,17 @@ TEST(RankAnalysis, ParallelogramFlatIsAnIsolatedSingularPoint) {
   EXPECT_EQ(r.to_json()["singular"], true);
   EXPECT_NE(r.text().find("isolated singular point"), std::string::npos) << r.text();
 
+  // The verdict and the generic rank do not depend on the probes' seed.
+  for (unsigned seed = 1; seed <= 30; ++seed) {
+    rank_options o;
+    o.seed = seed;
+    const rank_report s = analyse_rank(m, m.initial_positions(), 0.0, o);
+    EXPECT_TRUE(s.singular) << seed;
+    EXPECT_EQ(s.generic_rank, 4) << seed;
+    const model regular = load_model(examples + "/parallelogram.toml");
+    EXPECT_FALSE(analyse_rank(regular, regular.initial_positions(), 0.0, o).singular) << seed;
+  }
+
   // Without probes the test is not made.
   rank_options o;
   o.perturbation_trials = 0;
