@@ -229,11 +229,13 @@ void read_driver(const component_table& c) {
                     fmt::format("unknown coordinate '{}'", io::excerpt(name, 40)));
     }
     c.d.add_constraint(c.name, c.at, true, c.d.coordinates[static_cast<std::size_t>(i)].q - value);
-    return;
+  } else {
+    const frame& fi = c.body("body_i");
+    const frame& fj = c.body("body_j");
+    c.d.add_constraint(c.name, c.at, true, fj.phi - fi.phi - value);
   }
-  const frame& fi = c.body("body_i");
-  const frame& fj = c.body("body_j");
-  c.d.add_constraint(c.name, c.at, true, fj.phi - fi.phi - value);
+  // Only a value that moves with t drives; a constant one is an absolute constraint.
+  c.d.constraints.back().driver = value.has(c.d.t);
 }
 
 void read_spring_damper(const component_table& c) {

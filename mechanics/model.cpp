@@ -421,7 +421,10 @@ model model_builder::build(model_description& d, const model_options& options) {
   copy_identity(d, result);
   apply_kinematic_mode(d);
   const row_list rows = order_rows(d, result.holonomic_);
-  for (const auto* k : rows) result.constraint_names_.push_back(k->name);
+  for (const auto* k : rows) {
+    result.constraint_names_.push_back(k->name);
+    result.driver_rows_.push_back(k->driver);
+  }
   const derived_rows derived = differentiate(d, rows);
   c->n = static_cast<int>(d.coordinates.size());
   c->m = static_cast<int>(rows.size());

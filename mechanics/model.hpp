@@ -60,6 +60,12 @@ class model {
   const std::vector<std::string>& coordinate_names() const { return coordinate_names_; }
   const std::vector<std::string>& constraint_names() const { return constraint_names_; }
   bool kinematic() const { return kinematic_; }
+  // Driving constraints among the rows (size constraints()): `[[joint]] type = "driver"` whose
+  // value depends on t, and `[[constraint]]` rows with `driver = true`. A driver with a constant
+  // value is an absolute constraint (Haug, Computer-Aided Kinematics and Dynamics of Mechanical
+  // Systems, section 3.2), i.e. kinematic.
+  bool is_driver(int row) const { return driver_rows_[static_cast<std::size_t>(row)]; }
+  const std::vector<bool>& driver_rows() const { return driver_rows_; }
   bool mass_is_diagonal() const { return mass_is_diagonal_; }
   bool has_energy() const { return has_energy_; }
   // Parameter values after overrides, by name.
@@ -101,6 +107,7 @@ class model {
   std::filesystem::path source_;
   std::vector<std::string> coordinate_names_;
   std::vector<std::string> constraint_names_;
+  std::vector<bool> driver_rows_;
   int holonomic_ = 0;
   bool kinematic_ = false;
   bool mass_is_diagonal_ = false;

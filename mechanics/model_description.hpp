@@ -50,6 +50,7 @@ struct model_description {
     std::string where;
     bool holonomic = true;
     GiNaC::ex expression;  // Phi(q, t) or C(q, q', t)
+    bool driver = false;   // a driving constraint (rank analysis counts it apart)
   };
   std::vector<constraint> constraints;
 

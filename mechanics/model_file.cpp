@@ -137,7 +137,7 @@ void read_equation_terms(const toml::table& root, const toml_fields& fields, mod
     out.conservative = true;
   }
   for (const toml::table* c : fields.tables(root, "constraint")) {
-    fields.only_keys(*c, "[[constraint]]", {"name", "holonomic", "nonholonomic"});
+    fields.only_keys(*c, "[[constraint]]", {"name", "holonomic", "nonholonomic", "driver"});
     const std::string name = fields.string(*c, "[[constraint]]", "name");
     const bool h = c->contains("holonomic"), nh = c->contains("nonholonomic");
     if (h == nh) {
@@ -149,6 +149,7 @@ void read_equation_terms(const toml::table& root, const toml_fields& fields, mod
     const char* key = h ? "holonomic" : "nonholonomic";
     out.add_constraint(name, fields.field_where(*c, "[[constraint]]", key), h,
                        fields.expression(*c, "[[constraint]]", key, out.context));
+    out.constraints.back().driver = fields.boolean_or(*c, "[[constraint]]", "driver", false);
   }
 }
 

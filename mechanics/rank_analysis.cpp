@@ -1,0 +1,314 @@
+#include "mechanics/rank_analysis.hpp"
+
+#include <fmt/format.h>
+
+#include <Eigen/QR>
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <stdexcept>
+
+#include "io/option_error.hpp"
+#include "mechanics/gaussian_elimination.hpp"
+
+namespace kinevo::mechanics {
+
+void rank_options::validate() const {
+  io::require_real("relative_tolerance", relative_tolerance, {0.0, 1.0, true, true});
+  io::require_real("perturbation", perturbation, {0.0, 0.1, true, false});
+  io::require_integer("perturbation_trials", perturbation_trials, 0, 100);
+  io::require_integer("projection_iterations", projection_iterations, 1, 1000);
+  io::require_integer("probe_coordinates", probe_coordinates, 0, 1000000000);
+}
+
+namespace {
+
+double max_abs(const Eigen::MatrixXd& a) {
+  return a.size() == 0 ? 0.0 : a.cwiseAbs().maxCoeff();
+}
+
+Eigen::MatrixXd select_rows(const Eigen::MatrixXd& a, const std::vector<int>& rows) {
+  Eigen::MatrixXd s(static_cast<Eigen::Index>(rows.size()), a.cols());
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    s.row(static_cast<Eigen::Index>(k)) = a.row(rows[k]);
+  return s;
+}
+
+// Rows taken in the given order; a row that reduces to zero against the rows kept before it is
+// dependent. Returns a flag per row (true: kept). Each kept row is reduced against the earlier
+// kept ones and pivots on its largest remaining entry (full pivoting within the row).
+std::vector<bool> ordered_basis(const Eigen::MatrixXd& a, const std::vector<int>& order,
+                                const std::vector<double>& threshold) {
+  std::vector<bool> kept(static_cast<std::size_t>(a.rows()), false);
+  std::vector<Eigen::VectorXd> basis;
+  std::vector<Eigen::Index> pivot;
+  for (int r : order) {
+    Eigen::VectorXd v = a.row(r).transpose();
+    for (std::size_t b = 0; b < basis.size(); ++b) {
+      const double f = v[pivot[b]] / basis[b][pivot[b]];
+      if (f != 0.0) v -= f * basis[b];
+    }
+    Eigen::Index c = 0;
+    const double largest = v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff(&c);
+    if (largest > threshold[static_cast<std::size_t>(r)]) {
+      basis.push_back(v);
+      pivot.push_back(c);
+      kept[static_cast<std::size_t>(r)] = true;
+    }
+  }
+  return kept;
+}
+
+int rank_of(const Eigen::MatrixXd& a, double relative_tolerance) {
+  if (a.rows() == 0 || a.cols() == 0) return 0;
+  elimination_options o;
+  o.relative_tolerance = relative_tolerance;
+  return eliminate(a, o).rank;
+}
+
+// Newton steps (minimum-norm, the system may be under- or overdetermined) from x = p onto
+// Phi_kin(x, t) = 0 and the hyperplane c . (x - p) = 0. The hyperplane keeps the iterates off
+// q itself: without it, from near a singular point they crawl back to it linearly (the singular
+// root of Haug's Table 4.3.2) and end at a point that is neither q nor a regular configuration.
+// False when they do not reach the constraints to round-off.
+bool project(const model& m, const std::vector<int>& kin, double t, int iterations,
+             const Eigen::VectorXd& c, Eigen::VectorXd& x) {
+  const Eigen::VectorXd p = x;
+  const auto k = static_cast<Eigen::Index>(kin.size());
+  Eigen::MatrixXd jac(k + 1, x.size());
+  Eigen::VectorXd phi(k + 1);
+  bool polished = false;
+  for (int it = 0; it < iterations; ++it) {
+    const Eigen::MatrixXd full = m.position_jacobian(x, t);
+    const Eigen::VectorXd phi_all = m.position_violation(x, t);
+    for (Eigen::Index r = 0; r < k; ++r) {
+      jac.row(r) = full.row(kin[static_cast<std::size_t>(r)]);
+      phi[r] = phi_all[kin[static_cast<std::size_t>(r)]];
+    }
+    jac.row(k) = c.transpose();
+    phi[k] = c.dot(x - p);
+    if (!phi.allFinite() || !jac.allFinite()) return false;
+    const double scale = std::max(1.0, max_abs(jac) * std::max(1.0, x.cwiseAbs().maxCoeff()));
+    if (phi.cwiseAbs().maxCoeff() <= 1e-13 * scale) {
+      if (polished) return true;
+      polished = true;  // one more step: quadratic convergence takes it to round-off
+    }
+    x -= Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(jac).solve(phi);
+  }
+  return false;
+}
+
+std::string join(const std::vector<std::string>& names) {
+  if (names.empty()) return "none";
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+}  // namespace
+
+rank_report analyse_rank(const model& m, const Eigen::VectorXd& q, double t,
+                         const rank_options& options) {
+  options.validate();
+  const int n = m.coordinates();
+  if (q.size() != n) {
+    throw std::invalid_argument(
+        fmt::format("analyse_rank: q has {} entries for {} coordinates", q.size(), n));
+  }
+  const int h = m.holonomic_constraints();
+  const auto& row_names = m.constraint_names();
+  const auto& coord_names = m.coordinate_names();
+
+  rank_report r;
+  r.model_name = m.name();
+  r.t = t;
+  r.coordinates = n;
+  r.holonomic_rows = h;
+  r.nonholonomic_rows = m.constraints() - h;
+
+  std::vector<int> kin, drv;
+  for (int i = 0; i < h; ++i) (m.is_driver(i) ? drv : kin).push_back(i);
+  for (int i : drv) r.drivers.push_back(row_names[static_cast<std::size_t>(i)]);
+
+  const Eigen::MatrixXd jac = m.position_jacobian(q, t);
+  const Eigen::VectorXd phi = m.position_violation(q, t);
+  if (!jac.allFinite() || !q.allFinite()) {
+    std::string rows;
+    for (int i = 0; i < h; ++i) {
+      if (!jac.row(i).allFinite())
+        rows += (rows.empty() ? "'" : ", '") + row_names[static_cast<std::size_t>(i)] + "'";
+    }
+    throw std::domain_error(fmt::format(
+        "rank analysis of '{}' at t = {:g}: {}", m.name(), t,
+        rows.empty() ? std::string("q has NaN or infinite entries")
+                     : "the Jacobian of constraint(s) " + rows + " is NaN or infinite"));
+  }
+  r.violation = phi.size() == 0 ? 0.0 : phi.cwiseAbs().maxCoeff();
+  r.threshold = options.relative_tolerance * max_abs(jac);
+
+  // Rank of all rows and of the kinematic rows (Haug, section 4.4.3: full pivoting).
+  elimination_options eo;
+  eo.relative_tolerance = options.relative_tolerance;
+  if (h > 0 && n > 0) {
+    const elimination_result all = eliminate(jac, eo);
+    r.rank = all.rank;
+    std::vector<int> free = all.free_columns();
+    std::sort(free.begin(), free.end());
+    for (int c : free) r.suggested_drivers.push_back(coord_names[static_cast<std::size_t>(c)]);
+  } else {
+    r.suggested_drivers = coord_names;
+  }
+  const Eigen::MatrixXd kin_jac = select_rows(jac, kin);
+  if (!kin.empty() && n > 0) {
+    const elimination_result e = eliminate(kin_jac, eo);
+    r.kinematic_rank = e.rank;
+    std::vector<int> dep = e.pivot_columns(), indep = e.free_columns();
+    std::sort(dep.begin(), dep.end());
+    std::sort(indep.begin(), indep.end());
+    for (int c : dep) r.dependent.push_back(coord_names[static_cast<std::size_t>(c)]);
+    for (int c : indep) r.independent.push_back(coord_names[static_cast<std::size_t>(c)]);
+  } else {
+    r.independent = coord_names;
+  }
+  r.dof = n - r.kinematic_rank;
+
+  // Redundant rows in model order, kinematic rows before drivers (a driver's redundancy is
+  // judged against the kinematic rows). The kinematic rows use the threshold of their own
+  // elimination, so that their redundant count is rows - kinematic_rank; drivers that of all rows.
+  std::vector<int> order = kin;
+  order.insert(order.end(), drv.begin(), drv.end());
+  std::vector<double> threshold(static_cast<std::size_t>(h), r.threshold);
+  for (int i : kin) {
+    threshold[static_cast<std::size_t>(i)] = options.relative_tolerance * max_abs(kin_jac);
+  }
+  const std::vector<bool> kept = ordered_basis(jac, order, threshold);
+  int drivers_kept = 0;
+  for (int i : kin) {
+    if (!kept[static_cast<std::size_t>(i)])
+      r.redundant.push_back(row_names[static_cast<std::size_t>(i)]);
+  }
+  for (int i : drv) {
+    if (kept[static_cast<std::size_t>(i)]) {
+      ++drivers_kept;
+    } else {
+      r.redundant_drivers.push_back(row_names[static_cast<std::size_t>(i)]);
+    }
+  }
+  r.missing_drivers = std::max(0, r.dof - drivers_kept);
+  r.determined = r.rank == n && r.redundant_drivers.empty();
+
+  // Isolated singular points: the rank at nearby configurations on the kinematic constraints.
+  r.generic_rank = r.rank;
+  r.generic_kinematic_rank = r.kinematic_rank;
+  std::mt19937 rng(options.seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const int trials = n > options.probe_coordinates ? 0 : options.perturbation_trials;
+  for (int trial = 0; trial < trials && r.probes < 3; ++trial) {
+    Eigen::VectorXd p = q, c(n);
+    double reach = 0.0;
+    for (int i = 0; i < n; ++i) {
+      const double size = options.perturbation * std::max(1.0, std::abs(q[i]));
+      p[i] += size * u(rng);
+      c[i] = u(rng);
+      reach = std::max(reach, size);
+    }
+    if (n == 0 || !project(m, kin, t, options.projection_iterations, c.normalized(), p)) continue;
+    // A probe that ran off to another branch far away says nothing about q; one that ended very
+    // near q may sit on a branch that only meets the constraints to second order there (the
+    // flat parallelogram's folded branch violates constraint 5 by O(distance^2)).
+    const double distance = (p - q).cwiseAbs().maxCoeff();
+    if (distance > 1e3 * reach || distance < 0.1 * reach) continue;
+    ++r.probes;
+    const Eigen::MatrixXd pj = m.position_jacobian(p, t);
+    r.generic_rank = std::max(r.generic_rank, rank_of(pj, options.relative_tolerance));
+    r.generic_kinematic_rank = std::max(r.generic_kinematic_rank,
+                                        rank_of(select_rows(pj, kin), options.relative_tolerance));
+  }
+  r.singular_test = trials == 0 ? "skipped" : r.probes == 0 ? "inconclusive" : "made";
+  r.singular = r.generic_rank > r.rank || r.generic_kinematic_rank > r.kinematic_rank;
+  return r;
+}
+
+std::vector<std::string> rank_report::lines() const {
+  std::vector<std::string> out;
+  out.push_back(fmt::format("rank and mobility of '{}' at t = {:g} (max |Phi| = {:.3g})",
+                            model_name, t, violation));
+  out.push_back(
+      fmt::format("  rank of Phi_q: {} ({} holonomic rows, {} coordinates; pivot "
+                  "threshold {:.3g})",
+                  rank, holonomic_rows, coordinates, threshold));
+  out.push_back(fmt::format(
+      "  degrees of freedom: {} ({} coordinates - rank {} of the {} rows "
+      "without drivers)",
+      dof, coordinates, kinematic_rank, holonomic_rows - static_cast<int>(drivers.size())));
+  out.push_back(fmt::format("  redundant constraints: {}", join(redundant)));
+  out.push_back(fmt::format("  independent coordinates (suggested): {}", join(independent)));
+  out.push_back(fmt::format("  dependent coordinates: {}", join(dependent)));
+  out.push_back(fmt::format("  drivers: {}", join(drivers)));
+  if (!redundant_drivers.empty()) {
+    out.push_back(fmt::format("  redundant drivers: {}", join(redundant_drivers)));
+  }
+  if (determined) {
+    out.push_back("  kinematically determined: yes");
+  } else if (missing_drivers > 0) {
+    const bool all = missing_drivers == static_cast<int>(suggested_drivers.size());
+    out.push_back(fmt::format("  kinematically determined: no, {} driver(s) missing (drive {}{})",
+                              missing_drivers, all ? "" : fmt::format("{} of: ", missing_drivers),
+                              join(suggested_drivers)));
+  } else {
+    out.push_back("  kinematically determined: no");
+  }
+  if (singular) {
+    out.push_back(fmt::format(
+        "  singular: yes, an isolated singular point (rank {} here, {} at nearby configurations; "
+        "{} without drivers here, {} nearby)",
+        rank, generic_rank, kinematic_rank, generic_kinematic_rank));
+  } else {
+    if (singular_test == "skipped") {
+      out.push_back("  singular: not tested");
+    } else if (probes == 0) {
+      out.push_back("  singular: not decided (no nearby configuration reached)");
+    } else {
+      out.push_back(fmt::format("  singular: no (rank {} at {} nearby configurations)",
+                                generic_rank, probes));
+    }
+  }
+  if (nonholonomic_rows > 0) {
+    out.push_back(fmt::format("  note: {} nonholonomic row(s) not included", nonholonomic_rows));
+  }
+  return out;
+}
+
+std::string rank_report::text() const {
+  std::string s;
+  for (const auto& l : lines()) s += l + "\n";
+  return s;
+}
+
+nlohmann::json rank_report::to_json() const {
+  return nlohmann::json{{"model", model_name},
+                        {"t", t},
+                        {"coordinates", coordinates},
+                        {"holonomic_rows", holonomic_rows},
+                        {"nonholonomic_rows", nonholonomic_rows},
+                        {"violation", violation},
+                        {"threshold", threshold},
+                        {"rank", rank},
+                        {"kinematic_rank", kinematic_rank},
+                        {"dof", dof},
+                        {"redundant", redundant},
+                        {"independent", independent},
+                        {"dependent", dependent},
+                        {"drivers", drivers},
+                        {"redundant_drivers", redundant_drivers},
+                        {"missing_drivers", missing_drivers},
+                        {"suggested_drivers", suggested_drivers},
+                        {"determined", determined},
+                        {"singular", singular},
+                        {"generic_rank", generic_rank},
+                        {"generic_kinematic_rank", generic_kinematic_rank},
+                        {"probes", probes},
+                        {"singular_test", singular_test}};
+}
+
+}  // namespace kinevo::mechanics

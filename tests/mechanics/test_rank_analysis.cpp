@@ -1,0 +1,302 @@
+// Rank and mobility (Haug, Computer-Aided Kinematics and Dynamics of Mechanical Systems,
+// sections 4.4 and 4.6): the parallelogram of Example 4.6.1 at a regular configuration and at
+// its isolated singular point, Haug's four-bar (Example 4.2.1) with and without its driver, the
+// redundant five-bar, and pendulum chains.
+#include <gtest/gtest.h>
+
+#include <Eigen/LU>
+
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include "io/errors.hpp"
+#include "mechanics/chain_model.hpp"
+#include "mechanics/model.hpp"
+#include "mechanics/rank_analysis.hpp"
+
+namespace kinevo::mechanics {
+namespace {
+
+const std::string examples = KINEVO_EXAMPLES;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+rank_report at_start(const model& m, double t = 0.0) {
+  return analyse_rank(m, m.initial_positions(), t);
+}
+
+using names = std::vector<std::string>;
+
+TEST(RankAnalysis, ParallelogramRegularConfigurationHasConstraint5Redundant) {
+  const model m = load_model(examples + "/parallelogram.toml");
+  const rank_report r = at_start(m);
+  EXPECT_EQ(r.rank, 4);
+  EXPECT_EQ(r.kinematic_rank, 4);
+  EXPECT_EQ(r.redundant, names{"c5"});  // Haug, Example 4.6.1
+  EXPECT_EQ(r.dof, 1);
+  EXPECT_EQ(r.independent.size(), 1u);
+  EXPECT_EQ(r.dependent.size(), 4u);
+  EXPECT_TRUE(r.drivers.empty());
+  EXPECT_EQ(r.missing_drivers, 1);
+  EXPECT_FALSE(r.determined);
+  EXPECT_FALSE(r.singular);
+  EXPECT_EQ(r.generic_rank, 4);
+  EXPECT_GT(r.probes, 0);
+  const nlohmann::json j = r.to_json();
+  for (const char* key :
+       {"rank", "dof", "redundant", "independent", "dependent", "drivers", "missing_drivers",
+        "redundant_drivers", "determined", "singular", "generic_rank"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["redundant"], nlohmann::json::array({"c5"}));
+  EXPECT_NE(r.text().find("redundant constraints: c5"), std::string::npos) << r.text();
+}
+
+TEST(RankAnalysis, ParallelogramFlatIsAnIsolatedSingularPoint) {
+  // Example 4.6.1 at phi1 = phi2 = phi3 = 0 (x2 = 2, y2 = 0).
+  std::string text = read_text(examples + "/parallelogram.toml");
+  auto set = [&](const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  };
+  set("name = \"phi1\"\ninitial = \"pi/3\"", "name = \"phi1\"\ninitial = 0.0");
+  set("name = \"x2\"\ninitial = 1.5", "name = \"x2\"\ninitial = 2.0");
+  set("name = \"y2\"\ninitial = \"sqrt(3)/2\"", "name = \"y2\"\ninitial = 0.0");
+  set("name = \"phi3\"\ninitial = \"pi/3\"", "name = \"phi3\"\ninitial = 0.0");
+  const model m = load_model_from_string(text, "parallelogram_flat.toml");
+  const rank_report r = at_start(m);
+  EXPECT_EQ(r.rank, 3);
+  EXPECT_EQ(r.dof, 2);
+  EXPECT_TRUE(r.singular);
+  EXPECT_EQ(r.generic_rank, 4);
+  EXPECT_EQ(r.generic_kinematic_rank, 4);
+  EXPECT_EQ(r.redundant.size(), 2u);
+  EXPECT_EQ(r.to_json()["singular"], true);
+  EXPECT_NE(r.text().find("isolated singular point"), std::string::npos) << r.text();
+
+  // The verdict and the generic rank do not depend on the probes' seed.
+  for (unsigned seed = 1; seed <= 30; ++seed) {
+    rank_options o;
+    o.seed = seed;
+    const rank_report s = analyse_rank(m, m.initial_positions(), 0.0, o);
+    EXPECT_TRUE(s.singular) << seed;
+    EXPECT_EQ(s.generic_rank, 4) << seed;
+    const model regular = load_model(examples + "/parallelogram.toml");
+    EXPECT_FALSE(analyse_rank(regular, regular.initial_positions(), 0.0, o).singular) << seed;
+  }
+
+  // Without probes the test is not made.
+  rank_options o;
+  o.perturbation_trials = 0;
+  const rank_report none = analyse_rank(m, m.initial_positions(), 0.0, o);
+  EXPECT_FALSE(none.singular);
+  EXPECT_EQ(none.generic_rank, 3);
+  EXPECT_EQ(none.singular_test, "skipped");
+  EXPECT_NE(none.text().find("singular: not tested"), std::string::npos) << none.text();
+  EXPECT_EQ(r.singular_test, "made");
+}
+
+TEST(RankAnalysis, HaugFourBarIsDeterminedByItsDriver) {
+  const model m = load_model(examples + "/haug_fourbar.toml");
+  // Only the crank driver moves with t; the constant ground "drivers" are absolute constraints.
+  EXPECT_EQ(m.driver_rows().size(), 12u);
+  EXPECT_TRUE(m.is_driver(m.constraints() - 1));
+  const rank_report r = at_start(m);
+  EXPECT_EQ(r.rank, 12);
+  EXPECT_EQ(r.kinematic_rank, 11);
+  EXPECT_EQ(r.dof, 1);
+  EXPECT_EQ(r.drivers, names{"crank_driver"});
+  EXPECT_TRUE(r.redundant.empty());
+  EXPECT_TRUE(r.redundant_drivers.empty());
+  EXPECT_EQ(r.missing_drivers, 0);
+  EXPECT_TRUE(r.determined);
+  EXPECT_FALSE(r.singular);
+}
+
+TEST(RankAnalysis, FourBarWithoutItsDriverMissesOne) {
+  std::string text = read_text(examples + "/haug_fourbar.toml");
+  const auto at = text.find("name = \"crank_driver\"");
+  ASSERT_NE(at, std::string::npos);
+  const auto begin = text.rfind("[[joint]]", at);
+  const auto end = text.find("\n\n", at);
+  text.erase(begin, end == std::string::npos ? std::string::npos : end - begin);
+  const model m = load_model_from_string(text, "fourbar_undriven.toml");
+  const rank_report r = at_start(m);
+  EXPECT_EQ(r.rank, 11);
+  EXPECT_EQ(r.dof, 1);
+  EXPECT_TRUE(r.drivers.empty());
+  EXPECT_EQ(r.missing_drivers, 1);
+  EXPECT_FALSE(r.determined);
+  EXPECT_EQ(r.independent.size(), 1u);
+  EXPECT_EQ(r.suggested_drivers, r.independent);
+  EXPECT_EQ(r.to_json()["missing_drivers"], 1);
+}
+
+TEST(RankAnalysis, FourBarWithTwoDriversNamesTheRedundantOne) {
+  std::string text = read_text(examples + "/haug_fourbar.toml");
+  text +=
+      "\n[[joint]]\ntype = \"driver\"\nname = \"second_driver\"\ncoordinate = \"b1_phi\"\n"
+      "value = \"pi/2 + omega*t\"\n";
+  const model m = load_model_from_string(text, "fourbar_two_drivers.toml");
+  const rank_report r = at_start(m);
+  EXPECT_EQ(r.rank, 12);
+  EXPECT_EQ(r.redundant_drivers, names{"second_driver"});
+  EXPECT_FALSE(r.determined);
+  EXPECT_EQ(r.missing_drivers, 0);
+}
+
+TEST(RankAnalysis, SevenLinkLoopWithOneDriverMissesFour) {
+  // Five degrees of freedom; a driver on th1 (moving with its initial velocity) leaves four.
+  std::string text = read_text(examples + "/seven_link_loop.toml");
+  text +=
+      "\n[[constraint]]\nname = \"drive_th1\"\ndriver = true\n"
+      "holonomic = \"th1 - 0.3490658503988659 + 41.732491683566515*t\"\n";
+  const model m = load_model_from_string(text, "seven_link_driven.toml");
+  const rank_report r = at_start(m);
+  EXPECT_EQ(r.dof, 5);
+  EXPECT_EQ(r.drivers, names{"drive_th1"});
+  EXPECT_EQ(r.missing_drivers, 4);
+  EXPECT_FALSE(r.determined);
+  ASSERT_EQ(r.suggested_drivers.size(), 4u);
+  for (const auto& c : r.suggested_drivers) EXPECT_NE(c, "th1");
+  EXPECT_NE(r.text().find("4 driver(s) missing"), std::string::npos) << r.text();
+  EXPECT_TRUE(at_start(load_model(examples + "/haug_fourbar.toml")).suggested_drivers.empty());
+}
+
+TEST(RankAnalysis, FiveBarRedundantRowsAreNamed) {
+  const model m = load_model(examples + "/fivebar_redundant.toml");
+  ASSERT_TRUE(m.is_driver(4));  // `driver = true` on the input constraint
+  const rank_report r = at_start(m);
+  // At t = 0 (th2 = th4 = 0) the x rows vanish and link5_y is half of link3_y.
+  EXPECT_EQ(r.kinematic_rank, 1);
+  EXPECT_EQ(r.redundant, (names{"link3_x", "link5_x", "link5_y"}));
+  EXPECT_EQ(r.dof, 1);
+  EXPECT_EQ(r.drivers, names{"input"});
+  EXPECT_TRUE(r.determined);
+  EXPECT_FALSE(r.singular);
+  // Elsewhere on the motion (th2 = th4 = 0.7) the later rows are the redundant ones.
+  Eigen::VectorXd q(2);
+  q << 0.7, 0.7;
+  const rank_report g = analyse_rank(m, q, std::asin(0.7 / (2 * M_PI)));
+  EXPECT_EQ(g.redundant, (names{"link3_y", "link5_x", "link5_y"}));
+  EXPECT_TRUE(g.determined);
+}
+
+TEST(RankAnalysis, ChainsHaveOneDegreeOfFreedomPerLink) {
+  for (int links : {1, 3, 10}) {
+    chain_options o;
+    o.links = links;
+    const model m = load_model_from_string(chain_model_text(o), "chain.toml");
+    const rank_report r = at_start(m);
+    EXPECT_EQ(r.rank, links);
+    EXPECT_EQ(r.dof, links);
+    EXPECT_TRUE(r.redundant.empty());
+    EXPECT_EQ(r.missing_drivers, links);
+    EXPECT_FALSE(r.singular);
+    EXPECT_EQ(r.independent.size(), static_cast<std::size_t>(links));
+  }
+}
+
+TEST(RankAnalysis, StructureWithoutMobilityLeavesTheSingularTestUndecided) {
+  // The GIGSP four-bar with its driver row not marked as a driver: 3 rows, 3 coordinates, a
+  // structure; no nearby configuration exists for a probe to reach.
+  std::string text = read_text(examples + "/fourbar_kinematics.toml");
+  const auto at = text.find("driver = true");
+  ASSERT_NE(at, std::string::npos);
+  text.erase(at, text.find('\n', at) - at);
+  const model m = load_model_from_string(text, "fourbar_structure.toml");
+  const rank_report r = at_start(m);
+  EXPECT_EQ(r.rank, 3);
+  EXPECT_EQ(r.dof, 0);
+  EXPECT_TRUE(r.determined);
+  EXPECT_FALSE(r.singular);
+  EXPECT_EQ(r.singular_test, "inconclusive");
+  // The same file as written: one driver, one degree of freedom, determined.
+  const rank_report d = at_start(load_model(examples + "/fourbar_kinematics.toml"));
+  EXPECT_EQ(d.dof, 1);
+  EXPECT_EQ(d.drivers, names{"driver"});
+  EXPECT_TRUE(d.determined);
+}
+
+TEST(RankAnalysis, LargeModelsSkipTheProbes) {
+  chain_options c;
+  c.links = 5;
+  const model m = load_model_from_string(chain_model_text(c), "chain.toml");
+  rank_options o;
+  o.probe_coordinates = 9;  // the chain has 10
+  const rank_report r = analyse_rank(m, m.initial_positions(), 0.0, o);
+  EXPECT_EQ(r.singular_test, "skipped");
+  EXPECT_EQ(r.rank, 5);
+}
+
+TEST(RankAnalysis, CountsAgreeOnTheExampleModels) {
+  for (const char* file :
+       {"parallelogram.toml", "haug_fourbar.toml", "fivebar_redundant.toml",
+        "fivebar_inconsistent.toml", "fourbar_kinematics.toml", "slider_crank.toml",
+        "seven_link_loop.toml", "double_pendulum.toml", "pendulum.toml"}) {
+    const model m = load_model(examples + "/" + file);
+    const rank_report r = at_start(m);
+    const int drivers = static_cast<int>(r.drivers.size());
+    const int kinematic_rows = r.holonomic_rows - drivers;
+    EXPECT_EQ(r.dof, r.coordinates - r.kinematic_rank) << file;
+    EXPECT_EQ(static_cast<int>(r.independent.size()), r.dof) << file;
+    EXPECT_EQ(static_cast<int>(r.dependent.size()), r.kinematic_rank) << file;
+    EXPECT_EQ(static_cast<int>(r.redundant.size()), kinematic_rows - r.kinematic_rank) << file;
+    EXPECT_EQ(r.rank, r.kinematic_rank + drivers - static_cast<int>(r.redundant_drivers.size()))
+        << file;
+    EXPECT_GE(r.missing_drivers, 0) << file;
+    EXPECT_GE(r.generic_rank, r.rank) << file;
+    // The rank agrees with Eigen's FullPivLU at the same relative threshold.
+    const Eigen::MatrixXd jac = m.position_jacobian(m.initial_positions(), 0.0);
+    Eigen::FullPivLU<Eigen::MatrixXd> lu(jac);
+    lu.setThreshold(rank_options{}.relative_tolerance);
+    EXPECT_EQ(r.rank, static_cast<int>(lu.rank())) << file;
+  }
+}
+
+TEST(RankAnalysis, OptionsValidateThemselves) {
+  const model m = load_model(examples + "/parallelogram.toml");
+  auto field_of = [&](rank_options o) -> std::string {
+    try {
+      analyse_rank(m, m.initial_positions(), 0.0, o);
+    } catch (const io::option_error& e) {
+      return e.field();
+    }
+    return "";
+  };
+  rank_options o;
+  o.relative_tolerance = 0;
+  EXPECT_EQ(field_of(o), "relative_tolerance");
+  o = {};
+  o.perturbation = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(field_of(o), "perturbation");
+  o = {};
+  o.perturbation_trials = -1;
+  EXPECT_EQ(field_of(o), "perturbation_trials");
+  o = {};
+  o.projection_iterations = 0;
+  EXPECT_EQ(field_of(o), "projection_iterations");
+  o = {};
+  o.probe_coordinates = -1;
+  EXPECT_EQ(field_of(o), "probe_coordinates");
+  EXPECT_THROW(analyse_rank(m, Eigen::VectorXd::Zero(3), 0.0), std::invalid_argument);
+  Eigen::VectorXd nan = m.initial_positions();
+  nan[0] = std::numeric_limits<double>::quiet_NaN();  // phi1: rows c1 and c2
+  try {
+    analyse_rank(m, nan, 0.0);
+    FAIL();
+  } catch (const std::domain_error& e) {
+    EXPECT_NE(std::string(e.what()).find("'c1', 'c2'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace kinevo::mechanics
