@@ -63,9 +63,20 @@ bool is_supported_function(const std::string& name) {
   return names.count(name) != 0;
 }
 
+// The name of GiNaC's strict-parser failure `find_or_insert_symbol: symbol "l3" not found`
+// (std::invalid_argument), or empty for any other error.
+std::string unknown_name(const std::exception& err) {
+  if (dynamic_cast<const GiNaC::parse_error*>(&err) != nullptr) return {};
+  const std::string why = err.what();
+  const auto pos = why.find("symbol \"");
+  if (pos == std::string::npos || why.find("not found") == std::string::npos) return {};
+  const auto end = why.find('"', pos + 8);
+  return why.substr(pos + 8, end == std::string::npos ? 0 : end - pos - 8);
+}
+
 // The reason of a parse failure in plain words: GiNaC's messages carry its internal function
 // names, "line 0, column 0" and a source frame, CLN's may carry unprintable bytes.
-std::string plain_reason(const std::exception& err, const expression_context& ctx) {
+std::string plain_reason(const std::exception& err) {
   std::string why = err.what();
   if (dynamic_cast<const GiNaC::parse_error*>(&err) != nullptr) {
     if (const auto colon = why.find("column "); colon != std::string::npos) {
@@ -85,12 +96,6 @@ std::string plain_reason(const std::exception& err, const expression_context& ct
       why.replace(eof, 8, "got the end of the expression");
     }
     return io::excerpt(why, 200);  // GiNaC echoes the offending token
-  }
-  if (const auto pos = why.find("symbol \"");
-      pos != std::string::npos && why.find("not found") != std::string::npos) {
-    const auto end = why.find('"', pos + 8);
-    return fmt::format("unknown name '{}' (known names: {})",
-                       io::excerpt(why.substr(pos + 8, end - pos - 8), 40), ctx.known_names());
   }
   if (dynamic_cast<const cln::read_number_exception*>(&err) != nullptr) {
     return "malformed number";
@@ -172,12 +177,17 @@ expression_context::expression_context() {
 }
 
 expression_context::expression_context(const expression_context& other)
-    : table_(other.table_), order_(other.order_) {}
+    : table_(other.table_),
+      order_(other.order_),
+      name_kinds_(other.name_kinds_),
+      substitutions_(other.substitutions_) {}
 
 expression_context& expression_context::operator=(const expression_context& other) {
   if (this != &other) {
     table_ = other.table_;
     order_ = other.order_;
+    name_kinds_ = other.name_kinds_;
+    substitutions_ = other.substitutions_;
     parser_.reset();
   }
   return *this;
@@ -367,11 +377,22 @@ GiNaC::ex expression_context::parse(const std::string& text, const std::string& 
   try {
     e = (*parser_)(text);
   } catch (const std::exception& err) {
-    throw io::input_error(fmt::format("{}: cannot parse '{}': {}", where, io::excerpt(text),
-                                      plain_reason(err, *this)));
+    if (const std::string name = unknown_name(err); !name.empty()) {
+      throw io::input_error(fmt::format("{}: unknown name '{}' in '{}' ({}known names: {})", where,
+                                        io::excerpt(name, 40), io::excerpt(text),
+                                        name_kinds_.empty() ? "" : "not " + name_kinds_ + "; ",
+                                        known_names()));
+    }
+    throw io::input_error(
+        fmt::format("{}: cannot parse '{}': {}", where, io::excerpt(text), plain_reason(err)));
   }
   check_parsed(e, text, where);
-  return e;
+  return substitute(e);
+}
+
+GiNaC::ex expression_context::substitute(const GiNaC::ex& e) const {
+  if (substitutions_.empty()) return e;
+  return e.subs(substitutions_, GiNaC::subs_options::no_pattern);
 }
 
 GiNaC::ex number(double value, const std::string& where) {

@@ -41,9 +41,23 @@ class expression_context {
   // The names known, for messages (the first 20 and how many more).
   std::string known_names() const;
 
+  // What a name may be in these expressions, for the unknown-name message: "unknown name 'l3'
+  // in '...' (not a coordinate, velocity, parameter or definition; known names: ...)".
+  // Empty (the default) gives "(known names: ...)" alone.
+  void set_name_kinds(std::string kinds) { name_kinds_ = std::move(kinds); }
+
+  // Named intermediate expressions (a model file's [definitions]): each is a symbol added with
+  // add_symbol() and, once all are parsed, mapped here to its expression free of other
+  // definitions. From then on parse() returns expressions with the definitions substituted, so
+  // that derivatives taken later are exact.
+  void set_substitutions(GiNaC::exmap map) { substitutions_ = std::move(map); }
+  GiNaC::ex substitute(const GiNaC::ex& e) const;
+
  private:
   GiNaC::symtab table_;
   std::vector<std::string> order_;
+  std::string name_kinds_;
+  GiNaC::exmap substitutions_;
   // One parser for all expressions, made on first use: GiNaC's parser copies the symbol table
   // when it is made, which made every parse O(number of names) and loading quadratic.
   mutable std::unique_ptr<GiNaC::parser> parser_;
