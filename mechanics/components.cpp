@@ -309,8 +309,9 @@ void read_gravity(const component_table& c) {
 
 }  // namespace
 
-void component_reader::substitute_definitions(const symbolic::expression_context& context) {
-  for (auto& [name, f] : frames_) f.mass = context.substitute(f.mass);
+void component_reader::substitute_definitions(const symbolic::expression_context& context,
+                                              const std::string& where) {
+  for (auto& [name, f] : frames_) f.mass = context.substitute(f.mass, where);
 }
 
 void component_reader::read_joints_and_forces(const toml::table& root, const toml_fields& fields,

@@ -91,6 +91,12 @@ std::vector<definition> declare_definitions(const toml::table& root, const toml_
   return defs;
 }
 
+// Where the masses of particles and bodies come from, for a message about them after the
+// definitions were substituted into them.
+std::string bodies_where(const toml_fields& fields) {
+  return fields.source() + ": the masses of [[particle]] and [[body]] with [definitions]";
+}
+
 void resolve_definitions(std::vector<definition>& defs, const toml_fields& fields,
                          model_description& out) {
   if (defs.empty()) return;
@@ -138,6 +144,7 @@ void resolve_definitions(std::vector<definition>& defs, const toml_fields& field
         continue;
       }
       defs[i].value = defs[i].expression.subs(resolved, GiNaC::subs_options::no_pattern);
+      symbolic::check_substituted_limits(defs[i].value, defs[i].at);
       resolved[defs[i].symbol] = defs[i].value;
       states[i] = state::done;
       path.pop_back();
@@ -146,11 +153,12 @@ void resolve_definitions(std::vector<definition>& defs, const toml_fields& field
   out.context.set_substitutions(resolved);
   // What was parsed before (masses and forces of bodies and particles) gets them too.
   const symbolic::expression_context& ctx = out.context;
-  for (auto& m : out.mass_diagonal) m = ctx.substitute(m);
-  for (auto& [ij, m] : out.mass_off_diagonal) m = ctx.substitute(m);
-  for (auto& f : out.force) f = ctx.substitute(f);
-  for (auto& v : out.potential_terms) v = ctx.substitute(v);
-  for (auto& c : out.constraints) c.expression = ctx.substitute(c.expression);
+  const std::string at = bodies_where(fields);
+  for (auto& m : out.mass_diagonal) m = ctx.substitute(m, at);
+  for (auto& [ij, m] : out.mass_off_diagonal) m = ctx.substitute(m, at);
+  for (auto& f : out.force) f = ctx.substitute(f, at);
+  for (auto& v : out.potential_terms) v = ctx.substitute(v, at);
+  for (auto& c : out.constraints) c.expression = ctx.substitute(c.expression, at);
 }
 
 void read_coordinates(const toml::table& root, const toml_fields& fields, model_description& out,
@@ -303,7 +311,7 @@ void read_model_file(const toml::table& root, const std::string& source,
                 "the model has no coordinates (add [[coordinate]], [[particle]] or [[body]])");
   }
   resolve_definitions(definitions, fields, out);
-  components.substitute_definitions(out.context);
+  components.substitute_definitions(out.context, bodies_where(fields));
   read_equation_terms(root, fields, out, coords);
   components.read_joints_and_forces(root, fields, out);
 }

@@ -36,7 +36,8 @@ class component_reader {
                               model_description& out);
   // Replaces the [definitions] symbols in the frames' masses (read before the definitions were
   // parsed) by their expressions.
-  void substitute_definitions(const symbolic::expression_context& context);
+  void substitute_definitions(const symbolic::expression_context& context,
+                              const std::string& where);
 
  private:
   void read_joints(const toml::table& root, const toml_fields& fields, model_description& out);

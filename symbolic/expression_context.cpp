@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
@@ -387,12 +388,71 @@ GiNaC::ex expression_context::parse(const std::string& text, const std::string& 
         fmt::format("{}: cannot parse '{}': {}", where, io::excerpt(text), plain_reason(err)));
   }
   check_parsed(e, text, where);
-  return substitute(e);
+  return substitute(e, where);
 }
 
-GiNaC::ex expression_context::substitute(const GiNaC::ex& e) const {
+GiNaC::ex expression_context::substitute(const GiNaC::ex& e, const std::string& where) const {
   if (substitutions_.empty()) return e;
-  return e.subs(substitutions_, GiNaC::subs_options::no_pattern);
+  // A definition's value is already checked and subs() walks only `e` itself, not the values
+  // it puts in, so this is linear in `e`; the result is checked once more as a whole.
+  GiNaC::ex s = e.subs(substitutions_, GiNaC::subs_options::no_pattern);
+  check_substituted_limits(s, where);
+  return s;
+}
+
+void check_substituted_limits(const GiNaC::ex& e, const std::string& where) {
+  // Post-order over the distinct nodes with an explicit stack; (tree size, depth) per node,
+  // saturated just above the limits so that nothing overflows.
+  struct measure {
+    std::size_t size = 0, depth = 0;
+  };
+  std::unordered_map<const GiNaC::basic*, measure> done;
+  // op() may return temporaries (the factors of a product): every node measured is kept alive
+  // here, so that an address in `done` is never reused by another node.
+  std::vector<GiNaC::ex> alive;
+  struct item {
+    GiNaC::ex x;
+    std::vector<GiNaC::ex> children;
+    bool expanded = false;
+  };
+  std::vector<item> stack(1);
+  stack.back().x = e;
+  while (!stack.empty()) {
+    item& top = stack.back();
+    const GiNaC::basic* key = &GiNaC::ex_to<GiNaC::basic>(top.x);
+    if (done.count(key) != 0) {
+      stack.pop_back();
+      continue;
+    }
+    if (!top.expanded) {
+      top.expanded = true;
+      for (std::size_t k = 0; k < top.x.nops(); ++k) top.children.push_back(top.x.op(k));
+      const std::vector<GiNaC::ex> children = top.children;  // `top` moves as the stack grows
+      for (const GiNaC::ex& c : children) stack.push_back(item{c, {}, false});
+      continue;
+    }
+    measure m{1, 1};
+    for (const GiNaC::ex& child : top.children) {
+      const measure& c = done.at(&GiNaC::ex_to<GiNaC::basic>(child));
+      m.size = std::min(m.size + c.size, max_substituted_size + 1);
+      m.depth = std::max(m.depth, std::min(c.depth + 1, max_substituted_depth + 1));
+    }
+    alive.push_back(top.x);
+    stack.pop_back();
+    done.emplace(key, m);
+    if (m.depth > max_substituted_depth) {
+      throw io::input_error(fmt::format(
+          "{}: with its definitions written out the expression nests more than {} levels deep "
+          "(definitions used inside one another)",
+          where, max_substituted_depth));
+    }
+    if (m.size > max_substituted_size) {
+      throw io::input_error(
+          fmt::format("{}: with its definitions written out the expression has more than {} terms "
+                      "(definitions used several times inside one another)",
+                      where, max_substituted_size));
+    }
+  }
 }
 
 GiNaC::ex number(double value, const std::string& where) {

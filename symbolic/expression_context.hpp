@@ -51,7 +51,9 @@ class expression_context {
   // definitions. From then on parse() returns expressions with the definitions substituted, so
   // that derivatives taken later are exact.
   void set_substitutions(GiNaC::exmap map) { substitutions_ = std::move(map); }
-  GiNaC::ex substitute(const GiNaC::ex& e) const;
+  // `e` with the definitions substituted; throws io::input_error naming `where` when the result
+  // is beyond the limits of check_substituted_limits().
+  GiNaC::ex substitute(const GiNaC::ex& e, const std::string& where) const;
 
  private:
   GiNaC::symtab table_;
@@ -75,6 +77,21 @@ inline constexpr std::size_t max_expression_length = 100'000;
 // exponent beyond +-1000, or written as a power's exponent and larger than 1024 in magnitude
 // (CLN would expand those exactly: a hang); parse() calls it before GiNaC sees the text.
 void check_expression_limits(const std::string& text, const std::string& where);
+
+// Limits on an expression with its definitions written out. Definitions nested in each other
+// make trees far larger and deeper than any text (a_k = "sin(a_j) + cos(a_j)" with j = k - 1
+// doubles the tree at each line, a_k = "sin(a_j)" deepens it by one): GiNaC shares the copies
+// in memory, but its tree walks (diff, subs, printing) are recursive and visit every copy, so
+// they would overflow the stack or not finish. Both far above a real model; the size limit
+// matches max_expression_length (a constraint of 100,000 nodes takes about 15 s to load: its
+// second derivatives are built for gamma).
+inline constexpr std::size_t max_substituted_depth = 4 * max_expression_depth;
+inline constexpr std::size_t max_substituted_size = 100'000;
+
+// Throws io::input_error naming `where` when `e`, counted as a tree (every shared copy
+// counted), nests deeper than max_substituted_depth or has more than max_substituted_size
+// nodes. Linear in the number of distinct nodes.
+void check_substituted_limits(const GiNaC::ex& e, const std::string& where);
 
 // True when `name` is a valid identifier for expressions ([A-Za-z_][A-Za-z0-9_]*).
 bool is_identifier(const std::string& name);

@@ -1,6 +1,7 @@
 // Model-file conveniences (issue 10, item 4): [definitions] (named intermediate expressions) in
 // both model forms, the lower triangle of M, and unknown-name messages without GiNaC internals.
 // A model written with them must evaluate to the same (M, f, A, b) as the expanded one.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
@@ -354,6 +355,33 @@ TEST(ModelDefinitions, UnknownSymbolMessageNamesItWithoutInternals) {
     EXPECT_TRUE(contains(m, "p.toml:2: [problem] field 'objective': unknown name 'l3'")) << m;
     EXPECT_TRUE(contains(m, "not a variable or parameter")) << m;
   }
+}
+
+// Definitions nested in each other can make trees far larger or deeper than any text; GiNaC's
+// recursive tree walks would not finish or would overflow the stack. Refused, naming the
+// definition (in any order of the lines).
+TEST(ModelDefinitions, ExponentialOrDeepExpansionsAreRefused) {
+  const std::string head =
+      "[[coordinate]]\nname = \"x\"\ninitial = 0.0\nmass = 1.0\nforce = \"-a1\"\n"
+      "[definitions]\n";
+  std::string doubling = head + "a0 = \"sin(x)\"\n";
+  for (int k = 1; k <= 40; ++k) {
+    doubling += fmt::format("a{} = \"sin(a{}) + cos(a{})\"\n", k, k - 1, k - 1);
+  }
+  const std::string d = error_of(doubling);
+  EXPECT_TRUE(contains(d, "[definitions] 'a")) << d;
+  EXPECT_TRUE(contains(d, "more than 100000 terms")) << d;
+  std::string deep = head;
+  for (int k = 2000; k >= 1; --k) deep += fmt::format("a{} = \"sin(a{})\"\n", k, k + 1);
+  deep += "a2001 = \"x\"\n";
+  const std::string e = error_of(deep);
+  EXPECT_TRUE(contains(e, "[definitions] 'a")) << e;
+  EXPECT_TRUE(contains(e, "nests more than 800 levels deep")) << e;
+  // Within the limits: 100 levels, each definition used once.
+  std::string fine = head;
+  for (int k = 1; k <= 100; ++k) fine += fmt::format("a{} = \"sin(a{})\"\n", k, k + 1);
+  fine += "a101 = \"x\"\n";
+  EXPECT_NO_THROW((void)load_model_from_string(fine, "fine.toml"));
 }
 
 // A definition in a constant field (an initial value) is refused naming the field.
