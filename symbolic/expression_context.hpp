@@ -30,8 +30,9 @@ class expression_context {
   void add_constant(const std::string& name, double value, const std::string& where);
   bool has(const std::string& name) const { return table_.count(name) != 0; }
 
-  // Parses `text`. Throws io::input_error "<where>: cannot parse '<text>': <reason>" with a
-  // plain reason (unknown name with the known ones, unknown function with the supported ones,
+  // Parses `text`. Throws io::input_error "<where>: unknown name 'l3' in '<text>' (not <name
+  // kinds>; known names: ...)" for an undefined name, otherwise "<where>: cannot parse '<text>':
+  // <reason>" with a plain reason (unknown function with the supported ones,
   // ambiguous a^b^c, a number out of the double range, ...); the text is echoed to at most 80
   // characters. abs, sign and step parse to their real versions (symbolic/real_functions.hpp).
   GiNaC::ex parse(const std::string& text, const std::string& where) const;

@@ -6,7 +6,9 @@
 
 #include <Eigen/Core>
 #include <cmath>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 
 #include "io/errors.hpp"
@@ -272,6 +274,23 @@ TEST(ModelDefinitions, ExamplesLoadToTheSameNumbers) {
   // The components form: examples/slider_crank_definitions.toml.
   expect_same_numbers(load_model(std::string(KINEVO_EXAMPLES) + "/slider_crank_definitions.toml"),
                       load_model(std::string(KINEVO_EXAMPLES) + "/slider_crank.toml"), 10);
+}
+
+// A definition of t in a driver (Haug's four-bar, examples/haug_fourbar.toml): the same
+// (M, f, A, b), gamma included, and in kinematic mode.
+TEST(ModelDefinitions, DefinitionOfTimeInADriver) {
+  const std::string path = std::string(KINEVO_EXAMPLES) + "/haug_fourbar.toml";
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string defined = replaced(text.str(), "value = \"pi/2 + omega*t\"", "value = \"crank\"");
+  defined = replaced(defined, "[[body]]",
+                     "[definitions]\ncrank = \"pi/2 + turned\"\nturned = \"omega*t\"\n\n[[body]]");
+  expect_same_numbers(load_model_from_string(defined, "defined.toml"), load_model(path));
+  model_options kinematic;
+  kinematic.kinematic = true;
+  expect_same_numbers(load_model_from_string(defined, "defined.toml", kinematic),
+                      load_model(path, kinematic));
 }
 
 // A definition of velocities used in a holonomic constraint is a velocity in it: refused as
