@@ -143,8 +143,7 @@ void resolve_definitions(std::vector<definition>& defs, const toml_fields& field
         path.emplace_back(j, 0);
         continue;
       }
-      defs[i].value = defs[i].expression.subs(resolved, GiNaC::subs_options::no_pattern);
-      symbolic::check_substituted_limits(defs[i].value, defs[i].at);
+      defs[i].value = symbolic::substitute_symbols(defs[i].expression, resolved, defs[i].at);
       resolved[defs[i].symbol] = defs[i].value;
       states[i] = state::done;
       path.pop_back();

@@ -110,12 +110,12 @@ std::string plain_reason(const std::exception& err) {
   return fmt::format("it is undefined ({})", io::excerpt(why, 60));
 }
 
-// Checks what GiNaC built: only numbers, names, sums, products, powers and supported
-// functions; every number within the double range. Each shared node is visited once.
-void check_parsed(const GiNaC::ex& e, const std::string& text, const std::string& where) {
+// Checks what GiNaC built (parsing or substituting definitions): only numbers, names, sums,
+// products, powers and supported functions; every number within the double range. Each shared node
+// is visited once. `context` starts the message's reason ("cannot parse '<text>': ").
+void check_built(const GiNaC::ex& e, const std::string& context, const std::string& where) {
   auto fail = [&](const std::string& reason) {
-    throw io::input_error(
-        fmt::format("{}: cannot parse '{}': {}", where, io::excerpt(text), reason));
+    throw io::input_error(fmt::format("{}: {}{}", where, context, reason));
   };
   std::unordered_set<const GiNaC::basic*> seen;
   std::vector<GiNaC::ex> visited;  // keeps op() temporaries alive (see coordinate_symbols)
@@ -387,16 +387,31 @@ GiNaC::ex expression_context::parse(const std::string& text, const std::string& 
     throw io::input_error(
         fmt::format("{}: cannot parse '{}': {}", where, io::excerpt(text), plain_reason(err)));
   }
-  check_parsed(e, text, where);
+  check_built(e, fmt::format("cannot parse '{}': ", io::excerpt(text)), where);
   return substitute(e, where);
 }
 
 GiNaC::ex expression_context::substitute(const GiNaC::ex& e, const std::string& where) const {
   if (substitutions_.empty()) return e;
-  // A definition's value is already checked and subs() walks only `e` itself, not the values
-  // it puts in, so this is linear in `e`; the result is checked once more as a whole.
-  GiNaC::ex s = e.subs(substitutions_, GiNaC::subs_options::no_pattern);
+  return substitute_symbols(e, substitutions_, where);
+}
+
+GiNaC::ex substitute_symbols(const GiNaC::ex& e, const GiNaC::exmap& map,
+                             const std::string& where) {
+  // subs() walks only `e` itself, not the values it puts in, so this is linear in `e`; the
+  // result is measured as a whole.
+  GiNaC::ex s;
+  try {
+    s = e.subs(map, GiNaC::subs_options::no_pattern);
+  } catch (const io::input_error&) {
+    throw;
+  } catch (const std::exception& err) {
+    throw io::input_error(
+        fmt::format("{}: with its definitions written out, {}", where, plain_reason(err)));
+  }
   check_substituted_limits(s, where);
+  // Substituting evaluates: d = "-1 - x^2 + x^2" makes sqrt(d) the imaginary unit.
+  if (!s.is_equal(e)) check_built(s, "with its definitions written out, ", where);
   return s;
 }
 

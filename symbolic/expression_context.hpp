@@ -89,6 +89,11 @@ void check_expression_limits(const std::string& text, const std::string& where);
 inline constexpr std::size_t max_substituted_depth = 4 * max_expression_depth;
 inline constexpr std::size_t max_substituted_size = 100'000;
 
+// e.subs(map) for symbols as keys; throws io::input_error naming `where` when the result is
+// undefined (GiNaC evaluates while substituting: d = "x - x" makes "1/d" a division by zero)
+// or beyond the limits of check_substituted_limits().
+GiNaC::ex substitute_symbols(const GiNaC::ex& e, const GiNaC::exmap& map, const std::string& where);
+
 // Throws io::input_error naming `where` when `e`, counted as a tree (every shared copy
 // counted), nests deeper than max_substituted_depth or has more than max_substituted_size
 // nodes. Linear in the number of distinct nodes.

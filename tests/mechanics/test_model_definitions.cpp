@@ -403,6 +403,26 @@ TEST(ModelDefinitions, ExponentialOrDeepExpansionsAreRefused) {
   EXPECT_NO_THROW((void)load_model_from_string(fine, "fine.toml"));
 }
 
+// GiNaC evaluates while it substitutes: a definition that is 0 under a division is undefined,
+// refused naming the definition or field (it threw GiNaC's "power::eval(): division by zero").
+TEST(ModelDefinitions, UndefinedAfterSubstitutionIsRefused) {
+  std::string in_definition = replaced(disc_defined, "J = \"m*R^2/2\"", "J = \"m/(r - r)\"");
+  EXPECT_TRUE(contains(error_of(in_definition), "it is undefined")) << error_of(in_definition);
+  std::string zero = replaced(disc_defined, "J = \"m*R^2/2\"", "J = \"r - sqrt(x^2 + y^2)\"");
+  zero = replaced(zero, "force = \"push*r\"", "force = \"push/J\"");
+  const std::string e = error_of(zero);
+  EXPECT_TRUE(contains(e,
+                       "[[coordinate]] 'th' field 'force': with its definitions written out, "
+                       "it is undefined (division by zero)"))
+      << e;
+  EXPECT_FALSE(contains(e, "eval")) << e;
+  // ... and a square root of a negative constant is imaginary.
+  std::string imaginary = replaced(disc_defined, "J = \"m*R^2/2\"", "J = \"-m\"");
+  imaginary = replaced(imaginary, "force = \"push*r\"", "force = \"push*sqrt(J)\"");
+  const std::string i = error_of(imaginary);
+  EXPECT_TRUE(contains(i, "field 'force': with its definitions written out, it is not real")) << i;
+}
+
 // A definition in a constant field (an initial value) is refused naming the field.
 TEST(ModelDefinitions, InitialValuesTakeConstantsOnly) {
   std::string text = disc_defined;
