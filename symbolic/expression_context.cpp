@@ -96,7 +96,22 @@ std::string plain_reason(const std::exception& err) {
     if (const auto eof = why.find("got: EOF"); eof != std::string::npos) {
       why.replace(eof, 8, "got the end of the expression");
     }
+    // GiNaC prints the token code of its literals (Pi, I, Euler, Catalan) as a byte: "x Pi"
+    // gave `expected EOF, got: "\xfa"` (the fuzz harness found it).
+    if (const auto got = why.find("got: \""); got != std::string::npos) {
+      const std::string token = why.substr(got + 6, why.find('"', got + 6) - (got + 6));
+      const bool printable =
+          std::all_of(token.begin(), token.end(), [](char c) { return c >= ' ' && c <= '~'; });
+      if (!printable) why = why.substr(0, got) + "got a constant (Pi, I, Euler or Catalan)";
+    }
+    if (why.rfind("expected EOF", 0) == 0) why.replace(0, 12, "expected the end of the expression");
     return io::excerpt(why, 200);  // GiNaC echoes the offending token
+  }
+  // GiNaC's parser takes a name or number right after one of its literals for a literal it
+  // does not know: std::logic_error "GiNaC::ex GiNaC::parser::parse_literal_expr()(parser/
+  // parser.cpp:NNN: unknown literal: "x"" for "Pi x" (the fuzz harness found it).
+  if (why.find("unknown literal") != std::string::npos) {
+    return "a name or number right after Pi, I, Euler or Catalan (an operator is missing)";
   }
   if (dynamic_cast<const cln::read_number_exception*>(&err) != nullptr) {
     return "malformed number";
@@ -107,6 +122,12 @@ std::string plain_reason(const std::exception& err) {
   // pole_error, domain_error of GiNaC's evaluation: "power::eval(): division by zero".
   why = why.substr(0, why.find('\n'));
   if (const auto pos = why.rfind("): "); pos != std::string::npos) why = why.substr(pos + 3);
+  // Any other message of GiNaC's internal checks: "<function>(<file>.cpp:<line>: <what>".
+  if (const auto file = why.find(".cpp:"); file != std::string::npos) {
+    const auto text = why.find(": ", file);
+    why = text == std::string::npos ? "an internal check of the symbolic library failed"
+                                    : why.substr(text + 2);
+  }
   return fmt::format("it is undefined ({})", io::excerpt(why, 60));
 }
 
