@@ -88,10 +88,12 @@ void component_reader::read_bodies(const toml::table& root, const toml_fields& f
     const auto vel = fields.vector_or(*p, s, "velocity", d.context, 2, {0, 0});
     const GiNaC::ex m = fields.expression(*p, s, "mass", d.context);
     const std::string at = fields.where(*p);
-    const int ix = d.add_coordinate(name + "_x", symbolic::to_double(pos[0], at),
-                                    symbolic::to_double(vel[0], at), at);
-    const int iy = d.add_coordinate(name + "_y", symbolic::to_double(pos[1], at),
-                                    symbolic::to_double(vel[1], at), at);
+    const std::string pos_at = fields.field_where(*p, s, "position");
+    const std::string vel_at = fields.field_where(*p, s, "velocity");
+    const int ix = d.add_coordinate(name + "_x", fields.constant_value(pos[0], pos_at),
+                                    fields.constant_value(vel[0], vel_at), at);
+    const int iy = d.add_coordinate(name + "_y", fields.constant_value(pos[1], pos_at),
+                                    fields.constant_value(vel[1], vel_at), at);
     d.mass_at(ix, ix) = m;
     d.mass_at(iy, iy) = m;
     frame f;
@@ -121,10 +123,12 @@ void component_reader::read_bodies(const toml::table& root, const toml_fields& f
     const GiNaC::ex m = fields.expression(*b, s, "mass", d.context);
     const GiNaC::ex j = fields.expression(*b, s, "inertia", d.context);
     const std::string at = fields.where(*b);
-    const int ix = d.add_coordinate(name + "_x", symbolic::to_double(pos[0], at),
-                                    symbolic::to_double(vel[0], at), at);
-    const int iy = d.add_coordinate(name + "_y", symbolic::to_double(pos[1], at),
-                                    symbolic::to_double(vel[1], at), at);
+    const std::string pos_at = fields.field_where(*b, s, "position");
+    const std::string vel_at = fields.field_where(*b, s, "velocity");
+    const int ix = d.add_coordinate(name + "_x", fields.constant_value(pos[0], pos_at),
+                                    fields.constant_value(vel[0], vel_at), at);
+    const int iy = d.add_coordinate(name + "_y", fields.constant_value(pos[1], pos_at),
+                                    fields.constant_value(vel[1], vel_at), at);
     const int ip = d.add_coordinate(name + "_phi", angle, omega, at);
     d.mass_at(ix, ix) = m;
     d.mass_at(iy, iy) = m;
@@ -306,6 +310,11 @@ void read_gravity(const component_table& c) {
 }
 
 }  // namespace
+
+void component_reader::substitute_definitions(const symbolic::expression_context& context,
+                                              const std::string& where) {
+  for (auto& [name, f] : frames_) f.mass = context.substitute(f.mass, where);
+}
 
 void component_reader::read_joints_and_forces(const toml::table& root, const toml_fields& fields,
                                               model_description& d) {

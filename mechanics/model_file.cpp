@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
+#include <vector>
 
 #include "io/csv_table.hpp"
 
@@ -52,6 +54,112 @@ void read_parameters(const toml::table& root, const toml_fields& fields,
   }
 }
 
+// [definitions]: named intermediate expressions, L = "sqrt((xd-xc)^2 + (yd-yc)^2)", which may
+// use parameters, t, coordinates, velocities and other definitions in any order (a cycle is an
+// error naming it). Each name is declared as a symbol right after [parameters], so that every
+// later field may use it; the texts are parsed once all coordinates exist (after the bodies),
+// and from then on every parsed expression has them substituted (expression_context::
+// substitute) before anything differentiates it, so derivatives stay exact.
+struct definition {
+  std::string name;
+  const toml::node* node = nullptr;
+  std::string at;  // "file:line: [definitions] 'name'"
+  GiNaC::symbol symbol;
+  GiNaC::ex expression;  // as parsed, may name other definitions
+  GiNaC::ex value;       // free of definitions
+};
+
+std::vector<definition> declare_definitions(const toml::table& root, const toml_fields& fields,
+                                            model_description& out) {
+  std::vector<definition> defs;
+  const toml::node* node = root.get("definitions");
+  if (node == nullptr) return defs;
+  const toml::table* t = node->as_table();
+  if (t == nullptr) fields.fail(fields.where(node), "[definitions] must be a table");
+  for (const auto& [k, v] : *t) {
+    definition d;
+    d.name = std::string(k.str());
+    d.node = &v;
+    d.at = fmt::format("{}: [definitions] '{}'", fields.where(v), io::excerpt(d.name, 40));
+    defs.push_back(std::move(d));
+  }
+  // toml++ sorts keys: file order, for messages and a deterministic cycle report.
+  std::stable_sort(defs.begin(), defs.end(), [](const definition& a, const definition& b) {
+    return a.node->source().begin.line < b.node->source().begin.line;
+  });
+  for (definition& d : defs) d.symbol = out.context.add_symbol(d.name, d.at);
+  return defs;
+}
+
+// Where the masses of particles and bodies come from, for a message about them after the
+// definitions were substituted into them.
+std::string bodies_where(const toml_fields& fields) {
+  return fields.source() + ": the masses of [[particle]] and [[body]] with [definitions]";
+}
+
+void resolve_definitions(std::vector<definition>& defs, const toml_fields& fields,
+                         model_description& out) {
+  if (defs.empty()) return;
+  for (definition& d : defs) d.expression = fields.expression_of(*d.node, d.at, out.context);
+  // The definitions each one names, from the symbols its expression holds.
+  std::map<GiNaC::ex, std::size_t, GiNaC::ex_is_less> index;
+  for (std::size_t i = 0; i < defs.size(); ++i) index.emplace(defs[i].symbol, i);
+  std::vector<std::vector<std::size_t>> uses(defs.size());
+  for (std::size_t i = 0; i < defs.size(); ++i) {
+    std::set<std::size_t> named;
+    for (auto it = defs[i].expression.preorder_begin(); it != defs[i].expression.preorder_end();
+         ++it) {
+      if (!GiNaC::is_a<GiNaC::symbol>(*it)) continue;
+      if (const auto found = index.find(*it); found != index.end()) named.insert(found->second);
+    }
+    uses[i].assign(named.begin(), named.end());
+  }
+  // Depth-first in file order, with an explicit stack (a file may hold many definitions); a
+  // definition met again while it is being resolved closes a cycle, reported "a -> b -> a".
+  enum class state { open, active, done };
+  std::vector<state> states(defs.size(), state::open);
+  GiNaC::exmap resolved;
+  for (std::size_t root_index = 0; root_index < defs.size(); ++root_index) {
+    if (states[root_index] != state::open) continue;
+    std::vector<std::pair<std::size_t, std::size_t>> path{
+        {root_index, 0}};  // (definition, next use)
+    states[root_index] = state::active;
+    while (!path.empty()) {
+      const std::size_t i = path.back().first;
+      if (path.back().second < uses[i].size()) {
+        const std::size_t j = uses[i][path.back().second++];
+        if (states[j] == state::done) continue;
+        if (states[j] == state::active) {
+          auto start = path.begin();
+          while (start->first != j) ++start;
+          std::string cycle;
+          for (auto it = start; it != path.end(); ++it) {
+            cycle += io::excerpt(defs[it->first].name, 40) + " -> ";
+          }
+          cycle += io::excerpt(defs[j].name, 40);
+          fields.fail(defs[j].at, fmt::format("the definitions form a cycle: {}", cycle));
+        }
+        states[j] = state::active;
+        path.emplace_back(j, 0);
+        continue;
+      }
+      defs[i].value = symbolic::substitute_symbols(defs[i].expression, resolved, defs[i].at);
+      resolved[defs[i].symbol] = defs[i].value;
+      states[i] = state::done;
+      path.pop_back();
+    }
+  }
+  out.context.set_substitutions(resolved);
+  // What was parsed before (masses and forces of bodies and particles) gets them too.
+  const symbolic::expression_context& ctx = out.context;
+  const std::string at = bodies_where(fields);
+  for (auto& m : out.mass_diagonal) m = ctx.substitute(m, at);
+  for (auto& [ij, m] : out.mass_off_diagonal) m = ctx.substitute(m, at);
+  for (auto& f : out.force) f = ctx.substitute(f, at);
+  for (auto& v : out.potential_terms) v = ctx.substitute(v, at);
+  for (auto& c : out.constraints) c.expression = ctx.substitute(c.expression, at);
+}
+
 void read_coordinates(const toml::table& root, const toml_fields& fields, model_description& out,
                       std::vector<std::pair<int, const toml::table*>>& equation_coordinates) {
   for (const toml::table* c : fields.tables(root, "coordinate")) {
@@ -76,27 +184,43 @@ void read_equation_terms(const toml::table& root, const toml_fields& fields, mod
   if (mass_node != nullptr) {
     const toml::table* mt = mass_node->as_table();
     if (mt == nullptr) fields.fail(fields.where(mass_node), "[mass] must be a table");
-    fields.only_keys(*mt, "[mass]", {"matrix"});
-    const toml::node* mat = mt->get("matrix");
+    fields.only_keys(*mt, "[mass]", {"matrix", "lower"});
+    if (mt->contains("matrix") == mt->contains("lower")) {
+      fields.fail(fields.where(mass_node),
+                  "[mass]: give exactly one of matrix = [[...], ...] (the full M) or lower = "
+                  "[[M11], [M21, M22], ...] (its lower triangle)");
+    }
+    const bool lower = mt->contains("lower");
+    const char* key = lower ? "lower" : "matrix";
+    const toml::node* mat = mt->get(key);
     const toml::array* rows = mat != nullptr ? mat->as_array() : nullptr;
-    const std::string at = fields.field_where(*mt, "[mass]", "matrix");
+    const std::string at = fields.field_where(*mt, "[mass]", key);
     if (rows == nullptr || static_cast<int>(rows->size()) != n) {
       fields.fail(at, fmt::format("must be an array of {} rows (one per coordinate)", n));
     }
     for (int i = 0; i < n; ++i) {
       const toml::node* row_node = rows->get(static_cast<std::size_t>(i));
       const toml::array* row = row_node != nullptr ? row_node->as_array() : nullptr;
-      if (row == nullptr || static_cast<int>(row->size()) != n) {
-        fields.fail(at, fmt::format("row {} must have {} entries", i + 1, n));
+      // The lower triangle: row i holds M(i, 1..i).
+      const int columns = lower ? i + 1 : n;
+      if (row == nullptr || static_cast<int>(row->size()) != columns) {
+        fields.fail(
+            row_node != nullptr ? fields.where(row_node) + ": [mass] field '" + key + "'" : at,
+            lower ? fmt::format("row {} must have {} entries (M({},1) to M({},{}): the "
+                                "lower triangle, diagonal included)",
+                                i + 1, columns, i + 1, i + 1, i + 1)
+                  : fmt::format("row {} must have {} entries", i + 1, n));
       }
-      for (int j = 0; j < n; ++j) {
+      for (int j = 0; j < columns; ++j) {
         const toml::node* entry = row->get(static_cast<std::size_t>(j));
         if (entry == nullptr) fields.fail(at, "missing entry");
-        out.mass_at(i, j) = fields.expression_of(
+        const GiNaC::ex e = fields.expression_of(
             *entry, fmt::format("{} row {} column {}", at, i + 1, j + 1), out.context);
+        out.mass_at(i, j) = e;
+        if (lower && j < i) out.mass_at(j, i) = e;
       }
     }
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < n && !lower; ++i) {
       for (int j = 0; j < i; ++j) {
         if (!(out.mass_entry(i, j) - out.mass_entry(j, i)).expand().is_zero()) {
           fields.fail(at, fmt::format("is not symmetric: entry ({},{}) differs from ({},{})", i + 1,
@@ -160,12 +284,15 @@ void read_model_file(const toml::table& root, const std::string& source,
   toml_fields fields(source);
   out.source = source;
   fields.only_keys(root, "model file",
-                   {"model", "parameters", "coordinate", "mass", "energy", "constraint", "particle",
-                    "body", "joint", "force"});
+                   {"model", "parameters", "definitions", "coordinate", "mass", "energy",
+                    "constraint", "particle", "body", "joint", "force"});
   std::vector<GiNaC::ex> gravity{0, 0};
   out.context.add_symbol("t", source);
   out.set_time(GiNaC::ex_to<GiNaC::symbol>(out.context.parse("t", source)));
   read_parameters(root, fields, options, out);
+  // Parameters may use only parameters above them; everything after may use all of these.
+  out.context.set_name_kinds("a coordinate, velocity, parameter or definition");
+  std::vector<definition> definitions = declare_definitions(root, fields, out);
   if (const toml::node* m = root.get("model"); m != nullptr) {
     const toml::table* mt = m->as_table();
     if (mt == nullptr) fields.fail(fields.where(m), "[model] must be a table");
@@ -183,6 +310,8 @@ void read_model_file(const toml::table& root, const std::string& source,
     fields.fail(source,
                 "the model has no coordinates (add [[coordinate]], [[particle]] or [[body]])");
   }
+  resolve_definitions(definitions, fields, out);
+  components.substitute_definitions(out.context, bodies_where(fields));
   read_equation_terms(root, fields, out, coords);
   components.read_joints_and_forces(root, fields, out);
 }

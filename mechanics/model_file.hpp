@@ -34,6 +34,10 @@ class component_reader {
   // Joints, then forces; each type is one stage function in components.cpp.
   void read_joints_and_forces(const toml::table& root, const toml_fields& fields,
                               model_description& out);
+  // Replaces the [definitions] symbols in the frames' masses (read before the definitions were
+  // parsed) by their expressions.
+  void substitute_definitions(const symbolic::expression_context& context,
+                              const std::string& where);
 
  private:
   void read_joints(const toml::table& root, const toml_fields& fields, model_description& out);

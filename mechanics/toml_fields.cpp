@@ -70,9 +70,20 @@ GiNaC::ex toml_fields::expression_or(const toml::table& t, std::string_view sect
   return t.contains(key) ? expression(t, section, key, ctx) : fallback;
 }
 
+double toml_fields::constant_value(const GiNaC::ex& e, const std::string& at) const {
+  for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+    if (GiNaC::is_a<GiNaC::symbol>(*it)) {
+      fail(at, fmt::format("must be a constant (a number or an expression of parameters), but it "
+                           "names '{}' (a coordinate, velocity, t or definition)",
+                           io::excerpt(GiNaC::ex_to<GiNaC::symbol>(*it).get_name(), 40)));
+    }
+  }
+  return symbolic::to_double(e, at);
+}
+
 double toml_fields::constant(const toml::table& t, std::string_view section, std::string_view key,
                              const symbolic::expression_context& ctx) const {
-  return symbolic::to_double(expression(t, section, key, ctx), field_where(t, section, key));
+  return constant_value(expression(t, section, key, ctx), field_where(t, section, key));
 }
 
 double toml_fields::constant_or(const toml::table& t, std::string_view section,

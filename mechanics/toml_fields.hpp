@@ -40,6 +40,9 @@ class toml_fields {
                           const symbolic::expression_context& ctx, const GiNaC::ex& fallback) const;
   GiNaC::ex expression_of(const toml::node& node, const std::string& where,
                           const symbolic::expression_context& ctx) const;
+  // The value of a constant expression; a field that names a coordinate, velocity, t or a
+  // [definitions] name is refused saying that it must be a constant.
+  double constant_value(const GiNaC::ex& e, const std::string& where) const;
   // A constant (number or expression of parameters only).
   double constant(const toml::table& t, std::string_view section, std::string_view key,
                   const symbolic::expression_context& ctx) const;

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
@@ -63,9 +64,20 @@ bool is_supported_function(const std::string& name) {
   return names.count(name) != 0;
 }
 
+// The name of GiNaC's strict-parser failure `find_or_insert_symbol: symbol "l3" not found`
+// (std::invalid_argument), or empty for any other error.
+std::string unknown_name(const std::exception& err) {
+  if (dynamic_cast<const GiNaC::parse_error*>(&err) != nullptr) return {};
+  const std::string why = err.what();
+  const auto pos = why.find("symbol \"");
+  if (pos == std::string::npos || why.find("not found") == std::string::npos) return {};
+  const auto end = why.find('"', pos + 8);
+  return why.substr(pos + 8, end == std::string::npos ? 0 : end - pos - 8);
+}
+
 // The reason of a parse failure in plain words: GiNaC's messages carry its internal function
 // names, "line 0, column 0" and a source frame, CLN's may carry unprintable bytes.
-std::string plain_reason(const std::exception& err, const expression_context& ctx) {
+std::string plain_reason(const std::exception& err) {
   std::string why = err.what();
   if (dynamic_cast<const GiNaC::parse_error*>(&err) != nullptr) {
     if (const auto colon = why.find("column "); colon != std::string::npos) {
@@ -84,13 +96,22 @@ std::string plain_reason(const std::exception& err, const expression_context& ct
     if (const auto eof = why.find("got: EOF"); eof != std::string::npos) {
       why.replace(eof, 8, "got the end of the expression");
     }
+    // GiNaC prints the token code of its literals (Pi, I, Euler, Catalan) as a byte: "x Pi"
+    // gave `expected EOF, got: "\xfa"` (the fuzz harness found it).
+    if (const auto got = why.find("got: \""); got != std::string::npos) {
+      const std::string token = why.substr(got + 6, why.find('"', got + 6) - (got + 6));
+      const bool printable =
+          std::all_of(token.begin(), token.end(), [](char c) { return c >= ' ' && c <= '~'; });
+      if (!printable) why = why.substr(0, got) + "got a constant (Pi, I, Euler or Catalan)";
+    }
+    if (why.rfind("expected EOF", 0) == 0) why.replace(0, 12, "expected the end of the expression");
     return io::excerpt(why, 200);  // GiNaC echoes the offending token
   }
-  if (const auto pos = why.find("symbol \"");
-      pos != std::string::npos && why.find("not found") != std::string::npos) {
-    const auto end = why.find('"', pos + 8);
-    return fmt::format("unknown name '{}' (known names: {})",
-                       io::excerpt(why.substr(pos + 8, end - pos - 8), 40), ctx.known_names());
+  // GiNaC's parser takes a name or number right after one of its literals for a literal it
+  // does not know: std::logic_error "GiNaC::ex GiNaC::parser::parse_literal_expr()(parser/
+  // parser.cpp:NNN: unknown literal: "x"" for "Pi x" (the fuzz harness found it).
+  if (why.find("unknown literal") != std::string::npos) {
+    return "a name or number right after Pi, I, Euler or Catalan (an operator is missing)";
   }
   if (dynamic_cast<const cln::read_number_exception*>(&err) != nullptr) {
     return "malformed number";
@@ -101,15 +122,21 @@ std::string plain_reason(const std::exception& err, const expression_context& ct
   // pole_error, domain_error of GiNaC's evaluation: "power::eval(): division by zero".
   why = why.substr(0, why.find('\n'));
   if (const auto pos = why.rfind("): "); pos != std::string::npos) why = why.substr(pos + 3);
+  // Any other message of GiNaC's internal checks: "<function>(<file>.cpp:<line>: <what>".
+  if (const auto file = why.find(".cpp:"); file != std::string::npos) {
+    const auto text = why.find(": ", file);
+    why = text == std::string::npos ? "an internal check of the symbolic library failed"
+                                    : why.substr(text + 2);
+  }
   return fmt::format("it is undefined ({})", io::excerpt(why, 60));
 }
 
-// Checks what GiNaC built: only numbers, names, sums, products, powers and supported
-// functions; every number within the double range. Each shared node is visited once.
-void check_parsed(const GiNaC::ex& e, const std::string& text, const std::string& where) {
+// Checks what GiNaC built (parsing or substituting definitions): only numbers, names, sums,
+// products, powers and supported functions; every number within the double range. Each shared node
+// is visited once. `context` starts the message's reason ("cannot parse '<text>': ").
+void check_built(const GiNaC::ex& e, const std::string& context, const std::string& where) {
   auto fail = [&](const std::string& reason) {
-    throw io::input_error(
-        fmt::format("{}: cannot parse '{}': {}", where, io::excerpt(text), reason));
+    throw io::input_error(fmt::format("{}: {}{}", where, context, reason));
   };
   std::unordered_set<const GiNaC::basic*> seen;
   std::vector<GiNaC::ex> visited;  // keeps op() temporaries alive (see coordinate_symbols)
@@ -172,12 +199,17 @@ expression_context::expression_context() {
 }
 
 expression_context::expression_context(const expression_context& other)
-    : table_(other.table_), order_(other.order_) {}
+    : table_(other.table_),
+      order_(other.order_),
+      name_kinds_(other.name_kinds_),
+      substitutions_(other.substitutions_) {}
 
 expression_context& expression_context::operator=(const expression_context& other) {
   if (this != &other) {
     table_ = other.table_;
     order_ = other.order_;
+    name_kinds_ = other.name_kinds_;
+    substitutions_ = other.substitutions_;
     parser_.reset();
   }
   return *this;
@@ -367,11 +399,96 @@ GiNaC::ex expression_context::parse(const std::string& text, const std::string& 
   try {
     e = (*parser_)(text);
   } catch (const std::exception& err) {
-    throw io::input_error(fmt::format("{}: cannot parse '{}': {}", where, io::excerpt(text),
-                                      plain_reason(err, *this)));
+    if (const std::string name = unknown_name(err); !name.empty()) {
+      throw io::input_error(fmt::format("{}: unknown name '{}' in '{}' ({}known names: {})", where,
+                                        io::excerpt(name, 40), io::excerpt(text),
+                                        name_kinds_.empty() ? "" : "not " + name_kinds_ + "; ",
+                                        known_names()));
+    }
+    throw io::input_error(
+        fmt::format("{}: cannot parse '{}': {}", where, io::excerpt(text), plain_reason(err)));
   }
-  check_parsed(e, text, where);
-  return e;
+  check_built(e, fmt::format("cannot parse '{}': ", io::excerpt(text)), where);
+  return substitute(e, where);
+}
+
+GiNaC::ex expression_context::substitute(const GiNaC::ex& e, const std::string& where) const {
+  if (substitutions_.empty()) return e;
+  return substitute_symbols(e, substitutions_, where);
+}
+
+GiNaC::ex substitute_symbols(const GiNaC::ex& e, const GiNaC::exmap& map,
+                             const std::string& where) {
+  // subs() walks only `e` itself, not the values it puts in, so this is linear in `e`; the
+  // result is measured as a whole.
+  GiNaC::ex s;
+  try {
+    s = e.subs(map, GiNaC::subs_options::no_pattern);
+  } catch (const io::input_error&) {
+    throw;
+  } catch (const std::exception& err) {
+    throw io::input_error(
+        fmt::format("{}: with its definitions written out, {}", where, plain_reason(err)));
+  }
+  check_substituted_limits(s, where);
+  // Substituting evaluates: d = "-1 - x^2 + x^2" makes sqrt(d) the imaginary unit.
+  if (!s.is_equal(e)) check_built(s, "with its definitions written out, ", where);
+  return s;
+}
+
+void check_substituted_limits(const GiNaC::ex& e, const std::string& where) {
+  // Post-order over the distinct nodes with an explicit stack; (tree size, depth) per node,
+  // saturated just above the limits so that nothing overflows.
+  struct measure {
+    std::size_t size = 0, depth = 0;
+  };
+  std::unordered_map<const GiNaC::basic*, measure> done;
+  // op() may return temporaries (the factors of a product): every node measured is kept alive
+  // here, so that an address in `done` is never reused by another node.
+  std::vector<GiNaC::ex> alive;
+  struct item {
+    GiNaC::ex x;
+    std::vector<GiNaC::ex> children;
+    bool expanded = false;
+  };
+  std::vector<item> stack(1);
+  stack.back().x = e;
+  while (!stack.empty()) {
+    item& top = stack.back();
+    const GiNaC::basic* key = &GiNaC::ex_to<GiNaC::basic>(top.x);
+    if (done.count(key) != 0) {
+      stack.pop_back();
+      continue;
+    }
+    if (!top.expanded) {
+      top.expanded = true;
+      for (std::size_t k = 0; k < top.x.nops(); ++k) top.children.push_back(top.x.op(k));
+      const std::vector<GiNaC::ex> children = top.children;  // `top` moves as the stack grows
+      for (const GiNaC::ex& c : children) stack.push_back(item{c, {}, false});
+      continue;
+    }
+    measure m{1, 1};
+    for (const GiNaC::ex& child : top.children) {
+      const measure& c = done.at(&GiNaC::ex_to<GiNaC::basic>(child));
+      m.size = std::min(m.size + c.size, max_substituted_size + 1);
+      m.depth = std::max(m.depth, std::min(c.depth + 1, max_substituted_depth + 1));
+    }
+    alive.push_back(top.x);
+    stack.pop_back();
+    done.emplace(key, m);
+    if (m.depth > max_substituted_depth) {
+      throw io::input_error(fmt::format(
+          "{}: with its definitions written out the expression nests more than {} levels deep "
+          "(definitions used inside one another)",
+          where, max_substituted_depth));
+    }
+    if (m.size > max_substituted_size) {
+      throw io::input_error(
+          fmt::format("{}: with its definitions written out the expression has more than {} terms "
+                      "(definitions used several times inside one another)",
+                      where, max_substituted_size));
+    }
+  }
 }
 
 GiNaC::ex number(double value, const std::string& where) {

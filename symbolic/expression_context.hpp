@@ -30,8 +30,9 @@ class expression_context {
   void add_constant(const std::string& name, double value, const std::string& where);
   bool has(const std::string& name) const { return table_.count(name) != 0; }
 
-  // Parses `text`. Throws io::input_error "<where>: cannot parse '<text>': <reason>" with a
-  // plain reason (unknown name with the known ones, unknown function with the supported ones,
+  // Parses `text`. Throws io::input_error "<where>: unknown name 'l3' in '<text>' (not <name
+  // kinds>; known names: ...)" for an undefined name, otherwise "<where>: cannot parse '<text>':
+  // <reason>" with a plain reason (unknown function with the supported ones,
   // ambiguous a^b^c, a number out of the double range, ...); the text is echoed to at most 80
   // characters. abs, sign and step parse to their real versions (symbolic/real_functions.hpp).
   GiNaC::ex parse(const std::string& text, const std::string& where) const;
@@ -41,9 +42,25 @@ class expression_context {
   // The names known, for messages (the first 20 and how many more).
   std::string known_names() const;
 
+  // What a name may be in these expressions, for the unknown-name message: "unknown name 'l3'
+  // in '...' (not a coordinate, velocity, parameter or definition; known names: ...)".
+  // Empty (the default) gives "(known names: ...)" alone.
+  void set_name_kinds(std::string kinds) { name_kinds_ = std::move(kinds); }
+
+  // Named intermediate expressions (a model file's [definitions]): each is a symbol added with
+  // add_symbol() and, once all are parsed, mapped here to its expression free of other
+  // definitions. From then on parse() returns expressions with the definitions substituted, so
+  // that derivatives taken later are exact.
+  void set_substitutions(GiNaC::exmap map) { substitutions_ = std::move(map); }
+  // `e` with the definitions substituted; throws io::input_error naming `where` when the result
+  // is beyond the limits of check_substituted_limits().
+  GiNaC::ex substitute(const GiNaC::ex& e, const std::string& where) const;
+
  private:
   GiNaC::symtab table_;
   std::vector<std::string> order_;
+  std::string name_kinds_;
+  GiNaC::exmap substitutions_;
   // One parser for all expressions, made on first use: GiNaC's parser copies the symbol table
   // when it is made, which made every parse O(number of names) and loading quadratic.
   mutable std::unique_ptr<GiNaC::parser> parser_;
@@ -61,6 +78,26 @@ inline constexpr std::size_t max_expression_length = 100'000;
 // exponent beyond +-1000, or written as a power's exponent and larger than 1024 in magnitude
 // (CLN would expand those exactly: a hang); parse() calls it before GiNaC sees the text.
 void check_expression_limits(const std::string& text, const std::string& where);
+
+// Limits on an expression with its definitions written out. Definitions nested in each other
+// make trees far larger and deeper than any text (a_k = "sin(a_j) + cos(a_j)" with j = k - 1
+// doubles the tree at each line, a_k = "sin(a_j)" deepens it by one): GiNaC shares the copies
+// in memory, but its tree walks (diff, subs, printing) are recursive and visit every copy, so
+// they would overflow the stack or not finish. Both far above a real model; the size limit
+// matches max_expression_length (a constraint of 100,000 nodes takes about 15 s to load: its
+// second derivatives are built for gamma).
+inline constexpr std::size_t max_substituted_depth = 4 * max_expression_depth;
+inline constexpr std::size_t max_substituted_size = 100'000;
+
+// e.subs(map) for symbols as keys; throws io::input_error naming `where` when the result is
+// undefined (GiNaC evaluates while substituting: d = "x - x" makes "1/d" a division by zero)
+// or beyond the limits of check_substituted_limits().
+GiNaC::ex substitute_symbols(const GiNaC::ex& e, const GiNaC::exmap& map, const std::string& where);
+
+// Throws io::input_error naming `where` when `e`, counted as a tree (every shared copy
+// counted), nests deeper than max_substituted_depth or has more than max_substituted_size
+// nodes. Linear in the number of distinct nodes.
+void check_substituted_limits(const GiNaC::ex& e, const std::string& where);
 
 // True when `name` is a valid identifier for expressions ([A-Za-z_][A-Za-z0-9_]*).
 bool is_identifier(const std::string& name);

@@ -332,6 +332,7 @@ std::unique_ptr<expression_problem> load_optimization_problem_from_string(
     hi.push_back(u);
   }
   if (symbols.empty()) fail(source, "the problem has no [[variable]]");
+  ctx.set_name_kinds("a variable or parameter");
   p->lower = Eigen::Map<Eigen::VectorXd>(lo.data(), static_cast<Eigen::Index>(lo.size()));
   p->upper = Eigen::Map<Eigen::VectorXd>(hi.data(), static_cast<Eigen::Index>(hi.size()));
   tape_builder builder(symbols);
