@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 
 #include "cli/command.hpp"
@@ -14,6 +15,7 @@
 #include "mechanics/chain_model.hpp"
 #include "mechanics/model.hpp"
 #include "mechanics/model_writer.hpp"
+#include "mechanics/rank_analysis.hpp"
 
 namespace kinevo::cli {
 
@@ -26,6 +28,7 @@ struct model_args {
   std::string file;
   std::vector<std::string> sets;
   bool json = false;
+  bool rank = false;  // info: the rank analysis whatever the size
   bool quiet = false;
 };
 
@@ -54,6 +57,9 @@ int run_chain(const model_args& a) {
   return exit_ok;
 }
 
+// Above this many coordinates `model info` skips the rank analysis unless --rank.
+constexpr int rank_auto_limit = 1000;
+
 int run_info(const model_args& a) {
   mechanics::model_options mo;
   for (const auto& s : a.sets) mo.overrides.push_back(mechanics::parse_parameter_override(s));
@@ -73,6 +79,23 @@ int run_info(const model_args& a) {
       std::vector<double>(m.initial_positions().begin(), m.initial_positions().end());
   j["initial_velocities"] =
       std::vector<double>(m.initial_velocities().begin(), m.initial_velocities().end());
+  // Rank and mobility at the initial state (Haug 4.4, 4.6): rank, dof, redundant, independent,
+  // missing_drivers, singular, ... at the top level of the JSON (the model's own keys win). The
+  // elimination is dense, O(n^3): large models skip it unless --rank asks for it.
+  std::optional<mechanics::rank_report> rank;
+  std::string skipped;
+  if (a.rank || m.coordinates() <= rank_auto_limit) {
+    rank = mechanics::analyse_rank(m, m.initial_positions(), 0.0);
+    const nlohmann::json analysis = rank->to_json();
+    for (auto it = analysis.begin(); it != analysis.end(); ++it) {
+      if (!j.contains(it.key())) j[it.key()] = it.value();
+    }
+  } else {
+    skipped = fmt::format(
+        "rank analysis skipped: {} coordinates > {} (dense elimination); --rank forces it",
+        m.coordinates(), rank_auto_limit);
+    j["rank_analysis"] = skipped;
+  }
   if (a.json) {
     fmt::print("{}\n", j.dump());
     return exit_ok;
@@ -89,6 +112,11 @@ int run_info(const model_args& a) {
                m.initial_velocities()[i]);
   }
   for (const auto& c : m.constraint_names()) fmt::print("  constraint {}\n", c);
+  if (rank) {
+    for (const auto& line : rank->lines()) fmt::print("  {}\n", line);
+  } else {
+    fmt::print("  {}\n", skipped);
+  }
   return exit_ok;
 }
 
@@ -166,6 +194,8 @@ const command_registration model_registration(
       CLI::App* info = sub.add_subcommand("info", "Load a model file and describe it");
       info->add_option("model", a->file, "Model file (TOML)")->required();
       info->add_option("--set", a->sets, "Override a parameter: name=value (repeatable)");
+      info->add_flag("--rank", a->rank,
+                     "Rank and mobility analysis also above 1000 coordinates (dense, O(n^3))");
       info->add_flag("--json", a->json, "Print one JSON object on stdout");
       info->add_flag("--quiet", a->quiet, "No text output");
       CLI::App* assemble = sub.add_subcommand(

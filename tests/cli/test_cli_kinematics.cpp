@@ -133,3 +133,54 @@ TEST(CliKinematics, SetOverridesAParameter) {
 
 }  // namespace
 }  // namespace kinevo::test
+
+namespace kinevo::test {
+namespace {
+
+// Issue 10: the whole DADS organisation from the command line. A four-bar written with rough
+// initial values is refused without --assemble, assembled with it, and then analysed; `model
+// info` reports its rank and mobility.
+TEST(CliKinematics, AssembleThenAnalyseARoughFourBar) {
+  const auto dir = fresh_dir("kinematics_assemble");
+  std::ifstream in(std::string(KINEVO_EXAMPLES) + "/haug_fourbar.toml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string rough = text.str();
+  // Move the coupler's initial position off the closed loop.
+  const std::string from = R"(position = ["(1 + s7)/2", "(3 + s7)/2"])";
+  ASSERT_NE(rough.find(from), std::string::npos);
+  rough.replace(rough.find(from), from.size(), "position = [1.9, 2.7]");
+  const auto file = dir / "rough.toml";
+  std::ofstream(file) << rough;
+  const auto refused = run_kinevo("kinematics " + file.string() + " --t-end 0.5 --dt 0.1 --quiet");
+  EXPECT_EQ(refused.status, 2) << refused.err;
+  EXPECT_NE(refused.err.find("--assemble"), std::string::npos) << refused.err;
+  const auto r =
+      run_kinevo("kinematics " + file.string() + " --assemble --t-end 0.5 --dt 0.1 --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["completed"].get<bool>());
+  EXPECT_TRUE(j["assembly"]["converged"].get<bool>());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliKinematics, ModelInfoReportsRankAndMobility) {
+  const auto fourbar = run_kinevo("model info " + examples + "/haug_fourbar.toml --json");
+  ASSERT_EQ(fourbar.status, 0) << fourbar.err;
+  const auto f = nlohmann::json::parse(fourbar.out);
+  EXPECT_EQ(f["rank"], 12);
+  EXPECT_EQ(f["dof"], 1);
+  EXPECT_EQ(f["missing_drivers"], 0);
+  EXPECT_EQ(f["singular"], false);
+  EXPECT_EQ(f["coordinates"].size(), 12u);  // the model's own list, not the analysis' count
+  const auto para = run_kinevo("model info " + examples + "/parallelogram.toml --json");
+  ASSERT_EQ(para.status, 0) << para.err;
+  const auto p = nlohmann::json::parse(para.out);
+  EXPECT_EQ(p["rank"], 4);
+  EXPECT_EQ(p["redundant"], nlohmann::json::array({"c5"}));
+  const auto text = run_kinevo("model info " + examples + "/parallelogram.toml");
+  EXPECT_NE(text.out.find("redundant constraints: c5"), std::string::npos) << text.out;
+}
+
+}  // namespace
+}  // namespace kinevo::test
