@@ -1,5 +1,4 @@
-// The README's exit-status contract, one rule at a time, for every subcommand (model has no
-// computation that can fail: 0 and 2 only):
+// The README's exit-status contract, one rule at a time, for every subcommand:
 //   0 success, 1 the computation failed (diverged, NaN, not converged, inconsistent),
 //   2 unusable input, options or output location, 130 interrupted (what was computed is kept).
 #include <gtest/gtest.h>
@@ -102,6 +101,11 @@ TEST(ExitStatus, Model) {
       {"model info " + examples + "/missing.toml", 2},
       {"model info /dev/zero", 2},
       {"model chain --links 3 --gravity nan --out " + (dir / "bad.toml").string(), 2},
+      {"model assemble " + examples + "/haug_fourbar.toml --quiet", 0},
+      {"model assemble " + examples + "/haug_fourbar.toml --position-tolerance -1", 2},
+      {"kinematics " + examples + "/haug_fourbar.toml --t-end 1 --dt 0.1 --quiet", 0},
+      {"kinematics " + examples + "/slider_crank_lockup.toml --t-end 2 --dt 0.01 --quiet", 1},
+      {"kinematics " + examples + "/haug_fourbar.toml --dt 0 --quiet", 2},
   });
   EXPECT_FALSE(std::filesystem::exists(dir / "bad.toml"));
   std::filesystem::remove_all(dir);
