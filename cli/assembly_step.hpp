@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 #include <string>
 
@@ -34,6 +36,27 @@ inline assembly_step load_and_assemble(const std::string& file, mechanics::model
     fmt::print(stderr, "kinevo {}: {}: {}\n", command, file, step.result.summary());
   step.model = mechanics::assembled_model(loaded, step.result);
   return step;
+}
+
+// The model a run works on: loaded as it is, or (with --assemble) loaded without the check and
+// assembled. `assembly` receives the assembly's result; an empty return means the assembly
+// failed, after printing its message (and, with `json`, the object {file, completed: false,
+// message, assembly} on stdout): the caller returns exit_failure.
+inline std::optional<mechanics::model> load_for_run(
+    const std::string& file, const mechanics::model_options& options, bool assemble, double t,
+    const char* command, bool quiet, bool json, bool root,
+    std::optional<mechanics::assembly_result>& assembly) {
+  if (!assemble) return mechanics::load_model(file, options);
+  assembly_step step = load_and_assemble(file, options, t, command, quiet || json, root);
+  assembly = std::move(step.result);
+  if (!step.model && json && root) {
+    fmt::print("{}\n", nlohmann::json{{"file", file},
+                                      {"completed", false},
+                                      {"message", assembly->message},
+                                      {"assembly", assembly->to_json()}}
+                           .dump());
+  }
+  return std::move(step.model);
 }
 
 }  // namespace kinevo::cli

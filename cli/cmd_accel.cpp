@@ -84,24 +84,9 @@ int run_accel(const accel_args& a) {
   // Under mpiexec every rank solves (the GA's islands span the ranks); rank 0 reports.
   const bool root = ga::mpi_environment::rank() == 0;
   std::optional<mechanics::assembly_result> assembly;
-  std::optional<mechanics::model> loaded;
-  if (a.assemble) {
-    assembly_step step =
-        load_and_assemble(a.file, mo, a.comparison.t, "accel", a.quiet || a.json, root);
-    assembly = std::move(step.result);
-    if (!step.model) {
-      if (a.json && root) {
-        fmt::print("{}\n", nlohmann::json{{"file", a.file},
-                                          {"message", assembly->message},
-                                          {"assembly", assembly->to_json()}}
-                               .dump());
-      }
-      return exit_failure;
-    }
-    loaded = std::move(step.model);
-  } else {
-    loaded = mechanics::load_model(a.file, mo);
-  }
+  const std::optional<mechanics::model> loaded = load_for_run(
+      a.file, mo, a.assemble, a.comparison.t, "accel", a.quiet, a.json, root, assembly);
+  if (!loaded) return exit_failure;
   const mechanics::model& m = *loaded;
   const mechanics::solver_comparison c = compare(m, a);
   const int code = c.ok() ? exit_ok : exit_failure;

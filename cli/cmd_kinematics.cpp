@@ -51,25 +51,10 @@ int run_kinematics(kinematics_args& a) {
   mechanics::model_options mo;
   for (const auto& s : a.sets) mo.overrides.push_back(mechanics::parse_parameter_override(s));
   std::optional<mechanics::assembly_result> assembly;
-  std::optional<mechanics::model> loaded;
-  if (a.assemble) {
-    assembly_step step =
-        load_and_assemble(a.file, mo, a.analysis.t_start, "kinematics", a.quiet || a.json, true);
-    assembly = std::move(step.result);
-    if (!step.model) {
-      if (a.json) {
-        fmt::print("{}\n", nlohmann::json{{"file", a.file},
-                                          {"completed", false},
-                                          {"message", assembly->message},
-                                          {"assembly", assembly->to_json()}}
-                               .dump());
-      }
-      return exit_failure;
-    }
-    loaded = std::move(step.model);
-  } else {
-    loaded = mechanics::load_model(a.file, mo);
-  }
+  const std::optional<mechanics::model> loaded = load_for_run(
+      a.file, mo, a.assemble, a.analysis.t_start, "kinematics", a.quiet, a.json, true, assembly);
+  if (!loaded) return exit_failure;
+
   const mechanics::model& m = *loaded;
   io::install_interrupt_handlers();
   a.analysis.interrupt = &io::interrupt_flag();
@@ -137,7 +122,8 @@ const command_registration kinematics_registration(
       sub.footer(
           "Exit status:\n"
           "  0    every time of the grid analysed\n"
-          "  1    stopped early: no position at a time (Newton-Raphson did not converge, e.g.\n"
+          "  1    --assemble failed (stderr names the most violated constraints), or\n"
+          "       stopped early: no position at a time (Newton-Raphson did not converge, e.g.\n"
           "       past a lock-up), a singular root or a rank-deficient Phi_q, a NaN; stderr says\n"
           "       when and why, the CSV keeps the rows computed\n"
           "  2    bad input: options, the model file, a model that is not kinematically\n"

@@ -176,25 +176,10 @@ int run_simulate(simulate_args& a) {
   // rank 0 alone prints and writes.
   const bool root = ga::mpi_environment::rank() == 0;
   std::optional<mechanics::assembly_result> assembly;
-  std::optional<mechanics::model> loaded;
-  if (a.assemble) {
-    assembly_step step =
-        load_and_assemble(a.file, mo, a.sim.t_start, "simulate", a.quiet || a.json, root);
-    assembly = std::move(step.result);
-    if (!step.model) {
-      if (a.json && root) {
-        fmt::print("{}\n", nlohmann::json{{"file", a.file},
-                                          {"completed", false},
-                                          {"message", assembly->message},
-                                          {"assembly", assembly->to_json()}}
-                               .dump());
-      }
-      return exit_failure;
-    }
-    loaded = std::move(step.model);
-  } else {
-    loaded = mechanics::load_model(a.file, mo);
-  }
+  const std::optional<mechanics::model> loaded = load_for_run(
+      a.file, mo, a.assemble, a.sim.t_start, "simulate", a.quiet, a.json, root, assembly);
+  if (!loaded) return exit_failure;
+
   const mechanics::model& m = *loaded;
   auto solver = make_solver_for(a.solver, a.solver_options, "--solver");
   std::unique_ptr<mechanics::acceleration_solver> reference;
