@@ -12,6 +12,7 @@
 
 #include "cli/assembly_step.hpp"
 #include "cli/command.hpp"
+#include "cli/solver_options.hpp"
 #include "ga/mpi_environment.hpp"
 #include "io/csv_table.hpp"
 #include "mechanics/model.hpp"
@@ -120,20 +121,7 @@ const command_registration accel_registration(
       sub.add_flag("--assemble", a->assemble,
                    "Assemble the initial state at --t first (Haug 4.3; the file's values are the "
                    "estimate)");
-      sub.add_option("--rank-tolerance", a->comparison.solver.rank_tolerance,
-                     "Relative rank tolerance")
-          ->capture_default_str();
-      sub.add_option("--islands", a->comparison.solver.islands, "GA solver: islands")
-          ->capture_default_str();
-      sub.add_option("--threads", a->comparison.solver.threads,
-                     "GA solver: worker threads per process (0: one per island, at most the cores)")
-          ->check(CLI::NonNegativeNumber);
-      add_seed_option(sub, "--seed", a->comparison.solver.seed, "GA solver: seed");
-      sub.add_option("--preset", a->comparison.solver.preset, "GA solver: preset")
-          ->capture_default_str();
-      sub.add_option("--tolerance", a->comparison.solver.tolerance,
-                     "Iterative solvers: stopping tolerance")
-          ->capture_default_str();
+      add_solver_options(sub, a->comparison.solver);
       sub.add_flag("--json", a->json, "Print one JSON object on stdout");
       sub.add_flag("--quiet", a->quiet, "No text output");
       sub.footer(

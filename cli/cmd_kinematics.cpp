@@ -30,15 +30,6 @@ struct kinematics_args {
   bool assemble = false;
 };
 
-void check_output(const std::string& path, const char* option) {
-  if (path.empty()) return;
-  try {
-    io::check_writable(path);
-  } catch (const io::output_error& e) {
-    throw io::input_error(fmt::format("{}: {}", option, e.what()));
-  }
-}
-
 int exit_status(const mechanics::kinematic_analysis_result& r) {
   if (r.completed) return exit_ok;
   return r.stop == mechanics::kinematic_stop::interrupted ? exit_interrupted : exit_failure;
@@ -46,8 +37,8 @@ int exit_status(const mechanics::kinematic_analysis_result& r) {
 
 int run_kinematics(kinematics_args& a) {
   validate_options(a.analysis, {{"t_start", "--t-start"}, {"t_end", "--t-end"}});
-  check_output(a.out, "--out");
-  check_output(a.plot, "--plot");
+  check_output_path(a.out, "--out");
+  check_output_path(a.plot, "--plot");
   mechanics::model_options mo;
   for (const auto& s : a.sets) mo.overrides.push_back(mechanics::parse_parameter_override(s));
   std::optional<mechanics::assembly_result> assembly;

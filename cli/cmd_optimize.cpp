@@ -4,31 +4,19 @@
 // lives in optimization/ and ga/.
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <atomic>
-#include <cctype>
-#include <filesystem>
-#include <map>
 #include <memory>
-#include <set>
 #include <string>
-#include <system_error>
-#include <vector>
 
 #include "cli/command.hpp"
+#include "cli/option_sources.hpp"
 #include "io/interrupt.hpp"
 #include "io/progress.hpp"
 #include "io/svg_plot.hpp"
-#include "optimization/config_file.hpp"
 #include "optimization/run_driver.hpp"
 
 namespace kinevo::cli {
 
 namespace {
-
-// Where an option's value came from when it was read from the config file ("FILE:LINE"), keyed
-// by the long option name ("--population"), so that a value error names the file and line.
-using config_origins = std::map<std::string, std::string>;
 
 struct optimize_cli {
   optimization::optimize_options options;
@@ -39,76 +27,7 @@ struct optimize_cli {
   config_origins origins;
 };
 
-// An enum option parsed by the library's parse function; an unknown name is refused at parse
-// time with the library's message (which lists the valid names).
-template <class Enum, class Parse>
-CLI::Option* add_enum_option(CLI::App& sub, const std::string& name, Enum& field, Parse parse,
-                             const std::string& description) {
-  CLI::Option* opt = sub.add_option_function<std::string>(
-      name, [&field, parse](const std::string& text) { field = parse(text); }, description);
-  opt->check(CLI::Validator(
-      [parse](std::string& text) -> std::string {
-        try {
-          (void)parse(text);
-        } catch (const std::invalid_argument& e) {
-          return e.what();
-        }
-        return {};
-      },
-      "NAME"));
-  return opt;
-}
-
-// ---- the config file -------------------------------------------------------------------------
-
-// Applies one entry of the config file (optimization/config_file.hpp) to its option.
-void apply_config_entry(CLI::App& sub, const optimization::config_entry& e,
-                        config_origins& origins) {
-  CLI::Option* opt = sub.get_option_no_throw("--" + e.key);
-  if (opt == nullptr || e.key == "config") {
-    throw io::input_error(fmt::format(
-        "{}: unknown option; keys are long option names of 'kinevo optimize' without '--'", e.at));
-  }
-  if (opt->count() > 0) return;  // the command line wins
-  try {
-    opt->add_result(e.values);
-    opt->run_callback();
-  } catch (const CLI::Error& err) {
-    throw io::input_error(fmt::format("{}: {}", e.at, err.what()));
-  }
-  origins["--" + e.key] = e.at;
-}
-
-// CLI11 (2.1) reads config files for the main app only, so the subcommand applies its TOML file
-// itself; the command line wins over the file.
-void apply_config(CLI::App& sub, const std::string& path, config_origins& origins) {
-  for (const auto& e : optimization::read_config_file(path)) apply_config_entry(sub, e, origins);
-}
-
 // ---- running -----------------------------------------------------------------------------------
-
-// The keys of every option given on the command line or in the config file.
-std::set<std::string> given_keys(const CLI::App& sub) {
-  std::set<std::string> keys;
-  for (const CLI::Option* opt : sub.get_options()) {
-    if (opt->count() == 0) continue;
-    std::string key = opt->get_single_name();  // the long name without "--"
-    std::replace(key.begin(), key.end(), '-', '_');
-    keys.insert(key);
-  }
-  return keys;
-}
-
-// An option error names the option as the user wrote it: on the command line, or the config
-// file's line and key.
-io::input_error option_input_error(const io::option_error& e, const config_origins& origins) {
-  std::string name = "--" + e.field();
-  std::replace(name.begin(), name.end(), '_', '-');
-  if (const auto it = origins.find(name); it != origins.end()) {
-    return io::input_error(fmt::format("{} ({}) {}", it->second, name, e.requirement()));
-  }
-  return io::input_error(fmt::format("{} {}", name, e.requirement()));
-}
 
 optimization::optimization_run run_library(const optimize_cli& c) {
   io::progress_line progress("optimize", c.quiet || c.json);
@@ -116,12 +35,7 @@ optimization::optimization_run run_library(const optimize_cli& c) {
   hooks.interrupt = &io::interrupt_flag();
   if (progress.visible()) {
     hooks.on_progress = [&](const optimization::progress_report& r) {
-      progress.update(r.fraction,
-                      fmt::format("run {} gen {} evals {} best {:.6g}{}", r.run + 1, r.generation,
-                                  r.evaluations, r.best_value,
-                                  r.best_violation > 0.0
-                                      ? fmt::format(" (infeasible by {:.3g})", r.best_violation)
-                                      : std::string()));
+      progress.update(r.fraction, r.text());
     };
   }
   io::install_interrupt_handlers();
@@ -153,7 +67,7 @@ void print_results(const optimize_cli& c, const optimization::optimization_run& 
 }
 
 int run_optimize(optimize_cli& c, CLI::App& sub) {
-  if (!c.config.empty()) apply_config(sub, c.config, c.origins);
+  if (!c.config.empty()) apply_config(sub, c.config, "optimize", c.origins);
   c.options.given = given_keys(sub);
   c.options.record_history = !c.log.empty() || !c.plot.empty();
   const auto run = run_library(c);

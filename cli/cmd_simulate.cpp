@@ -11,6 +11,7 @@
 
 #include "cli/assembly_step.hpp"
 #include "cli/command.hpp"
+#include "cli/solver_options.hpp"
 #include "ga/mpi_environment.hpp"
 #include "io/atomic_file.hpp"
 #include "io/interrupt.hpp"
@@ -63,15 +64,6 @@ std::unique_ptr<mechanics::acceleration_solver> make_solver_for(
   }
 }
 
-void check_output(const std::string& path, const char* option) {
-  if (path.empty()) return;
-  try {
-    io::check_writable(path);
-  } catch (const io::output_error& e) {
-    throw io::input_error(fmt::format("{}: {}", option, e.what()));
-  }
-}
-
 // The options, checked before anything runs: exit 2 naming the command-line option.
 void prepare_options(simulate_args& a) {
   try {
@@ -88,8 +80,8 @@ void prepare_options(simulate_args& a) {
   if (a.interrupt_after < 0) throw io::input_error("--interrupt-after must be >= 0");
   // Before the run, so that an unusable output path does not cost the run (and no folder is
   // created that the user did not ask for).
-  check_output(a.out, "--out");
-  check_output(a.plot, "--plot");
+  check_output_path(a.out, "--out");
+  check_output_path(a.plot, "--plot");
 }
 
 // The rows and plotted series the run keeps; an unknown --plot-columns name is bad input.
@@ -109,27 +101,8 @@ void report_stderr(const simulate_args& a, const mechanics::simulation_result& r
   if (!res.completed) {
     fmt::print(stderr, "kinevo simulate: {}\n", res.message);
     if (!a.out.empty()) fmt::print(stderr, "kinevo simulate: wrote {} {}\n", a.out, up_to);
-    if (res.stop == mechanics::simulation_stop::not_converged)
-      fmt::print(stderr, "kinevo simulate: --allow-unconverged goes on past unconverged solves\n");
-    if (res.diverged()) {
-      fmt::print(stderr,
-                 "kinevo simulate: a smaller --dt, --integrator dopri or --stabilization may "
-                 "help; the limits are --divergence-growth, --divergence-violation and "
-                 "--divergence-energy\n");
-    }
-  } else if (res.unconverged_solves > 0) {
-    fmt::print(stderr,
-               "kinevo simulate: warning: {} of {} solves did not converge (first at t = {:.6g}: "
-               "{})\n",
-               res.unconverged_solves, res.solves, res.first_unconverged_t,
-               res.first_unconverged_message);
   }
-  if (res.least_squares_solves > 0) {
-    fmt::print(stderr,
-               "kinevo simulate: warning: {} of {} solves are least-squares compromises "
-               "(inconsistent constraints)\n",
-               res.least_squares_solves, res.solves);
-  }
+  for (const auto& note : res.notes()) fmt::print(stderr, "kinevo simulate: {}\n", note);
 }
 
 nlohmann::json json_summary(const simulate_args& a, const mechanics::model& m,
@@ -295,20 +268,7 @@ const command_registration simulate_registration(
       sub.add_option("--plot-columns", a->plot_columns,
                      "CSV columns to plot (default: coordinates)")
           ->delimiter(',');
-      sub.add_option("--islands", a->solver_options.islands, "GA solver: islands")
-          ->capture_default_str();
-      sub.add_option("--threads", a->solver_options.threads,
-                     "GA solver: worker threads per process (0: one per island, at most the cores)")
-          ->check(CLI::NonNegativeNumber);
-      add_seed_option(sub, "--seed", a->solver_options.seed, "GA solver: seed");
-      sub.add_option("--preset", a->solver_options.preset, "GA solver: preset")
-          ->capture_default_str();
-      sub.add_option("--tolerance", a->solver_options.tolerance,
-                     "Iterative solvers: stopping tolerance")
-          ->capture_default_str();
-      sub.add_option("--rank-tolerance", a->solver_options.rank_tolerance,
-                     "Direct solvers: relative rank tolerance")
-          ->capture_default_str();
+      add_solver_options(sub, a->solver_options);
       // Hidden: for the tests of the interrupted path.
       sub.add_option("--interrupt-after", a->interrupt_after)->group("");
       sub.add_flag("--json", a->json, "Print one JSON object on stdout");

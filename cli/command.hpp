@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 
+#include "io/atomic_file.hpp"
 #include "io/csv_table.hpp"
 #include "io/option_error.hpp"
 
@@ -27,10 +28,21 @@ struct command_registration {
   command_registration(int order, std::string name, std::string description, command_setup setup);
 };
 
+// An output path checked before a run (io::check_writable), so that an unusable one costs no
+// run: exit 2 naming the option ("--out: ...").
+inline void check_output_path(const std::string& path, const char* option) {
+  if (path.empty()) return;
+  try {
+    io::check_writable(path);
+  } catch (const io::output_error& e) {
+    throw io::input_error(fmt::format("{}: {}", option, e.what()));
+  }
+}
+
 // Exit statuses shared by all subcommands.
 inline constexpr int exit_ok = 0;
-inline constexpr int exit_failure = 1;      // computation failed (diverged, inconsistent, ...)
-inline constexpr int exit_bad_input = 2;    // unusable input file or options
+inline constexpr int exit_failure = 1;    // computation failed (diverged, inconsistent, ...)
+inline constexpr int exit_bad_input = 2;  // unusable input file or options
 inline constexpr int exit_interrupted = 130;
 
 // Runs an options struct's validate() and rethrows its io::option_error as io::input_error (exit

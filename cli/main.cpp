@@ -39,7 +39,8 @@ int main(int argc, char** argv) {
   using namespace kinevo;
   ga::mpi_environment mpi(argc, argv);
   gauss::register_ga_solver();
-  CLI::App app{"kinevo: genetic algorithms and classical optimisers for mechanism dynamics and synthesis"};
+  CLI::App app{
+      "kinevo: genetic algorithms and classical optimisers for mechanism dynamics and synthesis"};
   app.set_version_flag("--version", "kinevo 0.1.0");
   app.require_subcommand(1);
   app.fallthrough(false);

@@ -108,6 +108,29 @@ std::string simulation_result::brief_report() const {
   return s;
 }
 
+std::vector<std::string> simulation_result::notes() const {
+  std::vector<std::string> out;
+  if (!completed && stop == simulation_stop::not_converged) {
+    out.push_back("--allow-unconverged goes on past unconverged solves");
+  }
+  if (!completed && diverged()) {
+    out.push_back(
+        "a smaller --dt, --integrator dopri or --stabilization may help; the limits are "
+        "--divergence-growth, --divergence-violation and --divergence-energy");
+  }
+  if (completed && unconverged_solves > 0) {
+    out.push_back(fmt::format("warning: {} of {} solves did not converge (first at t = {:.6g}: {})",
+                              unconverged_solves, solves, first_unconverged_t,
+                              first_unconverged_message));
+  }
+  if (least_squares_solves > 0) {
+    out.push_back(fmt::format(
+        "warning: {} of {} solves are least-squares compromises (inconsistent constraints)",
+        least_squares_solves, solves));
+  }
+  return out;
+}
+
 std::string simulation_result::full_report() const {
   std::string s = brief_report() + "\n";
   s += fmt::format("  max |Phi| = {:.3g}, max velocity violation = {:.3g}\n",

@@ -122,6 +122,10 @@ struct simulation_result {
   // Several lines: the brief one, violations, energy, the reference difference, solver work,
   // unconverged and least-squares solves.
   std::string full_report() const;
+  // What the user should hear besides the message, one line each: how to go on after a stop
+  // (--allow-unconverged; a smaller --dt or the divergence limits after a divergence) and the
+  // warnings of a finished run (unconverged or least-squares solves).
+  std::vector<std::string> notes() const;
   // The JSON of --json (keys pinned in tests/mechanics/test_report_contracts.cpp); numbers
   // that are not finite as null.
   nlohmann::json to_json() const;

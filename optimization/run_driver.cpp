@@ -213,6 +213,13 @@ expression_report report_of(const optimize_options& o, const symbolic::expressio
 
 }  // namespace
 
+std::string progress_report::text() const {
+  return fmt::format("run {} gen {} evals {} best {:.6g}{}", run + 1, generation, evaluations,
+                     best_value,
+                     best_violation > 0.0 ? fmt::format(" (infeasible by {:.3g})", best_violation)
+                                          : std::string());
+}
+
 optimization_run run_optimization(const optimize_options& o, const run_hooks& hooks) {
   o.validate();
   loaded_problem lp;
