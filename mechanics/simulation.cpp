@@ -12,6 +12,7 @@
 
 #include "io/csv_table.hpp"
 #include "io/option_error.hpp"
+#include "mechanics/formulation.hpp"
 #include "mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
@@ -112,8 +113,9 @@ void check_halt(const simulation_options& o, step_record& r, run_state& st, bool
 // convergence), so that no integrator path can skip them.
 class dynamics {
  public:
-  dynamics(const model& m, acceleration_solver& solver, const simulation_options& o, run_state& st)
-      : model_(m), solver_(solver), options_(o), state_(st) {}
+  dynamics(const model& m, acceleration_solver& solver, formulation& form,
+           const simulation_options& o, run_state& st)
+      : model_(m), solver_(solver), form_(form), options_(o), state_(st) {}
 
   // The acceleration at (q, q', t), or nullptr when the run must stop there (the result says
   // why). The pointee is overwritten by the next call.
@@ -142,7 +144,8 @@ class dynamics {
         }
       }
     }
-    result_ = solver_.solve(system_);
+    current_ = &form_.solver(solver_);
+    result_ = current_->solve(system_);
     evaluations_ += result_.evaluations;
     runs_ += result_.runs;
     return account(t) ? &result_ : nullptr;
@@ -178,7 +181,7 @@ class dynamics {
       stop_run(state_, simulation_stop::non_finite,
                fmt::format("stopped at t = {:.6g}: non-finite acceleration (NaN or infinite) "
                            "from the {} solver{}",
-                           t, solver_.name(),
+                           t, current_->name(),
                            inputs.empty() ? std::string()
                                           : fmt::format("; the model gives NaN or infinite {}",
                                                         fmt::join(inputs, ", "))));
@@ -187,7 +190,7 @@ class dynamics {
     if (a.status == solve_status::not_converged && !options_.allow_unconverged) {
       stop_run(state_, simulation_stop::not_converged,
                fmt::format("stopped at t = {:.6g}: the {} solver did not converge{}", t,
-                           solver_.name(), a.message.empty() ? "" : " (" + a.message + ")"));
+                           current_->name(), a.message.empty() ? "" : " (" + a.message + ")"));
       return false;
     }
     return true;
@@ -195,6 +198,8 @@ class dynamics {
 
   const model& model_;
   acceleration_solver& solver_;
+  formulation& form_;
+  acceleration_solver* current_ = &solver_;  // the solver of the last solve
   const simulation_options& options_;
   run_state& state_;
   constrained_system system_;
@@ -202,36 +207,6 @@ class dynamics {
   long long evaluations_ = 0;
   int runs_ = 0;
 };
-
-// Projection onto Phi = 0 and onto the velocity constraints with weight M
-// (generalized-inverse dissertation (GIGSP), eqs. 2.46-2.53):
-//   dq = -M^-1 Phi_q^T (Phi_q M^-1 Phi_q^T)^+ Phi, iterated (Newton); then likewise for q'.
-// The Moore-Penrose form through a complete orthogonal decomposition tolerates redundant rows.
-void project(const model& m, const simulation_options& o, double t, Eigen::VectorXd& q,
-             Eigen::VectorXd& qd) {
-  constrained_system s;
-  m.evaluate(q, qd, t, s);
-  mass_factor mf;
-  if (!mf.compute(s)) return;
-  if (m.holonomic_constraints() > 0) {
-    for (int it = 0; it < o.projection_iterations; ++it) {
-      const Eigen::VectorXd phi = m.position_violation(q, t);
-      if (phi.cwiseAbs().maxCoeff() <= o.projection_tolerance) break;
-      const Eigen::MatrixXd a_hat = mf.right_solve_upper(m.position_jacobian(q, t));
-      Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(a_hat);
-      q -= mf.solve_upper(cod.solve(phi));
-    }
-    m.evaluate(q, qd, t, s);
-  }
-  if (s.constraints() > 0) {
-    const Eigen::VectorXd c = m.velocity_violation(q, qd, t);
-    if (c.cwiseAbs().maxCoeff() > o.projection_tolerance) {
-      const Eigen::MatrixXd a_hat = mf.right_solve_upper(s.jacobian);
-      Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(a_hat);
-      qd -= mf.solve_upper(cod.solve(c));
-    }
-  }
-}
 
 void make_record(const model& m, dynamics& dyn, acceleration_solver* reference,
                  const simulation_options& o, double t, const Eigen::VectorXd& q,
@@ -278,6 +253,10 @@ void make_record(const model& m, dynamics& dyn, acceleration_solver* reference,
     set_scales(o, r, st);
   }
   res.final_energy = r.energy;
+  if (std::isfinite(r.energy) && std::isfinite(res.initial_energy)) {
+    res.max_energy_change =
+        std::max(res.max_energy_change, std::abs(r.energy - res.initial_energy));
+  }
   res.last_t = t;
   r.final = force_keep;
   check_halt(o, r, st, first);
@@ -291,36 +270,80 @@ void make_record(const model& m, dynamics& dyn, acceleration_solver* reference,
   }
 }
 
-void run_rk4(const model& m, acceleration_solver& solver, const simulation_options& o,
-             acceleration_solver* reference, Eigen::VectorXd q, Eigen::VectorXd qd, run_state& st) {
-  dynamics dyn(m, solver, o, st);
+// One stage: the integrated state y -> the full state (q, q') -> the acceleration -> dy/dt.
+// Every integrator path goes through it, so none can skip the formulation's recovery or the
+// solve's checks.
+class stage_evaluator {
+ public:
+  stage_evaluator(formulation& form, dynamics& dyn, run_state& st)
+      : form_(form), dyn_(dyn), state_(st) {}
+
+  // The acceleration at y (nullptr when the run must stop there); dy/dt into `dy`. The full
+  // state is q(), qd() until the next call.
+  const acceleration_result* evaluate(const Eigen::VectorXd& y, double t, Eigen::VectorXd& dy) {
+    if (!y.allFinite()) {
+      stop_run(state_, simulation_stop::non_finite,
+               fmt::format("stopped at t = {:.6g}: non-finite state (q or q' is NaN or "
+                           "infinite): the motion diverged",
+                           t));
+      return nullptr;
+    }
+    if (!form_.expand(y, t, q_, qd_)) {
+      stop_run(state_, simulation_stop::not_converged,
+               fmt::format("stopped at t = {:.6g}: {}", t, form_.message()));
+      return nullptr;
+    }
+    const acceleration_result* a = dyn_.solve(q_, qd_, t);
+    if (a == nullptr) return nullptr;
+    dy = form_.derivative(q_, qd_, a->acceleration);
+    return a;
+  }
+  // The formulation's corrections after an accepted step; false when the run must stop.
+  bool after_step(double t, double h, double h_max, Eigen::VectorXd& y, bool& changed) {
+    const step_outcome outcome = form_.after_step(t, h, h_max, y);
+    changed = outcome == step_outcome::changed;
+    if (outcome == step_outcome::failed) {
+      stop_run(state_, simulation_stop::not_converged,
+               fmt::format("stopped at t = {:.6g}: {}", t, form_.message()));
+      return false;
+    }
+    return true;
+  }
+  const Eigen::VectorXd& q() const { return q_; }
+  const Eigen::VectorXd& qd() const { return qd_; }
+
+ private:
+  formulation& form_;
+  dynamics& dyn_;
+  run_state& state_;
+  Eigen::VectorXd q_, qd_;
+};
+
+void run_rk4(const model& m, acceleration_solver& solver, formulation& form,
+             const simulation_options& o, acceleration_solver* reference, const Eigen::VectorXd& q0,
+             const Eigen::VectorXd& qd0, run_state& st) {
+  dynamics dyn(m, solver, form, o, st);
+  stage_evaluator stage(form, dyn, st);
   const double span = o.t_end - o.t_start;
   const auto steps = static_cast<long long>(std::ceil(span / o.dt - 1e-9));
+  Eigen::VectorXd y = form.begin(q0, qd0, o.t_start);
+  Eigen::VectorXd k1, k2, k3, k4;
   for (long long k = 0;; ++k) {
     const double t = k == steps ? o.t_end : o.t_start + static_cast<double>(k) * o.dt;
-    const acceleration_result* a1 = dyn.solve(q, qd, t);
+    const acceleration_result* a1 = stage.evaluate(y, t, k1);
     if (a1 == nullptr) return;
-    make_record(m, dyn, reference, o, t, q, qd, *a1, st, k == steps);
+    make_record(m, dyn, reference, o, t, stage.q(), stage.qd(), *a1, st, k == steps);
     if (st.halt) return;
     if (k == steps) break;
     const double t_next = k + 1 == steps ? o.t_end : o.t_start + static_cast<double>(k + 1) * o.dt;
     const double h = t_next - t;
-    // Classical Runge-Kutta on y = (q, q'). Copies: each solve overwrites the previous result.
-    const Eigen::VectorXd k1q = qd, k1v = a1->acceleration;
-    const Eigen::VectorXd q2 = q + 0.5 * h * k1q, v2 = qd + 0.5 * h * k1v;
-    const acceleration_result* a2 = dyn.solve(q2, v2, t + 0.5 * h);
-    if (a2 == nullptr) return;
-    const Eigen::VectorXd k2v = a2->acceleration;
-    const Eigen::VectorXd q3 = q + 0.5 * h * v2, v3 = qd + 0.5 * h * k2v;
-    const acceleration_result* a3 = dyn.solve(q3, v3, t + 0.5 * h);
-    if (a3 == nullptr) return;
-    const Eigen::VectorXd k3v = a3->acceleration;
-    const Eigen::VectorXd q4 = q + h * v3, v4 = qd + h * k3v;
-    const acceleration_result* a4 = dyn.solve(q4, v4, t + h);
-    if (a4 == nullptr) return;
-    q += h / 6.0 * (k1q + 2.0 * v2 + 2.0 * v3 + v4);
-    qd += h / 6.0 * (k1v + 2.0 * k2v + 2.0 * k3v + a4->acceleration);
-    if (o.stabilization == stabilization_kind::projection) project(m, o, t_next, q, qd);
+    // Classical Runge-Kutta on the integrated state.
+    if (stage.evaluate(y + 0.5 * h * k1, t + 0.5 * h, k2) == nullptr) return;
+    if (stage.evaluate(y + 0.5 * h * k2, t + 0.5 * h, k3) == nullptr) return;
+    if (stage.evaluate(y + h * k3, t + h, k4) == nullptr) return;
+    y += h / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4);
+    bool changed = false;
+    if (!stage.after_step(t_next, h, o.dt, y, changed)) return;
     ++st.result.steps;
   }
   st.result.completed = true;
@@ -329,9 +352,9 @@ void run_rk4(const model& m, acceleration_solver& solver, const simulation_optio
 // Dormand-Prince 5(4) (the RK5(4)7M pair, first same as last) with step-size control, and its
 // continuous extension of order 4 for the records at t_start + k dt (the dense-output
 // coefficients of Hairer, Norsett and Wanner's DOPRI5), so steps are not tied to dt.
-void run_dopri(const model& m, acceleration_solver& solver, const simulation_options& o,
-               acceleration_solver* reference, Eigen::VectorXd q, Eigen::VectorXd qd,
-               run_state& st) {
+void run_dopri(const model& m, acceleration_solver& solver, formulation& form,
+               const simulation_options& o, acceleration_solver* reference,
+               const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0, run_state& st) {
   static constexpr double c2 = 1.0 / 5, c3 = 3.0 / 10, c4 = 4.0 / 5, c5 = 8.0 / 9;
   static constexpr double a21 = 1.0 / 5;
   static constexpr double a31 = 3.0 / 40, a32 = 9.0 / 40;
@@ -347,34 +370,25 @@ void run_dopri(const model& m, acceleration_solver& solver, const simulation_opt
   static constexpr double d1 = -12715105075.0 / 11282082432.0, d3 = 87487479700.0 / 32700410799.0,
                           d4 = -10690763975.0 / 1880347072.0, d5 = 701980252875.0 / 199316789632.0,
                           d6 = -1453857185.0 / 822651844.0, d7 = 69997945.0 / 29380423.0;
-  dynamics dyn(m, solver, o, st);
-  const Eigen::Index n = q.size();
-  auto pack = [n](const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
-    Eigen::VectorXd y(2 * n);
-    y << a, b;
-    return y;
-  };
-  Eigen::VectorXd y = pack(q, qd);
+  dynamics dyn(m, solver, form, o, st);
+  stage_evaluator stage(form, dyn, st);
+  Eigen::VectorXd y = form.begin(q0, qd0, o.t_start);
   double t = o.t_start;
-  const acceleration_result* a0 = dyn.solve(q, qd, t);
+  Eigen::VectorXd k1, k2, k3, k4, k5, k6, k7, unused;
+  const acceleration_result* a0 = stage.evaluate(y, t, k1);
   if (a0 == nullptr) return;
-  make_record(m, dyn, reference, o, t, q, qd, *a0, st, false);
+  make_record(m, dyn, reference, o, t, stage.q(), stage.qd(), *a0, st, false);
   if (st.halt) return;
-  Eigen::VectorXd k1 = pack(qd, a0->acceleration);
   double h = o.dt;
+  double h_largest = 0.0;  // the largest accepted step so far (the formulations' h_max)
   long long out_index = 1;
   const auto outputs = static_cast<long long>(std::ceil((o.t_end - o.t_start) / o.dt - 1e-9));
   auto output_time = [&](long long k) {
     return k == outputs ? o.t_end : o.t_start + static_cast<double>(k) * o.dt;
   };
   auto f = [&](const Eigen::VectorXd& yy, double tt, Eigen::VectorXd& k) {
-    const Eigen::VectorXd qq = yy.head(n), vv = yy.tail(n);
-    const acceleration_result* a = dyn.solve(qq, vv, tt);
-    if (a == nullptr) return false;
-    k = pack(vv, a->acceleration);
-    return true;
+    return stage.evaluate(yy, tt, k) != nullptr;
   };
-  Eigen::VectorXd k2, k3, k4, k5, k6, k7;
   while (out_index <= outputs) {
     const double step = std::min(h, o.t_end - t);
     if (!f(y + step * a21 * k1, t + c2 * step, k2)) return;
@@ -387,8 +401,11 @@ void run_dopri(const model& m, acceleration_solver& solver, const simulation_opt
     const Eigen::VectorXd err = step * (e1 * k1 + e3 * k3 + e4 * k4 + e5 * k5 + e6 * k6 + e7 * k7);
     const Eigen::VectorXd scale =
         (o.atol + o.rtol * y.cwiseAbs().cwiseMax(y_new.cwiseAbs()).array()).matrix();
+    // A formulation with no independent coordinates (a driven mechanism) has nothing to control.
     const double e =
-        std::sqrt((err.cwiseQuotient(scale)).squaredNorm() / static_cast<double>(2 * n));
+        y.size() == 0
+            ? 0.0
+            : std::sqrt((err.cwiseQuotient(scale)).squaredNorm() / static_cast<double>(y.size()));
     if (!(e <= 1.0) || !std::isfinite(e)) {
       ++st.result.rejected_steps;
       h = step * std::max(0.2, 0.9 * std::pow(std::isfinite(e) ? e : 1e10, -0.2));
@@ -413,10 +430,9 @@ void run_dopri(const model& m, acceleration_solver& solver, const simulation_opt
           out_index == outputs || th >= 1.0
               ? y_new
               : Eigen::VectorXd(y + th * (r2 + (1.0 - th) * (r3 + th * (r4 + (1.0 - th) * r5))));
-      const Eigen::VectorXd qq = y_out.head(n), vv = y_out.tail(n);
-      const acceleration_result* a = dyn.solve(qq, vv, t_out);
+      const acceleration_result* a = stage.evaluate(y_out, t_out, unused);
       if (a == nullptr) return;
-      make_record(m, dyn, reference, o, t_out, qq, vv, *a, st, out_index == outputs);
+      make_record(m, dyn, reference, o, t_out, stage.q(), stage.qd(), *a, st, out_index == outputs);
       if (st.halt) return;
       ++out_index;
     }
@@ -424,15 +440,11 @@ void run_dopri(const model& m, acceleration_solver& solver, const simulation_opt
     y = y_new;
     k1 = k7;  // first same as last
     ++st.result.steps;
+    h_largest = std::max(h_largest, step);
     h = step * std::min(5.0, 0.9 * std::pow(std::max(e, 1e-10), -0.2));
-    if (o.stabilization == stabilization_kind::projection) {
-      Eigen::VectorXd qq = y.head(n), vv = y.tail(n);
-      project(m, o, t, qq, vv);
-      y = pack(qq, vv);
-      const acceleration_result* a = dyn.solve(qq, vv, t);
-      if (a == nullptr) return;
-      k1 = pack(vv, a->acceleration);
-    }
+    bool changed = false;
+    if (!stage.after_step(t, step, h_largest, y, changed)) return;
+    if (changed && !f(y, t, k1)) return;
   }
   st.result.completed = true;
 }
@@ -458,12 +470,15 @@ simulation_result simulate_from(const model& m, const Eigen::VectorXd& q0,
   st.result.stabilization = options.stabilization;
   st.result.has_energy = m.has_energy();
   st.result.allow_unconverged = options.allow_unconverged;
+  const std::unique_ptr<formulation> form = make_formulation(m, options.formulation, options);
+  st.result.solver = form->solver(solver).name();
   const auto started = std::chrono::steady_clock::now();
   if (options.integrator == integrator_kind::rk4) {
-    run_rk4(m, solver, options, reference, q0, qd0, st);
+    run_rk4(m, solver, *form, options, reference, q0, qd0, st);
   } else {
-    run_dopri(m, solver, options, reference, q0, qd0, st);
+    run_dopri(m, solver, *form, options, reference, q0, qd0, st);
   }
+  st.result.formulation = form->report();
   st.result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return std::move(st.result);
@@ -506,6 +521,7 @@ void simulation_options::validate() const {
   io::require_real("divergence_violation", divergence_violation, io::positive());
   io::require_real("divergence_energy", divergence_energy,
                    {1.0, std::numeric_limits<double>::infinity(), true});
+  formulation.validate();
 }
 
 std::vector<std::string> record_columns(const model& m, bool with_reference) {

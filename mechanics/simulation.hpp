@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "mechanics/acceleration_solver.hpp"
+#include "mechanics/formulation.hpp"
 #include "mechanics/model.hpp"
 #include "mechanics/simulation_result.hpp"
 
@@ -30,6 +31,10 @@ struct simulation_options {
   double baumgarte_gamma = 5.0;  // 1/s, nonholonomic rows
   double projection_tolerance = 1e-12;
   int projection_iterations = 8;
+
+  // How the constraints enter the integration (mechanics/formulation.hpp, docs/formulations.md):
+  // `full` integrates every coordinate with the given solver and `stabilization`.
+  formulation_options formulation;
 
   int record_every = 1;  // keep every k-th record (the callback still sees every step)
   // Compute violations and energy for each record; off for timing the bare step loop (the
@@ -70,7 +75,8 @@ struct simulation_options {
   // Throws io::option_error naming the field and its allowed range: times finite with
   // t_end > t_start, dt, rtol (< 1), dt_min and projection_tolerance finite and > 0, atol and the
   // Baumgarte rates finite and >= 0, record_every and projection_iterations >= 1, the divergence
-  // limits finite and > 0 (divergence_growth and divergence_energy > 1).
+  // limits finite and > 0 (divergence_growth and divergence_energy > 1), and
+  // formulation.validate().
   // simulate() and simulate_from() call it.
   void validate() const;
 };

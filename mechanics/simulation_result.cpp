@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "io/option_error.hpp"
@@ -87,6 +88,13 @@ simulation_stop parse_simulation_stop(std::string_view name) {
                     "interrupted");
 }
 
+double simulation_result::max_energy_deviation() const {
+  if (!std::isfinite(initial_energy) || initial_energy == 0.0) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  return max_energy_change / std::abs(initial_energy);
+}
+
 double simulation_result::energy_drift() const {
   return std::isfinite(initial_energy) && initial_energy != 0.0
              ? (final_energy - initial_energy) / std::abs(initial_energy)
@@ -101,8 +109,10 @@ std::string simulation_result::status() const {
 }
 
 std::string simulation_result::brief_report() const {
-  std::string s = fmt::format("{}: {} steps with {} ({}, {})", status(), steps, solver,
-                              to_string(integrator), to_string(stabilization));
+  const bool default_formulation = formulation.name.empty() || formulation.name == "full";
+  std::string s = fmt::format(
+      "{}: {} steps with {} ({}, {})", status(), steps, solver, to_string(integrator),
+      default_formulation ? to_string(stabilization) : "formulation " + formulation.name);
   if (std::isfinite(last_t)) s += fmt::format(" up to t = {:.6g}", last_t);
   if (!completed && !message.empty()) s += "; " + message;
   return s;
@@ -136,8 +146,18 @@ std::string simulation_result::full_report() const {
   s += fmt::format("  max |Phi| = {:.3g}, max velocity violation = {:.3g}\n",
                    max_position_violation, max_velocity_violation);
   if (has_energy) {
-    s += fmt::format("  energy {:.10g} -> {:.10g} (relative drift {:.3g})\n", initial_energy,
-                     final_energy, energy_drift());
+    s += fmt::format(
+        "  energy {:.10g} -> {:.10g} (relative drift {:.3g}, largest deviation {:.3g})\n",
+        initial_energy, final_energy, energy_drift(), max_energy_deviation());
+  }
+  if (formulation.repartitions > 0) {
+    s += fmt::format("  re-partitions: {}\n", formulation.repartitions);
+  }
+  if (formulation.exact_inverses > 0) {
+    s += fmt::format("  exact generalized inverses: {}\n", formulation.exact_inverses);
+  }
+  for (const auto& w : formulation.switches) {
+    s += fmt::format("  switch at t = {:.6g}: {} -> {} ({})\n", w.t, w.from, w.to, w.reason);
   }
   if (!reference_solver.empty()) {
     s += fmt::format("  max |a - a_{}| = {:.3g}\n", reference_solver, max_reference_difference);
@@ -177,14 +197,26 @@ nlohmann::json simulation_result::to_json() const {
   j["rejected_steps"] = rejected_steps;
   j["max_position_violation"] = finite_or_null(max_position_violation);
   j["max_velocity_violation"] = finite_or_null(max_velocity_violation);
-  j["energy"] = has_energy ? nlohmann::json{{"initial", finite_or_null(initial_energy)},
-                                            {"final", finite_or_null(final_energy)},
-                                            {"relative_drift", finite_or_null(energy_drift())}}
-                           : nlohmann::json(nullptr);
+  j["energy"] =
+      has_energy
+          ? nlohmann::json{{"initial", finite_or_null(initial_energy)},
+                           {"final", finite_or_null(final_energy)},
+                           {"relative_drift", finite_or_null(energy_drift())},
+                           {"max_relative_deviation", finite_or_null(max_energy_deviation())}}
+          : nlohmann::json(nullptr);
   j["check"] = reference_solver.empty()
                    ? nlohmann::json(nullptr)
                    : nlohmann::json{{"solver", reference_solver},
                                     {"max_difference", finite_or_null(max_reference_difference)}};
+  j["formulation"] = formulation.name;
+  nlohmann::json switches = nlohmann::json::array();
+  for (const auto& w : formulation.switches) {
+    switches.push_back({{"t", w.t}, {"from", w.from}, {"to", w.to}, {"reason", w.reason}});
+  }
+  j["switches"] = std::move(switches);
+  j["repartitions"] = formulation.repartitions;
+  j["corrections"] = formulation.corrections;
+  j["exact_inverses"] = formulation.exact_inverses;
   j["solver_evaluations"] = solver_evaluations;
   j["divergence_scales"] = nlohmann::json{{"position", finite_or_null(position_scale)},
                                           {"velocity", finite_or_null(velocity_scale)}};

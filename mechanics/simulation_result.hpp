@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mechanics/acceleration_solver.hpp"
+#include "mechanics/formulation.hpp"
 
 namespace kinevo::mechanics {
 
@@ -88,6 +89,7 @@ struct simulation_result {
   double max_velocity_violation = 0.0;
   double max_reference_difference = 0.0;            // NaN without a reference solver
   double initial_energy = 0.0, final_energy = 0.0;  // NaN when undefined
+  double max_energy_change = 0.0;                   // max |E - E_initial| over the records
   long long solver_evaluations = 0;
   // Every solve of the run (all stages, rejected steps included; not the reference solver's).
   long long solves = 0;
@@ -107,11 +109,14 @@ struct simulation_result {
   std::string reference_solver;  // empty without one
   integrator_kind integrator = integrator_kind::rk4;
   stabilization_kind stabilization = stabilization_kind::none;
-  bool has_energy = false;  // the model defines an energy
+  formulation_report formulation;  // name, hybrid switches, re-partitions, corrections
+  bool has_energy = false;         // the model defines an energy
   bool allow_unconverged = false;
 
   // (E_final - E_initial) / |E_initial|; NaN when the energy is undefined or E_initial = 0.
   double energy_drift() const;
+  // max |E - E_initial| / |E_initial| over the records; NaN as for energy_drift().
+  double max_energy_deviation() const;
   bool diverged() const { return stop == simulation_stop::diverged; }
   bool interrupted() const { return stop == simulation_stop::interrupted; }
   // "completed", "diverged", "interrupted", or "failed" (any other early stop).

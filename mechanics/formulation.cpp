@@ -1,0 +1,82 @@
+#include "mechanics/formulation.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <utility>
+
+#include "io/errors.hpp"
+#include "io/option_error.hpp"
+#include "mechanics/full_formulation.hpp"
+#include "mechanics/model.hpp"
+#include "mechanics/simulation.hpp"
+
+namespace kinevo::mechanics {
+
+namespace {
+
+constexpr std::array<std::pair<const char*, formulation_kind>, 8> formulation_table{{
+    {"full", formulation_kind::full},
+    {"partitioning", formulation_kind::partitioning},
+    {"projection", formulation_kind::projection},
+    {"hybrid", formulation_kind::hybrid},
+    {"qtz-reduced", formulation_kind::qtz_reduced},
+    {"qtz-orthogonal", formulation_kind::qtz_orthogonal},
+    {"qtz-state", formulation_kind::qtz_state},
+    {"reuse", formulation_kind::reuse},
+}};
+
+}  // namespace
+
+const char* to_string(formulation_kind k) {
+  for (const auto& [text, value] : formulation_table) {
+    if (value == k) return text;
+  }
+  return "unknown";
+}
+
+std::vector<std::string> formulation_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : formulation_table) names.emplace_back(entry.first);
+  return names;
+}
+
+formulation_kind parse_formulation(std::string_view name, const std::string& field) {
+  for (const auto& [text, value] : formulation_table) {
+    if (name == text) return value;
+  }
+  throw io::option_error(field,
+                         fmt::format("'{}': use {}", name, fmt::join(formulation_names(), ", ")));
+}
+
+void formulation_options::validate() const {
+  const io::real_range unit{0.0, 1.0, true, true};
+  io::require_real("rank_tolerance", rank_tolerance, unit);
+  io::require_real("newton_tolerance", newton_tolerance, unit);
+  io::require_integer("newton_iterations", newton_iterations, 1);
+  io::require_real("repartition_ratio", repartition_ratio, unit);
+  io::require_integer("hybrid_repartitions", hybrid_repartitions, 1);
+  io::require_integer("hybrid_window", hybrid_window, 1);
+  io::require_real("hybrid_energy_tolerance", hybrid_energy_tolerance, unit);
+  io::require_real("hybrid_step_drop", hybrid_step_drop, unit);
+  io::require_real("hybrid_singular_rcond", hybrid_singular_rcond, unit);
+  io::require_integer("hybrid_stable_steps", hybrid_stable_steps, 1);
+  io::require_integer("reuse_exact_every", reuse_exact_every, 1);
+}
+
+std::unique_ptr<formulation> make_formulation(const model& m, const formulation_options& options,
+                                              const simulation_options& simulation) {
+  options.validate();
+  switch (options.kind) {
+    case formulation_kind::full:
+      return std::make_unique<full_formulation>(m, simulation.stabilization,
+                                                simulation.projection_tolerance,
+                                                simulation.projection_iterations);
+    default:
+      break;
+  }
+  throw io::input_error(
+      fmt::format("--formulation {} is not available in this build", to_string(options.kind)));
+}
+
+}  // namespace kinevo::mechanics

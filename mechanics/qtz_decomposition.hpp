@@ -1,0 +1,30 @@
+// The QTZ decomposition of a constraint Jacobian (Del Citto, Pennestri and Vita, "Coordinates
+// reduction and numerical integration of models of constrained multibody systems", eqs. 15-35):
+//   Phi_q^T P = Q R (QR with column pivoting),  R1 = [T 0] Z (the r x m upper part of R),
+// i.e. Phi_q^T P = Q [T 0; 0 0] Z: Eigen's CompleteOrthogonalDecomposition of Phi_q^T. Its rank
+// r comes from the diagonal of R. Q1 (n x r) spans the range of Phi_q^T and Q2 (n x (n - r)) the
+// null space of Phi_q. The r combined constraints Psi'' = C Phi with C the first r rows of
+// Z P^T have the full-row-rank Jacobian Psi''_q = C Phi_q = T^T Q1^T (eqs. 41-46); the other
+// m - r combinations are identically zero (redundant rows drop out).
+#pragma once
+
+#include <Eigen/Core>
+
+namespace kinevo::mechanics {
+
+struct qtz_decomposition {
+  int rank = 0;                 // r
+  Eigen::MatrixXd q1;           // n x r, orthonormal: range of Phi_q^T
+  Eigen::MatrixXd q2;           // n x (n - r), orthonormal: null space of Phi_q
+  Eigen::MatrixXd t;            // r x r upper triangular T
+  Eigen::MatrixXd combination;  // C, r x m: Psi'' = C Phi, gamma'' = C gamma (eq. 62)
+  // Q1^ = Q1 (Psi''_q Q1)^-1 = Q1 T^-T (eq. 31), n x r, with Psi''_q Q1^ = I (eq. 34). Since
+  // Psi''_q Q2 = 0, Q2^ = Q2 (eqs. 32, 35).
+  Eigen::MatrixXd q1_hat;
+};
+
+// `jacobian`: Phi_q (m x n; m = 0 gives r = 0, Q2 = I). A diagonal entry of R below
+// rank_tolerance times the largest one counts as zero.
+qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tolerance);
+
+}  // namespace kinevo::mechanics
