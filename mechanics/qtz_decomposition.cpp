@@ -26,7 +26,11 @@ qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tol
   d.q2 = q.rightCols(n - r);
   d.t = cod.matrixT().topLeftCorner(r, r).triangularView<Eigen::Upper>();
   // Z P^T: rows of the combined constraints. Z is m x m; P^T applied on the right of Z.
-  const Eigen::MatrixXd z = cod.matrixZ();
+  // With full rank (r = m) there is no Z step and Z = I: Eigen 3.4.0's matrixZ() would apply
+  // reflectors with uninitialised coefficients then (it only guards solve()), scaling rows of
+  // Z by garbage.
+  const Eigen::MatrixXd z =
+      r < m ? Eigen::MatrixXd(cod.matrixZ()) : Eigen::MatrixXd::Identity(m, m);
   const Eigen::MatrixXd zpt = z * cod.colsPermutation().transpose();
   d.combination = zpt.topRows(r);
   // Q1^ = Q1 T^-T, i.e. T Q1^T^T = Q1^T.
