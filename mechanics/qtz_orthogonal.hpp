@@ -1,0 +1,40 @@
+// QTZ constraint orthogonalisation (Del Citto, Pennestri and Vita, "Coordinates reduction and
+// numerical integration of models of constrained multibody systems", eq. 47): every coordinate
+// is integrated, as in the full formulation, with the accelerations of the QTZ solver
+// (Q2^T M q'' = Q2^T g with the r independent combined constraints, mechanics/qtz_solver.hpp).
+// After each step (the paper: "monitor and eventually correct") the state goes back onto the
+// constraints by minimum-norm corrections through the QTZ decomposition at the current q:
+//   positions   Newton dq = -Q1^ C Phi (Psi''_q dq = -Psi'', eqs. 34 and 41-46) until
+//               max |Phi| <= newton_tolerance, at most newton_iterations
+//   velocities  q' -= Q1^ C (A q' + a_t), A all rows (holonomic and nonholonomic)
+// Since Q1^ C Phi_q = Q1 Q1^T, both are orthogonal projections onto the null space of Phi_q to
+// first order, conditioned by 1/sigma_min of Phi_q (not its square, as with Phi_q Phi_q^T).
+#pragma once
+
+#include "mechanics/formulation.hpp"
+#include "mechanics/model.hpp"
+#include "mechanics/qtz_solver.hpp"
+
+namespace kinevo::mechanics {
+
+class qtz_orthogonal_formulation : public formulation {
+ public:
+  // Reads rank_tolerance, newton_tolerance and newton_iterations.
+  qtz_orthogonal_formulation(const model& m, const formulation_options& options);
+  formulation_kind kind() const override { return formulation_kind::qtz_orthogonal; }
+  // Its own QTZ solver, whatever --solver says: eq. 47 is a QTZ method.
+  acceleration_solver& solver(acceleration_solver& /*user*/) override { return solver_; }
+  Eigen::VectorXd begin(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t) override;
+  bool expand(const Eigen::VectorXd& y, double t, Eigen::VectorXd& q, Eigen::VectorXd& qd) override;
+  Eigen::VectorXd derivative(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                             const Eigen::VectorXd& qdd) override;
+  step_outcome after_step(double t, double h, double h_max, Eigen::VectorXd& y) override;
+
+ private:
+  const model& model_;
+  formulation_options options_;
+  qtz_solver solver_;
+  constrained_system system_;  // workspace for the velocity rows
+};
+
+}  // namespace kinevo::mechanics
