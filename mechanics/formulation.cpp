@@ -10,6 +10,7 @@
 #include "mechanics/full_formulation.hpp"
 #include "mechanics/model.hpp"
 #include "mechanics/qtz_orthogonal.hpp"
+#include "mechanics/qtz_state.hpp"
 #include "mechanics/simulation.hpp"
 
 namespace kinevo::mechanics {
@@ -107,6 +108,8 @@ std::unique_ptr<formulation> make_formulation(const model& m, const formulation_
                                                 simulation.projection_iterations);
     case formulation_kind::qtz_orthogonal:
       return std::make_unique<qtz_orthogonal_formulation>(m, options);
+    case formulation_kind::qtz_state:  // refuses nonholonomic rows by name
+      return std::make_unique<qtz_state_formulation>(m, options);
     default:
       break;
   }

@@ -73,7 +73,8 @@ step_outcome qtz_orthogonal_formulation::after_step(double t, double /*h*/, doub
         return step_outcome::failed;
       }
       d = decompose_qtz(model_.position_jacobian(q, t), options_.rank_tolerance);
-      const Eigen::VectorXd dq = d.q1_hat * (d.combination * phi);
+      const Eigen::VectorXd psi = d.combination * phi;  // Psi'' = C Phi
+      const Eigen::VectorXd dq = d.q1_hat * psi;
       q -= dq;
       const bool converged = max_abs(phi) <= tolerance && max_abs(dq) <= tolerance * q_scale;
       if (converged) break;
