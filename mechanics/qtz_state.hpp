@@ -1,12 +1,14 @@
 // The QTZ state-space form in a minimum set of coordinates (Del Citto, Pennestri and Vita,
 // "Coordinates reduction and numerical integration of models of constrained multibody
-// systems", eqs. 54-67): the integrated coordinates are p = B q with B = Q2^T, the transposed
-// null-space basis of Phi_q from the QTZ decomposition (eq. 55), re-chosen after every step as
-// in the paper. The dependent part of q is recovered by Newton and the velocities from
-// [Phi_q; B] q' = [-Phi_t; p'] (mechanics/reduced_coordinates.hpp); the accelerations come from
-// the QTZ solver, q'' = Q1^ gamma'' + Q2 p'' with M^ p'' = Q2^T g - M' gamma'' (eqs. 62-67;
-// the right-hand side needs the full gamma, which the model's b is).
-// Holonomic constraints only: the constructor refuses nonholonomic rows by name.
+// systems", eqs. 54-67): the integrated coordinates are p = B q with B = Q2^T M, the
+// transposed null-space basis of Phi_q from the QTZ decomposition (eq. 55) weighted by the mass
+// matrix (so that p'' = Q2^T g, eq. 47, and constraint-force round-off near singular
+// configurations does not reach p''; the paper's B = Q2^T spans the same complement), re-chosen
+// after every step as in the paper. The dependent part of q is recovered by Newton and the
+// velocities from [Phi_q; B] q' = [-Phi_t; p'] (mechanics/reduced_coordinates.hpp); the
+// accelerations come from the QTZ solver, q'' = Q1^ gamma'' + Q2 p'' with M^ p'' = Q2^T g - M'
+// gamma'' (eqs. 62-67; the right-hand side needs the full gamma, which the model's b is). Holonomic
+// constraints only: the constructor refuses nonholonomic rows by name.
 #pragma once
 
 #include "mechanics/qtz_solver.hpp"
@@ -30,7 +32,8 @@ class qtz_state_formulation : public reduced_coordinates {
 
  private:
   qtz_solver solver_;
-  int rank_ = -1;  // none chosen yet
+  constrained_system system_;  // workspace for M at the basis state
+  int rank_ = -1;              // none chosen yet
 };
 
 }  // namespace kinevo::mechanics
