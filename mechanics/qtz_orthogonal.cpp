@@ -54,7 +54,9 @@ step_outcome qtz_orthogonal_formulation::after_step(double t, double /*h*/, doub
   Eigen::VectorXd q = y.head(n), qd = y.tail(n);
   const double tolerance = options_.newton_tolerance;
   const double q_scale = 1.0 + max_abs(q), v_scale = 1.0 + max_abs(qd);
-  bool beyond = false;  // a violation beyond the tolerances was found (counted)
+  // Corrections below the tolerances are dropped (y unchanged, so Dormand-Prince keeps its
+  // last stage); any beyond them is applied with the rest and counted.
+  bool beyond = false;
   qtz_decomposition d;
   if (model_.holonomic_constraints() > 0) {
     // Newton on the r combined constraints Psi'' = C Phi: Psi''_q dq = -C Phi with the
@@ -104,7 +106,8 @@ step_outcome qtz_orthogonal_formulation::after_step(double t, double /*h*/, doub
     qd -= dqd;
     if (max_abs(c) > tolerance || max_abs(dqd) > tolerance * v_scale) beyond = true;
   }
-  if (beyond) ++report_.corrections;
+  if (!beyond) return step_outcome::unchanged;
+  ++report_.corrections;
   y = pack_state(q, qd);
   return step_outcome::changed;
 }
