@@ -3,12 +3,14 @@
 // is integrated, as in the full formulation, with the accelerations of the QTZ solver
 // (Q2^T M q'' = Q2^T g with the r independent combined constraints, mechanics/qtz_solver.hpp).
 // After each step (the paper: "monitor and eventually correct") the state goes back onto the
-// constraints by minimum-norm corrections through the QTZ decomposition at the current q:
-//   positions   Newton dq = -Q1^ C Phi (Psi''_q dq = -Psi'', eqs. 34 and 41-46) until
-//               max |Phi| <= newton_tolerance, at most newton_iterations
-//   velocities  q' -= Q1^ C (A q' + a_t), A all rows (holonomic and nonholonomic)
-// Since Q1^ C Phi_q = Q1 Q1^T, both are orthogonal projections onto the null space of Phi_q to
-// first order, conditioned by 1/sigma_min of Phi_q (not its square, as with Phi_q Phi_q^T).
+// constraints through the QTZ decomposition at the current q:
+//   positions   Newton dq = -Q1^ C Phi (minimum norm; Psi''_q dq = -Psi'', eqs. 34 and 41-46)
+//               until max |Phi| and max |dq| are within newton_tolerance, at most
+//               newton_iterations (near a singular configuration |Phi| alone misses a drift along
+//               the other branch)
+//   velocities  A dq' = A q' + a_t (all rows, nonholonomic ones too) with Q2^T M dq' = 0
+//               (eqs. 64-67 with g = 0): M-orthogonal to the null space, so the correction
+//               changes the kinetic energy only at second order.
 #pragma once
 
 #include "mechanics/formulation.hpp"

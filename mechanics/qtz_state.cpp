@@ -52,8 +52,8 @@ Eigen::MatrixXd qtz_state_formulation::choose_basis(const Eigen::VectorXd& q, do
   // stage accelerations carry range-space parts of order one from round-off-sized drift
   // (Q1^ ~ 1/sigma_min); with B = Q2^T they leak into p'' through M' = Q2^T M Q1^ and cost
   // 1.5e-5 of the energy at the first flat crossing of Yoo's parallelogram, with Q2^T M 9e-12.
-  // Both span the same complement of the rows of Phi_q ([Phi_q; B] is regular since Q2^T M Q2
-  // is), so the recovery of q and q' (eq. 55) is unchanged.
+  // Both complement the rows of Phi_q ([Phi_q; B] is regular since Q2^T M Q2 is), which is all
+  // the recovery of q and q' (eq. 55) needs.
   model_.evaluate(q, Eigen::VectorXd::Zero(q.size()), t, system_);
   return d.q2.transpose() * system_.mass;
 }

@@ -3,7 +3,7 @@
 // systems", eqs. 54-67): the integrated coordinates are p = B q with B = Q2^T M, the
 // transposed null-space basis of Phi_q from the QTZ decomposition (eq. 55) weighted by the mass
 // matrix (so that p'' = Q2^T g, eq. 47, and constraint-force round-off near singular
-// configurations does not reach p''; the paper's B = Q2^T spans the same complement), re-chosen
+// configurations does not reach p''; the paper's B = Q2^T complements Phi_q's rows too), re-chosen
 // after every step as in the paper. The dependent part of q is recovered by Newton and the
 // velocities from [Phi_q; B] q' = [-Phi_t; p'] (mechanics/reduced_coordinates.hpp); the
 // accelerations come from the QTZ solver, q'' = Q1^ gamma'' + Q2 p'' with M^ p'' = Q2^T g - M'
