@@ -11,7 +11,12 @@
 // default; and LM with projection), and `reuse` with either compensation. CPU time: median of
 // three runs without diagnostics (process CPU time); the accuracy columns come from one more run
 // with diagnostics. Run by hand from the repository root:
-//   build/bench/bench_formulations [--runs N] [--model yoo|bodies|chain]
+// Then the reuse trade-off (exact inverse every k = 1, 2, 5, 10 steps against exact GIGSP) on
+// the double pendulum, the slider-crank and the bodies parallelogram (RK4, dt = 1e-3 or
+// --tradeoff-dt, 2 s) and
+// on the chain.
+//   build/bench/bench_formulations [--runs N] [--model yoo|bodies|chain|double_pendulum|...]
+//                                  [--tradeoff-dt DT] [--tradeoff-only]
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -168,6 +173,51 @@ void table(const bench_model& b, int runs) {
   }
 }
 
+// The reuse trade-off (generalized-inverse dissertation (GIGSP), section 4.3.3): an exact
+// inverse every k steps against exact GIGSP every solve, with the same compensation. The error
+// column is max |a - a_gigsp| / max |a| at the records (GIGSP solved at the same state).
+void reuse_tradeoff(const bench_model& b, int runs) {
+  fmt::print("\n### reuse: exact inverse every k steps, {} (RK4, dt = {:g}, {:g} s)\n\n", b.title,
+             b.dt, b.t_end);
+  fmt::print(
+      "| compensation | k | CPU s (median of {}) | ratio to exact GIGSP | max rel. acceleration "
+      "error | max rel. energy deviation | max position violation | status |\n"
+      "|---|---|---|---|---|---|---|---|\n",
+      runs);
+  const step_callback keep_nothing = [](const step_record&) { return true; };
+  for (const stabilization_kind stab :
+       {stabilization_kind::baumgarte, stabilization_kind::projection}) {
+    double exact_cpu = std::nan("");
+    for (const int k : {0, 1, 2, 5, 10}) {  // 0: full formulation with GIGSP
+      variant v{k == 0 ? "full" : "reuse", "gigsp", stab};
+      simulation_options o = options_for(b, v, true);
+      if (k > 0) o.formulation.reuse_exact_every = k;
+      auto solver = make_solver("gigsp");
+      auto reference = make_solver("gigsp");
+      double largest = 0.0;
+      const step_callback track = [&](const step_record& r) {
+        largest = std::max(largest, r.qdd.cwiseAbs().maxCoeff());
+        return true;
+      };
+      const simulation_result r = simulate(b.m, *solver, o, track, reference.get());
+      std::vector<double> times;
+      o.diagnostics = false;
+      for (int i = 0; i < runs; ++i) {
+        const double t0 = cpu_seconds();
+        (void)simulate(b.m, *solver, o, keep_nothing);
+        times.push_back(cpu_seconds() - t0);
+      }
+      std::sort(times.begin(), times.end());
+      const double cpu = times[times.size() / 2];
+      if (k == 0) exact_cpu = cpu;
+      fmt::print("| {} | {} | {:.3f} | {:.2f} | {} | {} | {} | {} |\n", to_string(stab),
+                 k == 0 ? std::string("exact") : std::to_string(k), cpu, cpu / exact_cpu,
+                 number(r.max_reference_difference / largest), number(r.max_energy_deviation()),
+                 number(r.max_position_violation), how_it_ended(r));
+    }
+  }
+}
+
 std::string cpu_name() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
@@ -185,10 +235,16 @@ std::string cpu_name() {
 int main(int argc, char** argv) {
   int runs = 3;
   std::string only;
+  bool tradeoff_only = false;
+  double tradeoff_dt = 1e-3;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--tradeoff-only") tradeoff_only = true;
+  }
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i];
     if (k == "--runs") runs = std::max(1, std::atoi(argv[i + 1]));
     if (k == "--model") only = argv[i + 1];
+    if (k == "--tradeoff-dt") tradeoff_dt = std::atof(argv[i + 1]);
   }
   std::vector<bench_model> models;
   if (only.empty() || only == "yoo") {
@@ -207,6 +263,18 @@ int main(int argc, char** argv) {
   }
   fmt::print("Formulations on {} (one thread; CPU time of the whole run, records not kept)\n",
              cpu_name());
-  for (const bench_model& b : models) table(b, runs);
+  if (!tradeoff_only) {
+    for (const bench_model& b : models) table(b, runs);
+  }
+  std::vector<bench_model> small;
+  for (const std::string f : {"double_pendulum", "slider_crank", "parallelogram_bodies"}) {
+    if (only.empty() || only == f) {
+      small.push_back({f, f, load_model("examples/" + f + ".toml"), tradeoff_dt, 2.0});
+    }
+  }
+  for (const bench_model& b : small) reuse_tradeoff(b, runs);
+  for (const bench_model& b : models) {
+    if (b.key == "chain") reuse_tradeoff(b, runs);
+  }
   return 0;
 }

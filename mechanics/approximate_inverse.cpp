@@ -61,17 +61,6 @@ acceleration_result approximate_inverse_solver::solve(const constrained_system& 
     for (Eigen::Index i = 0; i < rows; ++i) {
       inverse_.col(gs.kept[static_cast<std::size_t>(i)]) = mf.solve_upper(x.row(i).transpose());
     }
-    // (A_K M^-1 A_K^T)^-1 = (W W^T)^-1 = W^-T W^-1 for the gram mode.
-    const Eigen::MatrixXd w_inv =
-        w.triangularView<Eigen::Lower>().solve(Eigen::MatrixXd::Identity(rows, rows));
-    const Eigen::MatrixXd c = w_inv.transpose() * w_inv;
-    gram_inverse_ = Eigen::MatrixXd::Zero(s.constraints(), s.constraints());
-    for (Eigen::Index i = 0; i < rows; ++i) {
-      for (Eigen::Index j = 0; j < rows; ++j) {
-        gram_inverse_(gs.kept[static_cast<std::size_t>(i)], gs.kept[static_cast<std::size_t>(j)]) =
-            c(i, j);
-      }
-    }
     rank_ = r.rank;
     redundant_ = gs.redundant;
     exact_due_ = false;
@@ -84,12 +73,7 @@ acceleration_result approximate_inverse_solver::solve(const constrained_system& 
   acceleration_result r;
   r.rank = rank_;
   r.redundant = redundant_;
-  if (mode_ == reuse_mode::inverse) {
-    r.acceleration = a_f + inverse_ * residual(s, a_f);
-  } else {
-    const Eigen::VectorXd lambda = gram_inverse_ * residual(s, a_f);
-    r.acceleration = a_f + mf.solve(s.jacobian.transpose() * lambda);
-  }
+  r.acceleration = a_f + inverse_ * residual(s, a_f);
   set_constraint_force(s, a_f, r);
   return r;
 }

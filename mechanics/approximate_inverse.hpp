@@ -8,8 +8,10 @@
 //   a ~ a_f + G_old (b* - A a_f).
 // The result is approximate by design: A a = b* holds only to the change of A L^-T since the
 // exact step, which the compensation (Baumgarte on b, or the projection after each step)
-// controls. Holonomic constraints only: the dissertation's Figs. 4.17-4.19 show the method
-// failing with a nonholonomic row.
+// controls. The kept G lags the configuration by up to k steps, so the integration is only
+// first-order accurate in h k whatever the integrator (docs/formulations.md, "reuse": the
+// energy deviation halves with h k). Holonomic constraints only: the dissertation's
+// Figs. 4.17-4.19 show the method failing with a nonholonomic row.
 #pragma once
 
 #include <Eigen/Core>
@@ -21,23 +23,10 @@
 
 namespace kinevo::mechanics {
 
-// What is kept between exact steps.
-enum class reuse_mode {
-  // G = L^-T (A L^-T)^+ itself (eq. 2.43 with the previous instant's generalized inverse).
-  inverse,
-  // Only (A M^-1 A^T)^+ (GIGSP's triangle W W^T inverted), with the current M^-1 A^T:
-  // a ~ a_f + M^-1 A^T (A_old M_old^-1 A_old^T)^+ (b - A a_f). The constraint force then stays
-  // along the current constraint normals A^T, so its error does no work on motions that
-  // satisfy the constraints; only its size is approximate.
-  gram,
-};
-
 class approximate_inverse_solver final : public acceleration_solver {
  public:
   // `options`: the GIGSP row tolerances of the exact steps (rank, consistency, degenerate).
-  explicit approximate_inverse_solver(const solver_options& options = {},
-                                      reuse_mode mode = reuse_mode::inverse)
-      : options_(options), mode_(mode) {}
+  explicit approximate_inverse_solver(const solver_options& options = {}) : options_(options) {}
   std::string name() const override { return "gigsp-reuse"; }
   // Exact GIGSP (Gram-Schmidt on the rows of A L^-T, its diagnostics: rank, redundant and
   // inconsistent rows by name) when an exact inverse is due, the kept inverse otherwise. The
@@ -53,13 +42,11 @@ class approximate_inverse_solver final : public acceleration_solver {
 
  private:
   solver_options options_;
-  reuse_mode mode_;
   bool exact_due_ = true;  // the first solve is exact
   long long exact_inverses_ = 0;
   // G = L^-T (A_1 L^-T)^+ of the last exact step (n x m; zero columns for the rows GIGSP
   // dropped as redundant or degenerate), with that step's rank and redundant rows.
   Eigen::MatrixXd inverse_;
-  Eigen::MatrixXd gram_inverse_;  // (A_1 M^-1 A_1^T)^-1, m x m, zero for dropped rows
   int rank_ = 0;
   std::vector<int> redundant_;
 };

@@ -12,13 +12,12 @@ namespace kinevo::mechanics {
 
 reuse_formulation::reuse_formulation(const model& m, int exact_every,
                                      stabilization_kind stabilization, double projection_tolerance,
-                                     int projection_iterations, reuse_mode mode)
+                                     int projection_iterations)
     : model_(m),
       exact_every_(exact_every),
       stabilization_(stabilization),
       tolerance_(projection_tolerance),
-      iterations_(projection_iterations),
-      solver_(solver_options{}, mode) {
+      iterations_(projection_iterations) {
   report_.name = to_string(formulation_kind::reuse);
   if (m.constraints() > m.holonomic_constraints()) {
     std::vector<std::string> rows;

@@ -29,8 +29,7 @@ class reuse_formulation : public formulation {
  public:
   // Throws io::input_error naming the nonholonomic rows when the model has any.
   reuse_formulation(const model& m, int exact_every, stabilization_kind stabilization,
-                    double projection_tolerance, int projection_iterations,
-                    reuse_mode mode = reuse_mode::inverse);
+                    double projection_tolerance, int projection_iterations);
   formulation_kind kind() const override { return formulation_kind::reuse; }
   // Always its own approximate-inverse solver; the user's solver is not used.
   acceleration_solver& solver(acceleration_solver& /*user*/) override;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <ostream>
 #include <string>
 
 #include "io/errors.hpp"
@@ -41,53 +42,76 @@ double largest_acceleration(const simulation_result& r) {
 struct reuse_case {
   const char* file;
   stabilization_kind stabilization;
-  double max_violation;   // max |Phi| over 2 s, RK4 dt = 1e-3 (measured, with a margin)
-  double max_difference;  // max |a - a_gigsp| / max |a| at the records
+  // Measured over 2 s, RK4 dt = 1e-4, k = 5 (docs: the reuse trade-off), bounds with a margin:
+  double max_violation;   // max |Phi|
+  double max_difference;  // max |a - a_gigsp| / max |a| at the records (regular ones)
+  double max_energy;      // max |E - E0| / |E0|
 };
 
+void PrintTo(const reuse_case& c, std::ostream* os) {
+  *os << c.file << " with " << to_string(c.stabilization);
+}
+
 class ReuseFormulation : public ::testing::TestWithParam<reuse_case> {};
+
+// Away from the parallelogram's flat crossings (|sin crank1_phi| >= 0.05): there the exact
+// generalized inverse changes rank within a step and the kept one differs from it by O(1).
+bool regular(const model& m, const step_record& r) {
+  const auto& names = m.coordinate_names();
+  const auto it = std::find(names.begin(), names.end(), "crank1_phi");
+  return it == names.end() || std::abs(std::sin(r.q[it - names.begin()])) >= 0.05;
+}
 
 TEST_P(ReuseFormulation, ViolationBoundedAndCloseToExactGigsp) {
   const reuse_case c = GetParam();
   const model m = load_model(examples + "/" + c.file);
   auto user = make_solver("lm");  // not used: reuse brings its own solver
   auto reference = make_solver("gigsp");
-  const simulation_options o = reuse_options(c.stabilization, 2.0, 1e-3);
+  const simulation_options o = reuse_options(c.stabilization, 2.0, 1e-4);
   const simulation_result r = simulate(m, *user, o, {}, reference.get());
   ASSERT_TRUE(r.completed) << r.message;
-  EXPECT_EQ(r.steps, 2000);
+  EXPECT_EQ(r.steps, 20000);
   EXPECT_EQ(r.solver, "gigsp-reuse");
   EXPECT_EQ(r.formulation.name, "reuse");
-  // Exact at the first solve and at the first solve after every 5th step: steps 0, 5, ..., 2000.
-  EXPECT_EQ(r.formulation.exact_inverses, 2000 / 5 + 1);
+  // Exact at the first solve and at the first solve after every 5th step: steps 0, 5, ...,
+  // 20000 (the last record's solve included).
+  EXPECT_EQ(r.formulation.exact_inverses, 20000 / 5 + 1);
   EXPECT_EQ(r.formulation.corrections,
-            c.stabilization == stabilization_kind::projection ? 2000 : 0);
-  const double scale = largest_acceleration(r);
+            c.stabilization == stabilization_kind::projection ? 20000 : 0);
   ASSERT_TRUE(std::isfinite(r.max_reference_difference));
-  const double relative = r.max_reference_difference / scale;
+  const double scale = largest_acceleration(r);
+  double difference = 0.0;
+  for (const auto& rec : r.records) {
+    if (regular(m, rec)) difference = std::max(difference, rec.reference_difference);
+  }
+  const double relative = difference / scale;
   EXPECT_LT(r.max_position_violation, c.max_violation);
   EXPECT_LT(relative, c.max_difference);
   EXPECT_GT(relative, 0.0);  // approximate by design
+  EXPECT_LT(r.max_energy_deviation(), c.max_energy);
   // The exact steps are GIGSP itself.
   for (std::size_t k = 0; k < r.records.size(); k += 5) {
     EXPECT_LT(r.records[k].reference_difference, 1e-9 * scale) << r.records[k].t;
   }
   RecordProperty("max_position_violation", std::to_string(r.max_position_violation));
   RecordProperty("relative_reference_difference", std::to_string(relative));
-  std::printf("%s %s: max |Phi| %.3g, max |a - a_gigsp| / max |a| %.3g, energy dev %.3g\n", c.file,
-              to_string(c.stabilization), r.max_position_violation, relative,
-              r.max_energy_deviation());
+  RecordProperty("max_energy_deviation", std::to_string(r.max_energy_deviation()));
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Models, ReuseFormulation,
     ::testing::Values(
-        reuse_case{"double_pendulum.toml", stabilization_kind::baumgarte, 1e-3, 1e-1},
-        reuse_case{"double_pendulum.toml", stabilization_kind::projection, 1e-3, 1e-1},
-        reuse_case{"slider_crank.toml", stabilization_kind::baumgarte, 1e-3, 1e-1},
-        reuse_case{"slider_crank.toml", stabilization_kind::projection, 1e-3, 1e-1},
-        reuse_case{"parallelogram_bodies.toml", stabilization_kind::baumgarte, 1e-3, 1e-1},
-        reuse_case{"parallelogram_bodies.toml", stabilization_kind::projection, 1e-3, 1e-1}));
+        reuse_case{"double_pendulum.toml", stabilization_kind::baumgarte, 2e-3, 1e-2, 0.1},
+        reuse_case{"double_pendulum.toml", stabilization_kind::projection, 1e-11, 1e-2, 0.1},
+        reuse_case{"slider_crank.toml", stabilization_kind::baumgarte, 5e-3, 2.5e-2, 0.15},
+        reuse_case{"slider_crank.toml", stabilization_kind::projection, 1e-11, 2.5e-2, 0.15},
+        reuse_case{"parallelogram_bodies.toml", stabilization_kind::baumgarte, 3e-4, 5e-3, 0.15},
+        reuse_case{"parallelogram_bodies.toml", stabilization_kind::projection, 1e-11, 5e-3, 0.15}),
+    [](const ::testing::TestParamInfo<reuse_case>& param) {
+      std::string name = param.param.file;
+      name = name.substr(0, name.find('.')) + "_" + to_string(param.param.stabilization);
+      return name;
+    });
 
 TEST(ReuseFormulation, ExactInverseCountFollowsTheRule) {
   const model m = load_model(examples + "/double_pendulum.toml");
@@ -112,8 +136,6 @@ TEST(ReuseFormulation, UncompensatedRunsButDriftsMoreThanCompensated) {
   const simulation_result projected =
       simulate(m, *user, reuse_options(stabilization_kind::projection, 2.0, 1e-3));
   ASSERT_TRUE(projected.completed) << projected.message;
-  std::printf("slider_crank none: completed %d, max |Phi| %.3g\n", none.completed ? 1 : 0,
-              none.max_position_violation);
   EXPECT_GT(none.max_position_violation, 100.0 * projected.max_position_violation);
 }
 
