@@ -19,6 +19,12 @@ Eigen::VectorXd residual(const constrained_system& s, const Eigen::VectorXd& a_f
 
 }  // namespace
 
+bool approximate_inverse_solver::refresh(const constrained_system& system) {
+  exact_due_ = true;
+  const acceleration_result r = solve(system);
+  return r.status == solve_status::ok && !exact_due_;
+}
+
 acceleration_result approximate_inverse_solver::solve(const constrained_system& s) {
   mass_factor mf;
   Eigen::VectorXd a_f;

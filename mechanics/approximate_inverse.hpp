@@ -36,6 +36,11 @@ class approximate_inverse_solver final : public acceleration_solver {
 
   // The next solve computes the exact generalized inverse and keeps it.
   void request_exact() { exact_due_ = true; }
+  // Computes and keeps the exact generalized inverse at `system` now (the formulation calls it
+  // at accepted states, so that a trial stage of a rejected step never supplies it). false
+  // when that fails (M not positive definite, inconsistent rows): the exact inverse is then
+  // still due, and the next solve reports why, naming the rows.
+  bool refresh(const constrained_system& system);
   bool exact_due() const { return exact_due_; }
   // Exact generalized inverses computed so far (refused exact solves not counted).
   long long exact_inverses() const { return exact_inverses_; }

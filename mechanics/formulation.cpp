@@ -74,9 +74,7 @@ std::unique_ptr<formulation> make_formulation(const model& m, const formulation_
                                                 simulation.projection_tolerance,
                                                 simulation.projection_iterations);
     case formulation_kind::reuse:
-      return std::make_unique<reuse_formulation>(
-          m, options.reuse_exact_every, simulation.stabilization, simulation.projection_tolerance,
-          simulation.projection_iterations);
+      return std::make_unique<reuse_formulation>(m, options.reuse_exact_every, simulation);
     default:
       break;
   }

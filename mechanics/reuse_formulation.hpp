@@ -13,9 +13,9 @@
 // Holonomic constraints only: the dissertation's Figs. 4.17-4.19 show it failing on a
 // nonholonomic row, so the constructor refuses such rows by name.
 //
-// Which solves are exact: the first solve of the run, and the first solve after every
-// reuse_exact_every-th accepted step. With RK4 over N steps (N + 1 records) that is
-// floor(N / k) + 1 exact inverses (report().exact_inverses).
+// When G is exact: at the first solve of the run, and at the state accepted after every
+// reuse_exact_every-th step (after its projection), whatever the integrator. Over N accepted
+// steps that is floor(N / k) + 1 exact inverses (report().exact_inverses).
 #pragma once
 
 #include "mechanics/approximate_inverse.hpp"
@@ -27,9 +27,12 @@ namespace kinevo::mechanics {
 
 class reuse_formulation : public formulation {
  public:
-  // Throws io::input_error naming the nonholonomic rows when the model has any.
-  reuse_formulation(const model& m, int exact_every, stabilization_kind stabilization,
-                    double projection_tolerance, int projection_iterations);
+  // `simulation` gives the compensation (stabilization, projection tolerance and iterations)
+  // and the integrator. Throws io::input_error naming the nonholonomic rows when the model has
+  // any, and io::option_error (field "integrator") for Dormand-Prince: its error control sees
+  // the jump of G at each exact step as local error (the step size collapses) and cannot see
+  // the reuse error itself, so reuse runs with the fixed-step RK4 as in the dissertation.
+  reuse_formulation(const model& m, int exact_every, const simulation_options& simulation);
   formulation_kind kind() const override { return formulation_kind::reuse; }
   // Always its own approximate-inverse solver; the user's solver is not used.
   acceleration_solver& solver(acceleration_solver& /*user*/) override;
@@ -47,6 +50,7 @@ class reuse_formulation : public formulation {
   int iterations_;
   long long steps_ = 0;  // accepted steps
   approximate_inverse_solver solver_;
+  constrained_system system_;  // for the refresh at accepted states
 };
 
 }  // namespace kinevo::mechanics

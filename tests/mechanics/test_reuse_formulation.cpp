@@ -12,6 +12,7 @@
 #include <string>
 
 #include "io/errors.hpp"
+#include "io/option_error.hpp"
 #include "mechanics/approximate_inverse.hpp"
 #include "mechanics/formulation.hpp"
 #include "mechanics/model.hpp"
@@ -222,6 +223,28 @@ nonholonomic = "R*th_dot - x_dot"
   }
   auto user = make_solver("gigsp");
   EXPECT_THROW(simulate(m, *user, o), io::input_error);
+}
+
+}  // namespace
+}  // namespace kinevo::mechanics
+
+namespace kinevo::mechanics {
+namespace {
+
+// Dormand-Prince is refused: the jump of the kept inverse at each exact step is what its error
+// control would see, not the reuse error.
+TEST(ReuseFormulation, RefusesDormandPrince) {
+  const model m = load_model(examples + "/double_pendulum.toml");
+  auto user = make_solver("gigsp");
+  simulation_options o = reuse_options(stabilization_kind::projection, 1.0, 1e-2);
+  o.integrator = integrator_kind::dormand_prince;
+  try {
+    simulate(m, *user, o);
+    FAIL() << "Dormand-Prince was accepted";
+  } catch (const io::option_error& e) {
+    EXPECT_EQ(e.field(), "integrator");
+    EXPECT_NE(std::string(e.what()).find("rk4"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
