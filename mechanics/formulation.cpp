@@ -9,6 +9,7 @@
 #include "io/option_error.hpp"
 #include "mechanics/full_formulation.hpp"
 #include "mechanics/model.hpp"
+#include "mechanics/reuse_formulation.hpp"
 #include "mechanics/simulation.hpp"
 
 namespace kinevo::mechanics {
@@ -104,6 +105,8 @@ std::unique_ptr<formulation> make_formulation(const model& m, const formulation_
       return std::make_unique<full_formulation>(m, simulation.stabilization,
                                                 simulation.projection_tolerance,
                                                 simulation.projection_iterations);
+    case formulation_kind::reuse:
+      return std::make_unique<reuse_formulation>(m, options.reuse_exact_every, simulation);
     default:
       break;
   }
