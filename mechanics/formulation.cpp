@@ -11,6 +11,7 @@
 #include "mechanics/model.hpp"
 #include "mechanics/qtz_orthogonal.hpp"
 #include "mechanics/qtz_state.hpp"
+#include "mechanics/reuse_formulation.hpp"
 #include "mechanics/simulation.hpp"
 
 namespace kinevo::mechanics {
@@ -110,6 +111,8 @@ std::unique_ptr<formulation> make_formulation(const model& m, const formulation_
       return std::make_unique<qtz_orthogonal_formulation>(m, options);
     case formulation_kind::qtz_state:  // refuses nonholonomic rows by name
       return std::make_unique<qtz_state_formulation>(m, options);
+    case formulation_kind::reuse:
+      return std::make_unique<reuse_formulation>(m, options.reuse_exact_every, simulation);
     default:
       break;
   }
