@@ -399,5 +399,17 @@ TEST(QtzFormulations, StateKeepsTheParallelogramAndItsEnergy) {
   expect_parallelogram_motion(formulation_kind::qtz_state);
 }
 
+// The same parallelogram from three bodies and four revolute joints (9 coordinates, 8 rows,
+// rank 7 when flat).
+TEST(QtzFormulations, BothKeepTheEnergyOfTheParallelogramOfBodies) {
+  const model m = load_model(examples + "/parallelogram_bodies.toml");
+  for (formulation_kind kind : {formulation_kind::qtz_orthogonal, formulation_kind::qtz_state}) {
+    const simulation_result r = run(m, kind, 2.0, 1e-4);
+    ASSERT_TRUE(r.completed) << to_string(kind) << ": " << r.message;
+    EXPECT_LE(r.max_energy_deviation(), 1e-6) << to_string(kind);
+    EXPECT_LT(r.max_position_violation, 1e-10) << to_string(kind);
+  }
+}
+
 }  // namespace
 }  // namespace kinevo::mechanics
