@@ -399,6 +399,20 @@ TEST(QtzFormulations, StateKeepsTheParallelogramAndItsEnergy) {
   expect_parallelogram_motion(formulation_kind::qtz_state);
 }
 
+// Released at rest exactly flat (Phi_q of rank 1): qtz-state starts with two independent
+// coordinates and re-bases to one after the first step (the one counted re-base); the energy
+// (0 at the start) stays put.
+TEST(QtzFormulations, StateChangesItsSizeWhenTheRankChanges) {
+  model_options flat;
+  flat.overrides.push_back({"th0", 0.0});
+  const model m = load_model(examples + "/yoo_parallelogram.toml", flat);
+  const simulation_result r = run(m, formulation_kind::qtz_state, 0.5, 1e-3);
+  ASSERT_TRUE(r.completed) << r.message;
+  EXPECT_EQ(r.formulation.repartitions, 1);
+  EXPECT_LT(std::abs(r.final_energy - r.initial_energy), 1e-9);
+  EXPECT_LT(r.max_position_violation, 1e-12);
+}
+
 // The same parallelogram from three bodies and four revolute joints (9 coordinates, 8 rows,
 // rank 7 when flat).
 TEST(QtzFormulations, BothKeepTheEnergyOfTheParallelogramOfBodies) {
