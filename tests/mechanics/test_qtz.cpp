@@ -399,6 +399,29 @@ TEST(QtzFormulations, StateKeepsTheParallelogramAndItsEnergy) {
   expect_parallelogram_motion(formulation_kind::qtz_state);
 }
 
+// after_step on a state pushed off the constraints: corrected back (and counted) with the
+// default Newton budget, refused naming the most violated constraint with one iteration.
+TEST(QtzFormulations, OrthogonalCorrectsOrNamesTheViolatedConstraint) {
+  const model m = load_model(examples + "/double_pendulum.toml");
+  simulation_options o;
+  o.formulation.kind = formulation_kind::qtz_orthogonal;
+  auto form = make_formulation(m, o.formulation, o);
+  Eigen::VectorXd y = form->begin(m.initial_positions(), m.initial_velocities(), 0.0);
+  y[0] += 0.05;  // p1_x: stretches both rods
+  y[5] += 0.3;   // p1_y': the velocity rows too
+  Eigen::VectorXd corrected = y;
+  ASSERT_EQ(form->after_step(0.0, 1e-3, 1e-3, corrected), step_outcome::changed) << form->message();
+  const Eigen::Index n = m.coordinates();
+  EXPECT_LT(max_abs(m.position_violation(corrected.head(n), 0.0)), 1e-12);
+  EXPECT_LT(max_abs(m.velocity_violation(corrected.head(n), corrected.tail(n), 0.0)), 1e-12);
+  EXPECT_EQ(form->report().corrections, 1);
+  o.formulation.newton_iterations = 1;
+  auto strict = make_formulation(m, o.formulation, o);
+  strict->begin(m.initial_positions(), m.initial_velocities(), 0.0);
+  EXPECT_EQ(strict->after_step(0.0, 1e-3, 1e-3, y), step_outcome::failed);
+  EXPECT_NE(strict->message().find("constraint '"), std::string::npos) << strict->message();
+}
+
 // Released at rest exactly flat (Phi_q of rank 1): qtz-state starts with two independent
 // coordinates and re-bases to one after the first step (the one counted re-base); the energy
 // (0 at the start) stays put.
