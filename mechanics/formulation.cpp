@@ -9,6 +9,7 @@
 #include "io/option_error.hpp"
 #include "mechanics/full_formulation.hpp"
 #include "mechanics/model.hpp"
+#include "mechanics/qtz_reduced_dae.hpp"
 #include "mechanics/simulation.hpp"
 
 namespace kinevo::mechanics {
@@ -72,6 +73,9 @@ std::unique_ptr<formulation> make_formulation(const model& m, const formulation_
       return std::make_unique<full_formulation>(m, simulation.stabilization,
                                                 simulation.projection_tolerance,
                                                 simulation.projection_iterations);
+    case formulation_kind::qtz_reduced:
+      // Integrated by SUNDIALS IDA (simulation.cpp, run_dae); refuses nonholonomic rows.
+      return std::make_unique<qtz_reduced_formulation>(m);
     default:
       break;
   }
