@@ -111,7 +111,12 @@ struct qtz_reduced_dae::impl {
     v_ = y.segment(n_, n_);
     if (!q_.allFinite() || !v_.allFinite()) return 1;  // recoverable: IDA cuts the step
     model_.evaluate(q_, v_, t, system_);
-    const Eigen::MatrixXd psi_q = combination_ * system_.jacobian;  // r x n
+    if (identity_) {
+      psi_q_ = system_.jacobian;
+    } else {
+      psi_q_.noalias() = combination_ * system_.jacobian;  // r x n
+    }
+    const Eigen::MatrixXd& psi_q = psi_q_;
     // The multipliers enter through the derivatives of their integrals: lambda = Lambda',
     // mu = eta'.
     const auto lambda = dy.segment(2 * n_, m_), mu = dy.segment(2 * n_ + m_, m_);
@@ -120,9 +125,11 @@ struct qtz_reduced_dae::impl {
     res.segment(n_, n_) =
         system_.mass * dy.segment(n_, n_) + psi_q.transpose() * lambda.head(rank_) - system_.force;
     if (m_ > 0) {
-      res.segment(2 * n_, rank_) = combination_ * model_.position_violation(q_, t);
+      const Eigen::VectorXd phi = model_.position_violation(q_, t);
+      const Eigen::VectorXd phi_v = model_.velocity_violation(q_, v_, t);
+      res.segment(2 * n_, rank_) = identity_ ? phi : Eigen::VectorXd(combination_ * phi);
       res.segment(2 * n_ + rank_, m_ - rank_) = big_lambda.tail(m_ - rank_);
-      res.segment(2 * n_ + m_, rank_) = combination_ * model_.velocity_violation(q_, v_, t);
+      res.segment(2 * n_ + m_, rank_) = identity_ ? phi_v : Eigen::VectorXd(combination_ * phi_v);
       res.segment(2 * n_ + m_ + rank_, m_ - rank_) = eta.tail(m_ - rank_);
     }
     return res.allFinite() ? 0 : 1;
@@ -147,7 +154,10 @@ struct qtz_reduced_dae::impl {
     }
     const qtz_decomposition d = decompose_qtz(model_.position_jacobian(q, t), threshold());
     rank_ = d.rank;
-    combination_ = d.combination;
+    // Full row rank: every constraint is independent, and C = I (any orthogonal C would do)
+    // spares the products with C in every residual.
+    identity_ = rank_ == m_;
+    combination_ = identity_ ? Eigen::MatrixXd::Identity(m_, m_) : d.combination;
   }
 
   // Whether the frozen C still suits the state (q, t): same rank, and C Phi_q keeps its
@@ -275,6 +285,8 @@ struct qtz_reduced_dae::impl {
   double dt_min_;
   int rank_ = 0;
   Eigen::MatrixXd combination_;  // C, rank_ x m
+  bool identity_ = false;        // C = I (full row rank)
+  Eigen::MatrixXd psi_q_;        // Psi''_q = C Phi_q of the last residual
   double t_ = 0.0;
   long long steps_before_ = 0, failures_before_ = 0, rebases_ = 0;
   dae_failure failure_ = dae_failure::none;

@@ -5,29 +5,32 @@
 // mechanics/qtz_decomposition.hpp), integrated implicitly by SUNDIALS IDA (variable-order,
 // variable-step BDF with its own error control; the paper used Radau).
 //
-// Form given to IDA: the stabilized index-2 form of Gear, Gupta and Leimkuhler in
-// y = (q, v, lambda, mu), sizes n, n, m, m:
-//   q' = v - Psi''_q^T mu_1                      (mu_1 = 0 on the exact solution)
-//   M(q) v' + Psi''_q^T lambda_1 = f(q, v, t)
-//   Psi''(q, t) = C Phi(q, t) = 0                (positions)
+// Form given to IDA: the stabilized index-2 form of Gear, Gupta and Leimkuhler, with the
+// multipliers entering through the derivatives of their integrals (lambda = Lambda',
+// mu = eta'), in y = (q, v, Lambda, eta), sizes n, n, m, m:
+//   q' = v - Psi''_q^T eta'_1                     (mu = eta' = 0 on the exact solution)
+//   M(q) v' + Psi''_q^T Lambda'_1 = f(q, v, t)
+//   Psi''(q, t) = C Phi(q, t) = 0                 (positions)
 //   Psi''_q v + Psi''_t = C (Phi_q v + Phi_t) = 0  (velocities)
-//   lambda_2 = 0,  mu_2 = 0                       (the m - r dropped combinations)
+//   Lambda_2 = 0,  eta_2 = 0                       (the m - r dropped combinations)
 // Why this form: both the position and the velocity constraints hold at every step (no drift,
-// so no Baumgarte constants to tune and no projection between steps), the index is 2 so BDF
-// converges without the index-3 step-size troubles, and lambda, mu are excluded from the error
-// test (IDASetId, IDASetSuppressAlg) as the index-2 theory asks. The index-1 acceleration form
-// would need a projection and an IDAReInit after every output time.
+// no Baumgarte constants, no projection between steps); the index is 2, so BDF converges
+// without the index-3 step-size troubles; Lambda and eta are excluded from the error test
+// (IDASetId, IDASetSuppressAlg). Integrated multipliers: IDA's Newton corrects Lambda, whose
+// corrections are h / alpha times those of lambda, so the iteration stays well scaled as h
+// shrinks (with lambda itself as unknown, the first steps, at h ~ 1e-10, did not converge).
 //
 // Redundant rows and rank changes: the multipliers keep the fixed size m (the m - r dropped
-// combinations' residuals are the multipliers themselves), so the iteration matrix stays
-// regular with redundant rows. C is frozen between re-bases: the combined constraints
-// C Phi = 0 describe the same manifold as Phi = 0 near the state where C was computed. After each
-// output time the QTZ decomposition is recomputed; when the rank r changed, or the frozen
+// combinations' residuals are the integrated multipliers themselves), so the iteration matrix
+// stays regular with redundant rows. C is frozen between re-bases: C Phi = 0 describes the
+// same manifold as Phi = 0 near the state where C was computed. After every IDA step the QTZ
+// decomposition is recomputed (pivots below max(rank_tolerance, 1e-3) times the largest count
+// as zero: the singular window, see qtz_reduced_dae.cpp); when the rank r changed, or the frozen
 // C Phi_q has lost its conditioning (its smallest singular value below half of Phi_q's r-th),
-// C is replaced, the state projected onto the constraints (when they are violated beyond
-// newton_tolerance), the multipliers recomputed from the acceleration-level system and IDA
-// re-initialised. Through Yoo's parallelogram's flat configurations (rank 2 -> 1 for an
-// instant) C = I stays: the crossing is a single point in time that no output hits.
+// C is replaced, the state projected onto all constraints (project_weighted, newton_tolerance),
+// the multipliers recomputed from the acceleration-level system and IDA re-initialised with its
+// last step size. Through Yoo's parallelogram's flat configurations (Phi_q rank 2 -> 1) the
+// degenerate combination is dropped for about 1 ms around each crossing and restored after.
 #pragma once
 
 #include <Eigen/Core>
