@@ -386,15 +386,15 @@ bool qtz_reduced_dae::advance_to(double t_out, Eigen::VectorXd& q, Eigen::Vector
     d.ida_message_.clear();
     const int flag = IDASolve(mem, t_out, &t_reached, d.y_.get(), d.yp_.get(), IDA_ONE_STEP);
     if (flag < 0) {
-      // Near a singular configuration: once more from the last step, with the degenerate
-      // combination dropped in a window ten times wider (until the rank is restored).
+      // Near a singular configuration: once more from IDA's last accepted step (where y_ and
+      // t_reached are left), with the degenerate combination dropped in a window
+      // recovery_widening times wider until the rank is restored.
       const bool near_singular =
           d.m_ > 0 &&
           decompose_qtz(d.model_.position_jacobian(view(d.y_.get()).head(d.n_), t_reached),
                         std::max(d.options_.rank_tolerance, recovery_widening * d.window_))
                   .rank < d.rank_;
-      if (flag != IDA_TOO_MUCH_WORK && near_singular && d.recoveries_ < max_recoveries &&
-          t_reached > d.t_ - 1.0) {
+      if (flag != IDA_TOO_MUCH_WORK && near_singular && d.recoveries_ < max_recoveries) {
         ++d.recoveries_;
         d.window_ *= recovery_widening;
         d.t_ = t_reached;
