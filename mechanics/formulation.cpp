@@ -11,6 +11,7 @@
 #include "mechanics/model.hpp"
 #include "mechanics/qtz_orthogonal.hpp"
 #include "mechanics/qtz_state.hpp"
+#include "mechanics/qtz_reduced_dae.hpp"
 #include "mechanics/reuse_formulation.hpp"
 #include "mechanics/simulation.hpp"
 
@@ -111,6 +112,9 @@ std::unique_ptr<formulation> make_formulation(const model& m, const formulation_
       return std::make_unique<qtz_orthogonal_formulation>(m, options);
     case formulation_kind::qtz_state:  // refuses nonholonomic rows by name
       return std::make_unique<qtz_state_formulation>(m, options);
+    case formulation_kind::qtz_reduced:
+      // Integrated by SUNDIALS IDA (simulation.cpp, run_dae); refuses nonholonomic rows.
+      return std::make_unique<qtz_reduced_formulation>(m);
     case formulation_kind::reuse:
       return std::make_unique<reuse_formulation>(m, options.reuse_exact_every, simulation);
     default:

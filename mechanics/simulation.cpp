@@ -13,6 +13,7 @@
 #include "io/csv_table.hpp"
 #include "io/option_error.hpp"
 #include "mechanics/formulation.hpp"
+#include "mechanics/qtz_reduced_dae.hpp"
 #include "mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
@@ -449,6 +450,39 @@ void run_dopri(const model& m, acceleration_solver& solver, formulation& form,
   st.result.completed = true;
 }
 
+// qtz-reduced: Del Citto et al.'s reduced DAE (eq. 46) integrated by SUNDIALS IDA
+// (mechanics/qtz_reduced_dae.hpp) instead of the integrator, records at t_start + k dt, each
+// from an IDA step that ends there. `rebases`: how often the combined constraints were rebuilt.
+void run_dae(const model& m, acceleration_solver& solver, formulation& form,
+             const simulation_options& o, acceleration_solver* reference, const Eigen::VectorXd& q0,
+             const Eigen::VectorXd& qd0, run_state& st, long long& rebases) {
+  dynamics dyn(m, solver, form, o, st);
+  qtz_reduced_dae dae(m, o.formulation, o, q0, qd0, o.t_start);
+  const auto outputs = static_cast<long long>(std::ceil((o.t_end - o.t_start) / o.dt - 1e-9));
+  Eigen::VectorXd q = q0, qd = qd0;
+  for (long long k = 0;; ++k) {
+    const double t = k == outputs ? o.t_end : o.t_start + static_cast<double>(k) * o.dt;
+    const bool advanced = k == 0 || dae.advance_to(t, q, qd);
+    st.result.steps = dae.steps();
+    st.result.rejected_steps = dae.error_test_failures();
+    rebases = dae.rebases();
+    if (!advanced) {
+      stop_run(st,
+               dae.failure() == dae_failure::step_size ? simulation_stop::step_size
+                                                       : simulation_stop::not_converged,
+               dae.message());
+      return;
+    }
+    // The acceleration and constraint forces of the record from the solver at this state.
+    const acceleration_result* a = dyn.solve(q, qd, t);
+    if (a == nullptr) return;
+    make_record(m, dyn, reference, o, t, q, qd, *a, st, k == outputs);
+    if (st.halt) return;
+    if (k == outputs) break;
+  }
+  st.result.completed = true;
+}
+
 }  // namespace
 
 simulation_result simulate_from(const model& m, const Eigen::VectorXd& q0,
@@ -477,12 +511,16 @@ simulation_result simulate_from(const model& m, const Eigen::VectorXd& q0,
   const std::unique_ptr<formulation> form = make_formulation(m, options.formulation, options);
   st.result.solver = form->solver(solver).name();
   const auto started = std::chrono::steady_clock::now();
-  if (options.integrator == integrator_kind::rk4) {
+  long long rebases = 0;
+  if (options.formulation.kind == formulation_kind::qtz_reduced) {
+    run_dae(m, solver, *form, options, reference, q0, qd0, st, rebases);
+  } else if (options.integrator == integrator_kind::rk4) {
     run_rk4(m, solver, *form, options, reference, q0, qd0, st);
   } else {
     run_dopri(m, solver, *form, options, reference, q0, qd0, st);
   }
   st.result.formulation = form->report();
+  st.result.formulation.repartitions += rebases;
   st.result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return std::move(st.result);

@@ -1,0 +1,458 @@
+#include "mechanics/qtz_reduced_dae.hpp"
+
+#include <fmt/format.h>
+#include <ida/ida.h>
+#include <nvector/nvector_serial.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+#include <Eigen/Cholesky>
+#include <Eigen/QR>
+#include <Eigen/SVD>
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "io/errors.hpp"
+#include "mechanics/model.hpp"
+#include "mechanics/qtz_decomposition.hpp"
+#include "mechanics/simulation.hpp"
+
+namespace kinevo::mechanics {
+
+namespace {
+
+// RAII over the SUNDIALS objects: each pointer type with the function that frees it.
+struct context_deleter {
+  void operator()(SUNContext c) const { SUNContext_Free(&c); }
+};
+struct vector_deleter {
+  void operator()(N_Vector v) const { N_VDestroy(v); }
+};
+struct matrix_deleter {
+  void operator()(SUNMatrix a) const { SUNMatDestroy(a); }
+};
+struct linear_solver_deleter {
+  void operator()(SUNLinearSolver s) const { SUNLinSolFree(s); }
+};
+struct ida_deleter {
+  void operator()(void* mem) const { IDAFree(&mem); }
+};
+using context_ptr = std::unique_ptr<std::remove_pointer_t<SUNContext>, context_deleter>;
+using vector_ptr = std::unique_ptr<std::remove_pointer_t<N_Vector>, vector_deleter>;
+using matrix_ptr = std::unique_ptr<std::remove_pointer_t<SUNMatrix>, matrix_deleter>;
+using linear_solver_ptr =
+    std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, linear_solver_deleter>;
+using ida_ptr = std::unique_ptr<void, ida_deleter>;
+
+template <class T>
+T require(T p, const char* what) {
+  if (p == nullptr) throw std::runtime_error(fmt::format("SUNDIALS: could not create {}", what));
+  return p;
+}
+
+void check(int flag, const char* call) {
+  if (flag < 0) throw std::runtime_error(fmt::format("SUNDIALS: {} failed ({})", call, flag));
+}
+
+// IDA's local error control at rtol gives global position errors of 5-20 rtol on the examples
+// (double pendulum, slider-crank at t = 0.5 s), Dormand-Prince's about rtol: IDA gets
+// rtol / 10 so that --rtol means about the same accuracy for both integrators.
+constexpr double bdf_tolerance_factor = 0.1;
+// Absolute tolerance of the integrated multipliers in the Newton convergence test.
+constexpr double multiplier_atol = 1.0;
+// The window is measured, not derived, and no single width passes every record interval: when
+// IDA fails near a singular configuration (the restart after restoring a combination is the
+// weak point), the run goes on from IDA's last step with the window recovery_widening times
+// wider until the rank is restored (parallelogram, dt = 1e-4: one recovery, energy within
+// 2.1e-7), at most max_recoveries times per run.
+constexpr double recovery_widening = 5.0;
+constexpr int max_recoveries = 20;
+// Near a singular configuration (Yoo's parallelogram lying flat) the smallest singular value
+// sigma_r of Phi_q goes through zero, and positions within the Newton tolerance e of the
+// constraints make the velocity constraint's direction uncertain by e / sigma_r: the error test
+// then fails at any step size. A combination whose pivot falls below singular_window times
+// the largest one is dropped while it does (the force it would carry is sigma_r lambda, small:
+// lambda stays bounded through the crossing), and restored with a projection onto all
+// constraints once it is back above. 1e-3: measured on the parallelogram, 2 s, records every
+// 1e-4 .. 1e-2 s: 1e-4 is too narrow (the error test fails inside the window), 3e-3 fails at
+// the restart after it and a window restored only at 1e-2 costs 3.5e-6 of the energy; 1e-3
+// keeps |E - E0| / E0 <= 2.5e-7.
+constexpr double singular_window = 1e-3;
+
+Eigen::Map<Eigen::VectorXd> view(N_Vector v) {
+  return {N_VGetArrayPointer(v), static_cast<Eigen::Index>(N_VGetLength(v))};
+}
+
+}  // namespace
+
+void require_holonomic(const model& m, const char* formulation_name) {
+  const int h = m.holonomic_constraints();
+  if (m.constraints() == h) return;
+  std::vector<std::string> names;
+  for (int i = h; i < m.constraints(); ++i) {
+    names.push_back(fmt::format("'{}'", m.constraint_names()[static_cast<std::size_t>(i)]));
+  }
+  throw io::input_error(fmt::format(
+      "--formulation {} needs holonomic constraints only (the combined constraints "
+      "Psi'' = C Phi combine positions); the model has the nonholonomic {} {}: use "
+      "--formulation full",
+      formulation_name, names.size() == 1 ? "constraint" : "constraints", fmt::join(names, ", ")));
+}
+
+struct qtz_reduced_dae::impl {
+  impl(const model& m, const formulation_options& fo, const simulation_options& so)
+      : model_(m),
+        options_(fo),
+        n_(m.coordinates()),
+        m_(m.constraints()),
+        size_(2 * (n_ + m_)),
+        dt_min_(so.dt_min) {}
+
+  // IDA's residual F(t, y, y') (the header's equations), called through the C callback.
+  int residual(double t, N_Vector yy, N_Vector yp, N_Vector rr) {
+    const auto y = view(yy), dy = view(yp);
+    auto res = view(rr);
+    q_ = y.segment(0, n_);
+    v_ = y.segment(n_, n_);
+    if (!q_.allFinite() || !v_.allFinite()) return 1;  // recoverable: IDA cuts the step
+    model_.evaluate(q_, v_, t, system_);
+    if (identity_) {
+      psi_q_ = system_.jacobian;
+    } else {
+      psi_q_.noalias() = combination_ * system_.jacobian;  // r x n
+    }
+    const Eigen::MatrixXd& psi_q = psi_q_;
+    // The multipliers enter through the derivatives of their integrals: lambda = Lambda',
+    // mu = eta'.
+    const auto lambda = dy.segment(2 * n_, m_), mu = dy.segment(2 * n_ + m_, m_);
+    const auto big_lambda = y.segment(2 * n_, m_), eta = y.segment(2 * n_ + m_, m_);
+    res.segment(0, n_) = dy.segment(0, n_) - v_ + psi_q.transpose() * mu.head(rank_);
+    res.segment(n_, n_) =
+        system_.mass * dy.segment(n_, n_) + psi_q.transpose() * lambda.head(rank_) - system_.force;
+    if (m_ > 0) {
+      const Eigen::VectorXd phi = model_.position_violation(q_, t);
+      const Eigen::VectorXd phi_v = model_.velocity_violation(q_, v_, t);
+      res.segment(2 * n_, rank_) = identity_ ? phi : Eigen::VectorXd(combination_ * phi);
+      res.segment(2 * n_ + rank_, m_ - rank_) = big_lambda.tail(m_ - rank_);
+      res.segment(2 * n_ + m_, rank_) = identity_ ? phi_v : Eigen::VectorXd(combination_ * phi_v);
+      res.segment(2 * n_ + m_ + rank_, m_ - rank_) = eta.tail(m_ - rank_);
+    }
+    return res.allFinite() ? 0 : 1;
+  }
+
+  static int residual_callback(double t, N_Vector yy, N_Vector yp, N_Vector rr, void* user_data) {
+    try {
+      return static_cast<impl*>(user_data)->residual(t, yy, yp, rr);
+    } catch (...) {
+      return -1;  // unrecoverable: no exception may cross IDA's C frames
+    }
+  }
+
+  double threshold() const { return std::max(options_.rank_tolerance, window_); }
+
+  // C from the QTZ decomposition of Phi_q at (q, t).
+  void set_combination(const Eigen::VectorXd& q, double t) {
+    if (m_ == 0) {
+      rank_ = 0;
+      combination_.resize(0, 0);
+      return;
+    }
+    const qtz_decomposition d = decompose_qtz(model_.position_jacobian(q, t), threshold());
+    rank_ = d.rank;
+    // Full row rank: every constraint is independent, and C = I (any orthogonal C would do)
+    // spares the products with C in every residual.
+    identity_ = rank_ == m_;
+    combination_ = identity_ ? Eigen::MatrixXd::Identity(m_, m_) : d.combination;
+  }
+
+  // Whether the frozen C still suits the state (q, t): same rank, and C Phi_q keeps its
+  // conditioning (rank_ = m: C is square orthogonal and C Phi_q has Phi_q's singular values).
+  bool combination_suits(const Eigen::VectorXd& q, double t) const {
+    if (m_ == 0) return true;
+    const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
+    // Hysteresis: drop a combination below the window, restore it only well above.
+    if (rank_ > decompose_qtz(jac, threshold()).rank) return false;
+    if (rank_ < decompose_qtz(jac, std::max(options_.rank_tolerance, window_)).rank) {
+      return false;
+    }
+    if (rank_ == m_ || rank_ == 0) return true;
+    const Eigen::VectorXd s_all = Eigen::JacobiSVD<Eigen::MatrixXd>(jac).singularValues();
+    const Eigen::VectorXd s_c =
+        Eigen::JacobiSVD<Eigen::MatrixXd>(combination_ * jac).singularValues();
+    return s_c[rank_ - 1] >= 0.5 * s_all[rank_ - 1];
+  }
+
+  // Consistent (y, y') at a state on the constraints: lambda_1 and q'' from the acceleration-
+  // level system [M Psi_q^T; Psi_q 0] [q''; lambda_1] = [f; C gamma] (gamma: the full right-hand
+  // side b of the holonomic rows), mu = 0.
+  void consistent_values(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t) {
+    model_.evaluate(q, qd, t, system_);
+    Eigen::LLT<Eigen::MatrixXd> mass(system_.mass);
+    if (mass.info() != Eigen::Success) {
+      throw io::input_error(
+          fmt::format("--formulation qtz-reduced: the mass matrix is not positive definite at "
+                      "t = {:.6g}",
+                      t));
+    }
+    const Eigen::VectorXd a_f = mass.solve(system_.force);
+    Eigen::VectorXd acceleration = a_f;
+    Eigen::VectorXd lambda = Eigen::VectorXd::Zero(m_);
+    if (rank_ > 0) {
+      const Eigen::MatrixXd psi_q = combination_ * system_.jacobian;
+      const Eigen::MatrixXd x = mass.solve(psi_q.transpose());  // M^-1 Psi_q^T
+      const Eigen::MatrixXd gram = psi_q * x;
+      const Eigen::VectorXd l1 =
+          Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(gram).solve(
+              psi_q * a_f - combination_ * system_.rhs);
+      lambda.head(rank_) = l1;
+      acceleration = a_f - x * l1;
+    }
+    auto y = view(y_.get()), dy = view(yp_.get());
+    y.setZero();
+    dy.setZero();
+    y.segment(0, n_) = q;
+    y.segment(n_, n_) = qd;
+    dy.segment(0, n_) = qd;
+    dy.segment(n_, n_) = acceleration;
+    dy.segment(2 * n_, m_) = lambda;
+  }
+
+  // A new C (rank or conditioning changed): back onto all constraints, consistent
+  // multipliers for the new combination, and IDA restarted there with its last step size.
+  void rebase(Eigen::VectorXd& q, Eigen::VectorXd& qd) {
+    count_run();
+    ++rebases_;
+    project_weighted(model_, t_, options_.newton_tolerance, options_.newton_iterations, q, qd);
+    const int old_rank = rank_;
+    set_combination(q, t_);
+    if (rank_ > old_rank) window_ = singular_window;  // past the singular configuration
+    consistent_values(q, qd, t_);
+    double h = 0.0;
+    IDAGetLastStep(mem_.get(), &h);
+    check(IDAReInit(mem_.get(), t_, y_.get(), yp_.get()), "IDAReInit");
+    if (h > 0.0) check(IDASetInitStep(mem_.get(), h), "IDASetInitStep");
+  }
+
+  // IDA's failure in plain words with the time, and how it failed.
+  void fail(int flag) {
+    void* mem = mem_.get();
+    double t_now = t_;
+    IDAGetCurrentTime(mem, &t_now);
+    std::string why;
+    switch (flag) {
+      case IDA_TOO_MUCH_WORK:
+        failure_ = dae_failure::step_size;
+        why = "too many steps for one output interval (the step size became tiny)";
+        break;
+      case IDA_TOO_MUCH_ACC:
+        failure_ = dae_failure::step_size;
+        why = "rtol and atol ask for more accuracy than double precision gives";
+        break;
+      case IDA_ERR_FAIL:
+        failure_ = dae_failure::step_size;
+        why = fmt::format(
+            "the local error test failed repeatedly or with the step size at its minimum {:g} "
+            "(dt_min)",
+            dt_min_);
+        break;
+      case IDA_CONV_FAIL:
+        failure_ = dae_failure::not_converged;
+        why =
+            "the Newton iteration on the constraints and dynamics did not converge, repeatedly "
+            "or with the step size at its minimum";
+        break;
+      case IDA_LSETUP_FAIL:
+      case IDA_LSOLVE_FAIL:
+        failure_ = dae_failure::not_converged;
+        why = "the iteration matrix is singular (the combined constraints lost rank)";
+        break;
+      case IDA_RES_FAIL:
+      case IDA_REP_RES_ERR:
+      case IDA_FIRST_RES_FAIL:
+        failure_ = dae_failure::not_converged;
+        why = "the residual could not be evaluated (NaN or infinite values)";
+        break;
+      default:
+        failure_ = dae_failure::not_converged;
+        why = fmt::format("IDASolve returned {}", flag);
+        break;
+    }
+    message_ = fmt::format("stopped at t = {:.6g}: SUNDIALS IDA (qtz-reduced): {}{}", t_now, why,
+                           ida_message_.empty() ? "" : " [" + ida_message_ + "]");
+  }
+
+  void count_run() {
+    long int n = 0;
+    IDAGetNumSteps(mem_.get(), &n);
+    steps_before_ += n;
+    IDAGetNumErrTestFails(mem_.get(), &n);
+    failures_before_ += n;
+  }
+
+  const model& model_;
+  formulation_options options_;
+  int n_, m_, size_;
+  double dt_min_;
+  int rank_ = 0;
+  Eigen::MatrixXd combination_;      // C, rank_ x m
+  bool identity_ = false;            // C = I (full row rank)
+  double window_ = singular_window;  // widened for one crossing after a failure
+  int recoveries_ = 0;
+  Eigen::MatrixXd psi_q_;  // Psi''_q = C Phi_q of the last residual
+  double t_ = 0.0;
+  long long steps_before_ = 0, failures_before_ = 0, rebases_ = 0;
+  dae_failure failure_ = dae_failure::none;
+  std::string message_;
+  std::string ida_message_;  // the last message of IDA's error handler
+  constrained_system system_;
+  Eigen::VectorXd q_, v_;
+  // Destroyed in reverse order: IDA's memory before the solver, matrix, vectors and context.
+  context_ptr context_;
+  vector_ptr y_, yp_, id_, abstol_;
+  matrix_ptr matrix_;
+  linear_solver_ptr solver_;
+  ida_ptr mem_;
+};
+
+namespace {
+
+void error_callback(int /*code*/, const char* /*module*/, const char* /*function*/, char* msg,
+                    void* user_data) {
+  static_cast<std::string*>(user_data)->assign(msg != nullptr ? msg : "");
+}
+
+}  // namespace
+
+qtz_reduced_dae::qtz_reduced_dae(const model& m, const formulation_options& fo,
+                                 const simulation_options& so, const Eigen::VectorXd& q0,
+                                 const Eigen::VectorXd& qd0, double t0)
+    : impl_(std::make_unique<impl>(m, fo, so)) {
+  require_holonomic(m, to_string(formulation_kind::qtz_reduced));
+  impl& d = *impl_;
+  d.t_ = t0;
+  SUNContext ctx = nullptr;
+  check(SUNContext_Create(nullptr, &ctx), "SUNContext_Create");
+  d.context_.reset(ctx);
+  const auto size = static_cast<sunindextype>(d.size_);
+  d.y_.reset(require(N_VNew_Serial(size, ctx), "the state vector"));
+  d.yp_.reset(require(N_VNew_Serial(size, ctx), "the derivative vector"));
+  d.id_.reset(require(N_VNew_Serial(size, ctx), "the variable-kind vector"));
+  d.abstol_.reset(require(N_VNew_Serial(size, ctx), "the tolerance vector"));
+  d.matrix_.reset(require(SUNDenseMatrix(size, size, ctx), "the iteration matrix"));
+  d.solver_.reset(
+      require(SUNLinSol_Dense(d.y_.get(), d.matrix_.get(), ctx), "the dense linear solver"));
+  d.mem_.reset(require(IDACreate(ctx), "the IDA memory"));
+
+  d.set_combination(q0, t0);
+  d.consistent_values(q0, qd0, t0);
+  // q, v differential (1), lambda, mu algebraic (0): excluded from the error test.
+  auto id = view(d.id_.get());
+  id.setZero();
+  id.head(2 * d.n_).setOnes();
+  // The integrated multipliers are out of the error test and enter only the Newton
+  // convergence test, with a unit absolute tolerance: their components along a nearly
+  // degenerate combination are ill-determined (times sigma they give a finite force) and must
+  // not hold the iteration up; q and v, which they drive, carry the test.
+  auto abstol = view(d.abstol_.get());
+  abstol.head(2 * d.n_).setConstant(so.atol);
+  abstol.tail(2 * d.m_).setConstant(multiplier_atol);
+
+  void* mem = d.mem_.get();
+  check(IDASetErrHandlerFn(mem, error_callback, &d.ida_message_), "IDASetErrHandlerFn");
+  check(IDAInit(mem, impl::residual_callback, t0, d.y_.get(), d.yp_.get()), "IDAInit");
+  check(IDASVtolerances(mem, bdf_tolerance_factor * so.rtol, d.abstol_.get()), "IDASVtolerances");
+  check(IDASetUserData(mem, impl_.get()), "IDASetUserData");
+  check(IDASetLinearSolver(mem, d.solver_.get(), d.matrix_.get()), "IDASetLinearSolver");
+  check(IDASetId(mem, d.id_.get()), "IDASetId");
+  check(IDASetSuppressAlg(mem, SUNTRUE), "IDASetSuppressAlg");
+  check(IDASetMinStep(mem, so.dt_min), "IDASetMinStep");
+  // advance_to covers one output interval: a generous bound on the steps it may take.
+  check(IDASetMaxNumSteps(mem, 1000000), "IDASetMaxNumSteps");
+}
+
+qtz_reduced_dae::~qtz_reduced_dae() = default;
+
+bool qtz_reduced_dae::advance_to(double t_out, Eigen::VectorXd& q, Eigen::VectorXd& qd) {
+  impl& d = *impl_;
+  void* mem = d.mem_.get();
+  // One internal step at a time, so that C is checked (and re-based) after every step: a
+  // singular configuration is then met with the combination that suits it, whatever dt is.
+  while (t_out > d.t_) {
+    check(IDASetStopTime(mem, t_out), "IDASetStopTime");
+    double t_reached = d.t_;
+    d.ida_message_.clear();
+    const int flag = IDASolve(mem, t_out, &t_reached, d.y_.get(), d.yp_.get(), IDA_ONE_STEP);
+    if (flag < 0) {
+      // Near a singular configuration: once more from IDA's last accepted step (where y_ and
+      // t_reached are left), with the degenerate combination dropped in a window
+      // recovery_widening times wider until the rank is restored.
+      const bool near_singular =
+          d.m_ > 0 &&
+          decompose_qtz(d.model_.position_jacobian(view(d.y_.get()).head(d.n_), t_reached),
+                        std::max(d.options_.rank_tolerance, recovery_widening * d.window_))
+                  .rank < d.rank_;
+      if (flag != IDA_TOO_MUCH_WORK && near_singular && d.recoveries_ < max_recoveries) {
+        ++d.recoveries_;
+        d.window_ *= recovery_widening;
+        d.t_ = t_reached;
+        const auto y = view(d.y_.get());
+        q = y.segment(0, d.n_);
+        qd = y.segment(d.n_, d.n_);
+        d.rebase(q, qd);
+        continue;
+      }
+      d.fail(flag);
+      return false;
+    }
+    d.t_ = flag == IDA_TSTOP_RETURN ? t_out : t_reached;
+    const auto y = view(d.y_.get());
+    q = y.segment(0, d.n_);
+    qd = y.segment(d.n_, d.n_);
+    if (!d.combination_suits(q, d.t_)) d.rebase(q, qd);
+  }
+  const auto y = view(d.y_.get());
+  q = y.segment(0, d.n_);
+  qd = y.segment(d.n_, d.n_);
+  return true;
+}
+
+long long qtz_reduced_dae::steps() const {
+  long int n = 0;
+  IDAGetNumSteps(impl_->mem_.get(), &n);
+  return impl_->steps_before_ + n;
+}
+
+long long qtz_reduced_dae::error_test_failures() const {
+  long int n = 0;
+  IDAGetNumErrTestFails(impl_->mem_.get(), &n);
+  return impl_->failures_before_ + n;
+}
+
+long long qtz_reduced_dae::rebases() const {
+  return impl_->rebases_;
+}
+int qtz_reduced_dae::rank() const {
+  return impl_->rank_;
+}
+dae_failure qtz_reduced_dae::failure() const {
+  return impl_->failure_;
+}
+const std::string& qtz_reduced_dae::message() const {
+  return impl_->message_;
+}
+
+qtz_reduced_formulation::qtz_reduced_formulation(const model& m)
+    : full_formulation(m, stabilization_kind::none, 1.0, 1) {
+  require_holonomic(m, to_string(formulation_kind::qtz_reduced));
+  report_.name = to_string(formulation_kind::qtz_reduced);
+}
+
+step_outcome qtz_reduced_formulation::after_step(double /*t*/, double /*h*/, double /*h_max*/,
+                                                 Eigen::VectorXd& /*y*/) {
+  return step_outcome::unchanged;
+}
+
+}  // namespace kinevo::mechanics

@@ -1,0 +1,158 @@
+// qtz-reduced: Del Citto, Pennestri and Vita's reduced DAE (eq. 46) integrated by SUNDIALS IDA.
+// Positions against the full formulation + GIGSP + Dormand-Prince on the examples, Yoo's
+// parallelogram through its flat configurations with constant energy, and the refusal of
+// nonholonomic rows.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "io/errors.hpp"
+#include "mechanics/chain_model.hpp"
+#include "mechanics/model.hpp"
+#include "mechanics/qtz_reduced_dae.hpp"
+#include "mechanics/simulation.hpp"
+#include "mechanics/solver_factory.hpp"
+
+namespace kinevo::mechanics {
+namespace {
+
+const std::string examples = KINEVO_EXAMPLES;
+
+simulation_options qtz_reduced_options(double t_end) {
+  simulation_options o;
+  o.t_end = t_end;
+  o.formulation.kind = formulation_kind::qtz_reduced;
+  return o;  // the defaults: dt = 1e-3 records, rtol 1e-9, atol 1e-12
+}
+
+// Final positions of full + GIGSP + Dormand-Prince at rtol 1e-10, and of qtz-reduced.
+void expect_agreement(const model& m, double t_end, double tolerance) {
+  auto gigsp = make_solver("gigsp");
+  simulation_options ref;
+  ref.t_end = t_end;
+  ref.integrator = integrator_kind::dormand_prince;
+  ref.rtol = 1e-10;
+  const simulation_result full = simulate(m, *gigsp, ref);
+  ASSERT_TRUE(full.completed) << full.message;
+  const simulation_result dae = simulate(m, *gigsp, qtz_reduced_options(t_end));
+  ASSERT_TRUE(dae.completed) << dae.message;
+  EXPECT_EQ(dae.formulation.name, "qtz-reduced");
+  ASSERT_EQ(dae.records.size(), full.records.size());
+  EXPECT_DOUBLE_EQ(dae.records.back().t, t_end);
+  const double difference = (dae.records.back().q - full.records.back().q).cwiseAbs().maxCoeff();
+  EXPECT_LE(difference, tolerance) << m.name();
+  EXPECT_LT(dae.max_position_violation, 1e-9) << m.name();
+  EXPECT_GT(dae.steps, 0);
+}
+
+TEST(QtzReduced, DoublePendulumAgreesWithFullGigsp) {
+  expect_agreement(load_model(examples + "/double_pendulum.toml"), 0.5, 1e-8);
+}
+
+TEST(QtzReduced, SliderCrankAgreesWithFullGigsp) {
+  expect_agreement(load_model(examples + "/slider_crank.toml"), 0.5, 1e-8);
+}
+
+TEST(QtzReduced, FiveLinkChainAgreesWithFullGigsp) {
+  chain_options c;
+  c.links = 5;
+  expect_agreement(load_model_from_string(chain_model_text(c), "chain.toml"), 0.5, 1e-8);
+}
+
+TEST(QtzReduced, RedundantDrivenFiveBarAgreesWithFullGigsp) {
+  // 5 rows of rank 2 on 2 coordinates: 3 dropped combinations, re-based as the independent
+  // combination turns (th2 = 2 pi sin t passes pi / 2 before t = 0.5).
+  const model m = load_model(examples + "/fivebar_redundant.toml");
+  expect_agreement(m, 0.5, 1e-8);
+  auto gigsp = make_solver("gigsp");
+  const simulation_result r = simulate(m, *gigsp, qtz_reduced_options(0.5));
+  ASSERT_TRUE(r.completed) << r.message;
+  const double th = 2.0 * std::numbers::pi * std::sin(0.5);  // the closed form th2 = th4
+  EXPECT_NEAR(r.records.back().q[0], th, 1e-9);
+  EXPECT_NEAR(r.records.back().q[1], th, 1e-9);
+}
+
+TEST(QtzReduced, YooParallelogramKeepsEnergyThroughTheFlatConfigurations) {
+  const model m = load_model(examples + "/yoo_parallelogram.toml");
+  auto gigsp = make_solver("gigsp");
+  const simulation_result r = simulate(m, *gigsp, qtz_reduced_options(2.0));
+  ASSERT_TRUE(r.completed) << r.message;
+  EXPECT_LE(r.max_energy_deviation(), 1e-6);
+  EXPECT_LT(r.max_position_violation, 1e-9);
+  // Still the parallelogram (th2 = -th1), not the anti-parallelogram (th2 ~ pi).
+  const Eigen::VectorXd& q = r.records.back().q;
+  EXPECT_NEAR(q[0] + q[1], 0.0, 1e-6);
+  // The bars lie flat (sin th1 = 0) near 0.179 s and 0.986 s (and 1.344 s by symmetry).
+  std::vector<double> crossings;
+  for (std::size_t k = 1; k < r.records.size(); ++k) {
+    const double s0 = std::sin(r.records[k - 1].q[0]), s1 = std::sin(r.records[k].q[0]);
+    if (s0 * s1 <= 0.0 && s0 != 0.0) {
+      crossings.push_back(r.records[k - 1].t +
+                          s0 / (s0 - s1) * (r.records[k].t - r.records[k - 1].t));
+    }
+  }
+  ASSERT_GE(crossings.size(), 3u);
+  EXPECT_NEAR(crossings[0], 0.179, 2e-3);
+  EXPECT_NEAR(crossings[1], 0.986, 2e-3);
+  EXPECT_NEAR(crossings[2], 1.344, 2e-3);
+  // Each crossing drops the degenerate combination and restores it: two re-bases.
+  EXPECT_GE(r.formulation.repartitions, 6);
+}
+
+TEST(QtzReduced, YooParallelogramWithRecordsEvery1e4) {
+  // Records every 1e-4 s: one IDA failure after restoring the combination, recovered with a
+  // wider window (mechanics/qtz_reduced_dae.cpp).
+  const model m = load_model(examples + "/yoo_parallelogram.toml");
+  auto gigsp = make_solver("gigsp");
+  simulation_options o = qtz_reduced_options(2.0);
+  o.dt = 1e-4;
+  const simulation_result r = simulate(m, *gigsp, o);
+  ASSERT_TRUE(r.completed) << r.message;
+  EXPECT_LE(r.max_energy_deviation(), 1e-6);
+  EXPECT_NEAR(r.records.back().q[0] + r.records.back().q[1], 0.0, 1e-6);
+}
+
+TEST(QtzReduced, RefusesNonholonomicRowsByName) {
+  const model rolling = load_model_from_string(R"(
+[[coordinate]]
+name = "x"
+initial = 0.0
+mass = 1.0
+[[coordinate]]
+name = "th"
+initial = 0.0
+mass = 1.0
+[[constraint]]
+name = "rolling"
+nonholonomic = "th_dot - x_dot"
+)",
+                                               "rolling.toml");
+  auto gigsp = make_solver("gigsp");
+  try {
+    (void)simulate(rolling, *gigsp, qtz_reduced_options(0.1));
+    FAIL() << "expected an input_error";
+  } catch (const io::input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("'rolling'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("qtz-reduced"), std::string::npos) << e.what();
+  }
+}
+
+TEST(QtzReduced, AdvancesToExactOutputTimes) {
+  const model m = load_model(examples + "/double_pendulum.toml");
+  qtz_reduced_dae dae(m, {}, simulation_options{}, m.initial_positions(), m.initial_velocities(),
+                      0.0);
+  Eigen::VectorXd q, qd;
+  ASSERT_TRUE(dae.advance_to(0.01, q, qd)) << dae.message();
+  ASSERT_TRUE(dae.advance_to(0.25, q, qd)) << dae.message();
+  EXPECT_EQ(dae.rank(), 2);
+  EXPECT_LT(m.position_violation(q, 0.25).cwiseAbs().maxCoeff(), 1e-10);
+  EXPECT_LT(m.velocity_violation(q, qd, 0.25).cwiseAbs().maxCoeff(), 1e-9);
+  EXPECT_GT(dae.steps(), 0);
+  EXPECT_EQ(dae.failure(), dae_failure::none);
+}
+
+}  // namespace
+}  // namespace kinevo::mechanics
