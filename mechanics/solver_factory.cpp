@@ -10,6 +10,7 @@
 #include "mechanics/gigsp_solver.hpp"
 #include "mechanics/kim_vanderploeg_solver.hpp"
 #include "mechanics/lagrange_multiplier_solver.hpp"
+#include "mechanics/null_space_projection.hpp"
 #include "mechanics/singh_likins_solver.hpp"
 #include "mechanics/udwadia_kalaba_solver.hpp"
 
@@ -39,6 +40,8 @@ struct registry {
                         make_factory<gigsp_solver>()};
     entries["sl"] = {"Singh-Likins (SVD)", make_factory<singh_likins_solver>()};
     entries["kv"] = {"Kim-Vanderploeg (QR)", make_factory<kim_vanderploeg_solver>()};
+    entries["projection"] = {"Yoo-Kim-Kim projection onto the null space of A (COD)",
+                             make_factory<null_space_projection_solver>()};
   }
 };
 

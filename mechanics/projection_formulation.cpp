@@ -1,0 +1,110 @@
+#include "mechanics/projection_formulation.hpp"
+
+#include <fmt/format.h>
+
+#include <Eigen/QR>
+
+#include "mechanics/full_formulation.hpp"
+
+namespace kinevo::mechanics {
+
+namespace {
+
+solver_options solver_options_of(const formulation_options& o) {
+  solver_options s;
+  s.rank_tolerance = o.rank_tolerance;
+  return s;
+}
+
+}  // namespace
+
+projection_formulation::projection_formulation(const model& m, const formulation_options& options)
+    : model_(m), options_(options), solver_(solver_options_of(options)) {
+  report_.name = to_string(formulation_kind::projection);
+}
+
+Eigen::VectorXd projection_formulation::begin(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                                              double /*t*/) {
+  return pack_state(q, qd);
+}
+
+bool projection_formulation::expand(const Eigen::VectorXd& y, double /*t*/, Eigen::VectorXd& q,
+                                    Eigen::VectorXd& qd) {
+  const Eigen::Index n = y.size() / 2;
+  q = y.head(n);
+  qd = y.tail(n);
+  return true;
+}
+
+Eigen::VectorXd projection_formulation::derivative(const Eigen::VectorXd& /*q*/,
+                                                   const Eigen::VectorXd& qd,
+                                                   const Eigen::VectorXd& qdd) {
+  return pack_state(qd, qdd);
+}
+
+bool projection_formulation::correct_positions(Eigen::VectorXd& q, double t) {
+  if (model_.holonomic_constraints() == 0) return true;
+  Eigen::VectorXd phi = model_.position_violation(q, t);
+  if (phi.cwiseAbs().maxCoeff() <= options_.newton_tolerance) return true;
+  const Eigen::Index n = q.size(), m = phi.size();
+  // P_T of Phi_q at the predicted positions, fixed during the iteration: the rows P_T^T dq = 0
+  // keep the correction out of the null space (eq. 20), i.e. the smallest correction.
+  Eigen::MatrixXd jac = model_.position_jacobian(q, t);
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+  cod.setThreshold(options_.rank_tolerance);
+  cod.compute(jac);
+  const auto k = n - static_cast<Eigen::Index>(cod.rank());
+  const Eigen::MatrixXd p_n = Eigen::MatrixXd::Identity(n, n) - cod.pseudoInverse() * jac;
+  const std::vector<int> columns = independent_null_space_columns(p_n, static_cast<int>(k));
+  Eigen::MatrixXd stacked(m + k, n);
+  for (Eigen::Index j = 0; j < k; ++j) {
+    stacked.row(m + j) = p_n.col(columns[static_cast<std::size_t>(j)]).transpose();
+  }
+  Eigen::VectorXd rhs = Eigen::VectorXd::Zero(m + k);
+  for (int it = 0; it < options_.newton_iterations; ++it) {
+    stacked.topRows(m) = jac;
+    rhs.head(m) = -phi;
+    // Least squares through a rank-revealing factorisation: at a singular configuration the
+    // stacked matrix loses rank and the minimum-norm step is still defined.
+    cod.compute(stacked);
+    q += cod.solve(rhs);
+    phi = model_.position_violation(q, t);
+    if (phi.cwiseAbs().maxCoeff() <= options_.newton_tolerance) return true;
+    jac = model_.position_jacobian(q, t);
+  }
+  Eigen::Index worst = 0;
+  const double largest = phi.cwiseAbs().maxCoeff(&worst);
+  message_ = fmt::format(
+      "projection: the position correction (Yoo, Kim and Kim, eq. 20) did not reach |Phi| <= "
+      "{:g} in {} Newton iterations: constraint '{}' is violated by {:.3g}",
+      options_.newton_tolerance, options_.newton_iterations,
+      model_.constraint_names()[static_cast<std::size_t>(worst)], largest);
+  return false;
+}
+
+void projection_formulation::correct_velocities(const Eigen::VectorXd& q, Eigen::VectorXd& qd,
+                                                double t) {
+  if (model_.constraints() == 0) return;
+  // Eq. 13: q' = I_R (-Phi_t) + P_N q' = q' - I_R (A q' + Phi_t), the last bracket being the
+  // velocity violation of every row (nonholonomic ones included).
+  const Eigen::VectorXd c = model_.velocity_violation(q, qd, t);
+  if (c.cwiseAbs().maxCoeff() == 0.0) return;
+  model_.evaluate(q, qd, t, system_);
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+  cod.setThreshold(options_.rank_tolerance);
+  cod.compute(system_.jacobian);
+  qd -= cod.solve(c);
+}
+
+step_outcome projection_formulation::after_step(double t, double /*h*/, double /*h_max*/,
+                                                Eigen::VectorXd& y) {
+  const Eigen::Index n = y.size() / 2;
+  Eigen::VectorXd q = y.head(n), qd = y.tail(n);
+  if (!correct_positions(q, t)) return step_outcome::failed;
+  correct_velocities(q, qd, t);
+  y = pack_state(q, qd);
+  ++report_.corrections;
+  return step_outcome::changed;
+}
+
+}  // namespace kinevo::mechanics
