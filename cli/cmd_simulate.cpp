@@ -31,6 +31,9 @@ struct simulate_args {
   std::string check;
   std::string integrator = "rk4";
   std::string stabilization = "none";
+  std::string formulation = "full";
+  // Whether these were given (a formulation with its own solver or corrections refuses them).
+  bool solver_given = false, stabilization_given = false, integrator_given = false;
   std::vector<std::string> sets;
   std::vector<std::string> plot_columns;
   std::string out, plot;
@@ -69,13 +72,24 @@ void prepare_options(simulate_args& a) {
   try {
     a.sim.integrator = mechanics::parse_integrator(a.integrator);
     a.sim.stabilization = mechanics::parse_stabilization(a.stabilization);
+    a.sim.formulation.kind = mechanics::parse_formulation(a.formulation);
   } catch (const io::option_error& e) {
     throw io::input_error(fmt::format("--{} {}", e.field(), e.requirement()));
+  }
+  const auto kind = a.sim.formulation.kind;
+  const std::string conflict = mechanics::formulation_conflict(
+      kind, a.solver_given, a.stabilization_given, a.integrator_given);
+  if (!conflict.empty()) throw io::input_error(conflict);
+  // Reuse is compensated by Baumgarte unless told otherwise (docs/formulations.md).
+  if (kind == mechanics::formulation_kind::reuse && !a.stabilization_given) {
+    a.stabilization = "baumgarte";
+    a.sim.stabilization = mechanics::stabilization_kind::baumgarte;
   }
   a.sim.check_divergence = !a.no_divergence_check;
   validate_options(a.sim, {{"baumgarte_alpha", "--alpha"},
                            {"baumgarte_beta", "--beta"},
-                           {"baumgarte_gamma", "--gamma"}});
+                           {"baumgarte_gamma", "--gamma"},
+                           {"reuse_exact_every", "--exact-every"}});
   validate_options(a.solver_options);
   if (a.interrupt_after < 0) throw io::input_error("--interrupt-after must be >= 0");
   // Before the run, so that an unusable output path does not cost the run (and no folder is
@@ -111,7 +125,6 @@ nlohmann::json json_summary(const simulate_args& a, const mechanics::model& m,
   nlohmann::json j = res.to_json();
   j["model"] = m.name();
   j["file"] = a.file;
-  j["solver"] = a.solver;
   j["integrator"] = a.integrator;
   j["stabilization"] = a.stabilization;
   if (!a.check.empty()) j["check"]["solver"] = a.check;
@@ -124,8 +137,9 @@ nlohmann::json json_summary(const simulate_args& a, const mechanics::model& m,
 
 void print_text(const simulate_args& a, const mechanics::simulation_result& res,
                 const std::string& up_to) {
-  fmt::print("{}: {} steps with {} ({}, {}){}\n", a.file, res.steps, a.solver, a.integrator,
-             a.stabilization, res.completed ? "" : " -- stopped early (" + res.status() + ")");
+  fmt::print("{}: {} steps with {} ({}, {}){}\n", a.file, res.steps, res.solver, a.integrator,
+             a.formulation == "full" ? a.stabilization : "formulation " + a.formulation,
+             res.completed ? "" : " -- stopped early (" + res.status() + ")");
   // The library's full report after its first line (which the line above says for the file).
   const std::string full = res.full_report();
   const auto first_end = full.find('\n');
@@ -218,13 +232,22 @@ const command_registration simulate_registration(
       auto a = std::make_shared<simulate_args>();
       sub.add_option("model", a->file, "Model file (TOML)")->required();
       sub.add_option("--solver", a->solver, "Acceleration solver: gigsp, lm, uk, sl, kv (or ga)")
+          ->capture_default_str()
+          ->each([a](const std::string&) { a->solver_given = true; });
+      sub.add_option("--formulation", a->formulation,
+                     "full, partitioning, projection, hybrid, qtz-reduced, qtz-orthogonal, "
+                     "qtz-state or reuse (docs/formulations.md)")
+          ->capture_default_str();
+      sub.add_option("--exact-every", a->sim.formulation.reuse_exact_every,
+                     "--formulation reuse: an exact generalized inverse every k steps")
           ->capture_default_str();
       sub.add_option(
           "--check", a->check,
           "Reference solver solved at the same state every step; records the difference");
       sub.add_option("--integrator", a->integrator,
                      "rk4 (fixed step) or dopri (Dormand-Prince 5(4))")
-          ->capture_default_str();
+          ->capture_default_str()
+          ->each([a](const std::string&) { a->integrator_given = true; });
       sub.add_option("--t-end", a->sim.t_end, "End time in s")->capture_default_str();
       sub.add_option("--dt", a->sim.dt, "RK4 step / output interval in s")->capture_default_str();
       sub.add_option("--rtol", a->sim.rtol, "Dormand-Prince relative tolerance")
@@ -232,7 +255,8 @@ const command_registration simulate_registration(
       sub.add_option("--atol", a->sim.atol, "Dormand-Prince absolute tolerance")
           ->capture_default_str();
       sub.add_option("--stabilization", a->stabilization, "none, baumgarte or projection")
-          ->capture_default_str();
+          ->capture_default_str()
+          ->each([a](const std::string&) { a->stabilization_given = true; });
       sub.add_option("--alpha", a->sim.baumgarte_alpha, "Baumgarte alpha (1/s)")
           ->capture_default_str();
       sub.add_option("--beta", a->sim.baumgarte_beta, "Baumgarte beta (1/s)")

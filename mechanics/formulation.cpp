@@ -81,6 +81,38 @@ void formulation_options::validate() const {
   io::require_integer("reuse_exact_every", reuse_exact_every, 1);
 }
 
+bool uses_user_solver(formulation_kind k) {
+  return k == formulation_kind::full || k == formulation_kind::partitioning ||
+         k == formulation_kind::hybrid;
+}
+
+bool uses_stabilization(formulation_kind k) {
+  return k == formulation_kind::full || k == formulation_kind::reuse;
+}
+
+std::string formulation_conflict(formulation_kind k, bool solver_given, bool stabilization_given,
+                                 bool integrator_given) {
+  const char* name = to_string(k);
+  if (solver_given && !uses_user_solver(k)) {
+    return fmt::format(
+        "--solver does not apply to --formulation {}: it computes the accelerations itself "
+        "(--solver applies to full, partitioning and hybrid)",
+        name);
+  }
+  if (stabilization_given && !uses_stabilization(k)) {
+    return fmt::format(
+        "--stabilization does not apply to --formulation {}: it keeps the constraints itself "
+        "(--stabilization applies to full and reuse)",
+        name);
+  }
+  if (integrator_given && k == formulation_kind::qtz_reduced) {
+    return "--integrator does not apply to --formulation qtz-reduced: the reduced DAE is "
+           "integrated by SUNDIALS IDA (variable-order BDF with its own error control; --rtol, "
+           "--atol and --dt apply)";
+  }
+  return {};
+}
+
 std::unique_ptr<formulation> make_formulation(const model& m, const formulation_options& options,
                                               const simulation_options& simulation) {
   options.validate();

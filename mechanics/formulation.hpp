@@ -135,6 +135,17 @@ class formulation {
   formulation_report report_;
 };
 
+// Whether the formulation uses the --solver acceleration solver (full, partitioning, hybrid's LU
+// phases) and the simulation's stabilization (full, reuse); the others bring their own solver
+// and correct the constraints themselves.
+bool uses_user_solver(formulation_kind k);
+bool uses_stabilization(formulation_kind k);
+// Why a user's explicit choice does not apply to the formulation (empty when it does): a solver
+// chosen for a formulation with its own, a stabilization for one that corrects itself, a
+// Dormand-Prince or RK4 integrator for qtz-reduced (integrated by IDA).
+std::string formulation_conflict(formulation_kind k, bool solver_given, bool stabilization_given,
+                                 bool integrator_given);
+
 // The formulation `options.kind` for this model. Throws io::input_error when the model does not
 // suit it (nonholonomic rows for the reduced formulations and reuse, naming the rows).
 // `simulation` supplies the stabilization that `full` and `reuse` apply after each step.

@@ -43,10 +43,13 @@ class reduced_coordinates : public formulation {
  private:
   bool recover_positions(const Eigen::VectorXd& p, double t);
   bool recover_velocities(const Eigen::VectorXd& pd, double t);
+  Eigen::MatrixXd stacked_jacobian(const Eigen::VectorXd& q, double t) const;  // [Phi_q; B]
 
   Eigen::MatrixXd basis_;
-  Eigen::VectorXd q_, qd_;      // last recovered full state
-  Eigen::VectorXd q_accepted_;  // at the last accepted step: Newton's starting point
+  Eigen::VectorXd q_, qd_;  // last recovered full state
+  // The last accepted state: Newton starts from q_accepted_ + (t - t_accepted_) qd_accepted_.
+  Eigen::VectorXd q_accepted_, qd_accepted_;
+  double t_accepted_ = 0.0;
 };
 
 }  // namespace kinevo::mechanics
