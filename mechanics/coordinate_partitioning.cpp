@@ -37,8 +37,9 @@ double block_rcond(const Eigen::MatrixXd& jacobian, const std::vector<int>& colu
   }
   if (block.rows() == r) return Eigen::PartialPivLU<Eigen::MatrixXd>(block).rcond();
   // Redundant rows: Phi_u is m x r of rank r, no LU estimate; the singular-value ratio.
-  const Eigen::VectorXd s = Eigen::JacobiSVD<Eigen::MatrixXd>(block).singularValues();
-  return s[0] > 0.0 ? s[r - 1] / s[0] : 0.0;
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd(block);
+  const double largest = svd.singularValues().maxCoeff();
+  return largest > 0.0 ? svd.singularValues().minCoeff() / largest : 0.0;
 }
 
 partitioning_formulation::partitioning_formulation(const model& m,
@@ -54,7 +55,8 @@ Eigen::MatrixXd partitioning_formulation::choose_basis(const Eigen::VectorXd& q,
   // B: the rows of the identity at the independent coordinates v (p = v).
   const auto k = static_cast<Eigen::Index>(partition_.independent.size());
   Eigen::MatrixXd b = Eigen::MatrixXd::Zero(k, q.size());
-  for (Eigen::Index i = 0; i < k; ++i) b(i, partition_.independent[static_cast<std::size_t>(i)]) = 1;
+  for (Eigen::Index i = 0; i < k; ++i)
+    b(i, partition_.independent[static_cast<std::size_t>(i)]) = 1;
   return b;
 }
 

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <utility>
 
-
 namespace kinevo::mechanics {
 
 namespace {
@@ -54,8 +53,8 @@ std::string hybrid_formulation::leave_partitioning(double h, double h_previous,
                                                    double energy) {
   const formulation_options& o = options_;
   if (partitioning_.dependent_rcond() < o.hybrid_singular_rcond) {
-    return fmt::format("Phi_u reciprocal condition {:.2e} < {:.0e}", partitioning_.dependent_rcond(),
-                       o.hybrid_singular_rcond);
+    return fmt::format("Phi_u reciprocal condition {:.2e} < {:.0e}",
+                       partitioning_.dependent_rcond(), o.hybrid_singular_rcond);
   }
   if (partitioning_.repartitioned()) repartition_steps_.push_back(step_);
   while (!repartition_steps_.empty() && repartition_steps_.front() <= step_ - o.hybrid_window) {
@@ -77,8 +76,7 @@ std::string hybrid_formulation::leave_partitioning(double h, double h_previous,
   return {};
 }
 
-step_outcome hybrid_formulation::after_step(double t, double h, double h_max,
-                                            Eigen::VectorXd& y) {
+step_outcome hybrid_formulation::after_step(double t, double h, double h_max, Eigen::VectorXd& y) {
   ++step_;
   const step_outcome outcome = active().after_step(t, h, h_max, y);
   merge_reports();

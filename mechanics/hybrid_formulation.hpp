@@ -54,9 +54,9 @@ class hybrid_formulation : public formulation {
   partitioning_formulation partitioning_;
   projection_formulation projection_;
   bool projecting_ = false;
-  long long step_ = 0;                     // accepted steps
+  long long step_ = 0;                       // accepted steps
   std::deque<long long> repartition_steps_;  // steps of the recent re-partitions
-  std::optional<double> energy_;           // at the last accepted step
+  std::optional<double> energy_;             // at the last accepted step
   double h_previous_ = 0.0;
   int stable_steps_ = 0;  // consecutive steps fit for LU (while projecting)
 };

@@ -13,7 +13,7 @@ namespace kinevo::mechanics {
 namespace {
 
 Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> decompose(const Eigen::MatrixXd& a,
-                                                                   double rank_tolerance) {
+                                                                  double rank_tolerance) {
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
   cod.setThreshold(rank_tolerance);
   cod.compute(a);
@@ -66,9 +66,9 @@ acceleration_result null_space_projection_solver::solve(const constrained_system
     // the set. The rows are classified (and named) as GIGSP does.
     const Eigen::VectorXd residual = s.jacobian * particular - s.rhs;
     const double b_scale = 1.0 + s.rhs.cwiseAbs().maxCoeff();
-    const gram_schmidt_rows gs = orthonormalize_rows(
-        mf.right_solve_upper(s.jacobian), s.rhs, options_.rank_tolerance,
-        options_.consistency_tolerance, options_.degenerate_tolerance);
+    const gram_schmidt_rows gs =
+        orthonormalize_rows(mf.right_solve_upper(s.jacobian), s.rhs, options_.rank_tolerance,
+                            options_.consistency_tolerance, options_.degenerate_tolerance);
     r.redundant = gs.redundant;
     std::vector<int> bad = gs.inconsistent;
     if (bad.empty() && residual.cwiseAbs().maxCoeff() > options_.consistency_tolerance * b_scale) {
@@ -81,11 +81,10 @@ acceleration_result null_space_projection_solver::solve(const constrained_system
     }
     if (!bad.empty()) {
       r.inconsistent = bad;
-      r.redundant.erase(std::remove_if(r.redundant.begin(), r.redundant.end(),
-                                       [&](int i) {
-                                         return std::find(bad.begin(), bad.end(), i) != bad.end();
-                                       }),
-                        r.redundant.end());
+      r.redundant.erase(
+          std::remove_if(r.redundant.begin(), r.redundant.end(),
+                         [&](int i) { return std::find(bad.begin(), bad.end(), i) != bad.end(); }),
+          r.redundant.end());
       r.status = solve_status::inconsistent;
       r.message = fmt::format(
           "projection: inconsistent constraints: {} {} dependent on other constraints but "
@@ -110,8 +109,8 @@ acceleration_result null_space_projection_solver::solve(const constrained_system
     if (llt.info() != Eigen::Success) {
       r.status = solve_status::singular;
       r.message = fmt::format(
-          "projection: the reduced mass matrix P_T^T M P_T ({} x {}) is not positive definite",
-          k, k);
+          "projection: the reduced mass matrix P_T^T M P_T ({} x {}) is not positive definite", k,
+          k);
       return r;
     }
     const Eigen::VectorXd z = llt.solve(p_t.transpose() * (s.force - s.mass * particular));

@@ -27,11 +27,13 @@ class projection_formulation : public formulation {
   step_outcome after_step(double t, double h, double h_max, Eigen::VectorXd& y) override;
 
  private:
-  // Eq. 20 on q; false (message_ naming the most violated constraint) when Newton does not
-  // reach options_.newton_tolerance.
-  bool correct_positions(Eigen::VectorXd& q, double t);
-  // Eq. 13 on q' at corrected q.
-  void correct_velocities(const Eigen::VectorXd& q, Eigen::VectorXd& qd, double t);
+  // Eq. 20 on q (`moved`: whether q changed); false (message_ naming the most violated
+  // constraint) when Newton does not reach options_.newton_tolerance.
+  bool correct_positions(Eigen::VectorXd& q, double t, bool& moved);
+  // Eq. 13 on q' at corrected q when the velocity violation exceeds `tolerance`; whether q'
+  // changed.
+  bool correct_velocities(const Eigen::VectorXd& q, Eigen::VectorXd& qd, double t,
+                          double tolerance);
 
   const model& model_;
   formulation_options options_;
