@@ -223,12 +223,34 @@ TEST(YooFormulations, AgreeWithFullGigsp) {
   }
 }
 
-TEST(YooFormulations, PartitioningDrivesTheRedundantFiveBar) {
+TEST(YooFormulations, DriveTheRedundantFiveBar) {
+  // Kinematic, driven, redundant rows: 0 degrees of freedom (partitioning integrates nothing).
   const model m = load_model(examples + "/fivebar_redundant.toml");
   const simulation_result reference = run(m, formulation_kind::full, 0.5, 1e-3);
-  const simulation_result r = run(m, formulation_kind::partitioning, 0.5, 1e-3);
+  for (auto kind :
+       {formulation_kind::partitioning, formulation_kind::projection, formulation_kind::hybrid}) {
+    const simulation_result r = run(m, kind, 0.5, 1e-3);
+    ASSERT_TRUE(r.completed) << to_string(kind) << ": " << r.message;
+    EXPECT_LT(largest_difference(r, reference), 1e-8) << to_string(kind);
+  }
+}
+
+TEST(YooFormulations, HybridWithDormandPrince) {
+  // Variable steps: the same switch into projection at the first flat configuration.
+  const model m = load_model(examples + "/yoo_parallelogram.toml");
+  auto gigsp = make_solver("gigsp");
+  simulation_options o;
+  o.t_end = 2.0;
+  o.dt = 1e-3;
+  o.integrator = integrator_kind::dormand_prince;
+  o.formulation.kind = formulation_kind::hybrid;
+  const simulation_result r = simulate(m, *gigsp, o);
   ASSERT_TRUE(r.completed) << r.message;
-  EXPECT_LT(largest_difference(r, reference), 1e-8);
+  EXPECT_LE(r.max_energy_deviation(), 1e-6);
+  EXPECT_LT(branch_departure(r), 1e-6);
+  ASSERT_FALSE(r.formulation.switches.empty());
+  EXPECT_EQ(r.formulation.switches.front().to, "projection");
+  EXPECT_LT(r.formulation.switches.front().t, 0.179);
 }
 
 TEST(YooFormulations, ReducedFormulationsRefuseNonholonomicRowsByName) {
