@@ -12,6 +12,7 @@
 #include "mechanics/hybrid_formulation.hpp"
 #include "mechanics/model.hpp"
 #include "mechanics/projection_formulation.hpp"
+#include "mechanics/reuse_formulation.hpp"
 #include "mechanics/simulation.hpp"
 
 namespace kinevo::mechanics {
@@ -129,6 +130,8 @@ std::unique_ptr<formulation> make_formulation(const model& m, const formulation_
     case formulation_kind::hybrid:
       refuse_nonholonomic(m, options.kind);
       return std::make_unique<hybrid_formulation>(m, options);
+    case formulation_kind::reuse:
+      return std::make_unique<reuse_formulation>(m, options.reuse_exact_every, simulation);
     default:
       break;
   }

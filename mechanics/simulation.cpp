@@ -469,6 +469,10 @@ simulation_result simulate_from(const model& m, const Eigen::VectorXd& q0,
   st.result.integrator = options.integrator;
   st.result.stabilization = options.stabilization;
   st.result.has_energy = m.has_energy();
+  // Forces with a potential and no driver doing work: the energy must stay constant.
+  st.result.conservative =
+      m.has_energy() &&
+      std::none_of(m.driver_rows().begin(), m.driver_rows().end(), [](bool d) { return d; });
   st.result.allow_unconverged = options.allow_unconverged;
   const std::unique_ptr<formulation> form = make_formulation(m, options.formulation, options);
   st.result.solver = form->solver(solver).name();

@@ -133,6 +133,13 @@ std::vector<std::string> simulation_result::notes() const {
                               unconverged_solves, solves, first_unconverged_t,
                               first_unconverged_message));
   }
+  if (conservative && max_energy_deviation() > conservation_warning) {
+    out.push_back(fmt::format(
+        "warning: the energy of this conservative model changed by up to {:.3g}% of its initial "
+        "value: the motion is not accurate (a smaller --dt; through singular configurations "
+        "--formulation projection, hybrid or qtz-state: docs/formulations.md)",
+        100.0 * max_energy_deviation()));
+  }
   if (least_squares_solves > 0) {
     out.push_back(fmt::format(
         "warning: {} of {} solves are least-squares compromises (inconsistent constraints)",

@@ -111,6 +111,10 @@ struct simulation_result {
   stabilization_kind stabilization = stabilization_kind::none;
   formulation_report formulation;  // name, hybrid switches, re-partitions, corrections
   bool has_energy = false;         // the model defines an energy
+  // ... and no driver does work on it: a largest energy deviation above
+  // conservation_warning is a warning in notes() (the motion went wrong somewhere).
+  bool conservative = false;
+  static constexpr double conservation_warning = 1e-3;
   bool allow_unconverged = false;
 
   // (E_final - E_initial) / |E_initial|; NaN when the energy is undefined or E_initial = 0.
