@@ -11,6 +11,7 @@
 #include "mechanics/kim_vanderploeg_solver.hpp"
 #include "mechanics/lagrange_multiplier_solver.hpp"
 #include "mechanics/qtz_solver.hpp"
+#include "mechanics/null_space_projection.hpp"
 #include "mechanics/singh_likins_solver.hpp"
 #include "mechanics/udwadia_kalaba_solver.hpp"
 
@@ -42,6 +43,8 @@ struct registry {
     entries["kv"] = {"Kim-Vanderploeg (QR)", make_factory<kim_vanderploeg_solver>()};
     entries["qtz"] = {"QTZ decomposition, minimal coordinates (Del Citto, Pennestri, Vita)",
                       make_factory<qtz_solver>()};
+    entries["projection"] = {"Yoo-Kim-Kim projection onto the null space of A (COD)",
+                             make_factory<null_space_projection_solver>()};
   }
 };
 
