@@ -125,7 +125,6 @@ nlohmann::json json_summary(const simulate_args& a, const mechanics::model& m,
   nlohmann::json j = res.to_json();
   j["model"] = m.name();
   j["file"] = a.file;
-  j["integrator"] = a.integrator;
   j["stabilization"] = a.stabilization;
   if (!a.check.empty()) j["check"]["solver"] = a.check;
   j["last_t"] = finite_or_null(c.last_t());
@@ -137,7 +136,8 @@ nlohmann::json json_summary(const simulate_args& a, const mechanics::model& m,
 
 void print_text(const simulate_args& a, const mechanics::simulation_result& res,
                 const std::string& up_to) {
-  fmt::print("{}: {} steps with {} ({}, {}){}\n", a.file, res.steps, res.solver, a.integrator,
+  fmt::print("{}: {} steps with {} ({}, {}){}\n", a.file, res.steps, res.solver,
+             res.integrator_name(),
              a.formulation == "full" ? a.stabilization : "formulation " + a.formulation,
              res.completed ? "" : " -- stopped early (" + res.status() + ")");
   // The library's full report after its first line (which the line above says for the file).
@@ -231,7 +231,8 @@ const command_registration simulate_registration(
     [](CLI::App& sub) -> std::function<int()> {
       auto a = std::make_shared<simulate_args>();
       sub.add_option("model", a->file, "Model file (TOML)")->required();
-      sub.add_option("--solver", a->solver, "Acceleration solver: gigsp, lm, uk, sl, kv (or ga)")
+      sub.add_option("--solver", a->solver,
+                     "Acceleration solver: gigsp, lm, uk, sl, kv, qtz, projection (or ga)")
           ->capture_default_str()
           ->each([a](const std::string&) { a->solver_given = true; });
       sub.add_option("--formulation", a->formulation,

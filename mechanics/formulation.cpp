@@ -11,10 +11,10 @@
 #include "mechanics/full_formulation.hpp"
 #include "mechanics/hybrid_formulation.hpp"
 #include "mechanics/model.hpp"
-#include "mechanics/qtz_orthogonal.hpp"
-#include "mechanics/qtz_state.hpp"
-#include "mechanics/qtz_reduced_dae.hpp"
 #include "mechanics/projection_formulation.hpp"
+#include "mechanics/qtz_orthogonal.hpp"
+#include "mechanics/qtz_reduced_dae.hpp"
+#include "mechanics/qtz_state.hpp"
 #include "mechanics/reuse_formulation.hpp"
 #include "mechanics/simulation.hpp"
 
@@ -32,20 +32,6 @@ constexpr std::array<std::pair<const char*, formulation_kind>, 8> formulation_ta
     {"qtz-state", formulation_kind::qtz_state},
     {"reuse", formulation_kind::reuse},
 }};
-
-// Partitioning integrates independent coordinates recovered from Phi(q) = 0: nonholonomic rows
-// have no position level to recover them from.
-void refuse_nonholonomic(const model& m, formulation_kind kind) {
-  if (m.constraints() == m.holonomic_constraints()) return;
-  std::vector<std::string> rows;
-  for (int i = m.holonomic_constraints(); i < m.constraints(); ++i) {
-    rows.push_back("'" + m.constraint_names()[static_cast<std::size_t>(i)] + "'");
-  }
-  throw io::input_error(fmt::format(
-      "--formulation {} needs holonomic constraints only (positions recovered from Phi = 0), "
-      "but {} {} nonholonomic; use --formulation projection or full",
-      to_string(kind), fmt::join(rows, ", "), rows.size() == 1 ? "is" : "are"));
-}
 
 }  // namespace
 
@@ -117,6 +103,18 @@ std::string formulation_conflict(formulation_kind k, bool solver_given, bool sta
   return {};
 }
 
+void require_holonomic(const model& m, formulation_kind kind, std::string_view why) {
+  if (m.constraints() == m.holonomic_constraints()) return;
+  std::vector<std::string> rows;
+  for (int i = m.holonomic_constraints(); i < m.constraints(); ++i) {
+    rows.push_back("'" + m.constraint_names()[static_cast<std::size_t>(i)] + "'");
+  }
+  throw io::input_error(fmt::format(
+      "--formulation {} takes holonomic constraints only ({}), but {} {} nonholonomic: use "
+      "--formulation full, projection or qtz-orthogonal",
+      to_string(kind), why, fmt::join(rows, ", "), rows.size() == 1 ? "is" : "are"));
+}
+
 std::unique_ptr<formulation> make_formulation(const model& m, const formulation_options& options,
                                               const simulation_options& simulation) {
   options.validate();
@@ -135,10 +133,10 @@ std::unique_ptr<formulation> make_formulation(const model& m, const formulation_
     case formulation_kind::projection:
       return std::make_unique<projection_formulation>(m, options);
     case formulation_kind::partitioning:
-      refuse_nonholonomic(m, options.kind);
+      require_holonomic(m, options.kind, "the positions are recovered from Phi = 0");
       return std::make_unique<partitioning_formulation>(m, options);
     case formulation_kind::hybrid:
-      refuse_nonholonomic(m, options.kind);
+      require_holonomic(m, options.kind, "the positions are recovered from Phi = 0");
       return std::make_unique<hybrid_formulation>(m, options);
     case formulation_kind::reuse:
       return std::make_unique<reuse_formulation>(m, options.reuse_exact_every, simulation);

@@ -150,6 +150,10 @@ bool uses_stabilization(formulation_kind k);
 std::string formulation_conflict(formulation_kind k, bool solver_given, bool stabilization_given,
                                  bool integrator_given);
 
+// Throws io::input_error naming the nonholonomic rows of `m` (if any) for a formulation that
+// takes holonomic constraints only; `why` says what needs the position level.
+void require_holonomic(const model& m, formulation_kind kind, std::string_view why);
+
 // The formulation `options.kind` for this model. Throws io::input_error when the model does not
 // suit it (nonholonomic rows for the reduced formulations and reuse, naming the rows).
 // `simulation` supplies the stabilization that `full` and `reuse` apply after each step.

@@ -18,23 +18,16 @@ solver_options qtz_solver_options(const formulation_options& o) {
   return s;
 }
 
-// p = Q2^T q needs Phi(q, t): nonholonomic rows have no position form to recover q from.
-const model& require_holonomic(const model& m) {
-  if (m.constraints() == m.holonomic_constraints()) return m;
-  std::vector<std::string> names;
-  for (int i = m.holonomic_constraints(); i < m.constraints(); ++i) {
-    names.push_back("'" + m.constraint_names()[static_cast<std::size_t>(i)] + "'");
-  }
-  throw io::input_error(fmt::format(
-      "qtz-state handles holonomic constraints only; {} {} nonholonomic: use --formulation full "
-      "or qtz-orthogonal",
-      fmt::join(names, ", "), names.size() == 1 ? "is" : "are"));
+// p = B q needs Phi(q, t): nonholonomic rows have no position form to recover q from.
+const model& holonomic_only(const model& m) {
+  require_holonomic(m, formulation_kind::qtz_state, "the positions are recovered from Phi = 0");
+  return m;
 }
 
 }  // namespace
 
 qtz_state_formulation::qtz_state_formulation(const model& m, const formulation_options& options)
-    : reduced_coordinates(require_holonomic(m), options), solver_(qtz_solver_options(options)) {
+    : reduced_coordinates(holonomic_only(m), options), solver_(qtz_solver_options(options)) {
   report_.name = to_string(formulation_kind::qtz_state);
 }
 

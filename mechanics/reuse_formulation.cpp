@@ -19,17 +19,9 @@ reuse_formulation::reuse_formulation(const model& m, int exact_every,
       tolerance_(simulation.projection_tolerance),
       iterations_(simulation.projection_iterations) {
   report_.name = to_string(formulation_kind::reuse);
-  if (m.constraints() > m.holonomic_constraints()) {
-    std::vector<std::string> rows;
-    for (int i = m.holonomic_constraints(); i < m.constraints(); ++i) {
-      rows.push_back("'" + m.constraint_names()[static_cast<std::size_t>(i)] + "'");
-    }
-    throw io::input_error(fmt::format(
-        "--formulation reuse takes holonomic constraints only (generalized-inverse dissertation, "
-        "section 4.3.3: reusing the generalized inverse fails with nonholonomic rows); the "
-        "model has the nonholonomic {} {}: use --formulation full",
-        rows.size() == 1 ? "row" : "rows", fmt::join(rows, ", ")));
-  }
+  require_holonomic(m, formulation_kind::reuse,
+                    "generalized-inverse dissertation, section 4.3.3: the reused inverse is of "
+                    "the holonomic rows");
   if (simulation.integrator != integrator_kind::rk4) {
     throw io::option_error(
         "integrator",

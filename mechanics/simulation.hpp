@@ -21,7 +21,9 @@ struct simulation_options {
   integrator_kind integrator = integrator_kind::rk4;
   double t_start = 0.0;
   double t_end = 1.0;
-  double dt = 1e-3;  // RK4 step; Dormand-Prince output interval (records) and first step
+  // RK4 step; Dormand-Prince output interval (records) and first step; qtz-reduced (IDA) output
+  // interval.
+  double dt = 1e-3;
   double rtol = 1e-9, atol = 1e-12;  // Dormand-Prince error control
   double dt_min = 1e-12;             // Dormand-Prince gives up below this step
 

@@ -88,6 +88,11 @@ simulation_stop parse_simulation_stop(std::string_view name) {
                     "interrupted");
 }
 
+std::string simulation_result::integrator_name() const {
+  return formulation.name == to_string(formulation_kind::qtz_reduced) ? "ida"
+                                                                      : to_string(integrator);
+}
+
 double simulation_result::max_energy_deviation() const {
   if (!std::isfinite(initial_energy) || initial_energy == 0.0) {
     return std::numeric_limits<double>::quiet_NaN();
@@ -111,7 +116,7 @@ std::string simulation_result::status() const {
 std::string simulation_result::brief_report() const {
   const bool default_formulation = formulation.name.empty() || formulation.name == "full";
   std::string s = fmt::format(
-      "{}: {} steps with {} ({}, {})", status(), steps, solver, to_string(integrator),
+      "{}: {} steps with {} ({}, {})", status(), steps, solver, integrator_name(),
       default_formulation ? to_string(stabilization) : "formulation " + formulation.name);
   if (std::isfinite(last_t)) s += fmt::format(" up to t = {:.6g}", last_t);
   if (!completed && !message.empty()) s += "; " + message;
@@ -120,7 +125,7 @@ std::string simulation_result::brief_report() const {
 
 std::vector<std::string> simulation_result::notes() const {
   std::vector<std::string> out;
-  if (!completed && stop == simulation_stop::not_converged) {
+  if (!completed && stop == simulation_stop::not_converged && unconverged_solves > 0) {
     out.push_back("--allow-unconverged goes on past unconverged solves");
   }
   if (!completed && diverged()) {
@@ -186,7 +191,7 @@ std::string simulation_result::full_report() const {
 nlohmann::json simulation_result::to_json() const {
   nlohmann::json j;
   j["solver"] = solver;
-  j["integrator"] = to_string(integrator);
+  j["integrator"] = integrator_name();
   j["stabilization"] = to_string(stabilization);
   j["status"] = status();
   j["completed"] = completed;

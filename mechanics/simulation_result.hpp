@@ -117,6 +117,8 @@ struct simulation_result {
   static constexpr double conservation_warning = 1e-3;
   bool allow_unconverged = false;
 
+  // "rk4", "dopri", or "ida" for the qtz-reduced formulation (integrated by SUNDIALS IDA).
+  std::string integrator_name() const;
   // (E_final - E_initial) / |E_initial|; NaN when the energy is undefined or E_initial = 0.
   double energy_drift() const;
   // max |E - E_initial| / |E_initial| over the records; NaN as for energy_drift().
