@@ -12,6 +12,12 @@ Eigen::VectorXd pack_state(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) 
   return y;
 }
 
+void split_state(const Eigen::VectorXd& y, Eigen::VectorXd& q, Eigen::VectorXd& qd) {
+  const Eigen::Index n = y.size() / 2;
+  q = y.head(n);
+  qd = y.tail(n);
+}
+
 void project_weighted(const model& m, double t, double tolerance, int iterations,
                       Eigen::VectorXd& q, Eigen::VectorXd& qd) {
   constrained_system s;
@@ -46,25 +52,6 @@ full_formulation::full_formulation(const model& m, stabilization_kind stabilizat
       tolerance_(projection_tolerance),
       iterations_(projection_iterations) {
   report_.name = to_string(formulation_kind::full);
-}
-
-Eigen::VectorXd full_formulation::begin(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                                        double /*t*/) {
-  return pack_state(q, qd);
-}
-
-bool full_formulation::expand(const Eigen::VectorXd& y, double /*t*/, Eigen::VectorXd& q,
-                              Eigen::VectorXd& qd) {
-  const Eigen::Index n = y.size() / 2;
-  q = y.head(n);
-  qd = y.tail(n);
-  return true;
-}
-
-Eigen::VectorXd full_formulation::derivative(const Eigen::VectorXd& /*q*/,
-                                             const Eigen::VectorXd& qd,
-                                             const Eigen::VectorXd& qdd) {
-  return pack_state(qd, qdd);
 }
 
 step_outcome full_formulation::after_step(double t, double /*h*/, double /*h_max*/,

@@ -4,7 +4,7 @@
 // (generalized-inverse dissertation (GIGSP), eqs. 2.46-2.53).
 #pragma once
 
-#include "mechanics/formulation.hpp"
+#include "mechanics/full_coordinates.hpp"
 #include "mechanics/model.hpp"
 #include "mechanics/simulation_result.hpp"
 
@@ -16,15 +16,11 @@ namespace kinevo::mechanics {
 void project_weighted(const model& m, double t, double tolerance, int iterations,
                       Eigen::VectorXd& q, Eigen::VectorXd& qd);
 
-class full_formulation : public formulation {
+class full_formulation : public full_coordinates {
  public:
   full_formulation(const model& m, stabilization_kind stabilization, double projection_tolerance,
                    int projection_iterations);
   formulation_kind kind() const override { return formulation_kind::full; }
-  Eigen::VectorXd begin(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t) override;
-  bool expand(const Eigen::VectorXd& y, double t, Eigen::VectorXd& q, Eigen::VectorXd& qd) override;
-  Eigen::VectorXd derivative(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                             const Eigen::VectorXd& qdd) override;
   step_outcome after_step(double t, double h, double h_max, Eigen::VectorXd& y) override;
 
  private:
@@ -33,8 +29,5 @@ class full_formulation : public formulation {
   double tolerance_;
   int iterations_;
 };
-
-// (q, q') packed as one vector, and back.
-Eigen::VectorXd pack_state(const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
 
 }  // namespace kinevo::mechanics

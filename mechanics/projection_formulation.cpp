@@ -23,25 +23,6 @@ projection_formulation::projection_formulation(const model& m, const formulation
   report_.name = to_string(formulation_kind::projection);
 }
 
-Eigen::VectorXd projection_formulation::begin(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                                              double /*t*/) {
-  return pack_state(q, qd);
-}
-
-bool projection_formulation::expand(const Eigen::VectorXd& y, double /*t*/, Eigen::VectorXd& q,
-                                    Eigen::VectorXd& qd) {
-  const Eigen::Index n = y.size() / 2;
-  q = y.head(n);
-  qd = y.tail(n);
-  return true;
-}
-
-Eigen::VectorXd projection_formulation::derivative(const Eigen::VectorXd& /*q*/,
-                                                   const Eigen::VectorXd& qd,
-                                                   const Eigen::VectorXd& qdd) {
-  return pack_state(qd, qdd);
-}
-
 bool projection_formulation::correct_positions(Eigen::VectorXd& q, double t, bool& moved) {
   moved = false;
   if (model_.holonomic_constraints() == 0) return true;

@@ -9,21 +9,17 @@
 // corrected positions.
 #pragma once
 
-#include "mechanics/formulation.hpp"
+#include "mechanics/full_coordinates.hpp"
 #include "mechanics/model.hpp"
 #include "mechanics/null_space_projection.hpp"
 
 namespace kinevo::mechanics {
 
-class projection_formulation : public formulation {
+class projection_formulation : public full_coordinates {
  public:
   projection_formulation(const model& m, const formulation_options& options);
   formulation_kind kind() const override { return formulation_kind::projection; }
   acceleration_solver& solver(acceleration_solver& /*user*/) override { return solver_; }
-  Eigen::VectorXd begin(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t) override;
-  bool expand(const Eigen::VectorXd& y, double t, Eigen::VectorXd& q, Eigen::VectorXd& qd) override;
-  Eigen::VectorXd derivative(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                             const Eigen::VectorXd& qdd) override;
   step_outcome after_step(double t, double h, double h_max, Eigen::VectorXd& y) override;
 
  private:

@@ -11,12 +11,6 @@ namespace kinevo::mechanics {
 
 namespace {
 
-solver_options qtz_solver_options(const formulation_options& o) {
-  solver_options s;
-  s.rank_tolerance = o.rank_tolerance;
-  return s;
-}
-
 double max_abs(const Eigen::VectorXd& v) {
   return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0;
 }
@@ -27,25 +21,6 @@ qtz_orthogonal_formulation::qtz_orthogonal_formulation(const model& m,
                                                        const formulation_options& options)
     : model_(m), options_(options), solver_(qtz_solver_options(options)) {
   report_.name = to_string(formulation_kind::qtz_orthogonal);
-}
-
-Eigen::VectorXd qtz_orthogonal_formulation::begin(const Eigen::VectorXd& q,
-                                                  const Eigen::VectorXd& qd, double /*t*/) {
-  return pack_state(q, qd);
-}
-
-bool qtz_orthogonal_formulation::expand(const Eigen::VectorXd& y, double /*t*/, Eigen::VectorXd& q,
-                                        Eigen::VectorXd& qd) {
-  const Eigen::Index n = y.size() / 2;
-  q = y.head(n);
-  qd = y.tail(n);
-  return true;
-}
-
-Eigen::VectorXd qtz_orthogonal_formulation::derivative(const Eigen::VectorXd& /*q*/,
-                                                       const Eigen::VectorXd& qd,
-                                                       const Eigen::VectorXd& qdd) {
-  return pack_state(qd, qdd);
 }
 
 step_outcome qtz_orthogonal_formulation::after_step(double t, double /*h*/, double /*h_max*/,

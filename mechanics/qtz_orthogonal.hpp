@@ -13,23 +13,19 @@
 //               changes the kinetic energy only at second order.
 #pragma once
 
-#include "mechanics/formulation.hpp"
+#include "mechanics/full_coordinates.hpp"
 #include "mechanics/model.hpp"
 #include "mechanics/qtz_solver.hpp"
 
 namespace kinevo::mechanics {
 
-class qtz_orthogonal_formulation : public formulation {
+class qtz_orthogonal_formulation : public full_coordinates {
  public:
   // Reads rank_tolerance, newton_tolerance and newton_iterations.
   qtz_orthogonal_formulation(const model& m, const formulation_options& options);
   formulation_kind kind() const override { return formulation_kind::qtz_orthogonal; }
   // Its own QTZ solver, whatever --solver says: eq. 47 is a QTZ method.
   acceleration_solver& solver(acceleration_solver& /*user*/) override { return solver_; }
-  Eigen::VectorXd begin(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t) override;
-  bool expand(const Eigen::VectorXd& y, double t, Eigen::VectorXd& q, Eigen::VectorXd& qd) override;
-  Eigen::VectorXd derivative(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                             const Eigen::VectorXd& qdd) override;
   step_outcome after_step(double t, double h, double h_max, Eigen::VectorXd& y) override;
 
  private:

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "mechanics/acceleration_solver.hpp"
+#include "mechanics/formulation.hpp"
 #include "mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
@@ -25,5 +26,8 @@ class qtz_solver final : public acceleration_solver {
  private:
   solver_options options_;
 };
+
+// The solver options of the QTZ formulations: their rank tolerance.
+solver_options qtz_solver_options(const formulation_options& options);
 
 }  // namespace kinevo::mechanics

@@ -12,12 +12,6 @@ namespace kinevo::mechanics {
 
 namespace {
 
-solver_options qtz_solver_options(const formulation_options& o) {
-  solver_options s;
-  s.rank_tolerance = o.rank_tolerance;
-  return s;
-}
-
 // p = B q needs Phi(q, t): nonholonomic rows have no position form to recover q from.
 const model& holonomic_only(const model& m) {
   require_holonomic(m, formulation_kind::qtz_state, "the positions are recovered from Phi = 0");

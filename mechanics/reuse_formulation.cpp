@@ -37,29 +37,6 @@ acceleration_solver& reuse_formulation::solver(acceleration_solver& /*user*/) {
   return solver_;
 }
 
-Eigen::VectorXd reuse_formulation::begin(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                                         double /*t*/) {
-  steps_ = 0;
-  solver_.request_exact();
-  return pack_state(q, qd);
-}
-
-bool reuse_formulation::expand(const Eigen::VectorXd& y, double /*t*/, Eigen::VectorXd& q,
-                               Eigen::VectorXd& qd) {
-  const Eigen::Index n = y.size() / 2;
-  q = y.head(n);
-  qd = y.tail(n);
-  return true;
-}
-
-Eigen::VectorXd reuse_formulation::derivative(const Eigen::VectorXd& /*q*/,
-                                              const Eigen::VectorXd& qd,
-                                              const Eigen::VectorXd& qdd) {
-  // Called after every solve: the report counts the exact inverses up to the last stage.
-  report_.exact_inverses = solver_.exact_inverses();
-  return pack_state(qd, qdd);
-}
-
 step_outcome reuse_formulation::after_step(double t, double /*h*/, double /*h_max*/,
                                            Eigen::VectorXd& y) {
   ++steps_;

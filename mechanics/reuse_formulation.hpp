@@ -21,13 +21,13 @@
 #pragma once
 
 #include "mechanics/approximate_inverse.hpp"
-#include "mechanics/formulation.hpp"
+#include "mechanics/full_coordinates.hpp"
 #include "mechanics/model.hpp"
 #include "mechanics/simulation_result.hpp"
 
 namespace kinevo::mechanics {
 
-class reuse_formulation : public formulation {
+class reuse_formulation : public full_coordinates {
  public:
   // `simulation` gives the compensation (stabilization, projection tolerance and iterations)
   // and the integrator. Throws io::input_error naming the nonholonomic rows when the model has
@@ -38,10 +38,6 @@ class reuse_formulation : public formulation {
   formulation_kind kind() const override { return formulation_kind::reuse; }
   // Always its own approximate-inverse solver; the user's solver is not used.
   acceleration_solver& solver(acceleration_solver& /*user*/) override;
-  Eigen::VectorXd begin(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t) override;
-  bool expand(const Eigen::VectorXd& y, double t, Eigen::VectorXd& q, Eigen::VectorXd& qd) override;
-  Eigen::VectorXd derivative(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                             const Eigen::VectorXd& qdd) override;
   step_outcome after_step(double t, double h, double h_max, Eigen::VectorXd& y) override;
 
  private:

@@ -10,8 +10,8 @@
 #include "mechanics/gigsp_solver.hpp"
 #include "mechanics/kim_vanderploeg_solver.hpp"
 #include "mechanics/lagrange_multiplier_solver.hpp"
-#include "mechanics/qtz_solver.hpp"
 #include "mechanics/null_space_projection.hpp"
+#include "mechanics/qtz_solver.hpp"
 #include "mechanics/singh_likins_solver.hpp"
 #include "mechanics/udwadia_kalaba_solver.hpp"
 
