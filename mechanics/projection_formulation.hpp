@@ -4,7 +4,8 @@
 // (eqs. 10-19), and after each accepted step
 //   positions   Newton on [Phi_q; P_T^T] dq = [-Phi; 0] (eq. 20), least squares through a
 //               complete orthogonal decomposition (rank-revealing near singular configurations)
-//   velocities  q' = I_R (-Phi_t) + P_N q' (eq. 13 with z' = B^T q')
+//   velocities  q' = I_R (-Phi_t) + P_N q' (eq. 13 with z' = B^T q'), I_R in the metric of M
+//               (see correct_velocities)
 // with I_R, P_N and P_T of the whole constraint Jacobian A (nonholonomic rows included) at the
 // corrected positions.
 #pragma once

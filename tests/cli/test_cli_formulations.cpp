@@ -93,9 +93,9 @@ TEST(CliFormulations, HybridLogsItsSwitchesAroundTheFlatConfigurations) {
   EXPECT_GT(s[2]["t"].get<double>(), 0.9);
   EXPECT_LT(s[2]["t"].get<double>(), 0.986);
   EXPECT_FALSE(s[0]["reason"].get<std::string>().empty());
-  // The energy stays within the hybrid's measured bound (docs/formulations.md); full with the
-  // same step ends on the anti-parallelogram.
-  EXPECT_LT(j["energy"]["max_relative_deviation"].get<double>(), 1e-5);
+  // The energy is kept through the three crossings; full with the same step ends on the
+  // anti-parallelogram.
+  EXPECT_LE(j["energy"]["max_relative_deviation"].get<double>(), 1e-6);
   const io::csv_table t = io::read_csv_table(csv);
   EXPECT_NEAR(t.rows.back()[t.column("th1")] + t.rows.back()[t.column("th2")], 0.0, 1e-9);
   std::filesystem::remove_all(dir);
