@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -169,15 +170,42 @@ std::uint64_t mix(std::uint64_t h, const std::string& s) {
   }
   return mix(h, s.size());
 }
-// Exact text of a number: rationals exactly, floating-point values by their bits.
+// Text of a number's exact value: 2 and 2.0 (equal to GiNaC, so one entry of the memo tables)
+// get one text, whichever form is keyed first.
 std::string number_text(const GiNaC::numeric& n) {
-  if (n.is_rational()) return text_of(n);
-  const double v = nearest_double(n);
-  std::uint64_t bits = 0;
-  std::memcpy(&bits, &v, sizeof bits);
-  std::string text = std::to_string(bits);
-  text.push_back('f');
-  return text;
+  return text_of(n.is_real() ? exact_value(n) : n);
+}
+// The exponent k of x^k when it is an integer in value, 3 or 3.0 alike (GiNaC treats x^3 and
+// x^3.0 as one expression, so compiling them differently would make the tape depend on which
+// was met first); nothing otherwise.
+std::optional<long> integer_exponent(const GiNaC::ex& expo) {
+  if (!GiNaC::is_a<GiNaC::numeric>(expo) || !GiNaC::ex_to<GiNaC::numeric>(expo).is_real()) {
+    return std::nullopt;
+  }
+  const GiNaC::numeric v = exact_value(GiNaC::ex_to<GiNaC::numeric>(expo));
+  if (!v.is_integer() || GiNaC::abs(v) > GiNaC::numeric(std::numeric_limits<long>::max())) {
+    return std::nullopt;
+  }
+  return v.to_long();
+}
+// sum / c for the common coefficient c = common_coefficient(sum): every term's coefficient is
+// +-c as a double, so each term becomes +-(its other factors). Built from the coefficients'
+// signs alone, the quotient is the same whether GiNaC holds them as rationals or floats (GiNaC
+// dividing a float coefficient would round, and an exact one would not).
+GiNaC::ex divided_by_common_coefficient(const GiNaC::ex& sum) {
+  GiNaC::exvector terms;
+  terms.reserve(sum.nops());
+  for (std::size_t i = 0; i < sum.nops(); ++i) {
+    const GiNaC::ex term = sum.op(i);  // a product whose last operand is its coefficient
+    const std::size_t n = term.nops();
+    GiNaC::exvector factors;
+    factors.reserve(n);
+    for (std::size_t j = 0; j + 1 < n; ++j) factors.push_back(term.op(j));
+    const bool negative = GiNaC::ex_to<GiNaC::numeric>(term.op(n - 1)).is_negative();
+    factors.push_back(GiNaC::numeric(negative ? -1 : 1));
+    terms.push_back(GiNaC::mul(factors));
+  }
+  return GiNaC::add(terms);
 }
 }  // namespace
 
@@ -229,10 +257,10 @@ tape_builder::canonical_key tape_builder::key_of(const GiNaC::ex& e) {
     const canonical_key base = key_of(e.op(0));
     const GiNaC::ex expo = e.op(1);
     k.key = mix(k.key, 5);
-    if (GiNaC::is_a<GiNaC::numeric>(expo) && GiNaC::ex_to<GiNaC::numeric>(expo).is_integer()) {
+    if (const auto power = integer_exponent(expo)) {
       // (-x)^k = (-1)^k x^k: the key of x, oriented by the parity of k.
       k.key = mix(mix(k.key, base.key), signed_key(key_of(expo)));
-      if (GiNaC::ex_to<GiNaC::numeric>(expo).is_odd()) k.sign = base.sign;
+      if (*power % 2 != 0) k.sign = base.sign;
     } else {
       k.key = mix(mix(k.key, signed_key(base)), signed_key(key_of(expo)));
     }
@@ -276,7 +304,7 @@ int tape_builder::compile(const GiNaC::ex& e) {
     // GiNaC distributes numbers over sums (2 (x - y) is kept as 2 x - 2 y); taking the common
     // coefficient back out saves one multiplication per term.
     const double c = common_coefficient(e);
-    id = emit(op::mul, compile(GiNaC::ex(e / GiNaC::numeric(c))), constant(c));
+    id = emit(op::mul, compile(divided_by_common_coefficient(e)), constant(c));
   } else if (GiNaC::is_a<GiNaC::add>(e)) {
     // a - b is add(a, b*(-1)): emit a subtraction instead of a negation and an addition.
     // Terms are summed in key order (see key_of); `acc` holds the partial sum or, when
@@ -338,8 +366,8 @@ int tape_builder::compile(const GiNaC::ex& e) {
   } else if (GiNaC::is_a<GiNaC::power>(e)) {
     const GiNaC::ex base = e.op(0), expo = e.op(1);
     const int b = compile(base);
-    if (GiNaC::is_a<GiNaC::numeric>(expo) && GiNaC::ex_to<GiNaC::numeric>(expo).is_integer()) {
-      long k = GiNaC::ex_to<GiNaC::numeric>(expo).to_long();
+    if (const auto power = integer_exponent(expo)) {
+      long k = *power;
       const bool inverse = k < 0;
       if (inverse) k = -k;
       if (k == 0) {

@@ -95,7 +95,9 @@ class tape_builder {
   std::vector<GiNaC::symbol> inputs_;
   // Hash tables, lookups only (never iterated, so their order cannot reach the tape): ordered
   // maps compared expressions structurally at every step of every lookup, the largest cost of
-  // loading a large model.
+  // loading a large model. GiNaC's equality compares numbers by value (2 equals 2.0, x^3 equals
+  // x^3.0), so an entry serves whichever form was met first: keys and code are derived from
+  // numbers' values only (exact_value), never from their form.
   template <class Value>
   using expression_table =
       std::unordered_map<GiNaC::ex, Value, std::hash<GiNaC::ex>, GiNaC::ex_is_equal>;

@@ -2,6 +2,8 @@
 
 #include <cln/exception.h>
 #include <cln/float.h>
+#include <cln/rational.h>
+#include <cln/real.h>
 
 #include <cfloat>
 #include <cmath>
@@ -29,6 +31,12 @@ double nearest_double(const GiNaC::numeric& n) {
   // exact to 1/2; ldexp then rounds to the subnormal grid.
   const GiNaC::numeric scaled = n * GiNaC::numeric(2).power(1074);
   return std::ldexp(scaled.to_double(), -1074);
+}
+
+GiNaC::numeric exact_value(const GiNaC::numeric& n) {
+  if (!n.is_real()) throw std::invalid_argument("exact_value: the number is not real");
+  if (n.is_rational()) return n;
+  return GiNaC::numeric(cln::rational(cln::the<cln::cl_R>(n.to_cl_N())));
 }
 
 bool is_floating_point_trap(const std::exception& e) {

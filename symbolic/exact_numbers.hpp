@@ -18,6 +18,14 @@ GiNaC::numeric exact_number(double v);
 // NaN when n is not real.
 double nearest_double(const GiNaC::numeric& n);
 
+// The exact rational value of a real number n: floating-point numbers (double or longer) become
+// the rational they equal, rationals are returned as they are. GiNaC compares numbers by exact
+// value across representations (2 equals 2.0, x^3 equals x^3.0, with equal hash values), so a
+// table keyed by GiNaC equality may return what was stored for either form: anything derived
+// from a number that must not depend on which form came first has to derive it from this.
+// Throws std::invalid_argument when n is not real.
+GiNaC::numeric exact_value(const GiNaC::numeric& n);
+
 // True for the exceptions CLN throws from floating-point arithmetic (overflow, underflow, NaN,
 // division by zero), which GiNaC lets through while it evaluates constant subexpressions.
 bool is_floating_point_trap(const std::exception& e);

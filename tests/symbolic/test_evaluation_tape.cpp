@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -63,6 +65,86 @@ TEST(EvaluationTape, SharesCommonSubexpressions) {
   single.set_output(0, s);
   // Two extra outputs cost one operation each: sin(x y) is computed once.
   EXPECT_EQ(shared.build().instructions(), single.build().instructions() + 2);
+}
+
+// Values of `outputs` compiled in one builder in the order given, at `points` (rows of inputs).
+std::vector<std::vector<double>> tape_values(const std::vector<GiNaC::symbol>& inputs,
+                                             const std::vector<GiNaC::ex>& outputs,
+                                             const std::vector<std::vector<double>>& points) {
+  tape_builder b(inputs);
+  for (std::size_t k = 0; k < outputs.size(); ++k) b.set_output(static_cast<int>(k), outputs[k]);
+  const evaluation_tape t = b.build();
+  std::vector<double> scratch(static_cast<std::size_t>(t.registers()));
+  std::vector<std::vector<double>> values;
+  for (const auto& p : points) {
+    std::vector<double> out(outputs.size());
+    t.evaluate(p.data(), out.data(), scratch.data());
+    values.push_back(out);
+  }
+  return values;
+}
+
+// Inputs spread over many magnitudes and both signs, so that a different summation order or a
+// different formula (pow against repeated multiplication) shows in the last bits.
+std::vector<std::vector<double>> spread_points(std::size_t inputs, int count) {
+  std::mt19937_64 rng(20240611);
+  std::uniform_real_distribution<double> mantissa(1.0, 2.0), exponent(-8.0, 8.0);
+  std::bernoulli_distribution negative(0.5);
+  std::vector<std::vector<double>> points(static_cast<std::size_t>(count));
+  for (auto& p : points) {
+    for (std::size_t i = 0; i < inputs; ++i) {
+      const double v = std::ldexp(mantissa(rng), static_cast<int>(exponent(rng)));
+      p.push_back(negative(rng) ? -v : v);
+    }
+  }
+  return points;
+}
+
+bool same_bits(double a, double b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+// GiNaC's equality (which the builder's memo tables use) compares numbers by value: 2 and 2.0
+// are one entry. Keyed by their form, the order of a sum's terms depended on which form the
+// builder met first, and GiNaC's address-dependent order decides that, so the same model gave
+// different bits in different processes (yoo_parallelogram's b by 1 ulp).
+TEST(EvaluationTape, SumOrderIndependentOfWhichFormOfAnEqualNumberComesFirst) {
+  const std::vector<GiNaC::symbol> s = {GiNaC::symbol("x"), GiNaC::symbol("u"), GiNaC::symbol("v"),
+                                        GiNaC::symbol("w"), GiNaC::symbol("y"), GiNaC::symbol("z")};
+  const GiNaC::ex& x = s[0];
+  const GiNaC::ex powers = GiNaC::pow(x, 2) + GiNaC::pow(x, 3) + GiNaC::pow(x, 4);  // 2, 3, 4
+  const GiNaC::ex sum = GiNaC::numeric(2.0) * s[1] + GiNaC::numeric(3.0) * s[2] +
+                        GiNaC::numeric(4.0) * s[3] + s[4] + s[5];  // 2.0, 3.0, 4.0
+  const auto points = spread_points(s.size(), 2000);
+  const auto exact_first = tape_values(s, {powers, sum}, points);
+  const auto float_first = tape_values(s, {sum, powers}, points);
+  const auto negated = tape_values(s, {powers, GiNaC::ex(-sum)}, points);  // -2.0, -3.0, -4.0
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const double v = exact_first[i][1];
+    ASSERT_TRUE(same_bits(v, float_first[i][0])) << i << ": " << v << " " << float_first[i][0];
+    ASSERT_TRUE(same_bits(v, -negated[i][1])) << i << ": " << v << " " << -negated[i][1];
+  }
+}
+
+// x^3 and x^3.0 are one expression to GiNaC: both compile to repeated multiplication (pow
+// rounds once where x*x*x rounds twice, so the tape would depend on which one came first).
+TEST(EvaluationTape, IntegerValuedFloatExponentCompilesAsTheInteger) {
+  const std::vector<GiNaC::symbol> s = {GiNaC::symbol("x"), GiNaC::symbol("y")};
+  const GiNaC::ex& x = s[0];
+  const GiNaC::ex exact = GiNaC::pow(x, 3) * s[1] + GiNaC::pow(x, -5);
+  const GiNaC::ex floating =
+      GiNaC::pow(x, GiNaC::numeric(3.0)) * s[1] + GiNaC::pow(x, GiNaC::numeric(-5.0));
+  ASSERT_TRUE(exact.is_equal(floating));  // the premise: one memo entry
+  const auto points = spread_points(s.size(), 2000);
+  const auto a = tape_values(s, {exact}, points);
+  const auto b = tape_values(s, {floating}, points);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    ASSERT_TRUE(same_bits(a[i][0], b[i][0])) << i << ": " << a[i][0] << " " << b[i][0];
+  }
+  tape_builder ba(s), bb(s);
+  ba.set_output(0, exact);
+  bb.set_output(0, floating);
+  EXPECT_EQ(ba.build().instructions(), bb.build().instructions());
 }
 
 TEST(EvaluationTape, RejectsSymbolsThatAreNotInputs) {
