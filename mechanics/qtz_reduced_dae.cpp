@@ -11,6 +11,7 @@
 #include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -81,6 +82,11 @@ constexpr int max_recoveries = 20;
 // the restart after it and a window restored only at 1e-2 costs 3.5e-6 of the energy; 1e-3
 // keeps |E - E0| / E0 <= 2.5e-7.
 constexpr double singular_window = 1e-3;
+// Floor of the absolute tolerances of q and v as a fraction of rtol times the size of the state
+// (impl::set_tolerances). Parallelogram built from bodies, 2 s: 1 lets the energy deviate by
+// 1.0e-6 (records every 1e-4 s), 0.01 is again below the rounding noise near the flat
+// configuration (corrector failures at t = 0.17); 0.1: 1.5e-7 .. 2.1e-7.
+constexpr double state_atol_factor = 0.1;
 
 Eigen::Map<Eigen::VectorXd> view(N_Vector v) {
   return {N_VGetArrayPointer(v), static_cast<Eigen::Index>(N_VGetLength(v))};
@@ -149,6 +155,119 @@ struct qtz_reduced_dae::impl {
     } catch (...) {
       return -1;  // unrecoverable: no exception may cross IDA's C frames
     }
+  }
+
+  // IDA's iteration matrix dF/dy + cj dF/dy' of the residual above, assembled from its exact
+  // structure (the identities, cj M, cj Psi''_q^T, Psi''_q) with central differences only for
+  // the small terms that depend on q and v nonlinearly: (Psi''_q^T mu)_q,
+  // (M q'' + Psi''_q^T lambda - f)_q, -f_v and (C (Phi_q v + Phi_t))_q, each with its own
+  // increment eps^(1/3) max(|x_j|, 1).
+  // Why not IDA's dense difference quotients: they perturb y_j by max(sqrt(eps) |y_j|,
+  // rtol |y_j| + atol), i.e. by atol = 1e-12 for a coordinate that stays near zero (the
+  // coupler's angle of the parallelogram built from bodies is identically 0). Phi, with
+  // entries of size 1, is then differenced at the level of its rounding (2e-16 / 1e-12: about
+  // 1e-4 relative error in that column), and near the flat configuration the iteration matrix
+  // (condition ~ 1 / sigma_r of Phi_q) amplifies that error until Newton diverges at any step
+  // size (the run stopped at t = 0.1667, 12 ms before the first crossing, with h = 1e-12).
+  int jacobian(double t, double cj, N_Vector yy, N_Vector yp, SUNMatrix jac) {
+    const auto y = view(yy), dy = view(yp);
+    Eigen::Map<Eigen::MatrixXd> j(SUNDenseMatrix_Data(jac), size_, size_);
+    j.setZero();
+    const Eigen::VectorXd q = y.segment(0, n_), v = y.segment(n_, n_);
+    const Eigen::VectorXd acceleration = dy.segment(n_, n_);
+    const Eigen::VectorXd lambda = dy.segment(2 * n_, m_).head(rank_);
+    const Eigen::VectorXd mu = dy.segment(2 * n_ + m_, m_).head(rank_);
+    constrained_system sys;
+    // The terms of the residual that depend on (q, v) beyond the linear structure.
+    const auto small_terms = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& vv,
+                                 Eigen::VectorXd& out) {
+      model_.evaluate(qq, vv, t, sys);
+      const Eigen::MatrixXd psi_q =
+          identity_ ? sys.jacobian : Eigen::MatrixXd(combination_ * sys.jacobian);
+      out.resize(2 * n_ + rank_);
+      out.segment(0, n_) = psi_q.transpose() * mu;
+      out.segment(n_, n_) = sys.mass * acceleration + psi_q.transpose() * lambda - sys.force;
+      if (rank_ > 0) {
+        const Eigen::VectorXd phi_v = model_.velocity_violation(qq, vv, t);
+        out.segment(2 * n_, rank_) = identity_ ? phi_v : Eigen::VectorXd(combination_ * phi_v);
+      }
+    };
+    const double step = std::cbrt(std::numeric_limits<double>::epsilon());
+    Eigen::VectorXd plus, minus;
+    for (int c = 0; c < n_; ++c) {
+      const double d = step * std::max(std::abs(q[c]), 1.0);
+      Eigen::VectorXd qp = q, qm = q;
+      qp[c] += d;
+      qm[c] -= d;
+      small_terms(qp, v, plus);
+      small_terms(qm, v, minus);
+      const Eigen::VectorXd column = (plus - minus) / (qp[c] - qm[c]);
+      if (!column.allFinite()) return 1;
+      j.block(0, c, 2 * n_, 1) = column.head(2 * n_);
+      if (rank_ > 0) j.block(2 * n_ + m_, c, rank_, 1) = column.tail(rank_);
+    }
+    for (int c = 0; c < n_; ++c) {
+      const double d = step * std::max(std::abs(v[c]), 1.0);
+      Eigen::VectorXd vp = v, vm = v;
+      vp[c] += d;
+      vm[c] -= d;
+      small_terms(q, vp, plus);
+      small_terms(q, vm, minus);
+      // Only the force depends on v in rows n..2n (C (Phi_q v + Phi_t) is Psi''_q v exactly).
+      const Eigen::VectorXd column =
+          (plus.segment(n_, n_) - minus.segment(n_, n_)) / (vp[c] - vm[c]);
+      if (!column.allFinite()) return 1;
+      j.block(n_, n_ + c, n_, 1) = column;
+    }
+    model_.evaluate(q, v, t, sys);
+    const Eigen::MatrixXd psi_q =
+        identity_ ? sys.jacobian : Eigen::MatrixXd(combination_ * sys.jacobian);
+    j.block(0, 0, n_, n_).diagonal().array() += cj;
+    j.block(0, n_, n_, n_).diagonal().array() -= 1.0;
+    j.block(n_, n_, n_, n_) += cj * sys.mass;
+    if (m_ > 0) {
+      j.block(0, 2 * n_ + m_, n_, rank_) = cj * psi_q.transpose();
+      j.block(n_, 2 * n_, n_, rank_) = cj * psi_q.transpose();
+      j.block(2 * n_, 0, rank_, n_) = psi_q;
+      j.block(2 * n_ + rank_, 2 * n_ + rank_, m_ - rank_, m_ - rank_).setIdentity();
+      j.block(2 * n_ + m_, n_, rank_, n_) = psi_q;
+      j.block(2 * n_ + m_ + rank_, 2 * n_ + m_ + rank_, m_ - rank_, m_ - rank_).setIdentity();
+    }
+    return j.allFinite() ? 0 : 1;
+  }
+
+  static int jacobian_callback(double t, double cj, N_Vector yy, N_Vector yp, N_Vector /*rr*/,
+                               SUNMatrix jac, void* user_data, N_Vector /*tmp1*/, N_Vector /*tmp2*/,
+                               N_Vector /*tmp3*/) {
+    try {
+      return static_cast<impl*>(user_data)->jacobian(t, cj, yy, yp, jac);
+    } catch (...) {
+      return -1;
+    }
+  }
+
+  // Absolute tolerances of q and v relative to the size of the whole state, not of each
+  // component: atol_q = max(atol, rtol max_j |q_j|), atol_v = max(atol, rtol max |v| so far).
+  // Why: a coordinate that stays near zero (the coupler angle of the parallelogram built from
+  // bodies is identically 0, the cranks' y pass through 0 at the flat configuration) otherwise
+  // gets the bare atol = 1e-12, below what the constraints determine near a singular
+  // configuration (rounding of Phi, about 1e-16 |q|, over sigma_r of Phi_q): Newton's corrections
+  // in that component are then noise larger than its tolerance and the corrector fails at any
+  // step size.
+  void set_tolerances(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+    velocity_scale_ = std::max(velocity_scale_, qd.lpNorm<Eigen::Infinity>());
+    const double position_scale = q.lpNorm<Eigen::Infinity>();
+    auto abstol = view(abstol_.get());
+    abstol.head(n_).setConstant(std::max(atol_, state_atol_factor * rtol_ * position_scale));
+    abstol.segment(n_, n_).setConstant(
+        std::max(atol_, state_atol_factor * rtol_ * velocity_scale_));
+    abstol.tail(2 * m_).setConstant(multiplier_atol);
+  }
+
+  static int weight_callback(N_Vector yy, N_Vector ewt, void* user_data) {
+    const impl& d = *static_cast<const impl*>(user_data);
+    view(ewt) = (d.rtol_ * view(yy).cwiseAbs() + view(d.abstol_.get())).cwiseInverse();
+    return 0;
   }
 
   double threshold() const { return std::max(options_.rank_tolerance, window_); }
@@ -296,6 +415,7 @@ struct qtz_reduced_dae::impl {
   formulation_options options_;
   int n_, m_, size_;
   double dt_min_;
+  double atol_ = 0.0, rtol_ = 0.0, velocity_scale_ = 0.0;
   int rank_ = 0;
   Eigen::MatrixXd combination_;      // C, rank_ x m
   bool identity_ = false;            // C = I (full row rank)
@@ -356,16 +476,20 @@ qtz_reduced_dae::qtz_reduced_dae(const model& m, const formulation_options& fo,
   // convergence test, with a unit absolute tolerance: their components along a nearly
   // degenerate combination are ill-determined (times sigma they give a finite force) and must
   // not hold the iteration up; q and v, which they drive, carry the test.
-  auto abstol = view(d.abstol_.get());
-  abstol.head(2 * d.n_).setConstant(so.atol);
-  abstol.tail(2 * d.m_).setConstant(multiplier_atol);
+  d.atol_ = so.atol;
+  d.rtol_ = bdf_tolerance_factor * so.rtol;
+  d.set_tolerances(q0, qd0);
 
   void* mem = d.mem_.get();
   check(IDASetErrHandlerFn(mem, error_callback, &d.ida_message_), "IDASetErrHandlerFn");
   check(IDAInit(mem, impl::residual_callback, t0, d.y_.get(), d.yp_.get()), "IDAInit");
-  check(IDASVtolerances(mem, bdf_tolerance_factor * so.rtol, d.abstol_.get()), "IDASVtolerances");
+  // Our own error weights 1 / (rtol |y_j| + abstol_j), so that the scaled absolute tolerances
+  // can change between steps (IDASVtolerances may only be called before IDA's first step
+  // after IDAInit / IDAReInit).
+  check(IDAWFtolerances(mem, impl::weight_callback), "IDAWFtolerances");
   check(IDASetUserData(mem, impl_.get()), "IDASetUserData");
   check(IDASetLinearSolver(mem, d.solver_.get(), d.matrix_.get()), "IDASetLinearSolver");
+  check(IDASetJacFn(mem, impl::jacobian_callback), "IDASetJacFn");
   check(IDASetId(mem, d.id_.get()), "IDASetId");
   check(IDASetSuppressAlg(mem, SUNTRUE), "IDASetSuppressAlg");
   check(IDASetMinStep(mem, so.dt_min), "IDASetMinStep");
@@ -412,6 +536,7 @@ bool qtz_reduced_dae::advance_to(double t_out, Eigen::VectorXd& q, Eigen::Vector
     q = y.segment(0, d.n_);
     qd = y.segment(d.n_, d.n_);
     if (!d.combination_suits(q, d.t_)) d.rebase(q, qd);
+    d.set_tolerances(q, qd);
   }
   const auto y = view(d.y_.get());
   q = y.segment(0, d.n_);
