@@ -64,24 +64,29 @@ void check(int flag, const char* call) {
 constexpr double bdf_tolerance_factor = 0.1;
 // Absolute tolerance of the integrated multipliers in the Newton convergence test.
 constexpr double multiplier_atol = 1.0;
-// The window is measured, not derived, and no single width passes every record interval: when
-// IDA fails near a singular configuration (the restart after restoring a combination is the
-// weak point), the run goes on from IDA's last step with the window recovery_widening times
-// wider until the rank is restored (parallelogram, dt = 1e-4: one recovery, energy within
-// 2.1e-7), at most max_recoveries times per run.
+// When IDA fails near a singular configuration, the run goes on from IDA's last step with the
+// windows recovery_widening times wider until the rank is restored, at most max_recoveries
+// times per run (the parallelogram built from bodies uses it 2 or 3 times per 2 s run; the one
+// in relative angles does not).
 constexpr double recovery_widening = 5.0;
 constexpr int max_recoveries = 20;
-// Near a singular configuration (Yoo's parallelogram lying flat) the smallest singular value
+// Near a singular configuration (the parallelogram lying flat) the smallest singular value
 // sigma_r of Phi_q goes through zero, and positions within the Newton tolerance e of the
 // constraints make the velocity constraint's direction uncertain by e / sigma_r: the error test
-// then fails at any step size. A combination whose pivot falls below singular_window times
-// the largest one is dropped while it does (the force it would carry is sigma_r lambda, small:
-// lambda stays bounded through the crossing), and restored with a projection onto all
-// constraints once it is back above. 1e-3: measured on the parallelogram, 2 s, records every
-// 1e-4 .. 1e-2 s: 1e-4 is too narrow (the error test fails inside the window), 3e-3 fails at
-// the restart after it and a window restored only at 1e-2 costs 3.5e-6 of the energy; 1e-3
-// keeps |E - E0| / E0 <= 2.5e-7.
-constexpr double singular_window = 1e-3;
+// then fails at any step size. A combination is therefore dropped while its singular value of
+// the M-weighted Jacobian Phi_q M^-1/2 is below singular_window times the largest one, or its
+// pivot of the unweighted QTZ decomposition below pivot_window times the largest one (the force
+// it would carry is sigma_r lambda, small: lambda stays bounded through the crossing), and
+// restored with a projection onto all constraints once both are back above.
+// Why both (measured, 2 s, records every 1e-2 .. 1e-4 s): the two models differ in scaling,
+// and neither criterion alone suits both. The unweighted pivots at 1e-3 alone: the model from
+// bodies fails with records every 1e-2 s. The M-weighted window alone: 2e-3 makes the
+// relative-angle model's velocity violation 5e-6 (records every 1e-4 s); 5e-3 .. 2e-2 spare the
+// model from bodies all recoveries but cost the relative-angle model recoveries, energy (up to
+// 1e-5) or violations up to 6e-7 in position and 7e-5 in velocity inside the window.
+// Together: every run completes, |E - E0| / E0 <= 2.4e-7, position violation <= 8e-10.
+constexpr double singular_window = 2e-3;
+constexpr double pivot_window = 1e-3;
 // Floor of the absolute tolerances of q and v as a fraction of rtol times the size of the state
 // (impl::set_tolerances). Parallelogram built from bodies, 2 s: 1 lets the energy deviate by
 // 1.0e-6 (records every 1e-4 s), 0.01 is again below the rounding noise near the flat
@@ -270,7 +275,38 @@ struct qtz_reduced_dae::impl {
     return 0;
   }
 
-  double threshold() const { return std::max(options_.rank_tolerance, window_); }
+  // The QTZ decomposition of Phi_q at (q, t) with the singular window (`window`: the
+  // M-weighted one, singular_window unless widened by a recovery): rows redundant to
+  // rank_tolerance as always, and in addition the combinations whose singular value of the
+  // M-weighted Jacobian Phi_q M^-1/2 falls below window times the largest one dropped.
+  // M-weighted, because that is the matrix whose conditioning the acceleration-level system
+  // sees, whatever the coordinates' units (bodies: x, y in m next to angles with inertia
+  // m l^2 / 12; relative angles: all angles).
+  qtz_decomposition decompose_windowed(const Eigen::VectorXd& q, double t, double window) const {
+    const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
+    qtz_decomposition d = decompose_qtz(jac, options_.rank_tolerance);
+    if (d.rank <= 1) return d;
+    constrained_system sys;
+    model_.evaluate(q, Eigen::VectorXd::Zero(n_), t, sys);
+    const Eigen::LLT<Eigen::MatrixXd> mass(sys.mass);
+    if (mass.info() != Eigen::Success) return d;
+    // Phi_q L^-T (M = L L^T) has the singular values of Phi_q M^-1/2.
+    const Eigen::MatrixXd weighted = mass.matrixL().solve(jac.transpose()).transpose();
+    const Eigen::VectorXd s = Eigen::JacobiSVD<Eigen::MatrixXd>(weighted).singularValues();
+    int r = 0;
+    while (r < s.size() && s[r] > window * s[0]) ++r;
+    // ... and the combinations below pivot_window on the unweighted QTZ pivots (widened
+    // alike after a recovery).
+    const double pivot_threshold = pivot_window * window / singular_window;
+    r = std::min(r, decompose_qtz(jac, std::max(options_.rank_tolerance, pivot_threshold)).rank);
+    r = std::max(r, 1);
+    if (r >= d.rank) return d;
+    // A threshold between the QR pivots r - 1 and r (non-increasing with column pivoting)
+    // gives the QTZ decomposition of rank r.
+    const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(jac.transpose());
+    const Eigen::VectorXd p = qr.matrixR().diagonal().cwiseAbs();
+    return decompose_qtz(jac, std::sqrt(p[r - 1] * p[r]) / p[0]);
+  }
 
   // C from the QTZ decomposition of Phi_q at (q, t).
   void set_combination(const Eigen::VectorXd& q, double t) {
@@ -279,7 +315,7 @@ struct qtz_reduced_dae::impl {
       combination_.resize(0, 0);
       return;
     }
-    const qtz_decomposition d = decompose_qtz(model_.position_jacobian(q, t), threshold());
+    const qtz_decomposition d = decompose_windowed(q, t, window_);
     rank_ = d.rank;
     // Full row rank: every constraint is independent, and C = I (any orthogonal C would do)
     // spares the products with C in every residual.
@@ -291,12 +327,8 @@ struct qtz_reduced_dae::impl {
   // conditioning (rank_ = m: C is square orthogonal and C Phi_q has Phi_q's singular values).
   bool combination_suits(const Eigen::VectorXd& q, double t) const {
     if (m_ == 0) return true;
+    if (rank_ != decompose_windowed(q, t, window_).rank) return false;
     const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
-    // Hysteresis: drop a combination below the window, restore it only well above.
-    if (rank_ > decompose_qtz(jac, threshold()).rank) return false;
-    if (rank_ < decompose_qtz(jac, std::max(options_.rank_tolerance, window_)).rank) {
-      return false;
-    }
     if (rank_ == m_ || rank_ == 0) return true;
     const Eigen::VectorXd s_all = Eigen::JacobiSVD<Eigen::MatrixXd>(jac).singularValues();
     const Eigen::VectorXd s_c =
@@ -514,10 +546,9 @@ bool qtz_reduced_dae::advance_to(double t_out, Eigen::VectorXd& q, Eigen::Vector
       // t_reached are left), with the degenerate combination dropped in a window
       // recovery_widening times wider until the rank is restored.
       const bool near_singular =
-          d.m_ > 0 &&
-          decompose_qtz(d.model_.position_jacobian(view(d.y_.get()).head(d.n_), t_reached),
-                        std::max(d.options_.rank_tolerance, recovery_widening * d.window_))
-                  .rank < d.rank_;
+          d.m_ > 0 && d.decompose_windowed(view(d.y_.get()).head(d.n_), t_reached,
+                                           recovery_widening * d.window_)
+                              .rank < d.rank_;
       if (flag != IDA_TOO_MUCH_WORK && near_singular && d.recoveries_ < max_recoveries) {
         ++d.recoveries_;
         d.window_ *= recovery_widening;
