@@ -7,6 +7,7 @@
 #include <sunmatrix/sunmatrix_dense.h>
 
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 #include <Eigen/QR>
 #include <Eigen/SVD>
 #include <algorithm>
@@ -284,28 +285,55 @@ struct qtz_reduced_dae::impl {
   // m l^2 / 12; relative angles: all angles).
   qtz_decomposition decompose_windowed(const Eigen::VectorXd& q, double t, double window) const {
     const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
-    qtz_decomposition d = decompose_qtz(jac, options_.rank_tolerance);
-    if (d.rank <= 1) return d;
+    return decompose_qtz(jac, windowed_threshold(q, t, jac, window));
+  }
+
+  // The pivot threshold of decompose_qtz that gives the windowed rank (one column-pivoted QR
+  // of Phi_q^T for the pivots, and the M-weighted singular values as square roots of the
+  // eigenvalues of the m x m Gram matrix Phi_q M^-1 Phi_q^T: a ratio of 2e-3 is 4e-6 there,
+  // far above rounding, and an SVD after every step was 14% of the 50-link chain's time).
+  double windowed_threshold(const Eigen::VectorXd& q, double t, const Eigen::MatrixXd& jac,
+                            double window) const {
+    const double tolerance = options_.rank_tolerance;
+    const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(jac.transpose());
+    const Eigen::VectorXd p = qr.matrixR().diagonal().cwiseAbs();  // non-increasing
+    const auto count_above = [&](double threshold) {
+      int k = 0;
+      while (k < p.size() && p[k] > threshold * p[0]) ++k;
+      return k;
+    };
+    if (p.size() == 0 || p[0] == 0.0) return tolerance;
+    const int full_rank = count_above(tolerance);
+    if (full_rank <= 1) return tolerance;
+    // ... the combinations below pivot_window on the unweighted QTZ pivots (widened alike
+    // after a recovery) ...
+    int r = count_above(std::max(tolerance, pivot_window * window / singular_window));
     constrained_system sys;
     model_.evaluate(q, Eigen::VectorXd::Zero(n_), t, sys);
     const Eigen::LLT<Eigen::MatrixXd> mass(sys.mass);
-    if (mass.info() != Eigen::Success) return d;
-    // Phi_q L^-T (M = L L^T) has the singular values of Phi_q M^-1/2.
-    const Eigen::MatrixXd weighted = mass.matrixL().solve(jac.transpose()).transpose();
-    const Eigen::VectorXd s = Eigen::JacobiSVD<Eigen::MatrixXd>(weighted).singularValues();
-    int r = 0;
-    while (r < s.size() && s[r] > window * s[0]) ++r;
-    // ... and the combinations below pivot_window on the unweighted QTZ pivots (widened
-    // alike after a recovery).
-    const double pivot_threshold = pivot_window * window / singular_window;
-    r = std::min(r, decompose_qtz(jac, std::max(options_.rank_tolerance, pivot_threshold)).rank);
+    if (mass.info() == Eigen::Success) {
+      const Eigen::MatrixXd x = mass.matrixL().solve(jac.transpose());  // L^-1 Phi_q^T
+      const Eigen::MatrixXd gram = x.transpose() * x;                   // Phi_q M^-1 Phi_q^T
+      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(gram, Eigen::EigenvaluesOnly);
+      const Eigen::VectorXd e = eig.eigenvalues().reverse();  // non-increasing
+      int r_weighted = 0;
+      while (r_weighted < e.size() && e[r_weighted] > window * window * e[0]) ++r_weighted;
+      r = std::min(r, r_weighted);
+    }
     r = std::max(r, 1);
-    if (r >= d.rank) return d;
-    // A threshold between the QR pivots r - 1 and r (non-increasing with column pivoting)
-    // gives the QTZ decomposition of rank r.
+    if (r >= full_rank) return tolerance;
+    // A threshold between the pivots r - 1 and r gives the QTZ decomposition of rank r.
+    return std::sqrt(p[r - 1] * p[r]) / p[0];
+  }
+
+  int windowed_rank(const Eigen::VectorXd& q, double t, double window) const {
+    const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
+    const double threshold = windowed_threshold(q, t, jac, window);
     const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(jac.transpose());
     const Eigen::VectorXd p = qr.matrixR().diagonal().cwiseAbs();
-    return decompose_qtz(jac, std::sqrt(p[r - 1] * p[r]) / p[0]);
+    int k = 0;
+    while (k < p.size() && p[0] > 0.0 && p[k] > threshold * p[0]) ++k;
+    return k;
   }
 
   // C from the QTZ decomposition of Phi_q at (q, t).
@@ -327,7 +355,7 @@ struct qtz_reduced_dae::impl {
   // conditioning (rank_ = m: C is square orthogonal and C Phi_q has Phi_q's singular values).
   bool combination_suits(const Eigen::VectorXd& q, double t) const {
     if (m_ == 0) return true;
-    if (rank_ != decompose_windowed(q, t, window_).rank) return false;
+    if (rank_ != windowed_rank(q, t, window_)) return false;
     const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
     if (rank_ == m_ || rank_ == 0) return true;
     const Eigen::VectorXd s_all = Eigen::JacobiSVD<Eigen::MatrixXd>(jac).singularValues();
