@@ -68,8 +68,8 @@ constexpr double bdf_tolerance_factor = 0.1;
 constexpr double multiplier_atol = 1.0;
 // When IDA fails near a singular configuration, the run goes on from IDA's last step with the
 // windows recovery_widening times wider until the rank is restored, at most max_recoveries
-// times per run (the parallelogram built from bodies uses it 2 or 3 times per 2 s run; the one
-// in relative angles does not).
+// times per run (the parallelogram built from bodies uses it 2 or 3 times per 2 s run, the one
+// in relative angles not).
 constexpr double recovery_widening = 5.0;
 constexpr int max_recoveries = 20;
 // Near a singular configuration (the parallelogram lying flat) the smallest singular value
@@ -89,11 +89,15 @@ constexpr int max_recoveries = 20;
 // Together: every run completes, |E - E0| / E0 <= 2.4e-7, position violation <= 8e-10.
 constexpr double singular_window = 2e-3;
 constexpr double pivot_window = 1e-3;
-// Floor of the absolute tolerances of q and v as a fraction of rtol times the size of the state
-// (impl::set_tolerances). Parallelogram built from bodies, 2 s: 1 lets the energy deviate by
-// 1.0e-6 (records every 1e-4 s), 0.01 is again below the rounding noise near the flat
-// configuration (corrector failures at t = 0.17); 0.1: 1.5e-7 .. 2.1e-7.
-constexpr double state_atol_factor = 0.1;
+// Floors of the absolute tolerances of q and v as fractions of rtol times the size of the
+// positions and of the largest speed so far (impl::set_tolerances). Measured on the
+// parallelograms (2 s, records every 1e-2 .. 1e-4 s) and against full + Dormand-Prince
+// (0.5 s): a position floor of 0.01 is again below the rounding noise near the flat
+// configuration (corrector failures at t = 0.17); without a velocity floor records every
+// 2e-4 s fail at t = 0.195 on the model from bodies; a velocity floor of 0.1 moves the double
+// pendulum and the slider-crank to 9.3e-9 and 9.6e-9 from the reference (0.03: 7.4e-9, 6.1e-9).
+constexpr double position_atol_factor = 0.1;
+constexpr double velocity_atol_factor = 0.03;
 // Steps for which the differenced part of the iteration matrix is reused (impl::jacobian).
 constexpr long long jacobian_reuse_steps = 10;
 
@@ -322,22 +326,23 @@ struct qtz_reduced_dae::impl {
   }
 
   // Absolute tolerances of q and v relative to the size of the whole state, not of each
-  // component: atol_q = max(atol, k rtol max_j |q_j|), atol_v = max(atol, k rtol max |v| so
-  // far), k = state_atol_factor.
-  // Why: a coordinate that stays near zero (the coupler angle of the parallelogram built from
-  // bodies is identically 0, the cranks' y pass through 0 at the flat configuration) otherwise
-  // gets the bare atol = 1e-12, below what the constraints determine near a singular
-  // configuration (rounding of Phi, about 1e-16 |q|, over sigma_r of Phi_q): Newton's corrections
-  // in that component are then noise larger than its tolerance and the corrector fails at any
-  // step size. This is the root cause of the failure on the parallelogram built from bodies:
-  // with atol >= 1e-10 the original code got through.
+  // component: atol_q = max(atol, k_q rtol max_j |q_j|), atol_v = max(atol, k_v rtol max |v| so
+  // far) (position_atol_factor, velocity_atol_factor).
+  // Why (the root cause of the failure on the parallelogram built from bodies): a coordinate
+  // that stays near zero (the coupler angle is identically 0 there, the cranks' y pass through
+  // 0 at the flat configuration) otherwise gets the bare atol = 1e-12, below what the
+  // constraints determine near a singular configuration (rounding of Phi, about 1e-16 |q|,
+  // over sigma_r of Phi_q): Newton's corrections in that component are noise larger than its
+  // tolerance and the corrector fails at any step size (t = 0.1667, h = 1e-12). The velocity
+  // floor matters at the restarts after the singular window (the coupler's angular velocity is
+  // identically 0 as well).
   void set_tolerances(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
     velocity_scale_ = std::max(velocity_scale_, qd.lpNorm<Eigen::Infinity>());
-    const double position_scale = q.lpNorm<Eigen::Infinity>();
     auto abstol = view(abstol_.get());
-    abstol.head(n_).setConstant(std::max(atol_, state_atol_factor * rtol_ * position_scale));
+    abstol.head(n_).setConstant(
+        std::max(atol_, position_atol_factor * rtol_ * q.lpNorm<Eigen::Infinity>()));
     abstol.segment(n_, n_).setConstant(
-        std::max(atol_, state_atol_factor * rtol_ * velocity_scale_));
+        std::max(atol_, velocity_atol_factor * rtol_ * velocity_scale_));
     abstol.tail(2 * m_).setConstant(multiplier_atol);
   }
 
