@@ -24,13 +24,22 @@
 // combinations' residuals are the integrated multipliers themselves), so the iteration matrix
 // stays regular with redundant rows. C is frozen between re-bases: C Phi = 0 describes the
 // same manifold as Phi = 0 near the state where C was computed. After every IDA step the QTZ
-// decomposition is recomputed (pivots below max(rank_tolerance, 1e-3) times the largest count
-// as zero: the singular window, see qtz_reduced_dae.cpp); when the rank r changed, or the frozen
-// C Phi_q has lost its conditioning (its smallest singular value below half of Phi_q's r-th),
-// C is replaced, the state projected onto all constraints (project_weighted, newton_tolerance),
-// the multipliers recomputed from the acceleration-level system and IDA re-initialised with its
-// last step size. Through Yoo's parallelogram's flat configurations (Phi_q rank 2 -> 1) the
-// degenerate combination is dropped for about 1 ms around each crossing and restored after.
+// decomposition is recomputed (rows redundant to rank_tolerance, and combinations whose
+// singular value of the M-weighted Jacobian Phi_q M^-1/2 is below 2e-3 times the largest one,
+// or whose unweighted QTZ pivot is below 1e-3 times the largest one, count as dependent: the
+// singular window, see qtz_reduced_dae.cpp); when the rank r changed, or the frozen C Phi_q has
+// lost its conditioning (its smallest singular value below half of Phi_q's r-th), C is replaced,
+// the state projected onto all constraints (project_weighted, newton_tolerance), the multipliers
+// recomputed from the acceleration-level system and IDA re-initialised with its last step size.
+// Through the parallelogram's flat configurations (Phi_q rank 2 -> 1 in relative angles, 8 -> 7
+// built from bodies) the degenerate combination is dropped for a few ms around each crossing and
+// restored after.
+//
+// Error control and iteration matrix: the absolute tolerances of q and v scale with the size
+// of the state (a coordinate that stays near zero does not get the bare atol), and the
+// iteration matrix is assembled from the residual's structure (IDASetJacFn) rather than by
+// IDA's difference quotients; both were needed for the model built from bodies, whose coupler
+// angle is identically zero (qtz_reduced_dae.cpp, set_tolerances and jacobian).
 #pragma once
 
 #include <Eigen/Core>

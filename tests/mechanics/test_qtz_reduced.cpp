@@ -103,8 +103,7 @@ TEST(QtzReduced, YooParallelogramKeepsEnergyThroughTheFlatConfigurations) {
 }
 
 TEST(QtzReduced, YooParallelogramWithRecordsEvery1e4) {
-  // Records every 1e-4 s: one IDA failure after restoring the combination, recovered with a
-  // wider window (mechanics/qtz_reduced_dae.cpp).
+  // Records every 1e-4 s: every record is an IDA step (21000 steps over 2 s).
   const model m = load_model(examples + "/yoo_parallelogram.toml");
   auto gigsp = make_solver("gigsp");
   simulation_options o = qtz_reduced_options(2.0);
@@ -113,6 +112,49 @@ TEST(QtzReduced, YooParallelogramWithRecordsEvery1e4) {
   ASSERT_TRUE(r.completed) << r.message;
   EXPECT_LE(r.max_energy_deviation(), 1e-6);
   EXPECT_NEAR(r.records.back().q[0] + r.records.back().q[1], 0.0, 1e-6);
+}
+
+// The same parallelogram built from three bodies (9 coordinates, 8 rows, rank 8 -> 7 when the
+// bars lie flat). The coupler's angle stays 0 on the parallelogram branch: with the bare
+// atol = 1e-12 on that coordinate IDA's corrector failed 12 ms before the first crossing
+// (mechanics/qtz_reduced_dae.cpp, set_tolerances).
+void expect_bodies_parallelogram(double dt) {
+  const model m = load_model(examples + "/parallelogram_bodies.toml");
+  auto gigsp = make_solver("gigsp");
+  simulation_options o = qtz_reduced_options(2.0);
+  o.dt = dt;
+  const simulation_result r = simulate(m, *gigsp, o);
+  ASSERT_TRUE(r.completed) << r.message;
+  EXPECT_DOUBLE_EQ(r.records.back().t, 2.0);
+  EXPECT_LE(r.max_energy_deviation(), 1e-6) << "dt = " << dt;
+  EXPECT_LT(r.max_position_violation, 1e-8);
+  // Still the parallelogram: the coupler translates (angle 0) and crank 3 stays parallel to
+  // crank 1 (crank3_phi = crank1_phi + pi); the anti-parallelogram turns the coupler.
+  const Eigen::VectorXd& q = r.records.back().q;
+  EXPECT_NEAR(q[5], 0.0, 1e-6);
+  EXPECT_NEAR(std::remainder(q[8] - q[2] - std::numbers::pi, 2.0 * std::numbers::pi), 0.0, 1e-6);
+  // The bars lie flat (sin crank1_phi = 0) near 0.179, 0.986 and 1.344 s.
+  std::vector<double> crossings;
+  for (std::size_t k = 1; k < r.records.size(); ++k) {
+    const double s0 = std::sin(r.records[k - 1].q[2]), s1 = std::sin(r.records[k].q[2]);
+    if (s0 * s1 <= 0.0 && s0 != 0.0) {
+      crossings.push_back(r.records[k - 1].t +
+                          s0 / (s0 - s1) * (r.records[k].t - r.records[k - 1].t));
+    }
+  }
+  ASSERT_GE(crossings.size(), 3u);
+  EXPECT_NEAR(crossings[0], 0.179, 2e-3);
+  EXPECT_NEAR(crossings[1], 0.986, 2e-3);
+  EXPECT_NEAR(crossings[2], 1.344, 2e-3);
+  EXPECT_GE(r.formulation.repartitions, 6);
+}
+
+TEST(QtzReduced, ParallelogramFromBodiesKeepsEnergyThroughTheFlatConfigurations) {
+  expect_bodies_parallelogram(1e-3);
+}
+
+TEST(QtzReduced, ParallelogramFromBodiesWithRecordsEvery1e4) {
+  expect_bodies_parallelogram(1e-4);
 }
 
 TEST(QtzReduced, RefusesNonholonomicRowsByName) {
