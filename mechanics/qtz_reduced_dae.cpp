@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "io/errors.hpp"
+#include "mechanics/full_formulation.hpp"
 #include "mechanics/model.hpp"
 #include "mechanics/qtz_decomposition.hpp"
 #include "mechanics/simulation.hpp"
@@ -155,20 +156,6 @@ SUNLinearSolver make_lu_solver(SUNContext ctx, dense_lu& lu) {
 }
 
 }  // namespace
-
-void require_holonomic(const model& m, const char* formulation_name) {
-  const int h = m.holonomic_constraints();
-  if (m.constraints() == h) return;
-  std::vector<std::string> names;
-  for (int i = h; i < m.constraints(); ++i) {
-    names.push_back(fmt::format("'{}'", m.constraint_names()[static_cast<std::size_t>(i)]));
-  }
-  throw io::input_error(fmt::format(
-      "--formulation {} needs holonomic constraints only (the combined constraints "
-      "Psi'' = C Phi combine positions); the model has the nonholonomic {} {}: use "
-      "--formulation full",
-      formulation_name, names.size() == 1 ? "constraint" : "constraints", fmt::join(names, ", ")));
-}
 
 struct qtz_reduced_dae::impl {
   impl(const model& m, const formulation_options& fo, const simulation_options& so)
@@ -592,7 +579,8 @@ qtz_reduced_dae::qtz_reduced_dae(const model& m, const formulation_options& fo,
                                  const simulation_options& so, const Eigen::VectorXd& q0,
                                  const Eigen::VectorXd& qd0, double t0)
     : impl_(std::make_unique<impl>(m, fo, so)) {
-  require_holonomic(m, to_string(formulation_kind::qtz_reduced));
+  require_holonomic(m, formulation_kind::qtz_reduced,
+                    "the combined constraints Psi'' = C Phi combine positions");
   impl& d = *impl_;
   d.t_ = t0;
   SUNContext ctx = nullptr;
@@ -708,15 +696,11 @@ const std::string& qtz_reduced_dae::message() const {
   return impl_->message_;
 }
 
-qtz_reduced_formulation::qtz_reduced_formulation(const model& m)
-    : full_formulation(m, stabilization_kind::none, 1.0, 1) {
-  require_holonomic(m, to_string(formulation_kind::qtz_reduced));
+qtz_reduced_formulation::qtz_reduced_formulation(const model& m, const formulation_options& options)
+    : solver_(qtz_solver_options(options)) {
+  require_holonomic(m, formulation_kind::qtz_reduced,
+                    "the combined constraints Psi'' = C Phi combine positions");
   report_.name = to_string(formulation_kind::qtz_reduced);
-}
-
-step_outcome qtz_reduced_formulation::after_step(double /*t*/, double /*h*/, double /*h_max*/,
-                                                 Eigen::VectorXd& /*y*/) {
-  return step_outcome::unchanged;
 }
 
 }  // namespace kinevo::mechanics

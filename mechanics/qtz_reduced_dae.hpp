@@ -47,7 +47,9 @@
 #include <string>
 
 #include "mechanics/formulation.hpp"
-#include "mechanics/full_formulation.hpp"
+#include "mechanics/full_coordinates.hpp"
+#include "mechanics/model.hpp"
+#include "mechanics/qtz_solver.hpp"
 
 namespace kinevo::mechanics {
 
@@ -92,16 +94,19 @@ class qtz_reduced_dae {
 // The formulation object of qtz-reduced for the simulation's bookkeeping: the integrated state
 // is (q, q') as for `full`, and nothing is corrected after a step (the DAE keeps the
 // constraints itself). The integration is qtz_reduced_dae's (simulation.cpp, run_dae).
-class qtz_reduced_formulation : public full_formulation {
+class qtz_reduced_formulation : public full_coordinates {
  public:
   // Throws io::input_error naming the nonholonomic rows when the model has any.
-  explicit qtz_reduced_formulation(const model& m);
+  qtz_reduced_formulation(const model& m, const formulation_options& options);
   formulation_kind kind() const override { return formulation_kind::qtz_reduced; }
-  step_outcome after_step(double t, double h, double h_max, Eigen::VectorXd& y) override;
-};
+  // The records' accelerations and constraint forces: the QTZ solver's (eqs. 62-67).
+  acceleration_solver& solver(acceleration_solver& /*user*/) override { return solver_; }
+  step_outcome after_step(double, double, double, Eigen::VectorXd&) override {
+    return step_outcome::unchanged;
+  }
 
-// Throws io::input_error naming the nonholonomic rows of `m` (the reduced formulations need
-// holonomic constraints: Psi'' = C Phi is a combination of positions).
-void require_holonomic(const model& m, const char* formulation_name);
+ private:
+  qtz_solver solver_;
+};
 
 }  // namespace kinevo::mechanics
