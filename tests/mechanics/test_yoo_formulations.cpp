@@ -141,7 +141,7 @@ TEST(YooFormulations, ProjectionKeepsTheParallelogramEnergy) {
 // by about q'^2 d / s^2 (s = distance to the flat configuration in rad, 8e-6 at the first
 // crossing). With the velocity correction in the Euclidean metric (the paper's A^+) that made
 // projection 2.2e-7 to 3.9e-7 and the hybrid 2.16e-6; in the metric of M (the removed velocity
-// changes the kinetic energy only at second order) 2.5e-10 and 6.6e-10. Partitioning 6.8e-5.
+// changes the kinetic energy only at second order) 1.5e-9 and 4.2e-9. Partitioning 6.8e-5.
 TEST(YooFormulations, HybridKeepsTheParallelogramEnergyAndSwitchesAtTheCrossings) {
   const model m = load_model(examples + "/yoo_parallelogram.toml");
   const simulation_result r = run(m, formulation_kind::hybrid, 2.0, 1e-4);
