@@ -53,20 +53,6 @@ nlohmann::json finite_or_null(double v) {
   return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
-// A solver's own option errors (an unknown GA preset, ...) are bad input: exit 2 naming the
-// option.
-std::unique_ptr<mechanics::acceleration_solver> make_solver_for(
-    const std::string& name, const mechanics::solver_options& options, const char* option) {
-  try {
-    return mechanics::make_solver(name, options);
-  } catch (const std::invalid_argument& e) {
-    const std::string what = e.what();
-    const bool preset = what.find("preset") != std::string::npos;
-    throw io::input_error(fmt::format("{} {}: {}", preset ? "--preset" : option,
-                                      preset ? options.preset : name, what));
-  }
-}
-
 // The options, checked before anything runs: exit 2 naming the command-line option.
 void prepare_options(simulate_args& a) {
   try {

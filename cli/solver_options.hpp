@@ -3,9 +3,15 @@
 // and tolerance.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
+#include <memory>
+#include <stdexcept>
+#include <string>
 
 #include "cli/command.hpp"
+#include "io/errors.hpp"
 #include "mechanics/solver_factory.hpp"
 
 namespace kinevo::cli {
@@ -21,6 +27,20 @@ inline void add_solver_options(CLI::App& sub, mechanics::solver_options& o) {
   sub.add_option("--preset", o.preset, "GA solver: preset")->capture_default_str();
   sub.add_option("--tolerance", o.tolerance, "Iterative solvers: stopping tolerance")
       ->capture_default_str();
+}
+
+// A solver's own option errors (an unknown GA preset, ...) are bad input: exit 2 naming the
+// option.
+inline std::unique_ptr<mechanics::acceleration_solver> make_solver_for(
+    const std::string& name, const mechanics::solver_options& options, const char* option) {
+  try {
+    return mechanics::make_solver(name, options);
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    const bool preset = what.find("preset") != std::string::npos;
+    throw io::input_error(fmt::format("{} {}: {}", preset ? "--preset" : option,
+                                      preset ? options.preset : name, what));
+  }
 }
 
 }  // namespace kinevo::cli
