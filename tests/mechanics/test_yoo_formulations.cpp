@@ -141,7 +141,7 @@ TEST(YooFormulations, ProjectionKeepsTheParallelogramEnergy) {
 // by about q'^2 d / s^2 (s = distance to the flat configuration in rad, 8e-6 at the first
 // crossing). With the velocity correction in the Euclidean metric (the paper's A^+) that made
 // projection 2.2e-7 to 3.9e-7 and the hybrid 2.16e-6; in the metric of M (the removed velocity
-// changes the kinetic energy only at second order) 1.5e-9 and 4.2e-9. Partitioning 6.8e-5.
+// changes the kinetic energy only at second order) 1.5e-9 and 4.2e-9. Partitioning 4.2e-5.
 TEST(YooFormulations, HybridKeepsTheParallelogramEnergyAndSwitchesAtTheCrossings) {
   const model m = load_model(examples + "/yoo_parallelogram.toml");
   const simulation_result r = run(m, formulation_kind::hybrid, 2.0, 1e-4);
@@ -187,7 +187,7 @@ TEST(YooFormulations, BodiesParallelogramKeepsItsEnergy) {
 // What LU partitioning alone does: every 2 x 2 block of Phi_q has determinant -2 sin(th1), so
 // near a flat configuration no partition is well conditioned; the dependent coordinates come
 // from Newton with Phi_u of condition ~1 / |sin th1|. It stays on the parallelogram branch
-// (Newton starts from the accepted state moved on by its velocity) but loses 6.8e-5 of the
+// (Newton starts from the accepted state moved on by its velocity) but loses 4.2e-5 of the
 // energy at the first crossing, 300 times the projection method's loss. (The issue expected it
 // to go wrong after the second crossing, 0.986 s; it does not here.)
 TEST(YooFormulations, PartitioningAloneLosesEnergyAtTheCrossings) {
