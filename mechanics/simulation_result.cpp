@@ -133,6 +133,16 @@ std::vector<std::string> simulation_result::notes() const {
         "a smaller --dt, --integrator dopri or --stabilization may help; the limits are "
         "--divergence-growth, --divergence-violation and --divergence-energy");
   }
+  if (!completed && stop == simulation_stop::step_size && formulation.name != "qtz-state") {
+    // Next to a singular configuration the stage accelerations of a formulation that integrates
+    // off the constraint manifold grow like 1 / distance^2, and error control chases them down
+    // to dt_min (docs/formulations.md, "Limits"); the reduced state of qtz-state is recovered
+    // onto the manifold at every stage.
+    out.push_back(
+        "the step size collapses where the error control cannot meet --rtol/--atol: at a singular "
+        "configuration (a mechanism lying flat) --formulation qtz-state or a looser --rtol may "
+        "help; for a stiff force, a smaller --dt with rk4");
+  }
   if (completed && unconverged_solves > 0) {
     out.push_back(fmt::format("warning: {} of {} solves did not converge (first at t = {:.6g}: {})",
                               unconverged_solves, solves, first_unconverged_t,

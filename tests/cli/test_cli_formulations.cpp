@@ -134,5 +134,23 @@ TEST(CliFormulations, ReuseIsCompensatedByBaumgarteAndQtzReducedRunsOnIda) {
   EXPECT_EQ(j["formulation"], "qtz-reduced");
 }
 
+// Tight error control through the flat configuration: the formulations that integrate off the
+// constraint manifold see stage accelerations growing like 1 / distance^2 and the step size
+// collapses there (exit 1, with the advice); qtz-state recovers every stage onto the manifold and
+// completes.
+TEST(CliFormulations, TightDormandPrinceThroughTheFlatConfigurationNeedsQtzState) {
+  const std::string args =
+      "/yoo_parallelogram.toml --integrator dopri --rtol 1e-11 --atol 1e-14 --dt 1e-3 --t-end 2 "
+      "--json --formulation ";
+  const auto projection = run_kinevo("simulate " + examples + args + "projection");
+  EXPECT_EQ(projection.status, 1);
+  EXPECT_NE(projection.err.find("step size fell below"), std::string::npos) << projection.err;
+  EXPECT_NE(projection.err.find("--formulation qtz-state"), std::string::npos) << projection.err;
+  const auto state = run_kinevo("simulate " + examples + args + "qtz-state");
+  ASSERT_EQ(state.status, 0) << state.err;
+  const auto j = nlohmann::json::parse(state.out);
+  EXPECT_LE(j["energy"]["max_relative_deviation"].get<double>(), 1e-8);
+}
+
 }  // namespace
 }  // namespace kinevo::test
