@@ -49,10 +49,6 @@ struct simulate_args {
   bool quiet = false;
 };
 
-nlohmann::json finite_or_null(double v) {
-  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-}
-
 // The options, checked before anything runs: exit 2 naming the command-line option.
 void prepare_options(simulate_args& a) {
   try {
@@ -66,10 +62,9 @@ void prepare_options(simulate_args& a) {
   const std::string conflict = mechanics::formulation_conflict(
       kind, a.solver_given, a.stabilization_given, a.integrator_given);
   if (!conflict.empty()) throw io::input_error(conflict);
-  // Reuse is compensated by Baumgarte unless told otherwise (docs/formulations.md).
-  if (kind == mechanics::formulation_kind::reuse && !a.stabilization_given) {
-    a.stabilization = "baumgarte";
-    a.sim.stabilization = mechanics::stabilization_kind::baumgarte;
+  if (!a.stabilization_given) {
+    a.sim.stabilization = mechanics::default_stabilization(kind);
+    a.stabilization = mechanics::to_string(a.sim.stabilization);
   }
   a.sim.check_divergence = !a.no_divergence_check;
   validate_options(a.sim, {{"baumgarte_alpha", "--alpha"},
@@ -113,7 +108,7 @@ nlohmann::json json_summary(const simulate_args& a, const mechanics::model& m,
   j["file"] = a.file;
   j["stabilization"] = a.stabilization;
   if (!a.check.empty()) j["check"]["solver"] = a.check;
-  j["last_t"] = finite_or_null(c.last_t());
+  j["last_t"] = std::isfinite(c.last_t()) ? nlohmann::json(c.last_t()) : nlohmann::json(nullptr);
   j["rows"] = c.rows();
   j["out"] = a.out.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.out);
   j["plot"] = a.plot.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.plot);

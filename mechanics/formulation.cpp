@@ -80,6 +80,10 @@ bool uses_stabilization(formulation_kind k) {
   return k == formulation_kind::full || k == formulation_kind::reuse;
 }
 
+stabilization_kind default_stabilization(formulation_kind k) {
+  return k == formulation_kind::reuse ? stabilization_kind::baumgarte : stabilization_kind::none;
+}
+
 std::string formulation_conflict(formulation_kind k, bool solver_given, bool stabilization_given,
                                  bool integrator_given) {
   const char* name = to_string(k);

@@ -25,6 +25,7 @@ namespace kinevo::mechanics {
 
 class model;
 struct simulation_options;
+enum class stabilization_kind;
 
 enum class formulation_kind {
   full,
@@ -144,6 +145,9 @@ class formulation {
 // and correct the constraints themselves.
 bool uses_user_solver(formulation_kind k);
 bool uses_stabilization(formulation_kind k);
+// The stabilization a formulation gets when none is chosen: Baumgarte for reuse (its kept
+// inverse needs compensation: docs/formulations.md), none otherwise.
+stabilization_kind default_stabilization(formulation_kind k);
 // Why a user's explicit choice does not apply to the formulation (empty when it does): a solver
 // chosen for a formulation with its own, a stabilization for one that corrects itself, a
 // Dormand-Prince or RK4 integrator for qtz-reduced (integrated by IDA).
