@@ -75,6 +75,23 @@ TEST(QtzReduced, RedundantDrivenFiveBarAgreesWithFullGigsp) {
   EXPECT_NEAR(r.records.back().q[1], th, 1e-9);
 }
 
+// The bars lie flat (sin of the crank angle, coordinate `crank`, changes sign) at the reference
+// times 0.179, 0.986 and 1.344 s, located by linear interpolation between records.
+void expect_flat_crossings(const simulation_result& r, int crank) {
+  std::vector<double> crossings;
+  for (std::size_t k = 1; k < r.records.size(); ++k) {
+    const double s0 = std::sin(r.records[k - 1].q[crank]), s1 = std::sin(r.records[k].q[crank]);
+    if (s0 * s1 <= 0.0 && s0 != 0.0) {
+      crossings.push_back(r.records[k - 1].t +
+                          s0 / (s0 - s1) * (r.records[k].t - r.records[k - 1].t));
+    }
+  }
+  ASSERT_GE(crossings.size(), 3u);
+  EXPECT_NEAR(crossings[0], 0.179, 2e-3);
+  EXPECT_NEAR(crossings[1], 0.986, 2e-3);
+  EXPECT_NEAR(crossings[2], 1.344, 2e-3);
+}
+
 TEST(QtzReduced, YooParallelogramKeepsEnergyThroughTheFlatConfigurations) {
   const model m = load_model(examples + "/yoo_parallelogram.toml");
   auto gigsp = make_solver("gigsp");
@@ -86,18 +103,7 @@ TEST(QtzReduced, YooParallelogramKeepsEnergyThroughTheFlatConfigurations) {
   const Eigen::VectorXd& q = r.records.back().q;
   EXPECT_NEAR(q[0] + q[1], 0.0, 1e-6);
   // The bars lie flat (sin th1 = 0) near 0.179 s and 0.986 s (and 1.344 s by symmetry).
-  std::vector<double> crossings;
-  for (std::size_t k = 1; k < r.records.size(); ++k) {
-    const double s0 = std::sin(r.records[k - 1].q[0]), s1 = std::sin(r.records[k].q[0]);
-    if (s0 * s1 <= 0.0 && s0 != 0.0) {
-      crossings.push_back(r.records[k - 1].t +
-                          s0 / (s0 - s1) * (r.records[k].t - r.records[k - 1].t));
-    }
-  }
-  ASSERT_GE(crossings.size(), 3u);
-  EXPECT_NEAR(crossings[0], 0.179, 2e-3);
-  EXPECT_NEAR(crossings[1], 0.986, 2e-3);
-  EXPECT_NEAR(crossings[2], 1.344, 2e-3);
+  expect_flat_crossings(r, 0);
   // Each crossing drops the degenerate combination and restores it: two re-bases.
   EXPECT_GE(r.formulation.repartitions, 6);
 }
@@ -134,18 +140,7 @@ void expect_bodies_parallelogram(double dt) {
   EXPECT_NEAR(q[5], 0.0, 1e-6);
   EXPECT_NEAR(std::remainder(q[8] - q[2] - std::numbers::pi, 2.0 * std::numbers::pi), 0.0, 1e-6);
   // The bars lie flat (sin crank1_phi = 0) near 0.179, 0.986 and 1.344 s.
-  std::vector<double> crossings;
-  for (std::size_t k = 1; k < r.records.size(); ++k) {
-    const double s0 = std::sin(r.records[k - 1].q[2]), s1 = std::sin(r.records[k].q[2]);
-    if (s0 * s1 <= 0.0 && s0 != 0.0) {
-      crossings.push_back(r.records[k - 1].t +
-                          s0 / (s0 - s1) * (r.records[k].t - r.records[k - 1].t));
-    }
-  }
-  ASSERT_GE(crossings.size(), 3u);
-  EXPECT_NEAR(crossings[0], 0.179, 2e-3);
-  EXPECT_NEAR(crossings[1], 0.986, 2e-3);
-  EXPECT_NEAR(crossings[2], 1.344, 2e-3);
+  expect_flat_crossings(r, 2);
   EXPECT_GE(r.formulation.repartitions, 6);
 }
 
