@@ -2,18 +2,32 @@
 
 namespace kinevo::mechanics {
 
-vec3 operator+(const vec3& a, const vec3& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
-vec3 operator-(const vec3& a, const vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
-vec3 operator*(const GiNaC::ex& s, const vec3& a) { return {s * a[0], s * a[1], s * a[2]}; }
-GiNaC::ex dot(const vec3& a, const vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+vec3 operator+(const vec3& a, const vec3& b) {
+  return {a[0] + b[0], a[1] + b[1], a[2] + b[2]};
+}
+vec3 operator-(const vec3& a, const vec3& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+vec3 operator*(const GiNaC::ex& s, const vec3& a) {
+  return {s * a[0], s * a[1], s * a[2]};
+}
+GiNaC::ex dot(const vec3& a, const vec3& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 vec3 cross(const vec3& a, const vec3& b) {
   return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
 }
-vec3 times(const mat3& m, const vec3& v) { return {dot(m[0], v), dot(m[1], v), dot(m[2], v)}; }
-vec3 as_vec3(const Eigen::Vector3d& v) { return {v.x(), v.y(), v.z()}; }
+vec3 times(const mat3& m, const vec3& v) {
+  return {dot(m[0], v), dot(m[1], v), dot(m[2], v)};
+}
+vec3 as_vec3(const Eigen::Vector3d& v) {
+  return {v.x(), v.y(), v.z()};
+}
 
 namespace {
-vec3 vector_part(const vec4& p) { return {p[1], p[2], p[3]}; }
+vec3 vector_part(const vec4& p) {
+  return {p[1], p[2], p[3]};
+}
 }  // namespace
 
 // E v = -v0 e + e x v_ + e0 v_,  G v = -v0 e - e x v_ + e0 v_ (v_ = (v1, v2, v3)).
@@ -38,7 +52,9 @@ vec4 g_transpose_times(const vec4& p, const vec3& w) {
 }
 
 // A v = E (G^T v) (Haug, section 6.3, eq. 6.3.16).
-vec3 rotate(const vec4& p, const vec3& v) { return e_times(p, g_transpose_times(p, v)); }
+vec3 rotate(const vec4& p, const vec3& v) {
+  return e_times(p, g_transpose_times(p, v));
+}
 
 rotational_inertia_terms rotational_terms(const vec4& p, const vec4& p_dot, const mat3& inertia) {
   rotational_inertia_terms out;

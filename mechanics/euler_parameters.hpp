@@ -37,12 +37,12 @@ vec4 g_transpose_times(const vec4& p, const vec3& w);
 // The rotational block of the mass matrix, 4 G^T J G + alpha p p^T, and of the generalized
 // force, 8 G(p')^T J G(p') p - alpha p (p'.p'). The first terms are Lagrange's equations of
 // T = 2 p'^T G^T J G p' (Haug, section 11.1): d/dt(dT/dp') - dT/dp = 4 G^T J G p'' +
-// 4 G(p')^T J G p' - 4 G(p')^T J G(p') p, and G p' = -G(p') p. 4 G^T J G is singular (G p = 0); alpha p p^T with alpha = 4 trace(J)/3 makes it
-// positive definite, as every solver needs. On the constraint p.p = 1, where p.p'' = -p'.p',
-// the added terms cancel: alpha p (p.p'' + p'.p') = 0, so no acceleration changes and the
-// normalisation row's multiplier keeps its meaning (Udwadia and Schutte, "An alternative
-// derivation of the quaternion equations of motion for rigid-body rotational dynamics", J.
-// Appl. Mech. 77 (2010), use the same freedom).
+// 4 G(p')^T J G p' - 4 G(p')^T J G(p') p, and G p' = -G(p') p. 4 G^T J G is singular (G p = 0);
+// alpha p p^T with alpha = 4 trace(J)/3 makes it positive definite, as every solver needs. On the
+// constraint p.p = 1, where p.p'' = -p'.p', the added terms cancel: alpha p (p.p'' + p'.p') = 0, so
+// no acceleration changes and the normalisation row's multiplier keeps its meaning (Udwadia and
+// Schutte, "An alternative derivation of the quaternion equations of motion for rigid-body
+// rotational dynamics", J. Appl. Mech. 77 (2010), use the same freedom).
 struct rotational_inertia_terms {
   std::array<std::array<GiNaC::ex, 4>, 4> mass;
   vec4 force;

@@ -303,8 +303,9 @@ void read_model_file(const toml::table& root, const std::string& source,
     out.kinematic = fields.boolean_or(*mt, "[model]", "kinematic", false);
     const std::string space = fields.string_or(*mt, "[model]", "space", "planar");
     if (space != "planar" && space != "spatial") {
-      fields.fail(fields.field_where(*mt, "[model]", "space"),
-                  fmt::format("must be \"planar\" or \"spatial\" (not '{}')", io::excerpt(space, 20)));
+      fields.fail(
+          fields.field_where(*mt, "[model]", "space"),
+          fmt::format("must be \"planar\" or \"spatial\" (not '{}')", io::excerpt(space, 20)));
     }
     spatial = space == "spatial";
     const std::size_t dimension = spatial ? 3 : 2;

@@ -40,8 +40,8 @@ struct body_reader {
     const Eigen::Vector3d v0 = constant3("velocity", Eigen::Vector3d::Zero());
     std::vector<int> index;
     for (int k = 0; k < 3; ++k) {
-      const int i = d.add_coordinate(fmt::format("{}_{}", name, "xyz"[k]), r0[k], v0[k],
-                                     fields.where(t));
+      const int i =
+          d.add_coordinate(fmt::format("{}_{}", name, "xyz"[k]), r0[k], v0[k], fields.where(t));
       d.mass_at(i, i) = m;
       index.push_back(i);
     }
@@ -56,11 +56,13 @@ struct body_reader {
                     "rotation_angle, not both");
       const auto v = fields.vector(t, section, "orientation", d.context, 4);
       Eigen::Vector4d p;
-      for (int k = 0; k < 4; ++k) p[k] = fields.constant_value(v[static_cast<std::size_t>(k)], where("orientation"));
+      for (int k = 0; k < 4; ++k)
+        p[k] = fields.constant_value(v[static_cast<std::size_t>(k)], where("orientation"));
       if (!p.allFinite() || std::abs(p.norm() - 1) > 1e-6)
-        fields.fail(where("orientation"),
-                    fmt::format("Euler parameters must have unit length (|p| = {:.9g}; within 1e-6)",
-                                p.norm()));
+        fields.fail(
+            where("orientation"),
+            fmt::format("Euler parameters must have unit length (|p| = {:.9g}; within 1e-6)",
+                        p.norm()));
       return p.normalized();
     }
     if (t.contains("rotation_axis") != t.contains("rotation_angle"))
@@ -75,7 +77,8 @@ struct body_reader {
   // The centroidal inertia tensor: [Ixx, Iyy, Izz] (principal, body axes) or a 3x3 matrix.
   mat3 inertia() const {
     const toml::node* n = t.get("inertia");
-    if (n == nullptr) fields.fail(where("inertia"), "missing (inertia = [Ixx, Iyy, Izz] or a 3x3 matrix)");
+    if (n == nullptr)
+      fields.fail(where("inertia"), "missing (inertia = [Ixx, Iyy, Izz] or a 3x3 matrix)");
     const toml::array* a = n->as_array();
     const toml::node* first = a != nullptr ? a->get(0) : nullptr;
     const bool nested = first != nullptr && first->is_array();
@@ -85,7 +88,8 @@ struct body_reader {
       const auto v = fields.vector(t, section, "inertia", d.context, 3);
       for (std::size_t k = 0; k < 3; ++k) j[k][k] = v[k];
     } else {
-      if (a->size() != 3) fields.fail(where("inertia"), "must be [Ixx, Iyy, Izz] or 3 rows of 3 values");
+      if (a->size() != 3)
+        fields.fail(where("inertia"), "must be [Ixx, Iyy, Izz] or 3 rows of 3 values");
       for (std::size_t r = 0; r < 3; ++r) {
         const toml::node* row_node = a->get(r);
         const toml::array* row = row_node != nullptr ? row_node->as_array() : nullptr;
@@ -100,8 +104,9 @@ struct body_reader {
       for (std::size_t r = 0; r < 3; ++r)
         for (std::size_t c = 0; c < r; ++c)
           if (!(j[r][c] - j[c][r]).expand().is_zero())
-            fields.fail(where("inertia"), fmt::format("is not symmetric: ({},{}) differs from ({},{})",
-                                                      r + 1, c + 1, c + 1, r + 1));
+            fields.fail(where("inertia"),
+                        fmt::format("is not symmetric: ({},{}) differs from ({},{})", r + 1, c + 1,
+                                    c + 1, r + 1));
     }
     for (std::size_t r = 0; r < 3; ++r)
       for (std::size_t c = 0; c < 3; ++c)
@@ -109,10 +114,12 @@ struct body_reader {
             GiNaC::is_a<GiNaC::numeric>(j[r][c].evalf())
                 ? GiNaC::ex_to<GiNaC::numeric>(j[r][c].evalf()).to_double()
                 : 1.0;  // an expression of [definitions]: checked with M at load
-    const double smallest = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(numeric).eigenvalues()[0];
+    const double smallest =
+        Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(numeric).eigenvalues()[0];
     if (!(smallest > 0))
       fields.fail(where("inertia"), fmt::format("must be positive definite (smallest principal "
-                                                "moment {:.6g})", smallest));
+                                                "moment {:.6g})",
+                                                smallest));
     return j;
   }
 };
@@ -124,7 +131,8 @@ void read_particle(const body_reader& b, std::map<std::string, spatial_frame>& a
   f.particle = true;
   f.mass = b.fields.expression(b.t, b.section, "mass", b.d.context);
   f.coordinates = b.add_position(name, f.mass);
-  for (std::size_t k = 0; k < 3; ++k) f.r[k] = b.d.coordinates[static_cast<std::size_t>(f.coordinates[k])].q;
+  for (std::size_t k = 0; k < 3; ++k)
+    f.r[k] = b.d.coordinates[static_cast<std::size_t>(f.coordinates[k])].q;
   all[name] = f;
 }
 
@@ -142,19 +150,21 @@ void read_rigid_body(const body_reader& b, std::map<std::string, spatial_frame>&
   const std::string frame_kind =
       b.fields.string_or(b.t, b.section, "angular_velocity_frame", "global");
   if (frame_kind != "global" && frame_kind != "body")
-    b.fields.fail(b.where("angular_velocity_frame"),
-                  fmt::format("must be \"global\" or \"body\" (not '{}')", io::excerpt(frame_kind, 20)));
+    b.fields.fail(
+        b.where("angular_velocity_frame"),
+        fmt::format("must be \"global\" or \"body\" (not '{}')", io::excerpt(frame_kind, 20)));
   const Eigen::Vector4d p_dot0 = euler::rates(
       f.p0, b.constant3("angular_velocity", Eigen::Vector3d::Zero()), frame_kind == "body");
   vec4 p_dot;
   for (int k = 0; k < 4; ++k) {
-    const int i = d.add_coordinate(fmt::format("{}_e{}", name, k), f.p0[k], p_dot0[k],
-                                   b.fields.where(b.t));
+    const int i =
+        d.add_coordinate(fmt::format("{}_e{}", name, k), f.p0[k], p_dot0[k], b.fields.where(b.t));
     f.coordinates.push_back(i);
     f.p[static_cast<std::size_t>(k)] = d.coordinates[static_cast<std::size_t>(i)].q;
     p_dot[static_cast<std::size_t>(k)] = d.coordinates[static_cast<std::size_t>(i)].qd;
   }
-  for (std::size_t k = 0; k < 3; ++k) f.r[k] = d.coordinates[static_cast<std::size_t>(f.coordinates[k])].q;
+  for (std::size_t k = 0; k < 3; ++k)
+    f.r[k] = d.coordinates[static_cast<std::size_t>(f.coordinates[k])].q;
   const rotational_inertia_terms terms = rotational_terms(f.p, p_dot, inertia);
   for (std::size_t i = 0; i < 4; ++i) {
     const int row = f.coordinates[3 + i];

@@ -20,9 +20,9 @@ const spatial_frame& spatial_table::body(std::string_view key) const {
     }
     names += (names.empty() ? "" : ", ") + io::excerpt(n, 40);
   }
-  fields.fail(fields.field_where(t, section, key),
-              fmt::format("unknown body or particle '{}' (known: {})", io::excerpt(frame_name, 40),
-                          names));
+  fields.fail(
+      fields.field_where(t, section, key),
+      fmt::format("unknown body or particle '{}' (known: {})", io::excerpt(frame_name, 40), names));
 }
 
 vec3 spatial_table::point(std::string_view key, const spatial_frame& f) const {
@@ -78,7 +78,8 @@ void spatial_table::require_body(const spatial_frame& f, std::string_view key) c
 void apply_wrench(model_description& d, const spatial_frame& f, const vec3& point,
                   const vec3& force, const vec3& torque) {
   if (f.ground) return;
-  for (std::size_t k = 0; k < 3; ++k) d.force[static_cast<std::size_t>(f.coordinates[k])] += force[k];
+  for (std::size_t k = 0; k < 3; ++k)
+    d.force[static_cast<std::size_t>(f.coordinates[k])] += force[k];
   if (f.particle) return;
   const vec4 q = e_transpose_times(f.p, torque + cross(point - f.r, force));
   for (std::size_t k = 0; k < 4; ++k) {

@@ -77,11 +77,9 @@ class spatial_component_reader {
 
 // Stages of the reader, one file each.
 void read_spatial_joints(const toml::table& root, const toml_fields& fields,
-                         const std::map<std::string, spatial_frame>& frames,
-                         model_description& d);
+                         const std::map<std::string, spatial_frame>& frames, model_description& d);
 void read_spatial_forces(const toml::table& root, const toml_fields& fields,
-                         const std::map<std::string, spatial_frame>& frames,
-                         model_description& d);
+                         const std::map<std::string, spatial_frame>& frames, model_description& d);
 
 // Adds the generalized force of a force F (global) at the global point P and a torque n
 // (global) to the frame's coordinates: Q_r += F, Q_p += 2 E^T (n + (P - r) x F) (virtual work

@@ -27,13 +27,15 @@ void read_applied(const spatial_table& c) {
   c.only({"type", "name", "body", "point", "force", "torque", "frame", "reaction"});
   const spatial_frame& b = c.body("body");
   if (b.ground)
-    c.fields.fail(c.fields.field_where(c.t, c.section, "body"), "a force on the ground does nothing");
+    c.fields.fail(c.fields.field_where(c.t, c.section, "body"),
+                  "a force on the ground does nothing");
   const std::string frame = c.fields.string_or(c.t, c.section, "frame", "global");
   if (frame != "global" && frame != "body")
     c.fields.fail(c.fields.field_where(c.t, c.section, "frame"),
                   fmt::format("must be \"global\" or \"body\" (not '{}')", io::excerpt(frame, 20)));
   if (!c.t.contains("force") && !c.t.contains("torque"))
-    c.fields.fail(c.at, "[[force]] applied: give force = [fx, fy, fz], torque = [nx, ny, nz] or both");
+    c.fields.fail(c.at,
+                  "[[force]] applied: give force = [fx, fy, fz], torque = [nx, ny, nz] or both");
   const bool body_frame = frame == "body";
   if (body_frame || c.t.contains("torque")) c.require_body(b, "body");
   const auto in_global = [&](const vec3& v) { return body_frame ? rotate(b.p, v) : v; };

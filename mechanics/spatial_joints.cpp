@@ -78,8 +78,7 @@ joint_context open_joint(const spatial_table& c) {
   const spatial_frame& fi = c.body("body_i");
   const spatial_frame& fj = c.body("body_j");
   if (&fi == &fj)
-    c.fields.fail(c.fields.field_where(c.t, c.section, "body_j"),
-                  "body_i and body_j are the same");
+    c.fields.fail(c.fields.field_where(c.t, c.section, "body_j"), "body_i and body_j are the same");
   return {c, fi, fj, c.point("point_i", fi), c.point("point_j", fj)};
 }
 
@@ -181,8 +180,9 @@ void read_driver(const spatial_table& c, const std::map<std::string, joint_refer
                     fmt::format("no revolute, cylindrical or translational joint named '{}'",
                                 io::excerpt(joint, 40)));
     const joint_reference& r = it->second;
-    c.d.add_constraint(c.name, c.at, true,
-                       dot(r.g_i, r.f_j) * GiNaC::cos(value) - dot(r.f_i, r.f_j) * GiNaC::sin(value));
+    c.d.add_constraint(
+        c.name, c.at, true,
+        dot(r.g_i, r.f_j) * GiNaC::cos(value) - dot(r.f_i, r.f_j) * GiNaC::sin(value));
   }
   c.d.constraints.back().driver = value.has(c.d.t);
 }
