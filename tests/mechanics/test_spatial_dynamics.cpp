@@ -1,0 +1,330 @@
+// Physics of spatial rigid bodies (Euler parameters, `space = "spatial"`) against closed forms
+// and conservation laws, never against numbers from an earlier run: a tumbling free body keeps
+// its kinetic energy, angular momentum and linear momentum; a torque-free symmetric top follows
+// the closed-form solution of Euler's equations; the spherical pendulum with flywheel
+// (examples/spherical_pendulum_flywheel.toml) keeps its energy and its angular momentum about
+// the vertical, and the wheel's spin changes only by the applied torque (external, and as a
+// motor reacting on the rod). The test computes E(p), G(p) and A(p) itself (Haug,
+// Computer-Aided Kinematics and Dynamics of Mechanical Systems, section 6.3) instead of calling
+// mechanics/euler_parameters.hpp, so that an error there cannot cancel out.
+#include <gtest/gtest.h>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "mechanics/model.hpp"
+#include "mechanics/simulation.hpp"
+#include "mechanics/solver_factory.hpp"
+
+namespace kinevo::mechanics {
+namespace {
+
+const std::string examples = KINEVO_EXAMPLES;
+
+using mat34 = Eigen::Matrix<double, 3, 4>;
+
+// E(p) = [-e, e~ + e0 I] and G(p) = [-e, -e~ + e0 I] (Haug, section 6.3, eqs. 6.3.18-6.3.19).
+mat34 e_matrix(const Eigen::Vector4d& p) {
+  mat34 m;
+  m << -p[1], p[0], -p[3], p[2],  //
+      -p[2], p[3], p[0], -p[1],   //
+      -p[3], -p[2], p[1], p[0];
+  return m;
+}
+mat34 g_matrix(const Eigen::Vector4d& p) {
+  mat34 m;
+  m << -p[1], p[0], p[3], -p[2],  //
+      -p[2], -p[3], p[0], p[1],   //
+      -p[3], p[2], -p[1], p[0];
+  return m;
+}
+
+// The state of one spatial body, read by coordinate name from q and q'.
+struct body_state {
+  Eigen::Vector3d r, v;
+  Eigen::Vector4d p, p_dot;
+  Eigen::Matrix3d rotation() const { return e_matrix(p) * g_matrix(p).transpose(); }
+  Eigen::Vector3d omega_body() const { return 2.0 * g_matrix(p) * p_dot; }  // w' = 2 G p'
+};
+
+int index_of(const model& m, const std::string& name) {
+  const auto& names = m.coordinate_names();
+  const auto it = std::find(names.begin(), names.end(), name);
+  EXPECT_NE(it, names.end()) << name;
+  return static_cast<int>(it - names.begin());
+}
+
+body_state state_of(const model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                    const std::string& body) {
+  body_state s;
+  for (int k = 0; k < 3; ++k) {
+    const int i = index_of(m, body + "_" + "xyz"[k]);
+    s.r[k] = q[i];
+    s.v[k] = qd[i];
+  }
+  for (int k = 0; k < 4; ++k) {
+    const int i = index_of(m, body + "_e" + std::to_string(k));
+    s.p[k] = q[i];
+    s.p_dot[k] = qd[i];
+  }
+  return s;
+}
+body_state state_of(const model& m, const step_record& r, const std::string& body) {
+  return state_of(m, r.q, r.qd, body);
+}
+
+// Kinetic energy 1/2 m v.v + 1/2 w'^T J w' and angular momentum about the origin,
+// m r x v + A J w' (J the centroidal inertia in body axes).
+double kinetic_energy(const body_state& s, double mass, const Eigen::Matrix3d& inertia) {
+  const Eigen::Vector3d w = s.omega_body();
+  return 0.5 * mass * s.v.squaredNorm() + 0.5 * w.dot(inertia * w);
+}
+Eigen::Vector3d angular_momentum(const body_state& s, double mass, const Eigen::Matrix3d& inertia) {
+  return mass * s.r.cross(s.v) + s.rotation() * inertia * s.omega_body();
+}
+
+// Dormand-Prince with tight error control, records every `dt`.
+simulation_options tight_dormand_prince(double t_end, double dt, double rtol = 1e-12) {
+  simulation_options o;
+  o.integrator = integrator_kind::dormand_prince;
+  o.t_end = t_end;
+  o.dt = dt;
+  o.rtol = rtol;
+  o.atol = rtol * 1e-2;
+  return o;
+}
+
+simulation_result run(const model& m, const simulation_options& o) {
+  auto solver = make_solver("gigsp");
+  return simulate(m, *solver, o);
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A free body with asymmetric inertia J = diag(1, 2, 3), tumbling about no principal axis
+// (w' = (0.3, 1, 2) in the body frame), from a general orientation, its centre moving.
+const char* const free_body = R"(
+[model]
+name = "free body"
+space = "spatial"
+
+[[body]]
+name = "b"
+mass = 2
+inertia = [1, 2, 3]
+position = [0.1, -0.2, 0.3]
+velocity = [0.5, -0.25, 0.125]
+rotation_axis = [1, 2, 3]
+rotation_angle = 0.7
+angular_velocity = [0.3, 1, 2]
+angular_velocity_frame = "body"
+)";
+
+TEST(SpatialDynamics, FreeBodyKeepsEnergyAndMomentum) {
+  const model m = load_model_from_string(free_body, "free_body.toml");
+  const double mass = 2.0;
+  const Eigen::Matrix3d inertia = Eigen::Vector3d(1, 2, 3).asDiagonal();
+  const simulation_result r = run(m, tight_dormand_prince(10.0, 0.05));
+  ASSERT_TRUE(r.completed) << r.message;
+  ASSERT_EQ(r.records.size(), 201u);
+
+  const body_state s0 = state_of(m, r.records.front(), "b");
+  // The initial state is the one the file asks for.
+  EXPECT_LT((s0.omega_body() - Eigen::Vector3d(0.3, 1, 2)).norm(), 1e-14);
+  EXPECT_LT((s0.v - Eigen::Vector3d(0.5, -0.25, 0.125)).norm(), 1e-15);
+  const double t0 = kinetic_energy(s0, mass, inertia);
+  const Eigen::Vector3d h0 = angular_momentum(s0, mass, inertia);
+  double worst_energy = 0, worst_momentum = 0, worst_velocity = 0, worst_position = 0;
+  double worst_norm = 0, worst_model_energy = 0;
+  for (const step_record& rec : r.records) {
+    const body_state s = state_of(m, rec, "b");
+    worst_energy = std::max(worst_energy, std::abs(kinetic_energy(s, mass, inertia) - t0) / t0);
+    worst_momentum =
+        std::max(worst_momentum, (angular_momentum(s, mass, inertia) - h0).norm() / h0.norm());
+    worst_velocity = std::max(worst_velocity, (s.v - s0.v).norm());
+    worst_position = std::max(worst_position, (s.r - s0.r - rec.t * s0.v).norm());
+    worst_norm = std::max(worst_norm, std::abs(s.p.norm() - 1));
+    worst_model_energy = std::max(worst_model_energy, std::abs(rec.energy - t0) / t0);
+  }
+  EXPECT_LT(worst_energy, 1e-9);
+  EXPECT_LT(worst_momentum, 1e-9);
+  EXPECT_LT(worst_model_energy, 1e-9);  // the model's own energy() is the same kinetic energy
+  EXPECT_LT(worst_velocity, 1e-13);     // no force on the centre of mass: exact
+  EXPECT_LT(worst_position, 1e-10);
+  EXPECT_LT(worst_norm, 1e-9);
+  // It did tumble: the body angular velocity moved well away from its initial value.
+  const body_state s_end = state_of(m, r.records.back(), "b");
+  EXPECT_GT((s_end.omega_body() - s0.omega_body()).norm(), 0.1);
+}
+
+// Torque-free symmetric top, I1 = I2 = 1, I3 = 2. Euler's equations
+//   I1 w1' = (I1 - I3) w2 w3,  I1 w2' = (I3 - I1) w3 w1,  I3 w3' = 0
+// give w3 constant and, with Omega = (I3 - I1)/I1 w3,
+//   w1 = a cos(Omega t) - b sin(Omega t),  w2 = a sin(Omega t) + b cos(Omega t).
+TEST(SpatialDynamics, SymmetricTopPrecessesAtTheEulerRate) {
+  const model m = load_model_from_string(R"(
+[model]
+name = "symmetric top"
+space = "spatial"
+gravity = [0, 0, -9.81]     # acts on the centre of mass only: no torque
+
+[[body]]
+name = "top"
+mass = 1.5
+inertia = [1, 1, 2]
+position = [0, 0, 0]
+rotation_axis = [0.3, -1, 0.5]
+rotation_angle = 1.1
+angular_velocity = [0.4, 0.3, 1.5]
+angular_velocity_frame = "body"
+)",
+                                         "top.toml");
+  const double a = 0.4, b = 0.3, w3 = 1.5, i1 = 1, i3 = 2;
+  const double omega = (i3 - i1) / i1 * w3;
+  const simulation_result r = run(m, tight_dormand_prince(6.0, 0.25));
+  ASSERT_TRUE(r.completed) << r.message;
+  ASSERT_EQ(r.records.size(), 25u);
+  double worst = 0;
+  for (const step_record& rec : r.records) {
+    const Eigen::Vector3d w = state_of(m, rec, "top").omega_body();
+    const double t = rec.t;
+    const Eigen::Vector3d expected(a * std::cos(omega * t) - b * std::sin(omega * t),
+                                   a * std::sin(omega * t) + b * std::cos(omega * t), w3);
+    worst = std::max(worst, (w - expected).norm());
+    // Gravity only accelerates the centre: z = -g t^2 / 2.
+    EXPECT_NEAR(state_of(m, rec, "top").r.z(), -0.5 * 9.81 * t * t, 1e-9) << t;
+  }
+  EXPECT_LT(worst, 1e-8);
+}
+
+// The spherical pendulum with flywheel: rod and wheel, their centroidal inertias (principal,
+// body z along the rod) from the example file's header.
+struct flywheel_pendulum {
+  double rod_mass = 2.71944, wheel_mass = 4.89499;
+  Eigen::Matrix3d rod_inertia = Eigen::Vector3d(0.05708, 0.05708, 0.0008498).asDiagonal();
+  Eigen::Matrix3d wheel_inertia = Eigen::Vector3d(0.02779, 0.02779, 0.05507).asDiagonal();
+  double gravity = 9.81;
+
+  // Kinetic plus gravitational energy (the model has none: its torque does work).
+  double energy(const model& m, const step_record& rec) const {
+    const body_state rod = state_of(m, rec, "rod"), wheel = state_of(m, rec, "wheel");
+    return kinetic_energy(rod, rod_mass, rod_inertia) +
+           kinetic_energy(wheel, wheel_mass, wheel_inertia) +
+           gravity * (rod_mass * rod.r.z() + wheel_mass * wheel.r.z());
+  }
+  // Angular momentum about the vertical through the spherical joint (the origin).
+  double vertical_momentum(const model& m, const step_record& rec) const {
+    return angular_momentum(state_of(m, rec, "rod"), rod_mass, rod_inertia).z() +
+           angular_momentum(state_of(m, rec, "wheel"), wheel_mass, wheel_inertia).z();
+  }
+  // The wheel's absolute angular velocity about its own axis, w'_z.
+  static double wheel_spin(const model& m, const step_record& rec) {
+    return state_of(m, rec, "wheel").omega_body().z();
+  }
+  static double rod_spin(const model& m, const step_record& rec) {
+    return state_of(m, rec, "rod").omega_body().z();
+  }
+};
+
+// The torque T0 acts from 1.5 s to 4.5 s. Gravity is vertical and the spherical joint's
+// reaction acts at the origin, so the energy (before the torque) and the angular momentum about
+// the vertical through the pivot (outside the torque phase) are conserved. About the wheel's
+// symmetry axis Euler's equation is I_zz w'_z' = n_z: the revolute joint acts at the wheel's
+// centre and exerts no moment about its axis, so w'_z changes only by the applied torque:
+// w'_z = T0 (t - 1.5) / I_zz during the phase and T0 * 3 / I_zz after it.
+TEST(SpatialDynamics, FlywheelPendulumConservesAndSpinsUpByTheTorque) {
+  const model m = load_model(examples + "/spherical_pendulum_flywheel.toml");
+  const flywheel_pendulum f;
+  const double t0 = m.parameters().at("T0"), i_zz = f.wheel_inertia(2, 2);
+  ASSERT_EQ(t0, 0.5);
+  const simulation_result r = run(m, tight_dormand_prince(6.0, 0.01, 1e-10));
+  ASSERT_TRUE(r.completed) << r.message;
+  const step_record& first = r.records.front();
+  const double e0 = f.energy(m, first), h0 = f.vertical_momentum(m, first);
+  double h_after = 0;
+  bool after_seen = false;
+  double worst_energy = 0, worst_momentum = 0, worst_spin_before = 0, worst_spin_during = 0;
+  double worst_spin_after = 0, worst_momentum_after = 0;
+  for (const step_record& rec : r.records) {
+    const double t = rec.t, spin = flywheel_pendulum::wheel_spin(m, rec);
+    if (t < 1.5 - 1e-9) {
+      worst_energy = std::max(worst_energy, std::abs(f.energy(m, rec) - e0) / std::abs(e0));
+      worst_momentum = std::max(worst_momentum, std::abs(f.vertical_momentum(m, rec) - h0));
+      worst_spin_before = std::max(worst_spin_before, std::abs(spin));
+    } else if (t > 1.5 + 1e-9 && t < 4.5 - 1e-9) {
+      worst_spin_during = std::max(worst_spin_during, std::abs(spin - t0 * (t - 1.5) / i_zz));
+    } else if (t > 4.5 + 1e-9) {
+      if (!after_seen) h_after = f.vertical_momentum(m, rec);
+      after_seen = true;
+      worst_spin_after = std::max(worst_spin_after, std::abs(spin - t0 * 3 / i_zz));
+      worst_momentum_after =
+          std::max(worst_momentum_after, std::abs(f.vertical_momentum(m, rec) - h_after));
+    }
+  }
+  ASSERT_TRUE(after_seen);
+  EXPECT_LT(worst_energy, 1e-8);
+  EXPECT_LT(worst_momentum, 1e-9);  // h0 = 0: released at rest
+  EXPECT_LT(worst_spin_before, 1e-9);
+  EXPECT_LT(worst_spin_during, 1e-6 * t0 * 3 / i_zz);
+  EXPECT_LT(worst_spin_after, 1e-6 * t0 * 3 / i_zz);
+  EXPECT_LT(worst_momentum_after, 1e-7);
+  // The external torque has a vertical component: the momentum did change across the phase.
+  EXPECT_GT(std::abs(h_after - h0), 1e-3);
+}
+
+// The same with the torque as a motor between rod and wheel (`reaction = "rod"`) and a smaller
+// T0, so that the rod's counter-spin (I_zz 65 times smaller than the wheel's) stays moderate.
+// The pair is internal: the angular momentum about the vertical through the pivot is conserved
+// throughout, and the wheel still spins up by T0 * 3 / I_zz. The rod's own spin: its Euler
+// equation about its axis has -T0 and no joint moment about the common axis, I_rod w'_z' = -T0.
+TEST(SpatialDynamics, FlywheelPendulumWithAMotorConservesVerticalMomentum) {
+  std::string text = read_text(examples + "/spherical_pendulum_flywheel.toml");
+  const std::string frame_line = "frame = \"body\"";
+  const std::size_t at = text.rfind(frame_line);
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + frame_line.size(), "\nreaction = \"rod\"");
+  model_options options;
+  const double t0 = 0.005;
+  options.overrides.push_back({"T0", t0});
+  const model m = load_model_from_string(text, "flywheel_motor.toml", options);
+  const flywheel_pendulum f;
+  const double i_zz = f.wheel_inertia(2, 2), i_rod = f.rod_inertia(2, 2);
+  const simulation_result r = run(m, tight_dormand_prince(6.0, 0.01, 1e-10));
+  ASSERT_TRUE(r.completed) << r.message;
+  const step_record& first = r.records.front();
+  const double e0 = f.energy(m, first), h0 = f.vertical_momentum(m, first);
+  double worst_energy = 0, worst_momentum = 0, worst_wheel = 0, worst_rod = 0;
+  for (const step_record& rec : r.records) {
+    const double t = rec.t;
+    worst_momentum = std::max(worst_momentum, std::abs(f.vertical_momentum(m, rec) - h0));
+    if (t < 1.5 - 1e-9)
+      worst_energy = std::max(worst_energy, std::abs(f.energy(m, rec) - e0) / std::abs(e0));
+    if (std::abs(t - 1.5) < 1e-9 || std::abs(t - 4.5) < 1e-9) continue;
+    const double applied = std::clamp(t - 1.5, 0.0, 3.0) * t0;  // the torque's impulse so far
+    worst_wheel =
+        std::max(worst_wheel, std::abs(flywheel_pendulum::wheel_spin(m, rec) - applied / i_zz));
+    worst_rod =
+        std::max(worst_rod, std::abs(flywheel_pendulum::rod_spin(m, rec) + applied / i_rod));
+  }
+  EXPECT_LT(worst_energy, 1e-8);
+  EXPECT_LT(worst_momentum, 1e-9);
+  EXPECT_LT(worst_wheel, 1e-6 * t0 * 3 / i_zz);
+  EXPECT_LT(worst_rod, 1e-6 * t0 * 3 / i_rod);
+  EXPECT_NEAR(flywheel_pendulum::wheel_spin(m, r.records.back()), t0 * 3 / i_zz,
+              1e-6 * t0 * 3 / i_zz);
+}
+
+}  // namespace
+}  // namespace kinevo::mechanics
