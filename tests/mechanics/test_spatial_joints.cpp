@@ -1,0 +1,521 @@
+// Spatial joints and forces one at a time (`space = "spatial"`): for each joint type a body on
+// the ground, whose rank analysis gives the joint's degrees of freedom, whose initial state is
+// accepted, and whose motion keeps the joint's geometric meaning (the point at the pivot, the
+// axis parallel, the slide along the axis by the closed form of uniform acceleration, a driven
+// joint angle read back from the Euler parameters); a spring-damper oscillating at sqrt(k/m);
+// applied forces and torques in the body and the global frame; and bad input refused with the
+// file, line and field. Geometry is computed here with Eigen (Haug, Computer-Aided Kinematics and
+// Dynamics of Mechanical Systems, section 6.3: A = E G^T), not with mechanics/euler_parameters.
+#include <gtest/gtest.h>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <numbers>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "io/errors.hpp"
+#include "mechanics/model.hpp"
+#include "mechanics/rank_analysis.hpp"
+#include "mechanics/simulation.hpp"
+#include "mechanics/solver_factory.hpp"
+
+namespace kinevo::mechanics {
+namespace {
+
+using mat34 = Eigen::Matrix<double, 3, 4>;
+using Eigen::Vector3d;
+using Eigen::Vector4d;
+
+// E(p) and G(p) (Haug, section 6.3, eqs. 6.3.18-6.3.19).
+mat34 e_matrix(const Vector4d& p) {
+  mat34 m;
+  m << -p[1], p[0], -p[3], p[2],  //
+      -p[2], p[3], p[0], -p[1],   //
+      -p[3], -p[2], p[1], p[0];
+  return m;
+}
+mat34 g_matrix(const Vector4d& p) {
+  mat34 m;
+  m << -p[1], p[0], p[3], -p[2],  //
+      -p[2], -p[3], p[0], p[1],   //
+      -p[3], p[2], -p[1], p[0];
+  return m;
+}
+Eigen::Matrix3d rotation(const Vector4d& p) {
+  return e_matrix(p) * g_matrix(p).transpose();
+}
+Vector4d euler_parameters(const Vector3d& axis, double angle) {
+  Vector4d p;
+  p << std::cos(angle / 2), std::sin(angle / 2) * axis.normalized();
+  return p;
+}
+
+struct body_state {
+  double t = 0;
+  Vector3d r, v;
+  Vector4d p, p_dot;
+  Eigen::Matrix3d a() const { return rotation(p); }
+  Vector3d omega_body() const { return 2.0 * g_matrix(p) * p_dot; }
+};
+
+body_state state_of(const model& m, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                    const std::string& body) {
+  body_state s;
+  const auto& names = m.coordinate_names();
+  auto at = [&](const std::string& n) {
+    const auto it = std::find(names.begin(), names.end(), n);
+    EXPECT_NE(it, names.end()) << n;
+    return static_cast<int>(it - names.begin());
+  };
+  for (int k = 0; k < 3; ++k) {
+    const int i = at(body + "_" + "xyz"[k]);
+    s.r[k] = q[i];
+    s.v[k] = qd[i];
+  }
+  for (int k = 0; k < 4; ++k) {
+    const int i = at(body + "_e" + std::to_string(k));
+    s.p[k] = q[i];
+    s.p_dot[k] = qd[i];
+  }
+  return s;
+}
+
+// Numbers for the model text, to round-off.
+std::string num(double x) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.17g", x);
+  return b;
+}
+std::string vec(const Eigen::VectorXd& v) {
+  std::string s = "[";
+  for (Eigen::Index k = 0; k < v.size(); ++k) s += (k == 0 ? "" : ", ") + num(v[k]);
+  return s + "]";
+}
+
+// The test body: inertia not symmetric, a general orientation, a joint point away from the
+// centre of mass; pivot c on the ground.
+const double mass = 1.5;
+const double g = 9.81;
+const Vector3d gravity(0, 0, -g);
+const Vector4d p0 = euler_parameters(Vector3d(1, -2, 0.5), 0.9);
+const Eigen::Matrix3d a0 = rotation(p0);
+const Vector3d s_body(0.3, -0.1, 0.4);              // the joint point on the body (body frame)
+const Vector3d c(0.2, 0.1, 1.0);                    // the joint point on the ground
+const Vector3d h = Vector3d(1, 0, 1).normalized();  // joint axis (global)
+
+std::string model_text(const Vector3d& r0, const Vector3d& v0, const Vector3d& w0,
+                       const std::string& joints, const Vector3d& g_vector = gravity) {
+  return "[model]\nname = \"joint test\"\nspace = \"spatial\"\ngravity = " + vec(g_vector) +
+         "\n\n[[body]]\nname = \"b\"\nmass = " + num(mass) +
+         "\ninertia = [0.1, 0.2, 0.3]\nposition = " + vec(r0) + "\norientation = " + vec(p0) +
+         "\nvelocity = " + vec(v0) + "\nangular_velocity = " + vec(w0) + "\n\n" + joints;
+}
+
+// A joint test: the model, the degrees of freedom and drivers expected, and the largest
+// departure from the joint's geometric meaning at one state.
+struct joint_case {
+  std::string text;
+  int dof = 0;
+  bool determined = false;
+  std::function<double(const body_state&)> violation;
+};
+
+void check_joint(const joint_case& j) {
+  const model m = load_model_from_string(j.text, "joint.toml");  // the initial state is accepted
+  const rank_report rank = analyse_rank(m, m.initial_positions(), 0.0);
+  EXPECT_EQ(rank.dof, j.dof) << rank.text();
+  EXPECT_TRUE(rank.redundant.empty()) << rank.text();
+  EXPECT_EQ(rank.determined, j.determined) << rank.text();
+  simulation_options o;
+  o.integrator = integrator_kind::dormand_prince;
+  o.t_end = 2.0;
+  o.dt = 0.05;
+  o.rtol = 1e-10;
+  o.atol = 1e-12;
+  auto solver = make_solver("gigsp");
+  const simulation_result r = simulate(m, *solver, o);
+  ASSERT_TRUE(r.completed) << r.message;
+  double worst = 0, worst_energy = 0;
+  const double e0 = r.records.front().energy;
+  for (const step_record& rec : r.records) {
+    body_state s = state_of(m, rec.q, rec.qd, "b");
+    s.t = rec.t;
+    worst = std::max(worst, j.violation(s));
+    if (!j.determined) worst_energy = std::max(worst_energy, std::abs(rec.energy - e0));
+  }
+  EXPECT_LT(worst, 1e-8);
+  // Ideal joints do no work: only gravity changes the kinetic energy (drivers do work).
+  if (!j.determined) {
+    EXPECT_LT(worst_energy, 1e-8 * std::max(1.0, std::abs(e0)));
+  }
+  // It moved.
+  const body_state end = state_of(m, r.records.back().q, r.records.back().qd, "b");
+  EXPECT_GT((end.r - state_of(m, r.records.front().q, r.records.front().qd, "b").r).norm(), 1e-2);
+}
+
+// The joint point on the body, global.
+Vector3d body_point(const body_state& s) {
+  return s.r + s.a() * s_body;
+}
+
+const std::string ground_to_b =
+    "[[joint]]\nname = \"j\"\nbody_i = \"ground\"\nbody_j = \"b\"\npoint_i = " + vec(c) +
+    "\npoint_j = " + vec(s_body) + "\n";
+
+TEST(SpatialJoints, SphericalKeepsThePointAtThePivot) {
+  const Vector3d r0 = c - a0 * s_body, w0(0.5, -1, 2);
+  joint_case j;
+  j.text = model_text(r0, w0.cross(r0 - c), w0, ground_to_b + "type = \"spherical\"\n");
+  j.dof = 3;
+  j.violation = [](const body_state& s) { return (body_point(s) - c).norm(); };
+  check_joint(j);
+}
+
+std::string axes(const Vector3d& axis_i, const Vector3d& axis_j) {
+  return "axis_i = " + vec(axis_i) + "\naxis_j = " + vec(axis_j) + "\n";
+}
+
+TEST(SpatialJoints, RevoluteKeepsThePointAndTheAxis) {
+  const Vector3d r0 = c - a0 * s_body, w0 = 2.0 * h, h_body = a0.transpose() * h;
+  joint_case j;
+  j.text =
+      model_text(r0, w0.cross(r0 - c), w0, ground_to_b + "type = \"revolute\"\n" + axes(h, h_body));
+  j.dof = 1;
+  j.violation = [h_body](const body_state& s) {
+    return (body_point(s) - c).norm() + (s.a() * h_body - h).norm();
+  };
+  check_joint(j);
+}
+
+// Cylindrical: the constraint forces are normal to the axis, so the slide along it is that of
+// uniform acceleration g.h; the body also turns about the axis.
+TEST(SpatialJoints, CylindricalSlidesAlongTheAxisByTheClosedForm) {
+  const Vector3d r0 = c - a0 * s_body, w0 = 1.5 * h, h_body = a0.transpose() * h;
+  const double u = 0.4, g_axis = gravity.dot(h);
+  joint_case j;
+  j.text = model_text(r0, u * h + w0.cross(r0 - c), w0,
+                      ground_to_b + "type = \"cylindrical\"\n" + axes(h, h_body));
+  j.dof = 2;
+  j.violation = [=](const body_state& s) {
+    const double slide = u * s.t + g_axis * s.t * s.t / 2;
+    return (body_point(s) - c).cross(h).norm() + (s.a() * h_body - h).norm() +
+           std::abs((s.r - r0).dot(h) - slide);
+  };
+  check_joint(j);
+}
+
+TEST(SpatialJoints, TranslationalSlidesWithoutTurning) {
+  const Vector3d r0 = c - a0 * s_body, h_body = a0.transpose() * h;
+  const double u = 0.4, g_axis = gravity.dot(h);
+  joint_case j;
+  j.text = model_text(r0, u * h, Vector3d::Zero(),
+                      ground_to_b + "type = \"translational\"\n" + axes(h, h_body));
+  j.dof = 1;
+  j.violation = [=](const body_state& s) {
+    const double slide = u * s.t + g_axis * s.t * s.t / 2;
+    return (s.r - r0 - slide * h).norm() + (s.a() - a0).cwiseAbs().maxCoeff();
+  };
+  check_joint(j);
+}
+
+// Universal: the point at the pivot and the two cross axes perpendicular; the body turns about
+// both.
+TEST(SpatialJoints, UniversalKeepsTheCrossPerpendicular) {
+  const Vector3d h_i = Vector3d::UnitX(), h_j_global(0, std::cos(0.3), std::sin(0.3));
+  const Vector3d h_j = a0.transpose() * h_j_global;
+  const Vector3d r0 = c - a0 * s_body, w0 = 1.2 * h_i + 0.7 * h_j_global;
+  joint_case j;
+  j.text =
+      model_text(r0, w0.cross(r0 - c), w0, ground_to_b + "type = \"universal\"\n" + axes(h_i, h_j));
+  j.dof = 2;
+  j.violation = [=](const body_state& s) {
+    return (body_point(s) - c).norm() + std::abs(h_i.dot(s.a() * h_j));
+  };
+  check_joint(j);
+}
+
+TEST(SpatialJoints, DistanceKeepsTheLength) {
+  const double length = 0.8;
+  const Vector3d u = Vector3d(1, 1, -1).normalized(), w0(0.5, -1, 2);
+  const Vector3d r0 = c + length * u - a0 * s_body;
+  const Vector3d point_velocity = 0.7 * u.cross(Vector3d::UnitZ());  // normal to the rod
+  joint_case j;
+  j.text = model_text(r0, point_velocity - w0.cross(a0 * s_body), w0,
+                      ground_to_b + "type = \"distance\"\nlength = " + num(length) + "\n");
+  j.dof = 5;
+  j.violation = [=](const body_state& s) { return std::abs((body_point(s) - c).norm() - length); };
+  check_joint(j);
+}
+
+TEST(SpatialJoints, PointOnPlaneStaysOnThePlane) {
+  const double offset = 0.1;
+  const Vector3d n = Vector3d(0, 1, 2).normalized(), w0(0.5, -1, 2);
+  const Vector3d r0 = c + offset * n - a0 * s_body;
+  const Vector3d point_velocity = 0.3 * n.cross(Vector3d::UnitX());  // in the plane
+  joint_case j;
+  j.text = model_text(r0, point_velocity - w0.cross(a0 * s_body), w0,
+                      ground_to_b + "type = \"point_on_plane\"\nnormal_i = [0, 1, 2]\noffset = " +
+                          num(offset) + "\n");
+  j.dof = 5;
+  j.violation = [=](const body_state& s) { return std::abs(n.dot(body_point(s) - c) - offset); };
+  check_joint(j);
+}
+
+// The driven angle: A(t) A0^T is the rotation about the axis by value(t) (right-handed about
+// axis_i, zero at the initial configuration).
+TEST(SpatialJoints, DrivenRevoluteAngleFollowsItsValue) {
+  const auto value = [](double t) { return 0.8 * t + 0.3 * std::sin(2 * t); };
+  const Vector3d r0 = c - a0 * s_body, w0 = (0.8 + 0.6) * h, h_body = a0.transpose() * h;
+  joint_case j;
+  j.text = model_text(r0, w0.cross(r0 - c), w0,
+                      ground_to_b + "type = \"revolute\"\n" + axes(h, h_body) +
+                          "\n[[joint]]\nname = \"drive\"\ntype = \"driver\"\njoint = \"j\"\n"
+                          "value = \"0.8*t + 0.3*sin(2*t)\"\n");
+  j.dof = 1;
+  j.determined = true;
+  j.violation = [=](const body_state& s) {
+    const Eigen::Matrix3d expected = Eigen::AngleAxisd(value(s.t), h).toRotationMatrix();
+    return (s.a() * a0.transpose() - expected).cwiseAbs().maxCoeff() + (body_point(s) - c).norm();
+  };
+  check_joint(j);
+}
+
+TEST(SpatialJoints, DrivenCoordinateFollowsItsValue) {
+  const Vector3d r0 = c - a0 * s_body, h_body = a0.transpose() * h;
+  // x = x0 + 0.2 sin(3 t) along the translational axis h: the slide is (x - x0) / h_x.
+  joint_case j;
+  j.text = model_text(r0, (0.6 / h.x()) * h, Vector3d::Zero(),
+                      ground_to_b + "type = \"translational\"\n" + axes(h, h_body) +
+                          "\n[[joint]]\nname = \"drive\"\ntype = \"driver\"\ncoordinate = "
+                          "\"b_x\"\nvalue = \"" +
+                          num(r0.x()) + " + 0.2*sin(3*t)\"\n");
+  j.dof = 1;
+  j.determined = true;
+  j.violation = [=](const body_state& s) {
+    const Vector3d expected = r0 + (0.2 * std::sin(3 * s.t) / h.x()) * h;
+    return (s.r - expected).norm() + (s.a() - a0).cwiseAbs().maxCoeff();
+  };
+  check_joint(j);
+}
+
+// A free body on a spring from the ground point at the origin to its centre, along x, with no
+// gravity: a one-dimensional oscillator m x'' = -k (x - l0) - c x', with omega^2 = k/m. Undamped
+// x = l0 + A cos(omega t); damped (sigma = c / (2 m), omega_d^2 = omega^2 - sigma^2, from rest)
+// x = l0 + A exp(-sigma t) (cos(omega_d t) + sigma/omega_d sin(omega_d t)).
+TEST(SpatialJoints, SpringDamperOscillatesAtSqrtKOverM) {
+  const double k = 6, l0 = 1, amplitude = 0.2;
+  const double omega = std::sqrt(k / mass);  // 2 rad/s
+  for (const double damping : {0.0, 0.3}) {
+    const std::string text =
+        model_text(Vector3d(l0 + amplitude, 0, 0), Vector3d::Zero(), Vector3d::Zero(),
+                   "[[force]]\ntype = \"spring_damper\"\nbody_i = \"ground\"\nbody_j = \"b\"\n"
+                   "stiffness = " +
+                       num(k) + "\ndamping = " + num(damping) + "\nrest_length = " + num(l0) + "\n",
+                   Vector3d::Zero());
+    const model m = load_model_from_string(text, "spring.toml");
+    simulation_options o;
+    o.integrator = integrator_kind::dormand_prince;
+    o.t_end = 2 * 2 * std::numbers::pi / omega;  // two periods
+    o.dt = 0.05;
+    o.rtol = 1e-11;
+    o.atol = 1e-13;
+    auto solver = make_solver("gigsp");
+    const simulation_result r = simulate(m, *solver, o);
+    ASSERT_TRUE(r.completed) << r.message;
+    const double sigma = damping / (2 * mass);
+    const double omega_d = std::sqrt(omega * omega - sigma * sigma);
+    double worst = 0, worst_energy = 0;
+    for (const step_record& rec : r.records) {
+      const body_state s = state_of(m, rec.q, rec.qd, "b");
+      const double t = rec.t;
+      const double x = l0 + amplitude * std::exp(-sigma * t) *
+                                (std::cos(omega_d * t) + sigma / omega_d * std::sin(omega_d * t));
+      worst = std::max(worst, std::abs(s.r.x() - x) + s.r.tail<2>().norm() +
+                                  (s.p - p0).norm());  // neither leaves the line nor turns
+      if (damping == 0) worst_energy = std::max(worst_energy, std::abs(rec.energy - k * 0.02));
+    }
+    EXPECT_LT(worst, 1e-8) << "damping " << damping;
+    // The model's energy is 1/2 k (x - l0)^2 + kinetic: 1/2 * 6 * 0.2^2 throughout.
+    if (damping == 0) {
+      EXPECT_LT(worst_energy, 1e-9);
+    }
+  }
+}
+
+// Newton-Euler at rest: a force F at the body point s' and a torque n give a = F/m and
+// J w'' = s' x (A^T F) + A^T n, whether the components are given in the global frame or (as
+// A0^T F, A0^T n) in the body frame. w'' = 2 G p'' since G(p') p' = 0.
+TEST(SpatialJoints, AppliedForceAndTorqueAgreeInBodyAndGlobalFrames) {
+  const Vector3d force(1, -2, 0.5), torque(0.3, 0.1, -0.2);
+  const Eigen::Matrix3d inertia = Vector3d(0.1, 0.2, 0.3).asDiagonal();
+  const Vector3d expected_alpha =
+      inertia.inverse() * (s_body.cross(a0.transpose() * force) + a0.transpose() * torque);
+  auto applied = [&](const Vector3d& f, const Vector3d& n, const std::string& frame) {
+    return "[[force]]\ntype = \"applied\"\nbody = \"b\"\npoint = " + vec(s_body) +
+           "\nforce = " + vec(f) + "\ntorque = " + vec(n) + "\nframe = \"" + frame + "\"\n";
+  };
+  const std::vector<std::string> texts = {
+      model_text(c, Vector3d::Zero(), Vector3d::Zero(), applied(force, torque, "global"),
+                 Vector3d::Zero()),
+      model_text(c, Vector3d::Zero(), Vector3d::Zero(),
+                 applied(a0.transpose() * force, a0.transpose() * torque, "body"),
+                 Vector3d::Zero())};
+  auto solver = make_solver("gigsp");
+  std::vector<Eigen::VectorXd> accelerations;
+  for (const std::string& text : texts) {
+    const model m = load_model_from_string(text, "applied.toml");
+    const acceleration_result a =
+        solver->solve(m.evaluate(m.initial_positions(), m.initial_velocities(), 0.0));
+    ASSERT_EQ(a.status, solve_status::ok) << a.message;
+    const body_state s = state_of(m, m.initial_positions(), a.acceleration, "b");
+    // Read with q'' in place of q': s.v is the centre's acceleration, s.p_dot is p''.
+    EXPECT_LT((s.v - force / mass).norm(), 1e-12);
+    EXPECT_LT((2.0 * g_matrix(s.p) * s.p_dot - expected_alpha).norm(), 1e-12);
+    accelerations.push_back(a.acceleration);
+  }
+  EXPECT_LT((accelerations[0] - accelerations[1]).norm(), 1e-12);
+}
+
+// A torque about a principal axis of a body at rest turns it about that fixed axis, so a torque
+// fixed in the body and the same torque fixed in space agree for all time: the body turns by
+// phi = n t^2 / (2 I_zz) about its z axis, A(t) = A0 Rz(phi).
+TEST(SpatialJoints, BodyFrameTorqueAboutAPrincipalAxisMatchesTheGlobalOne) {
+  const double n = 0.3, i_zz = 0.3;
+  const Vector3d n_global = a0 * Vector3d(0, 0, n);
+  auto applied = [&](const Vector3d& v, const std::string& frame) {
+    return "[[force]]\ntype = \"applied\"\nbody = \"b\"\ntorque = " + vec(v) + "\nframe = \"" +
+           frame + "\"\n";
+  };
+  std::vector<simulation_result> runs;
+  std::vector<model> models;
+  for (const auto& [v, frame] : {std::pair{n_global, std::string("global")},
+                                 std::pair{Vector3d(0, 0, n), std::string("body")}}) {
+    models.push_back(load_model_from_string(
+        model_text(c, Vector3d::Zero(), Vector3d::Zero(), applied(v, frame), Vector3d::Zero()),
+        frame + ".toml"));
+    simulation_options o;
+    o.integrator = integrator_kind::dormand_prince;
+    o.t_end = 2.0;
+    o.dt = 0.1;
+    o.rtol = 1e-11;
+    o.atol = 1e-13;
+    auto solver = make_solver("gigsp");
+    runs.push_back(simulate(models.back(), *solver, o));
+    ASSERT_TRUE(runs.back().completed) << runs.back().message;
+  }
+  ASSERT_EQ(runs[0].records.size(), runs[1].records.size());
+  double worst = 0, worst_between = 0;
+  for (std::size_t k = 0; k < runs[0].records.size(); ++k) {
+    const double t = runs[0].records[k].t;
+    const Eigen::Matrix3d expected =
+        a0 * Eigen::AngleAxisd(n * t * t / (2 * i_zz), Vector3d::UnitZ()).toRotationMatrix();
+    for (std::size_t i = 0; i < 2; ++i) {
+      const body_state s = state_of(models[i], runs[i].records[k].q, runs[i].records[k].qd, "b");
+      worst = std::max(worst, (s.a() - expected).cwiseAbs().maxCoeff() + (s.r - c).norm());
+    }
+    worst_between = std::max(worst_between, (runs[0].records[k].q - runs[1].records[k].q).norm());
+  }
+  EXPECT_LT(worst, 1e-8);
+  EXPECT_LT(worst_between, 1e-8);
+}
+
+// Bad input: an io::input_error whose message names the file, the line of the offending key and
+// the field.
+int line_of(const std::string& text, const std::string& snippet) {
+  const std::size_t at = text.find(snippet);
+  EXPECT_NE(at, std::string::npos) << snippet;
+  EXPECT_EQ(text.find(snippet, at + 1), std::string::npos) << snippet << " is not unique";
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+}
+
+void expect_refused(const std::string& text, const std::string& snippet, const std::string& field,
+                    const std::string& message_part) {
+  const std::string where = "bad.toml:" + std::to_string(line_of(text, snippet)) + ":";
+  try {
+    (void)load_model_from_string(text, "bad.toml");
+    ADD_FAILURE() << "loaded: " << snippet;
+  } catch (const io::input_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(where), std::string::npos) << what;
+    EXPECT_NE(what.find("field '" + field + "'"), std::string::npos) << what;
+    EXPECT_NE(what.find(message_part), std::string::npos) << what;
+  }
+}
+
+const std::string particle_and_body = R"([model]
+space = "spatial"
+
+[[particle]]
+name = "p"
+mass = 1
+position = [0, 0, 1]
+
+[[body]]
+name = "b"
+mass = 1
+inertia = [1, 1, 1]
+position = [0, 0, 0]
+)";
+
+TEST(SpatialJoints, BadInputNamesFileLineAndField) {
+  expect_refused(R"([model]
+space = "spatial"
+
+[[body]]
+name = "b"
+mass = 1
+inertia = [1, 2, 3]
+position = [0, 0, 0]
+orientation = [1, 0.1, 0, 0]
+)",
+                 "orientation =", "orientation", "unit length");
+  expect_refused(particle_and_body + R"(
+[[joint]]
+name = "j"
+type = "screw"
+body_i = "ground"
+body_j = "b"
+)",
+                 "type = \"screw\"", "type", "unknown joint type 'screw'");
+  expect_refused(particle_and_body + R"(
+[[force]]
+type = "applied"
+body = "p"
+torque = [0, 0, 1]
+)",
+                 "body = \"p\"", "body", "particle has no orientation");
+  expect_refused(particle_and_body + R"(
+[[joint]]
+name = "j"
+type = "revolute"
+body_i = "ground"
+body_j = "p"
+point_i = [0, 0, 1]
+)",
+                 "body_j = \"p\"", "body_j", "particle has no orientation");
+  expect_refused(particle_and_body + R"(
+[[joint]]
+name = "j"
+type = "revolute"
+body_i = "ground"
+body_j = "b"
+axis_i = [0, 0, 1]
+reference_i = [1, 0, 1]
+)",
+                 "reference_i =", "reference_i", "perpendicular");
+  expect_refused(R"([model]
+name = "moon"
+space = "lunar"
+)",
+                 "space =", "space", "\"planar\" or \"spatial\"");
+}
+
+}  // namespace
+}  // namespace kinevo::mechanics
