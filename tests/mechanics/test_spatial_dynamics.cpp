@@ -13,10 +13,12 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mechanics/model.hpp"
@@ -104,6 +106,23 @@ simulation_options tight_dormand_prince(double t_end, double dt, double rtol = 1
 simulation_result run(const model& m, const simulation_options& o) {
   auto solver = make_solver("gigsp");
   return simulate(m, *solver, o);
+}
+
+// Numbers for a model text, to round-off.
+std::string num(double x) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.17g", x);
+  return b;
+}
+std::string vec(const Eigen::VectorXd& v) {
+  std::string s = "[";
+  for (Eigen::Index k = 0; k < v.size(); ++k) s += (k == 0 ? "" : ", ") + num(v[k]);
+  return s + "]";
+}
+// Euler parameters (e0, e1, e2, e3) of a rotation matrix, through Eigen's quaternion.
+Eigen::Vector4d parameters_of(const Eigen::Matrix3d& a) {
+  const Eigen::Quaterniond q(a);
+  return {q.w(), q.x(), q.y(), q.z()};
 }
 
 std::string read_text(const std::string& path) {
@@ -324,6 +343,211 @@ TEST(SpatialDynamics, FlywheelPendulumWithAMotorConservesVerticalMomentum) {
   EXPECT_LT(worst_rod, 1e-6 * t0 * 3 / i_rod);
   EXPECT_NEAR(flywheel_pendulum::wheel_spin(m, r.records.back()), t0 * 3 / i_zz,
               1e-6 * t0 * 3 / i_zz);
+}
+
+// A full inertia tensor J = R D R^T (D = diag(1, 2, 3)) on a body with orientation A is the
+// same physical body as its principal twin, diag(D) with orientation A R and body angular
+// velocity R^T w': the two, free in one model, must keep A_full R = A_twin, and the full one
+// its angular momentum A J w'.
+TEST(SpatialDynamics, FullInertiaTensorMovesLikeItsPrincipalTwin) {
+  const Eigen::Matrix3d rot =
+      Eigen::AngleAxisd(0.6, Eigen::Vector3d(1, 1, 1).normalized()).toRotationMatrix();
+  const Eigen::Matrix3d j = rot * Eigen::Vector3d(1, 2, 3).asDiagonal() * rot.transpose();
+  const Eigen::Matrix3d a_full =
+      Eigen::AngleAxisd(0.8, Eigen::Vector3d(0.2, -1, 0.4).normalized()).toRotationMatrix();
+  const Eigen::Vector3d w_full(0.5, -1.2, 1.8);
+  auto row = [&](int k) { return vec(j.row(k).transpose()); };
+  const std::string text =
+      "[model]\nspace = \"spatial\"\n\n[[body]]\nname = \"full\"\nmass = 1\ninertia = [" + row(0) +
+      ", " + row(1) + ", " + row(2) +
+      "]\nposition = [0, 0, 0]\norientation = " + vec(parameters_of(a_full)) +
+      "\nangular_velocity = " + vec(w_full) +
+      "\nangular_velocity_frame = \"body\"\n\n[[body]]\nname = \"twin\"\nmass = 1\n"
+      "inertia = [1, 2, 3]\nposition = [5, 0, 0]\norientation = " +
+      vec(parameters_of(a_full * rot)) + "\nangular_velocity = " + vec(rot.transpose() * w_full) +
+      "\nangular_velocity_frame = \"body\"\n";
+  const model m = load_model_from_string(text, "full_inertia.toml");
+  const simulation_result r = run(m, tight_dormand_prince(5.0, 0.1));
+  ASSERT_TRUE(r.completed) << r.message;
+  const Eigen::Vector3d h0 = angular_momentum(state_of(m, r.records.front(), "full"), 1, j);
+  double worst_twin = 0, worst_momentum = 0;
+  for (const step_record& rec : r.records) {
+    const body_state full = state_of(m, rec, "full"), twin = state_of(m, rec, "twin");
+    worst_twin =
+        std::max(worst_twin, (full.rotation() * rot - twin.rotation()).cwiseAbs().maxCoeff());
+    worst_momentum =
+        std::max(worst_momentum, (angular_momentum(full, 1, j) - h0).norm() / h0.norm());
+  }
+  EXPECT_LT(worst_twin, 1e-9);
+  EXPECT_LT(worst_momentum, 1e-9);
+}
+
+// The heavy symmetric top on a spherical joint at its tip, in steady precession (Lagrange top):
+// with the symmetry axis at theta from the upward vertical, spin w3 about it and I1' = I1 +
+// m l^2 about the pivot, theta stays constant when the precession rate phi' solves
+//   I1' cos(theta) phi'^2 - I3 w3 phi' + m g l = 0
+// (from Lagrange's equation in theta; e.g. Goldstein, Classical Mechanics, section 5.7). The
+// axis then turns uniformly about the vertical: k(t) = (sin th cos phi' t, sin th sin phi' t,
+// cos th), and w3 stays constant.
+TEST(SpatialDynamics, HeavyTopPrecessesSteadily) {
+  const double m = 1, l = 0.2, i1 = 0.01, i3 = 0.015, g = 9.81, theta = 0.5, w3 = 60;
+  const double i1_pivot = i1 + m * l * l;
+  const double a = i1_pivot * std::cos(theta), b = -i3 * w3, c = m * g * l;
+  const double phi_dot = (-b - std::sqrt(b * b - 4 * a * c)) / (2 * a);  // the slow precession
+  const Eigen::Matrix3d a0 = Eigen::AngleAxisd(theta, Eigen::Vector3d::UnitY()).toRotationMatrix();
+  const Eigen::Vector3d k0 = a0.col(2);
+  const Eigen::Vector3d w0 =
+      phi_dot * Eigen::Vector3d::UnitZ() + (w3 - phi_dot * std::cos(theta)) * k0;
+  const std::string text =
+      "[model]\nspace = \"spatial\"\ngravity = [0, 0, " + num(-g) +
+      "]\n\n[[body]]\nname = \"top\"\nmass = " + num(m) + "\ninertia = [" + num(i1) + ", " +
+      num(i1) + ", " + num(i3) + "]\nposition = " + vec(l * k0) +
+      "\norientation = " + vec(parameters_of(a0)) + "\nvelocity = " + vec(w0.cross(l * k0)) +
+      "\nangular_velocity = " + vec(w0) +
+      "\n\n[[joint]]\nname = \"tip\"\ntype = \"spherical\"\nbody_i = "
+      "\"ground\"\nbody_j = \"top\"\npoint_j = [0, 0, " +
+      num(-l) + "]\n";
+  const model mdl = load_model_from_string(text, "heavy_top.toml");
+  const simulation_result r = run(mdl, tight_dormand_prince(2.0, 0.05, 1e-11));
+  ASSERT_TRUE(r.completed) << r.message;
+  double worst_axis = 0, worst_spin = 0;
+  for (const step_record& rec : r.records) {
+    const body_state s = state_of(mdl, rec, "top");
+    const double phi = phi_dot * rec.t;
+    const Eigen::Vector3d k(std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi),
+                            std::cos(theta));
+    worst_axis = std::max(worst_axis, (s.rotation().col(2) - k).norm());
+    worst_spin = std::max(worst_spin, std::abs(s.omega_body().z() - w3));
+  }
+  EXPECT_GT(phi_dot * 2.0, 1.0);  // it precessed through a good angle
+  EXPECT_LT(worst_axis, 1e-7);
+  EXPECT_LT(worst_spin, 1e-7 * w3);
+}
+
+// A particle on a distance joint (a spherical pendulum) as a conical pendulum: at theta from
+// the downward vertical, with speed for omega^2 = g / (L cos theta), it circles uniformly at
+// constant height.
+TEST(SpatialDynamics, ParticleConicalPendulumCirclesUniformly) {
+  const double len = 1.2, theta = 0.6, g = 9.81;
+  const double omega = std::sqrt(g / (len * std::cos(theta))), radius = len * std::sin(theta);
+  const std::string text =
+      "[model]\nspace = \"spatial\"\ngravity = [0, 0, " + num(-g) +
+      "]\n\n[[particle]]\nname = \"p\"\nmass = 0.7\nposition = [" + num(radius) + ", 0, " +
+      num(-len * std::cos(theta)) + "]\nvelocity = [0, " + num(omega * radius) +
+      ", 0]\n\n[[joint]]\nname = \"rod\"\ntype = \"distance\"\nbody_i = \"ground\"\nbody_j = "
+      "\"p\"\nlength = " +
+      num(len) + "\n";
+  const model m = load_model_from_string(text, "conical.toml");
+  const simulation_result r = run(m, tight_dormand_prince(3.0, 0.05, 1e-11));
+  ASSERT_TRUE(r.completed) << r.message;
+  double worst = 0;
+  for (const step_record& rec : r.records) {
+    const Eigen::Vector3d expected(radius * std::cos(omega * rec.t),
+                                   radius * std::sin(omega * rec.t), -len * std::cos(theta));
+    worst = std::max(worst, (rec.q.head<3>() - expected).norm());
+  }
+  ASSERT_EQ(m.coordinate_names()[0], "p_x");
+  EXPECT_LT(worst, 1e-8);
+}
+
+// Two free bodies and their momenta about the origin, sum of m v and of m r x v + A J w'.
+struct two_bodies {
+  double m1 = 1.3, m2 = 0.8;
+  Eigen::Matrix3d j1 = Eigen::Vector3d(0.2, 0.3, 0.4).asDiagonal();
+  Eigen::Matrix3d j2 = Eigen::Vector3d(0.5, 0.1, 0.45).asDiagonal();
+  std::string text(const std::string& extra) const {
+    return "[model]\nspace = \"spatial\"\n\n[[body]]\nname = \"b1\"\nmass = " + num(m1) +
+           "\ninertia = [0.2, 0.3, 0.4]\nposition = [0.1, 0.2, 0.3]\nvelocity = [0.3, -0.1, 0.2]\n"
+           "rotation_axis = [1, 1, 0]\nrotation_angle = 0.4\nangular_velocity = [0.2, 0.5, -0.3]"
+           "\n\n[[body]]\nname = \"b2\"\nmass = " +
+           num(m2) +
+           "\ninertia = [0.5, 0.1, 0.45]\nposition = [1, -0.5, 0.2]\nvelocity = [-0.2, 0, 0.1]\n"
+           "rotation_axis = [0, 1, 2]\nrotation_angle = -0.7\nangular_velocity = [1, 0, 0.4]\n\n" +
+           extra;
+  }
+  Eigen::Vector3d linear(const model& m, const step_record& rec) const {
+    return m1 * state_of(m, rec, "b1").v + m2 * state_of(m, rec, "b2").v;
+  }
+  Eigen::Vector3d angular(const model& m, const step_record& rec) const {
+    return angular_momentum(state_of(m, rec, "b1"), m1, j1) +
+           angular_momentum(state_of(m, rec, "b2"), m2, j2);
+  }
+};
+
+// How far the momenta of two bodies stray over a run (relative to their size).
+std::pair<double, double> momentum_drift(const two_bodies& b, const model& m,
+                                         const simulation_result& r) {
+  const Eigen::Vector3d p0 = b.linear(m, r.records.front()), h0 = b.angular(m, r.records.front());
+  double worst_p = 0, worst_h = 0;
+  for (const step_record& rec : r.records) {
+    worst_p = std::max(worst_p, (b.linear(m, rec) - p0).norm() / p0.norm());
+    worst_h = std::max(worst_h, (b.angular(m, rec) - h0).norm() / h0.norm());
+  }
+  return {worst_p, worst_h};
+}
+
+// An applied force and torque with `reaction`: -F at the same global point and -n on the other
+// body, so the pair changes neither the total linear nor the total angular momentum. Body-frame
+// components that vary in time make the test general.
+TEST(SpatialDynamics, AppliedPairWithReactionKeepsTotalMomentum) {
+  const two_bodies b;
+  const model m = load_model_from_string(
+      b.text("[[force]]\ntype = \"applied\"\nbody = \"b1\"\npoint = [0.1, 0.2, -0.3]\n"
+             "force = [\"0.5*cos(t)\", 0.2, -0.1]\ntorque = [0, 0.3, \"0.1*t\"]\n"
+             "frame = \"body\"\nreaction = \"b2\"\n"),
+      "pair.toml");
+  const simulation_result r = run(m, tight_dormand_prince(4.0, 0.1));
+  ASSERT_TRUE(r.completed) << r.message;
+  const auto [worst_p, worst_h] = momentum_drift(b, m, r);
+  EXPECT_LT(worst_p, 1e-10);
+  EXPECT_LT(worst_h, 1e-9);
+  // The pair did act: b1's momentum changed.
+  EXPECT_GT((state_of(m, r.records.back(), "b1").v - state_of(m, r.records.front(), "b1").v).norm(),
+            0.1);
+}
+
+// A spring-damper between points of two free bodies: central forces along the line between the
+// points, so both momenta are kept; undamped, the model's energy (kinetic plus spring) too.
+TEST(SpatialDynamics, SpringDamperBetweenBodiesKeepsMomentumAndEnergy) {
+  const two_bodies b;
+  for (const double damping : {0.0, 0.4}) {
+    const model m = load_model_from_string(
+        b.text("[[force]]\ntype = \"spring_damper\"\nbody_i = \"b1\"\nbody_j = \"b2\"\n"
+               "point_i = [0.2, 0, 0.1]\npoint_j = [0, -0.3, 0]\nstiffness = 20\ndamping = " +
+               num(damping) + "\nrest_length = 0.5\n"),
+        "spring_pair.toml");
+    const simulation_result r = run(m, tight_dormand_prince(4.0, 0.1));
+    ASSERT_TRUE(r.completed) << r.message;
+    const auto [worst_p, worst_h] = momentum_drift(b, m, r);
+    EXPECT_LT(worst_p, 1e-10) << damping;
+    EXPECT_LT(worst_h, 1e-9) << damping;
+    // Kinetic plus spring energy, computed here: kept when undamped, falling when damped.
+    const auto energy = [&](const step_record& rec) {
+      const body_state s1 = state_of(m, rec, "b1"), s2 = state_of(m, rec, "b2");
+      const Eigen::Vector3d d = s2.r + s2.rotation() * Eigen::Vector3d(0, -0.3, 0) - s1.r -
+                                s1.rotation() * Eigen::Vector3d(0.2, 0, 0.1);
+      return kinetic_energy(s1, b.m1, b.j1) + kinetic_energy(s2, b.m2, b.j2) +
+             0.5 * 20 * std::pow(d.norm() - 0.5, 2);
+    };
+    const double e0 = energy(r.records.front());
+    double worst_e = 0, previous = e0;
+    bool falling = true;
+    for (const step_record& rec : r.records) {
+      const double e = energy(rec);
+      worst_e = std::max(worst_e, std::abs(e - e0) / e0);
+      falling = falling && e <= previous + 1e-12;
+      previous = e;
+    }
+    if (damping == 0) {
+      EXPECT_TRUE(m.has_energy());
+      EXPECT_LT(worst_e, 1e-9);
+      EXPECT_LT(r.max_energy_change, 1e-9 * std::abs(r.initial_energy));
+      EXPECT_NEAR(r.initial_energy, e0, 1e-12 * e0);  // the model's energy is the same sum
+    } else {
+      EXPECT_TRUE(falling);
+      EXPECT_LT(previous, 0.9 * e0);
+    }
+  }
 }
 
 }  // namespace
