@@ -2,7 +2,8 @@
 // the ground, whose rank analysis gives the joint's degrees of freedom, whose initial state is
 // accepted, and whose motion keeps the joint's geometric meaning (the point at the pivot, the
 // axis parallel, the slide along the axis by the closed form of uniform acceleration, a driven
-// joint angle read back from the Euler parameters); a spring-damper oscillating at sqrt(k/m);
+// joint angle read back from the Euler parameters, also from explicit references and along a
+// chain of two driven joints); a spring-damper oscillating at sqrt(k/m); gravity sections;
 // applied forces and torques in the body and the global frame; and bad input refused with the
 // file, line and field. Geometry is computed here with Eigen (Haug, Computer-Aided Kinematics and
 // Dynamics of Mechanical Systems, section 6.3: A = E G^T), not with mechanics/euler_parameters.
@@ -124,6 +125,7 @@ struct joint_case {
   std::string text;
   int dof = 0;
   bool determined = false;
+  bool driven = false;  // a driver does work: no energy check
   std::function<double(const body_state&)> violation;
 };
 
@@ -148,11 +150,11 @@ void check_joint(const joint_case& j) {
     body_state s = state_of(m, rec.q, rec.qd, "b");
     s.t = rec.t;
     worst = std::max(worst, j.violation(s));
-    if (!j.determined) worst_energy = std::max(worst_energy, std::abs(rec.energy - e0));
+    if (!j.driven) worst_energy = std::max(worst_energy, std::abs(rec.energy - e0));
   }
   EXPECT_LT(worst, 1e-8);
   // Ideal joints do no work: only gravity changes the kinetic energy (drivers do work).
-  if (!j.determined) {
+  if (!j.driven) {
     EXPECT_LT(worst_energy, 1e-8 * std::max(1.0, std::abs(e0)));
   }
   // It moved.
@@ -280,6 +282,7 @@ TEST(SpatialJoints, DrivenRevoluteAngleFollowsItsValue) {
                           "value = \"0.8*t + 0.3*sin(2*t)\"\n");
   j.dof = 1;
   j.determined = true;
+  j.driven = true;
   j.violation = [=](const body_state& s) {
     const Eigen::Matrix3d expected = Eigen::AngleAxisd(value(s.t), h).toRotationMatrix();
     return (s.a() * a0.transpose() - expected).cwiseAbs().maxCoeff() + (body_point(s) - c).norm();
@@ -298,11 +301,133 @@ TEST(SpatialJoints, DrivenCoordinateFollowsItsValue) {
                           num(r0.x()) + " + 0.2*sin(3*t)\"\n");
   j.dof = 1;
   j.determined = true;
+  j.driven = true;
   j.violation = [=](const body_state& s) {
     const Vector3d expected = r0 + (0.2 * std::sin(3 * s.t) / h.x()) * h;
     return (s.r - expected).norm() + (s.a() - a0).cwiseAbs().maxCoeff();
   };
   check_joint(j);
+}
+
+// With reference_i and reference_j the driven angle is measured from them: here they start
+// theta0 apart, so the driver's value starts at theta0, and the body turns by value(t) - theta0.
+// On a cylindrical joint the driver only turns the body (its reaction is a pure torque about
+// the axis): the slide along the axis keeps the closed form of uniform acceleration.
+TEST(SpatialJoints, DrivenCylindricalAngleFromItsReferences) {
+  const double theta0 = 0.4, u = 0.3, g_axis = gravity.dot(h);
+  const auto value = [=](double t) { return theta0 + 0.5 * t; };
+  const Vector3d f_i = h.cross(Vector3d::UnitY()).normalized();
+  const Vector3d f_j = a0.transpose() * Eigen::AngleAxisd(theta0, h).toRotationMatrix() * f_i;
+  const Vector3d r0 = c - a0 * s_body, w0 = 0.5 * h, h_body = a0.transpose() * h;
+  joint_case j;
+  j.text = model_text(r0, u * h + w0.cross(r0 - c), w0,
+                      ground_to_b + "type = \"cylindrical\"\n" + axes(h, h_body) +
+                          "reference_i = " + vec(f_i) + "\nreference_j = " + vec(f_j) +
+                          "\n\n[[joint]]\nname = \"drive\"\ntype = \"driver\"\njoint = \"j\"\n"
+                          "value = \"" +
+                          num(theta0) + " + 0.5*t\"\n");
+  j.dof = 2;
+  j.determined = false;  // the slide is free
+  j.driven = true;
+  j.violation = [=](const body_state& s) {
+    const Eigen::Matrix3d turned = Eigen::AngleAxisd(value(s.t) - theta0, h).toRotationMatrix();
+    const double slide = u * s.t + g_axis * s.t * s.t / 2;
+    return (s.a() * a0.transpose() - turned).cwiseAbs().maxCoeff() +
+           std::abs((s.r - r0).dot(h) - slide) + (body_point(s) - c).cross(h).norm();
+  };
+  check_joint(j);
+}
+
+// Two driven revolute joints in a chain: a turns about the global z axis through c by
+// v_a(t) = 0.7 t; b turns relative to a about a's body x axis by v_b(t) = 0.5 sin(2 t). Then
+// A_a(t) = Rz(v_a) A_a0 and A_b(t) = A_a(t) Rx(v_b) A_a0^T A_b0, and b's joint point stays on a's.
+TEST(SpatialJoints, DrivenRevoluteChainFollowsItsRelativeAngles) {
+  const Eigen::Matrix3d a_a0 = a0;
+  const Vector4d p_b0 = euler_parameters(Vector3d(0.3, 0.4, -1), 1.3);
+  const Eigen::Matrix3d a_b0 = rotation(p_b0);
+  const Vector3d s_a(0.3, -0.1, 0.4), hinge_a(0.5, 0, 0), s_b(-0.2, 0.1, 0);  // body frames
+  const Vector3d r_a0 = c - a_a0 * s_a;
+  const Vector3d p_hinge0 = r_a0 + a_a0 * hinge_a, r_b0 = p_hinge0 - a_b0 * s_b;
+  const Vector3d w_a = 0.7 * Vector3d::UnitZ(), w_b = w_a + 1.0 * (a_a0 * Vector3d::UnitX());
+  const Vector3d v_a = w_a.cross(r_a0 - c);
+  const Vector3d v_b = v_a + w_a.cross(p_hinge0 - r_a0) + w_b.cross(r_b0 - p_hinge0);
+  auto body = [](const std::string& name, const Vector3d& r, const Vector4d& p, const Vector3d& v,
+                 const Vector3d& w) {
+    return "[[body]]\nname = \"" + name +
+           "\"\nmass = 1\ninertia = [0.1, 0.2, 0.3]\nposition = " + vec(r) +
+           "\norientation = " + vec(p) + "\nvelocity = " + vec(v) +
+           "\nangular_velocity = " + vec(w) + "\n\n";
+  };
+  const std::string text =
+      "[model]\nspace = \"spatial\"\ngravity = [0, 0, -9.81]\n\n" + body("a", r_a0, p0, v_a, w_a) +
+      body("b", r_b0, p_b0, v_b, w_b) +
+      "[[joint]]\nname = \"ja\"\ntype = \"revolute\"\nbody_i = \"ground\"\nbody_j = \"a\"\n"
+      "point_i = " +
+      vec(c) + "\npoint_j = " + vec(s_a) +
+      "\naxis_i = [0, 0, 1]\naxis_j = " + vec(a_a0.transpose() * Vector3d::UnitZ()) +
+      "\n\n[[joint]]\nname = \"jb\"\ntype = \"revolute\"\nbody_i = \"a\"\nbody_j = \"b\"\n"
+      "point_i = " +
+      vec(hinge_a) + "\npoint_j = " + vec(s_b) +
+      "\naxis_i = [1, 0, 0]\naxis_j = " + vec(a_b0.transpose() * a_a0 * Vector3d::UnitX()) +
+      "\n\n[[joint]]\nname = \"da\"\ntype = \"driver\"\njoint = \"ja\"\nvalue = \"0.7*t\"\n"
+      "\n[[joint]]\nname = \"db\"\ntype = \"driver\"\njoint = \"jb\"\nvalue = \"0.5*sin(2*t)\"\n";
+  const model m = load_model_from_string(text, "chain.toml");
+  const rank_report rank = analyse_rank(m, m.initial_positions(), 0.0);
+  EXPECT_EQ(rank.dof, 2) << rank.text();
+  EXPECT_TRUE(rank.determined) << rank.text();
+  simulation_options o;
+  o.integrator = integrator_kind::dormand_prince;
+  o.t_end = 2.0;
+  o.dt = 0.05;
+  o.rtol = 1e-10;
+  o.atol = 1e-12;
+  auto solver = make_solver("gigsp");
+  const simulation_result r = simulate(m, *solver, o);
+  ASSERT_TRUE(r.completed) << r.message;
+  double worst = 0;
+  for (const step_record& rec : r.records) {
+    const double t = rec.t;
+    const body_state a = state_of(m, rec.q, rec.qd, "a"), b = state_of(m, rec.q, rec.qd, "b");
+    const Eigen::Matrix3d expected_a =
+        Eigen::AngleAxisd(0.7 * t, Vector3d::UnitZ()).toRotationMatrix() * a_a0;
+    const Eigen::Matrix3d expected_b =
+        expected_a *
+        Eigen::AngleAxisd(0.5 * std::sin(2 * t), Vector3d::UnitX()).toRotationMatrix() *
+        a_a0.transpose() * a_b0;
+    worst = std::max({worst, (a.a() - expected_a).cwiseAbs().maxCoeff(),
+                      (b.a() - expected_b).cwiseAbs().maxCoeff(),
+                      (a.r + a.a() * hinge_a - b.r - b.a() * s_b).norm(),
+                      (a.r + a.a() * s_a - c).norm()});
+  }
+  EXPECT_LT(worst, 1e-8);
+}
+
+// A [[force]] gravity section adds to [model] gravity: a free body falls with their sum, and the
+// model's energy (both potentials) is kept.
+TEST(SpatialJoints, GravityForceSectionAddsToModelGravity) {
+  const Vector3d v0(0.3, 0.2, 1.0), w0(0.5, -1, 2), g_force(0, -2, 0);
+  const model m = load_model_from_string(
+      model_text(c, v0, w0, "[[force]]\ntype = \"gravity\"\ng = " + vec(g_force) + "\n"),
+      "gravity.toml");
+  simulation_options o;
+  o.integrator = integrator_kind::dormand_prince;
+  o.t_end = 1.0;
+  o.dt = 0.05;
+  o.rtol = 1e-11;
+  o.atol = 1e-13;
+  auto solver = make_solver("gigsp");
+  const simulation_result r = simulate(m, *solver, o);
+  ASSERT_TRUE(r.completed) << r.message;
+  double worst = 0;
+  for (const step_record& rec : r.records) {
+    const double t = rec.t;
+    worst = std::max(
+        worst, (state_of(m, rec.q, rec.qd, "b").r - (c + v0 * t + (gravity + g_force) * t * t / 2))
+                   .norm());
+  }
+  EXPECT_LT(worst, 1e-10);
+  EXPECT_TRUE(m.has_energy());
+  EXPECT_LT(r.max_energy_change, 1e-9 * std::abs(r.initial_energy));
 }
 
 // A free body on a spring from the ground point at the origin to its centre, along x, with no
