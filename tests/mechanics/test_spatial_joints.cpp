@@ -430,6 +430,130 @@ TEST(SpatialJoints, GravityForceSectionAddsToModelGravity) {
   EXPECT_LT(r.max_energy_change, 1e-9 * std::abs(r.initial_energy));
 }
 
+// Each joint between two free bodies, without gravity: the joint's reactions are internal, so
+// the total linear and angular momentum and the energy are kept, and so is the joint's meaning
+// in relative terms (body 1 carries the axis, the reference and the plane's normal).
+TEST(SpatialJoints, JointsBetweenTwoFreeBodiesKeepMomentumAndTheirMeaning) {
+  const double m1 = 1.2, m2 = 0.7;
+  const Eigen::Matrix3d j1 = Vector3d(0.1, 0.2, 0.3).asDiagonal();
+  const Eigen::Matrix3d j2 = Vector3d(0.25, 0.15, 0.05).asDiagonal();
+  const Vector4d p1 = p0, p2 = euler_parameters(Vector3d(0.3, 0.4, -1), 1.3);
+  const Eigen::Matrix3d a1 = rotation(p1), a2 = rotation(p2);
+  const Vector3d r1(0, 0, 0), r2(0.6, -0.3, 0.2), point(0.3, 0.1, 0.4);
+  const Vector3d w1(0.4, -0.3, 0.8), v1(0.2, 0.1, -0.3);
+  const Vector3d n = Vector3d(1, 2, -1).normalized(), cross_j = n.cross(h).normalized();
+  const double length = 0.5, offset = 0.3;
+
+  struct pair_case {
+    std::string type, extra;
+    Vector3d point_j;     // P2 - P1 at the start, global
+    Vector3d w_relative;  // w2 - w1
+    Vector3d v_relative;  // velocity of P2 minus that of the point of body 1 at P2
+    std::function<double(const body_state&, const body_state&)> violation;
+  };
+  const Vector3d s1 = a1.transpose() * (point - r1);
+  auto p_1 = [&](const body_state& b) { return Vector3d(b.r + b.a() * s1); };
+  const Vector3d h1 = a1.transpose() * h, h2 = a2.transpose() * h, n1 = a1.transpose() * n;
+  const Vector3d cross_j2 = a2.transpose() * cross_j;
+  const Eigen::Matrix3d relative0 = a1.transpose() * a2;
+  std::vector<pair_case> cases;
+  // P2 of each case is point + point_j; s2 its body-2 coordinates (set below per case).
+  cases.push_back(
+      {"spherical", "", Vector3d::Zero(), Vector3d(0.5, -0.2, 1.1), Vector3d::Zero(), nullptr});
+  cases.push_back({"revolute", axes(h1, h2), Vector3d::Zero(), 1.5 * h, Vector3d::Zero(), nullptr});
+  cases.push_back({"cylindrical", axes(h1, h2), Vector3d::Zero(), 1.5 * h, 0.4 * h, nullptr});
+  cases.push_back(
+      {"translational", axes(h1, h2), Vector3d::Zero(), Vector3d::Zero(), 0.4 * h, nullptr});
+  cases.push_back({"universal", axes(h1, cross_j2), Vector3d::Zero(), 1.2 * h + 0.7 * cross_j,
+                   Vector3d::Zero(), nullptr});
+  cases.push_back({"distance", "length = " + num(length) + "\n", length * n,
+                   Vector3d(0.5, -0.2, 1.1), 0.3 * cross_j, nullptr});
+  cases.push_back({"point_on_plane", "normal_i = " + vec(n1) + "\noffset = " + num(offset) + "\n",
+                   offset * n, Vector3d(0.5, -0.2, 1.1), 0.3 * cross_j, nullptr});
+  for (pair_case& k : cases) {
+    const Vector3d p2_start = point + k.point_j;
+    const Vector3d s2 = a2.transpose() * (p2_start - r2);
+    auto p_2 = [=](const body_state& b) { return Vector3d(b.r + b.a() * s2); };
+    if (k.type == "spherical") {
+      k.violation = [=](const body_state& a, const body_state& b) {
+        return (p_2(b) - p_1(a)).norm();
+      };
+    } else if (k.type == "revolute") {
+      k.violation = [=](const body_state& a, const body_state& b) {
+        return (p_2(b) - p_1(a)).norm() + (a.a() * h1 - b.a() * h2).norm();
+      };
+    } else if (k.type == "cylindrical") {
+      k.violation = [=](const body_state& a, const body_state& b) {
+        return (p_2(b) - p_1(a)).cross(a.a() * h1).norm() + (a.a() * h1 - b.a() * h2).norm();
+      };
+    } else if (k.type == "translational") {
+      k.violation = [=](const body_state& a, const body_state& b) {
+        return (p_2(b) - p_1(a)).cross(a.a() * h1).norm() +
+               (a.a().transpose() * b.a() - relative0).cwiseAbs().maxCoeff();
+      };
+    } else if (k.type == "universal") {
+      k.violation = [=](const body_state& a, const body_state& b) {
+        return (p_2(b) - p_1(a)).norm() + std::abs((a.a() * h1).dot(b.a() * cross_j2));
+      };
+    } else if (k.type == "distance") {
+      k.violation = [=](const body_state& a, const body_state& b) {
+        return std::abs((p_2(b) - p_1(a)).norm() - length);
+      };
+    } else {
+      k.violation = [=](const body_state& a, const body_state& b) {
+        return std::abs((a.a() * n1).dot(p_2(b) - p_1(a)) - offset);
+      };
+    }
+    // Velocities: body 1 moves freely; body 2 turns with w1 + w_relative and its point P2 moves
+    // with body 1's material point there plus v_relative.
+    const Vector3d w2 = w1 + k.w_relative;
+    const Vector3d v_p2 = v1 + w1.cross(p2_start - r1) + k.v_relative;
+    const Vector3d v2 = v_p2 - w2.cross(p2_start - r2);
+    auto body = [](const std::string& name, double mass_b, const Eigen::Matrix3d& j,
+                   const Vector3d& r, const Vector4d& p, const Vector3d& v, const Vector3d& w) {
+      return "[[body]]\nname = \"" + name + "\"\nmass = " + num(mass_b) +
+             "\ninertia = " + vec(j.diagonal()) + "\nposition = " + vec(r) +
+             "\norientation = " + vec(p) + "\nvelocity = " + vec(v) +
+             "\nangular_velocity = " + vec(w) + "\n\n";
+    };
+    const std::string text =
+        "[model]\nspace = \"spatial\"\n\n" + body("b1", m1, j1, r1, p1, v1, w1) +
+        body("b2", m2, j2, r2, p2, v2, w2) + "[[joint]]\nname = \"j\"\ntype = \"" + k.type +
+        "\"\nbody_i = \"b1\"\nbody_j = \"b2\"\npoint_i = " + vec(s1) + "\npoint_j = " + vec(s2) +
+        "\n" + k.extra;
+    const model m = load_model_from_string(text, k.type + ".toml");
+    simulation_options o;
+    o.integrator = integrator_kind::dormand_prince;
+    o.t_end = 2.0;
+    o.dt = 0.05;
+    o.rtol = 1e-11;
+    o.atol = 1e-13;
+    auto solver = make_solver("gigsp");
+    const simulation_result r = simulate(m, *solver, o);
+    ASSERT_TRUE(r.completed) << k.type << ": " << r.message;
+    auto momenta = [&](const step_record& rec) {
+      const body_state b1 = state_of(m, rec.q, rec.qd, "b1"), b2 = state_of(m, rec.q, rec.qd, "b2");
+      const Vector3d linear = m1 * b1.v + m2 * b2.v;
+      const Vector3d angular = m1 * b1.r.cross(b1.v) + b1.a() * j1 * b1.omega_body() +
+                               m2 * b2.r.cross(b2.v) + b2.a() * j2 * b2.omega_body();
+      return std::pair{linear, angular};
+    };
+    const auto [l0, h0] = momenta(r.records.front());
+    double worst = 0, worst_l = 0, worst_h = 0;
+    for (const step_record& rec : r.records) {
+      const auto [l, hh] = momenta(rec);
+      worst_l = std::max(worst_l, (l - l0).norm());
+      worst_h = std::max(worst_h, (hh - h0).norm());
+      worst = std::max(
+          worst, k.violation(state_of(m, rec.q, rec.qd, "b1"), state_of(m, rec.q, rec.qd, "b2")));
+    }
+    EXPECT_LT(worst, 1e-8) << k.type;
+    EXPECT_LT(worst_l, 1e-10 * l0.norm()) << k.type;
+    EXPECT_LT(worst_h, 1e-9 * h0.norm()) << k.type;
+    EXPECT_LT(r.max_energy_change, 1e-9 * std::abs(r.initial_energy)) << k.type;
+  }
+}
+
 // A free body on a spring from the ground point at the origin to its centre, along x, with no
 // gravity: a one-dimensional oscillator m x'' = -k (x - l0) - c x', with omega^2 = k/m. Undamped
 // x = l0 + A cos(omega t); damped (sigma = c / (2 m), omega_d^2 = omega^2 - sigma^2, from rest)
