@@ -266,7 +266,9 @@ struct flywheel_pendulum {
 // the vertical through the pivot (outside the torque phase) are conserved. About the wheel's
 // symmetry axis Euler's equation is I_zz w'_z' = n_z: the revolute joint acts at the wheel's
 // centre and exerts no moment about its axis, so w'_z changes only by the applied torque:
-// w'_z = T0 (t - 1.5) / I_zz during the phase and T0 * 3 / I_zz after it.
+// w'_z = T0 (t - 1.5) / I_zz during the phase and T0 * 3 / I_zz after it. The torque's power is
+// T0 w'_z, so it does the work (3 T0)^2 / (2 I_zz), and the energy after the phase is
+// E0 + (3 T0)^2 / (2 I_zz), constant again.
 TEST(SpatialDynamics, FlywheelPendulumConservesAndSpinsUpByTheTorque) {
   const model m = load_model(examples + "/spherical_pendulum_flywheel.toml");
   const flywheel_pendulum f;
@@ -279,7 +281,8 @@ TEST(SpatialDynamics, FlywheelPendulumConservesAndSpinsUpByTheTorque) {
   double h_after = 0;
   bool after_seen = false;
   double worst_energy = 0, worst_momentum = 0, worst_spin_before = 0, worst_spin_during = 0;
-  double worst_spin_after = 0, worst_momentum_after = 0;
+  double worst_spin_after = 0, worst_momentum_after = 0, worst_energy_after = 0;
+  const double work = std::pow(3 * t0, 2) / (2 * i_zz);
   for (const step_record& rec : r.records) {
     const double t = rec.t, spin = flywheel_pendulum::wheel_spin(m, rec);
     if (t < 1.5 - 1e-9) {
@@ -294,6 +297,7 @@ TEST(SpatialDynamics, FlywheelPendulumConservesAndSpinsUpByTheTorque) {
       worst_spin_after = std::max(worst_spin_after, std::abs(spin - t0 * 3 / i_zz));
       worst_momentum_after =
           std::max(worst_momentum_after, std::abs(f.vertical_momentum(m, rec) - h_after));
+      worst_energy_after = std::max(worst_energy_after, std::abs(f.energy(m, rec) - e0 - work));
     }
   }
   ASSERT_TRUE(after_seen);
@@ -303,6 +307,7 @@ TEST(SpatialDynamics, FlywheelPendulumConservesAndSpinsUpByTheTorque) {
   EXPECT_LT(worst_spin_during, 1e-6 * t0 * 3 / i_zz);
   EXPECT_LT(worst_spin_after, 1e-6 * t0 * 3 / i_zz);
   EXPECT_LT(worst_momentum_after, 1e-7);
+  EXPECT_LT(worst_energy_after, 1e-6 * work);
   // The external torque has a vertical component: the momentum did change across the phase.
   EXPECT_GT(std::abs(h_after - h0), 1e-3);
 }
@@ -312,6 +317,8 @@ TEST(SpatialDynamics, FlywheelPendulumConservesAndSpinsUpByTheTorque) {
 // The pair is internal: the angular momentum about the vertical through the pivot is conserved
 // throughout, and the wheel still spins up by T0 * 3 / I_zz. The rod's own spin: its Euler
 // equation about its axis has -T0 and no joint moment about the common axis, I_rod w'_z' = -T0.
+// The motor's power is T0 (w'_z,wheel - w'_z,rod): its work over the phase is
+// (3 T0)^2 / 2 (1 / I_zz + 1 / I_rod), all of it in the two spins.
 TEST(SpatialDynamics, FlywheelPendulumWithAMotorConservesVerticalMomentum) {
   std::string text = read_text(examples + "/spherical_pendulum_flywheel.toml");
   const std::string frame_line = "frame = \"body\"";
@@ -329,8 +336,12 @@ TEST(SpatialDynamics, FlywheelPendulumWithAMotorConservesVerticalMomentum) {
   const step_record& first = r.records.front();
   const double e0 = f.energy(m, first), h0 = f.vertical_momentum(m, first);
   double worst_energy = 0, worst_momentum = 0, worst_wheel = 0, worst_rod = 0;
+  double worst_energy_after = 0;
+  const double work = std::pow(3 * t0, 2) / 2 * (1 / i_zz + 1 / i_rod);
   for (const step_record& rec : r.records) {
     const double t = rec.t;
+    if (t > 4.5 + 1e-9)
+      worst_energy_after = std::max(worst_energy_after, std::abs(f.energy(m, rec) - e0 - work));
     worst_momentum = std::max(worst_momentum, std::abs(f.vertical_momentum(m, rec) - h0));
     if (t < 1.5 - 1e-9)
       worst_energy = std::max(worst_energy, std::abs(f.energy(m, rec) - e0) / std::abs(e0));
@@ -345,6 +356,7 @@ TEST(SpatialDynamics, FlywheelPendulumWithAMotorConservesVerticalMomentum) {
   EXPECT_LT(worst_momentum, 1e-9);
   EXPECT_LT(worst_wheel, 1e-6 * t0 * 3 / i_zz);
   EXPECT_LT(worst_rod, 1e-6 * t0 * 3 / i_rod);
+  EXPECT_LT(worst_energy_after, 1e-6 * work);
   EXPECT_NEAR(flywheel_pendulum::wheel_spin(m, r.records.back()), t0 * 3 / i_zz,
               1e-6 * t0 * 3 / i_zz);
 }
