@@ -36,7 +36,7 @@ const std::string examples = KINEVO_EXAMPLES;
 
 using mat34 = Eigen::Matrix<double, 3, 4>;
 
-// E(p) = [-e, e~ + e0 I] and G(p) = [-e, -e~ + e0 I] (Haug, section 6.3, eqs. 6.3.18-6.3.19).
+// E(p) = [-e, e~ + e0 I] and G(p) = [-e, -e~ + e0 I] (Haug, section 6.3).
 mat34 e_matrix(const Eigen::Vector4d& p) {
   mat34 m;
   m << -p[1], p[0], -p[3], p[2],  //
@@ -192,7 +192,8 @@ TEST(SpatialDynamics, FreeBodyKeepsEnergyAndMomentum) {
   EXPECT_GT((s_end.omega_body() - s0.omega_body()).norm(), 0.1);
 }
 
-// Torque-free symmetric top, I1 = I2 = 1, I3 = 2. Euler's equations
+// Torque-free symmetric top, I1 = I2 = 1, I3 = 2. Euler's equations (Goldstein, Classical
+// Mechanics, sections 5.5-5.6)
 //   I1 w1' = (I1 - I3) w2 w3,  I1 w2' = (I3 - I1) w3 w1,  I3 w3' = 0
 // give w3 constant and, with Omega = (I3 - I1)/I1 w3,
 //   w1 = a cos(Omega t) - b sin(Omega t),  w2 = a sin(Omega t) + b cos(Omega t).

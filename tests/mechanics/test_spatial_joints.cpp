@@ -35,7 +35,7 @@ using mat34 = Eigen::Matrix<double, 3, 4>;
 using Eigen::Vector3d;
 using Eigen::Vector4d;
 
-// E(p) and G(p) (Haug, section 6.3, eqs. 6.3.18-6.3.19).
+// E(p) and G(p) (Haug, section 6.3).
 mat34 e_matrix(const Vector4d& p) {
   mat34 m;
   m << -p[1], p[0], -p[3], p[2],  //
