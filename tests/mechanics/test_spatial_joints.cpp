@@ -17,7 +17,6 @@
 #include <functional>
 #include <memory>
 #include <numbers>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -101,8 +100,8 @@ std::string vec(const Eigen::VectorXd& v) {
   return s + "]";
 }
 
-// The test body: inertia not symmetric, a general orientation, a joint point away from the
-// centre of mass; pivot c on the ground.
+// The test body: three unequal principal moments, a general orientation, a joint point away from
+// the centre of mass; pivot c on the ground.
 const double mass = 1.5;
 const double g = 9.81;
 const Vector3d gravity(0, 0, -g);
