@@ -38,6 +38,7 @@ struct joint_reference {
   const spatial_frame* body_i = nullptr;
   const spatial_frame* body_j = nullptr;
   vec3 f_i, g_i, f_j;
+  bool rotates = true;  // false for a translational joint: its .twist row fixes the angle
 };
 
 // One [[joint]] or [[force]] table being read (spatial_joints.cpp, spatial_forces.cpp).

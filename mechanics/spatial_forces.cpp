@@ -74,17 +74,18 @@ void read_spring_damper(const spatial_table& c) {
   if (!c_d.is_zero()) d.conservative = false;
 }
 
-// A torsion spring-damper in a revolute, cylindrical or translational joint: the torque
+// A torsion spring-damper in a revolute or cylindrical joint: the torque
 // -(k (theta - theta0) + c theta') about the joint axis acts on body j, its opposite on body i
 // (virtual work n . h dtheta). theta = atan2(s, c) from the joint's reference vectors.
 void read_rotational_spring_damper(const spatial_table& c, const joint_references& joints) {
   c.only({"type", "name", "joint", "stiffness", "damping", "rest_angle"});
   const std::string joint = c.fields.string(c.t, c.section, "joint");
   const auto it = joints.find(joint);
-  if (it == joints.end())
-    c.fields.fail(c.fields.field_where(c.t, c.section, "joint"),
-                  fmt::format("no revolute, cylindrical or translational joint named '{}'",
-                              io::excerpt(joint, 40)));
+  if (it == joints.end() || !it->second.rotates)
+    c.fields.fail(
+        c.fields.field_where(c.t, c.section, "joint"),
+        fmt::format("no revolute or cylindrical joint named '{}'{}", io::excerpt(joint, 40),
+                    it == joints.end() ? "" : " (a translational joint cannot turn)"));
   const joint_reference& r = it->second;
   model_description& d = c.d;
   const GiNaC::ex k_s = c.expression_or("stiffness", 0);

@@ -116,7 +116,7 @@ void read_cylindrical(const spatial_table& c, joint_references& references, bool
   j.row("line1", dot(fi, d));
   j.row("line2", dot(gi, d));
   if (translational) j.row("twist", dot(gi, fj));
-  references[c.name] = {&j.fi, &j.fj, fi, gi, fj};
+  references[c.name] = {&j.fi, &j.fj, fi, gi, fj, !translational};
 }
 
 void read_universal(const spatial_table& c) {
@@ -129,9 +129,9 @@ void read_universal(const spatial_table& c) {
   const Eigen::Vector3d carried =
       euler::rotation_matrix(j.fi.p0) * h_i;  // h_i and h_j must start perpendicular
   if (std::abs(carried.dot(euler::rotation_matrix(j.fj.p0) * h_j)) > 1e-6)
-    c.fields.fail(c.at, fmt::format("[[joint]] '{}': axis_i and axis_j must be perpendicular in "
-                                    "the initial configuration (the cross of a universal joint)",
-                                    c.name));
+    c.fields.fail(c.fields.field_where(c.t, c.section, "axis_j"),
+                  "must be perpendicular to axis_i in the initial configuration (the cross of a "
+                  "universal joint)");
   j.spherical_rows();
   j.row("cross", dot(global(j.fi, h_i), global(j.fj, h_j)));
 }
@@ -174,10 +174,11 @@ void read_driver(const spatial_table& c, const joint_references& references) {
   } else {
     const std::string joint = c.fields.string(c.t, c.section, "joint");
     const auto it = references.find(joint);
-    if (it == references.end())
-      c.fields.fail(c.fields.field_where(c.t, c.section, "joint"),
-                    fmt::format("no revolute, cylindrical or translational joint named '{}'",
-                                io::excerpt(joint, 40)));
+    if (it == references.end() || !it->second.rotates)
+      c.fields.fail(
+          c.fields.field_where(c.t, c.section, "joint"),
+          fmt::format("no revolute or cylindrical joint named '{}'{}", io::excerpt(joint, 40),
+                      it == references.end() ? "" : " (a translational joint cannot turn)"));
     const joint_reference& r = it->second;
     c.d.add_constraint(
         c.name, c.at, true,

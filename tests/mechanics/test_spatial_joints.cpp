@@ -795,6 +795,74 @@ name = "moon"
 space = "lunar"
 )",
                  "space =", "space", "\"planar\" or \"spatial\"");
+  expect_refused(particle_and_body + R"(
+[[joint]]
+name = "slide"
+type = "translational"
+body_i = "ground"
+body_j = "b"
+
+[[joint]]
+name = "drive"
+type = "driver"
+joint = "slide"
+value = "t"
+)",
+                 "joint = \"slide\"", "joint", "translational joint cannot turn");
+  expect_refused(particle_and_body + R"(
+[[joint]]
+name = "cross"
+type = "universal"
+body_i = "ground"
+body_j = "b"
+axis_i = [1, 0, 0]
+axis_j = [1, 0, 0]
+)",
+                 "axis_j =", "axis_j", "perpendicular to axis_i");
+}
+
+// A torsion spring in a revolute joint: the disc turns about the joint axis as
+// theta(t) = theta0 + (0 - theta0) cos(sqrt(k / I_zz) t) around its rest angle theta0, with
+// the angle zero at the start (no references given); energy k theta0^2 / 2.
+TEST(SpatialJoints, RotationalSpringInARevoluteJointOscillatesAtSqrtKOverI) {
+  const double k = 8, izz = 2, rest = -0.2, start = 0.3;
+  const model m = load_model_from_string(R"([model]
+space = "spatial"
+[[body]]
+name = "b"
+mass = 1
+inertia = [0.5, 0.5, 2]
+position = [0, 0, 0]
+rotation_axis = [0, 0, 1]
+rotation_angle = 0.3
+[[joint]]
+name = "hinge"
+type = "revolute"
+body_i = "ground"
+body_j = "b"
+[[force]]
+type = "rotational_spring_damper"
+joint = "hinge"
+stiffness = 8
+rest_angle = -0.2
+)",
+                                         "torsion.toml");
+  simulation_options o;
+  o.integrator = integrator_kind::dormand_prince;
+  o.t_end = 2.0;
+  o.dt = 0.05;
+  o.rtol = 1e-11;
+  o.atol = 1e-13;
+  auto solver = make_solver("gigsp");
+  const simulation_result r = simulate(m, *solver, o);
+  ASSERT_TRUE(r.completed) << r.message;
+  const double omega = std::sqrt(k / izz);
+  for (const step_record& rec : r.records) {
+    const body_state s = state_of(m, rec.q, rec.qd, "b");
+    const double theta = 2 * std::atan2(s.p[3], s.p[0]) - start;  // about z, from the start
+    EXPECT_NEAR(theta, rest - rest * std::cos(omega * rec.t), 1e-8) << rec.t;
+    EXPECT_NEAR(rec.energy, k * rest * rest / 2, 1e-9) << rec.t;
+  }
 }
 
 }  // namespace
