@@ -290,6 +290,10 @@ class stage_evaluator {
       return nullptr;
     }
     if (!form_.expand(y, t, q_, qd_)) {
+      if (recoverable_) {
+        expand_failed_ = true;
+        return nullptr;
+      }
       stop_run(state_, simulation_stop::not_converged,
                fmt::format("stopped at t = {:.6g}: {}", t, form_.message()));
       return nullptr;
@@ -312,8 +316,20 @@ class stage_evaluator {
   }
   const Eigen::VectorXd& q() const { return q_; }
   const Eigen::VectorXd& qd() const { return qd_; }
+  // Inside an adaptive step a failed recovery of (q, q') from y (the formulation's Newton
+  // iteration) only rejects the step: a smaller one may converge. evaluate() then returns
+  // nullptr without stopping the run, and expand_failed() says so once.
+  void set_recoverable(bool on) { recoverable_ = on; }
+  bool expand_failed() {
+    const bool failed = expand_failed_;
+    expand_failed_ = false;
+    return failed;
+  }
+  const std::string& message() const { return form_.message(); }
 
  private:
+  bool recoverable_ = false;
+  bool expand_failed_ = false;
   formulation& form_;
   dynamics& dyn_;
   run_state& state_;
@@ -392,13 +408,29 @@ void run_dopri(const model& m, acceleration_solver& solver, formulation& form,
   };
   while (out_index <= outputs) {
     const double step = std::min(h, o.t_end - t);
-    if (!f(y + step * a21 * k1, t + c2 * step, k2)) return;
-    if (!f(y + step * (a31 * k1 + a32 * k2), t + c3 * step, k3)) return;
-    if (!f(y + step * (a41 * k1 + a42 * k2 + a43 * k3), t + c4 * step, k4)) return;
-    if (!f(y + step * (a51 * k1 + a52 * k2 + a53 * k3 + a54 * k4), t + c5 * step, k5)) return;
-    if (!f(y + step * (a61 * k1 + a62 * k2 + a63 * k3 + a64 * k4 + a65 * k5), t + step, k6)) return;
+    stage.set_recoverable(true);
+    const bool stages_ok =
+        f(y + step * a21 * k1, t + c2 * step, k2) &&
+        f(y + step * (a31 * k1 + a32 * k2), t + c3 * step, k3) &&
+        f(y + step * (a41 * k1 + a42 * k2 + a43 * k3), t + c4 * step, k4) &&
+        f(y + step * (a51 * k1 + a52 * k2 + a53 * k3 + a54 * k4), t + c5 * step, k5) &&
+        f(y + step * (a61 * k1 + a62 * k2 + a63 * k3 + a64 * k4 + a65 * k5), t + step, k6);
     const Eigen::VectorXd y_new = y + step * (b1 * k1 + b3 * k3 + b4 * k4 + b5 * k5 + b6 * k6);
-    if (!f(y_new, t + step, k7)) return;
+    const bool last_ok = stages_ok && f(y_new, t + step, k7);
+    stage.set_recoverable(false);
+    if (!last_ok) {
+      if (!stage.expand_failed()) return;  // the run was stopped (solver, non-finite state)
+      // The coordinates could not be recovered inside the step: reject it, try a quarter.
+      ++st.result.rejected_steps;
+      h = step / 4;
+      if (h < o.dt_min) {
+        stop_run(st, simulation_stop::not_converged,
+                 fmt::format("stopped at t = {:.6g}: {} (also at steps down to {:g})", t,
+                             stage.message(), o.dt_min));
+        return;
+      }
+      continue;
+    }
     const Eigen::VectorXd err = step * (e1 * k1 + e3 * k3 + e4 * k4 + e5 * k5 + e6 * k6 + e7 * k7);
     const Eigen::VectorXd scale =
         (o.atol + o.rtol * y.cwiseAbs().cwiseMax(y_new.cwiseAbs()).array()).matrix();
