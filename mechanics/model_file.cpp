@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "io/csv_table.hpp"
+#include "mechanics/spatial_components.hpp"
 
 namespace kinevo::mechanics {
 
@@ -286,34 +287,55 @@ void read_model_file(const toml::table& root, const std::string& source,
   fields.only_keys(root, "model file",
                    {"model", "parameters", "definitions", "coordinate", "mass", "energy",
                     "constraint", "particle", "body", "joint", "force"});
-  std::vector<GiNaC::ex> gravity{0, 0};
+  std::vector<GiNaC::ex> gravity;
   out.context.add_symbol("t", source);
   out.set_time(GiNaC::ex_to<GiNaC::symbol>(out.context.parse("t", source)));
   read_parameters(root, fields, options, out);
   // Parameters may use only parameters above them; everything after may use all of these.
   out.context.set_name_kinds("a coordinate, velocity, parameter or definition");
   std::vector<definition> definitions = declare_definitions(root, fields, out);
+  bool spatial = false;
   if (const toml::node* m = root.get("model"); m != nullptr) {
     const toml::table* mt = m->as_table();
     if (mt == nullptr) fields.fail(fields.where(m), "[model] must be a table");
-    fields.only_keys(*mt, "[model]", {"name", "kinematic", "gravity", "description"});
+    fields.only_keys(*mt, "[model]", {"name", "kinematic", "gravity", "description", "space"});
     out.name = fields.string_or(*mt, "[model]", "name", "");
     out.kinematic = fields.boolean_or(*mt, "[model]", "kinematic", false);
-    gravity = fields.vector_or(*mt, "[model]", "gravity", out.context, 2, gravity);
+    const std::string space = fields.string_or(*mt, "[model]", "space", "planar");
+    if (space != "planar" && space != "spatial") {
+      fields.fail(
+          fields.field_where(*mt, "[model]", "space"),
+          fmt::format("must be \"planar\" or \"spatial\" (not '{}')", io::excerpt(space, 20)));
+    }
+    spatial = space == "spatial";
+    const std::size_t dimension = spatial ? 3 : 2;
+    gravity = fields.vector_or(*mt, "[model]", "gravity", out.context, dimension,
+                               std::vector<GiNaC::ex>(dimension, 0));
   }
+  if (gravity.empty()) gravity.assign(2, 0);
   out.kinematic = out.kinematic || options.kinematic;
   std::vector<std::pair<int, const toml::table*>> coords;
   read_coordinates(root, fields, out, coords);
-  component_reader components;
-  components.read_bodies(root, fields, gravity, out);
+  component_reader planar;
+  spatial_component_reader space;
+  if (spatial) {
+    space.read_bodies(root, fields, {gravity[0], gravity[1], gravity[2]}, out);
+  } else {
+    planar.read_bodies(root, fields, gravity, out);
+  }
   if (out.coordinates.empty()) {
     fields.fail(source,
                 "the model has no coordinates (add [[coordinate]], [[particle]] or [[body]])");
   }
   resolve_definitions(definitions, fields, out);
-  components.substitute_definitions(out.context, bodies_where(fields));
+  planar.substitute_definitions(out.context, bodies_where(fields));
+  space.substitute_definitions(out.context, bodies_where(fields));
   read_equation_terms(root, fields, out, coords);
-  components.read_joints_and_forces(root, fields, out);
+  if (spatial) {
+    space.read_joints_and_forces(root, fields, out);
+  } else {
+    planar.read_joints_and_forces(root, fields, out);
+  }
 }
 
 }  // namespace kinevo::mechanics

@@ -14,6 +14,7 @@
 
 #include "io/csv_table.hpp"
 #include "io/input_file.hpp"
+#include "mechanics/euler_parameters.hpp"
 
 namespace kinevo::mechanics {
 
@@ -50,6 +51,17 @@ class file_editor {
       while (i < text_.size() && (static_cast<unsigned char>(text_[i]) & 0xC0) == 0x80) ++i;
     }
     return i;
+  }
+
+  // Replaces `key = value` as a whole (key and value text), e.g. by another key.
+  // The key is the last occurrence of its name before the value (a bare key on the same line).
+  void replace_entry(std::string_view key, const toml::node& value, std::string text) {
+    std::size_t end = offset(value.source().end);
+    // toml++ ends an array's region before its closing bracket.
+    if (value.is_array() && end < text_.size() && text_[end] == ']') ++end;
+    const std::size_t begin = text_.rfind(key, offset(value.source().begin));
+    if (begin == std::string_view::npos) return;
+    edits_.push_back({begin, end, std::move(text), static_cast<int>(edits_.size())});
   }
 
   void replace(const toml::node& node, std::string text) {
@@ -128,9 +140,15 @@ class initial_value_writer {
       }
       const int ix = find(name + "_x"), iy = find(name + "_y");
       if (ix < 0 || iy < 0) continue;
-      pair(*t, label, "position", {ix, iy}, q_, m_.initial_positions());
-      pair(*t, label, "velocity", {ix, iy}, qd_, m_.initial_velocities());
+      std::vector<int> r{ix, iy};
+      if (const int iz = find(name + "_z"); iz >= 0) r.push_back(iz);  // spatial
+      numbers(*t, label, "position", gather(q_, r), gather(m_.initial_positions(), r));
+      numbers(*t, label, "velocity", gather(qd_, r), gather(m_.initial_velocities(), r));
       if (!body) continue;
+      if (r.size() == 3) {
+        euler_parameters(*t, label, name);
+        continue;
+      }
       const int ip = find(name + "_phi");
       if (ip < 0) continue;
       scalar(*t, label, "angle", q_[ip], m_.initial_positions()[ip]);
@@ -173,28 +191,72 @@ class initial_value_writer {
     }
   }
 
-  void pair(const toml::table& t, const std::string& label, const char* key, std::array<int, 2> idx,
-            const Eigen::VectorXd& now, const Eigen::VectorXd& was) {
-    std::array<bool, 2> changed{};
-    for (std::size_t k = 0; k < 2; ++k) changed[k] = now[idx[k]] != was[idx[k]];
-    if (!changed[0] && !changed[1]) return;
+  static std::vector<double> gather(const Eigen::VectorXd& v, const std::vector<int>& idx) {
+    std::vector<double> out;
+    for (const int i : idx) out.push_back(v[i]);
+    return out;
+  }
+
+  // An array of numbers: the entries that changed are replaced in place, or the key is added.
+  void numbers(const toml::table& t, const std::string& label, const char* key,
+               const std::vector<double>& now, const std::vector<double>& was) {
+    if (now == was) return;
     const toml::node* n = t.get(key);
     if (n == nullptr) {
-      editor_.add_key(t, label, key,
-                      fmt::format("[{}, {}]", toml_number(now[idx[0]]), toml_number(now[idx[1]])));
+      std::string list;
+      for (const double v : now) list += (list.empty() ? "" : ", ") + toml_number(v);
+      editor_.add_key(t, label, key, "[" + list + "]");
       ++out_.added;
       return;
     }
     const toml::array* a = n->as_array();
-    if (a == nullptr || a->size() != 2) {
-      throw io::input_error(fmt::format("{}:{}: {} field '{}': expected an array of 2 values",
-                                        source_, n->source().begin.line, label, key));
+    if (a == nullptr || a->size() != now.size()) {
+      throw io::input_error(fmt::format("{}:{}: {} field '{}': expected an array of {} values",
+                                        source_, n->source().begin.line, label, key, now.size()));
     }
-    for (std::size_t k = 0; k < 2; ++k) {
-      if (!changed[k]) continue;
-      editor_.replace(*a->get(k), toml_number(now[idx[k]]));
+    for (std::size_t k = 0; k < now.size(); ++k) {
+      const toml::node* entry = a->get(k);
+      if (now[k] == was[k] || entry == nullptr) continue;
+      editor_.replace(*entry, toml_number(now[k]));
       ++out_.replaced;
     }
+  }
+
+  // A spatial body's orientation, in the form the file gives it (orientation, or rotation_axis
+  // and rotation_angle), and its angular velocity in the file's angular_velocity_frame.
+  void euler_parameters(const toml::table& t, const std::string& label, const std::string& name) {
+    std::vector<int> e;
+    for (int k = 0; k < 4; ++k) e.push_back(find(fmt::format("{}_e{}", name, k)));
+    if (std::find(e.begin(), e.end(), -1) != e.end()) return;
+    const auto vec4_of = [&](const Eigen::VectorXd& v) {
+      return Eigen::Vector4d(v[e[0]], v[e[1]], v[e[2]], v[e[3]]);
+    };
+    const Eigen::Vector4d p = vec4_of(q_), p_was = vec4_of(m_.initial_positions());
+    if (p != p_was) {
+      if (t.contains("rotation_axis") && t.contains("rotation_angle")) {
+        // Written back as Euler parameters: an axis and angle would not read back bit for bit.
+        for (const auto& [k, v] : t) {
+          if (k.str() == "rotation_axis") {
+            editor_.replace_entry(
+                "rotation_axis", v,
+                fmt::format("orientation = [{}, {}, {}, {}]", toml_number(p[0]), toml_number(p[1]),
+                            toml_number(p[2]), toml_number(p[3])));
+            ++out_.replaced;
+          } else if (k.str() == "rotation_angle") {
+            editor_.replace_entry("rotation_angle", v, "");
+          }
+        }
+      } else {
+        numbers(t, label, "orientation", {p[0], p[1], p[2], p[3]},
+                {p_was[0], p_was[1], p_was[2], p_was[3]});
+      }
+    }
+    const auto frame = t.get("angular_velocity_frame");
+    const bool body_frame = frame != nullptr && frame->value<std::string>() == "body";
+    const Eigen::Vector3d w = euler::angular_velocity(p, vec4_of(qd_), body_frame);
+    const Eigen::Vector3d w_was =
+        euler::angular_velocity(p_was, vec4_of(m_.initial_velocities()), body_frame);
+    numbers(t, label, "angular_velocity", {w[0], w[1], w[2]}, {w_was[0], w_was[1], w_was[2]});
   }
 
   file_editor& editor_;
