@@ -49,16 +49,22 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// Median over `repeats` samples of the mean time of `per_sample` calls of `f`, microseconds.
-double time_us(int per_sample, const std::function<void()>& f) {
-  std::vector<double> samples;
+// Medians over `repeats` samples of the mean time of `per_sample` calls of each of `fs`,
+// microseconds. The functions take turns within each repeat, so that a load from other
+// processes on the machine falls on all of them alike (the ratios are the figures to trust).
+std::vector<double> paired_us(int per_sample, const std::vector<std::function<void()>>& fs) {
+  std::vector<std::vector<double>> samples(fs.size());
   for (int rep = 0; rep < repeats; ++rep) {
-    const auto t0 = clock_type::now();
-    for (int i = 0; i < per_sample; ++i) f();
-    samples.push_back(std::chrono::duration<double, std::micro>(clock_type::now() - t0).count() /
-                      per_sample);
+    for (std::size_t k = 0; k < fs.size(); ++k) {
+      const auto t0 = clock_type::now();
+      for (int i = 0; i < per_sample; ++i) fs[k]();
+      samples[k].push_back(
+          std::chrono::duration<double, std::micro>(clock_type::now() - t0).count() / per_sample);
+    }
   }
-  return median(samples);
+  std::vector<double> medians;
+  for (auto& v : samples) medians.push_back(median(v));
+  return medians;
 }
 
 // One rigid body of a tree, joined to its parent (or the ground) by a ball or a hinge joint.
@@ -453,19 +459,17 @@ void trajectory(const mechanism& m) {
   mech::simulation_options timed = rk;
   timed.diagnostics = false;
   const long steps = std::lround(timed.t_end / dt);
-  const double kinevo_us = time_us(1,
-                                   [&] {
-                                     mech::simulate(model, *solver, timed,
-                                                    [](const mech::step_record&) { return true; });
-                                   }) /
-                           static_cast<double>(steps);
   mujoco_run run(m, dt);
-  const double mujoco_us = time_us(1,
-                                   [&] {
-                                     run.reset(m);
-                                     for (long i = 0; i < steps; ++i) mj_step(run.model, run.data);
-                                   }) /
-                           static_cast<double>(steps);
+  const auto us = paired_us(1, {[&] {
+                                  mech::simulate(model, *solver, timed,
+                                                 [](const mech::step_record&) { return true; });
+                                },
+                                [&] {
+                                  run.reset(m);
+                                  for (long i = 0; i < steps; ++i) mj_step(run.model, run.data);
+                                }});
+  const double kinevo_us = us[0] / static_cast<double>(steps);
+  const double mujoco_us = us[1] / static_cast<double>(steps);
   fmt::print(
       "RK4 step, dt = {:g}, {} steps, median of {}: kinevo (GIGSP) {:.2f} us, MuJoCo "
       "{:.2f} us, kinevo / MuJoCo {:.2f}\n",
@@ -530,27 +534,27 @@ void chains() {
     const int steps = links >= 50 ? 200 : (links >= 10 ? 1000 : 5000);
 
     mujoco_run run(m, dt);
-    const double mj = time_us(1,
-                              [&] {
-                                run.reset(m);
-                                for (int i = 0; i < steps; ++i) mj_step(run.model, run.data);
-                              }) /
-                      steps;
-    auto kinevo_step = [&](const std::string& solver_name) {
-      auto solver = mech::make_solver(solver_name);
-      mech::simulation_options o;
-      o.dt = dt;
-      o.t_end = steps * dt;
-      o.diagnostics = false;
-      long long done = 0;
-      const double us = time_us(1, [&] {
-        done =
-            mech::simulate(model, *solver, o, [](const mech::step_record&) { return true; }).steps;
-      });
-      return us / static_cast<double>(done);
+    auto gigsp = mech::make_solver("gigsp");
+    auto lm = mech::make_solver("lm");
+    mech::simulation_options o;
+    o.dt = dt;
+    o.t_end = steps * dt;
+    o.diagnostics = false;
+    auto kinevo_run = [&](mech::acceleration_solver& solver) {
+      return [&] {
+        const auto r =
+            mech::simulate(model, solver, o, [](const mech::step_record&) { return true; });
+        if (r.steps != steps) throw std::runtime_error(fmt::format("{}: {}", m.name, r.message));
+      };
     };
-    const double g = kinevo_step("gigsp");
-    const double l = kinevo_step("lm");
+    const auto us = paired_us(1, {[&] {
+                                    run.reset(m);
+                                    for (int i = 0; i < steps; ++i) mj_step(run.model, run.data);
+                                  },
+                                  kinevo_run(*gigsp), kinevo_run(*lm)});
+    const double mj = us[0] / steps;
+    const double g = us[1] / steps;
+    const double l = us[2] / steps;
     fmt::print("{:>4} {:>5} {:>5} {:>10.2f} {:>12.2f} {:>10.2f} {:>13.2f} {:>10.2f}\n", links,
                model.coordinates(), model.constraints(), mj, g, l, g / mj, l / mj);
 
@@ -559,34 +563,35 @@ void chains() {
     const auto& q = model.initial_positions();
     const auto& qd = model.initial_velocities();
     const int per = links >= 50 ? 50 : 5000;
-    const double ev = time_us(per, [&] {
-      model.evaluate(q, qd, 0.0, s);
-      sink += s.rhs[0];
-    });
+    model.evaluate(q, qd, 0.0, s);
     const reduced_system r = without_norm_rows(s);
-    solve_row row{links, ev, 0, 0, 0, 0, 0, 0};
-    for (const std::string name : {"gigsp", "lm"}) {
-      auto solver = mech::make_solver(name);
-      const double all = time_us(per, [&] { sink += solver->solve(s).acceleration[0]; });
-      const double no_norm = time_us(per, [&] { sink += solver->solve(r.system).acceleration[0]; });
-      // How far the centre-of-mass accelerations move without the rows (they are not the same
-      // problem: the Euler parameters' scaling mode is then free).
-      const Eigen::VectorXd a = solver->solve(s).acceleration;
-      const Eigen::VectorXd b = solver->solve(r.system).acceleration;
+    auto solve = [&](mech::acceleration_solver& solver, const mech::constrained_system& system) {
+      return [&solver, &system] { sink += solver.solve(system).acceleration[0]; };
+    };
+    const auto t = paired_us(
+        per, {[&] {
+                model.evaluate(q, qd, 0.0, s);
+                sink += s.rhs[0];
+              },
+              solve(*gigsp, s), solve(*gigsp, r.system), solve(*lm, s), solve(*lm, r.system)});
+    // How far the centre-of-mass accelerations move without the rows: the Euler parameters'
+    // scaling mode is then free, so it is not the same problem.
+    const auto& names = model.coordinate_names();
+    auto moved = [&](mech::acceleration_solver& solver) {
+      const Eigen::VectorXd a = solver.solve(s).acceleration;
+      const Eigen::VectorXd b = solver.solve(r.system).acceleration;
       double da = 0.0;
-      for (int k = 0; k < links; ++k) {
-        da = std::max(da, (a.segment<3>(7 * k) - b.segment<3>(7 * k)).cwiseAbs().maxCoeff());
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        const char last = names[i].back();
+        if (names[i].size() > 2 && names[i][names[i].size() - 2] == '_' &&
+            (last == 'x' || last == 'y' || last == 'z')) {
+          const auto k = static_cast<Eigen::Index>(i);
+          da = std::max(da, std::abs(a[k] - b[k]));
+        }
       }
-      if (name == "gigsp") {
-        row.gigsp_all = all;
-        row.gigsp_no_norm = no_norm;
-        row.da_gigsp = da;
-      } else {
-        row.lm_all = all;
-        row.lm_no_norm = no_norm;
-        row.da_lm = da;
-      }
-    }
+      return da;
+    };
+    const solve_row row{links, t[0], t[1], t[2], t[3], t[4], moved(*gigsp), moved(*lm)};
     solve_rows.push_back(row);
   }
   fmt::print(
