@@ -150,8 +150,10 @@ std::string kinevo_text(const mechanism& m) {
 
 // MuJoCo XML: nested bodies whose frames have the links' axes and their origin at the joint
 // point; the initial configuration is in the bodies' pos and quat (qpos0 = identity / 0).
-// Inertial elements only: no geoms, hence no contacts.
-std::string mujoco_xml(const mechanism& m, double timestep) {
+// Inertial elements only: no geoms, hence no contacts. `gimbal`: each ball joint as three hinges
+// about the body's x, y, z axes (Cardan angles, all zero initially), whose RK4 integration is the
+// plain one of scalar coordinates.
+std::string mujoco_xml(const mechanism& m, double timestep, bool gimbal) {
   std::function<std::string(int)> body = [&](int i) {
     const auto& l = m.links[static_cast<std::size_t>(i)];
     vec3 pos = l.point_parent;
@@ -161,13 +163,24 @@ std::string mujoco_xml(const mechanism& m, double timestep) {
       pos = l.point_parent - p.point_child;  // from the parent's frame origin (its joint point)
       rel = p.orientation.conjugate() * l.orientation;
     }
+    std::string joints;
+    if (l.hinge) {
+      joints = fmt::format("<joint name=\"{}_joint\" type=\"hinge\" axis=\"{}\"/>", l.name,
+                           xml_vec(l.axis));
+    } else if (gimbal) {
+      for (const char* axis : {"x", "y", "z"}) {
+        joints +=
+            fmt::format("<joint name=\"{}_joint_{}\" type=\"hinge\" axis=\"{}\"/>", l.name, axis,
+                        axis[0] == 'x' ? "1 0 0" : (axis[0] == 'y' ? "0 1 0" : "0 0 1"));
+      }
+    } else {
+      joints = fmt::format("<joint name=\"{}_joint\" type=\"ball\"/>", l.name);
+    }
     std::string s = fmt::format(
-        "<body name=\"{}\" pos=\"{}\" quat=\"{} {} {} {}\">"
-        "<joint name=\"{}_joint\" type=\"{}\" pos=\"0 0 0\"{}/>"
+        "<body name=\"{}\" pos=\"{}\" quat=\"{} {} {} {}\">{}"
         "<inertial pos=\"{}\" mass=\"{}\" diaginertia=\"{}\"/>",
-        l.name, xml_vec(pos), rel.w(), rel.x(), rel.y(), rel.z(), l.name,
-        l.hinge ? "hinge" : "ball", l.hinge ? fmt::format(" axis=\"{}\"", xml_vec(l.axis)) : "",
-        xml_vec(-l.point_child), l.mass, xml_vec(l.inertia));
+        l.name, xml_vec(pos), rel.w(), rel.x(), rel.y(), rel.z(), joints, xml_vec(-l.point_child),
+        l.mass, xml_vec(l.inertia));
     for (std::size_t c = 0; c < m.links.size(); ++c) {
       if (m.links[c].parent == i) s += body(static_cast<int>(c));
     }
@@ -187,12 +200,14 @@ std::string mujoco_xml(const mechanism& m, double timestep) {
 struct mujoco_run {
   mjModel* model = nullptr;
   mjData* data = nullptr;
-  mujoco_run(const mechanism& m, double timestep) {
+  bool gimbal = false;
+  mujoco_run(const mechanism& m, double timestep, bool gimbal_joints = false)
+      : gimbal(gimbal_joints) {
     const auto path = std::filesystem::temp_directory_path() /
                       fmt::format("kinevo_spatial_{}.xml", static_cast<const void*>(this));
     {
       std::ofstream f(path);
-      f << mujoco_xml(m, timestep);
+      f << mujoco_xml(m, timestep, gimbal);
     }
     char error[1000] = "";
     model = mj_loadXML(path.string().c_str(), nullptr, error, sizeof(error));
@@ -208,19 +223,25 @@ struct mujoco_run {
     mj_deleteModel(model);
   }
   // Rest configuration (qpos0) with the initial joint velocities: a ball joint's is the angular
-  // velocity relative to the parent in the child's frame, a hinge's the rate about its axis.
+  // velocity relative to the parent in the child's frame, a hinge's the rate about its axis. At
+  // zero Cardan angles the three hinges' rates are that relative angular velocity's components.
   void reset(const mechanism& m) {
     mj_resetData(model, data);
+    auto dof = [&](const std::string& joint) {
+      return model->jnt_dofadr[mj_name2id(model, mjOBJ_JOINT, joint.c_str())];
+    };
     for (const auto& l : m.links) {
-      const int j = mj_name2id(model, mjOBJ_JOINT, (l.name + "_joint").c_str());
-      const int dof = model->jnt_dofadr[j];
       const vec3 w_p = l.parent < 0 ? vec3::Zero()
                                     : m.links[static_cast<std::size_t>(l.parent)].angular_velocity;
       const vec3 w_rel = l.orientation.conjugate() * (l.angular_velocity - w_p);
       if (l.hinge) {
-        data->qvel[dof] = w_rel.dot(l.axis);
+        data->qvel[dof(l.name + "_joint")] = w_rel.dot(l.axis);
+      } else if (gimbal) {
+        data->qvel[dof(l.name + "_joint_x")] = w_rel.x();
+        data->qvel[dof(l.name + "_joint_y")] = w_rel.y();
+        data->qvel[dof(l.name + "_joint_z")] = w_rel.z();
       } else {
-        for (int k = 0; k < 3; ++k) data->qvel[dof + k] = w_rel[k];
+        for (int k = 0; k < 3; ++k) data->qvel[dof(l.name + "_joint") + k] = w_rel[k];
       }
     }
     mj_forward(model, data);
@@ -348,8 +369,8 @@ centres kinevo_centres(const mechanism& m, const mech::model& model,
   return c;
 }
 
-centres mujoco_centres(const mechanism& m, double timestep) {
-  mujoco_run run(m, timestep);
+centres mujoco_centres(const mechanism& m, double timestep, bool gimbal = false) {
+  mujoco_run run(m, timestep, gimbal);
   std::vector<int> ids;
   for (const auto& l : m.links) ids.push_back(mj_name2id(run.model, mjOBJ_BODY, l.name.c_str()));
   centres c;
@@ -412,6 +433,8 @@ void trajectory(const mechanism& m) {
   const centres mj = mujoco_centres(m, dt);
   const centres mj2 = mujoco_centres(m, dt / 2);
   const centres mj4 = mujoco_centres(m, dt / 4);
+  const centres mj_gimbal = mujoco_centres(m, dt, true);
+  const centres mj_gimbal2 = mujoco_centres(m, dt / 2, true);
 
   const auto model = mech::load_model_from_string(kinevo_text(m), m.name);
   fmt::print("kinevo: n = {} coordinates, m = {} constraint rows\n", model.coordinates(),
@@ -444,6 +467,10 @@ void trajectory(const mechanism& m) {
              max_difference(mj, mj2));
   fmt::print("  MuJoCo dt = {:g} vs dt = {:g}:   {:.3e} m\n", dt / 2, dt / 4,
              max_difference(mj2, mj4));
+  fmt::print("  kinevo DP vs MuJoCo RK4 dt = {:g}, ball joints as three hinges: {:.3e} m\n", dt,
+             max_difference(k_dp, mj_gimbal));
+  fmt::print("  kinevo DP vs MuJoCo RK4 dt = {:g}, ball joints as three hinges: {:.3e} m\n", dt / 2,
+             max_difference(k_dp, mj_gimbal2));
   fmt::print("  kinevo RK4 dt = {:g} vs kinevo DP:   {:.3e} m\n", dt, max_difference(k_rk, k_dp));
   fmt::print("  kinevo RK4 dt = {:g} vs MuJoCo RK4:  {:.3e} m\n", dt, max_difference(k_rk, mj));
   fmt::print("per sample (t: DP vs MuJoCo dt = {:g}, DP vs MuJoCo dt = {:g}):\n", dt, dt / 4);
