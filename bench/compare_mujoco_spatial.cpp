@@ -5,8 +5,9 @@
 // trajectories: the spherical pendulum with flywheel and a 3D double pendulum. kinevo integrates
 //   with Dormand-Prince (rtol 1e-11) and the default solver (GIGSP); MuJoCo with its RK4 at a
 //   fixed step. The centres of mass (MuJoCo's xipos) are compared at t = 0.1, 0.2, ..., 1.5.
-//   MuJoCo is also run at half and a quarter of its step, which separates its step error from a
-//   model mismatch. Step times: kinevo RK4 and MuJoCo RK4 at the same fixed step, medians of 7.
+//   MuJoCo is also run at half and a quarter of its step, and with each ball joint as three
+//   hinges, which separates its step error (its quaternion integration) from a model mismatch. Step
+//   times: kinevo RK4 and MuJoCo RK4 at the same fixed step, medians of 7.
 // chains: one RK4 step of N = 2, 10, 50 links joined by spherical joints (kinevo: 7 coordinates
 //   and one normalisation row per body, GIGSP and LM; MuJoCo: ball joints), the model
 //   evaluation, and the acceleration solve with and without the Euler-parameter rows "*.norm".
@@ -73,10 +74,11 @@ struct link {
   int parent = -1;     // index of an earlier link; -1 for the ground
   bool hinge = false;  // revolute about `axis`, else spherical
   vec3 axis{0, 0, 1};  // hinge axis in the link's own (centroidal) frame
-  vec3 point_parent;   // joint point in the parent's centroidal frame (global for the ground)
-  vec3 point_child;    // joint point in the link's centroidal frame
+  vec3 point_parent{0, 0,
+                    0};  // joint point in the parent's centroidal frame (global for the ground)
+  vec3 point_child{0, 0, 0};  // joint point in the link's centroidal frame
   double mass = 1.0;
-  vec3 inertia;                    // principal centroidal moments along the link's axes
+  vec3 inertia{1, 1, 1};           // principal centroidal moments along the link's axes
   quat orientation{1, 0, 0, 0};    // link -> global, initial
   vec3 angular_velocity{0, 0, 0};  // global, initial
   // Filled by complete(): centre of mass and its velocity, consistent with the joints.
