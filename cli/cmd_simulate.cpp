@@ -36,7 +36,7 @@ struct simulate_args {
   bool solver_given = false, stabilization_given = false, integrator_given = false;
   std::vector<std::string> sets;
   std::vector<std::string> plot_columns;
-  std::string out, plot;
+  std::string out, plot, plot_x;
   bool kinematic = false;
   bool assemble = false;
   bool no_divergence_check = false;
@@ -79,14 +79,15 @@ void prepare_options(simulate_args& a) {
   check_output_path(a.plot, "--plot");
 }
 
-// The rows and plotted series the run keeps; an unknown --plot-columns name is bad input.
+// The rows and plotted series the run keeps; an unknown column name is bad input.
 mechanics::trajectory_recorder make_recorder(const simulate_args& a, const mechanics::model& m,
                                              bool with_reference) {
   try {
     return mechanics::trajectory_recorder(m, with_reference, a.sim.record_every, a.plot_columns,
-                                          !a.out.empty());
+                                          !a.out.empty(), a.plot_x);
   } catch (const io::option_error& e) {
-    throw io::input_error(fmt::format("--plot-columns {}", e.requirement()));
+    const char* option = e.field() == "plot_x" ? "--plot-x" : "--plot-columns";
+    throw io::input_error(fmt::format("{} {}", option, e.requirement()));
   }
 }
 
@@ -270,10 +271,11 @@ const command_registration simulate_registration(
                    "Without it the run stops there with exit status 1");
       sub.add_option("--out", a->out,
                      "CSV of t, q, q', q'', violations, energy, constraint forces");
-      sub.add_option("--plot", a->plot, "SVG plot of the chosen columns against t");
+      sub.add_option("--plot", a->plot, "SVG plot of the chosen columns against t or --plot-x");
       sub.add_option("--plot-columns", a->plot_columns,
                      "CSV columns to plot (default: coordinates)")
           ->delimiter(',');
+      sub.add_option("--plot-x", a->plot_x, "CSV column on the plot's x axis (default: t)");
       add_solver_options(sub, a->solver_options);
       // Hidden: for the tests of the interrupted path.
       sub.add_option("--interrupt-after", a->interrupt_after)->group("");

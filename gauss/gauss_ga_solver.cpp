@@ -15,6 +15,8 @@
 #include "ga/mpi_environment.hpp"
 #include "ga/search_box.hpp"
 #include "gauss/gauss_objective.hpp"
+#include "mechanics/solver_factory.hpp"
+#include "mechanics/solver_support.hpp"
 
 namespace kinevo::gauss {
 
@@ -98,6 +100,24 @@ std::vector<int> inconsistent_rows(const Eigen::MatrixXd& a, const Eigen::Vector
     }
   }
   return out;
+}
+
+// The rank of A and the rows that depend on earlier ones, by GIGSP's sweep (modified
+// Gram-Schmidt on the rows of A L^-T, generalized-inverse dissertation (GIGSP), eqs. 2.21-2.30,
+// with the direct solvers' default tolerances), so that "ga" names the redundant rows GIGSP
+// drops. The GA drops none: its penalty (eq. 5.6) weighs a redundant row like any other and a
+// consistent one costs nothing at the minimiser. A diagnosis only, O(m n^2 + m^2 n) per solve,
+// below the eigen-decomposition of H that every solve pays.
+void report_rank(const constrained_system& s, acceleration_result& out) {
+  if (s.constraints() == 0) return;
+  mechanics::mass_factor mf;
+  if (!mf.compute(s)) return;
+  const mechanics::solver_options d;
+  const mechanics::gram_schmidt_rows gs =
+      mechanics::orthonormalize_rows(mf.right_solve_upper(s.jacobian), s.rhs, d.rank_tolerance,
+                                     d.consistency_tolerance, d.degenerate_tolerance);
+  out.rank = static_cast<int>(gs.kept.size());
+  out.redundant = gs.redundant;
 }
 
 }  // namespace
@@ -571,6 +591,7 @@ acceleration_result gauss_ga_solver::finish(solve_state& s) {
   out.runs = static_cast<int>(runs_.size());
   out.evaluations = s.evaluations;
   const Eigen::VectorXd a = runs_.back().acceleration;
+  report_rank(s.system, out);
   if (diagnose_inconsistent(s.system, s.terms, s.scales, a, s.first_run_index, out)) {
     reset();
     return out;

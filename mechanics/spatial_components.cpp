@@ -91,8 +91,8 @@ void apply_wrench(model_description& d, const spatial_frame& f, const vec3& poin
 void spatial_component_reader::read_joints_and_forces(const toml::table& root,
                                                       const toml_fields& fields,
                                                       model_description& out) {
-  read_spatial_joints(root, fields, frames_, out);
-  read_spatial_forces(root, fields, frames_, out);
+  const joint_references joints = read_spatial_joints(root, fields, frames_, out);
+  read_spatial_forces(root, fields, frames_, joints, out);
 }
 
 void spatial_component_reader::substitute_definitions(const symbolic::expression_context& context,

@@ -30,11 +30,15 @@ struct spatial_frame {
   std::vector<int> coordinates;    // indices of r then p in the model's coordinates
 };
 
-// The reference directions of a revolute or cylindrical joint, in the global frame: f_i and
+// The reference directions of a revolute, cylindrical or translational joint, in the global
+// frame (and its two bodies): f_i and
 // g_i = h_i x f_i on body i, f_j on body j. The relative angle theta of j about the axis has
 // cos theta = f_i.f_j and sin theta = g_i.f_j (zero where the references coincide).
 struct joint_reference {
+  const spatial_frame* body_i = nullptr;
+  const spatial_frame* body_j = nullptr;
   vec3 f_i, g_i, f_j;
+  bool rotates = true;  // false for a translational joint: its .twist row fixes the angle
 };
 
 // One [[joint]] or [[force]] table being read (spatial_joints.cpp, spatial_forces.cpp).
@@ -75,11 +79,15 @@ class spatial_component_reader {
   std::map<std::string, spatial_frame> frames_;
 };
 
-// Stages of the reader, one file each.
-void read_spatial_joints(const toml::table& root, const toml_fields& fields,
-                         const std::map<std::string, spatial_frame>& frames, model_description& d);
+// Stages of the reader, one file each. The joints return the references of their revolute,
+// cylindrical and translational joints by name, for drivers and rotational spring-dampers.
+using joint_references = std::map<std::string, joint_reference>;
+joint_references read_spatial_joints(const toml::table& root, const toml_fields& fields,
+                                     const std::map<std::string, spatial_frame>& frames,
+                                     model_description& d);
 void read_spatial_forces(const toml::table& root, const toml_fields& fields,
-                         const std::map<std::string, spatial_frame>& frames, model_description& d);
+                         const std::map<std::string, spatial_frame>& frames,
+                         const joint_references& joints, model_description& d);
 
 // Adds the generalized force of a force F (global) at the global point P and a torque n
 // (global) to the frame's coordinates: Q_r += F, Q_p += 2 E^T (n + (P - r) x F) (virtual work

@@ -74,10 +74,37 @@ void read_spring_damper(const spatial_table& c) {
   if (!c_d.is_zero()) d.conservative = false;
 }
 
+// A torsion spring-damper in a revolute or cylindrical joint: the torque
+// -(k (theta - theta0) + c theta') about the joint axis acts on body j, its opposite on body i
+// (virtual work n . h dtheta). theta = atan2(s, c) from the joint's reference vectors.
+void read_rotational_spring_damper(const spatial_table& c, const joint_references& joints) {
+  c.only({"type", "name", "joint", "stiffness", "damping", "rest_angle"});
+  const std::string joint = c.fields.string(c.t, c.section, "joint");
+  const auto it = joints.find(joint);
+  if (it == joints.end() || !it->second.rotates)
+    c.fields.fail(
+        c.fields.field_where(c.t, c.section, "joint"),
+        fmt::format("no revolute or cylindrical joint named '{}'{}", io::excerpt(joint, 40),
+                    it == joints.end() ? "" : " (a translational joint cannot turn)"));
+  const joint_reference& r = it->second;
+  model_description& d = c.d;
+  const GiNaC::ex k_s = c.expression_or("stiffness", 0);
+  const GiNaC::ex c_d = c.expression_or("damping", 0);
+  const GiNaC::ex a0 = c.expression_or("rest_angle", 0);
+  const GiNaC::ex angle = GiNaC::atan2(dot(r.g_i, r.f_j), dot(r.f_i, r.f_j));
+  const GiNaC::ex torque = -(k_s * (angle - a0) + c_d * d.time_derivative(angle));
+  const vec3 axis = cross(r.f_i, r.g_i);
+  apply_wrench(d, *r.body_j, r.body_j->r, {0, 0, 0}, torque * axis);
+  apply_wrench(d, *r.body_i, r.body_i->r, {0, 0, 0}, GiNaC::ex(-1) * (torque * axis));
+  d.add_potential(k_s * GiNaC::pow(angle - a0, 2) / 2);
+  if (!c_d.is_zero()) d.conservative = false;
+}
+
 }  // namespace
 
 void read_spatial_forces(const toml::table& root, const toml_fields& fields,
-                         const std::map<std::string, spatial_frame>& frames, model_description& d) {
+                         const std::map<std::string, spatial_frame>& frames,
+                         const joint_references& joints, model_description& d) {
   const std::string s = "[[force]]";
   for (const toml::table* table : fields.tables(root, "force")) {
     const toml::table& f = *table;
@@ -89,10 +116,12 @@ void read_spatial_forces(const toml::table& root, const toml_fields& fields,
       read_applied(c);
     } else if (type == "spring_damper") {
       read_spring_damper(c);
+    } else if (type == "rotational_spring_damper") {
+      read_rotational_spring_damper(c, joints);
     } else {
       fields.fail(fields.field_where(f, s, "type"),
                   fmt::format("unknown force type '{}' in a spatial model (gravity, applied, "
-                              "spring_damper)",
+                              "spring_damper, rotational_spring_damper)",
                               io::excerpt(type, 40)));
     }
   }

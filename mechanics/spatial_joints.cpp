@@ -87,7 +87,7 @@ void read_spherical(const spatial_table& c) {
   open_joint(c).spherical_rows();
 }
 
-void read_revolute(const spatial_table& c, std::map<std::string, joint_reference>& references) {
+void read_revolute(const spatial_table& c, joint_references& references) {
   c.only({"type", "name", "body_i", "body_j", "point_i", "point_j", "axis_i", "axis_j",
           "reference_i", "reference_j"});
   const joint_context j = open_joint(c);
@@ -98,11 +98,10 @@ void read_revolute(const spatial_table& c, std::map<std::string, joint_reference
   j.spherical_rows();
   j.row("axis1", dot(fi, hj));
   j.row("axis2", dot(gi, hj));
-  references[c.name] = {fi, gi, global(j.fj, a.f_j)};
+  references[c.name] = {&j.fi, &j.fj, fi, gi, global(j.fj, a.f_j)};
 }
 
-void read_cylindrical(const spatial_table& c, std::map<std::string, joint_reference>& references,
-                      bool translational) {
+void read_cylindrical(const spatial_table& c, joint_references& references, bool translational) {
   c.only({"type", "name", "body_i", "body_j", "point_i", "point_j", "axis_i", "axis_j",
           "reference_i", "reference_j"});
   const joint_context j = open_joint(c);
@@ -117,7 +116,7 @@ void read_cylindrical(const spatial_table& c, std::map<std::string, joint_refere
   j.row("line1", dot(fi, d));
   j.row("line2", dot(gi, d));
   if (translational) j.row("twist", dot(gi, fj));
-  references[c.name] = {fi, gi, fj};
+  references[c.name] = {&j.fi, &j.fj, fi, gi, fj, !translational};
 }
 
 void read_universal(const spatial_table& c) {
@@ -130,9 +129,9 @@ void read_universal(const spatial_table& c) {
   const Eigen::Vector3d carried =
       euler::rotation_matrix(j.fi.p0) * h_i;  // h_i and h_j must start perpendicular
   if (std::abs(carried.dot(euler::rotation_matrix(j.fj.p0) * h_j)) > 1e-6)
-    c.fields.fail(c.at, fmt::format("[[joint]] '{}': axis_i and axis_j must be perpendicular in "
-                                    "the initial configuration (the cross of a universal joint)",
-                                    c.name));
+    c.fields.fail(c.fields.field_where(c.t, c.section, "axis_j"),
+                  "must be perpendicular to axis_i in the initial configuration (the cross of a "
+                  "universal joint)");
   j.spherical_rows();
   j.row("cross", dot(global(j.fi, h_i), global(j.fj, h_j)));
 }
@@ -158,7 +157,7 @@ void read_point_on_plane(const spatial_table& c) {
 // A coordinate as a function of t, or the angle of a revolute or cylindrical joint:
 // sin(theta - value) = s cos(value) - c sin(value) with c = f_i.f_j, s = g_i.f_j, which is
 // theta - value to first order and smooth (no atan2 branch cut).
-void read_driver(const spatial_table& c, const std::map<std::string, joint_reference>& references) {
+void read_driver(const spatial_table& c, const joint_references& references) {
   c.only({"type", "name", "coordinate", "joint", "value"});
   const GiNaC::ex value = c.expression("value");
   if (c.t.contains("coordinate") == c.t.contains("joint"))
@@ -175,10 +174,11 @@ void read_driver(const spatial_table& c, const std::map<std::string, joint_refer
   } else {
     const std::string joint = c.fields.string(c.t, c.section, "joint");
     const auto it = references.find(joint);
-    if (it == references.end())
-      c.fields.fail(c.fields.field_where(c.t, c.section, "joint"),
-                    fmt::format("no revolute, cylindrical or translational joint named '{}'",
-                                io::excerpt(joint, 40)));
+    if (it == references.end() || !it->second.rotates)
+      c.fields.fail(
+          c.fields.field_where(c.t, c.section, "joint"),
+          fmt::format("no revolute or cylindrical joint named '{}'{}", io::excerpt(joint, 40),
+                      it == references.end() ? "" : " (a translational joint cannot turn)"));
     const joint_reference& r = it->second;
     c.d.add_constraint(
         c.name, c.at, true,
@@ -193,11 +193,12 @@ std::string joint_name(const toml::table& t, const toml_fields& fields, std::siz
 
 }  // namespace
 
-void read_spatial_joints(const toml::table& root, const toml_fields& fields,
-                         const std::map<std::string, spatial_frame>& frames, model_description& d) {
+joint_references read_spatial_joints(const toml::table& root, const toml_fields& fields,
+                                     const std::map<std::string, spatial_frame>& frames,
+                                     model_description& d) {
   const std::string s = "[[joint]]";
   const auto joints = fields.tables(root, "joint");
-  std::map<std::string, joint_reference> references;
+  joint_references references;
   // Drivers last, so that a driver may name a joint defined below it.
   for (const bool drivers : {false, true}) {
     for (std::size_t k = 0; k < joints.size(); ++k) {
@@ -228,6 +229,7 @@ void read_spatial_joints(const toml::table& root, const toml_fields& fields,
       }
     }
   }
+  return references;
 }
 
 }  // namespace kinevo::mechanics

@@ -19,11 +19,12 @@ namespace kinevo::mechanics {
 
 class trajectory_recorder {
  public:
-  // `plotted`: CSV column names to plot (empty: the coordinates); throws io::option_error
-  // (field "plot_columns") naming a column that does not exist and listing those that do.
-  // Without `keep_rows` only the plotted series are kept.
+  // `plotted`: CSV column names to plot (empty: the coordinates); `plot_x`: the column they are
+  // plotted against (empty: t), e.g. a point's x for its path in the XY plane. Throws
+  // io::option_error (field "plot_columns" or "plot_x") naming a column that does not exist and
+  // listing those that do. Without `keep_rows` only the plotted series are kept.
   trajectory_recorder(const model& m, bool with_reference, int record_every,
-                      std::vector<std::string> plotted, bool keep_rows);
+                      std::vector<std::string> plotted, bool keep_rows, std::string plot_x = {});
 
   // Adds the record if record_every keeps it (always its final one).
   void add(const step_record& r);
@@ -35,7 +36,9 @@ class trajectory_recorder {
   double last_t() const { return last_t_; }
   // "up to t = 0.25 (251 rows)", or "(no rows)".
   std::string written_span() const;
-  // The plotted series against t as an SVG chart (atomically), titled `title`.
+  // The column the series are plotted against ("t" unless plot_x was given).
+  const std::string& plot_x() const { return plot_x_; }
+  // The plotted series against t (or plot_x) as an SVG chart (atomically), titled `title`.
   void save_plot(const std::filesystem::path& path, const std::string& title) const;
 
  private:
@@ -46,6 +49,8 @@ class trajectory_recorder {
   io::csv_writer table_;
   std::vector<std::string> plotted_;
   std::vector<std::size_t> plot_index_;
+  std::string plot_x_;
+  std::size_t plot_x_index_ = 0;  // column of plot_x_ in a row (t is column 0)
   std::vector<io::chart_series> series_;
   long long rows_ = 0;
   double last_t_ = std::numeric_limits<double>::quiet_NaN();

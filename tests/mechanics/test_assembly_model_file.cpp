@@ -159,6 +159,38 @@ TEST(AssemblyModelFile, ParticleChainPositionsAndAddedVelocities) {
   EXPECT_NE(w.text.find("velocity = [0.0, 0.5]\n"), std::string::npos) << w.text;
 }
 
+// A spatial body given by rotation_axis and rotation_angle is written back as Euler parameters
+// (an axis and angle would not read back bit for bit), and its angular velocity in its frame.
+TEST(AssemblyModelFile, SpatialBodyOrientationAndAngularVelocity) {
+  const std::string text = R"([model]
+space = "spatial"
+[[body]]
+name = "b"
+mass = 1
+inertia = [1, 2, 3]
+position = [0, 0, 0]
+rotation_axis = [1, 0, 0]
+rotation_angle = "pi/6"
+angular_velocity = [0, 0, 1]
+angular_velocity_frame = "body"
+)";
+  const model m = load_model_from_string(text, "body.toml");
+  Eigen::VectorXd q = m.initial_positions(), qd = m.initial_velocities();
+  const Eigen::Vector4d p = Eigen::Vector4d(q[3] + 0.01, q[4], q[5] + 0.02, q[6]).normalized();
+  q.segment<4>(3) = p;
+  // The rates of a body angular velocity (1, 2, 3): p' = 1/2 G^T w'.
+  Eigen::Matrix<double, 3, 4> g;
+  g << -p[1], p[0], p[3], -p[2], -p[2], -p[3], p[0], p[1], -p[3], p[2], -p[1], p[0];
+  qd.segment<4>(3) = 0.5 * g.transpose() * Eigen::Vector3d(1, 2, 3);
+  const rewritten_model_file w = rewrite_initial_values(text, "body.toml", m, q, qd);
+  EXPECT_EQ(w.text.find("rotation_axis"), std::string::npos) << w.text;
+  EXPECT_NE(w.text.find("orientation = ["), std::string::npos) << w.text;
+  EXPECT_NE(w.text.find("angular_velocity_frame = \"body\""), std::string::npos) << w.text;
+  const model back = load_model_from_string(w.text, "back.toml");
+  EXPECT_LT((back.initial_positions() - q).cwiseAbs().maxCoeff(), 1e-15);
+  EXPECT_LT((back.initial_velocities() - qd).cwiseAbs().maxCoeff(), 1e-14);
+}
+
 TEST(AssemblyModelFile, InlineTableCannotTakeANewKey) {
   const std::string text =
       "body = [{name = \"b\", mass = 1.0, inertia = 1.0, position = [0.0, 0.0], angle = 0.0}]\n";

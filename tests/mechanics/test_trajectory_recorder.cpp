@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "io/errors.hpp"
 #include "mechanics/solver_factory.hpp"
@@ -57,6 +58,34 @@ TEST(TrajectoryRecorder, AnUnknownPlotColumnIsNamedWithTheColumnsThatExist) {
   trajectory_recorder empty(m, false, 1, {}, false);
   EXPECT_EQ(empty.written_span(), "(no rows)");
   EXPECT_TRUE(std::isnan(empty.last_t()));
+}
+
+TEST(TrajectoryRecorder, PlotXTakesTheSeriesAbscissaFromAColumn) {
+  const model m = load_model(examples + "/pendulum.toml");
+  const auto& q = m.coordinate_names();
+  ASSERT_GE(q.size(), 2U);
+  auto solver = make_solver("gigsp");
+  simulation_options o;
+  o.t_end = 0.05;
+  o.dt = 0.01;
+  trajectory_recorder rec(m, false, 1, {q[1]}, true, q[0]);
+  EXPECT_EQ(rec.plot_x(), q[0]);
+  std::vector<double> expected_x;
+  (void)simulate(m, *solver, o, [&](const step_record& r) {
+    rec.add(r);
+    expected_x.push_back(r.q[0]);
+    return true;
+  });
+  ASSERT_EQ(rec.series().size(), 1U);
+  EXPECT_EQ(rec.series()[0].x, expected_x);
+  EXPECT_EQ(trajectory_recorder(m, false, 1, {}, false).plot_x(), "t");
+  try {
+    trajectory_recorder bad(m, false, 1, {}, false, "zz");
+    FAIL() << "accepted an unknown plot_x column";
+  } catch (const io::option_error& e) {
+    EXPECT_EQ(e.field(), "plot_x");
+    EXPECT_NE(e.requirement().find("'zz'"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
