@@ -1,7 +1,7 @@
 // kinevo model: write generated model files (chain), describe a model file (info), assemble a
 // model file's initial state and write it back (assemble).
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -35,6 +35,8 @@ struct model_args {
 
 int run_chain(const model_args& a) {
   validate_options(a.chain, {{"angle_deg", "--angle"}});
+  const int coordinates = (a.chain.spatial ? 7 : 2) * a.chain.links;
+  const int constraints = (a.chain.spatial ? 4 : 1) * a.chain.links;
   const std::string text = mechanics::chain_model_text(a.chain);
   if (a.out.empty()) {
     if (a.json) {
@@ -47,13 +49,13 @@ int run_chain(const model_args& a) {
   io::write_text_atomically(a.out, text);
   if (a.json) {
     fmt::print("{}\n", nlohmann::json{{"links", a.chain.links},
-                                      {"coordinates", 2 * a.chain.links},
-                                      {"constraints", a.chain.links},
+                                      {"coordinates", coordinates},
+                                      {"constraints", constraints},
                                       {"out", a.out}}
                            .dump());
   } else if (!a.quiet) {
     fmt::print("wrote {} ({} links, {} coordinates, {} constraints)\n", a.out, a.chain.links,
-               2 * a.chain.links, a.chain.links);
+               coordinates, constraints);
   }
   return exit_ok;
 }
@@ -189,10 +191,17 @@ const command_registration model_registration(
       CLI::App* chain = sub.add_subcommand("chain", "Write an N-link pendulum chain model file");
       chain->add_option("--links", a->chain.links, "Number of links N")->required();
       chain->add_option("--length", a->chain.length, "Link length in m")->capture_default_str();
-      chain->add_option("--mass", a->chain.mass, "Particle mass in kg")->capture_default_str();
-      chain->add_option("--gravity", a->chain.gravity, "Gravity in m/s^2 (along -y)")
+      chain->add_option("--mass", a->chain.mass, "Particle (or link) mass in kg")
+          ->capture_default_str();
+      chain->add_option("--gravity", a->chain.gravity, "Gravity in m/s^2 (along -y; -z if spatial)")
           ->capture_default_str();
       chain->add_option("--angle", a->chain.angle_deg, "Initial angle from the vertical in degrees")
+          ->capture_default_str();
+      chain->add_flag("--spatial", a->chain.spatial,
+                      "Spatial chain: rigid links on spherical joints (Euler parameters)");
+      chain
+          ->add_option("--spin", a->chain.spin,
+                       "Spatial chain: initial turning rate about the vertical in rad/s")
           ->capture_default_str();
       chain->add_option("--out", a->out, "Model file to write (default: print it)");
       chain->add_flag("--json", a->json, "Print one JSON object on stdout");

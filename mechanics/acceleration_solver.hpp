@@ -16,6 +16,9 @@ namespace kinevo::mechanics {
 struct constrained_system {
   Eigen::MatrixXd mass;                           // M, n x n, symmetric positive definite
   bool mass_is_diagonal = false;                  // lets solvers take the diagonal fast path
+  // A non-diagonal M's diagonal blocks (first coordinate, size), in order; empty when unknown
+  // or M is diagonal. Lets solvers factor a spatial model's M block by block (owned by the model).
+  std::span<const std::pair<int, int>> mass_blocks;
   Eigen::VectorXd force;                          // f, applied generalized forces (n)
   Eigen::MatrixXd jacobian;                       // A, m x n
   Eigen::VectorXd rhs;                            // b, m

@@ -23,8 +23,12 @@ class compiled_model {
  public:
   int n = 0, m = 0, h = 0;
   bool diagonal = false;
+  // Non-diagonal M: its structurally non-zero entries (row-major, diagonal included), the
+  // main tape's first outputs, and the diagonal blocks they form (spatial bodies: 1 x 1 for
+  // the centre of mass, 4 x 4 for the Euler parameters).
+  std::vector<std::pair<int, int>> mass_pattern;
   int holonomic_nnz = 0;           // the first holonomic_nnz pattern entries are the rows of Phi_q
-  symbolic::evaluation_tape main;  // M (n or n*n), f (n), A non-zeros, b (m)
+  symbolic::evaluation_tape main;  // M (n or its pattern), f (n), A non-zeros, b (m)
   symbolic::evaluation_tape position;  // Phi (h)
   symbolic::evaluation_tape velocity;  // C (m)
   symbolic::evaluation_tape jacobian;  // Phi_q non-zeros (holonomic_nnz)
@@ -89,6 +93,7 @@ void model::evaluate(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double
     out.rhs.resize(c.m);
   }
   out.mass_is_diagonal = c.diagonal;
+  out.mass_blocks = mass_blocks_;
   out.constraint_names = constraint_names_;
   out.jacobian_pattern = pattern_;
   inputs.fill(q, qd, t);
@@ -99,9 +104,7 @@ void model::evaluate(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double
   if (c.diagonal) {
     for (int i = 0; i < c.n; ++i) out.mass(i, i) = *o++;
   } else {
-    for (int i = 0; i < c.n; ++i) {
-      for (int j = 0; j < c.n; ++j) out.mass(i, j) = *o++;
-    }
+    for (const auto& [i, j] : c.mass_pattern) out.mass(i, j) = *o++;
   }
   for (int i = 0; i < c.n; ++i) out.force[i] = *o++;
   for (const auto& [r, col] : pattern_) out.jacobian(r, col) = *o++;
@@ -172,6 +175,7 @@ class model_builder {
   using derived_rows = std::vector<symbolic::constraint_row_expressions>;
 
   static void copy_identity(const model_description& d, model& result);
+  static void build_mass_pattern(const model_description& d, model& result, compiled_model& c);
   static void apply_kinematic_mode(model_description& d);
   static row_list order_rows(const model_description& d, int& holonomic);
   static derived_rows differentiate(const model_description& d, const row_list& rows);
@@ -184,6 +188,30 @@ class model_builder {
   static void check_initial_constraints(const row_list& rows, const model& result,
                                         const model_options& options);
 };
+
+// M's non-zero entries and its finest partition into contiguous diagonal blocks: a block ends
+// at row i when no entry of the rows so far reaches past column i (M is symmetric, so no entry
+// reaches back into an earlier block either).
+void model_builder::build_mass_pattern(const model_description& d, model& result,
+                                       compiled_model& c) {
+  const int n = static_cast<int>(d.coordinates.size());
+  std::vector<std::vector<int>> columns(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) columns[static_cast<std::size_t>(i)].push_back(i);
+  for (const auto& [ij, e] : d.mass_off_diagonal) {
+    if (!e.is_zero()) columns[static_cast<std::size_t>(ij.first)].push_back(ij.second);
+  }
+  int start = 0, reach = 0;
+  for (int i = 0; i < n; ++i) {
+    auto& row = columns[static_cast<std::size_t>(i)];
+    std::sort(row.begin(), row.end());
+    for (const int j : row) c.mass_pattern.emplace_back(i, j);
+    reach = std::max(reach, row.back());
+    if (reach == i) {
+      result.mass_blocks_.emplace_back(start, i - start + 1);
+      start = i + 1;
+    }
+  }
+}
 
 void model_builder::copy_identity(const model_description& d, model& result) {
   const auto n = static_cast<Eigen::Index>(d.coordinates.size());
@@ -307,14 +335,16 @@ void model_builder::compile_tapes(const model_description& d, const row_list& ro
 
   symbolic::tape_builder main(in);
   int k = 0;
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) {
-      if (c.diagonal && j != i) continue;
-      set_named_output(main, k++, d.mass_entry(i, j),
-                       fmt::format("{}: mass matrix entry ({}, {})",
-                                   d.mass_where.empty() ? coordinate(i).where : d.mass_where,
-                                   coordinate(i).name, coordinate(j).name));
-    }
+  auto mass_output = [&](int i, int j) {
+    set_named_output(main, k++, d.mass_entry(i, j),
+                     fmt::format("{}: mass matrix entry ({}, {})",
+                                 d.mass_where.empty() ? coordinate(i).where : d.mass_where,
+                                 coordinate(i).name, coordinate(j).name));
+  };
+  if (c.diagonal) {
+    for (int i = 0; i < n; ++i) mass_output(i, i);
+  } else {
+    for (const auto& [i, j] : c.mass_pattern) mass_output(i, j);
   }
   for (int i = 0; i < n; ++i) {
     set_named_output(main, k++, d.force[static_cast<std::size_t>(i)],
@@ -369,8 +399,14 @@ void model_builder::check_initial_mass(const model_description& d, const model& 
   std::vector<double> scratch(static_cast<std::size_t>(c.registers));
   c.main.evaluate(state.values.data(), out.data(), scratch.data());
   const int n = c.n;
+  Eigen::MatrixXd dense;  // M block by block (a spatial chain's M is mostly zeros)
+  if (!c.diagonal) {
+    dense.setZero(n, n);
+    std::size_t k = 0;
+    for (const auto& [i, j] : c.mass_pattern) dense(i, j) = out[k++];
+  }
   for (int i = 0; i < n; ++i) {
-    const double mii = out[static_cast<std::size_t>(c.diagonal ? i : i * n + i)];
+    const double mii = c.diagonal ? out[static_cast<std::size_t>(i)] : dense(i, i);
     if (!(mii > 0.0)) {
       const auto& co = d.coordinates[static_cast<std::size_t>(i)];
       throw io::input_error(fmt::format(
@@ -379,11 +415,15 @@ void model_builder::check_initial_mass(const model_description& d, const model& 
           d.mass_where.empty() ? co.where : d.mass_where, co.name, mii));
     }
   }
-  if (!c.diagonal) {
-    const Eigen::Map<const Eigen::MatrixXd> mass(out.data(), n, n);
-    if (Eigen::LLT<Eigen::MatrixXd>(mass).info() != Eigen::Success) {
+  for (const auto& [start, size] : result.mass_blocks_) {
+    if (Eigen::LLT<Eigen::MatrixXd>(dense.block(start, start, size, size)).info() !=
+        Eigen::Success) {
+      const auto& co = d.coordinates[static_cast<std::size_t>(start)];
       throw io::input_error(fmt::format(
-          "{}: the mass matrix is not positive definite at the initial state", d.mass_where));
+          "{}: the mass matrix is not positive definite at the initial state (the block of "
+          "'{}' to '{}')",
+          d.mass_where.empty() ? co.where : d.mass_where, co.name,
+          d.coordinates[static_cast<std::size_t>(start + size - 1)].name));
     }
   }
 }
@@ -431,6 +471,7 @@ model model_builder::build(model_description& d, const model_options& options) {
   c->h = result.holonomic_;
   c->diagonal = d.mass_is_diagonal();
   result.mass_is_diagonal_ = c->diagonal;
+  if (!c->diagonal) build_mass_pattern(d, result, *c);
   build_pattern(derived, c->h, result, *c);
   compile_tapes(d, rows, derived, result, *c);
   result.compiled_ = c;

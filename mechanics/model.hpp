@@ -67,6 +67,9 @@ class model {
   bool is_driver(int row) const { return driver_rows_[static_cast<std::size_t>(row)]; }
   const std::vector<bool>& driver_rows() const { return driver_rows_; }
   bool mass_is_diagonal() const { return mass_is_diagonal_; }
+  // A non-diagonal M's diagonal blocks as (first coordinate, size), in order (empty when M is
+  // diagonal); a model whose M couples everything has one block of size n.
+  const std::vector<std::pair<int, int>>& mass_blocks() const { return mass_blocks_; }
   bool has_energy() const { return has_energy_; }
   // Parameter values after overrides, by name.
   const std::map<std::string, double>& parameters() const { return parameters_; }
@@ -115,6 +118,7 @@ class model {
   std::map<std::string, double> parameters_;
   Eigen::VectorXd q0_, qd0_;
   std::vector<std::pair<int, int>> pattern_;
+  std::vector<std::pair<int, int>> mass_blocks_;
   std::shared_ptr<const compiled_model> compiled_;
   mutable std::vector<double> scratch_;  // tape registers
 };

@@ -9,11 +9,20 @@ namespace kinevo::mechanics {
 
 bool mass_factor::compute(const constrained_system& s) {
   diagonal_ = s.mass_is_diagonal;
+  blocks_.clear();
   if (diagonal_) {
     const Eigen::VectorXd d = s.mass.diagonal();
     if (!(d.array() > 0.0).all()) return false;
     sqrt_diag_ = d.cwiseSqrt();
     inv_diag_ = d.cwiseInverse();
+    return true;
+  }
+  if (s.mass_blocks.size() > 1) {
+    for (const auto& [start, size] : s.mass_blocks) {
+      blocks_.push_back(
+          {start, size, Eigen::LLT<Eigen::MatrixXd>(s.mass.block(start, start, size, size))});
+      if (blocks_.back().llt.info() != Eigen::Success) return false;
+    }
     return true;
   }
   llt_.compute(s.mass);
@@ -22,23 +31,61 @@ bool mass_factor::compute(const constrained_system& s) {
 
 Eigen::VectorXd mass_factor::solve(const Eigen::VectorXd& f) const {
   if (diagonal_) return f.cwiseProduct(inv_diag_);
+  if (blocked()) {
+    Eigen::VectorXd x(f.size());
+    for (const block& b : blocks_)
+      x.segment(b.start, b.size) = b.llt.solve(f.segment(b.start, b.size));
+    return x;
+  }
   return llt_.solve(f);
 }
 
 Eigen::VectorXd mass_factor::solve_lower(const Eigen::VectorXd& f) const {
   if (diagonal_) return f.cwiseQuotient(sqrt_diag_);
+  if (blocked()) {
+    Eigen::VectorXd x(f.size());
+    for (const block& b : blocks_)
+      x.segment(b.start, b.size) = b.llt.matrixL().solve(f.segment(b.start, b.size));
+    return x;
+  }
   return llt_.matrixL().solve(f);
 }
 
 Eigen::VectorXd mass_factor::solve_upper(const Eigen::VectorXd& y) const {
   if (diagonal_) return y.cwiseQuotient(sqrt_diag_);
+  if (blocked()) {
+    Eigen::VectorXd x(y.size());
+    for (const block& b : blocks_)
+      x.segment(b.start, b.size) = b.llt.matrixU().solve(y.segment(b.start, b.size));
+    return x;
+  }
   return llt_.matrixU().solve(y);
 }
 
 Eigen::MatrixXd mass_factor::right_solve_upper(const Eigen::MatrixXd& a) const {
   if (diagonal_) return a * sqrt_diag_.cwiseInverse().asDiagonal();
+  if (blocked()) {
+    // A L^-T column block by column block: (L_b^-1 A_b^T)^T.
+    Eigen::MatrixXd out(a.rows(), a.cols());
+    for (const block& b : blocks_) {
+      out.middleCols(b.start, b.size) =
+          b.llt.matrixL().solve(a.middleCols(b.start, b.size).transpose()).transpose();
+    }
+    return out;
+  }
   // A L^-T = (L^-1 A^T)^T
   return llt_.matrixL().solve(a.transpose()).transpose();
+}
+
+Eigen::VectorXd mass_times(const constrained_system& s, const Eigen::VectorXd& x) {
+  if (s.mass_is_diagonal) return s.mass.diagonal().cwiseProduct(x);
+  if (s.mass_blocks.size() > 1) {
+    Eigen::VectorXd y(x.size());
+    for (const auto& [start, size] : s.mass_blocks)
+      y.segment(start, size) = s.mass.block(start, start, size, size) * x.segment(start, size);
+    return y;
+  }
+  return s.mass * x;
 }
 
 std::string row_names(const constrained_system& s, const std::vector<int>& rows) {
@@ -56,11 +103,7 @@ std::string row_names(const constrained_system& s, const std::vector<int>& rows)
 
 void set_constraint_force(const constrained_system& s, const Eigen::VectorXd& a_f,
                           acceleration_result& r) {
-  if (s.mass_is_diagonal) {
-    r.constraint_force = s.mass.diagonal().cwiseProduct(r.acceleration - a_f);
-  } else {
-    r.constraint_force = s.mass * (r.acceleration - a_f);
-  }
+  r.constraint_force = mass_times(s, r.acceleration - a_f);
 }
 
 acceleration_result not_positive_definite(const std::string& solver) {

@@ -13,12 +13,14 @@
 
 namespace kinevo::mechanics {
 
-// M = L L^T, with L = diag(sqrt(m_ii)) when M is diagonal.
+// M = L L^T, with L = diag(sqrt(m_ii)) when M is diagonal, and block by block when M is
+// block-diagonal (a spatial model: L has the blocks' Cholesky factors; O(n) instead of O(n^3)).
 class mass_factor {
  public:
   // Returns false when M is not positive definite.
   bool compute(const constrained_system& s);
   bool diagonal() const { return diagonal_; }
+  bool blocked() const { return !blocks_.empty(); }
   Eigen::VectorXd solve(const Eigen::VectorXd& f) const;              // M^-1 f
   Eigen::VectorXd solve_lower(const Eigen::VectorXd& f) const;        // L^-1 f
   Eigen::VectorXd solve_upper(const Eigen::VectorXd& y) const;        // L^-T y
@@ -26,10 +28,18 @@ class mass_factor {
   const Eigen::VectorXd& inverse_diagonal() const { return inv_diag_; }
 
  private:
+  struct block {
+    Eigen::Index start = 0, size = 0;
+    Eigen::LLT<Eigen::MatrixXd> llt;
+  };
   bool diagonal_ = false;
   Eigen::VectorXd sqrt_diag_, inv_diag_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
+  std::vector<block> blocks_;  // non-empty: the block-diagonal path
 };
+
+// M x, using M's diagonal or its blocks when known.
+Eigen::VectorXd mass_times(const constrained_system& s, const Eigen::VectorXd& x);
 
 // "'rod1', 'rod2'" (or "row 3" when the system has no names).
 std::string row_names(const constrained_system& s, const std::vector<int>& rows);

@@ -1,4 +1,5 @@
-// The Gram matrix G = A M^-1 A^T of a sparse A with diagonal M, and its sparse LDL^T factor in
+// The Gram matrix G = A M^-1 A^T of a sparse A with diagonal (or block-diagonal, small blocks)
+// M, and its sparse LDL^T factor in
 // the natural row order. For a pendulum chain G is tridiagonal, so forming and factoring it is
 // O(N) where the dense orthogonalisation is O(N^3) (the flop counts of the
 // generalized-inverse dissertation (GIGSP), Table 4.2, assume dense A).
@@ -19,7 +20,7 @@ namespace kinevo::mechanics {
 
 class sparse_gram {
  public:
-  // Worth it when A is large and sparse and M diagonal (decided from the pattern).
+  // Worth it when A is large and sparse and M diagonal or block-diagonal (from the patterns).
   static bool applicable(const constrained_system& s);
   // Forms and factors G. False when some row is dependent on earlier ones (relative remainder
   // below rank_tolerance) or the factorisation fails: use the dense path then.
@@ -31,8 +32,9 @@ class sparse_gram {
   Eigen::VectorXd times(const constrained_system& s, const Eigen::VectorXd& x) const;
 
  private:
+  Eigen::SparseMatrix<double> block_inverse(const constrained_system& s);
   Eigen::SparseMatrix<double> a_, aw_, at_, g_;
-  std::vector<Eigen::Triplet<double>> triplets_;
+  std::vector<Eigen::Triplet<double>> triplets_, inverse_triplets_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::NaturalOrdering<int>>
       ldlt_;
   std::size_t analysed_pattern_size_ = 0;
