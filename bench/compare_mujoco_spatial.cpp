@@ -532,6 +532,7 @@ reduced_system without_norm_rows(const mech::constrained_system& s) {
   }
   r.system.mass = s.mass;
   r.system.mass_is_diagonal = s.mass_is_diagonal;
+  r.system.mass_blocks = s.mass_blocks;
   r.system.force = s.force;
   r.system.jacobian.resize(static_cast<Eigen::Index>(kept.size()), s.jacobian.cols());
   r.system.rhs.resize(static_cast<Eigen::Index>(kept.size()));
