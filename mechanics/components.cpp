@@ -20,19 +20,9 @@ const frame& find_frame(const frames& all, const toml::table& t, const toml_fiel
   const std::string name = fields.string(t, section, key);
   auto it = all.find(name);
   if (it == all.end()) {
-    // At most 20 names, each cut short: a model may have thousands, and a name may be huge.
-    std::string names;
-    std::size_t listed = 0;
-    for (const auto& [n, f] : all) {
-      if (listed++ == 20) {
-        names += fmt::format(", ... ({} more)", all.size() - 20);
-        break;
-      }
-      names += (names.empty() ? "" : ", ") + io::excerpt(n, 40);
-    }
-    fields.fail(
-        fields.field_where(t, section, key),
-        fmt::format("unknown body or particle '{}' (known: {})", io::excerpt(name, 40), names));
+    fields.fail(fields.field_where(t, section, key),
+                fmt::format("unknown body or particle '{}' (known: {})", io::excerpt(name, 40),
+                            listed_names(all)));
   }
   return it->second;
 }

@@ -11,18 +11,9 @@ namespace kinevo::mechanics {
 const spatial_frame& spatial_table::body(std::string_view key) const {
   const std::string frame_name = fields.string(t, section, key);
   if (const auto it = all.find(frame_name); it != all.end()) return it->second;
-  std::string names;
-  std::size_t listed = 0;
-  for (const auto& [n, f] : all) {
-    if (listed++ == 20) {
-      names += fmt::format(", ... ({} more)", all.size() - 20);
-      break;
-    }
-    names += (names.empty() ? "" : ", ") + io::excerpt(n, 40);
-  }
-  fields.fail(
-      fields.field_where(t, section, key),
-      fmt::format("unknown body or particle '{}' (known: {})", io::excerpt(frame_name, 40), names));
+  fields.fail(fields.field_where(t, section, key),
+              fmt::format("unknown body or particle '{}' (known: {})", io::excerpt(frame_name, 40),
+                          listed_names(all)));
 }
 
 vec3 spatial_table::point(std::string_view key, const spatial_frame& f) const {

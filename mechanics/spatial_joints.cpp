@@ -87,21 +87,13 @@ void read_spherical(const spatial_table& c) {
   open_joint(c).spherical_rows();
 }
 
-void read_revolute(const spatial_table& c, joint_references& references) {
-  c.only({"type", "name", "body_i", "body_j", "point_i", "point_j", "axis_i", "axis_j",
-          "reference_i", "reference_j"});
-  const joint_context j = open_joint(c);
-  c.require_body(j.fi, "body_i");
-  c.require_body(j.fj, "body_j");
-  const joint_axes a = read_axes(c, j.fi, j.fj, true);
-  const vec3 hj = global(j.fj, a.h_j), fi = global(j.fi, a.f_i), gi = global(j.fi, a.g_i);
-  j.spherical_rows();
-  j.row("axis1", dot(fi, hj));
-  j.row("axis2", dot(gi, hj));
-  references[c.name] = {&j.fi, &j.fj, fi, gi, global(j.fj, a.f_j)};
-}
+// Revolute, cylindrical and translational joints: body j's axis h_j stays parallel to body i's
+// (two dot-1 rows against f_i and g_i); then a revolute joint keeps the points together
+// (spherical rows), a cylindrical one keeps P_j on the axis line (two dot-2 rows), and a
+// translational one also stops the rotation about the axis (a dot-1 row g_i . f_j).
+enum class axial_joint { revolute, cylindrical, translational };
 
-void read_cylindrical(const spatial_table& c, joint_references& references, bool translational) {
+void read_axial(const spatial_table& c, joint_references& references, axial_joint kind) {
   c.only({"type", "name", "body_i", "body_j", "point_i", "point_j", "axis_i", "axis_j",
           "reference_i", "reference_j"});
   const joint_context j = open_joint(c);
@@ -110,13 +102,16 @@ void read_cylindrical(const spatial_table& c, joint_references& references, bool
   const joint_axes a = read_axes(c, j.fi, j.fj, true);
   const vec3 hj = global(j.fj, a.h_j), fi = global(j.fi, a.f_i), gi = global(j.fi, a.g_i);
   const vec3 fj = global(j.fj, a.f_j);
-  const vec3 d = j.pj - j.pi;
+  if (kind == axial_joint::revolute) j.spherical_rows();
   j.row("axis1", dot(fi, hj));
   j.row("axis2", dot(gi, hj));
-  j.row("line1", dot(fi, d));
-  j.row("line2", dot(gi, d));
-  if (translational) j.row("twist", dot(gi, fj));
-  references[c.name] = {&j.fi, &j.fj, fi, gi, fj, !translational};
+  if (kind != axial_joint::revolute) {
+    const vec3 d = j.pj - j.pi;
+    j.row("line1", dot(fi, d));
+    j.row("line2", dot(gi, d));
+  }
+  if (kind == axial_joint::translational) j.row("twist", dot(gi, fj));
+  references[c.name] = {&j.fi, &j.fj, fi, gi, fj, kind != axial_joint::translational};
 }
 
 void read_universal(const spatial_table& c) {
@@ -209,9 +204,11 @@ joint_references read_spatial_joints(const toml::table& root, const toml_fields&
       if (type == "spherical") {
         read_spherical(c);
       } else if (type == "revolute") {
-        read_revolute(c, references);
-      } else if (type == "cylindrical" || type == "translational") {
-        read_cylindrical(c, references, type == "translational");
+        read_axial(c, references, axial_joint::revolute);
+      } else if (type == "cylindrical") {
+        read_axial(c, references, axial_joint::cylindrical);
+      } else if (type == "translational") {
+        read_axial(c, references, axial_joint::translational);
       } else if (type == "universal") {
         read_universal(c);
       } else if (type == "distance") {

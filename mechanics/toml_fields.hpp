@@ -6,8 +6,10 @@
 
 #include <toml++/toml.h>
 #include <string>
+
 #include <string_view>
 #include <vector>
+#include "io/csv_table.hpp"
 
 #include "symbolic/expression_context.hpp"
 
@@ -65,5 +67,21 @@ class toml_fields {
  private:
   std::string source_;
 };
+
+// The keys of a map by name as "a, b, c, ... (n more)" for a message: at most 20, each cut short
+// (a model may have thousands of bodies, and a name may be huge).
+template <class Map>
+std::string listed_names(const Map& all) {
+  std::string names;
+  std::size_t listed = 0;
+  for (const auto& entry : all) {
+    if (listed++ == 20) {
+      names += ", ... (" + std::to_string(all.size() - 20) + " more)";
+      break;
+    }
+    names += (names.empty() ? "" : ", ") + io::excerpt(entry.first, 40);
+  }
+  return names;
+}
 
 }  // namespace kinevo::mechanics

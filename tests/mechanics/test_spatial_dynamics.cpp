@@ -28,29 +28,14 @@
 #include "mechanics/model.hpp"
 #include "mechanics/simulation.hpp"
 #include "mechanics/solver_factory.hpp"
+#include "spatial_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
 const std::string examples = KINEVO_EXAMPLES;
 
-using mat34 = Eigen::Matrix<double, 3, 4>;
-
-// E(p) = [-e, e~ + e0 I] and G(p) = [-e, -e~ + e0 I] (Haug, section 6.3).
-mat34 e_matrix(const Eigen::Vector4d& p) {
-  mat34 m;
-  m << -p[1], p[0], -p[3], p[2],  //
-      -p[2], p[3], p[0], -p[1],   //
-      -p[3], -p[2], p[1], p[0];
-  return m;
-}
-mat34 g_matrix(const Eigen::Vector4d& p) {
-  mat34 m;
-  m << -p[1], p[0], p[3], -p[2],  //
-      -p[2], -p[3], p[0], p[1],   //
-      -p[3], p[2], -p[1], p[0];
-  return m;
-}
+using namespace spatial_test;
 
 // The state of one spatial body, read by coordinate name from q and q'.
 struct body_state {
@@ -112,17 +97,6 @@ simulation_result run(const model& m, const simulation_options& o) {
   return simulate(m, *solver, o);
 }
 
-// Numbers for a model text, to round-off.
-std::string num(double x) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.17g", x);
-  return b;
-}
-std::string vec(const Eigen::VectorXd& v) {
-  std::string s = "[";
-  for (Eigen::Index k = 0; k < v.size(); ++k) s += (k == 0 ? "" : ", ") + num(v[k]);
-  return s + "]";
-}
 // Euler parameters (e0, e1, e2, e3) of a rotation matrix, through Eigen's quaternion.
 Eigen::Vector4d parameters_of(const Eigen::Matrix3d& a) {
   const Eigen::Quaterniond q(a);

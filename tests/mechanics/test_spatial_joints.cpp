@@ -26,29 +26,15 @@
 #include "mechanics/rank_analysis.hpp"
 #include "mechanics/simulation.hpp"
 #include "mechanics/solver_factory.hpp"
+#include "spatial_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-using mat34 = Eigen::Matrix<double, 3, 4>;
+using namespace spatial_test;
 using Eigen::Vector3d;
 using Eigen::Vector4d;
 
-// E(p) and G(p) (Haug, section 6.3).
-mat34 e_matrix(const Vector4d& p) {
-  mat34 m;
-  m << -p[1], p[0], -p[3], p[2],  //
-      -p[2], p[3], p[0], -p[1],   //
-      -p[3], -p[2], p[1], p[0];
-  return m;
-}
-mat34 g_matrix(const Vector4d& p) {
-  mat34 m;
-  m << -p[1], p[0], p[3], -p[2],  //
-      -p[2], -p[3], p[0], p[1],   //
-      -p[3], p[2], -p[1], p[0];
-  return m;
-}
 Eigen::Matrix3d rotation(const Vector4d& p) {
   return e_matrix(p) * g_matrix(p).transpose();
 }
@@ -86,18 +72,6 @@ body_state state_of(const model& m, const Eigen::VectorXd& q, const Eigen::Vecto
     s.p_dot[k] = qd[i];
   }
   return s;
-}
-
-// Numbers for the model text, to round-off.
-std::string num(double x) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.17g", x);
-  return b;
-}
-std::string vec(const Eigen::VectorXd& v) {
-  std::string s = "[";
-  for (Eigen::Index k = 0; k < v.size(); ++k) s += (k == 0 ? "" : ", ") + num(v[k]);
-  return s + "]";
 }
 
 // The test body: three unequal principal moments, a general orientation, a joint point away from
