@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <vector>
 
@@ -16,6 +17,11 @@ namespace kinevo::mechanics {
 namespace {
 
 using row_matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
 
 // orthonormalize_rows takes the first undecided row whose remainder is at least this fraction
 // of the largest remainder; a smaller one waits. Must equal the ratio used there.
@@ -70,13 +76,17 @@ std::string gigsp_distributed_solver::name() const {
 void gigsp_distributed_solver::broadcast(std::span<double> data, int root) {
   ++stats_.broadcasts;
   stats_.doubles_sent += static_cast<long long>(data.size());
+  const auto t0 = clock_type::now();
   collective_->broadcast(data, root);
+  stats_.collective_seconds += seconds_since(t0);
 }
 
 void gigsp_distributed_solver::allgather(std::span<const double> local, std::span<double> all) {
   ++stats_.broadcasts;
   stats_.doubles_sent += static_cast<long long>(all.size());
+  const auto t0 = clock_type::now();
   collective_->allgather(local, all);
+  stats_.collective_seconds += seconds_since(t0);
 }
 
 // Rank 0's result to every rank: status, rank, the row lists, a, f_c and the message, packed
@@ -207,6 +217,7 @@ acceleration_result gigsp_distributed_solver::blocked_sweep(const constrained_sy
     Eigen::Map<Eigen::VectorXd> block_qb(buffer.data() + q_at + static_cast<std::size_t>(block) * n,
                                          block);
     if (me == owner) {
+      const auto t0 = clock_type::now();
       std::fill(buffer.begin(), buffer.end(), 0.0);
       const int lo = local_start[static_cast<std::size_t>(k)];
       // The largest remainder any undecided row can have now: the other ranks' bounds and this
@@ -254,6 +265,7 @@ acceleration_result gigsp_distributed_solver::blocked_sweep(const constrained_sy
       buffer[header_fallback] = fell_back ? 1.0 : 0.0;
       buffer[header_accepted] = accepted;
       buffer[header_bound] = later;
+      stats_.block_seconds += seconds_since(t0);
     }
     broadcast(buffer, owner);
     if (buffer[header_fallback] != 0.0) {
@@ -269,6 +281,7 @@ acceleration_result gigsp_distributed_solver::blocked_sweep(const constrained_sy
     // reorthogonalisation: the serial sweep's second pass, done where the rows live).
     const int next = local_start[static_cast<std::size_t>(k) + 1];
     if (accepted > 0 && next < own) {
+      const auto t0 = clock_type::now();
       auto later = rem.bottomRows(own - next);
       auto later_beta = beta.tail(own - next);
       const auto bq = block_q.topRows(accepted);
@@ -278,6 +291,7 @@ acceleration_result gigsp_distributed_solver::blocked_sweep(const constrained_sy
         later.noalias() -= c * bq;
         later_beta.noalias() -= c * bqb;
       }
+      stats_.update_seconds += seconds_since(t0);
     }
   }
 

@@ -36,6 +36,10 @@ struct gigsp_distribution_statistics {
   bool fell_back = false;      // the blocked sweep stopped: a row might have had to wait
   long long broadcasts = 0;    // collective calls of this rank (broadcasts and allgathers)
   long long doubles_sent = 0;  // doubles moved by those calls (the per-call payload)
+  // Wall time of this rank's parts of the blocked sweep: orthonormalising its own blocks (the
+  // critical path: the other ranks wait), removing blocks from its later rows (the part that
+  // divides among the ranks), and inside the collective calls.
+  double block_seconds = 0.0, update_seconds = 0.0, collective_seconds = 0.0;
 };
 
 class gigsp_distributed_solver final : public acceleration_solver {
