@@ -6,10 +6,11 @@
 // diagonal so that the Gram-Schmidt sweep dominates as in the dissertation's timings): serial
 // time Ts (gigsp on rank 0), distributed time Tp (every rank; rank 0's clock), speedup Ts/Tp,
 // efficiency Ts/(p Tp), overhead p Tp - Ts, and the collective calls and doubles per solve.
-// Then the measured broadcast cost t(bytes) = latency + bytes/bandwidth (a least-squares fit
-// over message sizes), and the time model T(p) = compute/p + blocks (latency + bytes/bandwidth)
-// ceil(log2 p), also with the part that does not divide (own blocks, set-up) kept whole, that
-// projects the node count of minimum time (Table 4.8). Rank 0 prints markdown.
+// Then the measured broadcast cost t(bytes) = latency + bytes/bandwidth (latency from one
+// double, bandwidth from the largest messages), and the time model T(p) = compute/p + blocks
+// (latency + bytes/bandwidth) ceil(log2 p), also with the part that does not divide (own blocks,
+// set-up) kept whole, that projects the node count of minimum time (Table 4.8). Rank 0 prints
+// markdown.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -101,8 +102,8 @@ struct link_cost {
   double latency = 0.0, seconds_per_byte = 0.0;
 };
 
-// Broadcast of k doubles (roots alternating), timed over many repetitions, fitted by least
-// squares.
+// Broadcast of k doubles (roots alternating), timed over many repetitions; t(bytes) = latency +
+// bytes / bandwidth.
 link_cost measure_broadcast() {
   const bool root = ga::mpi_environment::rank() == 0;
   std::vector<double> x, y;
@@ -123,18 +124,12 @@ link_cost measure_broadcast() {
     y.push_back(t);
     if (root) fmt::print("| {} | {} | {:.2f} |\n", k, 8 * k, 1e6 * t);
   }
-  // y = a + b x, least squares.
-  const double n = static_cast<double>(x.size());
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    sx += x[i];
-    sy += y[i];
-    sxx += x[i] * x[i];
-    sxy += x[i] * y[i];
-  }
+  // Latency: the one-double broadcast; bandwidth: the slope between the two largest messages
+  // (a least-squares line is pulled by the largest sizes and can give a latency below zero).
   link_cost c;
-  c.seconds_per_byte = (n * sxy - sx * sy) / (n * sxx - sx * sx);
-  c.latency = std::max(0.0, (sy - c.seconds_per_byte * sx) / n);
+  const std::size_t last = x.size() - 1;
+  c.latency = y.front();
+  c.seconds_per_byte = std::max(1e-12, (y[last] - y[last - 1]) / (x[last] - x[last - 1]));
   c.latency = broadcast_value(c.latency);
   c.seconds_per_byte = broadcast_value(c.seconds_per_byte);
   return c;
