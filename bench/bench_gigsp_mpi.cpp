@@ -73,14 +73,14 @@ timing measure(const mechanics::constrained_system& s, int block_rows, int reps)
       ts.push_back(seconds_since(t0));
       if (res.rank <= 0) std::abort();
       mechanics::gigsp_distributed_solver one({}, std::make_shared<mechanics::serial_collective>(),
-                                              {.block_rows = block_rows});
+                                              {.block_rows = block_rows, .min_rows = 1});
       const auto t1_0 = clock_type::now();
       one.solve(s);
       t1.push_back(seconds_since(t1_0));
     }
     barrier();
     mechanics::gigsp_distributed_solver d({}, std::make_shared<studies::mpi_row_collective>(),
-                                          {.block_rows = block_rows});
+                                          {.block_rows = block_rows, .min_rows = 1});
     const auto t0 = clock_type::now();
     const auto res = d.solve(s);
     tp.push_back(seconds_since(t0));
@@ -232,7 +232,7 @@ int main(int argc, char** argv) {
                                         false);
     const mechanics::constrained_system s = sys.system();
     mechanics::gigsp_distributed_solver one({}, std::make_shared<mechanics::serial_collective>(),
-                                            {.block_rows = block});
+                                            {.block_rows = block, .min_rows = 1});
     const int runs = g.m * g.n > 100000 ? 3 : 51;
     std::vector<double> t, u;
     for (int r = 0; r < runs; ++r) {

@@ -55,6 +55,7 @@ std::string inconsistent_message(const constrained_system& s, const std::vector<
 
 void gigsp_distribution_options::validate() const {
   io::require_integer("block_rows", block_rows, 1);
+  io::require_integer("min_rows", min_rows, 0);
 }
 
 gigsp_distributed_solver::gigsp_distributed_solver(const solver_options& options,
@@ -173,7 +174,8 @@ acceleration_result gigsp_distributed_solver::blocked_sweep(const constrained_sy
   // The products of eq. 2.30 for the own rows only: A_own L^-T.
   mass_factor mf;
   const bool positive = mf.compute(s);
-  bool serial_here = m == 0 || !positive || (options_.allow_sparse && sparse_gram::applicable(s));
+  bool serial_here = m == 0 || m < distribution_.min_rows || !positive ||
+                     (options_.allow_sparse && sparse_gram::applicable(s));
   row_matrix rem;
   Eigen::VectorXd beta(own), norm0(own);
   double own_largest = 0.0;

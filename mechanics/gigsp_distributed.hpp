@@ -11,8 +11,9 @@
 // The serial sweep (orthonormalize_rows) lets a row whose remainder is far below the largest
 // remainder wait (degenerate configurations). Each owner checks that no such waiting can happen
 // against an upper bound of the largest remainder; when it could, the ranks agree to fall back
-// to the serial GIGSP on rank 0 (broadcast), as they do for sparse chains (the serial solver's
-// O(N) sparse path), no constraints, or a mass matrix that is not positive definite.
+// to the serial GIGSP on rank 0 (broadcast), as they do for small systems (min_rows), sparse
+// chains (the serial solver's O(N) sparse path), no constraints, or a mass matrix that is not
+// positive definite.
 #pragma once
 
 #include <memory>
@@ -26,7 +27,11 @@ namespace kinevo::mechanics {
 
 struct gigsp_distribution_options {
   int block_rows = 16;  // rows per block (a block is the unit owned and broadcast)
-  // Throws io::option_error unless block_rows >= 1.
+  // Systems with fewer rows are solved by the serial GIGSP on rank 0 and broadcast: their sweep
+  // costs microseconds, less than the blocked sweep's collective calls (and the answer is then
+  // the serial one bit for bit, as a small model's GA comparison under mpiexec expects).
+  int min_rows = 32;
+  // Throws io::option_error unless block_rows >= 1 and min_rows >= 0.
   void validate() const;
 };
 

@@ -57,7 +57,8 @@ struct distributed_run {
   std::vector<gigsp_distribution_statistics> statistics;
 };
 
-distributed_run solve_on_threads(const constrained_system& s, int ranks, int block_rows) {
+distributed_run solve_on_threads(const constrained_system& s, int ranks, int block_rows,
+                                 int min_rows = 1) {
   thread_hub hub(ranks);
   distributed_run run;
   run.results.resize(static_cast<std::size_t>(ranks));
@@ -66,7 +67,7 @@ distributed_run solve_on_threads(const constrained_system& s, int ranks, int blo
   for (int p = 0; p < ranks; ++p) {
     threads.emplace_back([&, p] {
       gigsp_distributed_solver solver({}, std::make_shared<thread_collective>(hub, p),
-                                      {.block_rows = block_rows});
+                                      {.block_rows = block_rows, .min_rows = min_rows});
       run.results[static_cast<std::size_t>(p)] = solver.solve(s);
       run.statistics[static_cast<std::size_t>(p)] = solver.last_statistics();
     });
@@ -129,7 +130,8 @@ TEST(GigspDistributed, OneRankCollectiveMatchesSerialGigsp) {
     EXPECT_EQ(serial.inconsistent, c.inconsistent) << c.seed;
     for (const int block : {1, 7, 16, 100}) {
       SCOPED_TRACE(testing::Message() << "seed " << c.seed << " block " << block);
-      gigsp_distributed_solver d({}, std::make_shared<serial_collective>(), {.block_rows = block});
+      gigsp_distributed_solver d({}, std::make_shared<serial_collective>(),
+                                 {.block_rows = block, .min_rows = 1});
       expect_same_as_serial(d.solve(s), serial);
       EXPECT_FALSE(d.last_statistics().serial_route);
       EXPECT_FALSE(d.last_statistics().fell_back);
@@ -198,9 +200,23 @@ TEST(GigspDistributed, NoConstraintsAndBadMassTakeTheSerialRoute) {
   EXPECT_EQ(bad.results[1].message, gigsp_solver().solve(s).message);
 }
 
+TEST(GigspDistributed, SmallSystemsAreSolvedByTheSerialSweepOnRankZero) {
+  // Below min_rows (default 32) the answer is the serial GIGSP's, bit for bit, on every rank.
+  const test::random_gigsp_system sys(20, 30, 15, {7}, {}, false);
+  const constrained_system s = sys.system();
+  const distributed_run run = solve_on_threads(s, 2, 4, gigsp_distribution_options{}.min_rows);
+  EXPECT_TRUE(run.statistics[0].serial_route);
+  EXPECT_TRUE(run.statistics[1].serial_route);
+  expect_bitwise_equal(run.results[0], gigsp_solver().solve(s));
+  expect_bitwise_equal(run.results[1], run.results[0]);
+}
+
 TEST(GigspDistributed, OptionsValidateThemselves) {
   EXPECT_THROW(
       gigsp_distributed_solver({}, std::make_shared<serial_collective>(), {.block_rows = 0}),
+      io::option_error);
+  EXPECT_THROW(
+      gigsp_distributed_solver({}, std::make_shared<serial_collective>(), {.min_rows = -1}),
       io::option_error);
   EXPECT_THROW(gigsp_distributed_solver({}, nullptr), std::invalid_argument);
 }
