@@ -12,6 +12,7 @@
 #include "ga/mpi_environment.hpp"
 #include "gauss/register_ga_solver.hpp"
 #include "io/errors.hpp"
+#include "studies/mpi_row_collective.hpp"
 
 namespace kinevo::cli {
 
@@ -39,6 +40,8 @@ int main(int argc, char** argv) {
   using namespace kinevo;
   ga::mpi_environment mpi(argc, argv);
   gauss::register_ga_solver();
+  // Under mpiexec, "gigsp" spreads its rows over the ranks (every rank solves; rank 0 reports).
+  studies::register_distributed_gigsp();
   CLI::App app{
       "kinevo: genetic algorithms and classical optimisers for mechanism dynamics and synthesis"};
   app.set_version_flag("--version", "kinevo 0.1.0");

@@ -2,8 +2,10 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <initializer_list>
+#include <stdexcept>
 
 namespace kinevo::ga {
 
@@ -60,6 +62,23 @@ void mpi_environment::abort(int code) {
 void mpi_environment::broadcast_from_root(std::span<double> data) {
   if (!g_active || g_size < 2 || data.empty()) return;
   MPI_Bcast(data.data(), static_cast<int>(data.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+}
+
+void mpi_environment::broadcast(std::span<double> data, int root) {
+  if (!g_active || g_size < 2 || data.empty()) return;
+  MPI_Bcast(data.data(), static_cast<int>(data.size()), MPI_DOUBLE, root, MPI_COMM_WORLD);
+}
+
+void mpi_environment::allgather(std::span<const double> local, std::span<double> all) {
+  if (all.size() != local.size() * static_cast<std::size_t>(g_size)) {
+    throw std::invalid_argument("mpi_environment::allgather: all.size() != size() * local.size()");
+  }
+  if (!g_active || g_size < 2) {
+    std::copy(local.begin(), local.end(), all.begin());
+    return;
+  }
+  MPI_Allgather(local.data(), static_cast<int>(local.size()), MPI_DOUBLE, all.data(),
+                static_cast<int>(local.size()), MPI_DOUBLE, MPI_COMM_WORLD);
 }
 
 bool mpi_environment::any_rank(bool local) {

@@ -24,6 +24,12 @@ class mpi_environment {
   // does nothing without MPI. Callers that must hand every rank the same numbers, bit for bit
   // (a model evaluated on each rank need not agree in the last bit), use this.
   static void broadcast_from_root(std::span<double> data);
+  // Makes every rank's copy of `data` equal to rank `root`'s (all ranks call it with the same
+  // size and root); does nothing without MPI (then `root` must be 0).
+  static void broadcast(std::span<double> data, int root);
+  // `all` becomes the concatenation, in rank order, of every rank's `local` (all ranks call it
+  // with the same local size; all.size() == size() * local.size()). Without MPI it copies.
+  static void allgather(std::span<const double> local, std::span<double> all);
   // True on every rank when `local` is true on any rank (collective: every rank must call it
   // equally often); `local` itself without MPI.
   static bool any_rank(bool local);
