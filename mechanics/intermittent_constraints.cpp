@@ -15,6 +15,8 @@ intermittent_set::intermittent_set(const model& m)
     active_.push_back(r.initially_active ? 1 : 0);
     row_on_[static_cast<std::size_t>(r.row)] = r.initially_active ? 1 : 0;
   }
+  breakaway_.assign(rows_.size(), 0.0);
+  last_force_ = Eigen::VectorXd::Zero(size());
   rebuild();
 }
 
@@ -23,6 +25,11 @@ const std::string& intermittent_set::name(int k) const {
 }
 
 void intermittent_set::set_active(int k, bool on) {
+  // The row held against the force lambda: slipping starts with C the sign of -lambda (the
+  // friction -F sign(C) dC/dq' then continues the constraint force A^T lambda at its limit).
+  const double lambda = last_force_[k];
+  breakaway_[static_cast<std::size_t>(k)] =
+      on ? 0.0 : (lambda > 0.0 ? -1.0 : (lambda < 0.0 ? 1.0 : 0.0));
   active_[static_cast<std::size_t>(k)] = on ? 1 : 0;
   row_on_[static_cast<std::size_t>(row(k))] = on ? 1 : 0;
   rebuild();
@@ -70,7 +77,11 @@ void intermittent_set::reduce(const Eigen::VectorXd& q, const Eigen::VectorXd& q
   for (int k = 0; k < size(); ++k) {
     if (active(k) || !rows_[static_cast<std::size_t>(k)].has_friction) continue;
     const double slip = c[row(k)];
-    const double sign = slip > 0.0 ? 1.0 : (slip < 0.0 ? -1.0 : 0.0);
+    const double breakaway = breakaway_[static_cast<std::size_t>(k)];
+    const double sign =
+        breakaway != 0.0 && std::abs(slip) <= rows_[static_cast<std::size_t>(k)].on_tolerance
+            ? breakaway
+            : (slip > 0.0 ? 1.0 : (slip < 0.0 ? -1.0 : 0.0));
     // Coulomb friction against the slip: the generalized force of F along -sign(C) dC/dq'.
     out.force -= values_.friction[k] * sign * full.jacobian.row(row(k)).transpose();
   }
@@ -95,6 +106,7 @@ Eigen::VectorXd intermittent_set::conditions(const Eigen::VectorXd& q, const Eig
     }
   }
   model_.evaluate_intermittent(q, qd, t, force, values_);
+  last_force_ = force;
   Eigen::VectorXd g(size());
   for (int k = 0; k < size(); ++k) g[k] = active(k) ? values_.off[k] : values_.on[k];
   return g;

@@ -27,7 +27,12 @@ class intermittent_set {
   const std::string& name(int k) const;
   // Model row of intermittent constraint k.
   int row(int k) const { return rows_[static_cast<std::size_t>(k)].row; }
+  // Switches constraint k; when it switches off, the friction starts against the slip the
+  // row's last force opposed (C is 0 to round-off there, its sign meaningless).
   void set_active(int k, bool on);
+  // The slip of constraint k left its on_tolerance band after a switch off: from now on the
+  // friction follows sign(C) alone.
+  void clear_breakaway(int k) { breakaway_[static_cast<std::size_t>(k)] = 0.0; }
   // Whether model row r is part of the system the solver sees.
   bool row_active(int r) const { return row_on_[static_cast<std::size_t>(r)] != 0; }
 
@@ -64,6 +69,8 @@ class intermittent_set {
   std::vector<std::string> names_;
   std::vector<std::pair<int, int>> pattern_;
   intermittent_values values_;
+  Eigen::VectorXd last_force_;     // multipliers of the last conditions()
+  std::vector<double> breakaway_;  // per constraint: the slip's sign at break-away, or 0
 };
 
 }  // namespace kinevo::mechanics

@@ -394,7 +394,10 @@ class event_monitor {
   // A state reached without an event.
   void accept(const Eigen::VectorXd& g) {
     for (Eigen::Index k = 0; k < g.size(); ++k) {
-      if (g[k] > 0.0) armed_[static_cast<std::size_t>(k)] = 1;
+      if (g[k] > 0.0 && armed_[static_cast<std::size_t>(k)] == 0) {
+        armed_[static_cast<std::size_t>(k)] = 1;
+        state_.intermittent->clear_breakaway(static_cast<int>(k));
+      }
     }
   }
   // The earliest crossing in (0, span] (crossed at span, with state y_end and conditions
