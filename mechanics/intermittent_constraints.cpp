@@ -15,7 +15,7 @@ intermittent_set::intermittent_set(const model& m)
     active_.push_back(r.initially_active ? 1 : 0);
     row_on_[static_cast<std::size_t>(r.row)] = r.initially_active ? 1 : 0;
   }
-  breakaway_.assign(rows_.size(), 0.0);
+  slip_side_.assign(rows_.size(), 0.0);
   last_force_ = Eigen::VectorXd::Zero(size());
   rebuild();
 }
@@ -28,7 +28,7 @@ void intermittent_set::set_active(int k, bool on) {
   // The row held against the force lambda: slipping starts with C the sign of -lambda (the
   // friction -F sign(C) dC/dq' then continues the constraint force A^T lambda at its limit).
   const double lambda = last_force_[k];
-  breakaway_[static_cast<std::size_t>(k)] =
+  slip_side_[static_cast<std::size_t>(k)] =
       on ? 0.0 : (lambda > 0.0 ? -1.0 : (lambda < 0.0 ? 1.0 : 0.0));
   active_[static_cast<std::size_t>(k)] = on ? 1 : 0;
   row_on_[static_cast<std::size_t>(row(k))] = on ? 1 : 0;
@@ -77,11 +77,8 @@ void intermittent_set::reduce(const Eigen::VectorXd& q, const Eigen::VectorXd& q
   for (int k = 0; k < size(); ++k) {
     if (active(k) || !rows_[static_cast<std::size_t>(k)].has_friction) continue;
     const double slip = c[row(k)];
-    const double breakaway = breakaway_[static_cast<std::size_t>(k)];
-    const double sign =
-        breakaway != 0.0 && std::abs(slip) <= rows_[static_cast<std::size_t>(k)].on_tolerance
-            ? breakaway
-            : (slip > 0.0 ? 1.0 : (slip < 0.0 ? -1.0 : 0.0));
+    const double side = slip_side_[static_cast<std::size_t>(k)];
+    const double sign = side != 0.0 ? side : (slip > 0.0 ? 1.0 : (slip < 0.0 ? -1.0 : 0.0));
     // Coulomb friction against the slip: the generalized force of F along -sign(C) dC/dq'.
     out.force -= values_.friction[k] * sign * full.jacobian.row(row(k)).transpose();
   }
@@ -108,8 +105,46 @@ Eigen::VectorXd intermittent_set::conditions(const Eigen::VectorXd& q, const Eig
   model_.evaluate_intermittent(q, qd, t, force, values_);
   last_force_ = force;
   Eigen::VectorXd g(size());
-  for (int k = 0; k < size(); ++k) g[k] = active(k) ? values_.off[k] : values_.on[k];
+  Eigen::VectorXd c;
+  for (int k = 0; k < size(); ++k) {
+    const auto& r = rows_[static_cast<std::size_t>(k)];
+    const double side = slip_side_[static_cast<std::size_t>(k)];
+    if (active(k)) {
+      g[k] = values_.off[k];
+    } else if (r.slip_condition && side != 0.0) {
+      if (c.size() == 0) c = model_.velocity_violation(q, qd, t);
+      g[k] = side * c[r.row] - r.on_tolerance;
+    } else {
+      g[k] = values_.on[k];
+    }
+  }
   return g;
+}
+
+void intermittent_set::start_sides(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t,
+                                   const Eigen::VectorXd& acceleration) {
+  const constrained_system full = model_.evaluate(q, qd, t);
+  const Eigen::VectorXd c = model_.velocity_violation(q, qd, t);
+  for (int k = 0; k < size(); ++k) {
+    const auto& r = rows_[static_cast<std::size_t>(k)];
+    if (active(k) || std::abs(c[r.row]) > r.on_tolerance) continue;
+    const double rate = full.jacobian.row(r.row).dot(acceleration) - full.rhs[r.row];
+    slip_side_[static_cast<std::size_t>(k)] = rate > 0.0 ? 1.0 : (rate < 0.0 ? -1.0 : 0.0);
+  }
+}
+
+void intermittent_set::note_slip(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t) {
+  const Eigen::VectorXd c = model_.velocity_violation(q, qd, t);
+  for (int k = 0; k < size(); ++k) {
+    const auto& r = rows_[static_cast<std::size_t>(k)];
+    const double slip = c[r.row];
+    double& side = slip_side_[static_cast<std::size_t>(k)];
+    if (active(k)) {
+      side = 0.0;
+    } else if (std::abs(slip) > r.on_tolerance) {
+      side = slip > 0.0 ? 1.0 : -1.0;
+    }  // inside the band: the side it slipped on (or broke away to) stays
+  }
 }
 
 Eigen::VectorXd intermittent_set::project(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,

@@ -27,18 +27,26 @@ class intermittent_set {
   const std::string& name(int k) const;
   // Model row of intermittent constraint k.
   int row(int k) const { return rows_[static_cast<std::size_t>(k)].row; }
-  // Switches constraint k; when it switches off, the friction starts against the slip the
-  // row's last force opposed (C is 0 to round-off there, its sign meaningless).
+  // Switches constraint k; when it switches off, the slip starts on the side the row's last
+  // force opposed (C is 0 to round-off there, its sign meaningless).
   void set_active(int k, bool on);
-  // The slip of constraint k left its on_tolerance band after a switch off: from now on the
-  // friction follows sign(C) alone.
-  void clear_breakaway(int k) { breakaway_[static_cast<std::size_t>(k)] = 0.0; }
+  // At an accepted state: the side s = sgn(C) each slipping row slips on. Within a step the
+  // friction keeps that sign (a discrete state, changed only at events), and the default `on`
+  // condition is s C - on_tolerance: otherwise exact Coulomb friction reverses within the
+  // stages of a step, C saw-tooths around 0 and never ends a step in the thin band |C| <= tol.
+  void note_slip(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t);
+  // At the start: a slipping row with |C| <= on_tolerance (e.g. at rest) starts slipping to the
+  // side its slip accelerates to without friction, C' = A_row a - b_row (a: the acceleration
+  // with no friction on it), so that the friction has a sign from the first stage on.
+  void start_sides(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t,
+                   const Eigen::VectorXd& acceleration);
   // Whether model row r is part of the system the solver sees.
   bool row_active(int r) const { return row_on_[static_cast<std::size_t>(r)] != 0; }
 
   // `full` (the model's system at (q, q', t)) without the inactive rows into `out`, with the
-  // friction of the inactive rows added to f: f -= F sign(C) dC/dq', C = A_row q' + a_t the
-  // row's velocity-level value (the slip velocity), sign exact (no regularisation).
+  // friction of the inactive rows added to f: f -= F s dC/dq', C = A_row q' + a_t the row's
+  // velocity-level value (the slip velocity), s = sgn(C) exactly (no regularisation), held at
+  // the side of the last accepted state through a step (note_slip()).
   void reduce(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t,
               const constrained_system& full, constrained_system& out);
 
@@ -70,7 +78,7 @@ class intermittent_set {
   std::vector<std::pair<int, int>> pattern_;
   intermittent_values values_;
   Eigen::VectorXd last_force_;     // multipliers of the last conditions()
-  std::vector<double> breakaway_;  // per constraint: the slip's sign at break-away, or 0
+  std::vector<double> slip_side_;  // per constraint: sign of C at the last accepted state
 };
 
 }  // namespace kinevo::mechanics

@@ -50,6 +50,9 @@ struct intermittent_constraint {
   bool initially_active = true;
   bool has_friction = false;
   double on_tolerance = 1e-6;
+  // `on` not given, friction given: the row switches on when the slip C enters the band
+  // |C| <= on_tolerance from the side it slips on (or jumps across it within a step).
+  bool slip_condition = false;
 };
 
 // The values of the intermittent rows' quantities at one state, in the order of

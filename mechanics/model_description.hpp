@@ -63,6 +63,7 @@ struct model_description {
     GiNaC::ex off_condition = 1;  // > 0: stays on
     GiNaC::symbol force{"force"};
     double on_tolerance = 1e-6;
+    bool slip_condition = false;  // the default `on` of a row with friction
   };
   std::vector<constraint> constraints;
 

@@ -213,6 +213,7 @@ void read_intermittent_keys(const toml::table& c, const toml_fields& fields, mod
     k.on_condition = fields.expression(c, section, "on", out.context);
   } else if (k.has_friction) {
     k.on_condition = symbolic::real_abs(k.expression) - k.on_tolerance;
+    k.slip_condition = true;
   }
   if (c.contains("off")) {
     symbolic::expression_context with_force = out.context;

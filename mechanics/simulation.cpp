@@ -372,6 +372,7 @@ class event_monitor {
   bool values(const Eigen::VectorXd& y, double t, Eigen::VectorXd& g) {
     const acceleration_result* a = stage_.evaluate(y, t, scratch_);
     if (a == nullptr) return false;
+    t_ = t;
     g = state_.intermittent->conditions(stage_.q(), stage_.qd(), t, dyn_.system(), *a);
     return true;
   }
@@ -379,6 +380,9 @@ class event_monitor {
     const auto k = static_cast<std::size_t>(state_.intermittent->size());
     armed_.assign(k, 0);
     last_switch_.assign(k, -std::numeric_limits<double>::infinity());
+    const acceleration_result* a = stage_.evaluate(y, t, scratch_);
+    if (a == nullptr) return false;
+    state_.intermittent->start_sides(stage_.q(), stage_.qd(), t, a->acceleration);
     Eigen::VectorXd g;
     if (!values(y, t, g)) return false;
     accept(g);
@@ -391,13 +395,11 @@ class event_monitor {
     }
     return false;
   }
-  // A state reached without an event.
+  // A state reached without an event: the last one values() was called at.
   void accept(const Eigen::VectorXd& g) {
+    state_.intermittent->note_slip(stage_.q(), stage_.qd(), t_);
     for (Eigen::Index k = 0; k < g.size(); ++k) {
-      if (g[k] > 0.0 && armed_[static_cast<std::size_t>(k)] == 0) {
-        armed_[static_cast<std::size_t>(k)] = 1;
-        state_.intermittent->clear_breakaway(static_cast<int>(k));
-      }
+      if (g[k] > 0.0) armed_[static_cast<std::size_t>(k)] = 1;
     }
   }
   // The earliest crossing in (0, span] (crossed at span, with state y_end and conditions
@@ -482,6 +484,7 @@ class event_monitor {
   std::vector<char> armed_;
   std::vector<double> last_switch_;
   Eigen::VectorXd scratch_;
+  double t_ = 0.0;  // of the last values()
 };
 
 void run_rk4(const model& m, acceleration_solver& solver, formulation& form,

@@ -283,3 +283,64 @@ TEST(intermittent, csv_columns_and_json_events) {
 
 }  // namespace
 }  // namespace kinevo::mechanics
+
+namespace kinevo::mechanics {
+namespace {
+
+// examples/constant_speed_driver.toml (GIGSP, section 4.3.2, Example 4, simplified): the slip
+// phase integrated independently (its equations written out here, classical RK4 with a step
+// of 1e-5 s and linear interpolation of C to tol) against the simulation's event.
+TEST(intermittent, constant_speed_driver_stops_slipping_at_the_independent_time) {
+  const double J1 = 0.01, J3 = 0.00825, r = 0.05, rho0 = 0.1, mx = 0.5, k2 = 500.0, C = 20.0,
+               me = 5e-5, M0 = 3.0, eps = 0.05, W = 30.0, c1 = 0.02, c3 = 0.002, F = 20.0,
+               tol = 1e-6;
+  using state = Eigen::Matrix<double, 6, 1>;  // phi1, phi3, x and their rates
+  auto rate = [&](double t, const state& s) {
+    const double rho = rho0 - s[2];
+    state d;
+    d << s[3], s[4], s[5],
+        (M0 * (1.0 + eps * std::sin(W * t)) - c1 * s[3] - F * rho) / J1,  // slip C > 0
+        (-c3 * s[4] + F * r) / J3, (me * s[4] * s[4] - k2 * s[2] - C * s[5]) / mx;
+    return d;
+  };
+  auto slip = [&](const state& s) { return (rho0 - s[2]) * s[3] - r * s[4]; };
+  state s = state::Zero();
+  const double h = 1e-5;
+  double t = 0.0, expected = -1.0;
+  bool slipped = false;
+  while (t < 2.0) {
+    const state s1 = rate(t, s), s2 = rate(t + h / 2, s + h / 2 * s1),
+                s3 = rate(t + h / 2, s + h / 2 * s2), s4 = rate(t + h, s + h * s3);
+    const state next = s + h / 6 * (s1 + 2 * s2 + 2 * s3 + s4);
+    const double c0 = slip(s) - tol, c1n = slip(next) - tol;
+    slipped = slipped || c0 > 0.0;
+    if (slipped && c1n <= 0.0) {
+      expected = t + h * c0 / (c0 - c1n);
+      break;
+    }
+    s = next;
+    t += h;
+  }
+  ASSERT_GT(expected, 0.6);
+  ASSERT_LT(expected, 0.66);
+  const model d = load_model(std::string(KINEVO_EXAMPLES) + "/constant_speed_driver.toml");
+  for (const auto integrator : {integrator_kind::rk4, integrator_kind::dormand_prince}) {
+    auto solver = make_solver("gigsp");
+    simulation_options o;
+    o.integrator = integrator;
+    o.t_end = 1.5;
+    o.dt = 1e-3;
+    const simulation_result res = simulate(d, *solver, o);
+    ASSERT_TRUE(res.completed) << res.message;
+    ASSERT_EQ(res.events.size(), 1u);
+    EXPECT_EQ(res.events[0].constraint, "contact");
+    EXPECT_TRUE(res.events[0].on);
+    EXPECT_NEAR(res.events[0].t, expected, 1e-8);
+    // Rolling to the end: the contact row holds (no slip, one event).
+    EXPECT_LE(res.max_velocity_violation, 1e-9);
+    EXPECT_EQ(res.records.back().active[0], 1);
+  }
+}
+
+}  // namespace
+}  // namespace kinevo::mechanics
