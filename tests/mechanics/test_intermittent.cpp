@@ -62,20 +62,27 @@ TEST(intermittent, model_reports_its_intermittent_rows) {
 }
 
 // The transition time against the closed form, to the event tolerance, both integrators and
-// both criteria of the example (1e-3 loose, 1e-6 strict). The slip is linear in t while it
+// both criteria of the example (1e-3 loose, 1e-6 strict), at the example's spin (t* = 0.1 s, on
+// the output grid) and at one that puts t* between grid points. The slip is linear in t while it
 // slips, so RK4 and the continuous extension follow it to round-off.
 TEST(intermittent, disc_starts_rolling_at_the_closed_form_time) {
-  for (const double tol : {1e-3, 1e-6}) {
-    for (const auto integrator : {integrator_kind::rk4, integrator_kind::dormand_prince}) {
-      const model d = disc(tol);
-      auto solver = make_solver("gigsp");
-      const simulation_result r = simulate(d, *solver, run_options(integrator));
-      ASSERT_TRUE(r.completed) << r.message;
-      ASSERT_EQ(r.events.size(), 1u) << "tol " << tol;
-      EXPECT_EQ(r.events[0].constraint, "rolling");
-      EXPECT_TRUE(r.events[0].on);
-      EXPECT_NEAR(r.events[0].t, switch_time(tol), 2e-10) << "tol " << tol;
-      EXPECT_NEAR(std::abs(r.events[0].value), tol, 1e-8);
+  for (const double spin : {w0, 8.5}) {
+    for (const double tol : {1e-3, 1e-6}) {
+      for (const auto integrator : {integrator_kind::rk4, integrator_kind::dormand_prince}) {
+        model_options mo;
+        mo.overrides = {{"tol", tol}, {"w0", spin}};
+        const model d = load_model(disc_file, mo);
+        auto solver = make_solver("gigsp");
+        const simulation_result r = simulate(d, *solver, run_options(integrator));
+        ASSERT_TRUE(r.completed) << r.message;
+        ASSERT_EQ(r.events.size(), 1u) << "tol " << tol << " w0 " << spin;
+        EXPECT_EQ(r.events[0].constraint, "rolling");
+        EXPECT_TRUE(r.events[0].on);
+        EXPECT_NEAR(r.events[0].t, (R * spin - tol) / (3.0 * mu * g), 2e-10)
+            << "tol " << tol << " w0 " << spin;
+        EXPECT_NEAR(std::abs(r.events[0].value), tol, 1e-8);
+        EXPECT_NEAR(r.records.back().qd[0], R * spin / 3.0, 1e-12);
+      }
     }
   }
 }
