@@ -249,7 +249,12 @@ void make_record(const model& m, dynamics& dyn, acceleration_solver* reference,
     const auto e = m.energy(q, qd, t);
     r.energy = e ? *e : nan;
   }
-  if (st.intermittent != nullptr) r.active = st.intermittent->active();
+  if (st.intermittent != nullptr) {
+    r.active = st.intermittent->active();
+    for (int k = 0; k < st.intermittent->size(); ++k) {
+      r.slip.push_back(st.intermittent->value(k, q, qd, t));
+    }
+  }
   r.reference_difference = nan;
   if (reference != nullptr) {
     const acceleration_result ref = reference->solve(dyn.system());
@@ -851,6 +856,9 @@ std::vector<std::string> record_columns(const model& m, bool with_reference) {
   for (const auto& k : m.intermittent_constraints()) {
     c.push_back(m.constraint_names()[static_cast<std::size_t>(k.row)] + "_active");
   }
+  for (const auto& k : m.intermittent_constraints()) {
+    c.push_back(m.constraint_names()[static_cast<std::size_t>(k.row)] + "_slip");
+  }
   return c;
 }
 
@@ -869,6 +877,9 @@ std::vector<double> record_row(const model& m, const step_record& r, bool with_r
   v.push_back(static_cast<double>(r.unconverged_solves));
   for (std::size_t k = 0; k < m.intermittent_constraints().size(); ++k) {
     v.push_back(k < r.active.size() ? static_cast<double>(r.active[k]) : nan);
+  }
+  for (std::size_t k = 0; k < m.intermittent_constraints().size(); ++k) {
+    v.push_back(k < r.slip.size() ? r.slip[k] : nan);
   }
   return v;
 }

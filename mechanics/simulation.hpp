@@ -123,7 +123,8 @@ simulation_result simulate_from(const model& m, const Eigen::VectorXd& q0,
 // position_violation, velocity_violation, energy (when the model defines it), fc_<q>...,
 // reference_difference when `with_reference`, then solve_status (worst_status as its code:
 // 0 ok, 1 least_squares, 2 inconsistent, 3 singular, 4 not_converged) and unconverged_solves,
-// then <row>_active (1 on, 0 off) per intermittent constraint.
+// then <row>_active (1 on, 0 off) per intermittent constraint and <row>_slip (its
+// velocity-level value C, the slip velocity) per intermittent constraint.
 std::vector<std::string> record_columns(const model& m, bool with_reference);
 std::vector<double> record_row(const model& m, const step_record& r, bool with_reference);
 

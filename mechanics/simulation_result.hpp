@@ -77,6 +77,8 @@ struct step_record {
   // 1 / 0 per intermittent constraint (model::intermittent_constraints()): on or off at this
   // state; empty for a model without them.
   std::vector<char> active;
+  // The velocity-level value C (the slip velocity) per intermittent constraint.
+  std::vector<double> slip;
   // The run's last record: t_end, or the state where it diverged or was interrupted. A caller
   // thinning the records keeps it.
   bool final = false;

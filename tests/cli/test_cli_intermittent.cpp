@@ -30,7 +30,7 @@ TEST(CliIntermittent, JsonEventsCsvActiveColumnAndReport) {
   EXPECT_EQ(j["events"][0]["kind"], "on");
   EXPECT_NEAR(j["events"][0]["t"].get<double>(), switch_time, 2e-10);
   const io::csv_table t = io::read_csv_table(csv);
-  EXPECT_EQ(t.columns.back(), "rolling_active");
+  EXPECT_EQ(t.columns.back(), "rolling_slip");
   // One row per grid point and one at the event.
   EXPECT_EQ(t.rows.size(), 202u);
   for (const auto& row : t.rows) {

@@ -275,12 +275,15 @@ off = "-1"
 TEST(intermittent, csv_columns_and_json_events) {
   const model d = disc(1e-6);
   const auto columns = record_columns(d, false);
-  EXPECT_EQ(columns.back(), "rolling_active");
+  EXPECT_EQ(columns.back(), "rolling_slip");
+  EXPECT_EQ(columns[columns.size() - 2], "rolling_active");
   auto solver = make_solver("gigsp");
   const simulation_result r = simulate(d, *solver, run_options(integrator_kind::rk4));
   const auto row = record_row(d, r.records.back(), false);
   ASSERT_EQ(row.size(), columns.size());
-  EXPECT_EQ(row.back(), 1.0);
+  EXPECT_EQ(row[row.size() - 2], 1.0);
+  EXPECT_LE(std::abs(row.back()), 1e-12);
+  EXPECT_NEAR(record_row(d, r.records.front(), false).back(), R * w0, 1e-12);
   const nlohmann::json j = r.to_json();
   ASSERT_EQ(j["events"].size(), 1u);
   EXPECT_EQ(j["events"][0]["constraint"], "rolling");
