@@ -25,6 +25,7 @@ class intermittent_set {
   const std::vector<char>& active() const { return active_; }
   bool active(int k) const { return active_[static_cast<std::size_t>(k)] != 0; }
   const std::string& name(int k) const;
+  bool has_friction(int k) const { return rows_[static_cast<std::size_t>(k)].has_friction; }
   // Model row of intermittent constraint k.
   int row(int k) const { return rows_[static_cast<std::size_t>(k)].row; }
   // Switches constraint k; when it switches off, the slip starts on the side the row's last

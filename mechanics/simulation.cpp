@@ -465,17 +465,27 @@ class event_monitor {
     y = form_.begin(q, qd, t);
     Eigen::VectorXd g_after;
     if (!values(y, t, g_after)) return false;
+    bool reversed = false;
     for (const int k : switched_on) {
       if (!(g_after[k] <= 0.0)) continue;
-      // The force the row needs exceeds what its `off` condition allows at once: it cannot
-      // hold, and switching it off again would locate the same instant forever.
+      if (set.has_friction(k)) {
+        // The force the row needs exceeds the friction limit as soon as the slip stops: the
+        // slip reverses (a block thrown up a slope steeper than its friction angle). The row
+        // goes off again at once, slipping to the side its force cannot hold.
+        state_.result.events.push_back({t, set.name(k), false, set.value(k, q, qd, t)});
+        set.set_active(k, false);
+        reversed = true;
+        continue;
+      }
+      // A row without friction whose `off` condition fails at once would switch on and off at
+      // the same instant forever.
       stop_run(state_, simulation_stop::chattering,
                fmt::format("stopped at t = {:.10g}: constraint '{}' switched on, but its off "
-                           "condition is {:.3g} <= 0 at once (e.g. the force it needs exceeds the "
-                           "friction limit): it would chatter",
+                           "condition is {:.3g} <= 0 at once: it would chatter",
                            t, set.name(k), g_after[k]));
       return false;
     }
+    if (reversed && !values(y, t, g_after)) return false;
     accept(g_after);
     return true;
   }

@@ -245,6 +245,65 @@ on = "force"
   EXPECT_NE(force_in_on.find("force"), std::string::npos) << force_in_on;
 }
 
+// A block thrown up a slope (angle alpha, x up the slope, initial speed v0) with the row
+// "stick" (x' = 0) off and Coulomb friction mu m g cos(alpha): it stops at
+// t1 = (v0 - tol) / (g (sin + mu cos)). Steeper than the friction angle (tan alpha > mu) the
+// slip reverses there (on and off at t1, then x'' = -g (sin - mu cos)); otherwise it sticks.
+std::string slope(double mu_slope) {
+  return R"toml(
+[parameters]
+m = 1.0
+g = 9.81
+alpha = 0.5235987755982988
+mu = )toml" +
+         std::to_string(mu_slope) +
+         R"toml(
+
+[[coordinate]]
+name = "x"
+initial = 0
+velocity = 2
+mass = "m"
+force = "-m*g*sin(alpha)"
+
+[[constraint]]
+name = "stick"
+nonholonomic = "x_dot"
+active = false
+friction = "mu*m*g*cos(alpha)"
+)toml";
+}
+
+TEST(intermittent, slip_reverses_on_a_slope_steeper_than_the_friction_angle) {
+  const double alpha = 0.5235987755982988;
+  for (const auto integrator : {integrator_kind::rk4, integrator_kind::dormand_prince}) {
+    for (const double mu_slope : {0.3, 0.7}) {
+      const model d = load_model_from_string(slope(mu_slope), "slope.toml");
+      auto solver = make_solver("gigsp");
+      const simulation_result r = simulate(d, *solver, run_options(integrator, 1.0));
+      ASSERT_TRUE(r.completed) << r.message;
+      const double t1 = (2.0 - 1e-6) / (g * (std::sin(alpha) + mu_slope * std::cos(alpha)));
+      ASSERT_GE(r.events.size(), 1u);
+      EXPECT_TRUE(r.events[0].on);
+      EXPECT_NEAR(r.events[0].t, t1, 1e-9);
+      const auto& last = r.records.back();
+      if (mu_slope < std::tan(alpha)) {
+        ASSERT_EQ(r.events.size(), 2u);
+        EXPECT_FALSE(r.events[1].on);
+        EXPECT_EQ(r.events[1].t, r.events[0].t);
+        EXPECT_EQ(last.active[0], 0);
+        EXPECT_NEAR(last.qdd[0], -g * (std::sin(alpha) - mu_slope * std::cos(alpha)), 1e-9);
+        EXPECT_NEAR(last.qd[0], -g * (std::sin(alpha) - mu_slope * std::cos(alpha)) * (1.0 - t1),
+                    1e-6);
+      } else {
+        EXPECT_EQ(r.events.size(), 1u);
+        EXPECT_EQ(last.active[0], 1);
+        EXPECT_EQ(last.qd[0], 0.0);
+      }
+    }
+  }
+}
+
 // A row whose `off` condition fails as soon as it is switched on cannot hold: the run stops
 // saying so instead of switching back and forth.
 TEST(intermittent, a_row_that_cannot_hold_stops_as_chattering) {
