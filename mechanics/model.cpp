@@ -33,6 +33,8 @@ class compiled_model {
   symbolic::evaluation_tape velocity;  // C (m)
   symbolic::evaluation_tape jacobian;  // Phi_q non-zeros (holonomic_nnz)
   symbolic::evaluation_tape energy;    // T + V (1), only when the model defines energy
+  // Intermittent rows: inputs (q, q', t, force_1..force_k), outputs (F_i, on_i, off_i) per row.
+  symbolic::evaluation_tape intermittent;
   int registers = 0;
   int main_outputs = 0;
 };
@@ -149,6 +151,26 @@ Eigen::MatrixXd model::position_jacobian(const Eigen::VectorXd& q, double t) con
     out(r, col) = outputs[static_cast<std::size_t>(k)];
   }
   return out;
+}
+
+void model::evaluate_intermittent(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t,
+                                  const Eigen::VectorXd& force, intermittent_values& out) const {
+  const compiled_model& c = *compiled_;
+  const auto k = static_cast<Eigen::Index>(intermittent_.size());
+  out.friction.resize(k);
+  out.on.resize(k);
+  out.off.resize(k);
+  if (k == 0) return;
+  inputs.fill(q, qd, t);
+  for (Eigen::Index i = 0; i < k; ++i) inputs.values.push_back(i < force.size() ? force[i] : 0.0);
+  outputs.resize(static_cast<std::size_t>(3 * k));
+  scratch_.resize(static_cast<std::size_t>(c.registers));
+  c.intermittent.evaluate(inputs.values.data(), outputs.data(), scratch_.data());
+  for (Eigen::Index i = 0; i < k; ++i) {
+    out.friction[i] = outputs[static_cast<std::size_t>(3 * i)];
+    out.on[i] = outputs[static_cast<std::size_t>(3 * i + 1)];
+    out.off[i] = outputs[static_cast<std::size_t>(3 * i + 2)];
+  }
 }
 
 std::optional<double> model::energy(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
@@ -384,8 +406,27 @@ void model_builder::compile_tapes(const model_description& d, const row_list& ro
                      fmt::format("{}: energy", d.source));
     c.energy = energy.build();
   }
-  c.registers = std::max({c.main.registers(), c.position.registers(), c.velocity.registers(),
-                          c.jacobian.registers(), c.energy.registers(), 1});
+  std::vector<GiNaC::symbol> with_forces = in;
+  std::vector<int> intermittent_rows;
+  for (int r = 0; r < m; ++r) {
+    if (!row(r).intermittent) continue;
+    intermittent_rows.push_back(r);
+    with_forces.push_back(row(r).force);
+  }
+  symbolic::tape_builder intermittent(with_forces);
+  int out_index = 0;
+  for (const int r : intermittent_rows) {
+    const auto& ir = row(r);
+    set_named_output(intermittent, out_index++, ir.friction, row_what(r) + " field 'friction'");
+    set_named_output(intermittent, out_index++, ir.on_condition, row_what(r) + " field 'on'");
+    set_named_output(intermittent, out_index++, ir.off_condition, row_what(r) + " field 'off'");
+    result.intermittent_.push_back(
+        {r, ir.initially_active, ir.has_friction, ir.on_tolerance, ir.slip_condition});
+  }
+  if (!intermittent_rows.empty()) c.intermittent = intermittent.build();
+  c.registers =
+      std::max({c.main.registers(), c.position.registers(), c.velocity.registers(),
+                c.jacobian.registers(), c.energy.registers(), c.intermittent.registers(), 1});
 }
 
 void model_builder::check_initial_mass(const model_description& d, const model& result,
@@ -447,6 +488,8 @@ void model_builder::check_initial_constraints(const row_list& rows, const model&
   }
   const Eigen::VectorXd vel = result.velocity_violation(result.q0_, result.qd0_, t0);
   for (int r = 0; r < result.constraints(); ++r) {
+    // A row that starts switched off (slipping) holds nothing yet.
+    if (!rows[static_cast<std::size_t>(r)]->initially_active) continue;
     if (!(std::abs(vel[r]) <= options.assembly_tolerance)) {
       violated("velocities", r, vel[r],
                "correct the initial velocities, or run with --assemble or `kinevo model "

@@ -43,6 +43,26 @@ struct model_options {
 
 class compiled_model;  // the evaluation tapes (symbolic/), private to model.cpp
 
+// A constraint row switched on and off during a simulation (`[[constraint]]` with `active`,
+// `friction`, `on`, `off`; docs/intermittent.md).
+struct intermittent_constraint {
+  int row = 0;  // index among constraint_names() (a nonholonomic row)
+  bool initially_active = true;
+  bool has_friction = false;
+  double on_tolerance = 1e-6;
+  // `on` not given, friction given: the row switches on when the slip C enters the band
+  // |C| <= on_tolerance from the side it slips on (or jumps across it within a step).
+  bool slip_condition = false;
+};
+
+// The values of the intermittent rows' quantities at one state, in the order of
+// model::intermittent_constraints().
+struct intermittent_values {
+  Eigen::VectorXd friction;  // Coulomb friction magnitude F (0 without friction)
+  Eigen::VectorXd on;        // switch on when <= 0 (used while the row is off)
+  Eigen::VectorXd off;       // switch off when <= 0 (used while the row is on)
+};
+
 class model {
  public:
   model(model&&) noexcept;
@@ -98,6 +118,17 @@ class model {
   // model has forces without a potential (dampers, applied forces, free-form f).
   std::optional<double> energy(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t) const;
 
+  // Rows switched on and off during a simulation (empty for most models).
+  const std::vector<intermittent_constraint>& intermittent_constraints() const {
+    return intermittent_;
+  }
+  bool has_intermittent() const { return !intermittent_.empty(); }
+  // Friction magnitudes and switching conditions of the intermittent rows at (q, q', t);
+  // `force` holds each row's multiplier lambda (f_c = A^T lambda), used by the off conditions
+  // (size intermittent_constraints().size()).
+  void evaluate_intermittent(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t,
+                             const Eigen::VectorXd& force, intermittent_values& out) const;
+
   // Non-zero pattern of A: (row, column) pairs, row-major order.
   const std::vector<std::pair<int, int>>& jacobian_pattern() const { return pattern_; }
 
@@ -119,6 +150,7 @@ class model {
   Eigen::VectorXd q0_, qd0_;
   std::vector<std::pair<int, int>> pattern_;
   std::vector<std::pair<int, int>> mass_blocks_;
+  std::vector<intermittent_constraint> intermittent_;
   std::shared_ptr<const compiled_model> compiled_;
   mutable std::vector<double> scratch_;  // tape registers
 };

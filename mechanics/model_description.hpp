@@ -51,6 +51,19 @@ struct model_description {
     bool holonomic = true;
     GiNaC::ex expression;  // Phi(q, t) or C(q, q', t)
     bool driver = false;   // a driving constraint (rank analysis counts it apart)
+    // Intermittent rows (docs/intermittent.md): switched on and off during a simulation.
+    // Only nonholonomic rows; `friction` (F >= 0, 0 when absent) acts while the row is off,
+    // `on` switches the row on when it falls to <= 0, `off` (which may use `force`, this row's
+    // multiplier) switches it off.
+    bool intermittent = false;
+    bool initially_active = true;
+    bool has_friction = false;
+    GiNaC::ex friction = 0;
+    GiNaC::ex on_condition = 1;   // > 0: stays off
+    GiNaC::ex off_condition = 1;  // > 0: stays on
+    GiNaC::symbol force{"force"};
+    double on_tolerance = 1e-6;
+    bool slip_condition = false;  // the default `on` of a row with friction
   };
   std::vector<constraint> constraints;
 

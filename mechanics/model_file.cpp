@@ -9,6 +9,7 @@
 
 #include "io/csv_table.hpp"
 #include "mechanics/spatial_components.hpp"
+#include "symbolic/real_functions.hpp"
 
 namespace kinevo::mechanics {
 
@@ -178,6 +179,58 @@ void read_coordinates(const toml::table& root, const toml_fields& fields, model_
   }
 }
 
+// The keys of an intermittent constraint (docs/intermittent.md): `active` (initial state),
+// `friction` (Coulomb friction magnitude while off), `on` / `on_tolerance` (switch on when <= 0,
+// by default |C| - on_tolerance with friction), `off` (switch off when <= 0; may use `force`,
+// the row's multiplier; by default F - |force| with friction).
+void read_intermittent_keys(const toml::table& c, const toml_fields& fields, model_description& out,
+                            model_description::constraint& k) {
+  static constexpr const char* section = "[[constraint]]";
+  const bool any = c.contains("active") || c.contains("friction") || c.contains("on") ||
+                   c.contains("off") || c.contains("on_tolerance");
+  if (!any) return;
+  if (k.holonomic) {
+    const char* key = c.contains("friction") ? "friction"
+                      : c.contains("on")     ? "on"
+                      : c.contains("off")    ? "off"
+                      : c.contains("active") ? "active"
+                                             : "on_tolerance";
+    fields.fail(fields.field_where(c, section, key),
+                fmt::format("constraint '{}': only a nonholonomic constraint may be intermittent "
+                            "(switched on and off)",
+                            k.name));
+  }
+  k.intermittent = true;
+  k.initially_active = fields.boolean_or(c, section, "active", true);
+  k.on_tolerance = fields.constant_or(c, section, "on_tolerance", out.context, 1e-6);
+  if (!(k.on_tolerance > 0.0)) {
+    fields.fail(fields.field_where(c, section, "on_tolerance"),
+                fmt::format("must be > 0 (not {:g})", k.on_tolerance));
+  }
+  k.has_friction = c.contains("friction");
+  if (k.has_friction) k.friction = fields.expression(c, section, "friction", out.context);
+  if (c.contains("on")) {
+    k.on_condition = fields.expression(c, section, "on", out.context);
+  } else if (k.has_friction) {
+    k.on_condition = symbolic::real_abs(k.expression) - k.on_tolerance;
+    k.slip_condition = true;
+  }
+  if (c.contains("off")) {
+    symbolic::expression_context with_force = out.context;
+    const std::string at = fields.field_where(c, section, "off");
+    const GiNaC::symbol force = with_force.add_symbol("force", at);
+    k.off_condition = fields.expression(c, section, "off", with_force);
+    k.off_condition = k.off_condition.subs(GiNaC::ex(force) == GiNaC::ex(k.force));
+  } else if (k.has_friction) {
+    k.off_condition = k.friction - symbolic::real_abs(k.force);
+  }
+  if (!c.contains("on") && !k.has_friction && !k.initially_active) {
+    fields.fail(fields.where(c), fmt::format("constraint '{}': starts inactive but gives neither "
+                                             "`on` nor `friction`: it would never switch on",
+                                             k.name));
+  }
+}
+
 void read_equation_terms(const toml::table& root, const toml_fields& fields, model_description& out,
                          const std::vector<std::pair<int, const toml::table*>>& coords) {
   const int n = static_cast<int>(out.coordinates.size());
@@ -262,7 +315,9 @@ void read_equation_terms(const toml::table& root, const toml_fields& fields, mod
     out.conservative = true;
   }
   for (const toml::table* c : fields.tables(root, "constraint")) {
-    fields.only_keys(*c, "[[constraint]]", {"name", "holonomic", "nonholonomic", "driver"});
+    fields.only_keys(*c, "[[constraint]]",
+                     {"name", "holonomic", "nonholonomic", "driver", "active", "friction", "on",
+                      "off", "on_tolerance"});
     const std::string name = fields.string(*c, "[[constraint]]", "name");
     const bool h = c->contains("holonomic"), nh = c->contains("nonholonomic");
     if (h == nh) {
@@ -275,6 +330,7 @@ void read_equation_terms(const toml::table& root, const toml_fields& fields, mod
     out.add_constraint(name, fields.field_where(*c, "[[constraint]]", key), h,
                        fields.expression(*c, "[[constraint]]", key, out.context));
     out.constraints.back().driver = fields.boolean_or(*c, "[[constraint]]", "driver", false);
+    read_intermittent_keys(*c, fields, out, out.constraints.back());
   }
 }
 

@@ -6,13 +6,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 
 #include "io/csv_table.hpp"
 #include "io/option_error.hpp"
 #include "mechanics/formulation.hpp"
+#include "mechanics/intermittent_constraints.hpp"
 #include "mechanics/qtz_reduced_dae.hpp"
 #include "mechanics/solver_support.hpp"
 
@@ -41,6 +44,7 @@ struct run_state {
   solve_status pending_worst = solve_status::ok;
   int pending_unconverged = 0;
   record_thinner thinner{1};
+  intermittent_set* intermittent = nullptr;  // a model with intermittent constraints
 };
 
 void stop_run(run_state& st, simulation_stop why, std::string message) {
@@ -146,12 +150,18 @@ class dynamics {
       }
     }
     current_ = &form_.solver(solver_);
-    result_ = current_->solve(system_);
+    if (state_.intermittent != nullptr) {
+      // The rows switched off leave the system the solver sees; their friction enters f.
+      state_.intermittent->reduce(q, qd, t, system_, reduced_);
+      solved_ = &reduced_;
+    }
+    result_ = current_->solve(*solved_);
     evaluations_ += result_.evaluations;
     runs_ += result_.runs;
     return account(t) ? &result_ : nullptr;
   }
-  const constrained_system& system() const { return system_; }
+  // The system of the last solve (the reduced one for intermittent constraints).
+  const constrained_system& system() const { return *solved_; }
   long long take_evaluations() { return std::exchange(evaluations_, 0); }
   int take_runs() { return std::exchange(runs_, 0); }
 
@@ -178,7 +188,7 @@ class dynamics {
       return false;
     }
     if (!a.acceleration.allFinite()) {
-      const auto inputs = non_finite_entries(model_, system_);
+      const auto inputs = non_finite_entries(model_, *solved_);
       stop_run(state_, simulation_stop::non_finite,
                fmt::format("stopped at t = {:.6g}: non-finite acceleration (NaN or infinite) "
                            "from the {} solver{}",
@@ -204,6 +214,8 @@ class dynamics {
   const simulation_options& options_;
   run_state& state_;
   constrained_system system_;
+  constrained_system reduced_;
+  const constrained_system* solved_ = &system_;
   acceleration_result result_;
   long long evaluations_ = 0;
   int runs_ = 0;
@@ -230,9 +242,18 @@ void make_record(const model& m, dynamics& dyn, acceleration_solver* reference,
     const Eigen::VectorXd phi = m.position_violation(q, t);
     const Eigen::VectorXd c = m.velocity_violation(q, qd, t);
     r.position_violation = phi.size() > 0 ? phi.cwiseAbs().maxCoeff() : 0.0;
-    r.velocity_violation = c.size() > 0 ? c.cwiseAbs().maxCoeff() : 0.0;
+    r.velocity_violation = st.intermittent != nullptr
+                               ? st.intermittent->velocity_violation(q, qd, t)
+                           : c.size() > 0 ? c.cwiseAbs().maxCoeff()
+                                          : 0.0;
     const auto e = m.energy(q, qd, t);
     r.energy = e ? *e : nan;
+  }
+  if (st.intermittent != nullptr) {
+    r.active = st.intermittent->active();
+    for (int k = 0; k < st.intermittent->size(); ++k) {
+      r.slip.push_back(st.intermittent->value(k, q, qd, t));
+    }
   }
   r.reference_difference = nan;
   if (reference != nullptr) {
@@ -336,32 +357,208 @@ class stage_evaluator {
   Eigen::VectorXd q_, qd_;
 };
 
+// Locates and applies the switches of intermittent constraints (docs/intermittent.md). A row's
+// condition (its `on` condition while off, `off` while on) is armed once it is > 0 at an
+// accepted state; an armed condition that is <= 0 at the end of a step is an event inside it,
+// located by bisection of the step (RK4: re-integrating from its start with shorter steps;
+// Dormand-Prince: on its continuous extension) to simulation_options::event_tolerance.
+class event_monitor {
+ public:
+  // path(s, y): the state a length s into the step (false when the run must stop).
+  using path = std::function<bool(double, Eigen::VectorXd&)>;
+
+  event_monitor(const simulation_options& o, formulation& form, stage_evaluator& stage,
+                dynamics& dyn, run_state& st)
+      : options_(o), form_(form), stage_(stage), dyn_(dyn), state_(st) {}
+
+  bool enabled() const { return state_.intermittent != nullptr; }
+
+  // The conditions at y; false when the run must stop.
+  bool values(const Eigen::VectorXd& y, double t, Eigen::VectorXd& g) {
+    const acceleration_result* a = stage_.evaluate(y, t, scratch_);
+    if (a == nullptr) return false;
+    t_ = t;
+    g = state_.intermittent->conditions(stage_.q(), stage_.qd(), t, dyn_.system(), *a);
+    return true;
+  }
+  bool start(const Eigen::VectorXd& y, double t) {
+    const auto k = static_cast<std::size_t>(state_.intermittent->size());
+    armed_.assign(k, 0);
+    last_switch_.assign(k, -std::numeric_limits<double>::infinity());
+    const acceleration_result* a = stage_.evaluate(y, t, scratch_);
+    if (a == nullptr) return false;
+    state_.intermittent->start_sides(stage_.q(), stage_.qd(), t, a->acceleration);
+    Eigen::VectorXd g;
+    if (!values(y, t, g)) return false;
+    accept(g);
+    return true;
+  }
+  // Whether an armed condition is <= 0 in g.
+  bool crossed(const Eigen::VectorXd& g) const {
+    for (Eigen::Index k = 0; k < g.size(); ++k) {
+      if (armed_[static_cast<std::size_t>(k)] != 0 && g[k] <= 0.0) return true;
+    }
+    return false;
+  }
+  // A state reached without an event: the last one values() was called at.
+  void accept(const Eigen::VectorXd& g) {
+    state_.intermittent->note_slip(stage_.q(), stage_.qd(), t_);
+    for (Eigen::Index k = 0; k < g.size(); ++k) {
+      if (g[k] > 0.0) armed_[static_cast<std::size_t>(k)] = 1;
+    }
+  }
+  // The earliest crossing in (0, span] (crossed at span, with state y_end and conditions
+  // g_end): s_event and the state and conditions there, to event_tolerance in time.
+  bool locate(const path& p, double t0, double span, const Eigen::VectorXd& y_end,
+              const Eigen::VectorXd& g_end, double& s_event, Eigen::VectorXd& y_event,
+              Eigen::VectorXd& g_event) {
+    double lo = 0.0, hi = span;
+    y_event = y_end;
+    g_event = g_end;
+    Eigen::VectorXd y_mid, g_mid;
+    while (hi - lo > options_.event_tolerance) {
+      const double mid = 0.5 * (lo + hi);
+      if (!p(mid, y_mid) || !values(y_mid, t0 + mid, g_mid)) return false;
+      if (crossed(g_mid)) {
+        hi = mid;
+        y_event = y_mid;
+        g_event = g_mid;
+      } else {
+        lo = mid;
+      }
+    }
+    s_event = hi;
+    return true;
+  }
+  // Switches the rows whose armed conditions are <= 0 in g at (y, t), projects q' onto the
+  // rows that are on after a switch on, and re-arms. false when the run must stop (chattering).
+  bool apply(double t, Eigen::VectorXd& y, const Eigen::VectorXd& g) {
+    intermittent_set& set = *state_.intermittent;
+    Eigen::VectorXd q, qd;
+    if (!form_.expand(y, t, q, qd)) {
+      stop_run(state_, simulation_stop::not_converged,
+               fmt::format("stopped at t = {:.6g}: {}", t, form_.message()));
+      return false;
+    }
+    std::vector<int> switched_on;
+    bool any_on = false;
+    for (int k = 0; k < set.size(); ++k) {
+      const auto ku = static_cast<std::size_t>(k);
+      if (armed_[ku] == 0 || !(g[k] <= 0.0)) continue;
+      const bool on = !set.active(k);
+      if (t - last_switch_[ku] <= 10.0 * options_.event_tolerance) {
+        stop_run(state_, simulation_stop::chattering,
+                 fmt::format("stopped at t = {:.10g}: constraint '{}' switched {} again {:.3g} s "
+                             "after its last switch (chattering: its on and off conditions "
+                             "contradict each other there)",
+                             t, set.name(k), on ? "on" : "off", t - last_switch_[ku]));
+        return false;
+      }
+      state_.result.events.push_back({t, set.name(k), on, set.value(k, q, qd, t)});
+      set.set_active(k, on);
+      armed_[ku] = 0;
+      last_switch_[ku] = t;
+      if (on) switched_on.push_back(k);
+      any_on = any_on || on;
+    }
+    if (any_on) qd = set.project(q, qd, t);
+    y = form_.begin(q, qd, t);
+    Eigen::VectorXd g_after;
+    if (!values(y, t, g_after)) return false;
+    bool reversed = false;
+    for (const int k : switched_on) {
+      if (!(g_after[k] <= 0.0)) continue;
+      if (set.has_friction(k)) {
+        // The force the row needs exceeds the friction limit as soon as the slip stops: the
+        // slip reverses (a block thrown up a slope steeper than its friction angle). The row
+        // goes off again at once, slipping to the side its force cannot hold.
+        state_.result.events.push_back({t, set.name(k), false, set.value(k, q, qd, t)});
+        set.set_active(k, false);
+        reversed = true;
+        continue;
+      }
+      // A row without friction whose `off` condition fails at once would switch on and off at
+      // the same instant forever.
+      stop_run(state_, simulation_stop::chattering,
+               fmt::format("stopped at t = {:.10g}: constraint '{}' switched on, but its off "
+                           "condition is {:.3g} <= 0 at once: it would chatter",
+                           t, set.name(k), g_after[k]));
+      return false;
+    }
+    if (reversed && !values(y, t, g_after)) return false;
+    accept(g_after);
+    return true;
+  }
+
+ private:
+  const simulation_options& options_;
+  formulation& form_;
+  stage_evaluator& stage_;
+  dynamics& dyn_;
+  run_state& state_;
+  std::vector<char> armed_;
+  std::vector<double> last_switch_;
+  Eigen::VectorXd scratch_;
+  double t_ = 0.0;  // of the last values()
+};
+
 void run_rk4(const model& m, acceleration_solver& solver, formulation& form,
              const simulation_options& o, acceleration_solver* reference, const Eigen::VectorXd& q0,
              const Eigen::VectorXd& qd0, run_state& st) {
   dynamics dyn(m, solver, form, o, st);
   stage_evaluator stage(form, dyn, st);
+  event_monitor events(o, form, stage, dyn, st);
   const double span = o.t_end - o.t_start;
   const auto steps = static_cast<long long>(std::ceil(span / o.dt - 1e-9));
+  auto grid = [&](long long k) {
+    return k == steps ? o.t_end : o.t_start + static_cast<double>(k) * o.dt;
+  };
   Eigen::VectorXd y = form.begin(q0, qd0, o.t_start);
-  Eigen::VectorXd k1, k2, k3, k4;
-  for (long long k = 0;; ++k) {
-    const double t = k == steps ? o.t_end : o.t_start + static_cast<double>(k) * o.dt;
+  if (events.enabled() && !events.start(y, o.t_start)) return;
+  Eigen::VectorXd k1, y_new, g;
+  double t = o.t_start;
+  // The last grid point reached; t is past it (and before the next) after an event.
+  long long k = 0;
+  for (;;) {
+    const bool last = k == steps && t == o.t_end;
     const acceleration_result* a1 = stage.evaluate(y, t, k1);
     if (a1 == nullptr) return;
-    make_record(m, dyn, reference, o, t, stage.q(), stage.qd(), *a1, st, k == steps);
+    make_record(m, dyn, reference, o, t, stage.q(), stage.qd(), *a1, st, last);
     if (st.halt) return;
-    if (k == steps) break;
-    const double t_next = k + 1 == steps ? o.t_end : o.t_start + static_cast<double>(k + 1) * o.dt;
+    if (last) break;
+    const double t_next = grid(k + 1);
     const double h = t_next - t;
-    // Classical Runge-Kutta on the integrated state.
-    if (stage.evaluate(y + 0.5 * h * k1, t + 0.5 * h, k2) == nullptr) return;
-    if (stage.evaluate(y + 0.5 * h * k2, t + 0.5 * h, k3) == nullptr) return;
-    if (stage.evaluate(y + h * k3, t + h, k4) == nullptr) return;
-    y += h / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4);
+    // Classical Runge-Kutta on the integrated state, a length s from (t, y).
+    Eigen::VectorXd k2, k3, k4;
+    auto rk4_step = [&](double s, Eigen::VectorXd& out) {
+      if (stage.evaluate(y + 0.5 * s * k1, t + 0.5 * s, k2) == nullptr) return false;
+      if (stage.evaluate(y + 0.5 * s * k2, t + 0.5 * s, k3) == nullptr) return false;
+      if (stage.evaluate(y + s * k3, t + s, k4) == nullptr) return false;
+      out = y + s / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4);
+      return true;
+    };
+    if (!rk4_step(h, y_new)) return;
     bool changed = false;
-    if (!stage.after_step(t_next, h, o.dt, y, changed)) return;
+    if (!stage.after_step(t_next, h, o.dt, y_new, changed)) return;
     ++st.result.steps;
+    if (events.enabled()) {
+      if (!events.values(y_new, t_next, g)) return;
+      if (events.crossed(g)) {
+        double s = h;
+        Eigen::VectorXd y_event, g_event;
+        if (!events.locate(rk4_step, t, h, y_new, g, s, y_event, g_event)) return;
+        const bool at_grid = s >= h;
+        t = at_grid ? t_next : t + s;
+        if (at_grid) ++k;
+        y = y_event;
+        if (!events.apply(t, y, g_event)) return;
+        continue;
+      }
+      events.accept(g);
+    }
+    y = y_new;
+    t = t_next;
+    ++k;
   }
   st.result.completed = true;
 }
@@ -389,7 +586,9 @@ void run_dopri(const model& m, acceleration_solver& solver, formulation& form,
                           d6 = -1453857185.0 / 822651844.0, d7 = 69997945.0 / 29380423.0;
   dynamics dyn(m, solver, form, o, st);
   stage_evaluator stage(form, dyn, st);
+  event_monitor events(o, form, stage, dyn, st);
   Eigen::VectorXd y = form.begin(q0, qd0, o.t_start);
+  if (events.enabled() && !events.start(y, o.t_start)) return;
   double t = o.t_start;
   Eigen::VectorXd k1, k2, k3, k4, k5, k6, k7, unused;
   const acceleration_result* a0 = stage.evaluate(y, t, k1);
@@ -451,29 +650,60 @@ void run_dopri(const model& m, acceleration_solver& solver, formulation& form,
     }
     // Records at the output times inside (t, t + step], from the continuous extension.
     const double t_old = t;
-    const double t_new =
+    double t_new =
         o.t_end - (t + step) <= 1e-12 * std::max(1.0, std::abs(o.t_end)) ? o.t_end : t + step;
     const Eigen::VectorXd r2 = y_new - y, r3 = step * k1 - r2, r4 = r2 - step * k7 - r3;
     const Eigen::VectorXd r5 = step * (d1 * k1 + d3 * k3 + d4 * k4 + d5 * k5 + d6 * k6 + d7 * k7);
+    auto dense = [&](double th) {
+      return Eigen::VectorXd(y + th * (r2 + (1.0 - th) * (r3 + th * (r4 + (1.0 - th) * r5))));
+    };
+    // An intermittent constraint switching inside the step: the step ends at the event,
+    // located on the continuous extension.
+    bool event = false;
+    Eigen::VectorXd y_event, g_event;
+    if (events.enabled()) {
+      Eigen::VectorXd g;
+      if (!events.values(y_new, t_new, g)) return;
+      if (events.crossed(g)) {
+        double s = step;
+        auto on_dense = [&](double length, Eigen::VectorXd& out) {
+          out = dense(length / step);
+          return true;
+        };
+        if (!events.locate(on_dense, t_old, step, y_new, g, s, y_event, g_event)) return;
+        event = true;
+        if (s < step) t_new = t_old + s;
+      } else {
+        events.accept(g);
+      }
+    }
     while (out_index <= outputs &&
            output_time(out_index) <= t_new + 1e-12 * std::max(1.0, std::abs(t_new))) {
       const double t_out = output_time(out_index);
       const double th = (t_out - t_old) / step;
-      const Eigen::VectorXd y_out =
-          out_index == outputs || th >= 1.0
-              ? y_new
-              : Eigen::VectorXd(y + th * (r2 + (1.0 - th) * (r3 + th * (r4 + (1.0 - th) * r5))));
+      const Eigen::VectorXd y_out = (out_index == outputs && !event) || th >= 1.0
+                                        ? y_new
+                                        : (event && t_out >= t_new ? y_event : dense(th));
       const acceleration_result* a = stage.evaluate(y_out, t_out, unused);
       if (a == nullptr) return;
       make_record(m, dyn, reference, o, t_out, stage.q(), stage.qd(), *a, st, out_index == outputs);
       if (st.halt) return;
       ++out_index;
     }
+    ++st.result.steps;
+    h_largest = std::max(h_largest, step);
+    if (event) {
+      // Restart at the event with the switched row set (and q' projected onto it).
+      t = t_new;
+      y = y_event;
+      if (!events.apply(t, y, g_event)) return;
+      if (!f(y, t, k1)) return;
+      h = step;
+      continue;
+    }
     t = t_new;
     y = y_new;
     k1 = k7;  // first same as last
-    ++st.result.steps;
-    h_largest = std::max(h_largest, step);
     h = step * std::min(5.0, 0.9 * std::pow(std::max(e, 1e-10), -0.2));
     bool changed = false;
     if (!stage.after_step(t, step, h_largest, y, changed)) return;
@@ -540,6 +770,27 @@ simulation_result simulate_from(const model& m, const Eigen::VectorXd& q0,
       m.has_energy() &&
       std::none_of(m.driver_rows().begin(), m.driver_rows().end(), [](bool d) { return d; });
   st.result.allow_unconverged = options.allow_unconverged;
+  std::unique_ptr<intermittent_set> intermittent;
+  if (m.has_intermittent()) {
+    // Only the full formulation sees the model's rows as they are; the others (and IDA) build
+    // their own reduced coordinates from a fixed row set.
+    if (options.formulation.kind != formulation_kind::full) {
+      throw io::option_error(
+          "formulation",
+          fmt::format("'{}' cannot simulate a model with intermittent constraints (switched on "
+                      "and off): use the full formulation",
+                      to_string(options.formulation.kind)));
+    }
+    if (options.stabilization == stabilization_kind::projection) {
+      throw io::option_error("stabilization",
+                             "projection cannot simulate a model with intermittent constraints "
+                             "(it would project onto the rows switched off): use none or "
+                             "baumgarte");
+    }
+    intermittent = std::make_unique<intermittent_set>(m);
+    st.intermittent = intermittent.get();
+    st.result.conservative = false;  // friction and switches on dissipate energy
+  }
   const std::unique_ptr<formulation> form = make_formulation(m, options.formulation, options);
   st.result.solver = form->solver(solver).name();
   const auto started = std::chrono::steady_clock::now();
@@ -584,6 +835,7 @@ void simulation_options::validate() const {
   io::require_real("rtol", rtol, {0.0, 1.0, true, true});
   io::require_real("atol", atol, io::non_negative());
   io::require_real("dt_min", dt_min, io::positive());
+  io::require_real("event_tolerance", event_tolerance, io::positive());
   io::require_real("baumgarte_alpha", baumgarte_alpha, io::non_negative());
   io::require_real("baumgarte_beta", baumgarte_beta, io::non_negative());
   io::require_real("baumgarte_gamma", baumgarte_gamma, io::non_negative());
@@ -611,6 +863,12 @@ std::vector<std::string> record_columns(const model& m, bool with_reference) {
   // Appended last so that the columns before keep their positions.
   c.push_back("solve_status");
   c.push_back("unconverged_solves");
+  for (const auto& k : m.intermittent_constraints()) {
+    c.push_back(m.constraint_names()[static_cast<std::size_t>(k.row)] + "_active");
+  }
+  for (const auto& k : m.intermittent_constraints()) {
+    c.push_back(m.constraint_names()[static_cast<std::size_t>(k.row)] + "_slip");
+  }
   return c;
 }
 
@@ -627,6 +885,12 @@ std::vector<double> record_row(const model& m, const step_record& r, bool with_r
   if (with_reference) v.push_back(r.reference_difference);
   v.push_back(static_cast<double>(static_cast<int>(r.worst_status)));
   v.push_back(static_cast<double>(r.unconverged_solves));
+  for (std::size_t k = 0; k < m.intermittent_constraints().size(); ++k) {
+    v.push_back(k < r.active.size() ? static_cast<double>(r.active[k]) : nan);
+  }
+  for (std::size_t k = 0; k < m.intermittent_constraints().size(); ++k) {
+    v.push_back(k < r.slip.size() ? r.slip[k] : nan);
+  }
   return v;
 }
 

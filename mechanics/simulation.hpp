@@ -26,6 +26,8 @@ struct simulation_options {
   double dt = 1e-3;
   double rtol = 1e-9, atol = 1e-12;  // Dormand-Prince error control
   double dt_min = 1e-12;             // Dormand-Prince gives up below this step
+  // Intermittent constraints (docs/intermittent.md): a switch is located to this time (s).
+  double event_tolerance = 1e-10;
 
   stabilization_kind stabilization = stabilization_kind::none;
   double baumgarte_alpha = 5.0;  // 1/s
@@ -120,7 +122,9 @@ simulation_result simulate_from(const model& m, const Eigen::VectorXd& q0,
 // Column names of a simulation CSV for this model: t, q..., <q>_dot..., <q>_ddot...,
 // position_violation, velocity_violation, energy (when the model defines it), fc_<q>...,
 // reference_difference when `with_reference`, then solve_status (worst_status as its code:
-// 0 ok, 1 least_squares, 2 inconsistent, 3 singular, 4 not_converged) and unconverged_solves.
+// 0 ok, 1 least_squares, 2 inconsistent, 3 singular, 4 not_converged) and unconverged_solves,
+// then <row>_active (1 on, 0 off) per intermittent constraint and <row>_slip (its
+// velocity-level value C, the slip velocity) per intermittent constraint.
 std::vector<std::string> record_columns(const model& m, bool with_reference);
 std::vector<double> record_row(const model& m, const step_record& r, bool with_reference);
 

@@ -39,7 +39,7 @@ constexpr std::array<std::pair<const char*, stabilization_kind>, 3> stabilizatio
     {"projection", stabilization_kind::projection},
 }};
 
-constexpr std::array<std::pair<const char*, simulation_stop>, 8> stop_names{{
+constexpr std::array<std::pair<const char*, simulation_stop>, 9> stop_names{{
     {"none", simulation_stop::none},
     {"refused", simulation_stop::refused},
     {"not_converged", simulation_stop::not_converged},
@@ -48,6 +48,7 @@ constexpr std::array<std::pair<const char*, simulation_stop>, 8> stop_names{{
     {"caller", simulation_stop::caller},
     {"diverged", simulation_stop::diverged},
     {"interrupted", simulation_stop::interrupted},
+    {"chattering", simulation_stop::chattering},
 }};
 
 }  // namespace
@@ -194,6 +195,10 @@ std::string simulation_result::full_report() const {
     s += fmt::format("  least-squares solves (inconsistent constraints): {} of {}\n",
                      least_squares_solves, solves);
   }
+  for (const auto& e : events) {
+    s += fmt::format("  event at t = {:.10g}: constraint '{}' {} (C = {:.3g})\n", e.t, e.constraint,
+                     e.on ? "on" : "off", e.value);
+  }
   s += fmt::format("  wall time {:.3g} s\n", wall_seconds);
   return s;
 }
@@ -243,6 +248,14 @@ nlohmann::json simulation_result::to_json() const {
   j["divergence_scales"] = nlohmann::json{{"position", finite_or_null(position_scale)},
                                           {"velocity", finite_or_null(velocity_scale)}};
   j["wall_seconds"] = wall_seconds;
+  nlohmann::json events_json = nlohmann::json::array();
+  for (const auto& e : events) {
+    events_json.push_back({{"t", e.t},
+                           {"constraint", e.constraint},
+                           {"kind", e.on ? "on" : "off"},
+                           {"value", finite_or_null(e.value)}});
+  }
+  j["events"] = std::move(events_json);
   return j;
 }
 

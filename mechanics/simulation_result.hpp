@@ -49,6 +49,7 @@ enum class simulation_stop {
   caller,         // the step callback returned false
   diverged,       // the motion grew beyond the divergence limits (simulation_options)
   interrupted,    // the interrupt flag was raised (SIGINT, SIGTERM)
+  chattering,     // an intermittent constraint switched back and forth without progress
 };
 const char* stop_name(simulation_stop s);  // "none", "refused", "not_converged", ...
 const char* to_string(simulation_stop s);  // the same
@@ -73,9 +74,23 @@ struct step_record {
   int rank = 0;
   long long evaluations = 0;  // solver work in this step (all stages), iterative solvers
   int runs = 0;
+  // 1 / 0 per intermittent constraint (model::intermittent_constraints()): on or off at this
+  // state; empty for a model without them.
+  std::vector<char> active;
+  // The velocity-level value C (the slip velocity) per intermittent constraint.
+  std::vector<double> slip;
   // The run's last record: t_end, or the state where it diverged or was interrupted. A caller
   // thinning the records keeps it.
   bool final = false;
+};
+
+// An intermittent constraint switched on or off (docs/intermittent.md) at a located time.
+struct constraint_event {
+  double t = 0.0;
+  std::string constraint;
+  bool on = true;  // kind: "on" or "off"
+  // Velocity-level value C of the row at the switch (before the projection of a switch on).
+  double value = 0.0;
 };
 
 struct simulation_result {
@@ -103,6 +118,7 @@ struct simulation_result {
   double velocity_scale = std::numeric_limits<double>::quiet_NaN();
   double last_t = std::numeric_limits<double>::quiet_NaN();  // of the last record
   double wall_seconds = 0.0;
+  std::vector<constraint_event> events;  // in time order
 
   // What ran (for the reports).
   std::string solver;            // the solver's name

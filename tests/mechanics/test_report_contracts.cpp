@@ -41,7 +41,7 @@ TEST(SimulationEnums, RoundTripThroughToStringAndParse) {
   for (const auto s :
        {simulation_stop::none, simulation_stop::refused, simulation_stop::not_converged,
         simulation_stop::non_finite, simulation_stop::step_size, simulation_stop::caller,
-        simulation_stop::diverged, simulation_stop::interrupted}) {
+        simulation_stop::diverged, simulation_stop::interrupted, simulation_stop::chattering}) {
     EXPECT_EQ(parse_simulation_stop(to_string(s)), s);
     EXPECT_STREQ(stop_name(s), to_string(s));
   }
@@ -70,6 +70,7 @@ TEST(SimulationResult, JsonKeysAreTheGoldenList) {
                                         "corrections",
                                         "divergence_scales",
                                         "energy",
+                                        "events",
                                         "exact_inverses",
                                         "first_unconverged_message",
                                         "first_unconverged_t",
