@@ -26,10 +26,17 @@ acceleration_result gigsp_solver::solve(const constrained_system& s) {
     return r;
   }
   // Dense sweep, eq. 2.30: with g = L^-1 f = L^T a_f, a = L^-T (g + A_1^T (b_1 - A_1 g)).
-  const Eigen::MatrixXd a_hat = mf.right_solve_upper(s.jacobian);
+  const bool threaded = options_.threads > 1;
+  if (threaded && !pool_) pool_ = std::make_unique<row_worker_pool>(options_.threads);
+  const Eigen::MatrixXd a_hat = threaded ? right_solve_upper_threaded(mf, s.jacobian, *pool_)
+                                         : mf.right_solve_upper(s.jacobian);
   const gram_schmidt_rows gs =
-      orthonormalize_rows(a_hat, s.rhs, options_.rank_tolerance, options_.consistency_tolerance,
-                          options_.degenerate_tolerance);
+      threaded ? orthonormalize_rows_threaded(a_hat, s.rhs, options_.rank_tolerance,
+                                              options_.consistency_tolerance,
+                                              options_.degenerate_tolerance, *pool_)
+               : orthonormalize_rows(a_hat, s.rhs, options_.rank_tolerance,
+                                     options_.consistency_tolerance,
+                                     options_.degenerate_tolerance);
   r.rank = static_cast<int>(gs.kept.size());
   r.redundant = gs.redundant;
   r.inconsistent = gs.inconsistent;

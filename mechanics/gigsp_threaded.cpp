@@ -1,0 +1,260 @@
+#include "mechanics/gigsp_threaded.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+
+namespace kinevo::mechanics {
+
+row_worker_pool::row_worker_pool(int threads) {
+  for (int t = 1; t < threads; ++t) workers_.emplace_back([this, t] { work(t); });
+}
+
+row_worker_pool::~row_worker_pool() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  start_.notify_all();
+  for (auto& w : workers_) w.join();
+}
+
+void row_worker_pool::run(const std::function<void(int)>& task) {
+  if (workers_.empty()) {
+    task(0);
+    return;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    task_ = &task;
+    running_ = static_cast<int>(workers_.size());
+    ++generation_;
+  }
+  start_.notify_all();
+  // The workers hold a pointer to `task`: wait for them even when the caller's share throws.
+  std::exception_ptr failure;
+  try {
+    task(0);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  std::unique_lock lock(mutex_);
+  finished_.wait(lock, [this] { return running_ == 0; });
+  task_ = nullptr;
+  if (failure) std::rethrow_exception(failure);
+}
+
+void row_worker_pool::work(int t) {
+  unsigned long long seen = 0;
+  for (;;) {
+    const std::function<void(int)>* task = nullptr;
+    {
+      std::unique_lock lock(mutex_);
+      start_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+      task = task_;
+    }
+    // The row process only throws std::bad_alloc; a worker cannot hand it back, so it ends
+    // the program rather than leave the caller waiting (noexcept below).
+    [&]() noexcept { (*task)(t); }();
+    std::lock_guard lock(mutex_);
+    if (--running_ == 0) finished_.notify_one();
+  }
+}
+
+namespace {
+
+using row_matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// The shared state of one sweep. Block k's rows of `rem`, `beta`, `q`, `qb` are written only
+// by the thread that owns block k; its accepted rows are stored in q's rows of the block itself
+// (q.middleRows(start(k), accepted[k])).
+struct sweep {
+  row_matrix rem, q;
+  Eigen::VectorXd beta, qb, norm0, later_norm;
+  double scale = 0.0, rank_tolerance = 0.0, degenerate_tolerance = 0.0;
+  int rows = 0, block_rows = 1, blocks = 0;
+  std::vector<int> accepted;
+  std::vector<std::vector<int>> kept, dependent;
+  std::atomic<int> factored{0};  // blocks factored so far; `blocks` once deferred
+  std::atomic<bool> deferred{false};
+
+  int start(int k) const { return k * block_rows; }
+  int size(int k) const { return std::min(block_rows, rows - start(k)); }
+};
+
+// Modified Gram-Schmidt inside block k, whose rows already have every earlier block's accepted
+// rows removed: the serial sweep's tests in the serial order (orthonormalize_rows).
+void factor_block(sweep& s, int k) {
+  const int first = s.start(k), end = first + s.size(k);
+  int taken = 0;
+  for (int i = first; i < end; ++i) {
+    const double nr = s.rem.row(i).norm();
+    if (s.norm0[i] == 0.0 || nr <= s.rank_tolerance * s.norm0[i] ||
+        nr <= s.degenerate_tolerance * s.scale) {
+      s.dependent[static_cast<std::size_t>(k)].push_back(i);
+      continue;
+    }
+    // The serial sweep takes the first undecided row whose remainder is at least 1e-3 of the
+    // largest remainder of the undecided rows; these are all at most later_norm[i] (remainders
+    // only shrink), so this row is surely taken. Otherwise it might wait there: give up.
+    if (nr < 1e-3 * s.later_norm[i]) {
+      s.deferred = true;
+      return;
+    }
+    // Second pass against the block's accepted rows (earlier blocks were removed twice).
+    for (int j = first; j < first + taken; ++j) {
+      const double c = s.q.row(j).dot(s.rem.row(i));
+      s.rem.row(i) -= c * s.q.row(j);
+      s.beta[i] -= c * s.qb[j];
+    }
+    const int r = first + taken;
+    const double n2 = s.rem.row(i).norm();
+    s.q.row(r) = s.rem.row(i) / n2;
+    s.qb[r] = s.beta[i] / n2;
+    s.kept[static_cast<std::size_t>(k)].push_back(i);
+    for (int l = i + 1; l < end; ++l) {
+      const double c = s.q.row(r).dot(s.rem.row(l));
+      s.rem.row(l) -= c * s.q.row(r);
+      s.beta[l] -= c * s.qb[r];
+    }
+    ++taken;
+  }
+  s.accepted[static_cast<std::size_t>(k)] = taken;
+}
+
+// Removes block k's accepted rows Q from block j: R -= (R Q^T) Q, twice (block classical
+// Gram-Schmidt with reorthogonalisation), as matrix products.
+void update_block(sweep& s, int j, int k, Eigen::MatrixXd& c) {
+  const int taken = s.accepted[static_cast<std::size_t>(k)];
+  if (taken == 0) return;
+  auto r = s.rem.middleRows(s.start(j), s.size(j));
+  auto b = s.beta.segment(s.start(j), s.size(j));
+  const auto q = s.q.middleRows(s.start(k), taken);
+  const auto qb = s.qb.segment(s.start(k), taken);
+  for (int pass = 0; pass < 2; ++pass) {
+    c.noalias() = r * q.transpose();
+    r.noalias() -= c * q;
+    b.noalias() -= c * qb;
+  }
+}
+
+void publish(sweep& s, int value) {
+  s.factored.store(value, std::memory_order_release);
+  s.factored.notify_all();
+}
+
+// Thread t of `threads`: the blocks t, t + threads, ... (cyclic), each updated with block k's
+// rows in the order k = 0, 1, ...; the owner of block k + 1 updates and factors it first.
+void work_share(sweep& s, int t, int threads) {
+  Eigen::MatrixXd c;
+  if (t == 0) {
+    factor_block(s, 0);
+    publish(s, s.deferred ? s.blocks : 1);
+  }
+  for (int k = 0; k + 1 < s.blocks; ++k) {
+    for (int f = s.factored.load(std::memory_order_acquire); f < k + 1;
+         f = s.factored.load(std::memory_order_acquire)) {
+      s.factored.wait(f, std::memory_order_acquire);
+    }
+    if (s.deferred) return;
+    const int first = k + 1 + ((t - (k + 1)) % threads + threads) % threads;
+    for (int j = first; j < s.blocks; j += threads) {
+      update_block(s, j, k, c);
+      if (j == k + 1) {
+        factor_block(s, j);
+        publish(s, s.deferred ? s.blocks : k + 2);
+        if (s.deferred) return;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+gram_schmidt_rows orthonormalize_rows_threaded(const Eigen::MatrixXd& a_hat,
+                                               const Eigen::VectorXd& b, double rank_tolerance,
+                                               double consistency_tolerance,
+                                               double degenerate_tolerance, row_worker_pool& pool,
+                                               int block_rows) {
+  const int m = static_cast<int>(a_hat.rows());
+  const Eigen::Index n = a_hat.cols();
+  sweep s;
+  s.rows = m;
+  s.block_rows = std::max(1, block_rows);
+  s.blocks = (m + s.block_rows - 1) / s.block_rows;
+  s.rem = a_hat;
+  s.beta = b;
+  s.q.resize(m, n);
+  s.qb.resize(m);
+  s.norm0 = a_hat.rowwise().norm();
+  s.scale = m > 0 ? s.norm0.maxCoeff() : 0.0;
+  // later_norm[i] = max over rows l >= i of |a_l|: bounds every remainder still undecided at i.
+  s.later_norm = s.norm0;
+  for (int i = m - 2; i >= 0; --i) s.later_norm[i] = std::max(s.later_norm[i], s.later_norm[i + 1]);
+  s.rank_tolerance = rank_tolerance;
+  s.degenerate_tolerance = degenerate_tolerance;
+  s.accepted.assign(static_cast<std::size_t>(s.blocks), 0);
+  s.kept.resize(static_cast<std::size_t>(s.blocks));
+  s.dependent.resize(static_cast<std::size_t>(s.blocks));
+
+  const int threads = std::min(pool.threads(), s.blocks);
+  if (threads <= 1) {
+    if (s.blocks > 0) work_share(s, 0, 1);
+  } else {
+    pool.run([&](int t) {
+      if (t < threads) work_share(s, t, threads);
+    });
+  }
+  if (s.deferred) {
+    return orthonormalize_rows(a_hat, b, rank_tolerance, consistency_tolerance,
+                               degenerate_tolerance);
+  }
+
+  gram_schmidt_rows g;
+  int r = 0;
+  for (int k = 0; k < s.blocks; ++k) r += s.accepted[static_cast<std::size_t>(k)];
+  g.q.resize(r, n);
+  g.beta.resize(r);
+  int at = 0;
+  for (int k = 0; k < s.blocks; ++k) {
+    const int taken = s.accepted[static_cast<std::size_t>(k)];
+    g.q.middleRows(at, taken) = s.q.middleRows(s.start(k), taken);
+    g.beta.segment(at, taken) = s.qb.segment(s.start(k), taken);
+    const auto& kept = s.kept[static_cast<std::size_t>(k)];
+    g.kept.insert(g.kept.end(), kept.begin(), kept.end());
+    at += taken;
+  }
+  // A dependent row's right-hand side remainder must vanish too, or the set is inconsistent
+  // (as in the serial sweep: its frozen remainder against every accepted row).
+  const double b_scale = 1.0 + (b.size() > 0 ? b.cwiseAbs().maxCoeff() : 0.0);
+  for (const auto& dependent : s.dependent) {
+    for (int i : dependent) {
+      const Eigen::VectorXd c = g.q * s.rem.row(i).transpose();
+      const double beta = s.beta[i] - c.dot(g.beta);
+      if (std::abs(beta) > consistency_tolerance * b_scale) {
+        g.inconsistent.push_back(i);
+      } else {
+        g.redundant.push_back(i);
+      }
+    }
+  }
+  return g;
+}
+
+Eigen::MatrixXd right_solve_upper_threaded(const mass_factor& mf, const Eigen::MatrixXd& a,
+                                           row_worker_pool& pool) {
+  const int threads = pool.threads();
+  // A diagonal L is a scaling (memory bound): not worth the threads.
+  if (mf.diagonal() || threads < 2 || a.rows() < 2 * threads) return mf.right_solve_upper(a);
+  Eigen::MatrixXd out(a.rows(), a.cols());
+  pool.run([&](int t) {
+    const Eigen::Index lo = a.rows() * t / threads, hi = a.rows() * (t + 1) / threads;
+    out.middleRows(lo, hi - lo) = mf.right_solve_upper(a.middleRows(lo, hi - lo));
+  });
+  return out;
+}
+
+}  // namespace kinevo::mechanics

@@ -1,0 +1,64 @@
+// Threaded GIGSP row process (generalized-inverse dissertation (GIGSP), section 4.4, Table 4.6:
+// the "incremental & cyclic" style on shared memory). The rows of A L^-T are cut into blocks of
+// `block_rows` rows, dealt to the threads cyclically (block k to thread k mod T). Block by block:
+// the owner orthogonalises its block serially (modified Gram-Schmidt inside the block, the
+// serial sweep's tests decide kept / redundant / inconsistent), then every thread removes the
+// block's accepted rows from its own later blocks (two passes, block classical Gram-Schmidt
+// "twice is enough", as matrix products). The owner of the next block updates and factors it
+// first, so the serial in-block work overlaps the other threads' updates (look-ahead).
+// Every block is written by one thread only and each thread works its blocks in a fixed order,
+// so the result does not depend on thread timing.
+#pragma once
+
+#include <Eigen/Core>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "mechanics/solver_support.hpp"
+
+namespace kinevo::mechanics {
+
+// A fixed set of worker threads kept by the solver between solves (creating threads per solve
+// would cost more than a small system's whole solve).
+class row_worker_pool {
+ public:
+  // `threads` >= 1 counts the calling thread: threads - 1 workers are started.
+  explicit row_worker_pool(int threads);
+  ~row_worker_pool();
+  row_worker_pool(const row_worker_pool&) = delete;
+  row_worker_pool& operator=(const row_worker_pool&) = delete;
+
+  int threads() const { return static_cast<int>(workers_.size()) + 1; }
+  // Calls task(t) for t = 0 .. threads() - 1 (t = 0 on the calling thread) and returns when
+  // every call has returned. Not reentrant.
+  void run(const std::function<void(int)>& task);
+
+ private:
+  void work(int t);
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable start_, finished_;
+  const std::function<void(int)>* task_ = nullptr;
+  unsigned long long generation_ = 0;
+  int running_ = 0;
+  bool stop_ = false;
+};
+
+// Same contract and outputs as orthonormalize_rows (solver_support.hpp): the same kept,
+// redundant and inconsistent rows and q, beta equal to round-off. A row the serial sweep would
+// make wait (its remainder below 1e-3 of the largest, a degenerate set) sends the whole set to
+// the serial sweep, so that such sets are decided exactly as there.
+gram_schmidt_rows orthonormalize_rows_threaded(const Eigen::MatrixXd& a_hat,
+                                               const Eigen::VectorXd& b, double rank_tolerance,
+                                               double consistency_tolerance,
+                                               double degenerate_tolerance, row_worker_pool& pool,
+                                               int block_rows = 32);
+
+// A L^-T with the rows of A split over the pool's threads (each a triangular solve with L).
+Eigen::MatrixXd right_solve_upper_threaded(const mass_factor& mf, const Eigen::MatrixXd& a,
+                                           row_worker_pool& pool);
+
+}  // namespace kinevo::mechanics
