@@ -35,8 +35,7 @@ acceleration_result gigsp_solver::solve(const constrained_system& s) {
                                               options_.consistency_tolerance,
                                               options_.degenerate_tolerance, *pool_)
                : orthonormalize_rows(a_hat, s.rhs, options_.rank_tolerance,
-                                     options_.consistency_tolerance,
-                                     options_.degenerate_tolerance);
+                                     options_.consistency_tolerance, options_.degenerate_tolerance);
   r.rank = static_cast<int>(gs.kept.size());
   r.redundant = gs.redundant;
   r.inconsistent = gs.inconsistent;

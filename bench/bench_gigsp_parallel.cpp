@@ -1,0 +1,199 @@
+// Threaded GIGSP against the serial one (generalized-inverse dissertation (GIGSP), section 4.4,
+// Tables 4.6 and 4.7) and against an Eigen ColPivHouseholderQR solve of the same constrained
+// system, on random dense systems. Prints a Markdown table (medians of --reps runs) and the
+// machine load; docs/parallel-gigsp.md explains the columns.
+//   build/bench/bench_gigsp_parallel [--reps 5] [--sizes 150x240,300x420,420x480,1000x1200]
+//                                    [--block 32] [--threads 2]
+#include <fmt/format.h>
+
+#include <Eigen/Core>
+#include <Eigen/QR>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "mechanics/gigsp_solver.hpp"
+#include "mechanics/gigsp_threaded.hpp"
+#include "mechanics/solver_factory.hpp"
+#include "mechanics/solver_support.hpp"
+
+namespace {
+
+using namespace kinevo::mechanics;
+
+double uniform(std::mt19937& gen) {
+  return static_cast<double>(gen()) / 2147483648.0 - 1.0;
+}
+
+struct system_data {
+  Eigen::MatrixXd mass, jacobian;
+  Eigen::VectorXd force, rhs;
+  bool diagonal = true;
+  constrained_system view() const {
+    constrained_system s;
+    s.mass = mass;
+    s.mass_is_diagonal = diagonal;
+    s.force = force;
+    s.jacobian = jacobian;
+    s.rhs = rhs;
+    return s;
+  }
+};
+
+// Random dense A (m x n), consistent b, every 50th row redundant (a combination of two earlier
+// rows); M = I or a random SPD matrix G G^T / n + I.
+system_data make_system(int m, int n, bool spd, unsigned seed) {
+  std::mt19937 gen(seed);
+  system_data d;
+  d.jacobian.resize(m, n);
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) d.jacobian(i, j) = uniform(gen);
+  }
+  Eigen::VectorXd a0(n);
+  for (int j = 0; j < n; ++j) a0[j] = uniform(gen);
+  for (int i = 49; i < m; i += 50) {
+    d.jacobian.row(i) = 0.5 * d.jacobian.row(i - 7) - 0.25 * d.jacobian.row(i / 2);
+  }
+  d.rhs = d.jacobian * a0;
+  d.force.resize(n);
+  for (int j = 0; j < n; ++j) d.force[j] = uniform(gen);
+  d.diagonal = !spd;
+  if (spd) {
+    Eigen::MatrixXd g(n, n);
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) g(i, j) = uniform(gen);
+    }
+    d.mass = g * g.transpose() / n + Eigen::MatrixXd::Identity(n, n);
+  } else {
+    d.mass = Eigen::MatrixXd::Identity(n, n);
+  }
+  return d;
+}
+
+// gigsp_solver's dense path with its threaded pieces on `pool` (so that 1 thread can be timed:
+// the solver itself is serial below 2 threads).
+Eigen::VectorXd threaded_gigsp(const constrained_system& s, row_worker_pool& pool, int block) {
+  mass_factor mf;
+  Eigen::VectorXd a_f;
+  if (start_solve(s, "gigsp", mf, a_f)) return {};
+  const Eigen::MatrixXd a_hat = right_solve_upper_threaded(mf, s.jacobian, pool);
+  const gram_schmidt_rows gs =
+      orthonormalize_rows_threaded(a_hat, s.rhs, 1e-9, 1e-7, 1e-8, pool, block);
+  const Eigen::VectorXd g = mf.solve_lower(s.force);
+  return mf.solve_upper(g + gs.q.transpose() * (gs.beta - gs.q * g));
+}
+
+// The same system through Eigen's column-pivoting Householder QR of (A L^-T)^T = Q R P^T: the
+// minimum-norm correction y = Q_1 R_1^-T (P^T c)_1 of A L^-T y = c = b - A L^-T g, a = L^-T (g +
+// y).
+Eigen::VectorXd qr_solve(const constrained_system& s) {
+  mass_factor mf;
+  Eigen::VectorXd a_f;
+  if (start_solve(s, "qr", mf, a_f)) return {};
+  const Eigen::MatrixXd a_hat = mf.right_solve_upper(s.jacobian);
+  const Eigen::VectorXd g = mf.solve_lower(s.force);
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(a_hat.transpose());
+  qr.setThreshold(1e-9);
+  const Eigen::Index r = qr.rank();
+  const Eigen::VectorXd pc = qr.colsPermutation().transpose() * (s.rhs - a_hat * g);
+  Eigen::VectorXd y = Eigen::VectorXd::Zero(a_hat.cols());
+  y.head(r) =
+      qr.matrixR().topLeftCorner(r, r).triangularView<Eigen::Upper>().transpose().solve(pc.head(r));
+  y = qr.householderQ() * y;
+  return mf.solve_upper(g + y);
+}
+
+double median_seconds(int reps, const std::function<void()>& f) {
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string a, b, c;
+  in >> a >> b >> c;
+  return a + " " + b + " " + c;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int reps = 5, block = 32, threads = 2;
+  std::string sizes = "150x240,300x420,420x480,1000x1200";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string key = argv[i], value = argv[i + 1];
+    if (key == "--reps") reps = std::stoi(value);
+    if (key == "--block") block = std::stoi(value);
+    if (key == "--threads") threads = std::stoi(value);
+    if (key == "--sizes") sizes = value;
+  }
+  std::vector<std::pair<int, int>> shapes;
+  std::stringstream ss(sizes);
+  for (std::string item; std::getline(ss, item, ',');) {
+    const auto x = item.find('x');
+    shapes.emplace_back(std::stoi(item.substr(0, x)), std::stoi(item.substr(x + 1)));
+  }
+  fmt::print("load average before: {}\n", load_average());
+  fmt::print("reps {} (medians), block {} rows, {} threads\n\n", reps, block, threads);
+  fmt::print(
+      "| A (m x n) | M | Ts serial [ms] | T1 [ms] | T{0} [ms] | S = Ts/T{0} | T1/T{0} | E = S/{0} "
+      "| "
+      "T1 - Ts [ms] | {0} T{0} - Ts [ms] | sweep Ts / T{0} [ms] | QR [ms] | max |a_qr - a| | "
+      "max |a_T{0} - a| |\n",
+      threads);
+  fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  row_worker_pool pool1(1), pool(threads);
+  for (const auto& [m, n] : shapes) {
+    for (bool spd : {false, true}) {
+      const system_data d = make_system(m, n, spd, 2026u + static_cast<unsigned>(m));
+      const constrained_system s = d.view();
+      auto serial = make_solver("gigsp", {});
+      Eigen::VectorXd a_serial, a_1, a_p, a_qr;
+      const double ts = median_seconds(reps, [&] { a_serial = serial->solve(s).acceleration; });
+      const double t1 = median_seconds(reps, [&] { a_1 = threaded_gigsp(s, pool1, block); });
+      const double tp = median_seconds(reps, [&] { a_p = threaded_gigsp(s, pool, block); });
+      const double tq = median_seconds(reps, [&] { a_qr = qr_solve(s); });
+      // The row process alone (the part Table 4.6 splits), on the same A L^-T.
+      mass_factor mf;
+      Eigen::VectorXd a_f;
+      start_solve(s, "gigsp", mf, a_f);
+      const Eigen::MatrixXd a_hat = mf.right_solve_upper(s.jacobian);
+      const double sweep_s =
+          median_seconds(reps, [&] { orthonormalize_rows(a_hat, s.rhs, 1e-9, 1e-7, 1e-8); });
+      const double sweep_p = median_seconds(
+          reps, [&] { orthonormalize_rows_threaded(a_hat, s.rhs, 1e-9, 1e-7, 1e-8, pool, block); });
+      // The solver with threads set must give the mirrored path's answer.
+      solver_options o;
+      o.threads = threads;
+      const Eigen::VectorXd a_solver = make_solver("gigsp", o)->solve(s).acceleration;
+      if ((a_solver - a_p).cwiseAbs().maxCoeff() > 1e-12 * (1.0 + a_p.cwiseAbs().maxCoeff())) {
+        fmt::print(stderr, "solver and mirrored path differ at {}x{}\n", m, n);
+        return 1;
+      }
+      const double speedup = ts / tp;
+      fmt::print(
+          "| {}x{} | {} | {:.1f} | {:.1f} | {:.1f} | {:.2f} | {:.2f} | {:.2f} | {:+.1f} | {:+.1f} "
+          "| "
+          "{:.1f} / {:.1f} | {:.1f} | {:.1e} | {:.1e} |\n",
+          m, n, spd ? "SPD" : "I", 1e3 * ts, 1e3 * t1, 1e3 * tp, speedup, t1 / tp,
+          speedup / threads, 1e3 * (t1 - ts), 1e3 * (threads * tp - ts), 1e3 * sweep_s,
+          1e3 * sweep_p, 1e3 * tq, (a_qr - a_serial).cwiseAbs().maxCoeff(),
+          (a_p - a_serial).cwiseAbs().maxCoeff());
+      std::fflush(stdout);
+    }
+  }
+  fmt::print("\nload average after: {}\n", load_average());
+  return 0;
+}
