@@ -247,8 +247,12 @@ gram_schmidt_rows orthonormalize_rows_threaded(const Eigen::MatrixXd& a_hat,
 Eigen::MatrixXd right_solve_upper_threaded(const mass_factor& mf, const Eigen::MatrixXd& a,
                                            row_worker_pool& pool) {
   const int threads = pool.threads();
-  // A diagonal L is a scaling (memory bound): not worth the threads.
-  if (mf.diagonal() || threads < 2 || a.rows() < 2 * threads) return mf.right_solve_upper(a);
+  // A diagonal L is a scaling (memory bound), and below ~1e6 flops waking the workers costs
+  // more than the split saves: not worth the threads.
+  const double flops = static_cast<double>(a.rows()) * static_cast<double>(a.cols() * a.cols());
+  if (mf.diagonal() || threads < 2 || a.rows() < 2 * threads || flops < 1e6) {
+    return mf.right_solve_upper(a);
+  }
   Eigen::MatrixXd out(a.rows(), a.cols());
   pool.run([&](int t) {
     const Eigen::Index lo = a.rows() * t / threads, hi = a.rows() * (t + 1) / threads;

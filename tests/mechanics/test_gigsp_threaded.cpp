@@ -169,7 +169,7 @@ TEST(GigspThreaded, DegenerateRowIsDecidedByTheSerialSweep) {
 }
 
 TEST(GigspThreaded, ProductWithTheCholeskyFactorSplitOverThreads) {
-  const random_system r = make_system(61, 50, 5u, true);
+  const random_system r = make_system(200, 100, 5u, true);  // 2e6 flops: split
   const constrained_system s = r.view();
   mass_factor mf;
   ASSERT_TRUE(mf.compute(s));
