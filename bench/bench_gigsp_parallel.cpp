@@ -76,17 +76,10 @@ system_data make_system(int m, int n, bool spd, unsigned seed) {
   return d;
 }
 
-// gigsp_solver's dense path with its threaded pieces on `pool` (so that 1 thread can be timed:
-// the solver itself is serial below 2 threads).
-Eigen::VectorXd threaded_gigsp(const constrained_system& s, row_worker_pool& pool, int block) {
-  mass_factor mf;
-  Eigen::VectorXd a_f;
-  if (start_solve(s, "gigsp", mf, a_f)) return {};
-  const Eigen::MatrixXd a_hat = right_solve_upper_threaded(mf, s.jacobian, pool);
-  const gram_schmidt_rows gs =
-      orthonormalize_rows_threaded(a_hat, s.rhs, 1e-9, 1e-7, 1e-8, pool, block);
-  const Eigen::VectorXd g = mf.solve_lower(s.force);
-  return mf.solve_upper(g + gs.q.transpose() * (gs.beta - gs.q * g));
+// gigsp_solver's threaded path on `pool` (so that 1 thread can be timed: the solver itself is
+// serial below 2 threads).
+Eigen::VectorXd threaded_gigsp(const constrained_system& s, row_worker_pool& pool) {
+  return gigsp_dense_threaded(s, 1e-9, 1e-7, 1e-8, pool).acceleration;
 }
 
 // The same system through Eigen's column-pivoting Householder QR of (A L^-T)^T = Q R P^T: the
@@ -178,8 +171,8 @@ int main(int argc, char** argv) {
       const std::vector<double> t = median_seconds(
           reps,
           {[&] { a_serial = serial->solve(s).acceleration; },
-           [&] { a_1 = threaded_gigsp(s, pool1, block); },
-           [&] { a_p = threaded_gigsp(s, pool, block); }, [&] { a_qr = qr_solve(s); },
+           [&] { a_1 = threaded_gigsp(s, pool1); }, [&] { a_p = threaded_gigsp(s, pool); },
+           [&] { a_qr = qr_solve(s); },
            [&] { orthonormalize_rows(a_hat, s.rhs, 1e-9, 1e-7, 1e-8); },
            [&] { orthonormalize_rows_threaded(a_hat, s.rhs, 1e-9, 1e-7, 1e-8, pool1, block); },
            [&] { orthonormalize_rows_threaded(a_hat, s.rhs, 1e-9, 1e-7, 1e-8, pool, block); }});

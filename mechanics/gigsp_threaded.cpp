@@ -1,9 +1,13 @@
 #include "mechanics/gigsp_threaded.hpp"
 
+#include <fmt/format.h>
+
+#include <Eigen/Cholesky>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <exception>
+#include <utility>
 
 namespace kinevo::mechanics {
 
@@ -244,21 +248,123 @@ gram_schmidt_rows orthonormalize_rows_threaded(const Eigen::MatrixXd& a_hat,
   return g;
 }
 
-Eigen::MatrixXd right_solve_upper_threaded(const mass_factor& mf, const Eigen::MatrixXd& a,
-                                           row_worker_pool& pool) {
+bool threaded_cholesky(const Eigen::MatrixXd& m, row_worker_pool& pool, Eigen::MatrixXd& l,
+                       int block) {
+  const int n = static_cast<int>(m.rows());
   const int threads = pool.threads();
-  // A diagonal L is a scaling (memory bound), and below ~1e6 flops waking the workers costs
-  // more than the split saves: not worth the threads.
-  const double flops = static_cast<double>(a.rows()) * static_cast<double>(a.cols() * a.cols());
-  if (mf.diagonal() || threads < 2 || a.rows() < 2 * threads || flops < 1e6) {
-    return mf.right_solve_upper(a);
+  block = std::max(1, block);
+  l = m;
+  for (int k = 0; k < n; k += block) {
+    const int b = std::min(block, n - k), rest = n - k - b;
+    const Eigen::LLT<Eigen::MatrixXd> llt(l.block(k, k, b, b));
+    if (llt.info() != Eigen::Success) return false;
+    l.block(k, k, b, b) = llt.matrixL();
+    if (rest == 0) break;
+    // Row blocks under the diagonal block, each written by one thread only.
+    const int chunks = (rest + block - 1) / block;
+    const auto rows_of = [&](int c) {
+      const int r0 = k + b + c * block;
+      return std::pair{r0, std::min(block, n - r0)};
+    };
+    const auto each_chunk = [&](const std::function<void(int, int)>& f) {
+      if (threads < 2 || chunks < 2) {
+        for (int c = 0; c < chunks; ++c) f(rows_of(c).first, rows_of(c).second);
+        return;
+      }
+      pool.run([&](int t) {
+        for (int c = t; c < chunks; c += threads) f(rows_of(c).first, rows_of(c).second);
+      });
+    };
+    each_chunk([&](int r0, int rb) {
+      auto panel = l.block(r0, k, rb, b);
+      l.block(k, k, b, b)
+          .transpose()
+          .triangularView<Eigen::Upper>()
+          .solveInPlace<Eigen::OnTheRight>(panel);
+    });
+    // Only the lower part is needed: columns k + b .. r0 + rb of each row block.
+    each_chunk([&](int r0, int rb) {
+      const int cols = r0 + rb - (k + b);
+      l.block(r0, k + b, rb, cols).noalias() -=
+          l.block(r0, k, rb, b) * l.block(k + b, k, cols, b).transpose();
+    });
   }
+  l.triangularView<Eigen::StrictlyUpper>().setZero();
+  return true;
+}
+
+Eigen::MatrixXd right_solve_lower_transpose_threaded(const Eigen::MatrixXd& l,
+                                                     const Eigen::MatrixXd& a,
+                                                     row_worker_pool& pool) {
+  const int threads = pool.threads();
+  const auto solve = [&](const Eigen::MatrixXd& rows) -> Eigen::MatrixXd {
+    return l.triangularView<Eigen::Lower>().solve(rows.transpose()).transpose();
+  };
+  // Below ~1e6 flops waking the workers costs more than the split saves.
+  const double flops = static_cast<double>(a.rows()) * static_cast<double>(a.cols() * a.cols());
+  if (threads < 2 || a.rows() < 2 * threads || flops < 1e6) return solve(a);
   Eigen::MatrixXd out(a.rows(), a.cols());
   pool.run([&](int t) {
     const Eigen::Index lo = a.rows() * t / threads, hi = a.rows() * (t + 1) / threads;
-    out.middleRows(lo, hi - lo) = mf.right_solve_upper(a.middleRows(lo, hi - lo));
+    out.middleRows(lo, hi - lo) = solve(a.middleRows(lo, hi - lo));
   });
   return out;
+}
+
+bool gigsp_diagnosis(const constrained_system& s, const gram_schmidt_rows& gs,
+                     acceleration_result& r) {
+  r.rank = static_cast<int>(gs.kept.size());
+  r.redundant = gs.redundant;
+  r.inconsistent = gs.inconsistent;
+  if (gs.inconsistent.empty()) return false;
+  r.status = solve_status::inconsistent;
+  r.message = fmt::format(
+      "gigsp: inconsistent constraints: {} {} dependent on earlier constraints but "
+      "{} right-hand side disagrees, so no acceleration satisfies the set; correct the model",
+      row_names(s, gs.inconsistent), gs.inconsistent.size() == 1 ? "is" : "are",
+      gs.inconsistent.size() == 1 ? "its" : "their");
+  return true;
+}
+
+acceleration_result gigsp_dense_threaded(const constrained_system& s, double rank_tolerance,
+                                         double consistency_tolerance, double degenerate_tolerance,
+                                         row_worker_pool& pool) {
+  // L = diag(sqrt(m_ii)) on the diagonal fast path (a scaling, not worth threads).
+  Eigen::MatrixXd l;
+  Eigen::VectorXd sqrt_diag;
+  if (s.mass_is_diagonal) {
+    const Eigen::VectorXd d = s.mass.diagonal();
+    if (!(d.array() > 0.0).all()) return not_positive_definite("gigsp");
+    sqrt_diag = d.cwiseSqrt();
+  } else if (!threaded_cholesky(s.mass, pool, l)) {
+    return not_positive_definite("gigsp");
+  }
+  const auto solve_lower = [&](const Eigen::VectorXd& f) -> Eigen::VectorXd {
+    if (s.mass_is_diagonal) return f.cwiseQuotient(sqrt_diag);
+    return l.triangularView<Eigen::Lower>().solve(f);
+  };
+  const auto solve_upper = [&](const Eigen::VectorXd& y) -> Eigen::VectorXd {
+    if (s.mass_is_diagonal) return y.cwiseQuotient(sqrt_diag);
+    return l.triangularView<Eigen::Lower>().transpose().solve(y);
+  };
+  // Eq. 2.30 with g = L^-1 f = L^T a_f: a = L^-T (g + A_1^T (b_1 - A_1 g)).
+  const Eigen::VectorXd g = solve_lower(s.force);
+  const Eigen::VectorXd a_f = solve_upper(g);
+  acceleration_result r;
+  if (s.constraints() == 0) {
+    r.acceleration = a_f;
+    set_constraint_force(s, a_f, r);
+    return r;
+  }
+  const Eigen::MatrixXd a_hat =
+      s.mass_is_diagonal ? Eigen::MatrixXd(s.jacobian * sqrt_diag.cwiseInverse().asDiagonal())
+                         : right_solve_lower_transpose_threaded(l, s.jacobian, pool);
+  const gram_schmidt_rows gs = orthonormalize_rows_threaded(
+      a_hat, s.rhs, rank_tolerance, consistency_tolerance, degenerate_tolerance, pool);
+  if (gigsp_diagnosis(s, gs, r)) return r;
+  r.acceleration = solve_upper(g + gs.q.transpose() * (gs.beta - gs.q * g));
+  set_constraint_force(s, a_f, r);
+  return r;
 }
 
 }  // namespace kinevo::mechanics

@@ -57,8 +57,29 @@ gram_schmidt_rows orthonormalize_rows_threaded(const Eigen::MatrixXd& a_hat,
                                                double degenerate_tolerance, row_worker_pool& pool,
                                                int block_rows = 32);
 
-// A L^-T with the rows of A split over the pool's threads (each a triangular solve with L).
-Eigen::MatrixXd right_solve_upper_threaded(const mass_factor& mf, const Eigen::MatrixXd& a,
-                                           row_worker_pool& pool);
+// M = L L^T (L lower, strict upper part zero), right-looking by blocks of `block` columns: the
+// diagonal block by Eigen's LLT, the panel under it (L21 = A21 L11^-T) and the trailing update
+// (A22 -= L21 L21^T) split over the pool by row blocks dealt cyclically. Returns false when M is
+// not positive definite.
+bool threaded_cholesky(const Eigen::MatrixXd& m, row_worker_pool& pool, Eigen::MatrixXd& l,
+                       int block = 64);
+
+// A L^-T for lower-triangular L, the rows of A split over the pool (each a triangular solve).
+Eigen::MatrixXd right_solve_lower_transpose_threaded(const Eigen::MatrixXd& l,
+                                                     const Eigen::MatrixXd& a,
+                                                     row_worker_pool& pool);
+
+// Sets rank, redundant and inconsistent rows of `r` from the row process; when rows are
+// inconsistent also the status and the message naming them, and returns true. Shared by the
+// serial and threaded GIGSP so that both say the same.
+bool gigsp_diagnosis(const constrained_system& s, const gram_schmidt_rows& gs,
+                     acceleration_result& r);
+
+// GIGSP's dense path (eq. 2.30) with every O(n^3) / O(m^2 n) piece on the pool: the Cholesky
+// factor of M (or the diagonal fast path), A L^-T, the row process; gigsp_solver with
+// threads > 1 calls it for systems without a sparse pattern.
+acceleration_result gigsp_dense_threaded(const constrained_system& s, double rank_tolerance,
+                                         double consistency_tolerance, double degenerate_tolerance,
+                                         row_worker_pool& pool);
 
 }  // namespace kinevo::mechanics

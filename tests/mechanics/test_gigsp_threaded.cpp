@@ -168,15 +168,28 @@ TEST(GigspThreaded, DegenerateRowIsDecidedByTheSerialSweep) {
   EXPECT_TRUE((threaded.q.array() == serial.q.array()).all());
 }
 
-TEST(GigspThreaded, ProductWithTheCholeskyFactorSplitOverThreads) {
-  const random_system r = make_system(200, 100, 5u, true);  // 2e6 flops: split
+TEST(GigspThreaded, CholeskyAndProductSplitOverThreads) {
+  const random_system r = make_system(200, 150, 5u, true);  // 4.5e6 flops: split
   const constrained_system s = r.view();
   mass_factor mf;
   ASSERT_TRUE(mf.compute(s));
-  row_worker_pool pool(3);
-  EXPECT_LT(
-      relative(right_solve_upper_threaded(mf, s.jacobian, pool), mf.right_solve_upper(s.jacobian)),
-      1e-14);
+  for (int threads : {1, 2, 3}) {
+    row_worker_pool pool(threads);
+    for (int block : {7, 64}) {
+      Eigen::MatrixXd l;
+      ASSERT_TRUE(threaded_cholesky(s.mass, pool, l, block));
+      EXPECT_LT(relative(l * l.transpose(), s.mass), 1e-14);
+      EXPECT_TRUE(l.isLowerTriangular(0.0));
+      EXPECT_LT(relative(right_solve_lower_transpose_threaded(l, s.jacobian, pool),
+                         mf.right_solve_upper(s.jacobian)),
+                1e-13);
+    }
+  }
+  Eigen::MatrixXd indefinite = s.mass;
+  indefinite(100, 100) = -1.0;
+  row_worker_pool pool(2);
+  Eigen::MatrixXd l;
+  EXPECT_FALSE(threaded_cholesky(indefinite, pool, l, 16));
 }
 
 class GigspThreadedSolver : public ::testing::TestWithParam<bool> {};
