@@ -236,6 +236,30 @@ TEST_P(GigspThreadedSolver, SameAccelerationAndDiagnosisAsSerial) {
 
 INSTANTIATE_TEST_SUITE_P(Mass, GigspThreadedSolver, ::testing::Bool());
 
+TEST(GigspThreaded, NoConstraintsAndIndefiniteMassAsSerial) {
+  for (bool spd : {false, true}) {
+    random_system r = make_system(10, 140, 3u, spd);
+    solver_options o;
+    o.threads = 2;
+    auto serial = make_solver("gigsp", {});
+    auto threaded = make_solver("gigsp", o);
+    random_system free_body = r;
+    free_body.jacobian.resize(0, 140);
+    free_body.rhs.resize(0);
+    free_body.names.clear();
+    const acceleration_result a = serial->solve(free_body.view());
+    const acceleration_result b = threaded->solve(free_body.view());
+    EXPECT_EQ(b.status, solve_status::ok);
+    EXPECT_LT(relative(b.acceleration, a.acceleration), 1e-12);
+    r.mass(70, 70) = -1.0;
+    const acceleration_result c = serial->solve(r.view());
+    const acceleration_result d = threaded->solve(r.view());
+    EXPECT_EQ(c.status, solve_status::singular);
+    EXPECT_EQ(d.status, c.status);
+    EXPECT_EQ(d.message, c.message);
+  }
+}
+
 TEST(GigspThreaded, ThreadsOptionIsValidated) {
   solver_options o;
   o.threads = 4097;
