@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
+
 #include "mechanics/gigsp_solver.hpp"
 #include "mechanics/gigsp_threaded.hpp"
 #include "mechanics/solver_factory.hpp"
@@ -102,24 +104,40 @@ Eigen::VectorXd qr_solve(const constrained_system& s) {
   return mf.solve_upper(g + y);
 }
 
-// Medians (or minima) of `reps` runs of each function, taken round-robin (one run of each in turn)
-// so that a burst of load from other processes falls on every column alike. `least`: the smallest
-// time instead of the median (the run least touched by other processes).
-std::vector<double> median_seconds(int reps, const std::vector<std::function<void()>>& fs,
+double process_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+struct timing {
+  double seconds;  // median (or minimum) wall time
+  double cores;    // median CPU time / wall time: the cores the process really had
+};
+
+// Medians (or minima) of `reps` runs of each function, taken round-robin (one run of each in
+// turn) so that a burst of load from other processes falls on every column alike. `least`: the
+// smallest time instead of the median (the run least touched by other processes).
+std::vector<timing> median_seconds(int reps, const std::vector<std::function<void()>>& fs,
                                    bool least) {
-  std::vector<std::vector<double>> t(fs.size());
+  std::vector<std::vector<double>> t(fs.size()), c(fs.size());
   for (int i = 0; i < reps; ++i) {
     for (std::size_t k = 0; k < fs.size(); ++k) {
+      const double cpu = process_cpu_seconds();
       const auto start = std::chrono::steady_clock::now();
       fs[k]();
-      t[k].push_back(
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      const double wall =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      t[k].push_back(wall);
+      c[k].push_back((process_cpu_seconds() - cpu) / wall);
     }
   }
-  std::vector<double> out;
-  for (auto& v : t) {
-    std::sort(v.begin(), v.end());
-    out.push_back(least ? v.front() : v[v.size() / 2]);
+  std::vector<timing> out;
+  for (std::size_t k = 0; k < fs.size(); ++k) {
+    std::sort(t[k].begin(), t[k].end());
+    std::sort(c[k].begin(), c[k].end());
+    out.push_back({least ? t[k].front() : t[k][t[k].size() / 2], c[k][c[k].size() / 2]});
   }
   return out;
 }
@@ -158,9 +176,9 @@ int main(int argc, char** argv) {
       "| A (m x n) | M | Ts serial [ms] | T1 [ms] | T{0} [ms] | S = Ts/T{0} | T1/T{0} | E = S/{0} "
       "| "
       "T1 - Ts [ms] | {0} T{0} - Ts [ms] | sweep Ts / T1 / T{0} [ms] | QR [ms] | max |a_qr - a| | "
-      "max |a_T{0} - a| |\n",
+      "max |a_T{0} - a| | cores T1 / T{0} |\n",
       threads);
-  fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   row_worker_pool pool1(1), pool(threads);
   for (const auto& [m, n] : shapes) {
     for (bool spd : {false, true}) {
@@ -173,7 +191,7 @@ int main(int argc, char** argv) {
       Eigen::VectorXd a_f;
       start_solve(s, "gigsp", mf, a_f);
       const Eigen::MatrixXd a_hat = mf.right_solve_upper(s.jacobian);
-      const std::vector<double> t = median_seconds(
+      const std::vector<timing> t = median_seconds(
           reps,
           {[&] { a_serial = serial->solve(s).acceleration; },
            [&] { a_1 = threaded_gigsp(s, pool1); }, [&] { a_p = threaded_gigsp(s, pool); },
@@ -182,8 +200,8 @@ int main(int argc, char** argv) {
            [&] { orthonormalize_rows_threaded(a_hat, s.rhs, 1e-9, 1e-7, 1e-8, pool1, block); },
            [&] { orthonormalize_rows_threaded(a_hat, s.rhs, 1e-9, 1e-7, 1e-8, pool, block); }},
           least);
-      const double ts = t[0], t1 = t[1], tp = t[2], tq = t[3];
-      const double sweep_s = t[4], sweep_1 = t[5], sweep_p = t[6];
+      const double ts = t[0].seconds, t1 = t[1].seconds, tp = t[2].seconds, tq = t[3].seconds;
+      const double sweep_s = t[4].seconds, sweep_1 = t[5].seconds, sweep_p = t[6].seconds;
       // The solver with threads set must give the mirrored path's answer.
       solver_options o;
       o.threads = threads;
@@ -196,11 +214,11 @@ int main(int argc, char** argv) {
       fmt::print(
           "| {}x{} | {} | {:.1f} | {:.1f} | {:.1f} | {:.2f} | {:.2f} | {:.2f} | {:+.1f} | {:+.1f} "
           "| "
-          "{:.1f} / {:.1f} / {:.1f} | {:.1f} | {:.1e} | {:.1e} |\n",
+          "{:.1f} / {:.1f} / {:.1f} | {:.1f} | {:.1e} | {:.1e} | {:.2f} / {:.2f} |\n",
           m, n, spd ? "SPD" : "I", 1e3 * ts, 1e3 * t1, 1e3 * tp, speedup, t1 / tp,
           speedup / threads, 1e3 * (t1 - ts), 1e3 * (threads * tp - ts), 1e3 * sweep_s,
           1e3 * sweep_1, 1e3 * sweep_p, 1e3 * tq, (a_qr - a_serial).cwiseAbs().maxCoeff(),
-          (a_p - a_serial).cwiseAbs().maxCoeff());
+          (a_p - a_serial).cwiseAbs().maxCoeff(), t[1].cores, t[2].cores);
       std::fflush(stdout);
     }
   }
