@@ -142,6 +142,38 @@ std::vector<timing> median_seconds(int reps, const std::vector<std::function<voi
   return out;
 }
 
+// The time of the threaded sweep on `threads` idle cores, replaying its schedule (cyclic blocks,
+// look-ahead, waits for each factored block) with the task CPU times of a 1-thread run; the
+// wake-ups (microseconds each, one per block) are not counted.
+double modelled_sweep_seconds(const sweep_profile& p, int threads) {
+  const int blocks = static_cast<int>(p.factor.size());
+  if (blocks == 0) return p.outside;
+  std::vector<double> clock(static_cast<std::size_t>(threads), 0.0);
+  std::vector<double> factored(static_cast<std::size_t>(blocks), 0.0);
+  // Each thread first copies its own blocks (update[j][j]).
+  for (int j = 0; j < blocks; ++j) {
+    clock[static_cast<std::size_t>(j % threads)] +=
+        p.update[static_cast<std::size_t>(j)][static_cast<std::size_t>(j)];
+  }
+  clock[0] += p.factor[0];
+  factored[0] = clock[0];
+  for (int k = 0; k + 1 < blocks; ++k) {
+    for (int t = 0; t < threads; ++t) {
+      double& c = clock[static_cast<std::size_t>(t)];
+      c = std::max(c, factored[static_cast<std::size_t>(k)]);
+      const int first = k + 1 + ((t - (k + 1)) % threads + threads) % threads;
+      for (int j = first; j < blocks; j += threads) {
+        c += p.update[static_cast<std::size_t>(j)][static_cast<std::size_t>(k)];
+        if (j == k + 1) {
+          c += p.factor[static_cast<std::size_t>(j)];
+          factored[static_cast<std::size_t>(j)] = c;
+        }
+      }
+    }
+  }
+  return *std::max_element(clock.begin(), clock.end()) + p.outside;
+}
+
 std::string load_average() {
   std::ifstream in("/proc/loadavg");
   std::string a, b, c;
@@ -221,6 +253,31 @@ int main(int argc, char** argv) {
           (a_p - a_serial).cwiseAbs().maxCoeff(), t[1].cores, t[2].cores);
       std::fflush(stdout);
     }
+  }
+  // The sweep's schedule replayed with its task costs (load-independent: thread CPU times).
+  fmt::print(
+      "\nSweep on idle cores, modelled from the task CPU times of a 1-thread run (best of {}):\n\n"
+      "| A (m x n) | sweep CPU, 1 thread [ms] | in-block share | outside tasks [ms] | "
+      "modelled T{} [ms] | modelled T1/T{} |\n|---|---|---|---|---|---|\n",
+      reps, threads, threads);
+  for (const auto& [m, n] : shapes) {
+    const system_data d = make_system(m, n, false, 2026u + static_cast<unsigned>(m));
+    sweep_profile best;
+    double best_total = 0.0;
+    for (int i = 0; i < reps; ++i) {
+      sweep_profile p;
+      orthonormalize_rows_threaded(d.jacobian, d.rhs, 1e-9, 1e-7, 1e-8, pool1, block, &p);
+      const double total = modelled_sweep_seconds(p, 1);
+      if (i == 0 || total < best_total) {
+        best = p;
+        best_total = total;
+      }
+    }
+    double in_block = 0.0;
+    for (double f : best.factor) in_block += f;
+    const double tp = modelled_sweep_seconds(best, threads);
+    fmt::print("| {}x{} | {:.1f} | {:.1f} % | {:.1f} | {:.1f} | {:.2f} |\n", m, n, 1e3 * best_total,
+               100.0 * in_block / best_total, 1e3 * best.outside, 1e3 * tp, best_total / tp);
   }
   fmt::print("\nload average after: {}\n", load_average());
   return 0;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <ctime>
 #include <exception>
 #include <utility>
 
@@ -82,7 +83,9 @@ struct sweep {
   int rows = 0, block_rows = 1, blocks = 0;
   std::vector<int> accepted;
   std::vector<std::vector<int>> kept, dependent;
-  std::atomic<int> factored{0};  // blocks factored so far; `blocks` once deferred
+  std::atomic<int> factored{0};      // blocks factored so far; `blocks` once deferred
+  sweep_profile* profile = nullptr;  // each entry written by the task's thread only
+  const Eigen::MatrixXd* a_hat = nullptr;
   std::atomic<bool> deferred{false};
 
   int start(int k) const { return k * block_rows; }
@@ -145,6 +148,27 @@ void update_block(sweep& s, int j, int k, Eigen::MatrixXd& c) {
   }
 }
 
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+void timed_factor(sweep& s, int k) {
+  if (!s.profile) return factor_block(s, k);
+  const double start = thread_cpu_seconds();
+  factor_block(s, k);
+  s.profile->factor[static_cast<std::size_t>(k)] = thread_cpu_seconds() - start;
+}
+
+void timed_update(sweep& s, int j, int k, Eigen::MatrixXd& c) {
+  if (!s.profile) return update_block(s, j, k, c);
+  const double start = thread_cpu_seconds();
+  update_block(s, j, k, c);
+  s.profile->update[static_cast<std::size_t>(j)][static_cast<std::size_t>(k)] =
+      thread_cpu_seconds() - start;
+}
+
 void publish(sweep& s, int value) {
   s.factored.store(value, std::memory_order_release);
   s.factored.notify_all();
@@ -154,8 +178,17 @@ void publish(sweep& s, int value) {
 // rows in the order k = 0, 1, ...; the owner of block k + 1 updates and factors it first.
 void work_share(sweep& s, int t, int threads) {
   Eigen::MatrixXd c;
+  // Each thread copies its own blocks of A L^-T (row-major) first.
+  for (int j = t; j < s.blocks; j += threads) {
+    const double start = s.profile ? thread_cpu_seconds() : 0.0;
+    s.rem.middleRows(s.start(j), s.size(j)) = s.a_hat->middleRows(s.start(j), s.size(j));
+    if (s.profile) {
+      s.profile->update[static_cast<std::size_t>(j)][static_cast<std::size_t>(j)] =
+          thread_cpu_seconds() - start;
+    }
+  }
   if (t == 0) {
-    factor_block(s, 0);
+    timed_factor(s, 0);
     publish(s, s.deferred ? s.blocks : 1);
   }
   for (int k = 0; k + 1 < s.blocks; ++k) {
@@ -166,9 +199,9 @@ void work_share(sweep& s, int t, int threads) {
     if (s.deferred) return;
     const int first = k + 1 + ((t - (k + 1)) % threads + threads) % threads;
     for (int j = first; j < s.blocks; j += threads) {
-      update_block(s, j, k, c);
+      timed_update(s, j, k, c);
       if (j == k + 1) {
-        factor_block(s, j);
+        timed_factor(s, j);
         publish(s, s.deferred ? s.blocks : k + 2);
         if (s.deferred) return;
       }
@@ -182,18 +215,20 @@ gram_schmidt_rows orthonormalize_rows_threaded(const Eigen::MatrixXd& a_hat,
                                                const Eigen::VectorXd& b, double rank_tolerance,
                                                double consistency_tolerance,
                                                double degenerate_tolerance, row_worker_pool& pool,
-                                               int block_rows) {
+                                               int block_rows, sweep_profile* profile) {
+  const double cpu_start = profile ? thread_cpu_seconds() : 0.0;
   const int m = static_cast<int>(a_hat.rows());
   const Eigen::Index n = a_hat.cols();
   sweep s;
   s.rows = m;
   s.block_rows = std::max(1, block_rows);
   s.blocks = (m + s.block_rows - 1) / s.block_rows;
-  s.rem = a_hat;
+  s.a_hat = &a_hat;
+  s.rem.resize(m, n);
   s.beta = b;
   s.q.resize(m, n);
   s.qb.resize(m);
-  s.norm0 = a_hat.rowwise().norm();
+  s.norm0 = a_hat.cwiseAbs2().rowwise().sum().cwiseSqrt();  // column by column: vectorised
   s.scale = m > 0 ? s.norm0.maxCoeff() : 0.0;
   // later_norm[i] = max over rows l >= i of |a_l|: bounds every remainder still undecided at i.
   s.later_norm = s.norm0;
@@ -203,6 +238,12 @@ gram_schmidt_rows orthonormalize_rows_threaded(const Eigen::MatrixXd& a_hat,
   s.accepted.assign(static_cast<std::size_t>(s.blocks), 0);
   s.kept.resize(static_cast<std::size_t>(s.blocks));
   s.dependent.resize(static_cast<std::size_t>(s.blocks));
+  if (profile) {
+    s.profile = profile;
+    profile->factor.assign(static_cast<std::size_t>(s.blocks), 0.0);
+    profile->update.assign(static_cast<std::size_t>(s.blocks),
+                           std::vector<double>(static_cast<std::size_t>(s.blocks), 0.0));
+  }
 
   const int threads = std::min(pool.threads(), s.blocks);
   if (threads <= 1) {
@@ -233,17 +274,33 @@ gram_schmidt_rows orthonormalize_rows_threaded(const Eigen::MatrixXd& a_hat,
   }
   // A dependent row's right-hand side remainder must vanish too, or the set is inconsistent
   // (as in the serial sweep: its frozen remainder against every accepted row).
+  // All dependent rows at once: C = R_d Q^T (one matrix product), beta_d - C beta.
   const double b_scale = 1.0 + (b.size() > 0 ? b.cwiseAbs().maxCoeff() : 0.0);
-  for (const auto& dependent : s.dependent) {
-    for (int i : dependent) {
-      const Eigen::VectorXd c = g.q * s.rem.row(i).transpose();
-      const double beta = s.beta[i] - c.dot(g.beta);
-      if (std::abs(beta) > consistency_tolerance * b_scale) {
-        g.inconsistent.push_back(i);
+  std::vector<int> dependent;
+  for (const auto& rows : s.dependent) dependent.insert(dependent.end(), rows.begin(), rows.end());
+  if (!dependent.empty()) {
+    row_matrix rd(static_cast<Eigen::Index>(dependent.size()), n);
+    Eigen::VectorXd bd(static_cast<Eigen::Index>(dependent.size()));
+    for (std::size_t d = 0; d < dependent.size(); ++d) {
+      rd.row(static_cast<Eigen::Index>(d)) = s.rem.row(dependent[d]);
+      bd[static_cast<Eigen::Index>(d)] = s.beta[dependent[d]];
+    }
+    const Eigen::VectorXd remainder = bd - (rd * g.q.transpose()) * g.beta;
+    for (std::size_t d = 0; d < dependent.size(); ++d) {
+      if (std::abs(remainder[static_cast<Eigen::Index>(d)]) > consistency_tolerance * b_scale) {
+        g.inconsistent.push_back(dependent[d]);
       } else {
-        g.redundant.push_back(i);
+        g.redundant.push_back(dependent[d]);
       }
     }
+  }
+  if (profile) {
+    double tasks = 0.0;
+    for (double f : profile->factor) tasks += f;
+    for (const auto& row : profile->update) {
+      for (double u : row) tasks += u;
+    }
+    profile->outside = thread_cpu_seconds() - cpu_start - tasks;
   }
   return g;
 }

@@ -47,6 +47,17 @@ class row_worker_pool {
   bool stop_ = false;
 };
 
+// The thread CPU seconds of each task of one threaded sweep: the benchmark replays the schedule
+// with them to model the time on idle cores (timings on a loaded machine measure its share).
+struct sweep_profile {
+  std::vector<double> factor;               // factor[k]: block k's in-block sweep
+  std::vector<std::vector<double>> update;  // update[j][k]: block k's rows removed from block j
+                                            // (k < j); update[j][j]: block j copied in
+  // CPU seconds of the calling thread outside the tasks (copies, gather, the dependent rows'
+  // test): the serial remainder when the pool has 1 thread.
+  double outside = 0.0;
+};
+
 // Same contract and outputs as orthonormalize_rows (solver_support.hpp): the same kept,
 // redundant and inconsistent rows and q, beta equal to round-off. A row the serial sweep would
 // make wait (its remainder below 1e-3 of the largest, a degenerate set) sends the whole set to
@@ -55,7 +66,8 @@ gram_schmidt_rows orthonormalize_rows_threaded(const Eigen::MatrixXd& a_hat,
                                                const Eigen::VectorXd& b, double rank_tolerance,
                                                double consistency_tolerance,
                                                double degenerate_tolerance, row_worker_pool& pool,
-                                               int block_rows = 32);
+                                               int block_rows = 32,
+                                               sweep_profile* profile = nullptr);
 
 // M = L L^T (L lower, strict upper part zero), right-looking by blocks of `block` columns: the
 // diagonal block by Eigen's LLT, the panel under it (L21 = A21 L11^-T) and the trailing update
