@@ -207,8 +207,9 @@ int main(int argc, char** argv) {
   fmt::print(
       "| A (m x n) | M | Ts serial [ms] | T1 [ms] | T{0} [ms] | S = Ts/T{0} | T1/T{0} | E = S/{0} "
       "| "
-      "T1 - Ts [ms] | {0} T{0} - Ts [ms] | sweep Ts / T1 / T{0} [ms] | QR [ms] | max |a_qr - a| | "
-      "max |a_T{0} - a| | cores T1 / T{0} |\n",
+      "T1 - Ts [ms] | {0} T{0} - Ts [ms] | sweep Ts / T1 / T{0} [ms] | QR [ms] | max abs(a_qr - a) "
+      "| "
+      "max abs(a_T{0} - a) | cores T1 / T{0} |\n",
       threads);
   fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   row_worker_pool pool1(1), pool(threads);
