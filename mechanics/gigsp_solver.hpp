@@ -4,8 +4,9 @@
 // inconsistent rows are refused by name. For sparse A (chains) the same orthogonalisation is done
 // through a sparse Cholesky of the Gram matrix A M^-1 A^T (its factor is the Gram-Schmidt
 // triangle), O(N) for a chain; a rank-deficient set falls back to the dense sweep.
-// With options.threads > 1 the dense sweep and the product A L^-T run on that many threads
-// (gigsp_threaded.hpp: blocked, cyclic; same result to round-off, same diagnosis).
+// With options.threads > 1 a system without a sparse pattern takes the dense path on that many
+// threads: Cholesky, A L^-T and the sweep (gigsp_threaded.hpp: blocked, cyclic; same result to
+// round-off, same diagnosis; section 4.4 of the dissertation). Sparse systems stay serial.
 #pragma once
 
 #include <memory>
