@@ -1,6 +1,6 @@
 // The acceleration solvers' options, one set for every subcommand that solves (simulate,
-// accel): the direct solvers' rank tolerance and the GA solver's islands, threads, seed, preset
-// and tolerance.
+// accel): the direct solvers' rank tolerance, the threads of GIGSP and of the GA solver, and the
+// GA solver's islands, seed, preset and tolerance.
 #pragma once
 
 #include <fmt/format.h>
@@ -21,8 +21,9 @@ inline void add_solver_options(CLI::App& sub, mechanics::solver_options& o) {
       ->capture_default_str();
   sub.add_option("--islands", o.islands, "GA solver: islands")->capture_default_str();
   sub.add_option("--threads", o.threads,
-                 "GA solver: worker threads per process (0: one per island, at most the cores)")
-      ->check(CLI::NonNegativeNumber);
+                 "Threads: gigsp's dense Gram-Schmidt sweep and A L^-T (0, 1: serial); GA "
+                 "solver: worker threads per process (0: one per island, at most the cores)")
+      ->check(CLI::Range(0, 4096));
   add_seed_option(sub, "--seed", o.seed, "GA solver: seed");
   sub.add_option("--preset", o.preset, "GA solver: preset")->capture_default_str();
   sub.add_option("--tolerance", o.tolerance, "Iterative solvers: stopping tolerance")

@@ -11,13 +11,18 @@ std::string gigsp_solver::name() const {
 }
 
 acceleration_result gigsp_solver::solve(const constrained_system& s) {
+  const bool sparse = options_.allow_sparse && sparse_gram::applicable(s);
+  if (options_.threads > 1 && !sparse) {
+    if (!pool_) pool_ = std::make_unique<row_worker_pool>(options_.threads);
+    return gigsp_dense_threaded(s, options_.rank_tolerance, options_.consistency_tolerance,
+                                options_.degenerate_tolerance, *pool_);
+  }
   mass_factor mf;
   Eigen::VectorXd a_f;
   if (auto done = start_solve(s, name(), mf, a_f)) return *done;
   acceleration_result r;
   const int m = s.constraints();
-  if (options_.allow_sparse && sparse_gram::applicable(s) &&
-      sparse_.factor(s, options_.rank_tolerance)) {
+  if (sparse && sparse_.factor(s, options_.rank_tolerance)) {
     // Full row rank: A_1^T (b_1 - A_1 L^T a_f) = A L^-T G^-1 (b - A a_f) with G = T^-1 T^-T.
     const Eigen::VectorXd lambda = sparse_.solve(s.rhs - sparse_.times(s, a_f));
     r.acceleration = a_f + mf.solve(sparse_.transpose_times(s, lambda));
@@ -30,18 +35,7 @@ acceleration_result gigsp_solver::solve(const constrained_system& s) {
   const gram_schmidt_rows gs =
       orthonormalize_rows(a_hat, s.rhs, options_.rank_tolerance, options_.consistency_tolerance,
                           options_.degenerate_tolerance);
-  r.rank = static_cast<int>(gs.kept.size());
-  r.redundant = gs.redundant;
-  r.inconsistent = gs.inconsistent;
-  if (!gs.inconsistent.empty()) {
-    r.status = solve_status::inconsistent;
-    r.message = fmt::format(
-        "gigsp: inconsistent constraints: {} {} dependent on earlier constraints but "
-        "{} right-hand side disagrees, so no acceleration satisfies the set; correct the model",
-        row_names(s, gs.inconsistent), gs.inconsistent.size() == 1 ? "is" : "are",
-        gs.inconsistent.size() == 1 ? "its" : "their");
-    return r;
-  }
+  if (gigsp_diagnosis(s, gs, r)) return r;
   const Eigen::VectorXd g = mf.solve_lower(s.force);
   const Eigen::VectorXd y = g + gs.q.transpose() * (gs.beta - gs.q * g);
   r.acceleration = mf.solve_upper(y);

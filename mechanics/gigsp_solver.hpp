@@ -4,9 +4,15 @@
 // inconsistent rows are refused by name. For sparse A (chains) the same orthogonalisation is done
 // through a sparse Cholesky of the Gram matrix A M^-1 A^T (its factor is the Gram-Schmidt
 // triangle), O(N) for a chain; a rank-deficient set falls back to the dense sweep.
+// With options.threads > 1 a system without a sparse pattern takes the dense path on that many
+// threads: Cholesky, A L^-T and the sweep (gigsp_threaded.hpp: blocked, cyclic; same result to
+// round-off, same diagnosis; section 4.4 of the dissertation). Sparse systems stay serial.
 #pragma once
 
+#include <memory>
+
 #include "mechanics/acceleration_solver.hpp"
+#include "mechanics/gigsp_threaded.hpp"
 #include "mechanics/solver_factory.hpp"
 #include "mechanics/sparse_gram.hpp"
 
@@ -21,6 +27,7 @@ class gigsp_solver final : public acceleration_solver {
  private:
   solver_options options_;
   sparse_gram sparse_;
+  std::unique_ptr<row_worker_pool> pool_;  // started at the first threaded solve, then kept
 };
 
 }  // namespace kinevo::mechanics

@@ -96,7 +96,7 @@ void solver_options::validate() const {
   io::require_real("degenerate_tolerance", degenerate_tolerance, {0.0, 1.0, true, true});
   // The island-count rule of ga::require_island_count (mechanics cannot see ga/): >= 1, named.
   io::require_integer("islands", islands, 1);
-  io::require_integer("threads", threads, 0);
+  io::require_integer("threads", threads, 0, 4096);  // the GA's islands.threads rule
   io::require_real("tolerance", tolerance, io::positive());
 }
 

@@ -28,16 +28,19 @@ struct solver_options {
   bool allow_sparse = true;
 
   // Pass-through knobs of iterative solvers (the GA solver "ga"); the CLI exposes them as
-  // --islands, --seed, --preset, --tolerance without knowing the GA.
+  // --islands, --threads, --seed, --preset, --tolerance without knowing the GA.
   int islands = 1;
-  int threads = 0;  // worker threads per process (0: one per island, at most the cores)
+  // GIGSP runs its dense row process and A L^-T on `threads` threads when > 1 (0 and 1:
+  // serial); the GA solver takes it as worker threads per process (0: one per island, at most
+  // the cores).
+  int threads = 0;
   unsigned long long seed = 1;
   std::string preset = "default";
   double tolerance = 1e-9;  // stopping tolerance of iterative solvers (the ga preset's default)
 
   // Throws io::option_error naming the field and its allowed range: the tolerances finite, rank
   // and consistency ones in (0, 1) and > 0 (a NaN or huge rank tolerance would silently call
-  // every constraint redundant), islands >= 1, threads >= 0. make_solver calls it.
+  // every constraint redundant), islands >= 1, threads in [0, 4096]. make_solver calls it.
   void validate() const;
 };
 
