@@ -59,5 +59,20 @@ TEST(CliIntermittent, OtherFormulationsAreRefusedByName) {
   EXPECT_NE(r.err.find("intermittent"), std::string::npos) << r.err;
 }
 
+// `accel` starts from the state a simulation starts from: the rolling row is off while the disc
+// slips, and Coulomb friction mu m g acts forwards on x (the contact point slides backwards):
+// x'' = mu g and th'' = -mu m g R / I = -2 mu g / R (a uniform disc), for every solver.
+TEST(CliIntermittent, AccelSeesTheSlippingDisc) {
+  const auto r = run_kinevo("accel " + disc + " --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const double mu = 0.3, g = 9.81, radius = 0.1;
+  for (const auto& [name, s] : j["solvers"].items()) {
+    ASSERT_EQ(s["status"], "ok") << name;
+    EXPECT_NEAR(s["a"][0].get<double>(), mu * g, 1e-12) << name;
+    EXPECT_NEAR(s["a"][1].get<double>(), -2 * mu * g / radius, 1e-10) << name;
+  }
+}
+
 }  // namespace
 }  // namespace kinevo::test
