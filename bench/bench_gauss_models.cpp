@@ -54,13 +54,21 @@ std::vector<named_model> models() {
   std::vector<named_model> out;
   for (const std::string f : {"pendulum", "double_pendulum", "fivebar_redundant",
                               "fourbar_kinematics", "haug_fourbar", "slider_crank",
-                              "seven_link_loop"}) {
+                              "seven_link_loop", "spherical_pendulum_flywheel",
+                              "spatial_fivebar"}) {
     out.push_back({f, load_model("examples/" + f + ".toml")});
   }
   for (const int links : {2, 5, 10, 20}) {
     chain_options c;
     c.links = links;
     out.push_back({fmt::format("chain {}", links), load_model_from_string(chain_model_text(c), "chain")});
+  }
+  for (const int links : {2, 5}) {
+    chain_options c;
+    c.links = links;
+    c.spatial = true;
+    out.push_back({fmt::format("spatial chain {}", links),
+                   load_model_from_string(chain_model_text(c), "spatial chain")});
   }
   return out;
 }

@@ -211,7 +211,7 @@ gauss_ga_options gauss_ga_preset(const std::string& name) {
     o.evaluations_per_run = 6400;
     o.evaluations_per_coordinate = 0;
     o.penalty.kind = penalty_kind::fixed;
-    o.penalty.weight = 1e6;  // eq. 5.18
+    o.penalty.weight = 1e4;  // eq. 5.18
     o.penalty.relative = false;
     o.axes = search_axes::coordinates;  // GAucsd searched the accelerations themselves
     o.cold = cold_box::fixed;
