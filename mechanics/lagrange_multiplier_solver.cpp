@@ -38,6 +38,15 @@ acceleration_result lagrange_multiplier_solver::solve(const constrained_system& 
   for (Eigen::Index i = 0; i < d.size(); ++i) rank += d[i] > tol2 * scale ? 1 : 0;
   r.rank = rank;
   if (ldlt.info() != Eigen::Success || rank < m) {
+    // The pivots of the Gram matrix decide (squared, so the round-off of dependent rows can
+    // pass the test and overstate the rank); the rank reported is the row-relative one of
+    // GIGSP's sweep on A L^-T when that finds the deficiency too.
+    const int swept = static_cast<int>(orthonormalize_rows(a_hat, residual, options_.rank_tolerance,
+                                                           options_.consistency_tolerance,
+                                                           options_.degenerate_tolerance)
+                                           .kept.size());
+    if (swept < m) rank = swept;
+    r.rank = rank;
     r.status = solve_status::singular;
     r.message = fmt::format(
         "lm: the constraint Jacobian has rank {} < {} rows (redundant or degenerate constraints), "

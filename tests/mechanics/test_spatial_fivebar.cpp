@@ -95,6 +95,8 @@ TEST(SpatialFiveBar, DirectSolversAgreeAndNameSevenRedundantRows) {
     const acceleration_result lm = make_solver("lm")->solve(sys);
     EXPECT_EQ(lm.status, solve_status::singular) << lm.message;
     EXPECT_EQ(lm.acceleration.size(), 0);
+    // The rank it reports is the row-relative one (its squared pivot test alone said 30).
+    EXPECT_EQ(lm.rank, 27) << lm.message;
   }
 }
 
