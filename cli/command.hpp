@@ -24,8 +24,11 @@ namespace kinevo::cli {
 using command_setup = std::function<std::function<int()>(CLI::App& sub)>;
 
 struct command_registration {
-  // `order` sorts the help listing.
-  command_registration(int order, std::string name, std::string description, command_setup setup);
+  // `order` sorts the help listing. A non-empty `parent` makes this a subcommand of that
+  // registered command (`kinevo synth cam` lives in its own file, cmd_synth_cam.cpp); a parsed
+  // child runs instead of its parent.
+  command_registration(int order, std::string name, std::string description, command_setup setup,
+                       std::string parent = {});
 };
 
 // An output path checked before a run (io::check_writable), so that an unusable one costs no

@@ -22,6 +22,7 @@ struct registered {
   std::string name;
   std::string description;
   command_setup setup;
+  std::string parent;
 };
 std::vector<registered>& registry() {
   static std::vector<registered> r;
@@ -30,8 +31,9 @@ std::vector<registered>& registry() {
 }  // namespace
 
 command_registration::command_registration(int order, std::string name, std::string description,
-                                           command_setup setup) {
-  registry().push_back({order, std::move(name), std::move(description), std::move(setup)});
+                                           command_setup setup, std::string parent) {
+  registry().push_back(
+      {order, std::move(name), std::move(description), std::move(setup), std::move(parent)});
 }
 
 }  // namespace kinevo::cli
@@ -54,10 +56,21 @@ int main(int argc, char** argv) {
   std::sort(commands.begin(), commands.end(), [](const auto& a, const auto& b) {
     return a.order != b.order ? a.order < b.order : a.name < b.name;
   });
+  // Parents first (their setup adds their own subcommands), then the children registered from
+  // other files; a parsed child runs instead of its parent, so children are tried first.
+  std::map<std::string, CLI::App*> parents;
   std::map<CLI::App*, std::function<int()>> runners;
+  std::map<CLI::App*, std::function<int()>> child_runners;
   for (auto& c : commands) {
+    if (!c.parent.empty()) continue;
     CLI::App* sub = app.add_subcommand(c.name, c.description);
+    parents[c.name] = sub;
     runners[sub] = c.setup(*sub);
+  }
+  for (auto& c : commands) {
+    if (c.parent.empty()) continue;
+    CLI::App* sub = parents.at(c.parent)->add_subcommand(c.name, c.description);
+    child_runners[sub] = c.setup(*sub);
   }
 
   // Under mpiexec every rank parses and runs alike; rank 0 alone prints help and errors.
@@ -70,6 +83,9 @@ int main(int argc, char** argv) {
   }
 
   try {
+    for (auto& [sub, run] : child_runners) {
+      if (sub->parsed()) return run();
+    }
     for (auto& [sub, run] : runners) {
       if (sub->parsed()) return run();
     }
