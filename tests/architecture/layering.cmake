@@ -15,7 +15,7 @@ set(allowed_gauss "io;ga;symbolic;mechanics")
 set(allowed_studies "io;ga;symbolic;mechanics;gauss")
 set(allowed_synthesis "io;ga")
 set(allowed_optimization "io;ga;symbolic")
-set(allowed_analysis "io")
+set(allowed_analysis "io;symbolic")
 set(project_folders io ga symbolic mechanics gauss studies synthesis optimization analysis cli)
 
 set(violations "")
