@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "io/option_error.hpp"
@@ -9,8 +10,9 @@
 namespace kinevo::analysis {
 
 namespace {
-constexpr double dead_point_sine = 1e-10;  // |sin g| below: cylinder and link aligned
-}
+constexpr double round_off = 1e-12;       // accepted beyond |cos psi| = 1 at the stroke ends
+constexpr double dead_point_sine = 1e-7;  // |sin g| below: cylinder and link aligned
+}  // namespace
 
 void rprr_dimensions::validate() const {
   io::require_real("a1", a1, io::positive());
@@ -28,8 +30,8 @@ loop_state rprr_loop::state_at(const motion_sample& in) const {
   loop_state s;
   const double a = in.value, a1 = d_.a1, a2 = d_.a2;
   const double cos_psi = (a * a - a1 * a1 - a2 * a2) / (2.0 * a1 * a2);  // eq. (27)
-  if (!(a > 0.0) || !(std::abs(cos_psi) <= 1.0)) return s;
-  const double psi = d_.branch * std::acos(cos_psi);
+  if (!(a > 0.0) || !(std::abs(cos_psi) <= 1.0 + round_off)) return s;
+  const double psi = d_.branch * std::acos(std::clamp(cos_psi, -1.0, 1.0));
   const double theta = std::atan2(a2 * std::sin(psi), a2 * std::cos(psi) + a1);  // eq. (28)
   const double g = psi - theta;
   s.transmission_angle = wrap_angle(g);

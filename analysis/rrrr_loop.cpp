@@ -12,8 +12,11 @@ namespace kinevo::analysis {
 
 namespace {
 
-// Below this |sin(phi - theta)| the coupler and output link are aligned: a dead point.
-constexpr double dead_point_sine = 1e-10;
+// Relative round-off accepted at a limit position (the double root of a quadratic).
+constexpr double round_off = 1e-12;
+// Below this |sin(phi - theta)| the coupler and output link are aligned: a dead point (at a
+// limit computed in floating point it is about sqrt(round-off), not 0).
+constexpr double dead_point_sine = 1e-7;
 
 double coupler_angle(const rrrr_dimensions& d, double psi, double phi) {
   // theta from the loop itself; it satisfies eq. (18) (reference: derived, checked).
@@ -74,7 +77,9 @@ std::vector<double> rrrr_output_roots(const rrrr_dimensions& d, double psi) {
   const double a = k1 + k2 - (1.0 - k3) * std::cos(psi);  // eq. (5a)
   const double b = 2.0 * std::sin(psi);                   // eq. (5b)
   const double c = k1 - k2 + (1.0 + k3) * std::cos(psi);  // eq. (5c)
-  const double disc = b * b - 4.0 * a * c;
+  double disc = b * b - 4.0 * a * c;
+  // A limit position computed in floating point may give a discriminant of -1e-16: a double root.
+  if (disc < 0.0 && disc > -round_off * (b * b + std::abs(4.0 * a * c))) disc = 0.0;
   if (disc < 0.0) return {};
   // q = A T1 of eq. (7a) (fixed sign); T2 = C/q is eq. (7b) without the cancellation of the
   // textbook formula, and stays finite when A -> 0 (T1 -> infinity, phi1 -> pi).
