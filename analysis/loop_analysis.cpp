@@ -45,7 +45,7 @@ std::size_t count_status(const stage_result& s, loop_status status) {
 }
 
 std::string column_prefix(const loop_analysis& r, const stage_result& s) {
-  return r.stages.size() > 1 ? s.name + "." : std::string();
+  return r.stages.size() > 1 ? fmt::format("{}.", s.name) : std::string();
 }
 
 }  // namespace
@@ -133,9 +133,12 @@ std::string loop_analysis::csv() const {
   for (const stage_result& s : stages) {
     const std::string p = column_prefix(*this, s);
     for (const std::string& n : s.output_names) {
-      columns.insert(columns.end(), {p + n, p + n + "_dot", p + n + "_ddot"});
+      for (const char* suffix : {"", "_dot", "_ddot"}) {
+        columns.push_back(fmt::format("{}{}{}", p, n, suffix));
+      }
     }
-    columns.insert(columns.end(), {p + "mu", p + "status"});
+    columns.push_back(fmt::format("{}mu", p));
+    columns.push_back(fmt::format("{}status", p));
   }
   io::csv_writer w(columns);
   for (std::size_t i = 0; i < motion.size(); ++i) {
@@ -167,17 +170,18 @@ std::string loop_analysis::svg() const {
     const std::string p = column_prefix(*this, s);
     for (std::size_t o = 0; o < s.output_names.size(); ++o) {
       if (!s.output_is_angle[o]) continue;
-      add(p + s.output_names[o], [&](std::size_t i) {
+      add(fmt::format("{}{}", p, s.output_names[o]), [&](std::size_t i) {
         const auto& st = s.states[i];
         return o < st.outputs.size() ? st.outputs[o].value / degree : not_a_number;
       });
     }
-    add(p + "mu", [&](std::size_t i) { return s.states[i].transmission_angle / degree; });
+    add(fmt::format("{}mu", p),
+        [&](std::size_t i) { return s.states[i].transmission_angle / degree; });
   }
-  io::chart_options opt;
-  opt.title = stages.size() == 1 ? stages.front().description : "coupled loops";
-  opt.x_label = "t";
-  opt.y_label = "angle (deg)";
+  // Built whole: GCC 12's -Wrestrict misfires on assigning a literal to one of its strings here.
+  const io::chart_options opt{
+      stages.size() == 1 ? stages.front().description : std::string("coupled loops"),
+      std::string("t"), std::string("angle (deg)")};
   return io::line_chart_svg(series, opt);
 }
 

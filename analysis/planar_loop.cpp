@@ -1,7 +1,11 @@
 #include "analysis/planar_loop.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <numbers>
+
+#include "io/errors.hpp"
 
 namespace kinevo::analysis {
 
@@ -24,6 +28,12 @@ kinematic_value implicit_motion(double y, const implicit_partials& f, const moti
   const double d2 = -(f.fxx + 2.0 * f.fxy * d1 + f.fyy * d1 * d1) / f.fy;  // eq. (17), corrected
   // Chain rule, eqs. (19)-(20): ydot = y' xdot, yddot = y'' xdot^2 + y' xddot.
   return {y, d1 * x.rate, d2 * x.rate * x.rate + d1 * x.accel};
+}
+
+void validate_branch(int branch) {
+  if (branch != 1 && branch != -1) {
+    throw io::option_error("branch", fmt::format("must be 1 or -1 (got {})", branch));
+  }
 }
 
 double wrap_angle(double a) {

@@ -70,6 +70,9 @@ struct implicit_partials {
 };
 kinematic_value implicit_motion(double y, const implicit_partials& f, const motion_sample& x);
 
+// Throws io::option_error ("branch") unless branch is 1 or -1.
+void validate_branch(int branch);
+
 // An angle wrapped to (-pi, pi].
 double wrap_angle(double a);
 

@@ -17,9 +17,7 @@ constexpr double dead_point_sine = 1e-7;  // |sin g| below: cylinder and link al
 void rprr_dimensions::validate() const {
   io::require_real("a1", a1, io::positive());
   io::require_real("a2", a2, io::positive());
-  if (branch != 1 && branch != -1) {
-    throw io::option_error("branch", fmt::format("must be 1 or -1 (got {})", branch));
-  }
+  validate_branch(branch);
 }
 
 rprr_loop::rprr_loop(const rprr_dimensions& d) : d_(d) {

@@ -19,9 +19,7 @@ void rrrp_dimensions::validate() const {
   io::require_real("a1", a1, io::any_finite());
   io::require_real("a2", a2, io::positive());
   io::require_real("a3", a3, io::positive());
-  if (branch != 1 && branch != -1) {
-    throw io::option_error("branch", fmt::format("must be 1 or -1 (got {})", branch));
-  }
+  validate_branch(branch);
 }
 
 rrrp_loop::rrrp_loop(const rrrp_dimensions& d) : d_(d) {

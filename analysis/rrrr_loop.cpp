@@ -62,9 +62,7 @@ void rrrr_dimensions::validate() const {
   io::require_real("a4", a4, io::positive());
   io::require_real("coupler_r", coupler_r, io::non_negative());
   io::require_real("coupler_alpha", coupler_alpha, io::any_finite());
-  if (branch != 1 && branch != -1) {
-    throw io::option_error("branch", fmt::format("must be 1 or -1 (got {})", branch));
-  }
+  validate_branch(branch);
 }
 
 std::array<double, 3> freudenstein_k(const rrrr_dimensions& d) {

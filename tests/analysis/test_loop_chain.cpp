@@ -26,7 +26,7 @@ double shovel_phi(double t) {
   const double psi = std::acos((s * s - 2.5 * 2.5 - 1.2 * 1.2) / (2 * 2.5 * 1.2));
   const double lever = psi + 20.0 * pi / 180.0;
   const std::complex<double> b = 0.8 * std::polar(1.0, lever), d(1.0, 0.0);
-  const double r1 = 1.1, r2 = 0.9, l = std::abs(d - b);
+  const double r1 = 1.05, r2 = 0.9, l = std::abs(d - b);
   const double x = (l * l + r1 * r1 - r2 * r2) / (2 * l);  // along the diagonal from b
   const std::complex<double> u = (d - b) / l;
   const std::complex<double> c = b + u * std::complex<double>(x, std::sqrt(r1 * r1 - x * x));
@@ -94,7 +94,7 @@ TEST(LoopChain, FileErrorsNameFileLineAndField) {
             "c.toml:9: loop[1].a2: must be finite and > 0 (got -2)");
   EXPECT_NE(message("[[loop]]\nname = \"x\"\ntype = \"rprr\"\na1 = 1\na2 = 2\n[[loop]]\nname = "
                     "\"y\"\ntype = \"rrrp\"\na1 = 0\na2 = 1\na3 = 2\ninput = \"phi\"\n")
-                .find("c.toml:15: loop[2].input: 'phi' is not an angle output of loop 'x'"),
+                .find("c.toml:16: loop[2].input: 'phi' is not an angle output of loop 'x'"),
             std::string::npos);
   EXPECT_EQ(message("[[loop]]\nname = \"x\"\ntype = \"rprr\"\na1 = 1\na2 = 2\nsize = 3\n"),
             "c.toml:10: loop[1].size: unknown field (expected one of: name, type, input, "
