@@ -2,7 +2,8 @@
 // single-loop analysers RESC11 (RRRR), RESC12 (RPRR), RESC13 (RRRP) and of the shovel chain
 // (RESC12 driving RESC11). Angeles et al., Diseño cinemático de maquinaria, paper "Software para
 // el análisis digital de sistemas mecánicos", quotes 580 operations per position on an Apple IIe.
-// Run by hand: build/bench/bench_loop_analysis; figures in docs/loop-analysis.md.
+// Run by hand from build/ (the shovel file is found from this source path, relative there):
+// cd build && ./bench/bench_loop_analysis; figures in docs/loop-analysis.md.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
