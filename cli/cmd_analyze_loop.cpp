@@ -17,6 +17,7 @@
 #include "analysis/rrrp_loop.hpp"
 #include "analysis/rrrr_loop.hpp"
 #include "cli/command.hpp"
+#include "cli/report_output.hpp"
 #include "synthesis/output_folder.hpp"
 
 namespace kinevo::cli {
@@ -25,15 +26,8 @@ namespace {
 
 namespace an = kinevo::analysis;
 
-struct output_args {
-  bool json = false;
-  bool quiet = false;
-  std::string output_dir;
-};
-
-void add_output(CLI::App& app, output_args& a) {
-  app.add_flag("--json", a.json, "Print one JSON object on stdout (nothing else)");
-  app.add_flag("-q,--quiet", a.quiet, "Print nothing on success (files are still written)");
+void add_loop_output(CLI::App& app, output_args& a) {
+  add_output(app, a);
   app.add_option("-o,--output-dir", a.output_dir,
                  "Write loop.csv and loop.svg into this folder (created if needed; replaced as "
                  "a whole, other files in it are kept)");
@@ -86,15 +80,7 @@ std::vector<std::string> save_files(const an::loop_analysis& r, const output_arg
 
 // Prints the report; exit 1 (naming the points) when some point could not be assembled.
 int report(const an::loop_analysis& r, const output_args& a) {
-  const auto written = save_files(r, a);
-  if (a.json) {
-    nlohmann::json j = r.to_json();
-    j["files"] = written;
-    fmt::print("{}\n", j.dump());
-  } else if (!a.quiet) {
-    fmt::print("{}", r.full_report());
-    for (const auto& w : written) fmt::print("wrote {}\n", w);
-  }
+  print(r, a, save_files(r, a));
   const auto failed = r.failures();
   if (failed.empty()) return exit_ok;
   std::string list;
@@ -133,7 +119,7 @@ CLI::App* add_loop(CLI::App& sub, const char* name, const char* description, Arg
   CLI::App* app = sub.add_subcommand(name, description);
   app->add_option("--branch", a.dims.branch, "Assembly branch: 1 or -1")->capture_default_str();
   add_motion(*app, a.motion);
-  add_output(*app, a);
+  add_loop_output(*app, a);
   return app;
 }
 
@@ -173,7 +159,7 @@ const command_registration registration(
       auto ch = std::make_shared<chain_args>();
       CLI::App* cc = sub.add_subcommand("chain", "Coupled loops described in a TOML file");
       cc->add_option("file", ch->file, "Chain file ([motion] and [[loop]] tables)")->required();
-      add_output(*cc, *ch);
+      add_loop_output(*cc, *ch);
 
       return [=]() {
         if (c4->parsed()) return r4->run();

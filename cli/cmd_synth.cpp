@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/report_output.hpp"
 #include "ga/mpi_environment.hpp"
 #include "io/csv_table.hpp"
 #include "io/progress.hpp"
@@ -28,19 +29,11 @@ namespace {
 namespace syn = kinevo::synthesis;
 
 // What every synth subcommand takes besides its own options.
-struct output_args {
-  bool json = false;
-  bool quiet = false;
+struct synth_args : output_args {
   bool radians = false;
-  std::string output_dir;
 };
 
-void add_output(CLI::App& app, output_args& a) {
-  app.add_flag("--json", a.json, "Print one JSON object on stdout (nothing else)");
-  app.add_flag("-q,--quiet", a.quiet, "Print nothing on success (files are still written)");
-}
-
-void add_tables(CLI::App& app, output_args& a) {
+void add_tables(CLI::App& app, synth_args& a) {
   app.add_flag("--radians", a.radians, "Angles in the table are radians (default: degrees)");
   app.add_option("-o,--output-dir", a.output_dir,
                  "Write CSV tables and SVG pictures into this folder (created if needed; "
@@ -87,21 +80,9 @@ std::vector<std::string> save_all(const Result& r, const output_args& a) {
   return folder.written();
 }
 
-template <class Result>
-void print(const Result& r, const output_args& a, const std::vector<std::string>& written) {
-  if (a.json) {
-    nlohmann::json j = r.to_json();
-    j["files"] = written;
-    fmt::print("{}\n", j.dump());
-  } else if (!a.quiet) {
-    fmt::print("{}", r.full_report());
-    for (const auto& w : written) fmt::print("wrote {}\n", w);
-  }
-}
-
 // ---------------------------------------------------------------------------------- fourbar
 
-struct fourbar_args : output_args {
+struct fourbar_args : synth_args {
   std::string table;
   std::string crank = "none";
   std::string method = "penalty";
@@ -125,7 +106,7 @@ int run_fourbar(fourbar_args& a) {
 
 // ---------------------------------------------------------------------------------- rssr
 
-struct rssr_args : output_args {
+struct rssr_args : synth_args {
   std::string table;
   std::string method = "householder";
   syn::rssr_synthesis_options options;
@@ -145,7 +126,7 @@ int run_rssr(rssr_args& a) {
 
 // ---------------------------------------------------------------------------------- dyad
 
-struct dyad_args : output_args {
+struct dyad_args : synth_args {
   std::string poses;
   std::string method = "gauss-newton";
   syn::dyad_guidance_options options;
