@@ -45,6 +45,19 @@ TEST(RrrrLoop, BothRootsOfFixedSevenACloseTheLoopOnRandomLinkages) {
   EXPECT_GT(assembled, 500);
 }
 
+TEST(RrrrLoop, LeadingCoefficientZeroGivesPhiEqualPi) {
+  // A = 0 in (5a): T1 = q/A is infinite, phi1 = pi; the stable (7b) T2 = C/q stays finite.
+  const rrrr_dimensions d{1.0, 1.0, 1.0, 2.0};
+  const auto [k1, k2, k3] = freudenstein_k(d);
+  const double cos_psi = (k1 + k2) / (1.0 - k3);
+  ASSERT_LT(std::abs(cos_psi), 1.0);
+  const double psi = std::acos(cos_psi);
+  const auto roots = rrrr_output_roots(d, psi);
+  ASSERT_EQ(roots.size(), 2u);
+  EXPECT_NEAR(std::abs(roots[0]), pi, 1e-6);
+  for (const double phi : roots) EXPECT_NEAR(closure_error(d, psi, phi), 0.0, 1e-9);
+}
+
 TEST(RrrrLoop, BranchesAreTheTwoSidesOfTheDiagonal) {
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> len(0.5, 3.0), ang(-pi, pi);
