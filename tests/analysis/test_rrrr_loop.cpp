@@ -45,6 +45,25 @@ TEST(RrrrLoop, BothRootsOfFixedSevenACloseTheLoopOnRandomLinkages) {
   EXPECT_GT(assembled, 500);
 }
 
+TEST(RrrrLoop, PrintedSevenAWithoutTheLeadingMinusDoesNotClose) {
+  std::mt19937_64 rng(1985);
+  std::uniform_real_distribution<double> len(0.5, 3.0), ang(-pi, pi);
+  int assembled = 0, printed_closes = 0;
+  for (int trial = 0; trial < 500; ++trial) {
+    const rrrr_dimensions d{len(rng), len(rng), len(rng), len(rng)};
+    const double psi = ang(rng);
+    if (rrrr_output_roots(d, psi).empty()) continue;
+    ++assembled;
+    const auto [k1, k2, k3] = freudenstein_k(d);
+    const double a = k1 + k2 - (1.0 - k3) * std::cos(psi), b = 2.0 * std::sin(psi),
+                 c = k1 - k2 + (1.0 + k3) * std::cos(psi);
+    const double t1 = (b + std::copysign(std::sqrt(b * b - 4 * a * c), b)) / (2 * a);  // printed
+    if (std::abs(closure_error(d, psi, 2.0 * std::atan(t1))) < 1e-9) ++printed_closes;
+  }
+  EXPECT_GT(assembled, 100);
+  EXPECT_LT(printed_closes, assembled / 20);  // only where -T1 happens to be a root too
+}
+
 TEST(RrrrLoop, LeadingCoefficientZeroGivesPhiEqualPi) {
   // A = 0 in (5a): T1 = q/A is infinite, phi1 = pi; the stable (7b) T2 = C/q stays finite.
   const rrrr_dimensions d{1.0, 1.0, 1.0, 2.0};
