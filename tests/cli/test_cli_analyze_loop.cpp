@@ -36,8 +36,9 @@ void cross_check(const std::string& name, const std::string& loop_args, const st
   const auto a =
       run_kinevo("analyze loop " + loop_args + grid + " -q -o " + (dir / "loop").string());
   ASSERT_EQ(a.status, 0) << a.err;
-  const auto k = run_kinevo("kinematics " + examples + "/" + model + grid +
-                            " --eps-e 1e-12 --eps-s 1e-12 --quiet --out " + (dir / "q.csv").string());
+  const auto k =
+      run_kinevo("kinematics " + examples + "/" + model + grid +
+                 " --eps-e 1e-12 --eps-s 1e-12 --quiet --out " + (dir / "q.csv").string());
   ASSERT_EQ(k.status, 0) << k.err;
   const io::csv_table loop = io::read_csv_table(dir / "loop" / "loop.csv");
   const io::csv_table q = io::read_csv_table(dir / "q.csv");
