@@ -7,7 +7,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
-#include <stdexcept>
+#include <numbers>
 #include <utility>
 
 namespace kinevo::analysis {
@@ -197,11 +197,7 @@ finite_screw_result finite_screw(const std::vector<Eigen::Vector3d>& p,
                                  const std::vector<Eigen::Vector3d>& p_prime,
                                  const screw_options& options, std::vector<double> labels) {
   options.validate();
-  if (p.size() < 3 || p.size() != p_prime.size()) {
-    throw std::invalid_argument(fmt::format(
-        "finite screw: needs the same three or more points in both positions (got {} and {})",
-        p.size(), p_prime.size()));
-  }
+  require_point_pairs(p.size(), p_prime.size(), "finite screw", "second position");
   finite_screw_result r;
   r.labels = point_labels(std::move(labels), p.size());
   r.axis = r.point = Eigen::Vector3d::Constant(nan);
@@ -217,24 +213,9 @@ finite_screw_result finite_screw(const std::vector<Eigen::Vector3d>& p,
   const bool planar = p.size() == 3;
   r.moments = principal_moments(r.moment, planar);
   r.moments_prime = principal_moments(r.moment_prime, planar);
-  r.conditioning = r.moments(1) / r.moments(0);
   r.rigidity_violation = largest_distance_change(p, p_prime);
-
-  if (!(r.moments(0) > options.collinear_tolerance * r.moments(1))) {
-    r.status = screw_status::collinear;
-    r.message = fmt::format(
-        "the points are collinear (I1/I2 = {:.3g}): the rotation about their line is undetermined",
-        r.moments(0) / r.moments(1));
-    return r;
-  }
-  if (r.rigidity_violation > options.rigidity_tolerance) {
-    r.status = screw_status::not_rigid;
-    r.message = fmt::format(
-        "not a rigid-body displacement: a distance between two points changes by {:.3g} of the "
-        "largest distance (tolerance {:.3g})",
-        r.rigidity_violation, options.rigidity_tolerance);
-    return r;
-  }
+  if (r.refuse_collinear(options)) return r;
+  if (r.refuse_not_rigid(options, "a distance between two points changes (relative)")) return r;
 
   const auto pc = centred(p, r.centroid), qc = centred(p_prime, r.centroid_prime);
   const frames fr = principal_frames(pc, qc, r);
@@ -272,16 +253,12 @@ finite_screw_result finite_screw(const std::vector<Eigen::Vector3d>& p,
 }
 
 std::string finite_screw_result::full_report() const {
-  std::string s = fmt::format("finite screw of {} points: {}\n", labels.size(), to_string(status));
+  std::string s = checks_report("finite screw");
   auto out = std::back_inserter(s);
-  if (!message.empty()) fmt::format_to(out, "  {}\n", message);
   fmt::format_to(out, "  centroid c            {}\n", format_vector(centroid));
   fmt::format_to(out, "  centroid c'           {}\n", format_vector(centroid_prime));
   fmt::format_to(out, "  second moment A\n{}", format_matrix(moment, "    "));
   fmt::format_to(out, "  second moment B\n{}", format_matrix(moment_prime, "    "));
-  fmt::format_to(out, "  I1, I2, I3            {}\n", format_vector(moments));
-  fmt::format_to(out, "  conditioning I2/I1    {:.6g}\n", conditioning);
-  fmt::format_to(out, "  rigidity violation    {:.3g}\n", rigidity_violation);
   if (!frame_method.empty()) {
     fmt::format_to(out, "  frames                {}\n", frame_method);
     for (int k = 0; k < 3; ++k) {
@@ -291,10 +268,10 @@ std::string finite_screw_result::full_report() const {
     fmt::format_to(out, "  Q (e-basis)\n{}", format_matrix(rotation_e, "    "));
     fmt::format_to(out, "  Q_R\n{}", format_matrix(rotation, "    "));
   }
-  if (status == screw_status::ok || status == screw_status::pure_translation) {
+  if (has_axis()) {
     fmt::format_to(out, "  axis e                {}\n", format_vector(axis));
     fmt::format_to(out, "  angle theta           {:.10g} rad ({:.10g} deg)\n", angle,
-                   angle * 180.0 / 3.141592653589793);
+                   angle * 180.0 / std::numbers::pi);
     fmt::format_to(out, "  point r0              {}\n", format_vector(point));
     fmt::format_to(out, "  slide u               {:.10g}\n", slide);
   }
@@ -302,25 +279,20 @@ std::string finite_screw_result::full_report() const {
 }
 
 nlohmann::json finite_screw_result::to_json() const {
-  nlohmann::json j{{"status", to_string(status)},
-                   {"points", labels.size()},
-                   {"centroid", json_vector(centroid)},
-                   {"centroid_prime", json_vector(centroid_prime)},
-                   {"moment", json_matrix(moment)},
-                   {"moment_prime", json_matrix(moment_prime)},
-                   {"moments", json_vector(moments)},
-                   {"conditioning", json_number(conditioning)},
-                   {"rigidity_violation", json_number(rigidity_violation)},
-                   {"e", json_matrix(e_frame.transpose())},
-                   {"f", json_matrix(f_frame.transpose())},
-                   {"rotation_e", json_matrix(rotation_e)},
-                   {"rotation", json_matrix(rotation)},
-                   {"axis", json_vector(axis)},
-                   {"angle", json_number(angle)},
-                   {"point", json_vector(point)},
-                   {"slide", json_number(slide)},
-                   {"point_slides", point_slides}};
-  if (!message.empty()) j["message"] = message;
+  nlohmann::json j = checks_json();
+  j.update({{"centroid", json_vector(centroid)},
+            {"centroid_prime", json_vector(centroid_prime)},
+            {"moment", json_matrix(moment)},
+            {"moment_prime", json_matrix(moment_prime)},
+            {"e", json_matrix(e_frame.transpose())},
+            {"f", json_matrix(f_frame.transpose())},
+            {"rotation_e", json_matrix(rotation_e)},
+            {"rotation", json_matrix(rotation)},
+            {"axis", json_vector(axis)},
+            {"angle", json_number(angle)},
+            {"point", json_vector(point)},
+            {"slide", json_number(slide)},
+            {"point_slides", point_slides}});
   if (!frame_method.empty()) j["frame_method"] = frame_method;
   return j;
 }

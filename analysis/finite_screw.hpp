@@ -20,20 +20,16 @@
 
 namespace kinevo::analysis {
 
-struct finite_screw_result {
-  screw_status status = screw_status::ok;
-  std::string message;  // why the status is not ok; empty when it is
-  std::vector<double> labels;
-
+// moments, conditioning and rigidity_violation (the largest change of a distance between two
+// points over the largest distance) are those of screw_checks.
+struct finite_screw_result : screw_checks {
   Eigen::Vector3d centroid, centroid_prime;  // c, c' (2)
   Eigen::Matrix3d moment, moment_prime;      // A, B (3a,b)
-  Eigen::Vector3d moments, moments_prime;    // I1 <= I2 <= I3 of A and of B
-  double conditioning = 0.0;                 // I2 / I1: large when nearly collinear
+  Eigen::Vector3d moments_prime;             // I1 <= I2 <= I3 of B (of A: moments)
   std::string frame_method;                  // how the principal frames were found
   Eigen::Matrix3d e_frame, f_frame;          // columns e_i, f_i (body-fixed, same signs)
   Eigen::Matrix3d rotation_e;                // Q in the e-basis, q_ij = e_i . f_j (14a)
   Eigen::Matrix3d rotation;                  // Q_R = E Q E^T = F E^T (14b)
-  double rigidity_violation = 0.0;           // largest change of a distance / largest distance
 
   Eigen::Vector3d axis;   // e, unit
   double angle = 0.0;     // theta in [0, pi], rad
@@ -41,7 +37,6 @@ struct finite_screw_result {
   double slide = 0.0;     // u = e . (p' - p)
   std::vector<double> point_slides;  // e . (p_i' - p_i) for every point (all equal if rigid)
 
-  bool ok() const { return status == screw_status::ok; }
   std::string full_report() const;
   nlohmann::json to_json() const;
   // One row per point: point, slide, distance from the axis before and after.

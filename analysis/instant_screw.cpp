@@ -7,7 +7,6 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
-#include <stdexcept>
 #include <utility>
 
 namespace kinevo::analysis {
@@ -38,11 +37,7 @@ instant_screw_result instant_screw(const std::vector<Eigen::Vector3d>& p,
                                    const std::vector<Eigen::Vector3d>& pdot,
                                    const screw_options& options, std::vector<double> labels) {
   options.validate();
-  if (p.size() < 3 || p.size() != pdot.size()) {
-    throw std::invalid_argument(fmt::format(
-        "instant screw: needs three or more points, each with a velocity (got {} and {})", p.size(),
-        pdot.size()));
-  }
+  require_point_pairs(p.size(), pdot.size(), "instant screw", "velocity");
   instant_screw_result r;
   r.labels = point_labels(std::move(labels), p.size());
   r.omega = r.axis = r.point = r.point_min_norm = Eigen::Vector3d::Constant(nan);
@@ -52,14 +47,7 @@ instant_screw_result instant_screw(const std::vector<Eigen::Vector3d>& p,
   r.centroid = m.centroid;
   r.velocity = second_moment_of(pdot).centroid;
   r.moments = principal_moments(m.tensor, p.size() == 3);
-  r.conditioning = r.moments(1) / r.moments(0);
-  if (!(r.moments(0) > options.collinear_tolerance * r.moments(1))) {
-    r.status = screw_status::collinear;
-    r.message = fmt::format(
-        "the points are collinear (I1/I2 = {:.3g}): the rotation about their line is undetermined",
-        r.moments(0) / r.moments(1));
-    return r;
-  }
+  if (r.refuse_collinear(options)) return r;
 
   r.omega = least_squares_omega(p, pdot, r.centroid, r.velocity);
   double speed = 0.0, size = 0.0, worst = 0.0;
@@ -71,12 +59,7 @@ instant_screw_result instant_screw(const std::vector<Eigen::Vector3d>& p,
     size = std::max(size, arm.norm());
   }
   r.rigidity_violation = speed > 0.0 ? worst / speed : 0.0;
-  if (r.rigidity_violation > options.rigidity_tolerance) {
-    r.status = screw_status::not_rigid;
-    r.message = fmt::format(
-        "not a rigid-body velocity field: a point's velocity departs from v + omega x (p - c) by "
-        "{:.3g} of the largest speed (tolerance {:.3g})",
-        r.rigidity_violation, options.rigidity_tolerance);
+  if (r.refuse_not_rigid(options, "a velocity departs from v + omega x (p - c) (relative)")) {
     return r;
   }
 
@@ -112,16 +95,11 @@ instant_screw_result instant_screw(const std::vector<Eigen::Vector3d>& p,
 }
 
 std::string instant_screw_result::full_report() const {
-  std::string s =
-      fmt::format("instantaneous screw of {} points: {}\n", labels.size(), to_string(status));
+  std::string s = checks_report("instantaneous screw");
   auto out = std::back_inserter(s);
-  if (!message.empty()) fmt::format_to(out, "  {}\n", message);
   fmt::format_to(out, "  centroid c            {}\n", format_vector(centroid));
   fmt::format_to(out, "  centroid velocity v   {}\n", format_vector(velocity));
-  fmt::format_to(out, "  I1, I2, I3            {}\n", format_vector(moments));
-  fmt::format_to(out, "  conditioning I2/I1    {:.6g}\n", conditioning);
-  fmt::format_to(out, "  rigidity violation    {:.3g}\n", rigidity_violation);
-  if (status == screw_status::ok || status == screw_status::pure_translation) {
+  if (has_axis()) {
     fmt::format_to(out, "  omega                 {}\n", format_vector(omega));
     fmt::format_to(out, "  rate |omega|          {:.10g} rad/s\n", rate);
     fmt::format_to(out, "  axis e                {}\n", format_vector(axis));
@@ -133,21 +111,16 @@ std::string instant_screw_result::full_report() const {
 }
 
 nlohmann::json instant_screw_result::to_json() const {
-  nlohmann::json j{{"status", to_string(status)},
-                   {"points", labels.size()},
-                   {"centroid", json_vector(centroid)},
-                   {"velocity", json_vector(velocity)},
-                   {"moments", json_vector(moments)},
-                   {"conditioning", json_number(conditioning)},
-                   {"rigidity_violation", json_number(rigidity_violation)},
-                   {"omega", json_vector(omega)},
-                   {"rate", json_number(rate)},
-                   {"axis", json_vector(axis)},
-                   {"point", json_vector(point)},
-                   {"point_min_norm", json_vector(point_min_norm)},
-                   {"slide_rate", json_number(slide_rate)},
-                   {"point_slide_rates", point_slide_rates}};
-  if (!message.empty()) j["message"] = message;
+  nlohmann::json j = checks_json();
+  j.update({{"centroid", json_vector(centroid)},
+            {"velocity", json_vector(velocity)},
+            {"omega", json_vector(omega)},
+            {"rate", json_number(rate)},
+            {"axis", json_vector(axis)},
+            {"point", json_vector(point)},
+            {"point_min_norm", json_vector(point_min_norm)},
+            {"slide_rate", json_number(slide_rate)},
+            {"point_slide_rates", point_slide_rates}});
   return j;
 }
 

@@ -20,16 +20,11 @@
 
 namespace kinevo::analysis {
 
-struct instant_screw_result {
-  screw_status status = screw_status::ok;
-  std::string message;
-  std::vector<double> labels;
-
-  Eigen::Vector3d centroid;         // c (1)
-  Eigen::Vector3d velocity;         // v, the centroid's velocity (1)
-  Eigen::Vector3d moments;          // I1 <= I2 <= I3 of the points' second-moment tensor
-  double conditioning = 0.0;        // I2 / I1: large when nearly collinear
-  double rigidity_violation = 0.0;  // max |pdot_i - v - omega x (p_i - c)| / max |pdot_i|
+// moments, conditioning and rigidity_violation (max |pdot_i - v - omega x (p_i - c)| over the
+// largest speed) are those of screw_checks.
+struct instant_screw_result : screw_checks {
+  Eigen::Vector3d centroid;  // c (1)
+  Eigen::Vector3d velocity;  // v, the centroid's velocity (1)
 
   Eigen::Vector3d omega;           // angular velocity
   double rate = 0.0;               // |omega|, rad/s
@@ -40,7 +35,6 @@ struct instant_screw_result {
   std::vector<double> point_slide_rates;  // e . pdot_i for every point (all equal if rigid)
   std::vector<double> residuals;          // |pdot_i - v - omega x (p_i - c)|
 
-  bool ok() const { return status == screw_status::ok; }
   std::string full_report() const;
   nlohmann::json to_json() const;
   // One row per point: point, slide_rate, residual.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
 
 #include "io/option_error.hpp"
 
@@ -32,6 +33,51 @@ const char* to_string(screw_status s) {
       return "not_rigid";
   }
   return "unknown";
+}
+
+bool screw_checks::refuse_collinear(const screw_options& options) {
+  conditioning = moments(1) / moments(0);
+  if (moments(0) > options.collinear_tolerance * moments(1)) return false;
+  status = screw_status::collinear;
+  message = fmt::format(
+      "the points are collinear (I1/I2 = {:.3g}): the rotation about their line is undetermined",
+      moments(0) / moments(1));
+  return true;
+}
+
+bool screw_checks::refuse_not_rigid(const screw_options& options, const std::string& what) {
+  if (!(rigidity_violation > options.rigidity_tolerance)) return false;
+  status = screw_status::not_rigid;
+  message = fmt::format("not a rigid-body motion: {} by {:.3g} (tolerance {:.3g})", what,
+                        rigidity_violation, options.rigidity_tolerance);
+  return true;
+}
+
+std::string screw_checks::checks_report(const std::string& kind) const {
+  std::string s = fmt::format("{} of {} points: {}\n", kind, labels.size(), to_string(status));
+  if (!message.empty()) s += fmt::format("  {}\n", message);
+  s += fmt::format("  I1, I2, I3            {}\n", format_vector(moments));
+  s += fmt::format("  conditioning I2/I1    {:.6g}\n", conditioning);
+  s += fmt::format("  rigidity violation    {:.3g}\n", rigidity_violation);
+  return s;
+}
+
+nlohmann::json screw_checks::checks_json() const {
+  nlohmann::json j{{"status", to_string(status)},
+                   {"points", labels.size()},
+                   {"moments", json_vector(moments)},
+                   {"conditioning", json_number(conditioning)},
+                   {"rigidity_violation", json_number(rigidity_violation)}};
+  if (!message.empty()) j["message"] = message;
+  return j;
+}
+
+void require_point_pairs(std::size_t points, std::size_t seconds, const std::string& what,
+                         const std::string& second) {
+  if (points >= 3 && points == seconds) return;
+  throw std::invalid_argument(
+      fmt::format("{}: needs three or more points, each with its {} (got {} and {})", what, second,
+                  points, seconds));
 }
 
 Eigen::Vector3d vect(const Eigen::Matrix3d& m) {

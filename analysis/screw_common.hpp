@@ -39,6 +39,37 @@ enum class screw_status {
 
 const char* to_string(screw_status s);
 
+// What both analysers report before their screw parameters: the status, the points' geometry
+// (principal moments, conditioning) and how far the data are from a rigid motion.
+struct screw_checks {
+  screw_status status = screw_status::ok;
+  std::string message;  // why the status is not ok; empty when it is
+  std::vector<double> labels;
+  Eigen::Vector3d moments = Eigen::Vector3d::Zero();  // I1 <= I2 <= I3 of the points' tensor
+  double conditioning = 0.0;                          // I2 / I1: large when nearly collinear
+  double rigidity_violation = 0.0;                    // relative departure from a rigid motion
+
+  bool ok() const { return status == screw_status::ok; }
+  // A screw or a pure translation: the axis (direction) is defined.
+  bool has_axis() const {
+    return status == screw_status::ok || status == screw_status::pure_translation;
+  }
+  // Sets the conditioning; with I1 <= collinear_tolerance I2 sets status collinear and its
+  // message and returns true.
+  bool refuse_collinear(const screw_options& options);
+  // With rigidity_violation above the tolerance sets status not_rigid and a message saying
+  // `what` departs by how much, and returns true.
+  bool refuse_not_rigid(const screw_options& options, const std::string& what);
+  // "<kind> of n points: status" and the message, then the moments, conditioning, rigidity.
+  std::string checks_report(const std::string& kind) const;
+  nlohmann::json checks_json() const;
+};
+
+// Throws std::invalid_argument naming `what` unless there are at least three points, each with
+// its `second` (second position or velocity).
+void require_point_pairs(std::size_t points, std::size_t seconds, const std::string& what,
+                         const std::string& second);
+
 // vect(M) = ½ [M32 - M23, M13 - M31, M21 - M12] (Part I, eq. (15a)).
 Eigen::Vector3d vect(const Eigen::Matrix3d& m);
 // [w]x, so that skew(w) x = w x x.

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -12,6 +11,7 @@
 #include "analysis/instant_screw.hpp"
 #include "analysis/point_table.hpp"
 #include "cli/command.hpp"
+#include "cli/print_result.hpp"
 #include "synthesis/output_folder.hpp"
 
 namespace kinevo::cli {
@@ -51,14 +51,7 @@ int finish(const Result& r, const screw_args& a, const std::string& csv_name,
     folder.commit();
     written = folder.written();
   }
-  if (a.json) {
-    nlohmann::json j = r.to_json();
-    j["files"] = written;
-    fmt::print("{}\n", j.dump());
-  } else if (!a.quiet) {
-    fmt::print("{}", r.full_report());
-    for (const auto& w : written) fmt::print("wrote {}\n", w);
-  }
+  print_result(r, a.json, a.quiet, written);
   const bool failed =
       r.status == an::screw_status::collinear || r.status == an::screw_status::not_rigid;
   if (failed) fmt::print(stderr, "kinevo screw: {}: {}\n", a.table, r.message);

@@ -12,7 +12,7 @@
 
 #include "analysis/finite_screw.hpp"
 #include "analysis/point_table.hpp"
-#include "screw_test_motions.hpp"
+#include "screw_test_support.hpp"
 
 namespace {
 
@@ -20,13 +20,10 @@ using Eigen::Matrix3d;
 using Eigen::Vector3d;
 using kinevo::analysis::finite_screw;
 using kinevo::analysis::screw_status;
+using kinevo::test::expect_vector;
 
 const double s3 = std::sqrt(3.0);
 const double pi = std::numbers::pi;
-
-void expect_vector(const Vector3d& got, const Vector3d& want, double tol, const char* what) {
-  for (int i = 0; i < 3; ++i) EXPECT_NEAR(got(i), want(i), tol) << what << " component " << i;
-}
 
 void expect_matrix(const Matrix3d& got, const Matrix3d& want, double tol, const char* what) {
   for (int i = 0; i < 3; ++i)

@@ -12,20 +12,14 @@
 
 #include "analysis/instant_screw.hpp"
 #include "analysis/point_table.hpp"
-#include "screw_test_motions.hpp"
+#include "screw_test_support.hpp"
 
 namespace {
 
-using Eigen::Matrix3d;
-using Eigen::Vector3d;
-using kinevo::analysis::instant_screw;
-using kinevo::analysis::screw_status;
-
+using Eigen::Matrix3d, Eigen::Vector3d;
+using kinevo::analysis::instant_screw, kinevo::analysis::screw_status;
+using kinevo::test::expect_vector;
 const double s3 = std::sqrt(3.0);
-
-void expect_vector(const Vector3d& got, const Vector3d& want, double tol, const char* what) {
-  for (int i = 0; i < 3; ++i) EXPECT_NEAR(got(i), want(i), tol) << what << " component " << i;
-}
 
 // The example (examples/screw_instant_points.csv).
 const std::vector<Vector3d> example_p{{1, 1, 7}, {4, 7, 1}, {7, 10, 10}};

@@ -70,12 +70,20 @@ TEST(CliScrew, TextReportAndFiles) {
   std::filesystem::remove_all(dir);
 }
 
+// Writes `text` as dir/name and runs `kinevo screw <kind> --table dir/name [extra]`.
+kinevo::test::command_output run_on(const std::filesystem::path& dir, const std::string& name,
+                                    const std::string& text, const std::string& kind,
+                                    const std::string& extra = "") {
+  std::ofstream(dir / name) << text;
+  return run_kinevo("screw " + kind + " --table " + (dir / name).string() + " " + extra);
+}
+
 TEST(CliScrew, BadTableNamesFileLineAndColumn) {
   const auto dir = kinevo::test::fresh_dir("screw_bad");
-  const auto bad = dir / "bad.csv";
-  std::ofstream(bad) << "point,x,y,z,x_prime,y_prime,z_prime\n1,1,0,0,2,0,-1\n2,1,1,0,2,zero,0\n"
-                        "3,2,1,-1,3,-1,0\n";
-  const auto r = run_kinevo("screw finite --table " + bad.string() + " --json");
+  const auto r = run_on(dir, "bad.csv",
+                        "point,x,y,z,x_prime,y_prime,z_prime\n1,1,0,0,2,0,-1\n2,1,1,0,2,zero,0\n"
+                        "3,2,1,-1,3,-1,0\n",
+                        "finite", "--json");
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(r.out.empty());
   EXPECT_NE(r.err.find("bad.csv:3"), std::string::npos) << r.err;
@@ -89,18 +97,23 @@ TEST(CliScrew, BadTableNamesFileLineAndColumn) {
 
 TEST(CliScrew, CollinearAndNonRigidExitOne) {
   const auto dir = kinevo::test::fresh_dir("screw_singular");
-  const auto line = dir / "line.csv";
-  std::ofstream(line) << "point,x,y,z,xdot,ydot,zdot\n1,0,0,0,0,0,1\n2,1,1,1,0,0,1\n"
-                         "3,2,2,2,0,0,1\n";
-  const auto r = run_kinevo("screw instant --table " + line.string() + " --json");
-  EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(nlohmann::json::parse(r.out)["status"], "collinear");
-  EXPECT_NE(r.err.find("collinear"), std::string::npos);
-  const auto stretched = dir / "stretched.csv";
-  std::ofstream(stretched) << "point,x,y,z,x_prime,y_prime,z_prime\n1,0,0,0,0,0,0\n"
-                              "2,1,0,0,1.1,0,0\n3,0,1,0,0,1,0\n";
-  const auto s = run_kinevo("screw finite --table " + stretched.string());
-  EXPECT_EQ(s.status, 1);
-  EXPECT_NE(s.err.find("rigid"), std::string::npos);
+  struct bad_motion {
+    const char* file;
+    const char* text;
+    const char* kind;
+    const char* status;
+  };
+  const bad_motion cases[] = {
+      {"line.csv", "point,x,y,z,xdot,ydot,zdot\n1,0,0,0,0,0,1\n2,1,1,1,0,0,1\n3,2,2,2,0,0,1\n",
+       "instant", "collinear"},
+      {"stretched.csv",
+       "point,x,y,z,x_prime,y_prime,z_prime\n1,0,0,0,0,0,0\n2,1,0,0,1.1,0,0\n3,0,1,0,0,1,0\n",
+       "finite", "not_rigid"}};
+  for (const auto& c : cases) {
+    const auto r = run_on(dir, c.file, c.text, c.kind, "--json");
+    EXPECT_EQ(r.status, 1) << c.file;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["status"], c.status);
+    EXPECT_NE(r.err.find(c.status[0] == 'c' ? "collinear" : "rigid"), std::string::npos) << r.err;
+  }
   std::filesystem::remove_all(dir);
 }

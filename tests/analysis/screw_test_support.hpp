@@ -1,5 +1,8 @@
-// Rigid motions with known screw parameters for the screw analysers' tests.
+// Rigid motions with known screw parameters, and vector comparisons, for the screw analysers'
+// tests.
 #pragma once
+
+#include <gtest/gtest.h>
 
 #include <Eigen/Core>
 #include <cmath>
@@ -7,6 +10,11 @@
 #include <vector>
 
 namespace kinevo::test {
+
+inline void expect_vector(const Eigen::Vector3d& got, const Eigen::Vector3d& want, double tol,
+                          const char* what) {
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(got(i), want(i), tol) << what << " component " << i;
+}
 
 // Rodrigues: the rotation by `angle` about the unit `axis`.
 inline Eigen::Matrix3d rotation_about(const Eigen::Vector3d& axis, double angle) {

@@ -1,0 +1,25 @@
+// Printing a library result that reports itself: its JSON (with the files written) as the only
+// stdout with --json, else its full text report and the files, nothing with --quiet.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace kinevo::cli {
+
+template <class Result>
+void print_result(const Result& r, bool json, bool quiet, const std::vector<std::string>& written) {
+  if (json) {
+    nlohmann::json j = r.to_json();
+    j["files"] = written;
+    fmt::print("{}\n", j.dump());
+  } else if (!quiet) {
+    fmt::print("{}", r.full_report());
+    for (const auto& w : written) fmt::print("wrote {}\n", w);
+  }
+}
+
+}  // namespace kinevo::cli
