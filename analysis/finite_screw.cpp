@@ -47,9 +47,9 @@ double agreement(const std::vector<Eigen::Vector3d>& p, const std::vector<Eigen:
   return s;
 }
 
-// The index of the point farthest from the line through the centroid along `normal_to` (or from
-// the centroid when `normal_to` is zero); ties go to the first point, so that an equilateral
-// triangle uses p1 as eq. (12) does.
+// The index of the (centred) point farthest from the line through the centroid along the unit
+// `axis` (from the centroid itself when `axis` is zero); ties go to the first point, so that an
+// equilateral triangle uses p1 as eq. (12) does.
 std::size_t farthest_point(const std::vector<Eigen::Vector3d>& p, const Eigen::Vector3d& axis) {
   auto off = [&](const Eigen::Vector3d& x) { return (x - x.dot(axis) * axis).norm(); };
   double best = 0.0;
