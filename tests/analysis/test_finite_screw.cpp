@@ -292,4 +292,22 @@ TEST(FiniteScrew, ReportsAndTable) {
   EXPECT_NE(r.points_csv(t.first, t.second).str().find("axis_distance"), std::string::npos);
 }
 
+TEST(FiniteScrew, SlightlyNoisyPointsGiveTheScrewToTheNoiseLevel) {
+  // Eight points measured with 1e-9 errors: within the rigidity tolerance, and the screw comes
+  // out to about the noise level (the frames come from A and B, not from a fit).
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> noise(0.0, 1e-9);
+  const auto p = kinevo::test::random_points(rng, 8);
+  const Vector3d e = Vector3d(2, 3, 6) / 7.0, a(1, 0, -1);
+  auto q = screwed(p, e, 1.3, a, 0.8);
+  for (auto& x : q) x += Vector3d(noise(rng), noise(rng), noise(rng));
+  const auto r = finite_screw(p, q);
+  ASSERT_TRUE(r.ok()) << r.message;
+  EXPECT_LT(r.rigidity_violation, 1e-8);
+  expect_vector(r.axis, e, 1e-7, "axis");
+  EXPECT_NEAR(r.angle, 1.3, 1e-7);
+  expect_vector(r.point, kinevo::test::closest_to_origin(a, e), 1e-7, "point");
+  EXPECT_NEAR(r.slide, 0.8, 1e-7);
+}
+
 }  // namespace
