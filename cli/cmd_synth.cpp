@@ -52,6 +52,7 @@ void add_ga(CLI::App& app, syn::ga_synthesis_options& g) {
   app.add_option("--islands", g.islands.islands, "GA islands (--method ga)")->capture_default_str();
   app.add_option("--generations", g.generations, "GA generations per range run (--method ga)")
       ->capture_default_str();
+  app.add_flag("--no-refine{false}", g.refine, "GA only, without the local refinement");
 }
 
 // validate() through validate_options (exit 2 naming the option), also for the GA's own checks,
