@@ -145,8 +145,22 @@ ga_fourbar_result ga_crank_constrained(const std::vector<double>& psi,
   r.fit.k = k;
   r.fit.residual = a * k - b;
   r.fit.residual_norm = r.fit.residual.norm();
-  r.feasible = p.feasible(k);
+  r.feasible = p.feasible(k) && meets_link_types(k, options);
+  r.ga_fit = r.fit;
   r.evaluations = rr.evaluations;
+  r.ga_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (o.refine && r.feasible) {
+    // Stage 2: the interior penalty method (Newton on each stage) from the GA's point.
+    try {
+      const auto c = crank_constrained_from_starts(psi, phi, options, {k});
+      if (c.penalty.objective <= p.objective(k) && meets_link_types(c.fit.k, options)) {
+        r.fit = c.fit;
+        r.refined = true;
+      }
+    } catch (const std::runtime_error&) {
+      // No feasible refinement: the GA's point stands.
+    }
+  }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

@@ -81,11 +81,16 @@ class fourbar_penalty_problem : public ga::problem {
   double weight_ = 0.0;
 };
 
+// The GA's best point and its refinement by the interior penalty method started there (which
+// closes the GA's gap to the constrained optimum; the fit is the GA's when refinement is off).
 struct ga_fourbar_result {
-  freudenstein_fit fit;
-  bool feasible = false;  // all constraints hold at the best point
+  freudenstein_fit ga_fit;  // the GA stage
+  freudenstein_fit fit;     // after refinement
+  bool feasible = false;    // all constraints hold at the GA's best point
+  bool refined = false;
   long long evaluations = 0;
-  double seconds = 0.0;
+  double ga_seconds = 0.0;
+  double seconds = 0.0;  // both stages
 };
 
 ga_fourbar_result ga_crank_constrained(const std::vector<double>& psi,

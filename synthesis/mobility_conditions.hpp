@@ -15,6 +15,8 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <nlohmann/json.hpp>
+#include <string>
 
 namespace kinevo::synthesis {
 
@@ -54,5 +56,25 @@ rocker_extremes output_rocker_extremes(const Eigen::Vector3d& k, double phi_on_c
 
 // phi''(psi) at a dead point (psi, phi) of the output (see the file comment).
 double output_dead_point_curvature(const Eigen::Vector3d& k, double psi, double phi);
+
+// The link-type conditions of a synthesised linkage as a report: the output-rocker factors and
+// extremes (on the circuit through phi_on_circuit), the coupler conditions (32)/(37) fixed, the
+// requirements asked for and whether each holds.
+struct link_type_conditions {
+  bool output_rocker_required = false;
+  std::string coupler_required = "none";  // none, crank or rocker
+  double output_factor_zero = 0.0, output_factor_pi = 0.0;
+  bool output_rocker = false;  // a factor negative and the output does not turn fully
+  rocker_extremes output_extremes;
+  coupler_mobility coupler;
+  bool output_holds() const { return !output_rocker_required || output_rocker; }
+  bool coupler_holds() const;
+  bool holds() const { return output_holds() && coupler_holds(); }
+  std::string text() const;  // lines for the full report
+  nlohmann::json to_json() const;
+};
+link_type_conditions evaluate_link_types(const Eigen::Vector3d& k, double phi_on_circuit,
+                                         bool output_rocker_required,
+                                         const std::string& coupler_required);
 
 }  // namespace kinevo::synthesis

@@ -197,7 +197,9 @@ TEST(SynthesisContract, FourbarReportKeys) {
                                         "output_rocker_limits_deg",
                                         "transmission_angle_deg",
                                         "details",
-                                        "seconds"};
+                                        "seconds",
+                                        "status",
+                                        "conditions"};
   EXPECT_EQ(keys(r.to_json()), golden);
   EXPECT_EQ(keys(r.to_json()["transmission_angle_deg"]), (std::set<std::string>{"min", "max"}));
   EXPECT_NE(r.full_report().find("four-bar function generator"), std::string::npos);
