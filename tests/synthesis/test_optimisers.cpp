@@ -122,8 +122,8 @@ TEST(LeastSquares, NonFiniteOrEmptySystemsDoNotCrash) {
   EXPECT_EQ(x0.norm(), 0.0);
   Eigen::MatrixXd a(2, 4);
   a << 1, 2, 0, 1, 0, 1, 1, 3;
-  for (const double bad :
-       {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+  for (const double bad : {std::numeric_limits<double>::quiet_NaN(),
+                           std::numeric_limits<double>::infinity()}) {
     Eigen::MatrixXd a_bad = a;
     a_bad(1, 2) = bad;
     EXPECT_THROW((void)ks::minimum_norm_solution(a_bad, Eigen::Vector2d(1, 2)),
