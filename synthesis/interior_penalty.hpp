@@ -28,8 +28,8 @@ struct penalty_problem {
 };
 
 struct interior_penalty_options {
-  // Penalty factors r_1 > r_2 > ... (the source document uses 0.1, 0.01, 0.001; more stages bring
-  // the last stage closer to an active constraint).
+  // Penalty factors r_1 > r_2 > ... (the source document uses 0.1, 0.01, 0.001; more stages bring the last
+  // stage closer to an active constraint).
   std::vector<double> r = {1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6};
   bool extrapolate = true;  // fit the last three stages to alpha + beta sqrt(r) + gamma r
   damped_newton_options newton{1e-12, 1e-12, 0.5, 100, 200, 1e-14};

@@ -23,8 +23,8 @@ struct pose {
 void dyad_residuals(const std::vector<pose>& poses, const Eigen::Vector4d& x, Eigen::VectorXd& f,
                     Eigen::MatrixXd* jacobian = nullptr);
 
-// The source document's error measure, (1/n) sum_j sqrt|f_j| / |a0 - b| (Householder paper, eq.
-// (15) and the text after it), as a fraction (0.39 = 39 %).
+// The source document's error measure, (1/n) sum_j sqrt|f_j| / |a0 - b| (Householder paper, eq. (15) and the
+// text after it), as a fraction (0.39 = 39 %).
 double dyad_error_measure(const std::vector<pose>& poses, const Eigen::Vector4d& x);
 
 struct dyad_solution {
