@@ -45,6 +45,7 @@ void add_ga(CLI::App& app, syn::ga_synthesis_options& g) {
   app.add_option("--islands", g.islands.islands, "GA islands (--method ga)")->capture_default_str();
   app.add_option("--generations", g.generations, "GA generations per range run (--method ga)")
       ->capture_default_str();
+  app.add_flag("--no-refine{false}", g.refine, "GA only, without the local refinement");
 }
 
 // validate() through validate_options (exit 2 naming the option), also for the GA's own checks,
@@ -84,7 +85,7 @@ std::vector<std::string> save_all(const Result& r, const output_args& a) {
 
 struct fourbar_args : synth_args {
   std::string table;
-  std::string crank = "none";
+  std::string crank = "none", output = "any", coupler = "none";
   std::string method = "penalty";
   syn::fourbar_synthesis_options options;
 };
@@ -93,6 +94,8 @@ int run_fourbar(fourbar_args& a) {
   validate_synth(parse_step{[&] {
     a.options.method = syn::parse_fourbar_method(a.method);
     a.options.crank = syn::parse_crank_requirement(a.crank);
+    a.options.output_rocker = syn::parse_output_rocker(a.output);
+    a.options.coupler = syn::parse_coupler_requirement(a.coupler);
   }});
   validate_synth(a.options, {{"min_transmission_deg", "--min-transmission"}});
   const auto t = syn::read_function_table(a.table, a.radians, 3, "the four-bar (k1, k2, k3)");
@@ -101,7 +104,9 @@ int run_fourbar(fourbar_args& a) {
   const auto r = syn::synthesize_fourbar(t, a.options);
   progress.finish();
   print(r, a, save_all(r, a));
-  return exit_ok;
+  if (r.status == "ok") return exit_ok;
+  fmt::print(stderr, "kinevo: synth fourbar: {}: {}\n", r.status, r.status_message);
+  return exit_failure;
 }
 
 // ---------------------------------------------------------------------------------- rssr
@@ -187,6 +192,12 @@ const command_registration registration(
       f->add_option("-t,--table", fb->table, "CSV table: psi, phi [, weight]")->required();
       f->add_flag("--exact", fb->options.exact, "Exact synthesis through exactly 3 points");
       f->add_option("--crank", fb->crank, "Require a crank: none, input, output or both")
+          ->capture_default_str();
+      f->add_option("--output", fb->output, "Output link type: any or rocker")
+          ->capture_default_str();
+      f->add_option("--coupler", fb->coupler,
+                    "Coupler motion relative to the frame: none, "
+                    "crank (full turn) or rocker")
           ->capture_default_str();
       f->add_option("--method", fb->method, "penalty (interior penalty) or ga")
           ->capture_default_str();

@@ -12,6 +12,7 @@
 #include "io/option_error.hpp"
 #include "synthesis/fourbar_analysis.hpp"
 #include "synthesis/grashof.hpp"
+#include "synthesis/mobility_conditions.hpp"
 
 namespace kinevo::synthesis {
 
@@ -29,7 +30,35 @@ std::string to_string(crank_requirement c) {
   return "none";
 }
 
+std::string to_string(coupler_requirement c) {
+  switch (c) {
+    case coupler_requirement::crank:
+      return "crank";
+    case coupler_requirement::rocker:
+      return "rocker";
+    case coupler_requirement::none:
+      break;
+  }
+  return "none";
+}
+
+coupler_requirement parse_coupler_requirement(const std::string& s) {
+  if (s == "none") return coupler_requirement::none;
+  if (s == "crank") return coupler_requirement::crank;
+  if (s == "rocker") return coupler_requirement::rocker;
+  throw io::option_error("coupler", "'" + s + "': use none, crank or rocker");
+}
+
+bool parse_output_rocker(const std::string& s) {
+  if (s == "any") return false;
+  if (s == "rocker") return true;
+  throw io::option_error("output", "'" + s + "': use any or rocker");
+}
+
 void crank_constrained_options::validate() const {
+  if (output_rocker && (crank == crank_requirement::output || crank == crank_requirement::both)) {
+    throw io::option_error("output", "the output cannot be both a crank and a rocker");
+  }
   // A ratio of 1e160 squares to inf and the constraints to NaN: refuse it here, at the source.
   if (max_link_ratio != 0.0) {
     io::require_real("max_link_ratio", max_link_ratio, {1.0, max_link_ratio_limit, true, false});
@@ -196,19 +225,70 @@ void add_transmission_bounds(penalty_problem& p, const std::vector<double>& psi,
   }
 }
 
+// One of two functions negative: -f_branch > 0, or -min(f_0, f_1) > 0 for branch -1. A k with no
+// real coupler (NaN) counts as violated.
+void add_rocker_condition(penalty_problem& p, double (*f)(const Eigen::Vector3d&, int), int branch,
+                          const std::string& name) {
+  p.constraints.push_back(numeric_derivatives([f, branch](const Eigen::Vector3d& k) {
+    const double v = branch >= 0 ? f(k, branch) : std::min(f(k, 0), f(k, 1));
+    return std::isnan(v) ? -1.0 : -v;
+  }));
+  p.constraint_names.push_back(branch < 0    ? name
+                               : branch == 0 ? name + " (at 0)"
+                                             : name + " (at pi)");
+}
+
+void add_coupler_crank(penalty_problem& p) {
+  for (int which = 0; which < 2; ++which) {
+    p.constraints.push_back(numeric_derivatives([which](const Eigen::Vector3d& k) {
+      const double v = coupler_condition(k, which);
+      return std::isnan(v) ? -1.0 : v;
+    }));
+    p.constraint_names.push_back(which == 0 ? "coupler crank (32a, fixed)"
+                                            : "coupler crank (32b, fixed)");
+  }
+}
+
+bool input_is_crank(crank_requirement c) {
+  return c == crank_requirement::input || c == crank_requirement::both;
+}
+bool output_is_crank(crank_requirement c) {
+  return c == crank_requirement::output || c == crank_requirement::both;
+}
+
 }  // namespace
+
+bool meets_link_types(const Eigen::Vector3d& k, const crank_constrained_options& o) {
+  const bool in = input_is_crank(o.crank), out = output_is_crank(o.crank);
+  if (in && !(input_crank(k).crank && input_turns_fully(k))) return false;
+  if (out && !(output_crank(k).crank && output_turns_fully(k))) return false;
+  if (o.output_rocker &&
+      !(std::min(output_factor(k, 0), output_factor(k, 1)) < 0.0 && !output_turns_fully(k))) {
+    return false;
+  }
+  if (o.coupler != coupler_requirement::none) {
+    const auto c = coupler_conditions(k);
+    if (!c.real || c.turns() != (o.coupler == coupler_requirement::crank)) return false;
+  }
+  return true;
+}
 
 penalty_problem crank_constrained_problem(const std::vector<double>& psi,
                                           const std::vector<double>& phi,
-                                          const crank_constrained_options& o, bool strict_factors) {
+                                          const crank_constrained_options& o, bool strict_factors,
+                                          rocker_branches branches) {
   o.validate();
   penalty_problem p;
   p.dimension = 3;
   p.objective = weighted_objective(psi, phi, o.weights);
-  const bool in = o.crank == crank_requirement::input || o.crank == crank_requirement::both;
-  const bool out = o.crank == crank_requirement::output || o.crank == crank_requirement::both;
+  const bool in = input_is_crank(o.crank), out = output_is_crank(o.crank);
   if (in) add_crank_conditions(p, false, strict_factors);
   if (out) add_crank_conditions(p, true, strict_factors);
+  if (o.output_rocker) add_rocker_condition(p, output_factor, branches.output, "output rocker");
+  if (o.coupler == coupler_requirement::crank) add_coupler_crank(p);
+  if (o.coupler == coupler_requirement::rocker) {
+    add_rocker_condition(p, coupler_condition, branches.coupler, "coupler rocker (32, fixed)");
+  }
   if (o.max_link_ratio > 0.0) add_link_ratio_bounds(p, o.max_link_ratio);
   if (o.min_transmission > 0.0) add_transmission_bounds(p, psi, o.min_transmission, in);
   return p;
@@ -217,15 +297,8 @@ penalty_problem crank_constrained_problem(const std::vector<double>& psi,
 crank_constrained_result crank_constrained_least_squares(const std::vector<double>& psi,
                                                          const std::vector<double>& phi,
                                                          const crank_constrained_options& o) {
-  const penalty_problem p = crank_constrained_problem(psi, phi, o);
-  const penalty_problem strict = crank_constrained_problem(psi, phi, o, true);
-  const bool in = o.crank == crank_requirement::input || o.crank == crank_requirement::both;
-  const bool out = o.crank == crank_requirement::output || o.crank == crank_requirement::both;
-  const auto accept = [&](const Eigen::VectorXd& k) {
-    const Eigen::Vector3d k3 = k;
-    return (!in || (input_crank(k3).crank && input_turns_fully(k3))) &&
-           (!out || (output_crank(k3).crank && output_turns_fully(k3)));
-  };
+  o.validate();
+  const bool in = input_is_crank(o.crank), out = output_is_crank(o.crank);
   // Feasible starts to try: the unconstrained optimum (through phase 1), then textbook linkages of
   // the required type (frame 1): a short crank beside equal links, or a short frame for both.
   std::vector<Eigen::Vector3d> starts = {freudenstein_least_squares(psi, phi, o.weights).k};
@@ -238,30 +311,58 @@ crank_constrained_result crank_constrained_least_squares(const std::vector<doubl
     starts.push_back(k_from_links({1.0, 1.0, 1.0, 0.3}));
     starts.push_back(k_from_links({1.0, 1.0, 1.0, -0.3}));
   }
+  if (o.output_rocker || o.coupler != coupler_requirement::none) {
+    // A short coupler (double rocker, coupler turns) and a non-Grashof chain (all rockers).
+    for (const double s : {1.0, -1.0}) {
+      starts.push_back(k_from_links({1.0, 1.1, 0.3, 1.2 * s}));
+      starts.push_back(k_from_links({1.0, 1.5, 1.2, 1.3 * s}));
+    }
+  }
   boost::random::mt19937 rng(static_cast<std::uint32_t>(o.seed));
   boost::random::uniform_real_distribution<double> u(-3.0, 3.0);
   for (int i = 0; i < o.random_starts; ++i) starts.emplace_back(u(rng), u(rng), u(rng));
+  return crank_constrained_from_starts(psi, phi, o, starts);
+}
+
+crank_constrained_result crank_constrained_from_starts(const std::vector<double>& psi,
+                                                       const std::vector<double>& phi,
+                                                       const crank_constrained_options& o,
+                                                       const std::vector<Eigen::Vector3d>& starts) {
+  o.validate();
+  const auto accept = [&](const Eigen::VectorXd& k) { return meets_link_types(k, o); };
+  // A rocker requirement is one of two smooth conditions: every combination is solved.
+  std::vector<rocker_branches> combos;
+  for (const int ob : o.output_rocker ? std::vector<int>{0, 1} : std::vector<int>{-1}) {
+    for (const int cb :
+         o.coupler == coupler_requirement::rocker ? std::vector<int>{0, 1} : std::vector<int>{-1}) {
+      combos.push_back({ob, cb});
+    }
+  }
   crank_constrained_result best;
   bool found = false;
   std::string last_error = "no start tried";
-  for (const auto& s : starts) {
-    try {
-      auto r = minimise_interior_penalty(p, find_strictly_feasible(strict, s, o.penalty), o.penalty,
-                                         accept);
-      if (!accept(r.x)) {
-        last_error = "the penalty iterates left the required linkage type";
-        continue;
+  for (const auto& branches : combos) {
+    const penalty_problem p = crank_constrained_problem(psi, phi, o, false, branches);
+    const penalty_problem strict = crank_constrained_problem(psi, phi, o, true, branches);
+    for (const auto& s : starts) {
+      try {
+        auto r = minimise_interior_penalty(p, find_strictly_feasible(strict, s, o.penalty),
+                                           o.penalty, accept);
+        if (!accept(r.x)) {
+          last_error = "the penalty iterates left the required linkage type";
+          continue;
+        }
+        if (!found || r.objective < best.penalty.objective) {
+          best.penalty = std::move(r);
+          found = true;
+        }
+      } catch (const std::exception& e) {
+        last_error = e.what();
       }
-      if (!found || r.objective < best.penalty.objective) {
-        best.penalty = std::move(r);
-        found = true;
-      }
-    } catch (const std::exception& e) {
-      last_error = e.what();
     }
   }
   if (!found)
-    throw std::runtime_error("crank-constrained synthesis found no feasible linkage: " +
+    throw std::runtime_error("constrained synthesis found no linkage of the required type: " +
                              last_error);
   Eigen::MatrixXd a;
   Eigen::VectorXd b;

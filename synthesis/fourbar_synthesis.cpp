@@ -29,7 +29,8 @@ fourbar_method parse_fourbar_method(const std::string& s) {
 }
 
 bool fourbar_synthesis_options::constrained() const {
-  return crank != crank_requirement::none || min_transmission_deg > 0.0 || max_ratio > 0.0;
+  return crank != crank_requirement::none || output_rocker ||
+         coupler != coupler_requirement::none || min_transmission_deg > 0.0 || max_ratio > 0.0;
 }
 
 void fourbar_synthesis_options::validate() const {
@@ -41,10 +42,21 @@ void fourbar_synthesis_options::validate() const {
   }
   if (exact && (constrained() || method == fourbar_method::ga)) {
     throw io::option_error("exact",
-                           "passes through 3 points exactly; it takes no --crank, bounds "
-                           "or --method ga (drop --exact for a constrained fit)");
+                           "passes through 3 points exactly; it takes no --crank, --output, "
+                           "--coupler, bounds or --method ga (drop --exact for a constrained fit)");
   }
+  crank_requirements().validate();
   ga.validate();
+}
+
+crank_constrained_options fourbar_synthesis_options::crank_requirements() const {
+  crank_constrained_options co;
+  co.crank = crank;
+  co.output_rocker = output_rocker;
+  co.coupler = coupler;
+  co.min_transmission = min_transmission_deg * degree;
+  co.max_link_ratio = max_ratio;
+  return co;
 }
 
 namespace {
@@ -52,10 +64,7 @@ namespace {
 // Stage 1: k by the method the options ask for.
 void fit_k(const function_table& t, const fourbar_synthesis_options& o,
            fourbar_synthesis_result& r) {
-  crank_constrained_options co;
-  co.crank = o.crank;
-  co.min_transmission = o.min_transmission_deg * degree;
-  co.max_link_ratio = o.max_ratio;
+  crank_constrained_options co = o.crank_requirements();
   co.weights = t.weights;
   if (o.exact) {
     r.fit = freudenstein_exact(t.input, t.output);
@@ -64,13 +73,18 @@ void fit_k(const function_table& t, const fourbar_synthesis_options& o,
   } else if (o.method == fourbar_method::ga) {
     const auto g = ga_crank_constrained(t.input, t.output, co, o.ga);
     r.fit = g.fit;
-    r.method = "island GA, constraints as penalties";
+    r.method = g.refined ? "island GA, constraints as penalties, refined by interior penalty"
+                         : "island GA, constraints as penalties";
     r.details["evaluations"] = g.evaluations;
     r.details["feasible"] = g.feasible;
+    r.details["ga_stage"] = {{"k", {g.ga_fit.k(0), g.ga_fit.k(1), g.ga_fit.k(2)}},
+                             {"residual_norm", g.ga_fit.residual_norm},
+                             {"seconds", g.ga_seconds}};
+    r.details["refined"] = g.refined;
     if (!g.feasible) {
       throw std::runtime_error(
           "the GA found no linkage meeting the constraints; try more "
-          "--generations or --islands, or relax --max-ratio/--min-transmission");
+          "--generations or --islands, or relax the link types and bounds");
     }
   } else if (o.constrained()) {
     const auto c = crank_constrained_least_squares(t.input, t.output, co);
@@ -155,10 +169,22 @@ fourbar_synthesis_result synthesize_fourbar(const function_table& t,
   r.phi = t.output;
   r.lines = t.lines;
   const auto t0 = std::chrono::steady_clock::now();
-  fit_k(t, o, r);
+  try {
+    fit_k(t, o, r);
+  } catch (const std::runtime_error& e) {
+    if (!o.constrained()) throw;
+    // No linkage of the required types: report the unconstrained fit and its conditions.
+    r.status = "infeasible";
+    r.status_message = e.what();
+    r.fit = freudenstein_least_squares(t.input, t.output, t.weights);
+    if (r.method.empty()) r.method = "least squares with interior penalty";
+    r.method += " (infeasible; unconstrained least squares shown)";
+  }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   analyse_mobility(o, r);
   analyse_transmission(r);
+  const double phi0 = std::isfinite(r.error.generated.at(0)) ? r.error.generated[0] : r.phi.at(0);
+  r.conditions = evaluate_link_types(r.fit.k, phi0, o.output_rocker, to_string(o.coupler));
   return r;
 }
 
@@ -182,6 +208,7 @@ std::string fourbar_synthesis_result::full_report() const {
   auto out = std::back_inserter(s);
   fmt::format_to(out, "four-bar function generator: {} ({} points), {}\n", table, psi.size(),
                  method);
+  if (status != "ok") fmt::format_to(out, "status: {}: {}\n", status, status_message);
   fmt::format_to(out, "k = ({:.6f}, {:.6f}, {:.6f})   Freudenstein residual ||e|| = {:.6f}\n",
                  fit.k(0), fit.k(1), fit.k(2), fit.residual_norm);
   if (links) {
@@ -206,6 +233,7 @@ std::string fourbar_synthesis_result::full_report() const {
   fmt::format_to(out, "output: {} (g1 = {:.6g}, g2 = {:.6g}{})\n",
                  output.crank ? "crank" : "rocker", output.f1, output.f2,
                  output.crank ? (output_turns ? "; full turn checked" : "; FULL TURN FAILS") : "");
+  s += conditions.text();
   if (!input_dead_points_deg.empty()) {
     fmt::format_to(out, "input dead points: {:.4f} deg\n", fmt::join(input_dead_points_deg, ", "));
   }
@@ -248,6 +276,8 @@ std::string fourbar_synthesis_result::full_report() const {
 
 nlohmann::json fourbar_synthesis_result::to_json() const {
   nlohmann::json j;
+  j["status"] = status;
+  if (status != "ok") j["status_message"] = status_message;
   j["table"] = table;
   j["points"] = psi.size();
   j["method"] = method;
@@ -278,6 +308,7 @@ nlohmann::json fourbar_synthesis_result::to_json() const {
   j["output_rocker_limits_deg"] = output_rocker_limits_deg;
   j["transmission_angle_deg"] = {{"min", json_number(transmission_min_deg)},
                                  {"max", json_number(transmission_max_deg)}};
+  j["conditions"] = conditions.to_json();
   j["details"] = details;
   j["seconds"] = seconds;
   return j;

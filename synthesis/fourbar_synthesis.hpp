@@ -17,6 +17,7 @@
 #include "synthesis/ga_synthesis.hpp"
 #include "synthesis/grashof.hpp"
 #include "synthesis/input_tables.hpp"
+#include "synthesis/mobility_conditions.hpp"
 
 namespace kinevo::synthesis {
 
@@ -33,18 +34,26 @@ struct fourbar_synthesis_options {
   bool exact = false;  // through exactly 3 points (no constraints, no GA)
   fourbar_method method = fourbar_method::penalty;
   crank_requirement crank = crank_requirement::none;
-  double min_transmission_deg = 0.0;  // 0: no bound; else in (0, 90)
-  double max_ratio = 0.0;             // 0: no bound; else in (1, 1e6]
-  double frame = 1.0;                 // the links are scaled to this frame length
-  ga_synthesis_options ga;            // --method ga only
+  bool output_rocker = false;                               // --output rocker
+  coupler_requirement coupler = coupler_requirement::none;  // --coupler crank|rocker
+  double min_transmission_deg = 0.0;                        // 0: no bound; else in (0, 90)
+  double max_ratio = 0.0;                                   // 0: no bound; else in (1, 1e6]
+  double frame = 1.0;       // the links are scaled to this frame length
+  ga_synthesis_options ga;  // --method ga only
 
   bool constrained() const;
+  // The link types and bounds as the constrained fit's options (the table's weights aside).
+  crank_constrained_options crank_requirements() const;
   // Throws io::option_error naming the field (min_transmission_deg, max_ratio, frame, exact
   // together with constraints or the GA, and the GA's fields when method is ga).
   void validate() const;
 };
 
 struct fourbar_synthesis_result {
+  // "ok", or "infeasible" when no linkage of the required types fits the table (the fit is then
+  // the unconstrained least-squares one, whose conditions show what fails).
+  std::string status = "ok";
+  std::string status_message;
   // The table.
   std::string table;
   std::vector<double> psi, phi;  // radians
@@ -63,6 +72,7 @@ struct fourbar_synthesis_result {
   std::vector<double> input_dead_points_deg, output_dead_points_deg;
   std::vector<double> input_rocker_limits_deg, output_rocker_limits_deg;
   double transmission_min_deg = 0.0, transmission_max_deg = 0.0;  // NaN: no linkage
+  link_type_conditions conditions;  // output rocker, coupler (32)/(37) fixed, what was required
 
   std::string brief_report() const;  // one line: k, residual, links, largest error
   std::string full_report() const;   // the summary `kinevo synth fourbar` prints
@@ -72,8 +82,8 @@ struct fourbar_synthesis_result {
   void save_files(output_folder& folder) const;
 };
 
-// Validates the options, fits k as they ask, and analyses the result. Throws std::runtime_error
-// when the GA finds no linkage meeting the constraints (the penalty method throws its own).
+// Validates the options, fits k as they ask, and analyses the result. When no linkage meets the
+// constraints the status is "infeasible" (not thrown).
 fourbar_synthesis_result synthesize_fourbar(const function_table& table,
                                             const fourbar_synthesis_options& options);
 

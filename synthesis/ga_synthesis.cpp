@@ -145,8 +145,22 @@ ga_fourbar_result ga_crank_constrained(const std::vector<double>& psi,
   r.fit.k = k;
   r.fit.residual = a * k - b;
   r.fit.residual_norm = r.fit.residual.norm();
-  r.feasible = p.feasible(k);
+  r.feasible = p.feasible(k) && meets_link_types(k, options);
+  r.ga_fit = r.fit;
   r.evaluations = rr.evaluations;
+  r.ga_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (o.refine && r.feasible) {
+    // Stage 2: the interior penalty method (Newton on each stage) from the GA's point.
+    try {
+      const auto c = crank_constrained_from_starts(psi, phi, options, {k});
+      if (c.penalty.objective <= p.objective(k) && meets_link_types(c.fit.k, options)) {
+        r.fit = c.fit;
+        r.refined = true;
+      }
+    } catch (const std::runtime_error&) {
+      // No feasible refinement: the GA's point stands.
+    }
+  }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
@@ -164,6 +178,18 @@ void rssr_problem::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
   values = 0.5 * e.colwise().squaredNorm().transpose();
 }
 
+namespace {
+
+rssr_fit rssr_fit_at(const Eigen::MatrixXd& a, const Eigen::VectorXd& b, const rssr_k& k) {
+  rssr_fit f;
+  f.k = k;
+  f.residual = a * k - b;
+  f.residual_norm = f.residual.norm();
+  return f;
+}
+
+}  // namespace
+
 ga_rssr_result ga_rssr(const std::vector<double>& psi, const std::vector<double>& phi,
                        double alpha4, const ga_synthesis_options& o) {
   o.validate();
@@ -171,13 +197,29 @@ ga_rssr_result ga_rssr(const std::vector<double>& psi, const std::vector<double>
   const rssr_problem p(psi, phi, alpha4);
   const auto rr = run_ga(p, o);
   ga_rssr_result r;
+  r.ga_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Eigen::MatrixXd a;
   Eigen::VectorXd b;
   rssr_system(psi, phi, alpha4, a, b);
-  r.fit.k = rr.best_x;
-  r.fit.residual = a * r.fit.k - b;
-  r.fit.residual_norm = r.fit.residual.norm();
+  r.ga_fit = r.fit = rssr_fit_at(a, b, rr.best_x);
   r.evaluations = rr.evaluations;
+  if (o.refine) {
+    // Stage 2: Householder Gauss-Newton on e(k) = A k - b from the GA's point.
+    const residual_function e = [&](const Eigen::VectorXd& k, Eigen::VectorXd& f,
+                                    Eigen::MatrixXd* j) {
+      f = a * k - b;
+      if (j) *j = a;
+    };
+    const auto gn = gauss_newton(e, rr.best_x);
+    r.refinement_iterations = gn.iterations;
+    if (gn.x.allFinite()) {
+      const rssr_fit polished = rssr_fit_at(a, b, gn.x);
+      if (polished.residual_norm <= r.ga_fit.residual_norm) {
+        r.fit = polished;
+        r.refined = true;
+      }
+    }
+  }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

@@ -33,6 +33,9 @@ struct ga_synthesis_options {
   // constraint (the sum over the crank constraints), kind increasing from penalty_weight by
   // weight_growth per run (fixed when weight_growth is 1). Only for penalty_weight > 0.
   ga::penalty_options penalty() const;
+  // Polish the GA's best point with the local method of the source document: Householder
+  // Gauss-Newton (RSSR; the dyad always is), the interior penalty method (four-bar).
+  bool refine = true;
   // Called at synchronisation points with the fraction done; may be empty.
   std::function<void(double)> on_progress;
 
@@ -78,11 +81,16 @@ class fourbar_penalty_problem : public ga::problem {
   double weight_ = 0.0;
 };
 
+// The GA's best point and its refinement by the interior penalty method started there (which
+// closes the GA's gap to the constrained optimum; the fit is the GA's when refinement is off).
 struct ga_fourbar_result {
-  freudenstein_fit fit;
-  bool feasible = false;  // all constraints hold at the best point
+  freudenstein_fit ga_fit;  // the GA stage
+  freudenstein_fit fit;     // after refinement
+  bool feasible = false;    // all constraints hold at the GA's best point
+  bool refined = false;
   long long evaluations = 0;
-  double seconds = 0.0;
+  double ga_seconds = 0.0;
+  double seconds = 0.0;  // both stages
 };
 
 ga_fourbar_result ga_crank_constrained(const std::vector<double>& psi,
@@ -110,10 +118,17 @@ class rssr_problem : public ga::problem {
   double box_;
 };
 
+// The GA's best point (global search) and its Householder Gauss-Newton refinement
+// (least_squares.hpp): eq. (11) is linear in k, so one correction reaches the least-squares
+// optimum, which the GA alone misses on ill-conditioned tables (errors of degrees on rssr_19).
 struct ga_rssr_result {
-  rssr_fit fit;
+  rssr_fit ga_fit;  // the GA stage
+  rssr_fit fit;     // after refinement (the GA stage when refinement is off)
+  bool refined = false;
+  int refinement_iterations = 0;
   long long evaluations = 0;
-  double seconds = 0.0;
+  double ga_seconds = 0.0;
+  double seconds = 0.0;  // both stages
 };
 ga_rssr_result ga_rssr(const std::vector<double>& psi, const std::vector<double>& phi,
                        double alpha4, const ga_synthesis_options& ga_options);
@@ -134,7 +149,8 @@ class dyad_problem : public ga::problem {
   Eigen::VectorXd lower_, upper_;
 };
 
-// The GA's best point, polished by Gauss-Newton (Householder) as the source document's method would.
+// The GA's best point, polished by Gauss-Newton (Householder) as the source document's method
+// would.
 struct ga_dyad_result {
   dyad_solution solution;
   long long evaluations = 0;

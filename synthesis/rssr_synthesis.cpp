@@ -59,6 +59,9 @@ rssr_synthesis_result synthesize_rssr(const function_table& t, const rssr_synthe
     const auto g = ga_rssr(t.input, t.output, alpha4, o.ga);
     r.fit = g.fit;
     r.evaluations = g.evaluations;
+    r.ga_stage = rssr_synthesis_result::ga_stage_report{
+        g.ga_fit, rms_deg(rssr_errors(g.ga_fit.k, alpha4, t.input, t.output)), g.ga_seconds,
+        g.refined, g.refinement_iterations};
   } else {
     r.fit = rssr_least_squares(t.input, t.output, alpha4);
   }
@@ -99,6 +102,17 @@ std::string rssr_synthesis_result::full_report() const {
   } else {
     fmt::format_to(out, "dimensions: none ({})\n", dimension_problem);
   }
+  if (ga_stage) {
+    // No time here: the text is compared across runs (threads vs MPI ranks); JSON has it.
+    const auto& g = *ga_stage;
+    fmt::format_to(out, "GA stage: {}, equation residual {:.3e}; Householder Gauss-Newton: {}\n",
+                   std::isfinite(g.rms_error_deg)
+                       ? fmt::format("rms error {:.8f} deg", g.rms_error_deg)
+                       : std::string("does not assemble at every point"),
+                   g.fit.residual_norm,
+                   g.refined ? fmt::format("{} iteration(s)", g.refinement_iterations)
+                             : std::string("off or no better"));
+  }
   fmt::format_to(out, "rms error {:.8f} deg, equation residual {:.3e}\n", rms_error_deg,
                  fit.residual_norm);
   fmt::format_to(out, "{:>6} {:>10} {:>10} {:>14}\n", "line", "psi", "phi", "error_deg");
@@ -116,6 +130,14 @@ nlohmann::json rssr_synthesis_result::to_json() const {
   j["alpha4_deg"] = alpha4_deg;
   j["method"] = to_string(method);
   if (method == rssr_method::ga) j["evaluations"] = evaluations;
+  if (ga_stage) {
+    j["ga_stage"] = {{"k", std::vector<double>(ga_stage->fit.k.data(), ga_stage->fit.k.data() + 6)},
+                     {"residual_norm", ga_stage->fit.residual_norm},
+                     {"rms_error_deg", json_number(ga_stage->rms_error_deg)},
+                     {"seconds", ga_stage->seconds},
+                     {"refined", ga_stage->refined},
+                     {"refinement_iterations", ga_stage->refinement_iterations}};
+  }
   j["k"] = std::vector<double>(fit.k.data(), fit.k.data() + 6);
   j["residual_norm"] = fit.residual_norm;
   j["errors_deg"] = json_numbers(in_degrees(errors));

@@ -37,6 +37,15 @@ struct rssr_synthesis_result {
   rssr_method method = rssr_method::householder;
   rssr_fit fit;
   long long evaluations = 0;  // GA only
+  // --method ga: the GA stage before the Householder Gauss-Newton refinement (fit is after it).
+  struct ga_stage_report {
+    rssr_fit fit;
+    double rms_error_deg = 0.0;
+    double seconds = 0.0;
+    bool refined = false;  // the refinement was run and kept
+    int refinement_iterations = 0;
+  };
+  std::optional<ga_stage_report> ga_stage;
   double seconds = 0.0;
   std::vector<double> errors;  // prescribed - generated, radians (NaN: no assembly)
   double rms_error_deg = 0.0;

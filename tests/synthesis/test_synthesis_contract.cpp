@@ -78,6 +78,13 @@ TEST(SynthesisContract, FourbarFieldsNamed) {
   o.crank = ks::crank_requirement::none;
   o.method = ks::fourbar_method::ga;
   expect_refused(o, "exact", "exact with the GA");
+  o.method = ks::fourbar_method::penalty;
+  o.coupler = ks::coupler_requirement::crank;
+  expect_refused(o, "exact", "exact with a coupler type");
+  ks::fourbar_synthesis_options r;
+  r.output_rocker = true;
+  r.crank = ks::crank_requirement::both;
+  expect_refused(r, "output", "an output both crank and rocker");
 }
 
 TEST(SynthesisContract, GaFieldsNamed) {
@@ -197,7 +204,9 @@ TEST(SynthesisContract, FourbarReportKeys) {
                                         "output_rocker_limits_deg",
                                         "transmission_angle_deg",
                                         "details",
-                                        "seconds"};
+                                        "seconds",
+                                        "status",
+                                        "conditions"};
   EXPECT_EQ(keys(r.to_json()), golden);
   EXPECT_EQ(keys(r.to_json()["transmission_angle_deg"]), (std::set<std::string>{"min", "max"}));
   EXPECT_NE(r.full_report().find("four-bar function generator"), std::string::npos);
