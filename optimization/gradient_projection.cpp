@@ -255,6 +255,31 @@ Eigen::VectorXd restore(const counted_problem& c, const Eigen::VectorXd& xbar,
              {}};
 }
 
+// Stage: x0 - alpha xi (eqs. 2-3, fixed 9) restored onto f = 0. A safeguard the paper does not
+// have: when the restored point has a larger z than x0 (the step ignored the curvature of f = 0
+// and overshot) or cannot be restored (case 2's line x + J0^T gamma can miss f = 0 when the step
+// is long), alpha is halved, up to 30 times. When even the shortest step does not decrease z
+// beyond round-off, x0 is stationary to working precision and is kept (the change is then 0).
+Eigen::VectorXd projected_step(const counted_problem& c, const Eigen::VectorXd& x0,
+                               const Eigen::VectorXd& xi, double alpha, const Eigen::MatrixXd& j0,
+                               const gradient_projection_options& o) {
+  const double z0 = c.z(x0);
+  const double round_off = 8 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(z0));
+  std::optional<stop> failure;
+  for (int halving = 0; halving <= 30; ++halving, alpha *= 0.5) {
+    try {
+      Eigen::VectorXd x1 = restore(c, x0 - alpha * xi, j0, o);
+      if (c.z(x1) <= z0 + round_off) return x1;
+      failure.reset();
+    } catch (const stop& s) {
+      if (s.status == projection_status::non_finite) throw;
+      failure = s;
+    }
+  }
+  if (failure) throw *failure;
+  return x0;
+}
+
 // Stage: first- and second-order figures at x. The projected Hessian of the Lagrangian
 // z - lambda^T f is Z^T H Z, Z an orthonormal basis of the null space of J, H by central
 // differences of grad z - J^T lambda (lambda fixed).
@@ -336,7 +361,7 @@ gradient_projection_result minimize_gradient_projection(const equality_constrain
       const projector pr(j);
       const Eigen::VectorXd xi = g - j.transpose() * pr.multipliers(g);  // eqs. (5), (8)
       const double alpha = step_length(c, r.x, g, xi, w, o);
-      const Eigen::VectorXd x1 = restore(c, r.x - alpha * xi, j, o);  // eqs. (2)-(3), fixed (9)
+      const Eigen::VectorXd x1 = projected_step(c, r.x, xi, alpha, j, o);
       const double change = (x1 - r.x).lpNorm<Eigen::Infinity>();
       r.x = x1;
       if (change < o.tolerance_x) {

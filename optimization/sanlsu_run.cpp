@@ -110,19 +110,23 @@ Eigen::VectorXd expression_equality_problem::start_point(const std::vector<doubl
   return x;
 }
 
+namespace {
+
+expression_equality_problem load_equality_problem(const std::string& file) {
+  return expression_equality_problem(symbolic::load_optimization_problem(file), file);
+}
+
+}  // namespace
+
 sanlsu_run run_sanlsu(const optimize_options& o) {
   o.validate();
-  const auto file = symbolic::load_optimization_problem(o.problem_file);
-  const expression_equality_problem p(std::shared_ptr<const symbolic::expression_problem>(file),
-                                      o.problem_file);
+  const expression_equality_problem p = load_equality_problem(o.problem_file);
   return assemble(o, p, minimize_gradient_projection(p, p.start_point(o.start), o.sanlsu));
 }
 
 sanlsu_run refine_with_sanlsu(const optimize_options& o, optimization_run ga) {
   o.sanlsu.validate();
-  const auto file = symbolic::load_optimization_problem(o.problem_file);
-  const expression_equality_problem p(std::shared_ptr<const symbolic::expression_problem>(file),
-                                      o.problem_file);
+  const expression_equality_problem p = load_equality_problem(o.problem_file);
   sanlsu_run run = assemble(o, p, minimize_gradient_projection(p, ga.result.best_x, o.sanlsu));
   run.ga = std::move(ga);
   return run;
