@@ -27,7 +27,7 @@ struct case_file {
 // exact minima.
 const case_file cases[] = {
     {"sanlsu_ellipse.toml", 0.125},
-    {"sanlsu_arm.toml", std::numbers::pi * std::numbers::pi / 4},
+    {"sanlsu_arm.toml", std::numbers::pi* std::numbers::pi / 4},
     {"cec2006/g03.toml", -1.0},
     {"cec2006/g11.toml", 0.75},
     {"cec2006/g13.toml", 0.053941514041898},
@@ -90,8 +90,6 @@ void sanlsu_alone(benchmark::State& state) {
 
 BENCHMARK(ga_alone)->DenseRange(0, 6)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(ga_then_sanlsu)->DenseRange(0, 6)->Unit(benchmark::kMillisecond)->Iterations(1);
-BENCHMARK(sanlsu_alone)
-    ->ArgsProduct({{0, 1}, {2, 3}})
-    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(sanlsu_alone)->ArgsProduct({{0, 1}, {2, 3}})->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "cli/command.hpp"
-#include "cli/option_sources.hpp"
 #include "cli/optimize_sanlsu.hpp"
+#include "cli/option_sources.hpp"
 #include "io/interrupt.hpp"
 #include "io/progress.hpp"
 #include "io/svg_plot.hpp"
@@ -239,7 +239,8 @@ void add_output_options(CLI::App& sub, optimize_cli& c) {
 }
 
 const command_registration registration(
-    50, "optimize", "Minimise a built-in test function or a problem file with the island-model GA "
+    50, "optimize",
+    "Minimise a built-in test function or a problem file with the island-model GA "
     "(or SANLSU gradient projection)",
     [](CLI::App& sub) -> std::function<int()> {
       auto c = std::make_shared<optimize_cli>();

@@ -78,8 +78,8 @@ int run_sanlsu_method(const optimization::optimize_options& o, report_format f,
 
 int refine_and_print(const optimization::optimize_options& o, optimization::optimization_run ga,
                      report_format f, const config_origins& origins) {
-  return print(
-      guarded([&] { return optimization::refine_with_sanlsu(o, std::move(ga)); }, origins), f);
+  return print(guarded([&] { return optimization::refine_with_sanlsu(o, std::move(ga)); }, origins),
+               f);
 }
 
 }  // namespace kinevo::cli

@@ -5,6 +5,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/QR>
 #include <Eigen/SVD>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -232,8 +233,8 @@ Eigen::VectorXd restore(const counted_problem& c, const Eigen::VectorXd& xbar,
     if (o.method == restoration::minimum_norm) {
       require_full_rank(c, j, o.rank_tolerance, "while restoring f = 0");
       const Eigen::VectorXd dx = projector(j).minimum_norm_correction(f);
-      const double s = damped_step([&](double t) { return c.f(x + t * dx).norm(); }, norm_now,
-                                   o.damping);
+      const double s =
+          damped_step([&](double t) { return c.f(x + t * dx).norm(); }, norm_now, o.damping);
       x += s * dx;
     } else {
       // d f(xbar + J0^T gamma) / d gamma = J(x) J0^T (m x m).
@@ -283,8 +284,7 @@ Eigen::VectorXd projected_step(const counted_problem& c, const Eigen::VectorXd& 
 // Stage: first- and second-order figures at x. The projected Hessian of the Lagrangian
 // z - lambda^T f is Z^T H Z, Z an orthonormal basis of the null space of J, H by central
 // differences of grad z - J^T lambda (lambda fixed).
-void optimality(const counted_problem& c, const Eigen::VectorXd& x,
-                gradient_projection_result& r) {
+void optimality(const counted_problem& c, const Eigen::VectorXd& x, gradient_projection_result& r) {
   Eigen::VectorXd g;
   Eigen::MatrixXd j;
   c.derivatives(x, g, j);
@@ -379,6 +379,9 @@ gradient_projection_result minimize_gradient_projection(const equality_constrain
     r.rank_deficient_constraints = s.constraints;
   }
   r.value = c.z(r.x);
+  if (r.status != projection_status::converged && r.status != projection_status::not_a_minimum) {
+    r.constraint_residual = p.constraints(r.x).lpNorm<Eigen::Infinity>();
+  }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
@@ -396,12 +399,12 @@ std::string gradient_projection_result::report(const std::vector<std::string>& v
   std::string s = fmt::format(
       "SANLSU gradient projection (case {}): {} after {} iterations, {} evaluations, {} "
       "gradient evaluations, {:.3g} s\n",
-      to_string(method), to_string(status), iterations, evaluations, gradient_evaluations,
-      seconds);
+      to_string(method), to_string(status), iterations, evaluations, gradient_evaluations, seconds);
   if (!message.empty()) s += "  " + message + "\n";
-  s += fmt::format("  z = {:.10g}, |xi| = {:.3g}, max |f| = {:.3g}, smallest projected curvature "
-                   "{:.6g}\n",
-                   value, projected_gradient_norm, constraint_residual, smallest_curvature);
+  s += fmt::format("  z = {:.10g}, max |f| = {:.3g}", value, constraint_residual);
+  s += lambda.size() == 0 ? std::string("\n")
+                          : fmt::format(", |xi| = {:.3g}, smallest projected curvature {:.6g}\n",
+                                        projected_gradient_norm, smallest_curvature);
   for (Eigen::Index i = 0; i < x.size(); ++i) {
     const auto k = static_cast<std::size_t>(i);
     s += fmt::format("  {:<12} {:>16.10g}   (start {:.6g})\n",
@@ -410,9 +413,9 @@ std::string gradient_projection_result::report(const std::vector<std::string>& v
   }
   for (Eigen::Index i = 0; i < lambda.size(); ++i) {
     const auto k = static_cast<std::size_t>(i);
-    s += fmt::format("  lambda {:<10} {:>13.10g}   (J^T lambda = grad z)\n",
-                     k < constraints.size() ? constraints[k] : fmt::format("f{}", i + 1),
-                     lambda[i]);
+    s +=
+        fmt::format("  lambda {:<10} {:>13.10g}   (J^T lambda = grad z)\n",
+                    k < constraints.size() ? constraints[k] : fmt::format("f{}", i + 1), lambda[i]);
   }
   return s;
 }

@@ -33,9 +33,10 @@ void require_equality_problem(const symbolic::expression_problem& p, const std::
   const auto m = p.constraints().size();
   const auto n = static_cast<std::size_t>(p.dimension());
   if (m == 0 || m >= n) {
-    throw io::input_error(fmt::format("{}: SANLSU needs 1 <= m < n equality constraints (the "
-                                      "file has m = {} for n = {} variables)",
-                                      file, m, n));
+    throw io::input_error(
+        fmt::format("{}: SANLSU needs 1 <= m < n equality constraints (the "
+                    "file has m = {} for n = {} variables)",
+                    file, m, n));
   }
 }
 

@@ -45,10 +45,10 @@ void expression_problem::impl::build_derivatives() {
       try {
         builder.set_output(first + j, e.diff(symbols[static_cast<std::size_t>(j)]));
       } catch (const std::exception& err) {
-        throw io::input_error(fmt::format("{}: the derivative of {} with respect to '{}' cannot "
-                                          "be compiled: {}",
-                                          source, what, variables[static_cast<std::size_t>(j)],
-                                          err.what()));
+        throw io::input_error(
+            fmt::format("{}: the derivative of {} with respect to '{}' cannot "
+                        "be compiled: {}",
+                        source, what, variables[static_cast<std::size_t>(j)], err.what()));
       }
     }
   };
@@ -196,8 +196,8 @@ void expression_problem::derivatives(const Eigen::VectorXd& x, Eigen::VectorXd& 
   const auto n = static_cast<Eigen::Index>(d.symbols.size());
   const auto m = static_cast<Eigen::Index>(d.constraints.size());
   if (x.size() != n) {
-    throw std::invalid_argument(fmt::format(
-        "expression_problem::derivatives: {} values for {} variables", x.size(), n));
+    throw std::invalid_argument(
+        fmt::format("expression_problem::derivatives: {} values for {} variables", x.size(), n));
   }
   std::vector<double> scratch(static_cast<std::size_t>(d.derivative_tape.registers()));
   std::vector<double> out(static_cast<std::size_t>(n * (m + 1)));
@@ -362,8 +362,7 @@ std::unique_ptr<expression_problem> load_optimization_problem_from_string(
   std::vector<GiNaC::symbol> symbols;
   std::vector<double> lo, hi;
   for (const toml::table* v : tables(source, root, "variable")) {
-    only_keys(source, *v, "[[variable]]",
-              {"name", "type", "lower", "upper", "values", "initial"});
+    only_keys(source, *v, "[[variable]]", {"name", "type", "lower", "upper", "values", "initial"});
     const std::string at = where(source, v);
     const toml::node* nn = v->get("name");
     if (nn == nullptr || !nn->is_string()) fail(at, "[[variable]] needs name = \"...\"");

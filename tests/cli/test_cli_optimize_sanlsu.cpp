@@ -72,8 +72,8 @@ TEST(CliOptimizeSanlsu, StretchedArmIsRankDeficientExitOne) {
 }
 
 TEST(CliOptimizeSanlsu, InequalityProblemIsRefusedExitTwo) {
-  const auto r = run_kinevo("optimize --problem " + example("problem_constrained.toml") +
-                            " --method sanlsu");
+  const auto r =
+      run_kinevo("optimize --problem " + example("problem_constrained.toml") + " --method sanlsu");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("inequality"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("problem_constrained.toml"), std::string::npos) << r.err;
@@ -87,7 +87,8 @@ TEST(CliOptimizeSanlsu, BadOptionsAreNamed) {
                  " --method sanlsu --sanlsu-damping 1.5");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--sanlsu-damping"), std::string::npos) << r.err;
-  r = run_kinevo("optimize --problem " + example("sanlsu_arm.toml") + " --method sanlsu --start 1,2");
+  r = run_kinevo("optimize --problem " + example("sanlsu_arm.toml") +
+                 " --method sanlsu --start 1,2");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--start"), std::string::npos) << r.err;
   r = run_kinevo("optimize --problem " + example("sanlsu_arm.toml") + " --sanlsu-case 4");

@@ -100,7 +100,7 @@ INSTANTIATE_TEST_SUITE_P(Sanlsu, GradientProjectionCases,
 TEST_P(GradientProjectionCases, EllipseFromStartsOffTheAxisReachesTheMinima) {
   const ellipse p;
   for (const Eigen::Vector2d& x0 : {Eigen::Vector2d(0.6, 0.4), Eigen::Vector2d(0.9, -0.2),
-                                   Eigen::Vector2d(-0.3, 0.45), Eigen::Vector2d(0.999, 0.01)}) {
+                                    Eigen::Vector2d(-0.3, 0.45), Eigen::Vector2d(0.999, 0.01)}) {
     const auto r = minimize_gradient_projection(p, x0, with_case(GetParam()));
     ASSERT_EQ(r.status, projection_status::converged) << r.message;
     // B = (0, 0.5) or D = (0, -0.5), on the side of the start.
@@ -202,9 +202,8 @@ name = "sphere"
 type = "="
 expression = "x^2 + y^2 + z^2 - 4"
 )",
-                                                                    "sphere.toml");
-  const expression_equality_problem p(file,
-                                      "sphere.toml");
+                                                      "sphere.toml");
+  const expression_equality_problem p(file, "sphere.toml");
   ASSERT_TRUE(p.constant_hessian().has_value());
   EXPECT_TRUE(p.constant_hessian()->isApprox(Eigen::Matrix3d::Identity()));
   const Eigen::VectorXd x0 = p.start_point({});
@@ -222,8 +221,7 @@ expression = "x^2 + y^2 + z^2 - 4"
 TEST(GradientProjection, FileDerivativesMatchTheHandWrittenArm) {
   std::shared_ptr<const symbolic::expression_problem> file =
       symbolic::load_optimization_problem(std::string(KINEVO_EXAMPLES) + "/sanlsu_arm.toml");
-  const expression_equality_problem p(file,
-                                      "sanlsu_arm.toml");
+  const expression_equality_problem p(file, "sanlsu_arm.toml");
   EXPECT_TRUE(p.start_point({}).isApprox(Eigen::Vector3d(30, 60, 60).unaryExpr(&deg)));
   const Eigen::Vector3d t(0.3, -1.1, 2.0);
   Eigen::VectorXd g, gh;
@@ -256,8 +254,8 @@ TEST(GradientProjection, OptionsValidateThemselves) {
 
 TEST(GradientProjection, InequalitiesAndDiscreteVariablesAreRefused) {
   std::shared_ptr<const symbolic::expression_problem> with_inequality =
-      symbolic::load_optimization_problem(
-      std::string(KINEVO_EXAMPLES) + "/problem_constrained.toml");
+      symbolic::load_optimization_problem(std::string(KINEVO_EXAMPLES) +
+                                          "/problem_constrained.toml");
   try {
     const expression_equality_problem p(with_inequality, "bm.toml");
     FAIL() << "an inequality was accepted";
