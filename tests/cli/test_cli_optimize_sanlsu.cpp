@@ -20,10 +20,17 @@ std::string example(const std::string& name) {
   return std::string(KINEVO_EXAMPLES) + "/" + name;
 }
 
+// kinevo optimize --problem examples/FILE --method sanlsu ARGS
+kinevo::test::command_output sanlsu(const std::string& file, const std::string& args) {
+  return run_kinevo("optimize --problem " + example(file) + " --method sanlsu " + args);
+}
+
 TEST(CliOptimizeSanlsu, EllipseReachesTheMinimumWithTheGaKeys) {
   for (const char* c : {"2", "3"}) {
-    const auto r = run_kinevo("optimize --problem " + example("sanlsu_ellipse.toml") +
-                              " --method sanlsu --sanlsu-case " + c + " --json");
+    // TOLF = 1e-6 (the default) leaves z within lambda 1e-6 of 0.125: tighter for the digits.
+    const auto r =
+        sanlsu("sanlsu_ellipse.toml", std::string("--sanlsu-case ") + c +
+                                          " --sanlsu-tolx 1e-10 --sanlsu-tolf 1e-12 --json");
     ASSERT_EQ(r.status, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["status"], "converged");
@@ -38,8 +45,7 @@ TEST(CliOptimizeSanlsu, EllipseReachesTheMinimumWithTheGaKeys) {
 }
 
 TEST(CliOptimizeSanlsu, StartOnTheMajorAxisIsReportedExitOne) {
-  const auto r = run_kinevo("optimize --problem " + example("sanlsu_ellipse.toml") +
-                            " --method sanlsu --start 1,0 --json");
+  const auto r = sanlsu("sanlsu_ellipse.toml", "--start 1,0 --json");
   EXPECT_EQ(r.status, 1);
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["status"], "not_a_minimum");
@@ -47,8 +53,7 @@ TEST(CliOptimizeSanlsu, StartOnTheMajorAxisIsReportedExitOne) {
 }
 
 TEST(CliOptimizeSanlsu, ArmReachesTheGlobalMinimumFromTheFileStart) {
-  const auto r =
-      run_kinevo("optimize --problem " + example("sanlsu_arm.toml") + " --method sanlsu --json");
+  const auto r = sanlsu("sanlsu_arm.toml", "--json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_NEAR(j["best_x"][1].get<double>(), pi / 2, 1e-5);
@@ -57,23 +62,20 @@ TEST(CliOptimizeSanlsu, ArmReachesTheGlobalMinimumFromTheFileStart) {
 }
 
 TEST(CliOptimizeSanlsu, StretchedArmIsRankDeficientExitOne) {
-  const auto r = run_kinevo("optimize --problem " + example("sanlsu_arm.toml") +
-                            " --method sanlsu --start 0,0,0 --json");
+  const auto r = sanlsu("sanlsu_arm.toml", "--start 0,0,0 --json");
   EXPECT_EQ(r.status, 1);
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["status"], "rank_deficient");
   EXPECT_EQ(j["rank_deficient_constraints"][0], "reach_x");
   EXPECT_NE(r.err.find("reach_x"), std::string::npos) << r.err;
   // The text report says it too.
-  const auto t = run_kinevo("optimize --problem " + example("sanlsu_arm.toml") +
-                            " --method sanlsu --start 0,0,0");
+  const auto t = sanlsu("sanlsu_arm.toml", "--start 0,0,0");
   EXPECT_EQ(t.status, 1);
   EXPECT_NE(t.out.find("rank_deficient"), std::string::npos) << t.out;
 }
 
 TEST(CliOptimizeSanlsu, InequalityProblemIsRefusedExitTwo) {
-  const auto r =
-      run_kinevo("optimize --problem " + example("problem_constrained.toml") + " --method sanlsu");
+  const auto r = sanlsu("problem_constrained.toml", "");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("inequality"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("problem_constrained.toml"), std::string::npos) << r.err;
@@ -83,12 +85,10 @@ TEST(CliOptimizeSanlsu, BadOptionsAreNamed) {
   auto r = run_kinevo("optimize --method sanlsu");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--method"), std::string::npos) << r.err;
-  r = run_kinevo("optimize --problem " + example("sanlsu_arm.toml") +
-                 " --method sanlsu --sanlsu-damping 1.5");
+  r = sanlsu("sanlsu_arm.toml", "--sanlsu-damping 1.5");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--sanlsu-damping"), std::string::npos) << r.err;
-  r = run_kinevo("optimize --problem " + example("sanlsu_arm.toml") +
-                 " --method sanlsu --start 1,2");
+  r = sanlsu("sanlsu_arm.toml", "--start 1,2");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--start"), std::string::npos) << r.err;
   r = run_kinevo("optimize --problem " + example("sanlsu_arm.toml") + " --sanlsu-case 4");
