@@ -68,6 +68,8 @@ void ga_then_sanlsu(benchmark::State& state) {
   state.counters["viol"] =
       refined ? run.sanlsu.constraint_residual : run.ga->expression->max_violation;
   state.counters["sanlsu_err"] = std::abs(run.sanlsu.value - c.optimum);
+  state.counters["sanlsu_ms"] = 1e3 * run.sanlsu.seconds;
+  state.counters["ga_ms"] = 1e3 * run.ga->seconds;
   state.counters["ga_evals"] = static_cast<double>(run.ga->result.evaluations);
   state.counters["sanlsu_evals"] =
       static_cast<double>(run.sanlsu.evaluations + run.sanlsu.gradient_evaluations);
