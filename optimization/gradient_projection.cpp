@@ -405,6 +405,7 @@ std::string gradient_projection_result::report(const std::vector<std::string>& v
   s += lambda.size() == 0 ? std::string("\n")
                           : fmt::format(", |xi| = {:.3g}, smallest projected curvature {:.6g}\n",
                                         projected_gradient_norm, smallest_curvature);
+  if (status == projection_status::rank_deficient) s += "  last point (not an answer):\n";
   for (Eigen::Index i = 0; i < x.size(); ++i) {
     const auto k = static_cast<std::size_t>(i);
     s += fmt::format("  {:<12} {:>16.10g}   (start {:.6g})\n",
@@ -426,8 +427,15 @@ nlohmann::json gradient_projection_result::to_json() const {
   j["case"] = static_cast<int>(method);
   j["status"] = to_string(status);
   if (!message.empty()) j["message"] = message;
-  j["best_x"] = to_vector(x);
-  j["best_value"] = value;
+  if (status == projection_status::rank_deficient) {
+    // Never an answer: the point where J lost rank is reported as last_x only.
+    j["best_x"] = nullptr;
+    j["best_value"] = nullptr;
+    j["last_x"] = to_vector(x);
+  } else {
+    j["best_x"] = to_vector(x);
+    j["best_value"] = value;
+  }
   j["start"] = to_vector(start);
   j["lambda"] = to_vector(lambda);
   j["xi_norm"] = projected_gradient_norm;

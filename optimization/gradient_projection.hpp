@@ -102,7 +102,8 @@ struct gradient_projection_result {
   bool ok() const { return status == projection_status::converged; }
   std::string report(const std::vector<std::string>& variables,
                      const std::vector<std::string>& constraints) const;
-  // Keys: best_x, best_value, lambda, iterations, status (and message, xi_norm,
+  // Keys: best_x, best_value (null with status rank_deficient, the point then in last_x),
+  // lambda, iterations, status (and message, xi_norm,
   // constraint_residual, smallest_curvature, evaluations, gradient_evaluations, seconds, case,
   // start, rank_deficient_constraints).
   nlohmann::json to_json() const;

@@ -67,6 +67,8 @@ TEST(CliOptimizeSanlsu, StretchedArmIsRankDeficientExitOne) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["status"], "rank_deficient");
   EXPECT_EQ(j["rank_deficient_constraints"][0], "reach_x");
+  EXPECT_TRUE(j["best_x"].is_null());  // never returned as an answer
+  EXPECT_EQ(j["last_x"].size(), 3u);
   EXPECT_NE(r.err.find("reach_x"), std::string::npos) << r.err;
   // The text report says it too.
   const auto t = sanlsu("sanlsu_arm.toml", "--start 0,0,0");
