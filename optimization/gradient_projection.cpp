@@ -190,6 +190,11 @@ double brent_minimum(const F& phi, double a, double b, double tolerance) {
   return x;
 }
 
+// The round-off of a value z of the objective: changes below it are invisible.
+double round_off(double z) {
+  return 8 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(z));
+}
+
 // Stage: alpha of x - alpha xi (eq. 10), in closed form for a quadratic z (eqs. 19-21, fixed).
 double step_length(const counted_problem& c, const Eigen::VectorXd& x, const Eigen::VectorXd& g,
                    const Eigen::VectorXd& xi, const std::optional<Eigen::MatrixXd>& w,
@@ -203,7 +208,11 @@ double step_length(const counted_problem& c, const Eigen::VectorXd& x, const Eig
     const double v = c.z(x - alpha * xi);
     return std::isfinite(v) ? v : std::numeric_limits<double>::infinity();
   };
-  return brent_minimum(phi, -o.step_limit, o.step_limit, o.line_tolerance);
+  const double alpha = brent_minimum(phi, -o.step_limit, o.step_limit, o.line_tolerance);
+  // Near a stationary point the decrease along xi (of order |xi|^2) falls below the round-off of
+  // z and Brent's answer is noise: no visible decrease, no step (x has converged).
+  const double z0 = c.z(x);
+  return phi(alpha) < z0 - round_off(z0) ? alpha : 0.0;
 }
 
 // One damped Newton update: the full step, then step * damping^k until |f| decreases (NRDAMP).
@@ -265,12 +274,11 @@ Eigen::VectorXd projected_step(const counted_problem& c, const Eigen::VectorXd& 
                                const Eigen::VectorXd& xi, double alpha, const Eigen::MatrixXd& j0,
                                const gradient_projection_options& o) {
   const double z0 = c.z(x0);
-  const double round_off = 8 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(z0));
   std::optional<stop> failure;
   for (int halving = 0; halving <= 30; ++halving, alpha *= 0.5) {
     try {
       Eigen::VectorXd x1 = restore(c, x0 - alpha * xi, j0, o);
-      if (c.z(x1) <= z0 + round_off) return x1;
+      if (c.z(x1) <= z0 + round_off(z0)) return x1;
       failure.reset();
     } catch (const stop& s) {
       if (s.status == projection_status::non_finite) throw;
