@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "io/option_error.hpp"
 
@@ -38,6 +39,8 @@ std::string to_string(projection_status s) {
       return "restoration_failed";
     case projection_status::max_iterations:
       return "max_iterations";
+    case projection_status::line_search_failed:
+      return "line_search_failed";
     case projection_status::non_finite:
       return "non_finite";
   }
@@ -195,6 +198,14 @@ double round_off(double z) {
   return 8 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(z));
 }
 
+// The end of [0, end] where phi is finite, halving end (a log or sqrt in z ends its domain
+// inside [-2.5, 2.5], where Brent's search would otherwise wander among infinite values).
+template <class F>
+double finite_end(const F& phi, double end) {
+  for (int k = 0; k < 60 && !std::isfinite(phi(end)); ++k) end *= 0.5;
+  return std::isfinite(phi(end)) ? end : 0.0;
+}
+
 // Stage: alpha of x - alpha xi (eq. 10), in closed form for a quadratic z (eqs. 19-21, fixed).
 double step_length(const counted_problem& c, const Eigen::VectorXd& x, const Eigen::VectorXd& g,
                    const Eigen::VectorXd& xi, const std::optional<Eigen::MatrixXd>& w,
@@ -208,11 +219,19 @@ double step_length(const counted_problem& c, const Eigen::VectorXd& x, const Eig
     const double v = c.z(x - alpha * xi);
     return std::isfinite(v) ? v : std::numeric_limits<double>::infinity();
   };
-  const double alpha = brent_minimum(phi, -o.step_limit, o.step_limit, o.line_tolerance);
-  // Near a stationary point the decrease along xi (of order |xi|^2) falls below the round-off of
-  // z and Brent's answer is noise: no visible decrease, no step (x has converged).
+  const double lo = finite_end(phi, -o.step_limit);
+  const double hi = finite_end(phi, o.step_limit);
+  const double alpha = hi > lo ? brent_minimum(phi, lo, hi, o.line_tolerance * (hi - lo)) : 0.0;
   const double z0 = c.z(x);
-  return phi(alpha) < z0 - round_off(z0) ? alpha : 0.0;
+  if (phi(alpha) < z0 - round_off(z0)) return alpha;
+  // Near a stationary point the decrease along xi (of order |xi|^2) falls below the round-off of
+  // z and Brent's answer is noise: no step (x has converged). Elsewhere it is a failure.
+  if (xi.norm() <= 1e-7 * std::max(1.0, g.norm())) return 0.0;
+  throw stop{projection_status::line_search_failed,
+             fmt::format("no decrease of z along the projected gradient for alpha in [{:.3g}, "
+                         "{:.3g}] although |xi| = {:.3g}",
+                         lo, hi, xi.norm()),
+             {}};
 }
 
 // One damped Newton update: the full step, then step * damping^k until |f| decreases (NRDAMP).
@@ -263,6 +282,16 @@ Eigen::VectorXd restore(const counted_problem& c, const Eigen::VectorXd& xbar,
              fmt::format("restoring f = 0 (case {}) left max |f| = {:.3g} after {} Newton steps",
                          to_string(o.method), f.lpNorm<Eigen::Infinity>(), o.max_iterations),
              {}};
+}
+
+// The stopping measure: the change of x (the paper's), or when the iteration contracts slowly
+// (rate r = change / previous change above 1/2, as on badly scaled problems where every step is
+// short) the distance to the limit it implies, change r / (1 - r): short steps alone do not make
+// a point stationary.
+double distance_left(double change, double previous_change) {
+  if (!(previous_change > 0.0)) return change;
+  const double rate = std::min(change / previous_change, 0.999);
+  return rate > 0.5 ? change * rate / (1.0 - rate) : change;
 }
 
 // Stage: x0 - alpha xi (eqs. 2-3, fixed 9) restored onto f = 0. A safeguard the paper does not
@@ -361,6 +390,7 @@ gradient_projection_result minimize_gradient_projection(const equality_constrain
     require_full_rank(c, j, o.rank_tolerance, "at the start");
     r.x = restore(c, r.x, j, o);
     r.status = projection_status::max_iterations;
+    double last_change = 0.0;
     while (r.iterations < o.max_iterations) {
       ++r.iterations;
       c.derivatives(r.x, g, j);
@@ -372,7 +402,8 @@ gradient_projection_result minimize_gradient_projection(const equality_constrain
       const Eigen::VectorXd x1 = projected_step(c, r.x, xi, alpha, j, o);
       const double change = (x1 - r.x).lpNorm<Eigen::Infinity>();
       r.x = x1;
-      if (change < o.tolerance_x) {
+      const double previous_change = std::exchange(last_change, change);
+      if (distance_left(change, previous_change) < o.tolerance_x) {
         r.status = projection_status::converged;
         break;
       }

@@ -56,12 +56,13 @@ restoration parse_restoration(const std::string& name);  // "2" or "3"; throws i
 // Defaults from the paper's program: TOLX = TOLF = 1e-6, NRDAMP damping 0.5, 200 iterations.
 struct gradient_projection_options {
   restoration method = restoration::minimum_norm;  // key sanlsu_case: 2 or 3
-  double tolerance_x = 1e-6;     // key sanlsu_tolx: stop when max |x_k+1 - x_k| is below, > 0
-  double tolerance_f = 1e-6;     // key sanlsu_tolf: restoration stops when max |f| is below, > 0
-  double damping = 0.5;          // key sanlsu_damping: Newton step factor on no progress, (0, 1)
-  int max_iterations = 200;      // key sanlsu_max_iterations: outer (and inner) iterations, >= 1
-  double step_limit = 2.5;       // alpha searched in [-step_limit, step_limit] (eq. 10), > 0
-  double line_tolerance = 1e-8;  // Brent's absolute tolerance on alpha, > 0
+  double tolerance_x = 1e-6;  // key sanlsu_tolx: stop when max |x_k+1 - x_k| is below, > 0
+  double tolerance_f = 1e-6;  // key sanlsu_tolf: restoration stops when max |f| is below, > 0
+  double damping = 0.5;       // key sanlsu_damping: Newton step factor on no progress, (0, 1)
+  int max_iterations = 200;   // key sanlsu_max_iterations: outer (and inner) iterations, >= 1
+  double step_limit = 2.5;    // alpha searched in [-step_limit, step_limit] (eq. 10), > 0
+  // Brent's tolerance on alpha, relative to the searched interval (where z is finite), > 0.
+  double line_tolerance = 1e-8;
   // J is rank deficient when its smallest singular value is below rank_tolerance times its
   // largest (and, for a zero J, always); in (0, 1).
   double rank_tolerance = 1e-9;
@@ -76,6 +77,7 @@ enum class projection_status {
   rank_deficient,      // J lost rank at the start or during the run
   restoration_failed,  // Newton did not bring |f| below tolerance_f
   max_iterations,      // the outer iteration limit was reached
+  line_search_failed,  // no alpha decreased z although xi is not negligible
   non_finite           // z, f or a derivative was not finite
 };
 std::string to_string(projection_status s);
