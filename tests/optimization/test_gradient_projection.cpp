@@ -140,7 +140,7 @@ TEST_P(GradientProjectionCases, ArmReachesTheGlobalMinimumFromFourStarts) {
     EXPECT_NEAR(r.x[1], pi / 2, 1e-5);
     EXPECT_NEAR(r.x[2], pi / 2, 1e-5);
     EXPECT_NEAR(r.value, pi * pi / 4, 1e-7);  // 2.4674011
-    EXPECT_LE(r.iterations, 3);                // the derived reference: 2-3 outer iterations
+    EXPECT_LE(r.iterations, 3);               // the derived reference: 2-3 outer iterations
     // lambda = (0, -pi/2) with J^T lambda = grad z (the Lagrangian z - lambda^T f).
     EXPECT_NEAR(r.lambda[0], 0.0, 1e-5);
     EXPECT_NEAR(r.lambda[1], -pi / 2, 1e-5);
@@ -217,6 +217,41 @@ expression = "x^2 + y^2 + z^2 - 4"
   const kkt k = check_kkt(p, r.x);
   EXPECT_LT(k.stationarity, 1e-5);
   EXPECT_LT(k.residual, 1e-6);
+}
+
+// A non-quadratic objective whose domain ends inside alpha's interval [-2.5, 2.5]: z = x ln x +
+// y ln y on x + y = 1, from near the edge (y = 0.001). Closed form: x = y = 1/2, z = -ln 2, and
+// grad z = (ln x + 1, ln y + 1) = lambda (1, 1) gives lambda = 1 - ln 2.
+TEST_P(GradientProjectionCases, EntropyModelStaysInTheLogarithmsDomain) {
+  std::shared_ptr<const symbolic::expression_problem> file =
+      symbolic::load_optimization_problem_from_string(R"toml(
+[problem]
+objective = "x*log(x) + y*log(y)"
+[[variable]]
+name = "x"
+lower = 0
+upper = 1
+initial = 0.999
+[[variable]]
+name = "y"
+lower = 0
+upper = 1
+initial = 0.001
+[[constraint]]
+name = "sum"
+type = "="
+expression = "x + y - 1"
+)toml",
+                                                      "entropy.toml");
+  const expression_equality_problem p(file, "entropy.toml");
+  EXPECT_FALSE(p.constant_hessian().has_value());
+  const auto r = minimize_gradient_projection(p, p.start_point({}), with_case(GetParam()));
+  ASSERT_EQ(r.status, projection_status::converged) << r.message;
+  EXPECT_NEAR(r.x[0], 0.5, 1e-6);
+  EXPECT_NEAR(r.x[1], 0.5, 1e-6);
+  EXPECT_NEAR(r.value, -std::log(2.0), 1e-10);
+  EXPECT_NEAR(r.lambda[0], 1.0 - std::log(2.0), 1e-6);
+  EXPECT_LT(check_kkt(p, r.x).stationarity, 1e-6);
 }
 
 TEST(GradientProjection, FileDerivativesMatchTheHandWrittenArm) {
