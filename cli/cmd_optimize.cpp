@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cli/command.hpp"
+#include "cli/optimize_sanlsu.hpp"
 #include "cli/option_sources.hpp"
 #include "io/interrupt.hpp"
 #include "io/progress.hpp"
@@ -70,9 +71,15 @@ int run_optimize(optimize_cli& c, CLI::App& sub) {
   if (!c.config.empty()) apply_config(sub, c.config, "optimize", c.origins);
   c.options.given = given_keys(sub);
   c.options.record_history = !c.log.empty() || !c.plot.empty();
-  const auto run = run_library(c);
+  if (c.options.solver == optimization::method::sanlsu) {
+    return run_sanlsu_method(c.options, {c.json, c.quiet}, c.origins);
+  }
+  auto run = run_library(c);
   if (!run.root) return run.interrupted() ? exit_interrupted : exit_ok;
   write_files(c, run);
+  if (c.options.refine_sanlsu && !run.interrupted()) {
+    return refine_and_print(c.options, std::move(run), {c.json, c.quiet}, c.origins);
+  }
   print_results(c, run);
   if (run.interrupted()) {
     fmt::print(stderr, "kinevo optimize: {}\n", run.interruption_note());
@@ -232,7 +239,9 @@ void add_output_options(CLI::App& sub, optimize_cli& c) {
 }
 
 const command_registration registration(
-    50, "optimize", "Minimise a built-in test function or a problem file with the island-model GA",
+    50, "optimize",
+    "Minimise a built-in test function or a problem file with the island-model GA "
+    "(or SANLSU gradient projection)",
     [](CLI::App& sub) -> std::function<int()> {
       auto c = std::make_shared<optimize_cli>();
       sub.add_option("--config", c->config,
@@ -244,6 +253,7 @@ const command_registration registration(
       add_termination_options(sub, c->options.limits);
       add_range_options(sub, c->options.range);
       add_output_options(sub, *c);
+      add_sanlsu_options(sub, c->options);
       return [c, &sub] { return run_optimize(*c, sub); };
     });
 

@@ -28,7 +28,34 @@ preset parse_preset(const std::string& name) {
   throw std::invalid_argument("unknown preset '" + name + "'; use plain, tuned or constrained");
 }
 
+std::string to_string(method m) {
+  return m == method::sanlsu ? "sanlsu" : "ga";
+}
+
+method parse_method(const std::string& name) {
+  if (name == "ga") return method::ga;
+  if (name == "sanlsu") return method::sanlsu;
+  throw std::invalid_argument("unknown method '" + name + "'; use ga or sanlsu");
+}
+
 namespace {
+
+// SANLSU works on a problem file's equalities from one start; the GA's refinement likewise.
+void validate_method(const optimize_options& o) {
+  const bool local = o.solver == method::sanlsu || o.refine_sanlsu;
+  if (local && o.problem_file.empty()) {
+    throw io::option_error(o.refine_sanlsu ? "refine" : "method",
+                           "sanlsu needs --problem FILE with equality constraints");
+  }
+  if (o.refine_sanlsu && o.solver == method::sanlsu) {
+    throw io::option_error("refine", "refines the GA's answer: use it with --method ga");
+  }
+  if (!o.start.empty() && o.solver != method::sanlsu) {
+    throw io::option_error("start", "is SANLSU's start point: use it with --method sanlsu");
+  }
+  for (const double v : o.start) io::require_real("start", v, io::any_finite());
+  if (local) o.sanlsu.validate();
+}
 
 void validate_problem(const optimize_options& o) {
   io::require_integer("dim", o.dim, 1);
@@ -95,6 +122,7 @@ void range_settings::validate() const {
 
 void optimize_options::validate() const {
   validate_problem(*this);
+  validate_method(*this);
   validate_sizes(*this);
   validate_limits(*this);
   validate_constraints(*this);

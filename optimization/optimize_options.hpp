@@ -13,6 +13,7 @@
 #include "ga/island_model.hpp"
 #include "ga/options.hpp"
 #include "ga/termination.hpp"
+#include "optimization/gradient_projection.hpp"
 
 namespace kinevo::optimization {
 
@@ -39,6 +40,12 @@ struct range_settings {
   void validate() const;
 };
 
+// ga: the island-model GA (the default). sanlsu: SANLSU gradient projection from one start
+// (optimization/gradient_projection.hpp), for problem files with equality constraints only.
+enum class method { ga, sanlsu };
+std::string to_string(method m);
+method parse_method(const std::string& name);  // throws std::invalid_argument listing the names
+
 struct optimize_options {
   // What to minimise: a built-in test function of `dim` variables, or a TOML problem file.
   std::string function = "rastrigin";
@@ -61,6 +68,15 @@ struct optimize_options {
   ga::termination limits;
   range_settings range;
   preset which = preset::plain;  // key preset
+
+  // Key method; sanlsu needs a problem file. refine_sanlsu (key refine, the memetic option):
+  // after the GA, SANLSU from the GA's best (method ga only). sanlsu: the gradient projection's
+  // settings (keys sanlsu_case, sanlsu_tolx, ...). start (key start): SANLSU's start point, one
+  // value per variable, overriding the file's `initial` values (method sanlsu only).
+  method solver = method::ga;
+  bool refine_sanlsu = false;
+  gradient_projection_options sanlsu;
+  std::vector<double> start;
 
   // Constraints of a problem file: ga.constraints (key constraints; when not given, the run
   // plan's default_constraints: feasibility, or epsilon with equalities), the tolerance delta of

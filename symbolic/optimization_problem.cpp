@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 
@@ -23,7 +24,54 @@ struct expression_problem::impl {
   std::vector<std::vector<double>> values;  // a discrete variable's values; empty otherwise
   std::vector<constraint_info> constraints;
   evaluation_tape tape;  // outputs: f, then each constraint's value
+  std::vector<std::optional<double>> initial;
+  // The parsed expressions, kept for the derivatives built on first use (derivatives()).
+  std::string source;
+  std::vector<GiNaC::symbol> symbols;
+  GiNaC::ex objective;
+  std::vector<GiNaC::ex> constraint_expressions;
+  std::once_flag derivatives_built;
+  evaluation_tape derivative_tape;  // outputs: grad f, then each constraint's gradient
+  std::optional<Eigen::MatrixXd> hessian;
+
+  void build_derivatives();
 };
+
+void expression_problem::impl::build_derivatives() {
+  const auto n = static_cast<int>(symbols.size());
+  tape_builder builder(symbols);
+  const auto differentiate = [&](const GiNaC::ex& e, int first, const std::string& what) {
+    for (int j = 0; j < n; ++j) {
+      try {
+        builder.set_output(first + j, e.diff(symbols[static_cast<std::size_t>(j)]));
+      } catch (const std::exception& err) {
+        throw io::input_error(
+            fmt::format("{}: the derivative of {} with respect to '{}' cannot "
+                        "be compiled: {}",
+                        source, what, variables[static_cast<std::size_t>(j)], err.what()));
+      }
+    }
+  };
+  differentiate(objective, 0, "the objective");
+  for (std::size_t k = 0; k < constraint_expressions.size(); ++k) {
+    differentiate(constraint_expressions[k], n * static_cast<int>(k + 1),
+                  fmt::format("constraint '{}'", constraints[k].name));
+  }
+  derivative_tape = builder.build();
+  // A constant Hessian (a quadratic objective) lets a line search use its closed form.
+  Eigen::MatrixXd w(n, n);
+  for (int i = 0; i < n; ++i) {
+    const GiNaC::ex gi = objective.diff(symbols[static_cast<std::size_t>(i)]);
+    for (int j = 0; j < n; ++j) {
+      const GiNaC::ex wij = gi.diff(symbols[static_cast<std::size_t>(j)]).evalf();
+      if (!GiNaC::is_a<GiNaC::numeric>(wij) || !GiNaC::ex_to<GiNaC::numeric>(wij).is_real()) {
+        return;
+      }
+      w(i, j) = GiNaC::ex_to<GiNaC::numeric>(wij).to_double();
+    }
+  }
+  hessian = std::move(w);
+}
 
 expression_problem::expression_problem(std::unique_ptr<impl> p) : impl_(std::move(p)) {}
 expression_problem::~expression_problem() = default;
@@ -135,6 +183,36 @@ double expression_problem::max_violation(const Eigen::VectorXd& x) const {
     worst = std::max(worst, eq ? std::abs(c[k]) : std::max(0.0, c[k]));
   }
   return worst;
+}
+
+const std::vector<std::optional<double>>& expression_problem::initial_values() const {
+  return impl_->initial;
+}
+
+void expression_problem::derivatives(const Eigen::VectorXd& x, Eigen::VectorXd& objective_gradient,
+                                     Eigen::MatrixXd& constraint_jacobian) const {
+  impl& d = *impl_;
+  std::call_once(d.derivatives_built, [&d] { d.build_derivatives(); });
+  const auto n = static_cast<Eigen::Index>(d.symbols.size());
+  const auto m = static_cast<Eigen::Index>(d.constraints.size());
+  if (x.size() != n) {
+    throw std::invalid_argument(
+        fmt::format("expression_problem::derivatives: {} values for {} variables", x.size(), n));
+  }
+  std::vector<double> scratch(static_cast<std::size_t>(d.derivative_tape.registers()));
+  std::vector<double> out(static_cast<std::size_t>(n * (m + 1)));
+  d.derivative_tape.evaluate(x.data(), out.data(), scratch.data());
+  objective_gradient = Eigen::Map<const Eigen::VectorXd>(out.data(), n);
+  // Row k of the Jacobian is output block k + 1 (row-major in the tape's outputs).
+  constraint_jacobian =
+      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+          out.data() + n, m, n);
+}
+
+std::optional<Eigen::MatrixXd> expression_problem::constant_objective_hessian() const {
+  impl& d = *impl_;
+  std::call_once(d.derivatives_built, [&d] { d.build_derivatives(); });
+  return d.hessian;
 }
 
 namespace {
@@ -284,7 +362,7 @@ std::unique_ptr<expression_problem> load_optimization_problem_from_string(
   std::vector<GiNaC::symbol> symbols;
   std::vector<double> lo, hi;
   for (const toml::table* v : tables(source, root, "variable")) {
-    only_keys(source, *v, "[[variable]]", {"name", "type", "lower", "upper", "values"});
+    only_keys(source, *v, "[[variable]]", {"name", "type", "lower", "upper", "values", "initial"});
     const std::string at = where(source, v);
     const toml::node* nn = v->get("name");
     if (nn == nullptr || !nn->is_string()) fail(at, "[[variable]] needs name = \"...\"");
@@ -325,6 +403,13 @@ std::unique_ptr<expression_problem> load_optimization_problem_from_string(
       }
       if (!(l < u)) fail(uat, fmt::format("needs lower < upper (got {} and {})", l, u));
     }
+    std::optional<double> initial;
+    if (v->get("initial") != nullptr) {
+      const std::string iat = field_at("initial");
+      if (kind != variable_kind::real) fail(iat, "only a real variable takes an initial value");
+      initial = to_double(expression_of(v->get("initial"), iat, ctx), iat);
+    }
+    p->initial.push_back(initial);
     p->variables.push_back(name);
     p->kinds.push_back(kind);
     p->values.push_back(std::move(values));
@@ -340,7 +425,8 @@ std::unique_ptr<expression_problem> load_optimization_problem_from_string(
       fmt::format("{}: [problem] field 'objective'",
                   where(source, prob->get("objective") ? prob->get("objective") : prob));
   try {
-    builder.set_output(0, expression_of(prob->get("objective"), oat, ctx));
+    p->objective = expression_of(prob->get("objective"), oat, ctx);
+    builder.set_output(0, p->objective);
   } catch (const std::invalid_argument& e) {
     fail(oat, e.what());
   }
@@ -373,13 +459,16 @@ std::unique_ptr<expression_problem> load_optimization_problem_from_string(
         "{}: [[constraint]] '{}' field 'expression'",
         where(source, c->get("expression") ? c->get("expression") : c), io::excerpt(ci.name, 40));
     try {
-      builder.set_output(k++, expression_of(c->get("expression"), eat, ctx));
+      p->constraint_expressions.push_back(expression_of(c->get("expression"), eat, ctx));
+      builder.set_output(k++, p->constraint_expressions.back());
     } catch (const std::invalid_argument& e) {
       fail(eat, e.what());
     }
     p->constraints.push_back(ci);
   }
   p->tape = builder.build();
+  p->source = source;
+  p->symbols = std::move(symbols);
   return std::make_unique<expression_problem>(std::move(p));
 }
 

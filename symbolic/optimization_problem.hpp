@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,21 @@ class expression_problem {
   // Largest violation at DECODED values: max(0, g_i) and |h_i| over all constraints (0 when
   // feasible).
   double max_violation(const Eigen::VectorXd& x) const;
+
+  // Per variable, the file's optional `initial` value (a start point for local methods such as
+  // gradient projection; the GA does not use it).
+  const std::vector<std::optional<double>>& initial_values() const;
+
+  // First derivatives at a point x of real values, exact (GiNaC differentiates the parsed
+  // expressions, then the derivatives are compiled into a second tape): the objective's gradient
+  // (dimension() values) and the constraints' Jacobian (one row per constraint, dimension()
+  // columns). The tape is built on the first call (thread-safe); a derivative the tape cannot
+  // compile throws io::input_error naming the file and the expression.
+  void derivatives(const Eigen::VectorXd& x, Eigen::VectorXd& objective_gradient,
+                   Eigen::MatrixXd& constraint_jacobian) const;
+  // The objective's Hessian when it is constant (every second derivative a number: a quadratic
+  // objective ½ xᵀWx + bᵀx + c gives W), otherwise empty. Built with the derivative tape.
+  std::optional<Eigen::MatrixXd> constant_objective_hessian() const;
 
   ~expression_problem();
   struct impl;

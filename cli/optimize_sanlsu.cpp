@@ -1,0 +1,85 @@
+#include "cli/optimize_sanlsu.hpp"
+
+#include <fmt/format.h>
+
+#include "cli/command.hpp"
+#include "optimization/sanlsu_run.hpp"
+
+namespace kinevo::cli {
+
+namespace {
+
+bool parse_refine(const std::string& text) {
+  if (text == "sanlsu") return true;
+  if (text == "none") return false;
+  throw std::invalid_argument("unknown refinement '" + text + "'; use sanlsu or none");
+}
+
+int print(const optimization::sanlsu_run& run, report_format f) {
+  if (f.json) {
+    fmt::print("{}\n", run.to_json().dump());
+  } else if (!f.quiet) {
+    fmt::print("{}", run.full_report());
+  }
+  if (run.failed()) {
+    fmt::print(stderr, "kinevo optimize: {}\n", run.failure_message());
+    return exit_failure;
+  }
+  if (run.ga && run.ga->failed()) {
+    fmt::print(stderr, "kinevo optimize: error: {}\n", run.ga->infeasibility_warning());
+  }
+  return exit_ok;
+}
+
+// Library errors as the user's input errors: options named as written, the rest as given.
+template <class Run>
+optimization::sanlsu_run guarded(const Run& run, const config_origins& origins) {
+  try {
+    return run();
+  } catch (const io::option_error& e) {
+    throw option_input_error(e, origins);
+  } catch (const std::invalid_argument& e) {
+    throw io::input_error(e.what());
+  }
+}
+
+}  // namespace
+
+void add_sanlsu_options(CLI::App& sub, optimization::optimize_options& o) {
+  add_enum_option(sub, "--method", o.solver, optimization::parse_method,
+                  "ga (island-model GA) or sanlsu (gradient projection from one start on a "
+                  "problem file with equality constraints; docs/gradient-projection.md)")
+      ->default_str("ga");
+  add_enum_option(sub, "--refine", o.refine_sanlsu, parse_refine,
+                  "sanlsu: after the GA, gradient projection from its best to the KKT point "
+                  "(memetic); none (default)");
+  optimization::gradient_projection_options& s = o.sanlsu;
+  add_enum_option(sub, "--sanlsu-case", s.method, optimization::parse_restoration,
+                  "Restoration of h = 0: 2 (closest point, J frozen) or 3 (minimum-norm Newton)")
+      ->default_str("3");
+  sub.add_option("--sanlsu-tolx", s.tolerance_x, "Stop when max |x change| is below this")
+      ->capture_default_str();
+  sub.add_option("--sanlsu-tolf", s.tolerance_f, "Restoration stops when max |h| is below this")
+      ->capture_default_str();
+  sub.add_option("--sanlsu-damping", s.damping, "Newton step factor when |h| does not decrease")
+      ->capture_default_str();
+  sub.add_option("--sanlsu-max-iterations", s.max_iterations, "Outer (and Newton) iterations")
+      ->capture_default_str();
+  sub.add_option("--start", o.start,
+                 "SANLSU start point, one value per variable (default: the file's initial "
+                 "values, else the centre of the bounds)")
+      ->delimiter(',');
+}
+
+int run_sanlsu_method(const optimization::optimize_options& o, report_format f,
+                      const config_origins& origins) {
+  return print(guarded([&] { return optimization::run_sanlsu(o); }, origins), f);
+}
+
+int refine_and_print(const optimization::optimize_options& o, optimization::optimization_run ga,
+                     report_format f, const config_origins& origins) {
+  return print(guarded([&] { return optimization::refine_with_sanlsu(o, std::move(ga)); }, origins),
+               f);
+}
+
+}  // namespace kinevo::cli
