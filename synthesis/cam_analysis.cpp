@@ -1,0 +1,86 @@
+#include "synthesis/cam_analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+namespace kinevo::synthesis {
+
+double cam_analysis::max_abs_pressure_angle() const {
+  return std::max(std::abs(max_pressure_angle), std::abs(min_pressure_angle));
+}
+
+cam_analysis sample_cam(const cam_motion_programme& programme, const follower_motion& motion,
+                        const pressure_angle_law& pressure, int sense, int n) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  cam_analysis a;
+  a.samples.resize(static_cast<std::size_t>(n));
+  a.max_pressure_angle = -inf;
+  a.min_pressure_angle = inf;
+  a.min_convex_radius = inf;
+  a.min_concave_radius = inf;
+  for (int i = 0; i < n; ++i) {
+    auto& s = a.samples[static_cast<std::size_t>(i)];
+    s.psi = 2.0 * std::numbers::pi * i / n;
+    s.sigma = programme.at(s.psi);
+    s.pressure_angle = pressure(s.sigma);
+    const auto c = cam_curve(motion(s.sigma), s.psi, sense);
+    s.radius = c.radius;
+    s.pitch = s.profile = c.x;
+    s.outward = c.outward;
+    if (s.pressure_angle > a.max_pressure_angle) {
+      a.max_pressure_angle = s.pressure_angle, a.psi_at_max = s.psi;
+    }
+    if (s.pressure_angle < a.min_pressure_angle) {
+      a.min_pressure_angle = s.pressure_angle, a.psi_at_min = s.psi;
+    }
+    if (s.radius > 0.0 && s.radius < a.min_convex_radius) {
+      a.min_convex_radius = s.radius, a.psi_at_min_radius = s.psi;
+    }
+    if (s.radius < 0.0) a.min_concave_radius = std::min(a.min_concave_radius, -s.radius);
+  }
+  apply_roller(a, 0.0);
+  return a;
+}
+
+void apply_roller(cam_analysis& a, double roller_radius) {
+  a.roller_radius = roller_radius;
+  a.undercut = roller_radius > 0.0 && roller_radius >= a.min_convex_radius;
+  std::vector<Eigen::Vector2d> polygon;
+  polygon.reserve(a.samples.size());
+  for (auto& s : a.samples) {
+    s.profile = s.pitch - roller_radius * s.outward;
+    polygon.push_back(s.profile);
+  }
+  a.section = polygon_properties(polygon);
+}
+
+std::pair<double, double> periodic_maximum(const std::function<double(double)>& f, int n) {
+  const double h = 2.0 * std::numbers::pi / n;
+  int best = 0;
+  double best_value = -std::numeric_limits<double>::infinity();
+  for (int i = 0; i < n; ++i) {
+    const double v = f(i * h);
+    if (v > best_value) best_value = v, best = i;
+  }
+  // Golden section on [psi - h, psi + h]: the sampled maximum's neighbourhood holds the true one
+  // for a function smooth on the scale of h.
+  const double g = (std::sqrt(5.0) - 1.0) / 2.0;
+  double lo = (best - 1) * h, hi = (best + 1) * h;
+  double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+  double f1 = f(x1), f2 = f(x2);
+  for (int it = 0; it < 80 && hi - lo > 1e-13; ++it) {
+    if (f1 < f2) {
+      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = f(x2);
+    } else {
+      hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = f(x1);
+    }
+  }
+  const double x = f1 > f2 ? x1 : x2;
+  const double v = std::max(f1, f2);
+  if (v < best_value) return {best_value, best * h};
+  return {v, std::fmod(x + 2.0 * std::numbers::pi, 2.0 * std::numbers::pi)};
+}
+
+}  // namespace kinevo::synthesis

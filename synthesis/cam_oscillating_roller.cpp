@@ -1,0 +1,180 @@
+#include "synthesis/cam_oscillating_roller.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <optional>
+
+#include "io/errors.hpp"
+
+namespace kinevo::synthesis {
+
+namespace {
+
+using vec = Eigen::Vector2d;
+
+void require(bool ok, const char* field, const char* what) {
+  if (!ok) throw io::option_error(field, what);
+}
+
+// The programme tabulated once: the searches evaluate the pressure angle many times.
+struct tabulated {
+  std::vector<double> s, ds;
+  tabulated(const cam_motion_programme& p, int n) {
+    for (int i = 0; i < n; ++i) {
+      const auto v = p.at(2.0 * std::numbers::pi * i / n);
+      s.push_back(v.s);
+      ds.push_back(v.ds);
+    }
+  }
+  double max_abs_alpha(const oscillating_roller_design& d, int sense) const {
+    double m = 0.0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const double phi = d.c + s[i];
+      const double k = 1.0 + sense * ds[i];
+      m = std::max(m, std::abs(std::atan2(std::cos(phi) - d.b_ratio * k, std::sin(phi))));
+    }
+    return m;
+  }
+};
+
+// Golden-section minimum of f on [lo, hi].
+template <class F>
+double golden_minimum(F f, double lo, double hi, int iterations) {
+  const double g = (std::sqrt(5.0) - 1.0) / 2.0;
+  double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = f(x1), f2 = f(x2);
+  for (int it = 0; it < iterations; ++it) {
+    if (f1 < f2) {
+      hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = f(x1);
+    } else {
+      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = f(x2);
+    }
+  }
+  return f1 < f2 ? x1 : x2;
+}
+
+}  // namespace
+
+void oscillating_roller_options::validate() const {
+  require(std::isfinite(max_pressure_angle) && max_pressure_angle > 0.0 &&
+              max_pressure_angle < std::numbers::pi / 2,
+          "max_pressure_angle", "must be in (0, 90) deg");
+  require(std::isfinite(roller_fraction) && roller_fraction > 0.0 && roller_fraction < 1.0,
+          "roller_fraction", "must be in (0, 1)");
+  require(sense == 1 || sense == -1, "sense", "must be counterclockwise or clockwise");
+  require(
+      std::isfinite(b_min) && std::isfinite(b_max) && b_min > 0.0 && b_min < b_max && b_max < 1.0,
+      "b_ratio", "box must satisfy 0 < min < max < 1 (the arm shorter than a)");
+  require(std::isfinite(c_min) && std::isfinite(c_max) && c_min > 0.0 && c_min < c_max &&
+              c_max < std::numbers::pi,
+          "c", "box must satisfy 0 < min < max < 180 deg");
+  require(samples >= 36 && samples <= 10'000'000, "samples", "must be in [36, 1e7]");
+}
+
+double oscillating_pressure_angle(const programme_value& v, const oscillating_roller_design& d,
+                                  int sense) {
+  const double phi = d.c + v.s;
+  const double k = 1.0 + sense * v.ds;
+  return std::atan2(std::cos(phi) - d.b_ratio * k, std::sin(phi));
+}
+
+cam_analysis analyse_oscillating_roller(const cam_motion_programme& p,
+                                        const oscillating_roller_design& d,
+                                        const oscillating_roller_options& o) {
+  const double b = d.b_ratio;
+  const auto motion = [d, b](const programme_value& v) {
+    const double phi = d.c + v.s, c = std::cos(phi), s = std::sin(phi);
+    return follower_point{vec(1.0 - b * c, b * s), b * v.ds * vec(s, c),
+                          b * v.dds * vec(s, c) + b * v.ds * v.ds * vec(c, -s)};
+  };
+  const int sense = o.sense;
+  auto a = sample_cam(
+      p, motion,
+      [d, sense](const programme_value& v) { return oscillating_pressure_angle(v, d, sense); },
+      sense, o.samples);
+  apply_roller(a, o.roller_fraction * a.min_convex_radius);
+  return a;
+}
+
+double oscillating_base_radius(const cam_motion_programme& p, const oscillating_roller_design& d,
+                               int samples) {
+  double m = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < samples; ++i) {
+    const double phi = d.c + p.at(2.0 * std::numbers::pi * i / samples).s;
+    m = std::min(m, std::sqrt(1.0 + d.b_ratio * d.b_ratio - 2.0 * d.b_ratio * std::cos(phi)));
+  }
+  return m;
+}
+
+oscillating_source_best oscillating_roller_source_best(const cam_motion_programme& p,
+                                                       const oscillating_roller_options& o) {
+  const tabulated tab(p, o.samples);
+  const auto worst = [&](double b) { return tab.max_abs_alpha({b, std::acos(b)}, o.sense); };
+  constexpr int scan = 200;
+  double best_b = o.b_min, best = worst(o.b_min);
+  for (int i = 1; i <= scan; ++i) {
+    const double b = o.b_min + (o.b_max - o.b_min) * i / scan;
+    if (const double w = worst(b); w < best) best = w, best_b = b;
+  }
+  const double h = (o.b_max - o.b_min) / scan;
+  const double b =
+      golden_minimum(worst, std::max(o.b_min, best_b - h), std::min(o.b_max, best_b + h), 60);
+  return {{b, std::acos(b)}, worst(b)};
+}
+
+oscillating_roller_optimum optimise_oscillating_roller(const cam_motion_programme& p,
+                                                       const oscillating_roller_options& o) {
+  constexpr int search_samples = 1440;
+  // The search's sampled maximum may sit below the true one by O(h^2): aim a little lower, and
+  // the final dense check decides.
+  const double bound = o.max_pressure_angle - 0.02 * std::numbers::pi / 180.0;
+  const tabulated tab(p, search_samples);
+  const auto feasible = [&](double b, double c) {
+    return tab.max_abs_alpha({b, c}, o.sense) <= bound;
+  };
+  // The smallest feasible c for this B (the base radius grows with c on (0, pi)), if any.
+  const auto smallest_c = [&](double b) -> std::optional<double> {
+    constexpr int scan = 360;
+    double prev = o.c_min;
+    for (int i = 0; i <= scan; ++i) {
+      const double c = o.c_min + (o.c_max - o.c_min) * i / scan;
+      if (!feasible(b, c)) {
+        prev = c;
+        continue;
+      }
+      if (i == 0) return c;
+      double lo = prev, hi = c;
+      for (int it = 0; it < 50; ++it) {
+        const double m = 0.5 * (lo + hi);
+        (feasible(b, m) ? hi : lo) = m;
+      }
+      return hi;
+    }
+    return std::nullopt;
+  };
+  const auto size = [&](double b) {
+    const auto c = smallest_c(b);
+    return c ? oscillating_base_radius(p, {b, *c}, search_samples)
+             : std::numeric_limits<double>::infinity();
+  };
+  constexpr int scan = 100;
+  double best_b = 0.0, best = std::numeric_limits<double>::infinity();
+  for (int i = 0; i <= scan; ++i) {
+    const double b = o.b_min + (o.b_max - o.b_min) * i / scan;
+    if (const double r = size(b); r < best) best = r, best_b = b;
+  }
+  oscillating_roller_optimum r;
+  if (!std::isfinite(best)) return r;
+  const double h = (o.b_max - o.b_min) / scan;
+  double b = golden_minimum(size, std::max(o.b_min, best_b - h), std::min(o.b_max, best_b + h), 40);
+  if (!std::isfinite(size(b))) b = best_b;
+  const auto c = smallest_c(b);
+  const oscillating_roller_design d{b, *c};
+  const tabulated dense(p, o.samples);
+  r.found = dense.max_abs_alpha(d, o.sense) <= o.max_pressure_angle;
+  r.design = d;
+  return r;
+}
+
+}  // namespace kinevo::synthesis
