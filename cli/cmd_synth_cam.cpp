@@ -1,0 +1,73 @@
+// kinevo synth cam: optimal cam synthesis (translating roller, oscillating roller, flat-face
+// followers) from a TOML cam file. Parses options, calls synthesis/ and prints its report.
+#include <fmt/format.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "cli/command.hpp"
+#include "synthesis/cam_file.hpp"
+#include "synthesis/cam_synthesis.hpp"
+#include "synthesis/output_folder.hpp"
+
+namespace kinevo::cli {
+
+namespace {
+
+namespace syn = kinevo::synthesis;
+
+struct cam_args {
+  std::string file;
+  std::string output_dir;
+  bool json = false;
+  bool quiet = false;
+};
+
+int run_cam(const cam_args& a) {
+  const auto problem = syn::read_cam_file(a.file);
+  // Prepared before the run, so that an unusable folder costs no run (exit 2 naming it).
+  std::optional<syn::output_folder> folder;
+  if (!a.output_dir.empty()) folder.emplace(a.output_dir);
+  const auto r = syn::synthesize_cam(problem);
+  std::vector<std::string> written;
+  if (folder && r.found) {
+    r.save_files(*folder);
+    folder->commit();
+    written = folder->written();
+  }
+  if (a.json) {
+    nlohmann::json j = r.to_json();
+    j["files"] = written;
+    fmt::print("{}\n", j.dump());
+  } else if (!a.quiet) {
+    fmt::print("{}", r.full_report());
+    for (const auto& w : written) fmt::print("wrote {}\n", w);
+  }
+  if (!r.found) {
+    fmt::print(stderr, "synth cam: {}: {}\n", a.file, r.status);
+    return exit_failure;
+  }
+  return exit_ok;
+}
+
+const command_registration registration(
+    56, "cam",
+    "Optimal cam synthesis: translating roller, oscillating roller and flat-face followers",
+    [](CLI::App& sub) -> std::function<int()> {
+      auto a = std::make_shared<cam_args>();
+      sub.add_option("file", a->file, "Cam file (TOML): follower, [[phase]], [bounds], [box]")
+          ->required();
+      sub.add_option("-o,--output-dir", a->output_dir,
+                     "Write cam_profile.csv, cam_programme.csv and cam.svg into this folder "
+                     "(created if needed; replaced as a whole, other files in it are kept)");
+      sub.add_flag("--json", a->json, "Print one JSON object on stdout (nothing else)");
+      sub.add_flag("-q,--quiet", a->quiet, "Print nothing on success (files are still written)");
+      return [a]() { return run_cam(*a); };
+    },
+    "synth");
+
+}  // namespace
+
+}  // namespace kinevo::cli
