@@ -11,7 +11,7 @@ namespace kinevo::synthesis {
 
 struct cam_drawing {
   std::string title;
-  std::string unit;                     // of lengths, for the scale bar ("mm")
+  std::string unit;                      // of lengths, for the scale bar ("mm")
   std::vector<Eigen::Vector2d> profile;  // closed
   std::vector<Eigen::Vector2d> pitch;    // closed; empty for a flat face (contact = profile)
   double base_radius = 0.0;              // circle about the cam centre

@@ -24,12 +24,13 @@ class toml_reader {
       : table_(t), source_(std::move(source)), prefix_(std::move(prefix)) {
     for (const auto& [k, v] : t) {
       if (known.count(std::string(k.str())) == 0) {
-        fail(v, std::string(k.str()), fmt::format("is not a known key (known: {})",
-                                                  fmt::join(known, ", ")));
+        fail(v, std::string(k.str()),
+             fmt::format("is not a known key (known: {})", fmt::join(known, ", ")));
       }
     }
   }
-  [[noreturn]] void fail(const toml::node& n, const std::string& key, const std::string& what) const {
+  [[noreturn]] void fail(const toml::node& n, const std::string& key,
+                         const std::string& what) const {
     throw io::input_error(source_, static_cast<int>(n.source().begin.line),
                           fmt::format("'{}{}'", prefix_, io::excerpt(key, 40)), what);
   }
@@ -59,7 +60,8 @@ class toml_reader {
     return *v;
   }
   // [min, max] of two finite numbers with min < max.
-  std::pair<double, double> range(const std::string& key, std::pair<double, double> fallback) const {
+  std::pair<double, double> range(const std::string& key,
+                                  std::pair<double, double> fallback) const {
     const toml::node* n = table_.get(key);
     if (n == nullptr) return fallback;
     const toml::array* a = n->as_array();
@@ -78,7 +80,8 @@ class toml_reader {
   std::string prefix_;
 };
 
-const toml::table& section(const toml::table& root, const toml_reader& top, const std::string& key) {
+const toml::table& section(const toml::table& root, const toml_reader& top,
+                           const std::string& key) {
   static const toml::table empty;
   const toml::node* n = root.get(key);
   if (n == nullptr) return empty;
@@ -98,13 +101,18 @@ cam_motion_programme read_phases(const toml::table& root, const toml_reader& top
   for (std::size_t i = 0; i < a->size(); ++i) {
     const toml::table* t = (*a)[i].as_table();
     if (t == nullptr) top.fail(*n, "phase", "must be [[phase]] tables");
-    const toml_reader r(*t, source, fmt::format("phase {}: ", i + 1), {"kind", "interval_deg", disp});
+    const toml_reader r(*t, source, fmt::format("phase {}: ", i + 1),
+                        {"kind", "interval_deg", disp});
     cam_phase p;
     const std::string kind = r.text("kind", "");
-    if (kind == "dwell") p.kind = cam_phase_kind::dwell;
-    else if (kind == "rise") p.kind = cam_phase_kind::rise;
-    else if (kind == "return") p.kind = cam_phase_kind::fall;
-    else r.fail("kind", fmt::format("'{}': use dwell, rise or return", io::excerpt(kind, 40)));
+    if (kind == "dwell")
+      p.kind = cam_phase_kind::dwell;
+    else if (kind == "rise")
+      p.kind = cam_phase_kind::rise;
+    else if (kind == "return")
+      p.kind = cam_phase_kind::fall;
+    else
+      r.fail("kind", fmt::format("'{}': use dwell, rise or return", io::excerpt(kind, 40)));
     p.interval = r.required_number("interval_deg") * deg;
     if (p.kind != cam_phase_kind::dwell) {
       p.displacement = r.required_number(disp) * (angular ? deg : 1.0);
@@ -162,12 +170,16 @@ cam_problem parse_cam_file(const std::string& text, const std::string& source) {
   cam_problem p;
   p.source = source;
   const std::string follower = top.text("follower", "");
-  if (follower == "translating_roller") p.follower = cam_follower::translating_roller;
-  else if (follower == "oscillating_roller") p.follower = cam_follower::oscillating_roller;
-  else if (follower == "flat_face") p.follower = cam_follower::flat_face;
+  if (follower == "translating_roller")
+    p.follower = cam_follower::translating_roller;
+  else if (follower == "oscillating_roller")
+    p.follower = cam_follower::oscillating_roller;
+  else if (follower == "flat_face")
+    p.follower = cam_follower::flat_face;
   else {
-    top.fail("follower", fmt::format("'{}': use translating_roller, oscillating_roller or flat_face",
-                                     io::excerpt(follower, 40)));
+    top.fail("follower",
+             fmt::format("'{}': use translating_roller, oscillating_roller or flat_face",
+                         io::excerpt(follower, 40)));
   }
   const bool oscillating = p.follower == cam_follower::oscillating_roller;
   p.unit = top.text("unit", oscillating ? "a" : "mm");
@@ -198,18 +210,24 @@ cam_problem parse_cam_file(const std::string& text, const std::string& source) {
       break;
     }
     case cam_follower::oscillating_roller: {
-      const toml_reader b(bounds_t, source, "bounds.", {"max_pressure_angle_deg", "roller_fraction"});
+      const toml_reader b(bounds_t, source, "bounds.",
+                          {"max_pressure_angle_deg", "roller_fraction", "max_roller_arm_ratio"});
       const toml_reader x(box_t, source, "box.", {"b_ratio", "c_deg"});
       auto& o = p.oscillating;
       o.max_pressure_angle = b.number("max_pressure_angle_deg", 30.0) * deg;
       o.roller_fraction = b.number("roller_fraction", o.roller_fraction);
+      o.max_roller_arm_ratio = b.number("max_roller_arm_ratio", o.max_roller_arm_ratio);
       std::tie(o.b_min, o.b_max) = x.range("b_ratio", {o.b_min, o.b_max});
       const auto c = x.range("c_deg", {o.c_min / deg, o.c_max / deg});
       o.c_min = c.first * deg, o.c_max = c.second * deg;
       const std::string sense = top.text("sense", "counterclockwise");
-      if (sense == "counterclockwise") o.sense = 1;
-      else if (sense == "clockwise") o.sense = -1;
-      else top.fail("sense", fmt::format("'{}': use counterclockwise or clockwise", io::excerpt(sense, 40)));
+      if (sense == "counterclockwise")
+        o.sense = 1;
+      else if (sense == "clockwise")
+        o.sense = -1;
+      else
+        top.fail("sense",
+                 fmt::format("'{}': use counterclockwise or clockwise", io::excerpt(sense, 40)));
       o.samples = n;
       validate_read(o, source, sections);
       break;

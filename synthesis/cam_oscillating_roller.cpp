@@ -56,12 +56,20 @@ double golden_minimum(F f, double lo, double hi, int iterations) {
 
 }  // namespace
 
+follower_point roller_centre(const oscillating_roller_design& d, const programme_value& v) {
+  const double b = d.b_ratio, phi = d.c + v.s, c = std::cos(phi), s = std::sin(phi);
+  return follower_point{vec(1.0 - b * c, b * s), b * v.ds * vec(s, c),
+                        b * v.dds * vec(s, c) + b * v.ds * v.ds * vec(c, -s)};
+}
+
 void oscillating_roller_options::validate() const {
   require(std::isfinite(max_pressure_angle) && max_pressure_angle > 0.0 &&
               max_pressure_angle < std::numbers::pi / 2,
           "max_pressure_angle", "must be in (0, 90) deg");
   require(std::isfinite(roller_fraction) && roller_fraction > 0.0 && roller_fraction < 1.0,
           "roller_fraction", "must be in (0, 1)");
+  require(std::isfinite(max_roller_arm_ratio) && max_roller_arm_ratio > 0.0, "max_roller_arm_ratio",
+          "must be finite and > 0");
   require(sense == 1 || sense == -1, "sense", "must be counterclockwise or clockwise");
   require(
       std::isfinite(b_min) && std::isfinite(b_max) && b_min > 0.0 && b_min < b_max && b_max < 1.0,
@@ -82,18 +90,14 @@ double oscillating_pressure_angle(const programme_value& v, const oscillating_ro
 cam_analysis analyse_oscillating_roller(const cam_motion_programme& p,
                                         const oscillating_roller_design& d,
                                         const oscillating_roller_options& o) {
-  const double b = d.b_ratio;
-  const auto motion = [d, b](const programme_value& v) {
-    const double phi = d.c + v.s, c = std::cos(phi), s = std::sin(phi);
-    return follower_point{vec(1.0 - b * c, b * s), b * v.ds * vec(s, c),
-                          b * v.dds * vec(s, c) + b * v.ds * v.ds * vec(c, -s)};
-  };
+  const auto motion = [d](const programme_value& v) { return roller_centre(d, v); };
   const int sense = o.sense;
   auto a = sample_cam(
       p, motion,
       [d, sense](const programme_value& v) { return oscillating_pressure_angle(v, d, sense); },
       sense, o.samples);
-  apply_roller(a, o.roller_fraction * a.min_convex_radius);
+  apply_roller(
+      a, std::min(o.roller_fraction * a.min_convex_radius, o.max_roller_arm_ratio * d.b_ratio));
   return a;
 }
 
@@ -135,7 +139,7 @@ oscillating_roller_optimum optimise_oscillating_roller(const cam_motion_programm
   };
   // The smallest feasible c for this B (the base radius grows with c on (0, pi)), if any.
   const auto smallest_c = [&](double b) -> std::optional<double> {
-    constexpr int scan = 360;
+    constexpr int scan = 180;
     double prev = o.c_min;
     for (int i = 0; i <= scan; ++i) {
       const double c = o.c_min + (o.c_max - o.c_min) * i / scan;

@@ -14,8 +14,11 @@ namespace kinevo::synthesis {
 struct oscillating_roller_options {
   double max_pressure_angle = 0.5235987755982988;  // alpha_m, radians (30 deg)
   double roller_fraction = 0.75;                   // q of (14): r = q (rho_p)min
-  int sense = 1;                                   // +1 counterclockwise, -1 clockwise
-  double b_min = 0.05, b_max = 0.95;               // search box for B = b / a
+  // The roller must leave the pivot (and its pin) outside: r = min(q (rho_p)min, this * b). Not in
+  // the paper; without it the example's smallest cams carry a roller larger than their arm.
+  double max_roller_arm_ratio = 0.8;
+  int sense = 1;                      // +1 counterclockwise, -1 clockwise
+  double b_min = 0.05, b_max = 0.95;  // search box for B = b / a
   double c_min = 0.017453292519943295, c_max = 3.12413936106985;  // for c, radians (1, 179 deg)
   int samples = 3600;
   void validate() const;  // io::option_error naming the field
@@ -26,9 +29,13 @@ struct oscillating_roller_design {
   double c = 0.0;        // arm angle at the lower dwell, radians
 };
 
+// The roller centre (1 - B cos phi, B sin phi) and its psi-derivatives.
+follower_point roller_centre(const oscillating_roller_design& d, const programme_value& sigma);
+
 // Eq. (5) in signed form: tan alpha = (cos phi - B k) / sin phi.
 double oscillating_pressure_angle(const programme_value& sigma, const oscillating_roller_design& d,
                                   int sense);
+// Samples the design; roller r = min(q (rho_p)min (14), max_roller_arm_ratio B).
 cam_analysis analyse_oscillating_roller(const cam_motion_programme& programme,
                                         const oscillating_roller_design& d,
                                         const oscillating_roller_options& o);

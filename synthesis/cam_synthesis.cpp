@@ -26,12 +26,15 @@ std::vector<vec> profile_points(const cam_analysis& a) {
 }
 
 // The checks every design reports: pressure angle, curvature, roller, profile section.
-void add_checks(std::vector<cam_figure>& f, const cam_analysis& a, const std::string& unit) {
+void add_checks(std::vector<cam_figure>& f, const cam_analysis& a, const std::string& unit,
+                bool pressure = true) {
   const std::string u2 = unit + "^2", u4 = unit + "^4";
-  f.push_back({"max_pressure_angle", a.max_pressure_angle / degree, "deg"});
-  f.push_back({"psi_at_max_pressure_angle", a.psi_at_max / degree, "deg"});
-  f.push_back({"min_pressure_angle", a.min_pressure_angle / degree, "deg"});
-  f.push_back({"psi_at_min_pressure_angle", a.psi_at_min / degree, "deg"});
+  if (pressure) {  // a flat face's is 0 throughout
+    f.push_back({"max_pressure_angle", a.max_pressure_angle / degree, "deg"});
+    f.push_back({"psi_at_max_pressure_angle", a.psi_at_max / degree, "deg"});
+    f.push_back({"min_pressure_angle", a.min_pressure_angle / degree, "deg"});
+    f.push_back({"psi_at_min_pressure_angle", a.psi_at_min / degree, "deg"});
+  }
   f.push_back({"min_convex_radius", a.min_convex_radius, unit});
   f.push_back({"psi_at_min_convex_radius", a.psi_at_min_radius / degree, "deg"});
   if (a.roller_radius > 0.0) f.push_back({"roller_radius", a.roller_radius, unit});
@@ -62,9 +65,10 @@ nlohmann::json figures_json(const std::vector<cam_figure>& f) {
 std::string pressure_note(const std::string& who, const cam_analysis& a, double bound) {
   const double worst = a.max_abs_pressure_angle();
   const bool at_max = std::abs(a.max_pressure_angle) >= std::abs(a.min_pressure_angle);
-  return fmt::format("{}: largest |pressure angle| {:.4f} deg at psi = {:.3f} deg ({} the {:.4g} deg bound)",
-                     who, worst / degree, (at_max ? a.psi_at_max : a.psi_at_min) / degree,
-                     worst <= bound * (1.0 + 1e-9) ? "within" : "BREAKS", bound / degree);
+  return fmt::format(
+      "{}: largest |pressure angle| {:.4f} deg at psi = {:.3f} deg ({} the {:.4g} deg bound)", who,
+      worst / degree, (at_max ? a.psi_at_max : a.psi_at_min) / degree,
+      worst <= bound * (1.0 + 1e-9) ? "within" : "BREAKS", bound / degree);
 }
 
 // ------------------------------------------------------------------------- the three followers
@@ -82,8 +86,8 @@ void translating(const cam_problem& pb, cam_result& r) {
               {"e", src.design.e, pb.unit},
               {"base_radius", src.design.base_radius(), pb.unit}};
   add_checks(r.source, sa, pb.unit);
-  r.notes.push_back(pressure_note("source design ((17), (18a-c): the rise only)", sa,
-                                  o.max_pressure_angle));
+  r.notes.push_back(
+      pressure_note("source design ((17), (18a-c): the rise only)", sa, o.max_pressure_angle));
   const auto opt = optimise_translating_roller(p, o);
   r.found = opt.found;
   if (!opt.found) return;
@@ -95,17 +99,19 @@ void translating(const cam_problem& pb, cam_result& r) {
               {"wedge_b", opt.wedge_b, pb.unit}};
   add_checks(r.design, r.analysis, pb.unit);
   r.notes.push_back(pressure_note("design found", r.analysis, o.max_pressure_angle));
-  r.notes.push_back(opt.curvature_active
-                        ? "the roller-radius bound is active: the cam is larger than the "
-                          "pressure-angle bound alone needs"
-                        : "the pressure-angle bound alone sets the size (curvature bound inactive)");
+  r.notes.push_back(
+      opt.curvature_active
+          ? "the roller-radius bound is active: the cam is larger than the "
+            "pressure-angle bound alone needs"
+          : "the pressure-angle bound alone sets the size (curvature bound inactive)");
   const auto& d = opt.design;
   const double lift = p.max_displacement();
   r.drawing.base_radius = d.base_radius();
   r.position_offset = d.c;
   r.drawing.roller_centre = vec(d.e, d.c);
   r.drawing.roller_radius = r.analysis.roller_radius;
-  r.drawing.follower = {{vec(d.e, d.c + r.analysis.roller_radius), vec(d.e, d.c + lift + 0.6 * d.c)}};
+  r.drawing.follower = {
+      {vec(d.e, d.c + r.analysis.roller_radius), vec(d.e, d.c + lift + 0.6 * d.c)}};
 }
 
 void oscillating(const cam_problem& pb, cam_result& r) {
@@ -126,13 +132,18 @@ void oscillating(const cam_problem& pb, cam_result& r) {
   r.analysis = analyse_oscillating_roller(p, opt.design, o);
   const auto& d = opt.design;
   const double base = oscillating_base_radius(p, d, o.samples);
-  r.design = {{"b_ratio", d.b_ratio, ""},
-              {"c", d.c / degree, "deg"},
-              {"base_radius", base, pb.unit},
-              {"dwell_pressure_angle", oscillating_pressure_angle(p.at(0.0), d, o.sense) / degree, "deg"}};
+  r.design = {
+      {"b_ratio", d.b_ratio, ""},
+      {"c", d.c / degree, "deg"},
+      {"base_radius", base, pb.unit},
+      {"dwell_pressure_angle", oscillating_pressure_angle(p.at(0.0), d, o.sense) / degree, "deg"}};
   add_checks(r.design, r.analysis, pb.unit);
-  r.notes.push_back(pressure_note("design found (cos c = B relaxed)", r.analysis,
-                                  o.max_pressure_angle));
+  r.notes.push_back(
+      pressure_note("design found (cos c = B relaxed)", r.analysis, o.max_pressure_angle));
+  r.notes.push_back(
+      r.analysis.roller_radius < o.roller_fraction * r.analysis.min_convex_radius
+          ? "the roller is limited by the arm (max_roller_arm_ratio B), not by q (rho_p)min"
+          : "the roller is q (rho_p)min (14)");
   const vec pivot(1.0, 0.0);
   const vec roller(1.0 - d.b_ratio * std::cos(d.c), d.b_ratio * std::sin(d.c));
   r.drawing.base_radius = base;
@@ -150,8 +161,9 @@ void flat_face(const cam_problem& pb, cam_result& r) {
   r.sense = "counterclockwise";
   const auto d = design_flat_face(p, o);
   const auto sa = analyse_flat_face(p, d.eccentricity_radius, o);
-  r.source = {{"max_abs_s_prime", d.max_abs_ds, pb.unit}, {"base_radius", d.eccentricity_radius, pb.unit}};
-  add_checks(r.source, sa, pb.unit);
+  r.source = {{"max_abs_s_prime", d.max_abs_ds, pb.unit},
+              {"base_radius", d.eccentricity_radius, pb.unit}};
+  add_checks(r.source, sa, pb.unit, false);
   r.notes.push_back(fmt::format(
       "source design ((11): r_b = max|s'| / r_max): smallest radius of curvature {:.6g} {} at psi "
       "= {:.3f} deg (the paper checks no curvature)",
@@ -160,20 +172,22 @@ void flat_face(const cam_problem& pb, cam_result& r) {
   if (!r.found) return;
   r.analysis = analyse_flat_face(p, d.base_radius, o);
   double lo = 0.0, hi = 0.0;
-  for (const auto& s : r.analysis.samples) lo = std::min(lo, s.sigma.ds), hi = std::max(hi, s.sigma.ds);
+  for (const auto& s : r.analysis.samples)
+    lo = std::min(lo, s.sigma.ds), hi = std::max(hi, s.sigma.ds);
   r.design = {{"base_radius", d.base_radius, pb.unit},
               {"eccentricity_radius", d.eccentricity_radius, pb.unit},
               {"curvature_radius", d.curvature_radius, pb.unit},
               {"face_from", lo, pb.unit},
               {"face_to", hi, pb.unit}};
-  add_checks(r.design, r.analysis, pb.unit);
+  add_checks(r.design, r.analysis, pb.unit, false);
   r.notes.push_back(d.curvature_radius > d.eccentricity_radius
                         ? "the curvature margin sets the base radius"
                         : "the eccentricity bound sets the base radius (curvature margin met)");
   const double rb = d.base_radius, w = 0.25 * rb;
   r.drawing.base_radius = rb;
   r.position_offset = rb;
-  r.drawing.follower = {{vec(lo - w, rb), vec(hi + w, rb)}, {vec(0.0, rb), vec(0.0, rb + p.max_displacement() + 0.6 * rb)}};
+  r.drawing.follower = {{vec(lo - w, rb), vec(hi + w, rb)},
+                        {vec(0.0, rb), vec(0.0, rb + p.max_displacement() + 0.6 * rb)}};
 }
 
 }  // namespace
@@ -207,8 +221,8 @@ cam_result synthesize_cam(const cam_problem& pb) {
 }
 
 std::string cam_result::full_report() const {
-  std::string s = fmt::format("cam synthesis, {} follower, cam turning {}: {}\n", follower, sense,
-                              status);
+  std::string s =
+      fmt::format("cam synthesis, {} follower, cam turning {}: {}\n", follower, sense, status);
   if (found) s += "design found:\n" + figures_text(design);
   s += "source's method:\n" + figures_text(source);
   for (const auto& n : notes) s += "- " + n + "\n";
@@ -232,8 +246,8 @@ nlohmann::json cam_result::to_json() const {
 void cam_result::save_files(output_folder& folder) const {
   if (!found) return;
   io::csv_writer prof({"psi_deg", "x", "y", "pitch_x", "pitch_y"});
-  io::csv_writer prog({"psi_deg", "s", "s_prime", "s_second", "pressure_angle_deg",
-                       "radius_of_curvature"});
+  io::csv_writer prog(
+      {"psi_deg", "s", "s_prime", "s_second", "pressure_angle_deg", "radius_of_curvature"});
   // s: the follower's position (translating: c + sigma; flat face: r_b + sigma; oscillating: the
   // arm angle c + sigma, radians).
   for (const auto& x : analysis.samples) {
