@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/synth_report.hpp"
 #include "ga/mpi_environment.hpp"
 #include "io/csv_table.hpp"
 #include "io/progress.hpp"
@@ -89,14 +90,7 @@ std::vector<std::string> save_all(const Result& r, const output_args& a) {
 
 template <class Result>
 void print(const Result& r, const output_args& a, const std::vector<std::string>& written) {
-  if (a.json) {
-    nlohmann::json j = r.to_json();
-    j["files"] = written;
-    fmt::print("{}\n", j.dump());
-  } else if (!a.quiet) {
-    fmt::print("{}", r.full_report());
-    for (const auto& w : written) fmt::print("wrote {}\n", w);
-  }
+  print_synth_result(r, a.json, a.quiet, written);
 }
 
 // ---------------------------------------------------------------------------------- fourbar

@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
 #include "cli/command.hpp"
+#include "cli/synth_report.hpp"
 #include "synthesis/cam_file.hpp"
 #include "synthesis/cam_synthesis.hpp"
 #include "synthesis/output_folder.hpp"
@@ -37,14 +37,7 @@ int run_cam(const cam_args& a) {
     folder->commit();
     written = folder->written();
   }
-  if (a.json) {
-    nlohmann::json j = r.to_json();
-    j["files"] = written;
-    fmt::print("{}\n", j.dump());
-  } else if (!a.quiet) {
-    fmt::print("{}", r.full_report());
-    for (const auto& w : written) fmt::print("wrote {}\n", w);
-  }
+  print_synth_result(r, a.json, a.quiet, written);
   if (!r.found) {
     fmt::print(stderr, "synth cam: {}: {}\n", a.file, r.status);
     return exit_failure;

@@ -5,6 +5,8 @@
 #include <limits>
 #include <numbers>
 
+#include "io/errors.hpp"
+
 namespace kinevo::synthesis {
 
 double cam_analysis::max_abs_pressure_angle() const {
@@ -66,21 +68,36 @@ std::pair<double, double> periodic_maximum(const std::function<double(double)>& 
   }
   // Golden section on [psi - h, psi + h]: the sampled maximum's neighbourhood holds the true one
   // for a function smooth on the scale of h.
+  const auto [x, v] = golden_section_minimum([&](double psi) { return -f(psi); }, (best - 1) * h,
+                                             (best + 1) * h, 80);
+  if (-v < best_value) return {best_value, best * h};
+  return {-v, std::fmod(x + 2.0 * std::numbers::pi, 2.0 * std::numbers::pi)};
+}
+
+std::pair<double, double> golden_section_minimum(const std::function<double(double)>& f, double lo,
+                                                 double hi, int iterations) {
   const double g = (std::sqrt(5.0) - 1.0) / 2.0;
-  double lo = (best - 1) * h, hi = (best + 1) * h;
-  double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
-  double f1 = f(x1), f2 = f(x2);
-  for (int it = 0; it < 80 && hi - lo > 1e-13; ++it) {
+  double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = f(x1), f2 = f(x2);
+  for (int it = 0; it < iterations; ++it) {
     if (f1 < f2) {
-      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = f(x2);
-    } else {
       hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = f(x1);
+    } else {
+      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = f(x2);
     }
   }
-  const double x = f1 > f2 ? x1 : x2;
-  const double v = std::max(f1, f2);
-  if (v < best_value) return {best_value, best * h};
-  return {v, std::fmod(x + 2.0 * std::numbers::pi, 2.0 * std::numbers::pi)};
+  return f1 < f2 ? std::pair{x1, f1} : std::pair{x2, f2};
+}
+
+void validate_roller_bounds(double max_pressure_angle, double roller_fraction, int samples) {
+  if (!std::isfinite(max_pressure_angle) || max_pressure_angle <= 0.0 ||
+      max_pressure_angle >= std::numbers::pi / 2) {
+    throw io::option_error("max_pressure_angle", "must be in (0, 90) deg");
+  }
+  if (!std::isfinite(roller_fraction) || roller_fraction <= 0.0 || roller_fraction >= 1.0) {
+    throw io::option_error("roller_fraction", "must be in (0, 1)");
+  }
+  if (samples < 36 || samples > 10'000'000)
+    throw io::option_error("samples", "must be in [36, 1e7]");
 }
 
 }  // namespace kinevo::synthesis

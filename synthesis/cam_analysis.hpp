@@ -43,6 +43,14 @@ cam_analysis sample_cam(const cam_motion_programme& programme, const follower_mo
 // The working profile r_c = r_k - d n (translating paper, eq. (20)) and its section properties.
 void apply_roller(cam_analysis& a, double roller_radius);
 
+// Golden-section search for a minimum of f on [lo, hi]: {x, f(x)}.
+std::pair<double, double> golden_section_minimum(const std::function<double(double)>& f, double lo,
+                                                 double hi, int iterations);
+
+// The checks the roller followers share (io::option_error naming the field): the pressure-angle
+// bound in (0, 90) deg, the roller fraction in (0, 1), samples in [36, 1e7].
+void validate_roller_bounds(double max_pressure_angle, double roller_fraction, int samples);
+
 // The largest value of f on [0, 2 pi): the best of n samples refined by golden-section search
 // on the neighbouring intervals; returns {value, psi}.
 std::pair<double, double> periodic_maximum(const std::function<double(double)>& f, int n);

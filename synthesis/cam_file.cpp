@@ -155,6 +155,13 @@ void validate_read(const Options& o, const std::string& source,
   }
 }
 
+// The bounds both roller followers take: mu_M or alpha_m in degrees, and the roller fraction.
+template <class Options>
+void read_roller_bounds(const toml_reader& bounds, Options& o) {
+  o.max_pressure_angle = bounds.number("max_pressure_angle_deg", 30.0) * deg;
+  o.roller_fraction = bounds.number("roller_fraction", o.roller_fraction);
+}
+
 }  // namespace
 
 cam_problem parse_cam_file(const std::string& text, const std::string& source) {
@@ -189,6 +196,9 @@ cam_problem parse_cam_file(const std::string& text, const std::string& source) {
     top.fail("samples", "must be an integer in [36, 1e7]");
   }
   const int n = static_cast<int>(samples);
+  if (top.has("sense") && !oscillating) {
+    top.fail("sense", "only the oscillating follower takes a sense");
+  }
   const auto& bounds_t = section(root, top, "bounds");
   const auto& box_t = section(root, top, "box");
   const auto sections = {std::pair<const char*, const toml::table*>{"bounds", &bounds_t},
@@ -199,13 +209,11 @@ cam_problem parse_cam_file(const std::string& text, const std::string& source) {
                           {"max_pressure_angle_deg", "roller_fraction", "min_roller_radius"});
       const toml_reader x(box_t, source, "box.", {"c", "e"});
       auto& o = p.translating;
-      o.max_pressure_angle = b.number("max_pressure_angle_deg", 30.0) * deg;
-      o.roller_fraction = b.number("roller_fraction", o.roller_fraction);
+      read_roller_bounds(b, o);
       o.min_roller_radius = b.number("min_roller_radius", o.min_roller_radius);
       std::tie(o.c_min, o.c_max) = x.range("c", {o.c_min, o.c_max});
       std::tie(o.e_min, o.e_max) = x.range("e", {o.e_min, o.e_max});
       o.samples = n;
-      if (top.has("sense")) top.fail("sense", "only the oscillating follower takes a sense");
       validate_read(o, source, sections);
       break;
     }
@@ -214,8 +222,7 @@ cam_problem parse_cam_file(const std::string& text, const std::string& source) {
                           {"max_pressure_angle_deg", "roller_fraction", "max_roller_arm_ratio"});
       const toml_reader x(box_t, source, "box.", {"b_ratio", "c_deg"});
       auto& o = p.oscillating;
-      o.max_pressure_angle = b.number("max_pressure_angle_deg", 30.0) * deg;
-      o.roller_fraction = b.number("roller_fraction", o.roller_fraction);
+      read_roller_bounds(b, o);
       o.max_roller_arm_ratio = b.number("max_roller_arm_ratio", o.max_roller_arm_ratio);
       std::tie(o.b_min, o.b_max) = x.range("b_ratio", {o.b_min, o.b_max});
       const auto c = x.range("c_deg", {o.c_min / deg, o.c_max / deg});
@@ -241,7 +248,6 @@ cam_problem parse_cam_file(const std::string& text, const std::string& source) {
       o.min_radius_of_curvature = b.number("min_radius_of_curvature", o.min_radius_of_curvature);
       o.base_radius_max = x.number("base_radius_max", o.base_radius_max);
       o.samples = n;
-      if (top.has("sense")) top.fail("sense", "only the oscillating follower takes a sense");
       validate_read(o, source, sections);
       break;
     }

@@ -39,21 +39,6 @@ struct tabulated {
   }
 };
 
-// Golden-section minimum of f on [lo, hi].
-template <class F>
-double golden_minimum(F f, double lo, double hi, int iterations) {
-  const double g = (std::sqrt(5.0) - 1.0) / 2.0;
-  double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = f(x1), f2 = f(x2);
-  for (int it = 0; it < iterations; ++it) {
-    if (f1 < f2) {
-      hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = f(x1);
-    } else {
-      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = f(x2);
-    }
-  }
-  return f1 < f2 ? x1 : x2;
-}
-
 }  // namespace
 
 follower_point roller_centre(const oscillating_roller_design& d, const programme_value& v) {
@@ -63,11 +48,7 @@ follower_point roller_centre(const oscillating_roller_design& d, const programme
 }
 
 void oscillating_roller_options::validate() const {
-  require(std::isfinite(max_pressure_angle) && max_pressure_angle > 0.0 &&
-              max_pressure_angle < std::numbers::pi / 2,
-          "max_pressure_angle", "must be in (0, 90) deg");
-  require(std::isfinite(roller_fraction) && roller_fraction > 0.0 && roller_fraction < 1.0,
-          "roller_fraction", "must be in (0, 1)");
+  validate_roller_bounds(max_pressure_angle, roller_fraction, samples);
   require(std::isfinite(max_roller_arm_ratio) && max_roller_arm_ratio > 0.0, "max_roller_arm_ratio",
           "must be finite and > 0");
   require(sense == 1 || sense == -1, "sense", "must be counterclockwise or clockwise");
@@ -77,7 +58,6 @@ void oscillating_roller_options::validate() const {
   require(std::isfinite(c_min) && std::isfinite(c_max) && c_min > 0.0 && c_min < c_max &&
               c_max < std::numbers::pi,
           "c", "box must satisfy 0 < min < max < 180 deg");
-  require(samples >= 36 && samples <= 10'000'000, "samples", "must be in [36, 1e7]");
 }
 
 double oscillating_pressure_angle(const programme_value& v, const oscillating_roller_design& d,
@@ -122,8 +102,9 @@ oscillating_source_best oscillating_roller_source_best(const cam_motion_programm
     if (const double w = worst(b); w < best) best = w, best_b = b;
   }
   const double h = (o.b_max - o.b_min) / scan;
-  const double b =
-      golden_minimum(worst, std::max(o.b_min, best_b - h), std::min(o.b_max, best_b + h), 60);
+  const double b = golden_section_minimum(worst, std::max(o.b_min, best_b - h),
+                                          std::min(o.b_max, best_b + h), 60)
+                       .first;
   return {{b, std::acos(b)}, worst(b)};
 }
 
@@ -171,7 +152,9 @@ oscillating_roller_optimum optimise_oscillating_roller(const cam_motion_programm
   oscillating_roller_optimum r;
   if (!std::isfinite(best)) return r;
   const double h = (o.b_max - o.b_min) / scan;
-  double b = golden_minimum(size, std::max(o.b_min, best_b - h), std::min(o.b_max, best_b + h), 40);
+  double b =
+      golden_section_minimum(size, std::max(o.b_min, best_b - h), std::min(o.b_max, best_b + h), 40)
+          .first;
   if (!std::isfinite(size(b))) b = best_b;
   const auto c = smallest_c(b);
   const oscillating_roller_design d{b, *c};

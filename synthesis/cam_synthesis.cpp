@@ -73,10 +73,8 @@ std::string pressure_note(const std::string& who, const cam_analysis& a, double 
 
 // ------------------------------------------------------------------------- the three followers
 
-void translating(const cam_problem& pb, cam_result& r) {
-  const auto& p = *pb.programme;
-  const auto& o = pb.translating;
-  r.sense = "counterclockwise";
+void translating(const cam_motion_programme& p, const translating_roller_options& o,
+                 const cam_problem& pb, cam_result& r) {
   const auto src = translating_roller_source_design(p, o);
   const auto sa = analyse_translating_roller(p, src.design, o);
   r.source = {{"psi0", src.psi0 / degree, "deg"},
@@ -114,10 +112,8 @@ void translating(const cam_problem& pb, cam_result& r) {
       {vec(d.e, d.c + r.analysis.roller_radius), vec(d.e, d.c + lift + 0.6 * d.c)}};
 }
 
-void oscillating(const cam_problem& pb, cam_result& r) {
-  const auto& p = *pb.programme;
-  const auto& o = pb.oscillating;
-  r.sense = o.sense > 0 ? "counterclockwise" : "clockwise";
+void oscillating(const cam_motion_programme& p, const oscillating_roller_options& o,
+                 const cam_problem& pb, cam_result& r) {
   const auto src = oscillating_roller_source_best(p, o);
   const auto sa = analyse_oscillating_roller(p, src.design, o);
   r.source = {{"b_ratio", src.design.b_ratio, ""},
@@ -155,10 +151,8 @@ void oscillating(const cam_problem& pb, cam_result& r) {
   r.drawing.follower = {{pivot, roller}};
 }
 
-void flat_face(const cam_problem& pb, cam_result& r) {
-  const auto& p = *pb.programme;
-  const auto& o = pb.flat_face;
-  r.sense = "counterclockwise";
+void flat_face(const cam_motion_programme& p, const flat_face_options& o, const cam_problem& pb,
+               cam_result& r) {
   const auto d = design_flat_face(p, o);
   const auto sa = analyse_flat_face(p, d.eccentricity_radius, o);
   r.source = {{"max_abs_s_prime", d.max_abs_ds, pb.unit},
@@ -195,18 +189,21 @@ void flat_face(const cam_problem& pb, cam_result& r) {
 cam_result synthesize_cam(const cam_problem& pb) {
   const auto t0 = std::chrono::steady_clock::now();
   cam_result r;
+  r.sense = "counterclockwise";
+  const auto& p = *pb.programme;
   switch (pb.follower) {
     case cam_follower::translating_roller:
       r.follower = "translating_roller";
-      translating(pb, r);
+      translating(p, pb.translating, pb, r);
       break;
     case cam_follower::oscillating_roller:
       r.follower = "oscillating_roller";
-      oscillating(pb, r);
+      if (pb.oscillating.sense < 0) r.sense = "clockwise";
+      oscillating(p, pb.oscillating, pb, r);
       break;
     case cam_follower::flat_face:
       r.follower = "flat_face";
-      flat_face(pb, r);
+      flat_face(p, pb.flat_face, pb, r);
       break;
   }
   r.status = r.found ? "bounds met" : "no design in the given box";
@@ -231,16 +228,14 @@ std::string cam_result::full_report() const {
 }
 
 nlohmann::json cam_result::to_json() const {
-  nlohmann::json j;
-  j["follower"] = follower;
-  j["sense"] = sense;
-  j["status"] = status;
-  j["found"] = found;
-  j["design"] = found ? figures_json(design) : nlohmann::json();
-  j["source"] = figures_json(source);
-  j["notes"] = notes;
-  j["seconds"] = seconds;
-  return j;
+  return {{"follower", follower},
+          {"sense", sense},
+          {"status", status},
+          {"found", found},
+          {"design", found ? figures_json(design) : nlohmann::json()},
+          {"source", figures_json(source)},
+          {"notes", notes},
+          {"seconds", seconds}};
 }
 
 void cam_result::save_files(output_folder& folder) const {

@@ -130,18 +130,7 @@ std::optional<vec> curvature_optimum(const cam_motion_programme& p,
     if (const double t = along(b); t < best) best = t, best_b = b;
   }
   if (!std::isfinite(best)) return std::nullopt;
-  const double g = (std::sqrt(5.0) - 1.0) / 2.0;
-  double lo = best_b - step, hi = best_b + step;
-  double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = along(x1), f2 = along(x2);
-  for (int it = 0; it < 40; ++it) {
-    if (f1 < f2) {
-      hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = along(x1);
-    } else {
-      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = along(x2);
-    }
-  }
-  const double b = f1 < f2 ? x1 : x2;
-  const double t = std::min(f1, f2);
+  const auto [b, t] = golden_section_minimum(along, best_b - step, best_b + step, 40);
   if (t < best) return t * vec(std::cos(b), std::sin(b));
   return best * vec(std::cos(best_b), std::sin(best_b));
 }
@@ -149,18 +138,13 @@ std::optional<vec> curvature_optimum(const cam_motion_programme& p,
 }  // namespace
 
 void translating_roller_options::validate() const {
-  require(std::isfinite(max_pressure_angle) && max_pressure_angle > 0.0 &&
-              max_pressure_angle < std::numbers::pi / 2,
-          "max_pressure_angle", "must be in (0, 90) deg");
-  require(std::isfinite(roller_fraction) && roller_fraction > 0.0 && roller_fraction < 1.0,
-          "roller_fraction", "must be in (0, 1)");
+  validate_roller_bounds(max_pressure_angle, roller_fraction, samples);
   require(std::isfinite(min_roller_radius) && min_roller_radius >= 0.0, "min_roller_radius",
           "must be finite and >= 0");
   require(std::isfinite(c_min) && std::isfinite(c_max) && c_min > 0.0 && c_min < c_max, "c",
           "box must be finite with 0 < min < max");
   require(std::isfinite(e_min) && std::isfinite(e_max) && e_min < e_max, "e",
           "box must be finite with min < max");
-  require(samples >= 36 && samples <= 10'000'000, "samples", "must be in [36, 1e7]");
 }
 
 double translating_roller_design::base_radius() const {

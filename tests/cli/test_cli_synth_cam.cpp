@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "io/csv_table.hpp"
 #include "run_command.hpp"
@@ -37,6 +38,17 @@ std::string read_example(const std::string& name) {
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
+}
+
+// An example with one piece of text replaced, run: exit 2 and a message containing `expect`.
+void expect_bad_input(const std::string& example_name, const std::string& from,
+                      const std::string& to, const std::string& file_name,
+                      const std::vector<std::string>& expect) {
+  std::string text = read_example(example_name);
+  text.replace(text.find(from), from.size(), to);
+  const auto r = run_kinevo("synth cam " + cam_file(file_name, text));
+  EXPECT_EQ(r.status, 2) << file_name;
+  for (const auto& e : expect) EXPECT_NE(r.err.find(e), std::string::npos) << r.err;
 }
 
 }  // namespace
@@ -94,29 +106,13 @@ TEST(CliSynthCam, NoDesignInTheBoxExitsOne) {
 
 // Bad input names the file, the line and the field; exit 2.
 TEST(CliSynthCam, BadInputNamesFileLineAndField) {
-  std::string text = read_example("cam_translating_roller.toml");
-  text.replace(text.find("roller_fraction = 0.5"), 21, "roller_fraction = 1.5");
-  auto f = cam_file("bad_fraction.toml", text);
-  auto r = run_kinevo("synth cam " + f);
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("bad_fraction.toml:"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("bounds.roller_fraction"), std::string::npos) << r.err;
-
-  text = read_example("cam_translating_roller.toml");
-  text.replace(text.find("interval_deg = 108"), 18, "interval_deg = 100");
-  f = cam_file("bad_phases.toml", text);
-  r = run_kinevo("synth cam " + f);
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("360"), std::string::npos) << r.err;
-
-  text = read_example("cam_flat_face.toml");
-  text.replace(text.find("kind = \"rise\""), 13, "kind = \"up\"");
-  f = cam_file("bad_kind.toml", text);
-  r = run_kinevo("synth cam " + f);
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("bad_kind.toml:15"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("kind"), std::string::npos) << r.err;
-
-  r = run_kinevo("synth cam /nonexistent/cam.toml");
-  EXPECT_EQ(r.status, 2);
+  expect_bad_input("cam_translating_roller.toml", "roller_fraction = 0.5", "roller_fraction = 1.5",
+                   "bad_fraction.toml", {"bad_fraction.toml:", "bounds.roller_fraction"});
+  expect_bad_input("cam_translating_roller.toml", "interval_deg = 108", "interval_deg = 100",
+                   "bad_phases.toml", {"360"});
+  expect_bad_input("cam_flat_face.toml", "kind = \"rise\"", "kind = \"up\"", "bad_kind.toml",
+                   {"bad_kind.toml:15", "kind"});
+  expect_bad_input("cam_flat_face.toml", "max_eccentricity = 0.5", "max_eccentricty = 0.5",
+                   "bad_key.toml", {"bad_key.toml:", "max_eccentricty", "not a known key"});
+  EXPECT_EQ(run_kinevo("synth cam /nonexistent/cam.toml").status, 2);
 }
