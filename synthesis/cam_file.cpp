@@ -203,55 +203,52 @@ cam_problem parse_cam_file(const std::string& text, const std::string& source) {
   const auto& box_t = section(root, top, "box");
   const auto sections = {std::pair<const char*, const toml::table*>{"bounds", &bounds_t},
                          std::pair<const char*, const toml::table*>{"box", &box_t}};
-  switch (p.follower) {
-    case cam_follower::translating_roller: {
-      const toml_reader b(bounds_t, source, "bounds.",
-                          {"max_pressure_angle_deg", "roller_fraction", "min_roller_radius"});
-      const toml_reader x(box_t, source, "box.", {"c", "e"});
-      auto& o = p.translating;
-      read_roller_bounds(b, o);
-      o.min_roller_radius = b.number("min_roller_radius", o.min_roller_radius);
-      std::tie(o.c_min, o.c_max) = x.range("c", {o.c_min, o.c_max});
-      std::tie(o.e_min, o.e_max) = x.range("e", {o.e_min, o.e_max});
-      o.samples = n;
-      validate_read(o, source, sections);
-      break;
+  // The keys each follower's [bounds] and [box] take.
+  const auto [bounds_keys, box_keys] =
+      p.follower == cam_follower::translating_roller
+          ? std::pair<std::set<std::string>, std::set<std::string>>{{"max_pressure_angle_deg",
+                                                                     "roller_fraction",
+                                                                     "min_roller_radius"},
+                                                                    {"c", "e"}}
+      : oscillating
+          ? std::pair<std::set<std::string>, std::set<std::string>>{{"max_pressure_angle_deg",
+                                                                     "roller_fraction",
+                                                                     "max_roller_arm_ratio"},
+                                                                    {"b_ratio", "c_deg"}}
+          : std::pair<std::set<std::string>, std::set<std::string>>{
+                {"max_eccentricity", "min_radius_of_curvature"}, {"base_radius_max"}};
+  const toml_reader b(bounds_t, source, "bounds.", bounds_keys);
+  const toml_reader x(box_t, source, "box.", box_keys);
+  if (p.follower == cam_follower::translating_roller) {
+    auto& o = p.translating;
+    read_roller_bounds(b, o);
+    o.min_roller_radius = b.number("min_roller_radius", o.min_roller_radius);
+    std::tie(o.c_min, o.c_max) = x.range("c", {o.c_min, o.c_max});
+    std::tie(o.e_min, o.e_max) = x.range("e", {o.e_min, o.e_max});
+  } else if (oscillating) {
+    auto& o = p.oscillating;
+    read_roller_bounds(b, o);
+    o.max_roller_arm_ratio = b.number("max_roller_arm_ratio", o.max_roller_arm_ratio);
+    std::tie(o.b_min, o.b_max) = x.range("b_ratio", {o.b_min, o.b_max});
+    const auto c = x.range("c_deg", {o.c_min / deg, o.c_max / deg});
+    o.c_min = c.first * deg, o.c_max = c.second * deg;
+    const std::string sense = top.text("sense", "counterclockwise");
+    if (sense != "counterclockwise" && sense != "clockwise") {
+      top.fail("sense",
+               fmt::format("'{}': use counterclockwise or clockwise", io::excerpt(sense, 40)));
     }
-    case cam_follower::oscillating_roller: {
-      const toml_reader b(bounds_t, source, "bounds.",
-                          {"max_pressure_angle_deg", "roller_fraction", "max_roller_arm_ratio"});
-      const toml_reader x(box_t, source, "box.", {"b_ratio", "c_deg"});
-      auto& o = p.oscillating;
-      read_roller_bounds(b, o);
-      o.max_roller_arm_ratio = b.number("max_roller_arm_ratio", o.max_roller_arm_ratio);
-      std::tie(o.b_min, o.b_max) = x.range("b_ratio", {o.b_min, o.b_max});
-      const auto c = x.range("c_deg", {o.c_min / deg, o.c_max / deg});
-      o.c_min = c.first * deg, o.c_max = c.second * deg;
-      const std::string sense = top.text("sense", "counterclockwise");
-      if (sense == "counterclockwise")
-        o.sense = 1;
-      else if (sense == "clockwise")
-        o.sense = -1;
-      else
-        top.fail("sense",
-                 fmt::format("'{}': use counterclockwise or clockwise", io::excerpt(sense, 40)));
-      o.samples = n;
-      validate_read(o, source, sections);
-      break;
-    }
-    case cam_follower::flat_face: {
-      const toml_reader b(bounds_t, source, "bounds.",
-                          {"max_eccentricity", "min_radius_of_curvature"});
-      const toml_reader x(box_t, source, "box.", {"base_radius_max"});
-      auto& o = p.flat_face;
-      o.max_eccentricity = b.number("max_eccentricity", o.max_eccentricity);
-      o.min_radius_of_curvature = b.number("min_radius_of_curvature", o.min_radius_of_curvature);
-      o.base_radius_max = x.number("base_radius_max", o.base_radius_max);
-      o.samples = n;
-      validate_read(o, source, sections);
-      break;
-    }
+    o.sense = sense == "clockwise" ? -1 : 1;
+  } else {
+    auto& o = p.flat_face;
+    o.max_eccentricity = b.number("max_eccentricity", o.max_eccentricity);
+    o.min_radius_of_curvature = b.number("min_radius_of_curvature", o.min_radius_of_curvature);
+    o.base_radius_max = x.number("base_radius_max", o.base_radius_max);
   }
+  p.translating.samples = p.oscillating.samples = p.flat_face.samples = n;
+  // The other followers' options keep their valid defaults.
+  validate_read(p.translating, source, sections);
+  validate_read(p.oscillating, source, sections);
+  validate_read(p.flat_face, source, sections);
   return p;
 }
 
