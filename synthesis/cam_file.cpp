@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 #include <set>
+#include <vector>
 
 #include "io/errors.hpp"
 #include "io/input_file.hpp"
@@ -89,6 +90,19 @@ const toml::table& section(const toml::table& root, const toml_reader& top,
   return *n->as_table();
 }
 
+// A string key that names one of `choices`; refused with the list otherwise.
+template <class E>
+E choose(const toml_reader& r, const std::string& key, const std::string& fallback,
+         std::initializer_list<std::pair<const char*, E>> choices) {
+  const std::string v = r.text(key, fallback);
+  std::vector<std::string> names;
+  for (const auto& [name, e] : choices) {
+    if (v == name) return e;
+    names.emplace_back(name);
+  }
+  r.fail(key, fmt::format("'{}': use {}", io::excerpt(v, 40), fmt::join(names, ", ")));
+}
+
 cam_motion_programme read_phases(const toml::table& root, const toml_reader& top,
                                  const std::string& source, bool angular) {
   const toml::node* n = root.get("phase");
@@ -104,15 +118,10 @@ cam_motion_programme read_phases(const toml::table& root, const toml_reader& top
     const toml_reader r(*t, source, fmt::format("phase {}: ", i + 1),
                         {"kind", "interval_deg", disp});
     cam_phase p;
-    const std::string kind = r.text("kind", "");
-    if (kind == "dwell")
-      p.kind = cam_phase_kind::dwell;
-    else if (kind == "rise")
-      p.kind = cam_phase_kind::rise;
-    else if (kind == "return")
-      p.kind = cam_phase_kind::fall;
-    else
-      r.fail("kind", fmt::format("'{}': use dwell, rise or return", io::excerpt(kind, 40)));
+    p.kind = choose<cam_phase_kind>(r, "kind", "",
+                                    {{"dwell", cam_phase_kind::dwell},
+                                     {"rise", cam_phase_kind::rise},
+                                     {"return", cam_phase_kind::fall}});
     p.interval = r.required_number("interval_deg") * deg;
     if (p.kind != cam_phase_kind::dwell) {
       p.displacement = r.required_number(disp) * (angular ? deg : 1.0);
@@ -176,18 +185,10 @@ cam_problem parse_cam_file(const std::string& text, const std::string& source) {
                         {"follower", "unit", "sense", "samples", "phase", "bounds", "box"});
   cam_problem p;
   p.source = source;
-  const std::string follower = top.text("follower", "");
-  if (follower == "translating_roller")
-    p.follower = cam_follower::translating_roller;
-  else if (follower == "oscillating_roller")
-    p.follower = cam_follower::oscillating_roller;
-  else if (follower == "flat_face")
-    p.follower = cam_follower::flat_face;
-  else {
-    top.fail("follower",
-             fmt::format("'{}': use translating_roller, oscillating_roller or flat_face",
-                         io::excerpt(follower, 40)));
-  }
+  p.follower = choose<cam_follower>(top, "follower", "",
+                                    {{"translating_roller", cam_follower::translating_roller},
+                                     {"oscillating_roller", cam_follower::oscillating_roller},
+                                     {"flat_face", cam_follower::flat_face}});
   const bool oscillating = p.follower == cam_follower::oscillating_roller;
   p.unit = top.text("unit", oscillating ? "a" : "mm");
   p.programme = read_phases(root, top, source, oscillating);
@@ -232,12 +233,8 @@ cam_problem parse_cam_file(const std::string& text, const std::string& source) {
     std::tie(o.b_min, o.b_max) = x.range("b_ratio", {o.b_min, o.b_max});
     const auto c = x.range("c_deg", {o.c_min / deg, o.c_max / deg});
     o.c_min = c.first * deg, o.c_max = c.second * deg;
-    const std::string sense = top.text("sense", "counterclockwise");
-    if (sense != "counterclockwise" && sense != "clockwise") {
-      top.fail("sense",
-               fmt::format("'{}': use counterclockwise or clockwise", io::excerpt(sense, 40)));
-    }
-    o.sense = sense == "clockwise" ? -1 : 1;
+    o.sense =
+        choose<int>(top, "sense", "counterclockwise", {{"counterclockwise", 1}, {"clockwise", -1}});
   } else {
     auto& o = p.flat_face;
     o.max_eccentricity = b.number("max_eccentricity", o.max_eccentricity);
