@@ -229,7 +229,9 @@ translating_roller_optimum optimise_translating_roller(const cam_motion_programm
     best = *x;
     // The search sampled the cam coarsely: step out along the ray until the full check agrees.
     for (int it = 0; it < 60 && !curvature_ok(p, best, o, o.samples); ++it) best *= 1.0 + 1e-6;
-    if (!curvature_ok(p, best, o, o.samples)) return r;
+    const bool in_box = std::all_of(planes.begin(), planes.end(),
+                                    [&](const half_plane& h) { return h.n.dot(best) <= h.m; });
+    if (!in_box || !curvature_ok(p, best, o, o.samples)) return r;
   }
   r.found = true;
   r.design = {best.x(), best.y()};
