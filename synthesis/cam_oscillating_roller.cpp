@@ -115,28 +115,21 @@ oscillating_roller_optimum optimise_oscillating_roller(const cam_motion_programm
   // the final dense check decides.
   const double bound = o.max_pressure_angle - 0.02 * std::numbers::pi / 180.0;
   const tabulated tab(p, search_samples);
-  const auto feasible = [&](double b, double c) {
-    return tab.max_abs_alpha({b, c}, o.sense) <= bound;
-  };
-  // The smallest feasible c for this B (the base radius grows with c on (0, pi)), if any.
+  // The smallest feasible c for this B (the base radius grows with c on (0, pi)), if any. Each
+  // sample's alpha falls as c grows (d tan alpha / d phi = (B k cos phi - 1) / sin^2 phi < 0 for
+  // B k < 1), so max |alpha| is quasi-convex in c: golden section finds its minimum, and the
+  // feasible c form one interval whose left end is found by bisection.
   const auto smallest_c = [&](double b) -> std::optional<double> {
-    constexpr int scan = 180;
-    double prev = o.c_min;
-    for (int i = 0; i <= scan; ++i) {
-      const double c = o.c_min + (o.c_max - o.c_min) * i / scan;
-      if (!feasible(b, c)) {
-        prev = c;
-        continue;
-      }
-      if (i == 0) return c;
-      double lo = prev, hi = c;
-      for (int it = 0; it < 50; ++it) {
-        const double m = 0.5 * (lo + hi);
-        (feasible(b, m) ? hi : lo) = m;
-      }
-      return hi;
+    const auto worst = [&](double c) { return tab.max_abs_alpha({b, c}, o.sense); };
+    if (worst(o.c_min) <= bound) return o.c_min;
+    const auto [c_best, w_best] = golden_section_minimum(worst, o.c_min, o.c_max, 60);
+    if (w_best > bound) return std::nullopt;
+    double lo = o.c_min, hi = c_best;
+    for (int it = 0; it < 50; ++it) {
+      const double m = 0.5 * (lo + hi);
+      (worst(m) <= bound ? hi : lo) = m;
     }
-    return std::nullopt;
+    return hi;
   };
   const auto size = [&](double b) {
     const auto c = smallest_c(b);
@@ -155,12 +148,30 @@ oscillating_roller_optimum optimise_oscillating_roller(const cam_motion_programm
   double b =
       golden_section_minimum(size, std::max(o.b_min, best_b - h), std::min(o.b_max, best_b + h), 40)
           .first;
-  if (!std::isfinite(size(b))) b = best_b;
-  const auto c = smallest_c(b);
-  const oscillating_roller_design d{b, *c};
-  const tabulated dense(p, o.samples);
-  r.found = dense.max_abs_alpha(d, o.sense) <= o.max_pressure_angle;
-  r.design = d;
+  if (!(size(b) <= best)) b = best_b;
+  const double c = *smallest_c(b);
+  // The search aimed low; the largest |alpha| refined between samples (golden section) lets c come
+  // down to the bound itself: bisection over the last half degree.
+  const auto exact = [&](double cc) {
+    return periodic_maximum(
+               [&](double psi) {
+                 return std::abs(oscillating_pressure_angle(p.at(psi), {b, cc}, o.sense));
+               },
+               o.samples)
+        .first;
+  };
+  const double limit = o.max_pressure_angle * (1.0 - 1e-9);
+  double lo = std::max(o.c_min, c - 0.5 * std::numbers::pi / 180.0), hi = c;
+  if (exact(lo) <= limit) {
+    hi = lo;
+  } else {
+    for (int it = 0; it < 50 && hi - lo > 1e-12; ++it) {
+      const double m = 0.5 * (lo + hi);
+      (exact(m) <= limit ? hi : lo) = m;
+    }
+  }
+  r.design = {b, hi};
+  r.found = exact(hi) <= limit;
   return r;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 #include "cam_examples.hpp"
 
@@ -87,6 +88,35 @@ TEST(CamOscillatingRoller, OptimumMeetsTheBoundOverTheWholeTurn) {
   EXPECT_FALSE(a.undercut);
   EXPECT_NEAR(a.roller_radius, std::min(0.75 * a.min_convex_radius, 0.8 * r.design.b_ratio), 1e-12);
   EXPECT_LT(a.roller_radius, r.design.b_ratio);  // the roller leaves the pivot outside
+}
+
+// An independent grid search around the optimum (B step 0.0005, c step 0.01 deg, 2880 samples of
+// the geometric pressure angle) finds nothing meaningfully smaller that meets the bound.
+TEST(CamOscillatingRoller, OptimumAgreesWithAGridSearch) {
+  const auto p = kinevo::test::oscillating_example();
+  const ks::oscillating_roller_options o;
+  const auto r = ks::optimise_oscillating_roller(p, o);
+  ASSERT_TRUE(r.found);
+  std::vector<ks::programme_value> v;
+  for (int i = 0; i < 2880; ++i) v.push_back(p.at(2 * pi * i / 2880));
+  double best = 1e9;
+  for (double b = r.design.b_ratio - 0.01; b <= r.design.b_ratio + 0.01; b += 0.0005) {
+    for (double c = r.design.c - 1 * deg; c <= r.design.c + 1 * deg; c += 0.01 * deg) {
+      bool ok = true;
+      for (const auto& x : v) {
+        if (geometric_pressure_angle(x, {b, c}, 1) > 30 * deg) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) {
+        best = std::min(best, std::sqrt(1 + b * b - 2 * b * std::cos(c)));
+        break;  // larger c only grows the base radius
+      }
+    }
+  }
+  const double mine = ks::oscillating_base_radius(p, r.design, o.samples);
+  EXPECT_LT(mine, best * (1 + 2e-4));
 }
 
 TEST(CamOscillatingRoller, NoDesignInATooSmallBox) {
