@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <tuple>
 
 #include "io/errors.hpp"
 
@@ -42,6 +43,24 @@ cam_analysis sample_cam(const cam_motion_programme& programme, const follower_mo
     }
     if (s.radius < 0.0) a.min_concave_radius = std::min(a.min_concave_radius, -s.radius);
   }
+  // The extremes between the samples.
+  const double h = 2.0 * std::numbers::pi / n;
+  const auto angle = [&](double psi) { return pressure(programme.at(psi)); };
+  std::tie(a.max_pressure_angle, a.psi_at_max) =
+      refine_maximum(angle, a.psi_at_max, h, a.max_pressure_angle);
+  double v = 0.0;
+  std::tie(v, a.psi_at_min) = refine_maximum([&](double psi) { return -angle(psi); }, a.psi_at_min,
+                                             h, -a.min_pressure_angle);
+  a.min_pressure_angle = -v;
+  if (std::isfinite(a.min_convex_radius)) {
+    const auto curvature = [&](double psi) {  // -radius on the convex side, else -inf
+      const double r = cam_curve(motion(programme.at(psi)), psi, sense).radius;
+      return r > 0.0 ? -r : -inf;
+    };
+    std::tie(v, a.psi_at_min_radius) =
+        refine_maximum(curvature, a.psi_at_min_radius, h, -a.min_convex_radius);
+    a.min_convex_radius = -v;
+  }
   apply_roller(a, 0.0);
   return a;
 }
@@ -58,6 +77,13 @@ void apply_roller(cam_analysis& a, double roller_radius) {
   a.section = polygon_properties(polygon);
 }
 
+std::pair<double, double> refine_maximum(const std::function<double(double)>& f, double psi,
+                                         double h, double sampled) {
+  const auto [x, v] = golden_section_minimum([&](double t) { return -f(t); }, psi - h, psi + h, 80);
+  if (-v < sampled) return {sampled, psi};
+  return {-v, std::fmod(x + 2.0 * std::numbers::pi, 2.0 * std::numbers::pi)};
+}
+
 std::pair<double, double> periodic_maximum(const std::function<double(double)>& f, int n) {
   const double h = 2.0 * std::numbers::pi / n;
   int best = 0;
@@ -66,12 +92,7 @@ std::pair<double, double> periodic_maximum(const std::function<double(double)>& 
     const double v = f(i * h);
     if (v > best_value) best_value = v, best = i;
   }
-  // Golden section on [psi - h, psi + h]: the sampled maximum's neighbourhood holds the true one
-  // for a function smooth on the scale of h.
-  const auto [x, v] = golden_section_minimum([&](double psi) { return -f(psi); }, (best - 1) * h,
-                                             (best + 1) * h, 80);
-  if (-v < best_value) return {best_value, best * h};
-  return {-v, std::fmod(x + 2.0 * std::numbers::pi, 2.0 * std::numbers::pi)};
+  return refine_maximum(f, best * h, h, best_value);
 }
 
 std::pair<double, double> golden_section_minimum(const std::function<double(double)>& f, double lo,

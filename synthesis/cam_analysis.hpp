@@ -51,6 +51,11 @@ std::pair<double, double> golden_section_minimum(const std::function<double(doub
 // bound in (0, 90) deg, the roller fraction in (0, 1), samples in [36, 1e7].
 void validate_roller_bounds(double max_pressure_angle, double roller_fraction, int samples);
 
+// The largest value of f near psi, where a sampling with step h found `sampled`: golden section
+// on [psi - h, psi + h]; returns {value, psi}.
+std::pair<double, double> refine_maximum(const std::function<double(double)>& f, double psi,
+                                         double h, double sampled);
+
 // The largest value of f on [0, 2 pi): the best of n samples refined by golden-section search
 // on the neighbouring intervals; returns {value, psi}.
 std::pair<double, double> periodic_maximum(const std::function<double(double)>& f, int n);
