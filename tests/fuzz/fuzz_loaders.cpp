@@ -1,10 +1,10 @@
 // Deterministic mutation fuzzing of the input loaders, in process: the model loader, the problem
-// loader, the table readers (CSV, then the synthesis function and pose tables) and the config
-// file reader of `optimize --config`. Every input
+// loader, the table readers (CSV, then the synthesis function and pose tables), the config
+// file reader of `optimize --config` and the cam file reader of `synth cam`. Every input
 // must either load or be refused with one of the project's error types (io::input_error,
 // io::option_error); any other exception is a failure, and a crash or a hang ends the test
 // (ctest's timeout, ASan/UBSan in .ci/run). Failing inputs are written to --failures DIR.
-//   fuzz_loaders --corpus examples --seed 1 --count 3000 [--targets model,problem,table,config]
+//   fuzz_loaders --corpus examples --seed 1 --count 3000 [--targets model,problem,table,config,cam]
 //                [--failures DIR] [--verbose]
 #include <algorithm>
 #include <array>
@@ -27,6 +27,7 @@
 #include "mutator.hpp"
 #include "optimization/config_file.hpp"
 #include "symbolic/optimization_problem.hpp"
+#include "synthesis/cam_file.hpp"
 #include "synthesis/input_tables.hpp"
 
 namespace fs = std::filesystem;
@@ -57,6 +58,10 @@ bool is_problem(const std::string& text) {
   return text.find("[[variable]]") != std::string::npos;
 }
 
+bool is_cam(const std::string& text) {
+  return text.find("[[phase]]") != std::string::npos;
+}
+
 std::vector<target> make_targets(const fs::path& corpus_dir) {
   target model{"model", {}, [](const std::string& text, const std::string& source) {
                  (void)mechanics::load_model_from_string(text, source);
@@ -77,6 +82,9 @@ std::vector<target> make_targets(const fs::path& corpus_dir) {
   target config{"config", {}, [](const std::string& text, const std::string& source) {
                   (void)optimization::parse_config(text, source);
                 }};
+  target cam{"cam", {}, [](const std::string& text, const std::string& source) {
+               (void)synthesis::parse_cam_file(text, source);
+             }};
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(corpus_dir)) files.push_back(e.path());
   std::sort(files.begin(), files.end());  // directory order differs between file systems
@@ -89,11 +97,13 @@ std::vector<target> make_targets(const fs::path& corpus_dir) {
       model.corpus.emplace_back(name, text);
     } else if (p.extension() == ".toml" && is_problem(text)) {
       problem.corpus.emplace_back(name, text);
+    } else if (p.extension() == ".toml" && is_cam(text)) {
+      cam.corpus.emplace_back(name, text);
     } else if (p.extension() == ".toml") {
       config.corpus.emplace_back(name, text);  // optimize_*.toml
     }
   }
-  return {model, problem, table, config};
+  return {model, problem, table, config, cam};
 }
 
 enum class outcome { loaded, refused, failed };
