@@ -183,6 +183,15 @@ fourbar_synthesis_result synthesize_fourbar(const function_table& t,
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   analyse_mobility(o, r);
   analyse_transmission(r);
+  if (r.status == "ok" && r.error.unassembled > 0) {
+    // A least-squares fit of Freudenstein's equation can pass points its linkage never reaches;
+    // such a linkage does not generate the table, so it is a failure, not a warning.
+    r.status = "not_assembled";
+    r.status_message = fmt::format(
+        "the linkage found does not assemble at {} of the {} table points (see the table); try "
+        "other link-type options, --method ga or a smaller table range",
+        r.error.unassembled, r.psi.size());
+  }
   const double phi0 = std::isfinite(r.error.generated.at(0)) ? r.error.generated[0] : r.phi.at(0);
   r.conditions = evaluate_link_types(r.fit.k, phi0, o.output_rocker, to_string(o.coupler));
   return r;
