@@ -21,7 +21,8 @@ constexpr std::size_t max_points = 100'000;
 // Where a node is, for messages: "file:line: field".
 struct locator {
   std::string source;
-  [[noreturn]] void fail(const toml::node* n, const std::string& field, const std::string& what) const {
+  [[noreturn]] void fail(const toml::node* n, const std::string& field,
+                         const std::string& what) const {
     const int line = n == nullptr ? 0 : static_cast<int>(n->source().begin.line);
     throw io::input_error(source, line, field, what);
   }
@@ -44,7 +45,8 @@ struct locator {
     if (!v) fail(&n, field, "must be a string");
     return *v;
   }
-  const toml::array& array(const toml::table& t, const std::string& key, const std::string& field) const {
+  const toml::array& array(const toml::table& t, const std::string& key,
+                           const std::string& field) const {
     const toml::node* n = t.get(key);
     if (n == nullptr) fail(&t, field, "is missing");
     if (!n->is_array()) fail(n, field, "must be an array");
@@ -56,7 +58,8 @@ struct locator {
     if (!n->is_table()) fail(n, key, "must be a table");
     return *n->as_table();
   }
-  void only(const toml::table& t, std::initializer_list<const char*> keys, const std::string& where) const {
+  void only(const toml::table& t, std::initializer_list<const char*> keys,
+            const std::string& where) const {
     for (const auto& [k, v] : t) {
       bool known = false;
       for (const char* key : keys) known = known || k.str() == key;
@@ -81,7 +84,8 @@ dh_link parse_link(const locator& at, const toml::node& n, std::size_t i) {
   l.pair = kind == "R" ? pair_kind::revolute : pair_kind::prismatic;
   if (l.pair == pair_kind::revolute) {
     if (t.get("theta") != nullptr) {
-      at.fail(t.get("theta"), field + ".theta", "is the variable of an R pair: give its value in start");
+      at.fail(t.get("theta"), field + ".theta",
+              "is the variable of an R pair: give its value in start");
     }
     l.b = at.number(t, "b", field + ".b");
   } else {
@@ -99,7 +103,8 @@ std::vector<double> samples(const locator& at, const toml::table& t, const std::
   const double from = at.number(t, prefix + "from", section + prefix + "from");
   const double to = at.number(t, prefix + "to", section + prefix + "to");
   const double step = at.number(t, prefix + "step", section + prefix + "step");
-  if (!(step > 0.0) && to != from) at.fail(t.get(prefix + "step"), section + prefix + "step", "must be > 0");
+  if (!(step > 0.0) && to != from)
+    at.fail(t.get(prefix + "step"), section + prefix + "step", "must be > 0");
   const double count = to == from ? 1.0 : std::floor((to - from) / step + 1e-9) + 1.0;
   if (to < from || count > static_cast<double>(max_points)) {
     at.fail(t.get(prefix + "to"), section + prefix + "to",
@@ -152,10 +157,12 @@ std::vector<motion_expression> vector_expression(const locator& at, const toml::
 
 void parse_closure_motion(const locator& at, const toml::table& m, chain_description& d,
                           const symbolic::expression_context& ctx, const GiNaC::symbol& t) {
-  const bool angle = d.closure.links[static_cast<std::size_t>(d.closure.input)].pair == pair_kind::revolute;
+  const bool angle =
+      d.closure.links[static_cast<std::size_t>(d.closure.input)].pair == pair_kind::revolute;
   if (const toml::node* v = m.get("value")) {
     at.only(m, {"value", "t_from", "t_to", "t_step"}, "[motion].");
-    const std::string where = fmt::format("{}:{}: [motion].value", at.source, v->source().begin.line);
+    const std::string where =
+        fmt::format("{}:{}: [motion].value", at.source, v->source().begin.line);
     const motion_expression e(ctx, t, at.text(*v, "[motion].value"), where);
     for (const double time : samples(at, m, "t_", "[motion].")) {
       const Eigen::Vector3d s = e.at(time);
@@ -168,7 +175,9 @@ void parse_closure_motion(const locator& at, const toml::table& m, chain_descrip
   const double scale = angle ? degree : 1.0;
   const double rate = at.number(m, "rate", "[motion].rate", 1.0);
   const double acceleration = at.number(m, "acceleration", "[motion].acceleration", 0.0);
-  if (rate == 0.0) at.fail(m.get("rate"), "[motion].rate", "must not be 0 (the time of a sample is the input over the rate)");
+  if (rate == 0.0)
+    at.fail(m.get("rate"), "[motion].rate",
+            "must not be 0 (the time of a sample is the input over the rate)");
   const auto values = samples(at, m, "", "[motion].");
   for (const double v : values) {
     d.inputs.push_back({(v - values.front()) * scale / rate, v * scale, rate, acceleration});
@@ -198,7 +207,8 @@ void parse_solver(const locator& at, const toml::table& root, chain_newton_optio
   if (n == nullptr) return;
   if (!n->is_table()) at.fail(n, "solver", "must be a table");
   const toml::table& s = *n->as_table();
-  at.only(s, {"tolerance", "damping", "max_iterations", "singular_ratio", "residual", "skip_singular"},
+  at.only(s,
+          {"tolerance", "damping", "max_iterations", "singular_ratio", "residual", "skip_singular"},
           "[solver].");
   o.tolerance = at.number(s, "tolerance", "[solver].tolerance", o.tolerance);
   o.damping = at.number(s, "damping", "[solver].damping", o.damping);
@@ -242,7 +252,8 @@ chain_description parse_chain_description(const std::string& text, const std::st
   chain_description d;
   const toml::node* kind = root.get("kind");
   const std::string k = kind == nullptr ? "closure" : at.text(*kind, "kind");
-  if (k != "closure" && k != "guidance") at.fail(kind, "kind", "must be \"closure\" or \"guidance\"");
+  if (k != "closure" && k != "guidance")
+    at.fail(kind, "kind", "must be \"closure\" or \"guidance\"");
   d.kind = k == "closure" ? chain_kind::closure : chain_kind::guidance;
   std::string name = "chain";
   if (const toml::node* n = root.get("name")) name = at.text(*n, "name");
@@ -267,7 +278,8 @@ chain_description parse_chain_description(const std::string& text, const std::st
       at.fail(root.get("links"), "links", fmt::format("{} {}", e.field(), e.requirement()));
     }
   } else {
-    if (root.get("input") != nullptr) at.fail(root.get("input"), "input", "is for kind = \"closure\" only");
+    if (root.get("input") != nullptr)
+      at.fail(root.get("input"), "input", "is for kind = \"closure\" only");
     d.guidance.name = name;
     d.guidance.links = links;
     try {
@@ -279,7 +291,8 @@ chain_description parse_chain_description(const std::string& text, const std::st
 
   const toml::array& start = at.array(root, "start", "start");
   if (start.size() != links.size()) {
-    at.fail(root.get("start"), "start", fmt::format("must hold {} joint values (one per link)", links.size()));
+    at.fail(root.get("start"), "start",
+            fmt::format("must hold {} joint values (one per link)", links.size()));
   }
   d.start.resize(static_cast<Eigen::Index>(links.size()));
   for (std::size_t i = 0; i < links.size(); ++i) {
@@ -304,7 +317,8 @@ chain_description read_chain_description(const std::filesystem::path& path) {
 }
 
 chain_path_result analyze_chain(const chain_description& d) {
-  if (d.kind == chain_kind::closure) return analyze_closed_chain(d.closure, d.inputs, d.start, d.options);
+  if (d.kind == chain_kind::closure)
+    return analyze_closed_chain(d.closure, d.inputs, d.start, d.options);
   return analyze_guidance(d.guidance, d.targets, d.start, d.options);
 }
 

@@ -16,10 +16,14 @@ namespace {
 
 constexpr double degree = std::numbers::pi / 180.0;
 
-double max_abs(const Eigen::VectorXd& v) { return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff(); }
+double max_abs(const Eigen::VectorXd& v) {
+  return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff();
+}
 
 // A joint value as printed: degrees for an angle, the length for a prismatic pair.
-double shown(double v, bool angle) { return angle ? v / degree : v; }
+double shown(double v, bool angle) {
+  return angle ? v / degree : v;
+}
 
 nlohmann::json json_number(double x) {
   return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
@@ -33,7 +37,9 @@ nlohmann::json json_vector(const Eigen::VectorXd& v, const std::vector<bool>& an
   return j;
 }
 
-std::string cell(double x) { return std::isfinite(x) ? fmt::format("{:.10g}", x) : ""; }
+std::string cell(double x) {
+  return std::isfinite(x) ? fmt::format("{:.10g}", x) : "";
+}
 
 std::string input_text(const chain_path_result& r, const chain_point& p) {
   if (r.input_joint < 0) return fmt::format("t = {:g} s", p.t);
@@ -57,23 +63,30 @@ rotation_residual parse_rotation_residual(const std::string& name) {
   if (name == "automatic") return rotation_residual::automatic;
   if (name == "invariant") return rotation_residual::invariant;
   if (name == "relative") return rotation_residual::relative;
-  throw io::option_error("residual", fmt::format("must be automatic, invariant or relative (got '{}')",
-                                                 io::excerpt(name, 40)));
+  throw io::option_error(
+      "residual",
+      fmt::format("must be automatic, invariant or relative (got '{}')", io::excerpt(name, 40)));
 }
 
 std::string to_string(rotation_residual r) {
   switch (r) {
-    case rotation_residual::invariant: return "invariant";
-    case rotation_residual::relative: return "relative";
-    default: return "automatic";
+    case rotation_residual::invariant:
+      return "invariant";
+    case rotation_residual::relative:
+      return "relative";
+    default:
+      return "automatic";
   }
 }
 
 std::string to_string(point_status s) {
   switch (s) {
-    case point_status::converged: return "converged";
-    case point_status::singular: return "singular";
-    default: return "not_converged";
+    case point_status::converged:
+      return "converged";
+    case point_status::singular:
+      return "singular";
+    default:
+      return "not_converged";
   }
 }
 
@@ -131,8 +144,8 @@ Eigen::VectorXd predict_from(const chain_point& last, double t) {
 }
 
 std::size_t chain_path_result::count(point_status s) const {
-  return static_cast<std::size_t>(
-      std::count_if(points.begin(), points.end(), [s](const chain_point& p) { return p.status == s; }));
+  return static_cast<std::size_t>(std::count_if(
+      points.begin(), points.end(), [s](const chain_point& p) { return p.status == s; }));
 }
 
 bool chain_path_result::ok() const {
@@ -163,8 +176,8 @@ std::string chain_path_result::report() const {
   for (const auto& n : joint_names) header += fmt::format(" {:>12}", n);
   s += header + "   it  status\n";
   for (const auto& p : points) {
-    std::string line = fmt::format("{:>16}", input_joint < 0 ? fmt::format("{:g}", p.t)
-                                                             : input_text(*this, p));
+    std::string line =
+        fmt::format("{:>16}", input_joint < 0 ? fmt::format("{:g}", p.t) : input_text(*this, p));
     for (Eigen::Index i = 0; i < p.q.size(); ++i) {
       line += fmt::format(" {:>12.6f}", shown(p.q[i], joint_is_angle[static_cast<std::size_t>(i)]));
     }
@@ -192,7 +205,9 @@ nlohmann::json chain_path_result::to_json() const {
   for (const auto& p : points) {
     nlohmann::json q;
     q["t"] = p.t;
-    q["input"] = input_joint < 0 ? p.t : shown(p.input, joint_is_angle[static_cast<std::size_t>(input_joint)]);
+    q["input"] = input_joint < 0
+                     ? p.t
+                     : shown(p.input, joint_is_angle[static_cast<std::size_t>(input_joint)]);
     q["q"] = json_vector(p.q, joint_is_angle, true);
     q["qdot"] = json_vector(p.qdot, joint_is_angle, false);
     q["qddot"] = json_vector(p.qddot, joint_is_angle, false);
@@ -215,14 +230,15 @@ std::string chain_path_result::csv() const {
   for (const auto& n : joint_names) s += fmt::format(",{}_ddot", n);
   s += ",iterations,status,sigma_ratio\n";
   for (const auto& p : points) {
-    const double in = input_joint < 0 ? p.t
-                                      : shown(p.input, joint_is_angle[static_cast<std::size_t>(input_joint)]);
+    const double in = input_joint < 0
+                          ? p.t
+                          : shown(p.input, joint_is_angle[static_cast<std::size_t>(input_joint)]);
     s += fmt::format("{},{}", cell(p.t), cell(in));
     for (Eigen::Index i = 0; i < p.q.size(); ++i) {
-      s += "," + cell(shown(p.q[i], joint_is_angle[static_cast<std::size_t>(i)]));
+      s += fmt::format(",{}", cell(shown(p.q[i], joint_is_angle[static_cast<std::size_t>(i)])));
     }
-    for (Eigen::Index i = 0; i < p.qdot.size(); ++i) s += "," + cell(p.qdot[i]);
-    for (Eigen::Index i = 0; i < p.qddot.size(); ++i) s += "," + cell(p.qddot[i]);
+    for (Eigen::Index i = 0; i < p.qdot.size(); ++i) s += fmt::format(",{}", cell(p.qdot[i]));
+    for (Eigen::Index i = 0; i < p.qddot.size(); ++i) s += fmt::format(",{}", cell(p.qddot[i]));
     s += fmt::format(",{},{},{}\n", p.iterations, to_string(p.status), cell(p.sigma_ratio));
   }
   return s;
@@ -235,8 +251,9 @@ std::string chain_path_result::svg() const {
     io::chart_series c;
     c.label = joint_names[i];
     for (const auto& p : points) {
-      c.x.push_back(input_joint < 0 ? p.t
-                                    : shown(p.input, joint_is_angle[static_cast<std::size_t>(input_joint)]));
+      c.x.push_back(input_joint < 0
+                        ? p.t
+                        : shown(p.input, joint_is_angle[static_cast<std::size_t>(input_joint)]));
       c.y.push_back(shown(p.q[static_cast<Eigen::Index>(i)], joint_is_angle[i]));
     }
     series.push_back(std::move(c));

@@ -22,11 +22,11 @@ namespace kinevo::analysis {
 enum class rotation_residual { automatic, invariant, relative };
 
 struct chain_newton_options {
-  double tolerance = 1e-12;         // on max |step| and max |residual|
-  double damping = 0.5;             // step factor while the residual does not decrease (DAMP)
-  int max_iterations = 50;          // Newton iterations per point
-  int max_damping_steps = 30;       // factors per iteration (KMAX)
-  double singular_ratio = 1e-6;     // sigma_min / sigma_max of the twist Jacobian below this: singular
+  double tolerance = 1e-12;      // on max |step| and max |residual|
+  double damping = 0.5;          // step factor while the residual does not decrease (DAMP)
+  int max_iterations = 50;       // Newton iterations per point
+  int max_damping_steps = 30;    // factors per iteration (KMAX)
+  double singular_ratio = 1e-6;  // sigma_min / sigma_max of the twist Jacobian below this: singular
   double switch_determinant = 1.0;  // automatic residual: invariant while |det| >= this
   rotation_residual residual = rotation_residual::automatic;
   bool skip_singular = false;  // singular points are reported but do not fail the path
@@ -49,11 +49,11 @@ struct newton_outcome {
 };
 
 // f(x) and its Jacobian.
-using residual_function = std::function<void(const Eigen::VectorXd& x, Eigen::VectorXd& f,
-                                             Eigen::MatrixXd& jacobian)>;
+using residual_function =
+    std::function<void(const Eigen::VectorXd& x, Eigen::VectorXd& f, Eigen::MatrixXd& jacobian)>;
 // Solves J dx = -f (exactly or in the least-squares sense); false when J has lost rank.
-using step_solver =
-    std::function<bool(const Eigen::MatrixXd& jacobian, const Eigen::VectorXd& f, Eigen::VectorXd& dx)>;
+using step_solver = std::function<bool(const Eigen::MatrixXd& jacobian, const Eigen::VectorXd& f,
+                                       Eigen::VectorXd& dx)>;
 
 newton_outcome damped_newton(const residual_function& f, Eigen::VectorXd x0,
                              const chain_newton_options& options, const step_solver& solve);
@@ -67,8 +67,8 @@ struct rank_report {
 rank_report rank_of(const Eigen::MatrixXd& jacobian);
 
 struct chain_point {
-  double t = 0.0;      // time (or the sample's index when the input is a range)
-  double input = 0.0;  // input joint value (rad or length); guidance: t
+  double t = 0.0;                  // time (or the sample's index when the input is a range)
+  double input = 0.0;              // input joint value (rad or length); guidance: t
   Eigen::VectorXd q, qdot, qddot;  // all joints; NaN where unknown (singular, not converged)
   int iterations = 0;
   point_status status = point_status::converged;
@@ -81,7 +81,7 @@ Eigen::VectorXd predict_from(const chain_point& last, double t);
 
 struct chain_path_result {
   std::string name;
-  std::string kind;                     // "closure" or "guidance"
+  std::string kind;                      // "closure" or "guidance"
   std::vector<std::string> joint_names;  // theta1, b7, ...
   std::vector<bool> joint_is_angle;
   int input_joint = -1;  // 0-based; -1 for guidance

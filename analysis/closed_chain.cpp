@@ -51,8 +51,8 @@ bool use_invariant(const Eigen::Matrix3d& target, const chain_newton_options& o)
 }
 
 // f = [f_r; x_1 - r] and its Jacobian (7R paper eq. (3)-(5), (8a); RSRC paper eq. (11a)-(11c)).
-void loop_residual(const cut_chain& c, bool invariant, const Eigen::VectorXd& x,
-                   Eigen::VectorXd& f, Eigen::MatrixXd& j) {
+void loop_residual(const cut_chain& c, bool invariant, const Eigen::VectorXd& x, Eigen::VectorXd& f,
+                   Eigen::MatrixXd& j) {
   const chain_pose pose = evaluate_chain(c.links, x);
   const Eigen::MatrixXd axes = axis_jacobian(c.links, pose);
   f.resize(6);
@@ -90,14 +90,18 @@ Eigen::MatrixXd twist_jacobian(const std::vector<dh_link>& links, const chain_po
 void open_chain_rates(const cut_chain& c, const chain_pose& pose, bool invariant,
                       const input_sample& in, bool revolute, Eigen::VectorXd& qdot,
                       Eigen::VectorXd& qddot) {
-  const Eigen::Matrix3d m = invariant ? invariant_matrix(pose.product) : Eigen::Matrix3d::Identity();
+  const Eigen::Matrix3d m =
+      invariant ? invariant_matrix(pose.product) : Eigen::Matrix3d::Identity();
   Eigen::MatrixXd a = twist_jacobian(c.links, pose);
   a.topRows(3) = m * a.topRows(3);
   // The target turns about the input's axis (revolute) or slides along it (prismatic).
-  const Eigen::Vector3d omega = revolute ? Eigen::Vector3d(-in.rate * c.axis) : Eigen::Vector3d::Zero();
-  const Eigen::Vector3d omega_dot = revolute ? Eigen::Vector3d(-in.acceleration * c.axis) : Eigen::Vector3d::Zero();
+  const Eigen::Vector3d omega =
+      revolute ? Eigen::Vector3d(-in.rate * c.axis) : Eigen::Vector3d::Zero();
+  const Eigen::Vector3d omega_dot =
+      revolute ? Eigen::Vector3d(-in.acceleration * c.axis) : Eigen::Vector3d::Zero();
   const Eigen::Vector3d v = revolute ? Eigen::Vector3d::Zero() : Eigen::Vector3d(-in.rate * c.axis);
-  const Eigen::Vector3d v_dot = revolute ? Eigen::Vector3d::Zero() : Eigen::Vector3d(-in.acceleration * c.axis);
+  const Eigen::Vector3d v_dot =
+      revolute ? Eigen::Vector3d::Zero() : Eigen::Vector3d(-in.acceleration * c.axis);
   const Eigen::PartialPivLU<Eigen::MatrixXd> lu(a);
   Eigen::VectorXd rhs(6);
   rhs << m * omega, v;
@@ -119,12 +123,12 @@ chain_point solve_closed_chain(const closed_chain& chain, const input_sample& in
   const cut_chain c = cut_at_input(chain, input.value);
   const bool invariant = use_invariant(c.target, options);
   Eigen::VectorXd x0(static_cast<Eigen::Index>(c.links.size()));
-  for (std::size_t j = 0; j < c.links.size(); ++j) x0[static_cast<Eigen::Index>(j)] = guess[c.joint[j]];
-  const newton_outcome out = damped_newton(
-      [&](const Eigen::VectorXd& x, Eigen::VectorXd& f, Eigen::MatrixXd& jac) {
-        loop_residual(c, invariant, x, f, jac);
-      },
-      x0, options, lu_step);
+  for (std::size_t j = 0; j < c.links.size(); ++j)
+    x0[static_cast<Eigen::Index>(j)] = guess[c.joint[j]];
+  const newton_outcome out =
+      damped_newton([&](const Eigen::VectorXd& x, Eigen::VectorXd& f,
+                        Eigen::MatrixXd& jac) { loop_residual(c, invariant, x, f, jac); },
+                    x0, options, lu_step);
 
   const auto n = static_cast<Eigen::Index>(chain.links.size());
   chain_point p;
@@ -138,14 +142,17 @@ chain_point solve_closed_chain(const closed_chain& chain, const input_sample& in
   const chain_pose pose = evaluate_chain(c.links, out.x);
   p.sigma_ratio = rank_of(twist_jacobian(c.links, pose)).ratio();
   const bool singular = out.singular_step || p.sigma_ratio < options.singular_ratio;
-  p.status = singular ? point_status::singular
-                      : out.converged ? point_status::converged : point_status::not_converged;
+  p.status = singular        ? point_status::singular
+             : out.converged ? point_status::converged
+                             : point_status::not_converged;
   if (!out.converged) return p;  // never a guess reported as an answer
   p.q[chain.input] = input.value;
-  for (std::size_t j = 0; j < c.links.size(); ++j) p.q[c.joint[j]] = out.x[static_cast<Eigen::Index>(j)];
+  for (std::size_t j = 0; j < c.links.size(); ++j)
+    p.q[c.joint[j]] = out.x[static_cast<Eigen::Index>(j)];
   if (singular) return p;  // the position is known, its rates are not determined
   Eigen::VectorXd qdot, qddot;
-  const bool revolute = chain.links[static_cast<std::size_t>(chain.input)].pair == pair_kind::revolute;
+  const bool revolute =
+      chain.links[static_cast<std::size_t>(chain.input)].pair == pair_kind::revolute;
   open_chain_rates(c, pose, invariant, input, revolute, qdot, qddot);
   p.qdot[chain.input] = input.rate;
   p.qddot[chain.input] = input.acceleration;
@@ -162,7 +169,8 @@ namespace {
 double twist_determinant(const closed_chain& chain, const chain_point& p) {
   const cut_chain c = cut_at_input(chain, p.input);
   Eigen::VectorXd x(static_cast<Eigen::Index>(c.links.size()));
-  for (std::size_t j = 0; j < c.links.size(); ++j) x[static_cast<Eigen::Index>(j)] = p.q[c.joint[j]];
+  for (std::size_t j = 0; j < c.links.size(); ++j)
+    x[static_cast<Eigen::Index>(j)] = p.q[c.joint[j]];
   return twist_jacobian(c.links, evaluate_chain(c.links, x)).determinant();
 }
 

@@ -133,7 +133,8 @@ velocity_products acceleration_terms(const std::vector<dh_link>& links, const ch
 std::vector<std::string> joint_names(const std::vector<dh_link>& links) {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < links.size(); ++i) {
-    names.push_back(fmt::format("{}{}", links[i].pair == pair_kind::revolute ? "theta" : "b", i + 1));
+    names.push_back(
+        fmt::format("{}{}", links[i].pair == pair_kind::revolute ? "theta" : "b", i + 1));
   }
   return names;
 }

@@ -1,5 +1,6 @@
 #include "analysis/guidance_chain.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -15,8 +16,12 @@ constexpr double step_rank_limit = 1e-13;
 
 bool least_squares_step(const Eigen::MatrixXd& j, const Eigen::VectorXd& f, Eigen::VectorXd& dx) {
   const Eigen::HouseholderQR<Eigen::MatrixXd> qr(j);
-  const Eigen::VectorXd diagonal = qr.matrixQR().diagonal().cwiseAbs();
-  if (!(diagonal.minCoeff() > step_rank_limit * diagonal.maxCoeff())) return false;
+  double smallest = std::numeric_limits<double>::infinity(), largest = 0.0;
+  for (Eigen::Index i = 0; i < std::min(j.rows(), j.cols()); ++i) {
+    smallest = std::min(smallest, std::abs(qr.matrixQR()(i, i)));
+    largest = std::max(largest, std::abs(qr.matrixQR()(i, i)));
+  }
+  if (!(smallest > step_rank_limit * largest)) return false;
   dx = qr.solve(-f);  // J^I f of eq. (10a), by Householder reflections (HECOMP/HOLVE)
   return true;
 }
@@ -34,7 +39,8 @@ void guidance_residual(const guidance_chain& chain, const guidance_target& targe
 void guidance_chain::validate() const {
   io::require_integer("links", static_cast<long long>(links.size()), 2, 6);
   for (const auto& l : links) {
-    if (l.pair != pair_kind::revolute) throw io::option_error("links", "must all be revolute pairs");
+    if (l.pair != pair_kind::revolute)
+      throw io::option_error("links", "must all be revolute pairs");
   }
 }
 
@@ -54,11 +60,10 @@ Eigen::MatrixXd guidance_jacobian(const guidance_chain& chain, const Eigen::Vect
 
 chain_point solve_guidance(const guidance_chain& chain, const guidance_target& target,
                            const Eigen::VectorXd& guess, const chain_newton_options& options) {
-  const newton_outcome out = damped_newton(
-      [&](const Eigen::VectorXd& q, Eigen::VectorXd& f, Eigen::MatrixXd& j) {
-        guidance_residual(chain, target, q, f, j);
-      },
-      guess, options, least_squares_step);
+  const newton_outcome out =
+      damped_newton([&](const Eigen::VectorXd& q, Eigen::VectorXd& f,
+                        Eigen::MatrixXd& j) { guidance_residual(chain, target, q, f, j); },
+                    guess, options, least_squares_step);
   const auto n = static_cast<Eigen::Index>(chain.links.size());
   chain_point p;
   p.t = target.t;
@@ -70,8 +75,9 @@ chain_point solve_guidance(const guidance_chain& chain, const guidance_target& t
   const Eigen::MatrixXd j = guidance_jacobian(chain, out.x);
   p.sigma_ratio = rank_of(j).ratio();
   const bool singular = out.singular_step || p.sigma_ratio < options.singular_ratio;
-  p.status = singular ? point_status::singular
-                      : out.converged ? point_status::converged : point_status::not_converged;
+  p.status = singular        ? point_status::singular
+             : out.converged ? point_status::converged
+                             : point_status::not_converged;
   if (!out.converged) return p;
   p.q = out.x;
   if (singular) return p;
@@ -82,7 +88,8 @@ chain_point solve_guidance(const guidance_chain& chain, const guidance_target& t
   rhs << target.a_dot, target.b_dot;
   p.qdot = qr.solve(rhs);
   const chain_pose pose = evaluate_chain(chain.links, out.x);
-  const velocity_products ta = acceleration_terms(chain.links, pose, p.qdot, chain.links.size() - 1);
+  const velocity_products ta =
+      acceleration_terms(chain.links, pose, p.qdot, chain.links.size() - 1);
   const velocity_products tb = acceleration_terms(chain.links, pose, p.qdot, chain.links.size());
   rhs << target.a_ddot - ta.linear, target.b_ddot - tb.linear;
   p.qddot = qr.solve(rhs);
@@ -91,7 +98,8 @@ chain_point solve_guidance(const guidance_chain& chain, const guidance_target& t
 
 chain_path_result analyze_guidance(const guidance_chain& chain,
                                    const std::vector<guidance_target>& targets,
-                                   const Eigen::VectorXd& start, const chain_newton_options& options) {
+                                   const Eigen::VectorXd& start,
+                                   const chain_newton_options& options) {
   chain.validate();
   options.validate();
   chain_path_result r;
@@ -103,7 +111,8 @@ chain_path_result analyze_guidance(const guidance_chain& chain,
   r.points.reserve(targets.size());
   const chain_point* last = nullptr;
   for (const auto& target : targets) {
-    r.points.push_back(solve_guidance(chain, target, last == nullptr ? start : predict_from(*last, target.t), options));
+    r.points.push_back(solve_guidance(
+        chain, target, last == nullptr ? start : predict_from(*last, target.t), options));
     if (r.points.back().status == point_status::converged) last = &r.points.back();
   }
   return r;

@@ -47,6 +47,7 @@ chain_point solve_guidance(const guidance_chain& chain, const guidance_target& t
 
 chain_path_result analyze_guidance(const guidance_chain& chain,
                                    const std::vector<guidance_target>& targets,
-                                   const Eigen::VectorXd& start, const chain_newton_options& options);
+                                   const Eigen::VectorXd& start,
+                                   const chain_newton_options& options);
 
 }  // namespace kinevo::analysis
