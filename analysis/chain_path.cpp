@@ -140,6 +140,7 @@ rank_report rank_of(const Eigen::MatrixXd& jacobian) {
 
 Eigen::VectorXd predict_from(const chain_point& last, double t) {
   const double dt = t - last.t;
+  if (!last.qdot.allFinite() || !last.qddot.allFinite()) return last.q;  // positions only
   return last.q + dt * last.qdot + 0.5 * dt * dt * last.qddot;
 }
 

@@ -30,6 +30,7 @@ struct chain_newton_options {
   double switch_determinant = 1.0;  // automatic residual: invariant while |det| >= this
   rotation_residual residual = rotation_residual::automatic;
   bool skip_singular = false;  // singular points are reported but do not fail the path
+  bool rates = true;           // also velocities and accelerations (false: positions only)
   void validate() const;       // throws io::option_error naming the field
 };
 

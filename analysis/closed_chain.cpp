@@ -149,7 +149,7 @@ chain_point solve_closed_chain(const closed_chain& chain, const input_sample& in
   p.q[chain.input] = input.value;
   for (std::size_t j = 0; j < c.links.size(); ++j)
     p.q[c.joint[j]] = out.x[static_cast<Eigen::Index>(j)];
-  if (singular) return p;  // the position is known, its rates are not determined
+  if (singular || !options.rates) return p;  // a singular position's rates are not determined
   Eigen::VectorXd qdot, qddot;
   const bool revolute =
       chain.links[static_cast<std::size_t>(chain.input)].pair == pair_kind::revolute;

@@ -80,7 +80,7 @@ chain_point solve_guidance(const guidance_chain& chain, const guidance_target& t
                              : point_status::not_converged;
   if (!out.converged) return p;
   p.q = out.x;
-  if (singular) return p;
+  if (singular || !options.rates) return p;
   // Eq. (13)-(15): J qdot = [v_A; v_B]; eq. (16)-(20) fixed: J qddot = [a_A; a_B] - (dJ/dt) qdot,
   // both in the least-squares sense (consistent when the motion keeps |AB|).
   const Eigen::HouseholderQR<Eigen::MatrixXd> qr(j);

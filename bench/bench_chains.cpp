@@ -1,0 +1,138 @@
+// Time per analysis point of the spatial closed chains (analysis/closed_chain.hpp): the 7R and
+// RSRC examples of Angeles et al., Diseño cinemático de maquinaria (the papers quote 580
+// operations per position, 556 with a prismatic pair, on an Apple IIe), and the 6R hexflex
+// guidance. A point is a continuation step: Newton from the previous point of the path.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "analysis/closed_chain.hpp"
+#include "analysis/guidance_chain.hpp"
+
+namespace {
+
+using namespace kinevo::analysis;
+constexpr double deg = std::numbers::pi / 180.0;
+
+dh_link link(double a, double b, double alpha_deg, pair_kind pair = pair_kind::revolute) {
+  dh_link l;
+  l.a = a;
+  l.b = b;
+  l.alpha = alpha_deg * deg;
+  l.pair = pair;
+  return l;
+}
+
+closed_chain seven_r() {
+  closed_chain c;
+  const double alpha[7] = {90, 0, 90, 90, 0, 90, 0};
+  for (int i = 0; i < 7; ++i) c.links.push_back(link(i == 6 ? 3.0 : 1.0, 0.0, alpha[i]));
+  c.input = 6;
+  return c;
+}
+
+closed_chain rsrc() {
+  closed_chain c;
+  c.links = {link(1, -2, 90),
+             link(0, 0, 90),
+             link(0, 0, 90),
+             link(0, 3, 90),
+             link(0, 0, 90),
+             link(0, 0, 0),
+             link(0, 0, 90, pair_kind::prismatic)};
+  c.input = 0;
+  return c;
+}
+
+// A path's regular points as (input, solution) pairs, solved once; each benchmark iteration
+// solves point k from the solution at point k - 1 (a 5 deg continuation step).
+struct path_fixture {
+  closed_chain chain;
+  std::vector<input_sample> inputs;
+  std::vector<Eigen::VectorXd> solutions;
+};
+
+path_fixture make_path(closed_chain chain, double from, double to, Eigen::VectorXd start) {
+  path_fixture f{std::move(chain), {}, {}};
+  for (double x = from; x <= to + 1e-9; x += 5) f.inputs.push_back({0, x * deg, 1, 0});
+  chain_newton_options o;
+  o.skip_singular = true;
+  for (const auto& p : analyze_closed_chain(f.chain, f.inputs, start, o).points)
+    f.solutions.push_back(p.q);
+  return f;
+}
+
+void run_path(benchmark::State& state, const path_fixture& f, bool rates) {
+  chain_newton_options o;
+  o.rates = rates;
+  std::size_t k = 1;
+  long iterations = 0;
+  for (auto _ : state) {
+    const chain_point p = solve_closed_chain(f.chain, f.inputs[k], f.solutions[k - 1], o);
+    benchmark::DoNotOptimize(p.q.data());
+    iterations += p.iterations;
+    k = k + 1 < f.inputs.size() ? k + 1 : 1;
+  }
+  state.counters["newton_iterations"] =
+      benchmark::Counter(static_cast<double>(iterations), benchmark::Counter::kAvgIterations);
+}
+
+const path_fixture& seven_r_path() {
+  // 140..175 deg on the symmetric branch: regular points only (singular at 138.59 and 180 deg).
+  static const path_fixture f = [] {
+    Eigen::VectorXd q(7);
+    q << 125 * deg, 52 * deg, -52 * deg, 250 * deg, 52 * deg, -52 * deg, 125 * deg;
+    return make_path(seven_r(), 140, 175, q);
+  }();
+  return f;
+}
+
+const path_fixture& rsrc_path() {
+  static const path_fixture f = [] {
+    Eigen::VectorXd q(7);
+    q << 0, 116.6 * deg, 48.2 * deg, 0, -131.8 * deg, -63.4 * deg, -2.0;
+    return make_path(rsrc(), 0, 360, q);
+  }();
+  return f;
+}
+
+void BM_SevenRPosition(benchmark::State& s) {
+  run_path(s, seven_r_path(), false);
+}
+void BM_SevenRPositionVelocityAcceleration(benchmark::State& s) {
+  run_path(s, seven_r_path(), true);
+}
+void BM_RsrcPosition(benchmark::State& s) {
+  run_path(s, rsrc_path(), false);
+}
+void BM_RsrcPositionVelocityAcceleration(benchmark::State& s) {
+  run_path(s, rsrc_path(), true);
+}
+
+void BM_HexflexGuidancePoint(benchmark::State& state) {
+  guidance_chain g;
+  for (int i = 0; i < 5; ++i) g.links.push_back(link(1, 0, 90));
+  Eigen::VectorXd q(5);
+  q << 120 * deg, 0, -120 * deg, 0, 120 * deg;
+  guidance_target t;
+  t.t = 0.1;
+  t.a << -(1 + std::cos(0.1)), 0, std::sin(0.1);
+  t.a_dot << std::sin(0.1), 0, std::cos(0.1);
+  t.a_ddot << std::cos(0.1), 0, -std::sin(0.1);
+  t.b << -1, 0, 0;
+  for (auto _ : state) {
+    const chain_point p = solve_guidance(g, t, q, {});
+    benchmark::DoNotOptimize(p.q.data());
+  }
+}
+
+}  // namespace
+
+BENCHMARK(BM_SevenRPosition);
+BENCHMARK(BM_SevenRPositionVelocityAcceleration);
+BENCHMARK(BM_RsrcPosition);
+BENCHMARK(BM_RsrcPositionVelocityAcceleration);
+BENCHMARK(BM_HexflexGuidancePoint);
+BENCHMARK_MAIN();
