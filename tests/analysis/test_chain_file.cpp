@@ -52,6 +52,19 @@ TEST(ChainFile, ExamplesLoadAndRun) {
   const auto r6 = analyze_chain(d6);
   EXPECT_TRUE(r6.ok());
   EXPECT_NEAR(r6.points[10].qdot[0], -0.37873758, 1e-8);
+
+  // The 5R arm of Table 1 from its reference configuration (A, B derived there).
+  const auto d5 = read_chain_description(example("chain_5r.toml"));
+  const auto r5 = analyze_chain(d5);
+  EXPECT_TRUE(r5.ok());
+  const guided_points ref = guided_points_at(d5.guidance, d5.start);
+  EXPECT_LT((ref.a - Eigen::Vector3d(514.3, -1016, 0)).norm(), 1e-9);
+  EXPECT_LT((ref.b - Eigen::Vector3d(660.3, -1016, 0)).norm(), 1e-9);
+  for (std::size_t k = 0; k < r5.points.size(); ++k) {
+    const guided_points p = guided_points_at(d5.guidance, r5.points[k].q);
+    EXPECT_LT((p.a - d5.targets[k].a).norm(), 1e-8) << k;
+    EXPECT_LT((p.b - d5.targets[k].b).norm(), 1e-8) << k;
+  }
 }
 
 TEST(ChainFile, ErrorsNameFileLineAndField) {
