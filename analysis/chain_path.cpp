@@ -144,6 +144,39 @@ Eigen::VectorXd predict_from(const chain_point& last, double t) {
   return last.q + dt * last.qdot + 0.5 * dt * dt * last.qddot;
 }
 
+chain_path_result new_path(std::string name, std::string kind, const std::vector<dh_link>& links,
+                           int input_joint, const chain_newton_options& options,
+                           std::size_t points) {
+  chain_path_result r;
+  r.name = std::move(name);
+  r.kind = std::move(kind);
+  r.joint_names = joint_names(links);
+  r.joint_is_angle = joint_is_angle(links);
+  r.input_joint = input_joint;
+  r.skip_singular = options.skip_singular;
+  // Reserved so that pointers to earlier points stay valid while the path grows.
+  r.points.reserve(points);
+  return r;
+}
+
+chain_point classify_point(const newton_outcome& out, double sigma_ratio, double t, double input,
+                           Eigen::Index joints, const chain_newton_options& options) {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  chain_point p;
+  p.t = t;
+  p.input = input;
+  p.iterations = out.iterations;
+  p.q = Eigen::VectorXd::Constant(joints, nan);
+  p.qdot = Eigen::VectorXd::Constant(joints, nan);
+  p.qddot = Eigen::VectorXd::Constant(joints, nan);
+  p.sigma_ratio = sigma_ratio;
+  const bool singular = out.singular_step || sigma_ratio < options.singular_ratio;
+  p.status = singular        ? point_status::singular
+             : out.converged ? point_status::converged
+                             : point_status::not_converged;
+  return p;
+}
+
 std::size_t chain_path_result::count(point_status s) const {
   return static_cast<std::size_t>(std::count_if(
       points.begin(), points.end(), [s](const chain_point& p) { return p.status == s; }));

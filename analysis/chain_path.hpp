@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/dh_chain.hpp"
+
 namespace kinevo::analysis {
 
 // The rotation residual of a closed chain. invariant: the printed f_r = 2 vect(P) - 2 vect(Q)
@@ -103,5 +105,16 @@ struct chain_path_result {
   std::string csv() const;
   std::string svg() const;  // joint values against the input
 };
+
+// An empty path of the chain `links` (joint names and units), `kind` "closure" or "guidance",
+// input_joint -1 for guidance; room for `points` points.
+chain_path_result new_path(std::string name, std::string kind, const std::vector<dh_link>& links,
+                           int input_joint, const chain_newton_options& options,
+                           std::size_t points);
+
+// A point from Newton's outcome: status by the outcome and the twist Jacobian's sigma ratio,
+// joint values, rates and accelerations NaN (the caller fills in what is determined).
+chain_point classify_point(const newton_outcome& out, double sigma_ratio, double t, double input,
+                           Eigen::Index joints, const chain_newton_options& options);
 
 }  // namespace kinevo::analysis

@@ -12,7 +12,6 @@ namespace kinevo::analysis {
 
 namespace {
 
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 // PartialPivLU's reciprocal condition estimate below this: the Newton step is refused.
 constexpr double step_rcond_limit = 1e-14;
 
@@ -130,26 +129,17 @@ chain_point solve_closed_chain(const closed_chain& chain, const input_sample& in
                         Eigen::MatrixXd& jac) { loop_residual(c, invariant, x, f, jac); },
                     x0, options, lu_step);
 
-  const auto n = static_cast<Eigen::Index>(chain.links.size());
-  chain_point p;
-  p.t = input.t;
-  p.input = input.value;
-  p.iterations = out.iterations;
-  p.residual = invariant ? "invariant" : "relative";
-  p.q = Eigen::VectorXd::Constant(n, nan);
-  p.qdot = Eigen::VectorXd::Constant(n, nan);
-  p.qddot = Eigen::VectorXd::Constant(n, nan);
   const chain_pose pose = evaluate_chain(c.links, out.x);
-  p.sigma_ratio = rank_of(twist_jacobian(c.links, pose)).ratio();
-  const bool singular = out.singular_step || p.sigma_ratio < options.singular_ratio;
-  p.status = singular        ? point_status::singular
-             : out.converged ? point_status::converged
-                             : point_status::not_converged;
+  chain_point p =
+      classify_point(out, rank_of(twist_jacobian(c.links, pose)).ratio(), input.t, input.value,
+                     static_cast<Eigen::Index>(chain.links.size()), options);
+  p.residual = invariant ? "invariant" : "relative";
   if (!out.converged) return p;  // never a guess reported as an answer
   p.q[chain.input] = input.value;
   for (std::size_t j = 0; j < c.links.size(); ++j)
     p.q[c.joint[j]] = out.x[static_cast<Eigen::Index>(j)];
-  if (singular || !options.rates) return p;  // a singular position's rates are not determined
+  // A singular position is known, its rates are not determined.
+  if (p.status == point_status::singular || !options.rates) return p;
   Eigen::VectorXd qdot, qddot;
   const bool revolute =
       chain.links[static_cast<std::size_t>(chain.input)].pair == pair_kind::revolute;
@@ -182,14 +172,8 @@ chain_path_result analyze_closed_chain(const closed_chain& chain,
                                        const chain_newton_options& options) {
   chain.validate();
   options.validate();
-  chain_path_result r;
-  r.name = chain.name;
-  r.kind = "closure";
-  r.joint_names = joint_names(chain.links);
-  r.joint_is_angle = joint_is_angle(chain.links);
-  r.input_joint = chain.input;
-  r.skip_singular = options.skip_singular;
-  r.points.reserve(inputs.size());
+  chain_path_result r =
+      new_path(chain.name, "closure", chain.links, chain.input, options, inputs.size());
   const chain_point* last = nullptr;  // the last regular point (points never reallocate)
   double last_det = 0.0;
   for (const auto& in : inputs) {

@@ -2,10 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include <fmt/format.h>
 
 namespace kinevo::analysis {
+
+dh_link dh_row(double a, double b, double alpha_deg, pair_kind pair, double theta_deg) {
+  constexpr double degree = std::numbers::pi / 180.0;
+  return {a, b, alpha_deg * degree, theta_deg * degree, pair};
+}
 
 Eigen::Matrix3d dh_rotation(double theta, double alpha) {
   const double c = std::cos(theta), s = std::sin(theta);

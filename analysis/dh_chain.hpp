@@ -25,6 +25,10 @@ struct dh_link {
   pair_kind pair = pair_kind::revolute;
 };
 
+// A link from a table row in degrees: alpha, and theta of a P pair.
+dh_link dh_row(double a, double b, double alpha_deg, pair_kind pair = pair_kind::revolute,
+               double theta_deg = 0.0);
+
 // Joint names theta_i / b_i (1-based) and which are angles.
 std::vector<std::string> joint_names(const std::vector<dh_link>& links);
 std::vector<bool> joint_is_angle(const std::vector<dh_link>& links);

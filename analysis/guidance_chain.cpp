@@ -10,7 +10,6 @@ namespace kinevo::analysis {
 
 namespace {
 
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 // |R_ii| of the Householder factor below this times the largest: the step is refused.
 constexpr double step_rank_limit = 1e-13;
 
@@ -64,23 +63,12 @@ chain_point solve_guidance(const guidance_chain& chain, const guidance_target& t
       damped_newton([&](const Eigen::VectorXd& q, Eigen::VectorXd& f,
                         Eigen::MatrixXd& j) { guidance_residual(chain, target, q, f, j); },
                     guess, options, least_squares_step);
-  const auto n = static_cast<Eigen::Index>(chain.links.size());
-  chain_point p;
-  p.t = target.t;
-  p.input = target.t;
-  p.iterations = out.iterations;
-  p.q = Eigen::VectorXd::Constant(n, nan);
-  p.qdot = Eigen::VectorXd::Constant(n, nan);
-  p.qddot = Eigen::VectorXd::Constant(n, nan);
   const Eigen::MatrixXd j = guidance_jacobian(chain, out.x);
-  p.sigma_ratio = rank_of(j).ratio();
-  const bool singular = out.singular_step || p.sigma_ratio < options.singular_ratio;
-  p.status = singular        ? point_status::singular
-             : out.converged ? point_status::converged
-                             : point_status::not_converged;
+  chain_point p = classify_point(out, rank_of(j).ratio(), target.t, target.t,
+                                 static_cast<Eigen::Index>(chain.links.size()), options);
   if (!out.converged) return p;
   p.q = out.x;
-  if (singular || !options.rates) return p;
+  if (p.status == point_status::singular || !options.rates) return p;
   // Eq. (13)-(15): J qdot = [v_A; v_B]; eq. (16)-(20) fixed: J qddot = [a_A; a_B] - (dJ/dt) qdot,
   // both in the least-squares sense (consistent when the motion keeps |AB|).
   const Eigen::HouseholderQR<Eigen::MatrixXd> qr(j);
@@ -102,13 +90,7 @@ chain_path_result analyze_guidance(const guidance_chain& chain,
                                    const chain_newton_options& options) {
   chain.validate();
   options.validate();
-  chain_path_result r;
-  r.name = chain.name;
-  r.kind = "guidance";
-  r.joint_names = joint_names(chain.links);
-  r.joint_is_angle = joint_is_angle(chain.links);
-  r.skip_singular = options.skip_singular;
-  r.points.reserve(targets.size());
+  chain_path_result r = new_path(chain.name, "guidance", chain.links, -1, options, targets.size());
   const chain_point* last = nullptr;
   for (const auto& target : targets) {
     r.points.push_back(solve_guidance(

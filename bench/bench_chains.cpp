@@ -8,43 +8,12 @@
 #include <numbers>
 #include <vector>
 
-#include "analysis/closed_chain.hpp"
-#include "analysis/guidance_chain.hpp"
+#include "analysis/example_chains.hpp"
 
 namespace {
 
 using namespace kinevo::analysis;
 constexpr double deg = std::numbers::pi / 180.0;
-
-dh_link link(double a, double b, double alpha_deg, pair_kind pair = pair_kind::revolute) {
-  dh_link l;
-  l.a = a;
-  l.b = b;
-  l.alpha = alpha_deg * deg;
-  l.pair = pair;
-  return l;
-}
-
-closed_chain seven_r() {
-  closed_chain c;
-  const double alpha[7] = {90, 0, 90, 90, 0, 90, 0};
-  for (int i = 0; i < 7; ++i) c.links.push_back(link(i == 6 ? 3.0 : 1.0, 0.0, alpha[i]));
-  c.input = 6;
-  return c;
-}
-
-closed_chain rsrc() {
-  closed_chain c;
-  c.links = {link(1, -2, 90),
-             link(0, 0, 90),
-             link(0, 0, 90),
-             link(0, 3, 90),
-             link(0, 0, 90),
-             link(0, 0, 0),
-             link(0, 0, 90, pair_kind::prismatic)};
-  c.input = 0;
-  return c;
-}
 
 // A path's regular points as (input, solution) pairs, solved once; each benchmark iteration
 // solves point k from the solution at point k - 1 (a 5 deg continuation step).
@@ -82,19 +51,13 @@ void run_path(benchmark::State& state, const path_fixture& f, bool rates) {
 const path_fixture& seven_r_path() {
   // 140..175 deg on the symmetric branch: regular points only (singular at 138.59 and 180 deg).
   static const path_fixture f = [] {
-    Eigen::VectorXd q(7);
-    q << 125 * deg, 52 * deg, -52 * deg, 250 * deg, 52 * deg, -52 * deg, 125 * deg;
-    return make_path(seven_r(), 140, 175, q);
+    return make_path(seven_r_example(), 140, 175, seven_r_branch(140 * deg));
   }();
   return f;
 }
 
 const path_fixture& rsrc_path() {
-  static const path_fixture f = [] {
-    Eigen::VectorXd q(7);
-    q << 0, 116.6 * deg, 48.2 * deg, 0, -131.8 * deg, -63.4 * deg, -2.0;
-    return make_path(rsrc(), 0, 360, q);
-  }();
+  static const path_fixture f = make_path(rsrc_example(), 0, 360, rsrc_start());
   return f;
 }
 
@@ -112,16 +75,9 @@ void BM_RsrcPositionVelocityAcceleration(benchmark::State& s) {
 }
 
 void BM_HexflexGuidancePoint(benchmark::State& state) {
-  guidance_chain g;
-  for (int i = 0; i < 5; ++i) g.links.push_back(link(1, 0, 90));
-  Eigen::VectorXd q(5);
-  q << 120 * deg, 0, -120 * deg, 0, 120 * deg;
-  guidance_target t;
-  t.t = 0.1;
-  t.a << -(1 + std::cos(0.1)), 0, std::sin(0.1);
-  t.a_dot << std::sin(0.1), 0, std::cos(0.1);
-  t.a_ddot << std::cos(0.1), 0, -std::sin(0.1);
-  t.b << -1, 0, 0;
+  const guidance_chain g = hexflex_example();
+  const guidance_target t = hexflex_target(0.1);
+  const Eigen::VectorXd q = hexflex_start();
   for (auto _ : state) {
     const chain_point p = solve_guidance(g, t, q, {});
     benchmark::DoNotOptimize(p.q.data());

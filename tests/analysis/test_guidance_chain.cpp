@@ -21,12 +21,6 @@ std::vector<guidance_target> hexflex_motion(double t_end, double dt) {
   return v;
 }
 
-Eigen::VectorXd hexflex_start() {
-  Eigen::VectorXd q(5);
-  q << 120 * deg, 0, -120 * deg, 0, 120 * deg;
-  return q;
-}
-
 }  // namespace
 
 TEST(GuidanceChain, JacobianAtPrintedConfiguration) {
@@ -34,7 +28,8 @@ TEST(GuidanceChain, JacobianAtPrintedConfiguration) {
   Eigen::MatrixXd expected(6, 5);
   expected << 0, 0, -r3, 0, 0, -2, 0, 1, 0, 0, 0, 0, 0, -1, 0, 0, 0, -r3, 0, 0, -1, 0, 0, 0, 1, 0,
       -0.5, 0, -0.5, 0;
-  const Eigen::MatrixXd j = guidance_jacobian(kinevo::test::hexflex(), hexflex_start());
+  const Eigen::MatrixXd j =
+      guidance_jacobian(kinevo::test::hexflex(), kinevo::test::hexflex_start());
   EXPECT_LT((j - expected).cwiseAbs().maxCoeff(), 1e-12);
   // Delta f = (0, 0, xi | 0, 0, 0) gives Delta theta = (0, xi, 0, -xi, 0).
   Eigen::VectorXd df(6);
@@ -44,14 +39,14 @@ TEST(GuidanceChain, JacobianAtPrintedConfiguration) {
   expected_dth << 0, 0.01, 0, -0.01, 0;
   EXPECT_LT((dth - expected_dth).cwiseAbs().maxCoeff(), 1e-12);
   // At t = 0 the guided points are where the closing link holds them.
-  const guided_points p = guided_points_at(kinevo::test::hexflex(), hexflex_start());
+  const guided_points p = guided_points_at(kinevo::test::hexflex(), kinevo::test::hexflex_start());
   EXPECT_LT((p.a - kinevo::test::hexflex_target(0).a).norm(), 1e-14);
   EXPECT_LT((p.b - kinevo::test::hexflex_target(0).b).norm(), 1e-14);
 }
 
 TEST(GuidanceChain, HexflexMotion) {
-  const auto r =
-      analyze_guidance(kinevo::test::hexflex(), hexflex_motion(2.0, 0.1), hexflex_start(), {});
+  const auto r = analyze_guidance(kinevo::test::hexflex(), hexflex_motion(2.0, 0.1),
+                                  kinevo::test::hexflex_start(), {});
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r.points.size(), 21u);
   for (const auto& p : r.points) {
@@ -85,8 +80,8 @@ TEST(GuidanceChain, HexflexMotion) {
 
 TEST(GuidanceChain, DeadPointReported) {
   // theta6 = t beyond 120 deg (2.094 s): no assembly; the Jacobian loses rank on the way.
-  const auto r =
-      analyze_guidance(kinevo::test::hexflex(), hexflex_motion(2.2, 0.1), hexflex_start(), {});
+  const auto r = analyze_guidance(kinevo::test::hexflex(), hexflex_motion(2.2, 0.1),
+                                  kinevo::test::hexflex_start(), {});
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.points[20].status, point_status::converged);
   EXPECT_NE(r.points[21].status, point_status::converged);
