@@ -170,7 +170,9 @@ chain_point classify_point(const newton_outcome& out, double sigma_ratio, double
   p.qdot = Eigen::VectorXd::Constant(joints, nan);
   p.qddot = Eigen::VectorXd::Constant(joints, nan);
   p.sigma_ratio = sigma_ratio;
-  const bool singular = out.singular_step || sigma_ratio < options.singular_ratio;
+  // Singular is a property of the configuration (the twist Jacobian), not of the residual.
+  const bool singular = sigma_ratio < options.singular_ratio;
+  p.formulation_singular = out.singular_step && !singular;
   p.status = singular        ? point_status::singular
              : out.converged ? point_status::converged
                              : point_status::not_converged;
@@ -194,8 +196,11 @@ std::vector<std::string> chain_path_result::problems() const {
       out.push_back(fmt::format("singular configuration at {} (sigma_min/sigma_max = {:.2e})",
                                 input_text(*this, p), p.sigma_ratio));
     } else if (p.status == point_status::not_converged) {
-      out.push_back(fmt::format("no convergence at {} after {} iterations", input_text(*this, p),
-                                p.iterations));
+      out.push_back(fmt::format(
+          "no convergence at {} after {} iterations{}", input_text(*this, p), p.iterations,
+          p.formulation_singular ? " (the rotation residual's Jacobian lost rank at a regular "
+                                   "configuration: use the relative residual)"
+                                 : ""));
     }
   }
   for (const auto& c : crossings) out.push_back("singular configuration crossed " + c);

@@ -77,6 +77,9 @@ struct chain_point {
   point_status status = point_status::converged;
   double sigma_ratio = 0.0;  // sigma_min / sigma_max of the twist Jacobian
   std::string residual;      // rotation residual used (closed chains)
+  // Newton stopped on a rank-deficient residual Jacobian at a regular configuration: the
+  // formulation's singularity (1 tr P - P at 90/180/270 deg), not the chain's.
+  bool formulation_singular = false;
 };
 
 // The continuation guess from the last regular point: q + qdot dt + qddot dt^2 / 2.

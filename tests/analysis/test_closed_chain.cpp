@@ -163,3 +163,22 @@ TEST(ClosedChain, OptionsValidate) {
   c.links.pop_back();
   EXPECT_THROW(c.validate(), kinevo::io::option_error);
 }
+
+TEST(ClosedChain, InvariantResidualSingularAtNinetyDegrees) {
+  // At phi = 0 the RSRC's target Q = Q_1^T turns by 90 deg: det(1 tr Q - Q) = 0, so the printed
+  // residual's Jacobian is singular at a regular configuration; the relative residual solves it.
+  const Eigen::Matrix3d q = dh_rotation(0.0, 90 * deg).transpose();
+  EXPECT_NEAR(rotation_angle(q), 90 * deg, 1e-15);
+  EXPECT_NEAR(invariant_matrix(q).determinant(), 0.0, 1e-15);
+  chain_newton_options inv;
+  inv.residual = rotation_residual::invariant;
+  const chain_point p =
+      solve_closed_chain(kinevo::test::rsrc(), {0, 0, 1, 0}, kinevo::test::rsrc_start(), inv);
+  EXPECT_EQ(p.status, point_status::not_converged);
+  EXPECT_TRUE(p.formulation_singular);
+  const chain_point a =
+      solve_closed_chain(kinevo::test::rsrc(), {0, 0, 1, 0}, kinevo::test::rsrc_start(), {});
+  EXPECT_EQ(a.status, point_status::converged);
+  EXPECT_EQ(a.residual, "relative");
+  EXPECT_NEAR(-a.q[6], 2.0, 1e-12);
+}
