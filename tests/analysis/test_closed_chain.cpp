@@ -182,3 +182,17 @@ TEST(ClosedChain, InvariantResidualSingularAtNinetyDegrees) {
   EXPECT_EQ(a.residual, "relative");
   EXPECT_NEAR(-a.q[6], 2.0, 1e-12);
 }
+
+TEST(ClosedChain, AnyJointCanBeTheInput) {
+  // The loop cut at joint 1 instead of 7: same configuration, and theta7dot = theta1dot on the
+  // symmetric branch.
+  auto chain = kinevo::test::seven_r();
+  chain.input = 0;
+  const Eigen::VectorXd exact = kinevo::test::seven_r_branch(150 * deg);
+  const chain_point p = solve_closed_chain(chain, {0, 150 * deg, 1, 0}, exact.array() + 0.05, {});
+  ASSERT_EQ(p.status, point_status::converged);
+  EXPECT_LT((p.q - exact).cwiseAbs().maxCoeff(), 1e-10);
+  EXPECT_NEAR(p.qdot[6], 1.0, 1e-10);
+  EXPECT_NEAR(p.qdot[1], 1.03795485, 1e-8);
+  EXPECT_NEAR(p.qddot[1], -2.696686, 1e-6);
+}
