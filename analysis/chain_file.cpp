@@ -16,7 +16,7 @@ namespace kinevo::analysis {
 namespace {
 
 constexpr double degree = std::numbers::pi / 180.0;
-constexpr std::size_t max_points = 100'000;
+constexpr std::size_t max_points = 10'000;
 
 // Where a node is, for messages: "file:line: field".
 struct locator {
