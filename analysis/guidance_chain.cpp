@@ -57,6 +57,8 @@ Eigen::MatrixXd guidance_jacobian(const guidance_chain& chain, const Eigen::Vect
   return j;
 }
 
+namespace {
+
 chain_point solve_guidance(const guidance_chain& chain, const guidance_target& target,
                            const Eigen::VectorXd& guess, const chain_newton_options& options) {
   const newton_outcome out =
@@ -83,6 +85,8 @@ chain_point solve_guidance(const guidance_chain& chain, const guidance_target& t
   p.qddot = qr.solve(rhs);
   return p;
 }
+
+}  // namespace
 
 chain_path_result analyze_guidance(const guidance_chain& chain,
                                    const std::vector<guidance_target>& targets,

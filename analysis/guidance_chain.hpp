@@ -42,9 +42,8 @@ guided_points guided_points_at(const guidance_chain& chain, const Eigen::VectorX
 // The 6 x n Jacobian [dA/dq; dB/dq].
 Eigen::MatrixXd guidance_jacobian(const guidance_chain& chain, const Eigen::VectorXd& q);
 
-chain_point solve_guidance(const guidance_chain& chain, const guidance_target& target,
-                           const Eigen::VectorXd& guess, const chain_newton_options& options);
-
+// The points of a motion by continuation, the first from `start` (a single target: one point
+// from that guess).
 chain_path_result analyze_guidance(const guidance_chain& chain,
                                    const std::vector<guidance_target>& targets,
                                    const Eigen::VectorXd& start,

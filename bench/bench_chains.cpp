@@ -76,11 +76,11 @@ void BM_RsrcPositionVelocityAcceleration(benchmark::State& s) {
 
 void BM_HexflexGuidancePoint(benchmark::State& state) {
   const guidance_chain g = hexflex_example();
-  const guidance_target t = hexflex_target(0.1);
+  const std::vector<guidance_target> t = {hexflex_target(0.1)};
   const Eigen::VectorXd q = hexflex_start();
   for (auto _ : state) {
-    const chain_point p = solve_guidance(g, t, q, {});
-    benchmark::DoNotOptimize(p.q.data());
+    const chain_path_result r = analyze_guidance(g, t, q, {});
+    benchmark::DoNotOptimize(r.points.data());
   }
 }
 
