@@ -80,16 +80,6 @@ void require_point_pairs(std::size_t points, std::size_t seconds, const std::str
                   points, seconds));
 }
 
-Eigen::Vector3d vect(const Eigen::Matrix3d& m) {
-  return 0.5 * Eigen::Vector3d(m(2, 1) - m(1, 2), m(0, 2) - m(2, 0), m(1, 0) - m(0, 1));
-}
-
-Eigen::Matrix3d skew(const Eigen::Vector3d& w) {
-  Eigen::Matrix3d s;
-  s << 0.0, -w.z(), w.y(), w.z(), 0.0, -w.x(), -w.y(), w.x(), 0.0;
-  return s;
-}
-
 second_moment second_moment_of(const std::vector<Eigen::Vector3d>& points) {
   second_moment s{Eigen::Vector3d::Zero(), Eigen::Matrix3d::Zero()};
   if (points.empty()) return s;

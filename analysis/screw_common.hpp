@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/rotation_invariants.hpp"
+
 namespace kinevo::analysis {
 
 struct screw_options {
@@ -69,11 +71,6 @@ struct screw_checks {
 // its `second` (second position or velocity).
 void require_point_pairs(std::size_t points, std::size_t seconds, const std::string& what,
                          const std::string& second);
-
-// vect(M) = ½ [M32 - M23, M13 - M31, M21 - M12] (Part I, eq. (15a)).
-Eigen::Vector3d vect(const Eigen::Matrix3d& m);
-// [w]x, so that skew(w) x = w x x.
-Eigen::Matrix3d skew(const Eigen::Vector3d& w);
 
 // The centroid of the points (Part I, eq. (2)) and the second-moment tensor about it,
 // A = sum(|p_i|^2 1 - p_i p_i^T) with p_i measured from the centroid (Part I, eq. (3a,b)).

@@ -4,8 +4,8 @@
 // must either load or be refused with one of the project's error types (io::input_error,
 // io::option_error); any other exception is a failure, and a crash or a hang ends the test
 // (ctest's timeout, ASan/UBSan in .ci/run). Failing inputs are written to --failures DIR.
-//   fuzz_loaders --corpus examples --seed 1 --count 3000 [--targets model,problem,table,config,cam]
-//                [--failures DIR] [--verbose]
+//   fuzz_loaders --corpus examples --seed 1 --count 3000
+//                [--targets model,problem,table,config,cam,chain] [--failures DIR] [--verbose]
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/chain_file.hpp"
 #include "io/csv_table.hpp"
 #include "io/errors.hpp"
 #include "mechanics/model.hpp"
@@ -62,6 +63,12 @@ bool is_cam(const std::string& text) {
   return text.find("[[phase]]") != std::string::npos;
 }
 
+// Chain files (analysis/chain_file.hpp) say what kind of chain they describe.
+bool is_chain(const std::string& text) {
+  return text.find("kind = \"closure\"") != std::string::npos ||
+         text.find("kind = \"guidance\"") != std::string::npos;
+}
+
 std::vector<target> make_targets(const fs::path& corpus_dir) {
   target model{"model", {}, [](const std::string& text, const std::string& source) {
                  (void)mechanics::load_model_from_string(text, source);
@@ -85,6 +92,9 @@ std::vector<target> make_targets(const fs::path& corpus_dir) {
   target cam{"cam", {}, [](const std::string& text, const std::string& source) {
                (void)synthesis::parse_cam_file(text, source);
              }};
+  target chain{"chain", {}, [](const std::string& text, const std::string& source) {
+                 (void)analysis::parse_chain_description(text, source);
+               }};
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(corpus_dir)) files.push_back(e.path());
   std::sort(files.begin(), files.end());  // directory order differs between file systems
@@ -95,6 +105,8 @@ std::vector<target> make_targets(const fs::path& corpus_dir) {
       table.corpus.emplace_back(name, text);
     } else if (p.extension() == ".toml" && is_model(text)) {
       model.corpus.emplace_back(name, text);
+    } else if (p.extension() == ".toml" && is_chain(text)) {
+      chain.corpus.emplace_back(name, text);
     } else if (p.extension() == ".toml" && is_problem(text)) {
       problem.corpus.emplace_back(name, text);
     } else if (p.extension() == ".toml" && is_cam(text)) {
@@ -103,7 +115,7 @@ std::vector<target> make_targets(const fs::path& corpus_dir) {
       config.corpus.emplace_back(name, text);  // optimize_*.toml
     }
   }
-  return {model, problem, table, config, cam};
+  return {model, problem, table, config, cam, chain};
 }
 
 enum class outcome { loaded, refused, failed };

@@ -1,0 +1,307 @@
+#include "analysis/chain_path.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "io/option_error.hpp"
+#include "io/svg_plot.hpp"
+
+namespace kinevo::analysis {
+
+namespace {
+
+constexpr double degree = std::numbers::pi / 180.0;
+
+double max_abs(const Eigen::VectorXd& v) {
+  return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff();
+}
+
+// A joint value as printed: degrees for an angle, the length for a prismatic pair.
+double shown(double v, bool angle) {
+  return angle ? v / degree : v;
+}
+
+nlohmann::json json_number(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
+}
+
+nlohmann::json json_vector(const Eigen::VectorXd& v, const std::vector<bool>& angle, bool convert) {
+  nlohmann::json j = nlohmann::json::array();
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    j.push_back(json_number(convert ? shown(v[i], angle[static_cast<std::size_t>(i)]) : v[i]));
+  }
+  return j;
+}
+
+std::string cell(double x) {
+  return std::isfinite(x) ? fmt::format("{:.10g}", x) : "";
+}
+
+std::string input_text(const chain_path_result& r, const chain_point& p) {
+  if (r.input_joint < 0) return fmt::format("t = {:g} s", p.t);
+  const auto k = static_cast<std::size_t>(r.input_joint);
+  return fmt::format("{} = {:g}{}", r.joint_names[k], shown(p.input, r.joint_is_angle[k]),
+                     r.joint_is_angle[k] ? " deg" : "");
+}
+
+}  // namespace
+
+void chain_newton_options::validate() const {
+  io::require_real("tolerance", tolerance, {0.0, 1.0, true, false});
+  io::require_real("damping", damping, {0.0, 1.0, true, true});
+  io::require_integer("max_iterations", max_iterations, 1, 10000);
+  io::require_integer("max_damping_steps", max_damping_steps, 0, 200);
+  io::require_real("singular_ratio", singular_ratio, {0.0, 1.0, true, true});
+  io::require_real("switch_determinant", switch_determinant, {0.0, 8.0});
+}
+
+rotation_residual parse_rotation_residual(const std::string& name) {
+  if (name == "automatic") return rotation_residual::automatic;
+  if (name == "invariant") return rotation_residual::invariant;
+  if (name == "relative") return rotation_residual::relative;
+  throw io::option_error(
+      "residual",
+      fmt::format("must be automatic, invariant or relative (got '{}')", io::excerpt(name, 40)));
+}
+
+std::string to_string(rotation_residual r) {
+  switch (r) {
+    case rotation_residual::invariant:
+      return "invariant";
+    case rotation_residual::relative:
+      return "relative";
+    default:
+      return "automatic";
+  }
+}
+
+std::string to_string(point_status s) {
+  switch (s) {
+    case point_status::converged:
+      return "converged";
+    case point_status::singular:
+      return "singular";
+    default:
+      return "not_converged";
+  }
+}
+
+newton_outcome damped_newton(const residual_function& f, Eigen::VectorXd x0,
+                             const chain_newton_options& options, const step_solver& solve) {
+  newton_outcome out;
+  out.x = std::move(x0);
+  Eigen::VectorXd fx, ftrial, dx;
+  Eigen::MatrixXd j, jtrial;
+  f(out.x, fx, j);
+  for (out.iterations = 0; out.iterations < options.max_iterations;) {
+    if (!solve(j, fx, dx)) {
+      out.singular_step = true;
+      break;
+    }
+    ++out.iterations;
+    // NRDAMP: shrink the step until the residual decreases (or the step is negligible).
+    const double before = fx.norm();
+    for (int k = 0;; ++k) {
+      f(out.x + dx, ftrial, jtrial);
+      if (ftrial.norm() < before || max_abs(dx) < options.tolerance ||
+          k >= options.max_damping_steps) {
+        break;
+      }
+      dx *= options.damping;
+    }
+    out.x += dx;
+    fx.swap(ftrial);
+    j.swap(jtrial);
+    if (max_abs(dx) < options.tolerance && max_abs(fx) < options.tolerance) {
+      out.converged = true;
+      break;
+    }
+  }
+  // A residual already at round-off level is a solution even when the last step was not tiny.
+  out.residual = max_abs(fx);
+  if (!out.converged && out.residual < options.tolerance) out.converged = true;
+  return out;
+}
+
+rank_report rank_of(const Eigen::MatrixXd& jacobian) {
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(jacobian);
+  const auto& s = svd.singularValues();
+  rank_report r;
+  if (s.size() > 0) {
+    r.sigma_max = s[0];
+    r.sigma_min = s[s.size() - 1];
+  }
+  return r;
+}
+
+Eigen::VectorXd predict_from(const chain_point& last, double t) {
+  const double dt = t - last.t;
+  if (!last.qdot.allFinite() || !last.qddot.allFinite()) return last.q;  // positions only
+  return last.q + dt * last.qdot + 0.5 * dt * dt * last.qddot;
+}
+
+chain_path_result new_path(std::string name, std::string kind, const std::vector<dh_link>& links,
+                           int input_joint, const chain_newton_options& options,
+                           std::size_t points) {
+  chain_path_result r;
+  r.name = std::move(name);
+  r.kind = std::move(kind);
+  r.joint_names = joint_names(links);
+  r.joint_is_angle = joint_is_angle(links);
+  r.input_joint = input_joint;
+  r.skip_singular = options.skip_singular;
+  // Reserved so that pointers to earlier points stay valid while the path grows.
+  r.points.reserve(points);
+  return r;
+}
+
+chain_point classify_point(const newton_outcome& out, double sigma_ratio, double t, double input,
+                           Eigen::Index joints, const chain_newton_options& options) {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  chain_point p;
+  p.t = t;
+  p.input = input;
+  p.iterations = out.iterations;
+  p.q = Eigen::VectorXd::Constant(joints, nan);
+  p.qdot = Eigen::VectorXd::Constant(joints, nan);
+  p.qddot = Eigen::VectorXd::Constant(joints, nan);
+  p.sigma_ratio = sigma_ratio;
+  // Singular is a property of the configuration (the twist Jacobian), not of the residual.
+  const bool singular = sigma_ratio < options.singular_ratio;
+  p.formulation_singular = out.singular_step && !singular;
+  p.status = singular        ? point_status::singular
+             : out.converged ? point_status::converged
+                             : point_status::not_converged;
+  return p;
+}
+
+std::size_t chain_path_result::count(point_status s) const {
+  return static_cast<std::size_t>(std::count_if(
+      points.begin(), points.end(), [s](const chain_point& p) { return p.status == s; }));
+}
+
+bool chain_path_result::ok() const {
+  if (count(point_status::not_converged) > 0) return false;
+  return skip_singular || (count(point_status::singular) == 0 && crossings.empty());
+}
+
+std::vector<std::string> chain_path_result::problems() const {
+  std::vector<std::string> out;
+  for (const auto& p : points) {
+    if (p.status == point_status::singular) {
+      out.push_back(fmt::format("singular configuration at {} (sigma_min/sigma_max = {:.2e})",
+                                input_text(*this, p), p.sigma_ratio));
+    } else if (p.status == point_status::not_converged) {
+      out.push_back(fmt::format(
+          "no convergence at {} after {} iterations{}", input_text(*this, p), p.iterations,
+          p.formulation_singular ? " (the rotation residual's Jacobian lost rank at a regular "
+                                   "configuration: use the relative residual)"
+                                 : ""));
+    }
+  }
+  for (const auto& c : crossings) out.push_back("singular configuration crossed " + c);
+  return out;
+}
+
+std::string chain_path_result::full_report() const {
+  std::string s = fmt::format("{} ({}): {} points, {} converged, {} singular, {} not converged\n",
+                              name, kind, points.size(), count(point_status::converged),
+                              count(point_status::singular), count(point_status::not_converged));
+  std::string header = fmt::format("{:>16}", input_joint < 0 ? "t" : "input");
+  for (const auto& n : joint_names) header += fmt::format(" {:>12}", n);
+  s += header + "   it  status\n";
+  for (const auto& p : points) {
+    std::string line =
+        fmt::format("{:>16}", input_joint < 0 ? fmt::format("{:g}", p.t) : input_text(*this, p));
+    for (Eigen::Index i = 0; i < p.q.size(); ++i) {
+      line += fmt::format(" {:>12.6f}", shown(p.q[i], joint_is_angle[static_cast<std::size_t>(i)]));
+    }
+    s += line + fmt::format(" {:>4}  {}\n", p.iterations, to_string(p.status));
+  }
+  for (const auto& pr : problems()) s += pr + "\n";
+  s += ok() ? "status: ok\n" : "status: failed\n";
+  return s;
+}
+
+nlohmann::json chain_path_result::to_json() const {
+  nlohmann::json j;
+  j["name"] = name;
+  j["kind"] = kind;
+  j["status"] = ok() ? "ok" : "failed";
+  j["joints"] = joint_names;
+  j["angle_unit"] = "deg";
+  if (input_joint >= 0) j["input_joint"] = input_joint + 1;
+  j["converged"] = count(point_status::converged);
+  j["singular"] = count(point_status::singular);
+  j["not_converged"] = count(point_status::not_converged);
+  j["crossings"] = crossings;
+  j["problems"] = problems();
+  nlohmann::json pts = nlohmann::json::array();
+  for (const auto& p : points) {
+    nlohmann::json q;
+    q["t"] = p.t;
+    q["input"] = input_joint < 0
+                     ? p.t
+                     : shown(p.input, joint_is_angle[static_cast<std::size_t>(input_joint)]);
+    q["q"] = json_vector(p.q, joint_is_angle, true);
+    q["qdot"] = json_vector(p.qdot, joint_is_angle, false);
+    q["qddot"] = json_vector(p.qddot, joint_is_angle, false);
+    q["iterations"] = p.iterations;
+    q["status"] = to_string(p.status);
+    q["sigma_ratio"] = json_number(p.sigma_ratio);
+    if (!p.residual.empty()) q["residual"] = p.residual;
+    pts.push_back(std::move(q));
+  }
+  j["points"] = std::move(pts);
+  return j;
+}
+
+std::string chain_path_result::csv() const {
+  std::string s = "t,input";
+  for (std::size_t i = 0; i < joint_names.size(); ++i) {
+    s += fmt::format(",{}{}", joint_names[i], joint_is_angle[i] ? "_deg" : "");
+  }
+  for (const auto& n : joint_names) s += fmt::format(",{}_dot", n);
+  for (const auto& n : joint_names) s += fmt::format(",{}_ddot", n);
+  s += ",iterations,status,sigma_ratio\n";
+  for (const auto& p : points) {
+    const double in = input_joint < 0
+                          ? p.t
+                          : shown(p.input, joint_is_angle[static_cast<std::size_t>(input_joint)]);
+    s += fmt::format("{},{}", cell(p.t), cell(in));
+    for (Eigen::Index i = 0; i < p.q.size(); ++i) {
+      s += fmt::format(",{}", cell(shown(p.q[i], joint_is_angle[static_cast<std::size_t>(i)])));
+    }
+    for (Eigen::Index i = 0; i < p.qdot.size(); ++i) s += fmt::format(",{}", cell(p.qdot[i]));
+    for (Eigen::Index i = 0; i < p.qddot.size(); ++i) s += fmt::format(",{}", cell(p.qddot[i]));
+    s += fmt::format(",{},{},{}\n", p.iterations, to_string(p.status), cell(p.sigma_ratio));
+  }
+  return s;
+}
+
+std::string chain_path_result::svg() const {
+  std::vector<io::chart_series> series;
+  for (std::size_t i = 0; i < joint_names.size(); ++i) {
+    if (static_cast<int>(i) == input_joint) continue;
+    io::chart_series c;
+    c.label = joint_names[i];
+    for (const auto& p : points) {
+      c.x.push_back(input_joint < 0
+                        ? p.t
+                        : shown(p.input, joint_is_angle[static_cast<std::size_t>(input_joint)]));
+      c.y.push_back(shown(p.q[static_cast<Eigen::Index>(i)], joint_is_angle[i]));
+    }
+    series.push_back(std::move(c));
+  }
+  io::chart_options o;
+  o.title = name + ": joint values (singular and unconverged points left out)";
+  o.x_label = input_joint < 0 ? "t (s)" : joint_names[static_cast<std::size_t>(input_joint)];
+  o.y_label = "joint value (deg or length)";
+  return io::line_chart_svg(series, o);
+}
+
+}  // namespace kinevo::analysis

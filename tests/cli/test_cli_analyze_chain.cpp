@@ -1,0 +1,73 @@
+// End-to-end tests of `kinevo analyze chain` on the examples.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "run_command.hpp"
+
+namespace {
+
+using kinevo::test::run_kinevo;
+
+std::string example(const std::string& name) {
+  return std::string(KINEVO_EXAMPLES) + "/" + name;
+}
+
+}  // namespace
+
+TEST(CliAnalyzeChain, HexflexJsonAndFiles) {
+  const auto dir = kinevo::test::fresh_dir("analyze_chain");
+  const auto r = run_kinevo("analyze chain " + example("chain_6r_hexflex.toml") + " --json -o " +
+                            dir.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_EQ(j["points"].size(), 21u);
+  EXPECT_NEAR(j["points"][10]["q"][0].get<double>(), 110.534835, 1e-6);
+  EXPECT_NEAR(j["points"][10]["qddot"][0].get<double>(), -0.60326492, 1e-8);
+  EXPECT_TRUE(std::filesystem::exists(dir / "chain.csv"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "chain.svg"));
+  std::ifstream csv(dir / "chain.csv");
+  std::string header;
+  std::getline(csv, header);
+  EXPECT_EQ(header.rfind("t,input,theta1_deg,", 0), 0u) << header;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliAnalyzeChain, SevenRSingularExitsOne) {
+  const auto r = run_kinevo("analyze chain " + example("chain_7r.toml") + " -q");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("singular configuration at theta7 = 180 deg"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("crossed between theta7 = 135 and 140"), std::string::npos) << r.err;
+  const auto skip =
+      run_kinevo("analyze chain " + example("chain_7r.toml") + " --skip-singular --json");
+  EXPECT_EQ(skip.status, 0) << skip.err;
+  const auto j = nlohmann::json::parse(skip.out);
+  EXPECT_EQ(j["singular"], 1);
+  EXPECT_EQ(j["points"][11]["status"], "singular");
+  EXPECT_TRUE(j["points"][11]["q"][1].is_null());  // never a guess as an answer
+}
+
+TEST(CliAnalyzeChain, RsrcText) {
+  const auto r = run_kinevo("analyze chain " + example("chain_rsrc.toml"));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("status: ok"), std::string::npos);
+}
+
+TEST(CliAnalyzeChain, BadInputExitsTwo) {
+  const auto dir = kinevo::test::fresh_dir("analyze_chain_bad");
+  const auto file = dir / "bad.toml";
+  std::ofstream(file) << "kind = \"closure\"\nlinks = [ { a = 1, b = 0, alpha = \"x\" } ]\n";
+  const auto r = run_kinevo("analyze chain " + file.string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("bad.toml:2: links[1].alpha: must be a finite number"), std::string::npos)
+      << r.err;
+  const auto res = run_kinevo("analyze chain " + example("chain_rsrc.toml") + " --residual nope");
+  EXPECT_EQ(res.status, 2);
+  std::filesystem::remove_all(dir);
+}
