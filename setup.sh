@@ -33,7 +33,10 @@ if ((${#missing[@]})); then
 fi
 
 build_dir=${BUILD_DIR:-build}
-if [[ ! -f "$build_dir/build.ninja" ]]; then
+# Configure when there is no build yet, when packages were just installed or when --bench is
+# given: find_package() results are cached, so a build configured before pagmo2/MuJoCo were
+# installed would never build the comparison programs. A run with nothing to do stays quick.
+if [[ ! -f "$build_dir/build.ninja" ]] || ((${#missing[@]})) || [[ " $* " == *" --bench "* ]]; then
   # shellcheck disable=SC2086
   cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-}
 fi
