@@ -121,7 +121,9 @@ void add_ga_options(CLI::App& sub, optimization::optimize_options& o) {
       ->capture_default_str();
   add_enum_option(sub, "--selection", g.selection, ga::parse_selection, "sus, tournament or rank")
       ->default_str(ga::to_string(g.selection));
-  sub.add_option("--tournament-size", g.tournament_size)->capture_default_str();
+  sub.add_option("--tournament-size", g.tournament_size,
+                 "Tournament: best of this many (1: random)")
+      ->capture_default_str();
   sub.add_option("--rank-pressure", g.rank_pressure, "Linear ranking pressure in [1, 2]")
       ->capture_default_str();
   add_enum_option(sub, "--crossover", g.crossover, ga::parse_crossover,
@@ -131,22 +133,27 @@ void add_ga_options(CLI::App& sub, optimization::optimize_options& o) {
       ->capture_default_str();
   sub.add_option("--crossover-points", g.crossover_points, "n of n-point crossover")
       ->capture_default_str();
-  sub.add_option("--uniform-swap", g.uniform_swap)->capture_default_str();
-  sub.add_option("--sbx-eta", g.sbx_eta)->capture_default_str();
+  sub.add_option("--uniform-swap", g.uniform_swap, "Uniform crossover: per-gene swap probability")
+      ->capture_default_str();
+  sub.add_option("--sbx-eta", g.sbx_eta, "SBX index (larger: children nearer the parents)")
+      ->capture_default_str();
   sub.add_option("--blx-alpha", g.blx_alpha, "BLX-alpha extension of the parents' interval")
       ->capture_default_str();
   sub.add_option("--de-weight", g.de_weight, "F of de crossover, in (0, 2]")->capture_default_str();
   add_enum_option(sub, "--mutation", g.mutation, ga::parse_mutation,
                   "bit_flip, polynomial, gaussian (default: polynomial for real, bit_flip "
                   "for binary/gray)");
-  sub.add_option("--bit-mutation-rate", g.bit_mutation_rate)->capture_default_str();
+  sub.add_option("--bit-mutation-rate", g.bit_mutation_rate, "Per-bit rate of bit_flip")
+      ->capture_default_str();
   sub.add_option("--gene-mutation-rate", g.gene_mutation_rate,
                  "Per-gene rate for real genes (negative: 1/dim)")
       ->capture_default_str();
-  sub.add_option("--polynomial-eta", g.polynomial_eta)->capture_default_str();
+  sub.add_option("--polynomial-eta", g.polynomial_eta, "Polynomial mutation distribution index")
+      ->capture_default_str();
   sub.add_option("--gaussian-sigma", g.gaussian_sigma, "Fraction of the box width")
       ->capture_default_str();
-  sub.add_option("--elites", g.elites)->capture_default_str();
+  sub.add_option("--elites", g.elites, "Best individuals kept unchanged each generation")
+      ->capture_default_str();
   sub.add_flag("--gaucsd", o.gaucsd,
                "GAucsd settings of the generalized-inverse dissertation: 16-bit binary, "
                "SUS, two-point crossover 0.6, bit mutation 0.001");
@@ -179,12 +186,15 @@ void add_constraint_options(CLI::App& sub, optimization::optimize_options& o) {
 }
 
 void add_island_options(CLI::App& sub, ga::island_options& i) {
-  sub.add_option("--islands", i.islands)->capture_default_str();
+  sub.add_option("--islands", i.islands, "Islands (threads, or spread over MPI ranks)")
+      ->capture_default_str();
   add_enum_option(sub, "--topology", i.links, ga::parse_topology,
                   "ring, fully_connected, random, unconnected")
       ->default_str(ga::to_string(i.links));
-  sub.add_option("--migration-interval", i.migration_interval)->capture_default_str();
-  sub.add_option("--migrants", i.migrants)->capture_default_str();
+  sub.add_option("--migration-interval", i.migration_interval, "Generations between migrations")
+      ->capture_default_str();
+  sub.add_option("--migrants", i.migrants, "Individuals each island sends per migration")
+      ->capture_default_str();
   add_enum_option(sub, "--transport", i.via, ga::parse_transport, "automatic, threads or mpi")
       ->default_str(ga::to_string(i.via));
   sub.add_option("--threads", i.threads, "Threads per process (0: automatic)")
@@ -200,7 +210,9 @@ void add_termination_options(CLI::App& sub, ga::termination& t) {
   sub.add_option("--stall-generations", t.stall_generations,
                  "Stop after this many generations without improvement (0: off)")
       ->capture_default_str();
-  sub.add_option("--stall-tolerance", t.stall_tolerance)->capture_default_str();
+  sub.add_option("--stall-tolerance", t.stall_tolerance,
+                 "Improvement smaller than this counts as a stall")
+      ->capture_default_str();
   sub.add_option("--max-seconds", t.max_seconds, "Wall-time limit (0: none)")
       ->capture_default_str();
 }

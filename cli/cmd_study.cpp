@@ -94,7 +94,10 @@ const command_registration study_registration(
           "double-pendulum",
           "Gauss' principle by the island GA: Table 5.1 at t = 0 (thesis and default presets), "
           "convergence figures, and the motion with the GA solver beside GIGSP");
-      dp->add_option("--out", a->out, "Output folder")->capture_default_str();
+      // A folder of outputs is -o/--output-dir in every command (docs/cli.md); --out, its first
+      // name here, stays for existing scripts.
+      dp->add_option("-o,--output-dir", a->out, "Output folder")->capture_default_str();
+      dp->add_option("--out", a->out, "Same as --output-dir (older name, kept)");
       dp->add_option("--preset", a->options.preset,
                      "GA preset of the error target and the motion: default or thesis")
           ->capture_default_str();

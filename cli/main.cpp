@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/did_you_mean.hpp"
+#include "cli/version.hpp"
 #include "ga/mpi_environment.hpp"
 #include "gauss/register_ga_solver.hpp"
 #include "io/errors.hpp"
@@ -46,7 +48,7 @@ int main(int argc, char** argv) {
   studies::register_distributed_gigsp();
   CLI::App app{
       "kinevo: genetic algorithms and classical optimisers for mechanism dynamics and synthesis"};
-  app.set_version_flag("--version", "kinevo 0.1.0");
+  app.set_version_flag("--version", std::string("kinevo ") + cli::version);
   app.require_subcommand(1);
   app.fallthrough(false);
 
@@ -79,6 +81,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = root ? app.exit(e) : e.get_exit_code();
+    if (code != 0 && root) fmt::print(stderr, "{}", cli::did_you_mean(app, argc, argv));
     return code == 0 ? 0 : cli::exit_bad_input;
   }
 

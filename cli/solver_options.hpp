@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cli/command.hpp"
+#include "gauss/gauss_ga_solver.hpp"
 #include "io/errors.hpp"
 #include "mechanics/solver_factory.hpp"
 
@@ -25,7 +26,12 @@ inline void add_solver_options(CLI::App& sub, mechanics::solver_options& o) {
                  "solver: worker threads per process (0: one per island, at most the cores)")
       ->check(CLI::Range(0, 4096));
   add_seed_option(sub, "--seed", o.seed, "GA solver: seed");
-  sub.add_option("--preset", o.preset, "GA solver: preset")->capture_default_str();
+  std::string presets;
+  for (const auto& name : gauss::gauss_ga_preset_names()) {
+    presets += (presets.empty() ? "" : ", ") + name;
+  }
+  sub.add_option("--preset", o.preset, "GA solver: preset, one of " + presets)
+      ->capture_default_str();
   sub.add_option("--tolerance", o.tolerance, "Iterative solvers: stopping tolerance")
       ->capture_default_str();
 }

@@ -27,8 +27,7 @@ TEST(progress, line_shows_elapsed_and_eta_from_average_rate) {
 
 TEST(progress, no_eta_before_any_work_or_at_the_end_or_when_unknown) {
   EXPECT_EQ(format_progress("optimize", 0.0, "", 1.0), "optimize   0.0%  0:01 elapsed");
-  EXPECT_EQ(format_progress("optimize", 1.0, "done", 61.0),
-            "optimize 100.0% done  1:01 elapsed");
+  EXPECT_EQ(format_progress("optimize", 1.0, "done", 61.0), "optimize 100.0% done  1:01 elapsed");
   EXPECT_EQ(format_progress("study", -1.0, "row 3", 2.0), "study row 3  0:02 elapsed");
 }
 

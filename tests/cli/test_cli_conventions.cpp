@@ -1,0 +1,139 @@
+// Conventions every subcommand follows (docs/cli.md): each option and subcommand in --help has a
+// description, a misspelt subcommand or option gets a "did you mean", --version prints the
+// project's version, and a folder of outputs is -o/--output-dir.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/cli/run_command.hpp"
+
+namespace kinevo::test {
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
+// CLI11 2.x writes an entry as "  NAME" padded to column 30 and the description from there, or,
+// when NAME reaches column 30, the description on the next line after 30 spaces.
+constexpr std::size_t description_column = 30;
+
+bool is_entry(const std::string& line) {
+  return line.size() > 2 && line.compare(0, 2, "  ") == 0 && line[2] != ' ';
+}
+
+bool has_description(const std::vector<std::string>& lines, std::size_t i) {
+  const std::string& l = lines[i];
+  if (l.size() > description_column && l[description_column - 1] == ' ' &&
+      l[description_column] != ' ') {
+    return true;
+  }
+  if (i + 1 < lines.size()) {
+    const std::string& next = lines[i + 1];
+    return next.size() > description_column && next.find_first_not_of(' ') == description_column;
+  }
+  return false;
+}
+
+// Checks one command's help, then recurses into its subcommands. `path` is "" for kinevo itself.
+void check_help(const std::string& path, int& commands_seen) {
+  const auto r = run_kinevo(path + " --help");
+  ASSERT_EQ(r.status, 0) << path;
+  ++commands_seen;
+  const auto lines = lines_of(r.out);
+  std::string section;
+  std::vector<std::string> children;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string& l = lines[i];
+    if (!l.empty() && l[0] != ' ' && l.back() == ':') {
+      section = l;
+      continue;
+    }
+    if (section.empty() || !is_entry(l)) continue;
+    EXPECT_TRUE(has_description(lines, i)) << "kinevo " << path << ": no description: " << l;
+    if (section == "Subcommands:") children.push_back(l.substr(2, l.find(' ', 2) - 2));
+  }
+  for (const auto& child : children) check_help(path + " " + child, commands_seen);
+}
+
+TEST(CliConventions, EveryOptionAndSubcommandHasADescription) {
+  int commands_seen = 0;
+  check_help("", commands_seen);
+  // kinevo, its subcommands and their children (synth fourbar, analyze chain, ...).
+  EXPECT_GT(commands_seen, 15);
+}
+
+TEST(CliConventions, OptimizeOptionsAllHaveHelp) {
+  const auto r = run_kinevo("optimize --help");
+  ASSERT_EQ(r.status, 0);
+  const auto lines = lines_of(r.out);
+  for (const char* name : {"--tournament-size", "--elites", "--islands", "--migrants",
+                           "--stall-tolerance", "--sbx-eta"}) {
+    bool found = false;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (lines[i].rfind(std::string("  ") + name + " ", 0) != 0) continue;
+      found = true;
+      EXPECT_TRUE(has_description(lines, i)) << lines[i];
+    }
+    EXPECT_TRUE(found) << name;
+  }
+}
+
+TEST(CliConventions, PresetListsItsValues) {
+  for (const char* cmd : {"simulate --help", "accel --help"}) {
+    const auto r = run_kinevo(cmd);
+    ASSERT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("preset, one of default, thesis"), std::string::npos) << cmd;
+  }
+}
+
+TEST(CliConventions, MisspeltSubcommandSuggestsTheName) {
+  const auto r = run_kinevo("simulat examples/double_pendulum.toml");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("did you mean 'simulate'?"), std::string::npos) << r.err;
+}
+
+TEST(CliConventions, MisspeltNestedSubcommandSuggestsTheName) {
+  const auto r = run_kinevo("synth forbar --table x.csv");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("did you mean 'fourbar'?"), std::string::npos) << r.err;
+}
+
+TEST(CliConventions, MisspeltOptionSuggestsTheName) {
+  const auto r =
+      run_kinevo("simulate " + std::string(KINEVO_EXAMPLES) + "/double_pendulum.toml --t-edn 1");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("unknown '--t-edn': did you mean '--t-end'?"), std::string::npos) << r.err;
+}
+
+TEST(CliConventions, FarOffWordGetsNoSuggestion) {
+  const auto r = run_kinevo("frobnicate");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
+}
+
+TEST(CliConventions, VersionIsTheProjectVersion) {
+  const auto r = run_kinevo("--version");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, std::string("kinevo ") + KINEVO_PROJECT_VERSION + "\n");
+}
+
+TEST(CliConventions, StudyTakesOutputDirAndKeepsOut) {
+  for (const char* option : {"-o", "--out"}) {
+    const auto dir = fresh_dir(std::string("study_output_dir") + option);
+    const auto r = run_kinevo(std::string("study double-pendulum --t-end 0 --quiet ") + option +
+                              " " + dir.string());
+    EXPECT_EQ(r.status, 0) << option << r.err;
+    EXPECT_FALSE(std::filesystem::is_empty(dir)) << option;
+    std::filesystem::remove_all(dir);
+  }
+}
+
+}  // namespace
+}  // namespace kinevo::test
