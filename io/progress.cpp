@@ -32,7 +32,9 @@ std::string format_progress(const std::string& label, double fraction, const std
 progress_line::progress_line(std::string label, bool quiet)
     : label_(std::move(label)), visible_(!quiet && ::isatty(STDERR_FILENO) != 0) {}
 
-progress_line::~progress_line() { finish(); }
+progress_line::~progress_line() {
+  finish();
+}
 
 void progress_line::update(double fraction, const std::string& detail) {
   if (!visible_) return;

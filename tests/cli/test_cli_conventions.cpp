@@ -52,7 +52,11 @@ void check_help(const std::string& path, int& commands_seen) {
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string& l = lines[i];
     if (!l.empty() && l[0] != ' ' && l.back() == ':') {
-      section = l;
+      // CLI11's sections, or an option group (entries are options); a footer's "Exit status:"
+      // and its table are free text.
+      const bool options_follow = i + 1 < lines.size() && lines[i + 1].rfind("  -", 0) == 0;
+      const bool known = l == "Positionals:" || l == "Options:" || l == "Subcommands:";
+      section = known || options_follow ? l : "";
       continue;
     }
     if (section.empty() || !is_entry(l)) continue;
