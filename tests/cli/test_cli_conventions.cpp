@@ -59,6 +59,7 @@ void check_help(const std::string& path, int& commands_seen) {
       section = known || options_follow ? l : "";
       continue;
     }
+    if (l.find_first_not_of(' ') == std::string::npos) section.clear();  // a section ends
     if (section.empty() || !is_entry(l)) continue;
     EXPECT_TRUE(has_description(lines, i)) << "kinevo " << path << ": no description: " << l;
     if (section == "Subcommands:") children.push_back(l.substr(2, l.find(' ', 2) - 2));
