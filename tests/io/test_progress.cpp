@@ -8,7 +8,7 @@ namespace {
 using kinevo::io::format_duration;
 using kinevo::io::format_progress;
 
-TEST(progress, duration_is_minutes_and_seconds_then_hours) {
+TEST(Progress, DurationIsMinutesAndSecondsThenHours) {
   EXPECT_EQ(format_duration(0.0), "0:00");
   EXPECT_EQ(format_duration(4.4), "0:04");
   EXPECT_EQ(format_duration(59.6), "1:00");
@@ -17,7 +17,7 @@ TEST(progress, duration_is_minutes_and_seconds_then_hours) {
   EXPECT_EQ(format_duration(-5.0), "0:00");
 }
 
-TEST(progress, line_shows_elapsed_and_eta_from_average_rate) {
+TEST(Progress, LineShowsElapsedAndEtaFromAverageRate) {
   // 4 s for 14.5 %: the remaining 85.5 % takes 4 * 85.5 / 14.5 = 23.6 s, shown as 0:24.
   EXPECT_EQ(format_progress("simulate", 0.145, "t = 1.157", 4.0),
             "simulate  14.5% t = 1.157  0:04 elapsed, ETA 0:24");
@@ -25,7 +25,7 @@ TEST(progress, line_shows_elapsed_and_eta_from_average_rate) {
             "simulate  50.0% t = 1  0:10 elapsed, ETA 0:10");
 }
 
-TEST(progress, no_eta_before_any_work_or_at_the_end_or_when_unknown) {
+TEST(Progress, NoEtaBeforeAnyWorkOrAtTheEndOrWhenUnknown) {
   EXPECT_EQ(format_progress("optimize", 0.0, "", 1.0), "optimize   0.0%  0:01 elapsed");
   EXPECT_EQ(format_progress("optimize", 1.0, "done", 61.0), "optimize 100.0% done  1:01 elapsed");
   EXPECT_EQ(format_progress("study", -1.0, "row 3", 2.0), "study row 3  0:02 elapsed");
