@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "io/errors.hpp"
 
@@ -25,6 +26,56 @@ std::vector<std::size_t> indices_of(const std::vector<std::string>& plotted,
   std::vector<std::size_t> index;
   for (const auto& p : plotted) index.push_back(index_of(p, columns, "plot_columns"));
   return index;
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// The unit of a recorded column, read from the names the components give their coordinates
+// (<body>_x, _y, _z: length; _phi: angle; _e0.._e3: Euler parameters, no unit) with SI units,
+// the units of the examples; a coordinate declared by name in the file has "model units".
+std::string column_unit(std::string name) {
+  if (name == "t") return "s";
+  if (name == "energy") return "J";
+  if (name == "position_violation" || name == "velocity_violation" ||
+      name == "reference_difference") {
+    return "model units";
+  }
+  if (ends_with(name, "_active") || ends_with(name, "_slip") || name == "solve_status" ||
+      name == "unconverged_solves") {
+    return "1";
+  }
+  const bool force = name.rfind("fc_", 0) == 0;
+  if (force) name = name.substr(3);
+  std::string per_time;
+  if (ends_with(name, "_ddot")) {
+    name.resize(name.size() - 5), per_time = "/s^2";
+  } else if (ends_with(name, "_dot")) {
+    name.resize(name.size() - 4), per_time = "/s";
+  }
+  std::string base = "model units";
+  if (ends_with(name, "_x") || ends_with(name, "_y") || ends_with(name, "_z")) base = "m";
+  if (ends_with(name, "_phi")) base = "rad";
+  if (name.size() > 3 && name[name.size() - 3] == '_' && name[name.size() - 2] == 'e' &&
+      std::isdigit(static_cast<unsigned char>(name.back()))) {
+    base = "1";
+  }
+  if (force) return base == "rad" ? "N m" : base == "m" ? "N" : "model units";
+  if (per_time.empty()) return base;
+  return (base == "1" ? "1" : base) + per_time;
+}
+
+// "name [unit]" for one column; several columns of one unit share it, mixed units are listed.
+std::string axis_label(const std::vector<std::string>& columns) {
+  std::vector<std::string> units;
+  for (const auto& c : columns) {
+    const auto u = column_unit(c);
+    if (std::find(units.begin(), units.end(), u) == units.end()) units.push_back(u);
+  }
+  const std::string names = columns.size() <= 4 ? fmt::format("{}", fmt::join(columns, ", "))
+                                                : fmt::format("{} columns", columns.size());
+  return fmt::format("{} [{}]", names, fmt::join(units, ", "));
 }
 
 }  // namespace
@@ -66,8 +117,8 @@ void trajectory_recorder::save_plot(const std::filesystem::path& path,
                                     const std::string& title) const {
   io::chart_options co;
   co.title = title;
-  co.x_label = plot_x_ == "t" ? "t [s]" : plot_x_;
-  co.y_label = plotted_.size() == 1 ? plotted_[0] : "value";
+  co.x_label = axis_label({plot_x_});
+  co.y_label = axis_label(plotted_);
   io::save_line_chart(path, series_, co);
 }
 
