@@ -477,7 +477,7 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
     for (const auto& s : accel_series[k]) {
       for (double x : s.x) first_eval = std::min(first_eval, x), last_eval = std::max(last_eval, x);
     }
-    io::chart_series ex{"exact", {first_eval, last_eval}, {exact(k), exact(k)}, "black", false};
+    io::chart_series ex{"exact", {first_eval, last_eval}, {exact(k), exact(k)}, "black", false, ""};
     accel_series[k].push_back(ex);
     io::chart_options co;
     co.title = fmt::format("Convergence of {} at t = 0 (Fig. 5.{})", accel_names[k], 3 + k);
@@ -512,9 +512,9 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
     io::chart_series yg{"y2, GA", {}, {}, "#d62728", false, "7,4"};
     io::chart_series xr{"x2, GIGSP", {}, {}, "#1f77b4", false, "none"};
     io::chart_series yr{"y2, GIGSP", {}, {}, "#d62728", false, "none"};
-    io::chart_series dq{"position difference [m]", {}, {}, "", false};
-    io::chart_series da{"acceleration difference [m/s^2]", {}, {}, "", false};
-    io::chart_series ev{"evaluations per step", {}, {}, "", false};
+    io::chart_series dq{"position difference [m]", {}, {}, "", false, ""};
+    io::chart_series da{"acceleration difference [m/s^2]", {}, {}, "", false, ""};
+    io::chart_series ev{"evaluations per step", {}, {}, "", false, ""};
     for (const auto& row : motion_rows) {
       w.add_row(row);
       xg.x.push_back(row[0]);
