@@ -394,7 +394,8 @@ std::string line_chart_svg(const std::vector<chart_series>& series, const chart_
     const double every = std::ceil(decades / 8.0);
     for (double d = ylo; d <= yhi + 1e-9; d += every) {
       yt.push_back(d);
-      yl.push_back(format_number(std::pow(10.0, d)));
+      // Every decade as 1eN, so a log axis reads alike from 1e-8 to 1e6.
+      yl.push_back(fmt::format("1e{}", static_cast<int>(d)));
     }
     if (decades <= 6) {  // minor ticks at 2..9 times each decade
       for (double d = ylo; d < yhi; d += 1.0) {

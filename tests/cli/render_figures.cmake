@@ -6,7 +6,7 @@ file(MAKE_DIRECTORY "${OUT}")
 
 # name, then the arguments; a command may end with status 0 only.
 function(run name)
-  execute_process(COMMAND "${DRIVER}" ${ARGN} -q RESULT_VARIABLE rc ERROR_VARIABLE err
+  execute_process(COMMAND "${DRIVER}" ${ARGN} RESULT_VARIABLE rc ERROR_VARIABLE err
                   OUTPUT_QUIET)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${name}: kinevo ${ARGN} exited with ${rc}: ${err}")
