@@ -397,6 +397,12 @@ std::string line_chart_svg(const std::vector<chart_series>& series, const chart_
       // Every decade as 1eN, so a log axis reads alike from 1e-8 to 1e6.
       yl.push_back(fmt::format("1e{}", static_cast<int>(d)));
     }
+    for (double d = ylo + 1; every > 1 && d < yhi; d += 1.0) {  // unlabelled decades
+      out += fmt::format(
+          "<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" "
+          "stroke=\"#444\"/>\n",
+          left, Yt(d), left + 6);
+    }
     if (decades <= 6) {  // minor ticks at 2..9 times each decade
       for (double d = ylo; d < yhi; d += 1.0) {
         for (int m = 2; m <= 9; ++m) {
