@@ -324,7 +324,9 @@ void svg_canvas::save(const std::filesystem::path& path) const {
 std::string line_chart_svg(const std::vector<chart_series>& series, const chart_options& o) {
   // The legend sits right of the plot area, so the plot keeps its size and no curve is covered.
   double longest = 0;
-  for (const auto& s : series) longest = std::max(longest, text_width(s.label, 12));
+  // 0.55 em: the average advance of sans-serif text (text_width errs wide, for label spacing).
+  for (const auto& s : series)
+    longest = std::max(longest, 0.55 * 12 * static_cast<double>(s.label.size()));
   const double legend_w = series.empty() ? 0.0 : std::min(44 + longest, 0.6 * o.width);
   const double left = 80, right = 20, top = o.title.empty() ? 20 : 40, bottom = 50;
   const double w = o.width - left - right, h = o.height - top - bottom;
