@@ -609,6 +609,19 @@ std::string verdict(const double_pendulum_study_result& r) {
                             : std::string());
 }
 
+// Markdown image links to the figures written next to report.md (an interrupted run may lack
+// some; those are named as missing instead of shown as broken images).
+std::string figures_markdown(const double_pendulum_study_options& o,
+                             const std::vector<std::pair<std::string, std::string>>& figures) {
+  std::string out;
+  for (const auto& [caption, file] : figures) {
+    out += std::filesystem::exists(o.out / file)
+               ? fmt::format("![{}]({})\n", caption, file)
+               : fmt::format("- {} (`{}`): not written\n", caption, file);
+  }
+  return out + "\n";
+}
+
 std::string report_markdown(const double_pendulum_study_options& o,
                             const double_pendulum_study_result& r) {
   std::ostringstream s;
@@ -673,10 +686,13 @@ std::string report_markdown(const double_pendulum_study_options& o,
            gauss_ga_preset("default").penalty.weight, r.tuned.runs.size(), r.tuned.evaluations,
            r.tuned.max_abs_error, r.tuned.max_rel_error)
     << "Figures (Figs. 5.3-5.7 and the distance from the exact acceleration):\n\n"
-       "![x1'' at t = 0](convergence_x1dd.svg)\n![y1'' at t = 0](convergence_y1dd.svg)\n"
-       "![x2'' at t = 0](convergence_x2dd.svg)\n![y2'' at t = 0](convergence_y2dd.svg)\n"
-       "![Z1 at t = 0](convergence_z1.svg)\n![distance from the exact "
-       "acceleration](convergence_error.svg)\n\nData in "
+    << figures_markdown(o, {{"x1'' at t = 0", "convergence_x1dd.svg"},
+                            {"y1'' at t = 0", "convergence_y1dd.svg"},
+                            {"x2'' at t = 0", "convergence_x2dd.svg"},
+                            {"y2'' at t = 0", "convergence_y2dd.svg"},
+                            {"Z1 at t = 0", "convergence_z1.svg"},
+                            {"distance from the exact acceleration", "convergence_error.svg"}})
+    << "Data in "
        "`convergence_<preset>.csv`, tables in `table_5_1_*.csv`. Under MPI the snapshots show "
        "the best point of rank 0's islands; the tables are those of all islands.\n\n";
   if (o.t_end > 0.0) {
@@ -700,9 +716,10 @@ std::string report_markdown(const double_pendulum_study_options& o,
       << fmt::format("- median evaluations per time step (4 stages): {}\n",
                      m.evaluations_per_step_median)
       << fmt::format("- wall time: GA {:.2f} s, GIGSP {:.3f} s\n\n", m.seconds_ga, m.seconds_gigsp)
-      << "![second particle, GA and GIGSP](motion_positions.svg)\n"
-         "![GA against GIGSP](motion_differences.svg)\n"
-         "![GA work per step](motion_evaluations.svg)\n\nData in `motion.csv`.\n";
+      << figures_markdown(o, {{"second particle, GA and GIGSP", "motion_positions.svg"},
+                              {"GA against GIGSP", "motion_differences.svg"},
+                              {"GA work per step", "motion_evaluations.svg"}})
+      << "Data in `motion.csv`.\n";
   }
   return s.str();
 }
