@@ -12,7 +12,8 @@ cd "$(dirname "$0")"
 # eq. 46) with variable-order BDF and its own error control, instead of a Radau code of our own.
 packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libopenmpi-dev openmpi-bin
   libboost-random-dev libcli11-dev libgtest-dev libgmock-dev libginac-dev libcln-dev
-  libtomlplusplus-dev libfmt-dev libbenchmark-dev nlohmann-json3-dev libsundials-dev)
+  libtomlplusplus-dev libfmt-dev libbenchmark-dev nlohmann-json3-dev libsundials-dev
+  librsvg2-bin)  # rsvg-convert: the cli_figures_render test renders every figure
 if [[ " $* " == *" --bench "* ]]; then
   packages+=(libpagmo-dev libmujoco-dev jq)
 fi

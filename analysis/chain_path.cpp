@@ -299,8 +299,11 @@ std::string chain_path_result::svg() const {
   }
   io::chart_options o;
   o.title = name + ": joint values (singular and unconverged points left out)";
-  o.x_label = input_joint < 0 ? "t (s)" : joint_names[static_cast<std::size_t>(input_joint)];
-  o.y_label = "joint value (deg or length)";
+  const auto input = static_cast<std::size_t>(input_joint);
+  o.x_label = input_joint < 0
+                  ? "t [s]"
+                  : joint_names[input] + (joint_is_angle[input] ? " [deg]" : " [length]");
+  o.y_label = "joint value [deg; length for prismatic joints]";
   return io::line_chart_svg(series, o);
 }
 

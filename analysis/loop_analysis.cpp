@@ -162,7 +162,7 @@ std::string loop_analysis::svg() const {
   std::vector<double> t;
   for (const motion_sample& m : motion) t.push_back(m.t);
   const auto add = [&](const std::string& label, auto value_of) {
-    io::chart_series c{label, t, {}, "", false};
+    io::chart_series c{label, t, {}, "", false, ""};
     for (std::size_t i = 0; i < motion.size(); ++i) c.y.push_back(value_of(i));
     series.push_back(std::move(c));
   };
@@ -181,7 +181,7 @@ std::string loop_analysis::svg() const {
   // Built whole: GCC 12's -Wrestrict misfires on assigning a literal to one of its strings here.
   const io::chart_options opt{
       stages.size() == 1 ? stages.front().description : std::string("coupled loops"),
-      std::string("t"), std::string("angle (deg)")};
+      std::string("t [s]"), std::string("angle [deg]")};
   return io::line_chart_svg(series, opt);
 }
 

@@ -126,7 +126,9 @@ void csv_writer::add_row(const std::vector<double>& values) {
   }
   for (std::size_t j = 0; j < values.size(); ++j) {
     if (j) text_ += ',';
-    text_ += fmt::format("{:.17g}", values[j]);
+    // fmt's "{}" is the shortest form that reads back to the same double (2.4, not
+    // 2.3999999999999999), so files stay exact and readable.
+    text_ += fmt::format("{}", values[j]);
   }
   text_ += '\n';
 }

@@ -1,6 +1,7 @@
 // Minimal SVG output: a drawing canvas for linkage pictures and a line chart for results.
-// Written by hand because the plots are simple and a plotting dependency would be larger than
-// this file; output goes through write_atomically.
+// Kept hand-written (docs/figures.md says why): the figures are line charts and line drawings, a
+// plotting library (matplotlib, gnuplot, ...) would be a run-time dependency of a C++ CLI and
+// would not go through write_atomically; the writer is tested by rendering every figure.
 #pragma once
 
 #include <filesystem>
@@ -12,7 +13,9 @@ namespace kinevo::io {
 // A canvas in user coordinates (y up), mapped onto width x height pixels with equal scales.
 class svg_canvas {
  public:
-  svg_canvas(double xmin, double xmax, double ymin, double ymax, int width = 640, int height = 480);
+  // top_px and bottom_px are margins kept free for a title and a legend.
+  svg_canvas(double xmin, double xmax, double ymin, double ymax, int width = 640, int height = 480,
+             int top_px = 20, int bottom_px = 20);
   void line(double x1, double y1, double x2, double y2, const std::string& color = "black",
             double stroke_width = 2.0);
   void polyline(const std::vector<double>& x, const std::vector<double>& y,
@@ -21,23 +24,48 @@ class svg_canvas {
               const std::string& stroke = "black");
   void text(double x, double y, const std::string& s, int size_px = 12,
             const std::string& color = "black");
+  // A label near (x, y) placed at the first of eight offsets around the point whose box
+  // overlaps no earlier label or marked point, so labels never overprint each other.
+  void label(double x, double y, const std::string& s, int size_px = 12,
+             const std::string& color = "black");
+  // Keeps labels off a point (a joint drawn as a circle of radius_px).
+  void mark_occupied(double x, double y, double radius_px);
+  // A title centred in the top margin.
+  void title(const std::string& s);
+  // A scale bar of a round length (1, 2 or 5 times a power of ten) in the bottom-right corner,
+  // labelled with its length and unit.
+  void scale_bar(const std::string& unit);
+  struct legend_entry {
+    std::string color;
+    std::string text;
+    double stroke_width = 2.0;
+    bool dot = false;  // a small circle instead of a line
+  };
+  // The legend in rows along the bottom margin.
+  void legend(const std::vector<legend_entry>& entries);
   std::string str() const;
   void save(const std::filesystem::path& path) const;
 
  private:
+  struct box {
+    double x0, y0, x1, y1;
+  };
   double px(double x) const;
   double py(double y) const;
+  bool overlaps(const box& b) const;
   double xmin_, ymin_, scale_, ox_, oy_;
-  int width_, height_;
+  int width_, height_, top_, bottom_;
   std::string body_;
+  std::vector<box> occupied_;
 };
 
 struct chart_series {
   std::string label;
   std::vector<double> x;
   std::vector<double> y;
-  std::string color;  // empty: taken from a default palette
-  bool markers = false;
+  std::string color;     // empty: taken from a default palette
+  bool markers = false;  // a marker at every point (else a few, spaced along the curve)
+  std::string dash;      // SVG stroke-dasharray; empty: one per series index (first solid)
 };
 
 struct chart_options {
@@ -49,7 +77,13 @@ struct chart_options {
   int height = 420;
 };
 
-// A line chart with axes, ticks and a legend. Non-finite points are skipped.
+// One number format for every tick and scale label: up to 4 significant digits, plain for
+// 1e-3 <= |v| < 1e5, else mantissa and exponent without '+' or leading zeros (1e6, 2.5e-5).
+std::string format_number(double v);
+
+// A line chart with axes fitted to the data, ticks (decades with minor ticks on a log axis) and a
+// legend right of the plot area, so it never covers a curve. Each series has its own colour,
+// dash pattern and marker shape. Non-finite points are skipped.
 std::string line_chart_svg(const std::vector<chart_series>& series, const chart_options& options);
 void save_line_chart(const std::filesystem::path& path, const std::vector<chart_series>& series,
                      const chart_options& options);

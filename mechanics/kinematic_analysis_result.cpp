@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "io/svg_plot.hpp"
+#include "mechanics/trajectory_recorder.hpp"
 
 namespace kinevo::mechanics {
 
@@ -170,7 +171,7 @@ void kinematic_analysis_result::save_plot(const std::filesystem::path& path,
   io::chart_options co;
   co.title = title;
   co.x_label = "t [s]";
-  co.y_label = series.size() == 1 ? coordinate_names[0] : "q";
+  co.y_label = column_axis_label(coordinate_names);
   io::save_line_chart(path, series, co);
 }
 

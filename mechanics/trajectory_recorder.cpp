@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <string_view>
 
 #include "io/errors.hpp"
 
@@ -27,7 +29,62 @@ std::vector<std::size_t> indices_of(const std::vector<std::string>& plotted,
   return index;
 }
 
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// The unit of a recorded column, read from the names the components give their coordinates
+// (<body>_x, _y, _z: length; _phi: angle; _e0.._e3: Euler parameters, no unit) with SI units,
+// the units of the examples; a coordinate declared by name in the file has "model units".
+std::string column_unit(const std::string& column) {
+  if (column == "t") return "s";
+  if (column == "energy") return "J";
+  if (column == "position_violation" || column == "velocity_violation" ||
+      column == "reference_difference") {
+    return "model units";
+  }
+  if (ends_with(column, "_active") || ends_with(column, "_slip") || column == "solve_status" ||
+      column == "unconverged_solves") {
+    return "1";
+  }
+  // Views and C strings, not string assignments: GCC 12's -Wrestrict misfires on those here.
+  const bool force = column.rfind("fc_", 0) == 0;
+  std::string_view name(column);
+  if (force) name.remove_prefix(3);
+  const char* per_time = "";
+  if (name.ends_with("_ddot")) {
+    name.remove_suffix(5);
+    per_time = "/s^2";
+  } else if (name.ends_with("_dot")) {
+    name.remove_suffix(4);
+    per_time = "/s";
+  }
+  const char* base = "model units";
+  if (name.ends_with("_x") || name.ends_with("_y") || name.ends_with("_z")) base = "m";
+  if (name.ends_with("_phi")) base = "rad";
+  if (name.size() > 3 && name[name.size() - 3] == '_' && name[name.size() - 2] == 'e' &&
+      std::isdigit(static_cast<unsigned char>(name.back()))) {
+    base = "1";
+  }
+  if (force) {
+    const std::string_view b(base);
+    return b == "rad" ? "N m" : b == "m" ? "N" : "model units";
+  }
+  return fmt::format("{}{}", base, per_time);
+}
+
 }  // namespace
+
+std::string column_axis_label(const std::vector<std::string>& columns) {
+  std::vector<std::string> units;
+  for (const auto& c : columns) {
+    const auto u = column_unit(c);
+    if (std::find(units.begin(), units.end(), u) == units.end()) units.push_back(u);
+  }
+  const std::string names = columns.size() <= 4 ? fmt::format("{}", fmt::join(columns, ", "))
+                                                : fmt::format("{} columns", columns.size());
+  return fmt::format("{} [{}]", names, fmt::join(units, ", "));
+}
 
 trajectory_recorder::trajectory_recorder(const model& m, bool with_reference, int record_every,
                                          std::vector<std::string> plotted, bool keep_rows,
@@ -66,8 +123,8 @@ void trajectory_recorder::save_plot(const std::filesystem::path& path,
                                     const std::string& title) const {
   io::chart_options co;
   co.title = title;
-  co.x_label = plot_x_ == "t" ? "t [s]" : plot_x_;
-  co.y_label = plotted_.size() == 1 ? plotted_[0] : "value";
+  co.x_label = column_axis_label({plot_x_});
+  co.y_label = column_axis_label(plotted_);
   io::save_line_chart(path, series_, co);
 }
 

@@ -56,4 +56,9 @@ class trajectory_recorder {
   double last_t_ = std::numeric_limits<double>::quiet_NaN();
 };
 
+// A plot axis label for recorded columns: "names [unit]" (units from the coordinate names the
+// components give: _x/_y/_z m, _phi rad, _dot per s, ...; "model units" where the name does not
+// tell), e.g. "p2_x, p2_y [m]" or "b1_phi, b2_x [rad, m]".
+std::string column_axis_label(const std::vector<std::string>& columns);
+
 }  // namespace kinevo::mechanics

@@ -141,7 +141,7 @@ std::vector<io::chart_series> optimization_run::best_per_generation() const {
       }
       gy[g] = std::min(gy[g], h.best);
     }
-    series.push_back({fmt::format("run {}", r.run + 1), gx, gy, "", false});
+    series.push_back({fmt::format("run {}", r.run + 1), gx, gy, "", false, ""});
     offset += r.result.generations + 1;
   }
   return series;

@@ -472,7 +472,12 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
   // No convergence figures when no t = 0 solve finished (interrupted before them).
   const int figures = z1_series.empty() ? 0 : 4;
   for (int k = 0; k < figures; ++k) {
-    io::chart_series ex{"exact", {0.0, max_eval}, {exact(k), exact(k)}, "black", false};
+    // The exact value over the evaluations the snapshots cover, so the x axis ends at the data.
+    double first_eval = max_eval, last_eval = 0.0;
+    for (const auto& s : accel_series[k]) {
+      for (double x : s.x) first_eval = std::min(first_eval, x), last_eval = std::max(last_eval, x);
+    }
+    io::chart_series ex{"exact", {first_eval, last_eval}, {exact(k), exact(k)}, "black", false, ""};
     accel_series[k].push_back(ex);
     io::chart_options co;
     co.title = fmt::format("Convergence of {} at t = 0 (Fig. 5.{})", accel_names[k], 3 + k);
@@ -486,7 +491,7 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
     io::chart_options co;
     co.title = "Convergence of Z1 at t = 0 (Fig. 5.7)";
     co.x_label = "evaluations (all islands)";
-    co.y_label = "Z1 (eq. 5.6)";
+    co.y_label = "Z1 (eq. 5.6) [kg m^2/s^4]";
     co.log_y = true;
     io::save_line_chart(o.out / "convergence_z1.svg", z1_series, co);
     note(o.out / "convergence_z1.svg");
@@ -501,11 +506,15 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
     io::csv_writer w({"t", "x1_ga", "y1_ga", "x2_ga", "y2_ga", "x1_gigsp", "y1_gigsp", "x2_gigsp",
                       "y2_gigsp", "position_difference", "acceleration_difference", "evaluations",
                       "runs"});
-    io::chart_series xg{"x2, GA", {}, {}, "", false}, yg{"y2, GA", {}, {}, "", false};
-    io::chart_series xr{"x2, GIGSP", {}, {}, "", false}, yr{"y2, GIGSP", {}, {}, "", false};
-    io::chart_series dq{"position difference [m]", {}, {}, "", false};
-    io::chart_series da{"acceleration difference [m/s^2]", {}, {}, "", false};
-    io::chart_series ev{"evaluations per step", {}, {}, "", false};
+    // One colour per coordinate; GIGSP solid, the GA dashed on top with its own markers, so
+    // the GA curve stays visible where the two coincide.
+    io::chart_series xg{"x2, GA", {}, {}, "#1f77b4", false, "7,4"};
+    io::chart_series yg{"y2, GA", {}, {}, "#d62728", false, "7,4"};
+    io::chart_series xr{"x2, GIGSP", {}, {}, "#1f77b4", false, "none"};
+    io::chart_series yr{"y2, GIGSP", {}, {}, "#d62728", false, "none"};
+    io::chart_series dq{"position difference [m]", {}, {}, "", false, ""};
+    io::chart_series da{"acceleration difference [m/s^2]", {}, {}, "", false, ""};
+    io::chart_series ev{"evaluations per step", {}, {}, "", false, ""};
     for (const auto& row : motion_rows) {
       w.add_row(row);
       xg.x.push_back(row[0]);
@@ -529,15 +538,15 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
     co.title = "Double pendulum: second particle, GA solver and GIGSP";
     co.x_label = "t [s]";
     co.y_label = "position [m]";
-    io::save_line_chart(o.out / "motion_positions.svg", {xg, yg, xr, yr}, co);
+    io::save_line_chart(o.out / "motion_positions.svg", {xr, yr, xg, yg}, co);
     note(o.out / "motion_positions.svg");
     co.title = "GA solver against GIGSP";
-    co.y_label = "max difference";
+    co.y_label = "max difference [m, m/s^2]";
     co.log_y = true;
     io::save_line_chart(o.out / "motion_differences.svg", {dq, da}, co);
     note(o.out / "motion_differences.svg");
     co.title = "GA work per time step (all RK4 stages)";
-    co.y_label = "evaluations";
+    co.y_label = "evaluations per step [1]";
     co.log_y = false;
     io::save_line_chart(o.out / "motion_evaluations.svg", {ev}, co);
     note(o.out / "motion_evaluations.svg");
@@ -598,6 +607,19 @@ std::string verdict(const double_pendulum_study_result& r) {
                             ? fmt::format(", motion within {:g} m of GIGSP",
                                           r.targets.motion_position_difference)
                             : std::string());
+}
+
+// Markdown image links to the figures written next to report.md (an interrupted run may lack
+// some; those are named as missing instead of shown as broken images).
+std::string figures_markdown(const double_pendulum_study_options& o,
+                             const std::vector<std::pair<std::string, std::string>>& figures) {
+  std::string out;
+  for (const auto& [caption, file] : figures) {
+    out += std::filesystem::exists(o.out / file)
+               ? fmt::format("![{}]({})\n", caption, file)
+               : fmt::format("- {} (`{}`): not written\n", caption, file);
+  }
+  return out + "\n";
 }
 
 std::string report_markdown(const double_pendulum_study_options& o,
@@ -663,8 +685,14 @@ std::string report_markdown(const double_pendulum_study_options& o,
            "column gives the half width along the softest axis, in m/s^2.\n\n",
            gauss_ga_preset("default").penalty.weight, r.tuned.runs.size(), r.tuned.evaluations,
            r.tuned.max_abs_error, r.tuned.max_rel_error)
-    << "Figures: `convergence_x1dd.svg` ... `convergence_y2dd.svg` (Figs. 5.3-5.6), "
-       "`convergence_z1.svg` (Fig. 5.7), `convergence_error.svg`; data in "
+    << "Figures (Figs. 5.3-5.7 and the distance from the exact acceleration):\n\n"
+    << figures_markdown(o, {{"x1'' at t = 0", "convergence_x1dd.svg"},
+                            {"y1'' at t = 0", "convergence_y1dd.svg"},
+                            {"x2'' at t = 0", "convergence_x2dd.svg"},
+                            {"y2'' at t = 0", "convergence_y2dd.svg"},
+                            {"Z1 at t = 0", "convergence_z1.svg"},
+                            {"distance from the exact acceleration", "convergence_error.svg"}})
+    << "Data in "
        "`convergence_<preset>.csv`, tables in `table_5_1_*.csv`. Under MPI the snapshots show "
        "the best point of rank 0's islands; the tables are those of all islands.\n\n";
   if (o.t_end > 0.0) {
@@ -688,8 +716,10 @@ std::string report_markdown(const double_pendulum_study_options& o,
       << fmt::format("- median evaluations per time step (4 stages): {}\n",
                      m.evaluations_per_step_median)
       << fmt::format("- wall time: GA {:.2f} s, GIGSP {:.3f} s\n\n", m.seconds_ga, m.seconds_gigsp)
-      << "Figures: `motion_positions.svg`, `motion_differences.svg`, `motion_evaluations.svg`; "
-         "data in `motion.csv`.\n";
+      << figures_markdown(o, {{"second particle, GA and GIGSP", "motion_positions.svg"},
+                              {"GA against GIGSP", "motion_differences.svg"},
+                              {"GA work per step", "motion_evaluations.svg"}})
+      << "Data in `motion.csv`.\n";
   }
   return s.str();
 }

@@ -1,6 +1,7 @@
 #include "synthesis/drawings.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
 #include <numbers>
@@ -20,9 +21,10 @@ struct bounds {
     xmin = std::min(xmin, x), xmax = std::max(xmax, x);
     ymin = std::min(ymin, y), ymax = std::max(ymax, y);
   }
+  // Margins: 40 px for the title, 80 px for the legend and scale bar.
   io::svg_canvas canvas() const {
     const double m = 0.08 * std::max({xmax - xmin, ymax - ymin, 1e-9});
-    return io::svg_canvas(xmin - m, xmax + m, ymin - m, ymax + m, 720, 540);
+    return io::svg_canvas(xmin - m, xmax + m, ymin - m, ymax + m, 760, 620, 40, 80);
   }
 };
 
@@ -43,7 +45,9 @@ void save_fourbar_drawing(const std::filesystem::path& path, const fourbar_links
     b.add(l.a1 + l.a4 * std::cos(phi[i]), l.a4 * std::sin(phi[i]));
   }
   auto c = b.canvas();
+  c.title(fmt::format("Synthesised four-bar linkage in {} table positions", shown.size()));
   c.line(0, 0, l.a1, 0, "#555555", 3.0);
+  std::vector<std::array<double, 2>> tips;
   for (std::size_t n = shown.size(); n-- > 0;) {
     const std::size_t i = shown[n];
     const double ax = l.a2 * std::cos(psi[i]), ay = l.a2 * std::sin(psi[i]);
@@ -54,11 +58,28 @@ void save_fourbar_drawing(const std::filesystem::path& path, const fourbar_links
     c.line(l.a1, 0, bx, by, n == 0 ? "#d62728" : "#fc9272", w);
     c.circle(ax, ay, 3.0);
     c.circle(bx, by, 3.0);
+    c.mark_occupied(ax, ay, 3.0);
+    c.mark_occupied(bx, by, 3.0);
+    tips.push_back({bx, by});
   }
   c.circle(0, 0, 5.0, "#555555");
   c.circle(l.a1, 0, 5.0, "#555555");
-  c.text(0, 0, "O2 (input)", 12);
-  c.text(l.a1, 0, "O4 (output)", 12);
+  c.mark_occupied(0, 0, 5.0);
+  c.mark_occupied(l.a1, 0, 5.0);
+  // Fixed pivots first, then the position numbers at the output tips (placed apart).
+  c.label(0, 0, "O2 (input)", 12);
+  c.label(l.a1, 0, "O4 (output)", 12);
+  for (std::size_t n = 0; n < shown.size(); ++n) {
+    const auto& t = tips[shown.size() - 1 - n];
+    c.label(t[0], t[1], std::to_string(shown[n] + 1), 11, "#a50f15");
+  }
+  c.legend({{"#555555", "frame a1", 3.0},
+            {"#1f77b4", "input link a2", 3.0},
+            {"#2ca02c", "coupler a3", 3.0},
+            {"#d62728", "output link a4", 3.0},
+            {"#bbbbbb", "other positions (pale)", 1.2},
+            {"#a50f15", "n: table position", 2.0, true}});
+  c.scale_bar("length units");
   c.save(path);
 }
 
@@ -82,12 +103,16 @@ void save_dyad_drawing(const std::filesystem::path& path, const std::vector<pose
     points.push_back(std::move(a));
   }
   auto c = b.canvas();
+  c.title(fmt::format("RR dyads guiding the body through {} poses", poses.size()));
   const double axis = 0.06 * std::max(extent, 1e-9);
   for (const auto& p : poses) {
     c.line(p.x, p.y, p.x + axis * std::cos(p.theta), p.y + axis * std::sin(p.theta), "#777777",
            1.5);
     c.circle(p.x, p.y, 2.5, "#777777", "#777777");
+    c.mark_occupied(p.x, p.y, 2.5);
   }
+  std::vector<io::svg_canvas::legend_entry> legend{
+      {"#777777", "pose: reference point and body axis", 1.5}};
   for (std::size_t s = 0; s < solutions.size(); ++s) {
     const std::string col = palette[s % 5];
     const auto& sol = solutions[s];
@@ -99,11 +124,26 @@ void save_dyad_drawing(const std::filesystem::path& path, const std::vector<pose
       cy.push_back(sol.b.imag() + radius * std::sin(t));
     }
     c.polyline(cx, cy, col, 0.8);
-    for (const auto& q : points[s]) c.circle(q.real(), q.imag(), 2.5, col, col);
+    for (const auto& q : points[s]) {
+      c.circle(q.real(), q.imag(), 2.5, col, col);
+      c.mark_occupied(q.real(), q.imag(), 2.5);
+    }
     c.line(sol.b.real(), sol.b.imag(), sol.a0.real(), sol.a0.imag(), col, 2.5);
     c.circle(sol.b.real(), sol.b.imag(), 5.0, "white", col);
-    c.text(sol.b.real(), sol.b.imag(), fmt::format("B{}", s + 1), 12, col);
+    c.mark_occupied(sol.b.real(), sol.b.imag(), 5.0);
+    legend.push_back(
+        {col, fmt::format("dyad {}: centre point B{}, circle points, circle", s + 1, s + 1), 2.5});
   }
+  // Labels after every point is drawn, so the placement sees all of them.
+  for (std::size_t s = 0; s < solutions.size(); ++s) {
+    c.label(solutions[s].b.real(), solutions[s].b.imag(), fmt::format("B{}", s + 1), 12,
+            palette[s % 5]);
+  }
+  for (std::size_t j = 0; j < poses.size(); ++j) {
+    c.label(poses[j].x, poses[j].y, std::to_string(j + 1), 11, "#333333");
+  }
+  c.legend(legend);
+  c.scale_bar("length units");
   c.save(path);
 }
 

@@ -341,12 +341,12 @@ void fourbar_synthesis_result::save_files(output_folder& folder) const {
   sc.save(folder.file("fourbar_sweep.csv"));
   io::chart_options ch;
   ch.title = "four-bar structural error";
-  ch.x_label = "input angle psi (deg)";
-  ch.y_label = "error (deg)";
+  ch.x_label = "input angle psi [deg]";
+  ch.y_label = "error [deg]";
   io::save_line_chart(folder.file("fourbar_error.svg"),
                       {{"dense sweep vs. linear interpolation of the table", in_degrees(sweep.psi),
-                        in_degrees(sweep.difference), "", false},
-                       {"table points", in_degrees(psi), in_degrees(error.error), "", true}},
+                        in_degrees(sweep.difference), "", false, ""},
+                       {"table points", in_degrees(psi), in_degrees(error.error), "", true, ""}},
                       ch);
   if (links) {
     save_fourbar_drawing(folder.file("fourbar_linkage.svg"), *links, psi, error.generated);

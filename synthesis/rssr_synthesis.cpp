@@ -181,19 +181,19 @@ void rssr_synthesis_result::save_files(output_folder& folder) const {
   sc.save(folder.file("rssr_sweep.csv"));
   io::chart_options oc;
   oc.title = "RSSR output angle";
-  oc.x_label = "input angle psi (deg)";
-  oc.y_label = "output angle phi (deg)";
+  oc.x_label = "input angle psi [deg]";
+  oc.y_label = "output angle phi [deg]";
   io::save_line_chart(folder.file("rssr_output.svg"),
-                      {{"generated", in_degrees(sweep_psi), in_degrees(sweep), "", false},
-                       {"table", in_degrees(psi), in_degrees(phi), "", true}},
+                      {{"generated", in_degrees(sweep_psi), in_degrees(sweep), "", false, ""},
+                       {"table", in_degrees(psi), in_degrees(phi), "", true, ""}},
                       oc);
   io::chart_options ch;
   ch.title = "RSSR structural error";
-  ch.x_label = "input angle psi (deg)";
-  ch.y_label = "error (deg)";
-  io::save_line_chart(folder.file("rssr_error.svg"),
-                      {{"prescribed - generated", in_degrees(psi), in_degrees(errors), "", true}},
-                      ch);
+  ch.x_label = "input angle psi [deg]";
+  ch.y_label = "error [deg]";
+  io::save_line_chart(
+      folder.file("rssr_error.svg"),
+      {{"prescribed - generated", in_degrees(psi), in_degrees(errors), "", true, ""}}, ch);
 }
 
 }  // namespace kinevo::synthesis

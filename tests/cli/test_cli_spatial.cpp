@@ -213,8 +213,8 @@ TEST(CliSpatial, PlotXPlotsTheColumnsAgainstAnotherColumn) {
   std::stringstream text;
   text << in.rdbuf();
   // The axis titles: wheel_y along x, wheel_z along y (no "t [s]").
-  EXPECT_NE(text.str().find(">wheel_y</text>"), std::string::npos) << text.str().substr(0, 400);
-  EXPECT_NE(text.str().find(">wheel_z</text>"), std::string::npos);
+  EXPECT_NE(text.str().find(">wheel_y [m]</text>"), std::string::npos) << text.str().substr(0, 400);
+  EXPECT_NE(text.str().find(">wheel_z [m]</text>"), std::string::npos);
   EXPECT_EQ(text.str().find("t [s]"), std::string::npos);
   // Unknown names are bad input, named with the option and the columns that exist.
   for (const auto& [options, message] : std::vector<std::pair<std::string, std::string>>{

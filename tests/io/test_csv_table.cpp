@@ -119,3 +119,20 @@ TEST(AtomicFile, FailedWriteKeepsOldContent) {
   EXPECT_EQ(others, 0);
   std::filesystem::remove(p);
 }
+
+TEST(CsvWriter, WritesShortestRoundTripNumbers) {
+  kinevo::io::csv_writer w({"a", "b", "c"});
+  const double third = 1.0 / 3.0;
+  w.add_row({2.4, 1e-5, third});
+  const auto dir = std::filesystem::temp_directory_path() / "kinevo_csv_shortest";
+  std::filesystem::create_directories(dir);
+  w.save(dir / "t.csv");
+  const auto table = kinevo::io::read_csv_table(dir / "t.csv");
+  EXPECT_EQ(table.rows.at(0).at(0), 2.4);
+  EXPECT_EQ(table.rows.at(0).at(2), third);  // exact round trip
+  std::ifstream in(dir / "t.csv");
+  std::string header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  EXPECT_EQ(row.substr(0, row.rfind(',')), "2.4,1e-05");
+}
