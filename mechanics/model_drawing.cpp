@@ -167,13 +167,7 @@ class model_drawing_reader {
 
 model_drawing model_drawing::from_string(const std::string& text, const std::string& source,
                                          const std::vector<parameter_override>& overrides) {
-  toml::table root;
-  try {
-    root = toml::parse(io::strip_byte_order_mark(text), source);
-  } catch (const toml::parse_error& e) {
-    throw io::input_error(
-        fmt::format("{}:{}: {}", source, e.source().begin.line, io::excerpt(e.description(), 200)));
-  }
+  const toml::table root = parse_model_toml(text, source);
   return model_drawing_reader(root, source, overrides).read();
 }
 

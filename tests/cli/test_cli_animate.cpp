@@ -11,8 +11,8 @@
 #include <sstream>
 #include <string>
 
-#include "cli/run_command.hpp"
 #include "io/csv_table.hpp"
+#include "tests/cli/run_command.hpp"
 
 namespace {
 
