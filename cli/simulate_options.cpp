@@ -1,5 +1,9 @@
 #include "cli/simulate_options.hpp"
 
+#include <fmt/format.h>
+
+#include <exception>
+
 #include "cli/command.hpp"
 #include "io/animation_html.hpp"
 #include "io/csv_table.hpp"
@@ -38,9 +42,14 @@ std::optional<mechanics::model_drawing> prepare_animation(
 
 void save_animation(const std::string& animate, const mechanics::model_drawing& drawing,
                     const mechanics::trajectory_recorder& recorder, const std::string& title) {
-  const io::csv_table rows = io::parse_csv_table(recorder.table().str(), animate);
-  if (rows.rows.empty()) return;  // nothing was recorded: no page
-  io::save_animation_html(mechanics::animate_run(drawing, rows, title), animate);
+  try {
+    const io::csv_table rows = io::parse_csv_table(recorder.table().str(), animate);
+    if (rows.rows.empty()) return;  // nothing was recorded: no page
+    io::save_animation_html(mechanics::animate_run(drawing, rows, title), animate);
+  } catch (const std::exception& e) {
+    // A diverged run's non-finite rows: the CSV and the report still stand.
+    fmt::print(stderr, "kinevo simulate: --animate {}: not written: {}\n", animate, e.what());
+  }
 }
 
 }  // namespace kinevo::cli

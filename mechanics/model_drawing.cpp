@@ -207,10 +207,21 @@ io::animation_panel model_drawing::panel(const io::csv_table& run, const std::st
 
 io::animation animate_run(const model_drawing& drawing, const io::csv_table& run,
                           const std::string& title) {
+  // A run that restarted at a time (an intermittent row switching) repeats it: the page's clock
+  // must increase, so a row at or before the previous time is left out.
+  io::csv_table kept = run;
+  kept.rows.clear();
+  kept.line_numbers.clear();
+  const std::size_t t = run.column("t");
+  for (std::size_t i = 0; i < run.rows.size(); ++i) {
+    if (!kept.rows.empty() && !(run.rows[i][t] > kept.rows.back()[t])) continue;
+    kept.rows.push_back(run.rows[i]);
+    if (i < run.line_numbers.size()) kept.line_numbers.push_back(run.line_numbers[i]);
+  }
   io::animation a;
   a.title = title;
-  a.times = run.column_values("t");
-  a.panels.push_back(drawing.panel(run, title));
+  a.times = kept.column_values("t");
+  a.panels.push_back(drawing.panel(kept, title));
   return a;
 }
 

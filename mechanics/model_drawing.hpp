@@ -45,7 +45,7 @@ class model_drawing {
   friend class model_drawing_reader;
 };
 
-// An animation of one run: its times and one panel.
+// An animation of one run: its times and one panel (rows whose t does not increase left out).
 io::animation animate_run(const model_drawing& drawing, const io::csv_table& run,
                           const std::string& title);
 

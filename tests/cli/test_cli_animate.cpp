@@ -107,6 +107,23 @@ TEST(CliAnimate, BadInputNamesTheFile) {
   EXPECT_NE(r.err.find("b1_y"), std::string::npos) << r.err;
 }
 
+TEST(CliAnimate, SimulateWritesThePageAndRefusesSpatialModelsBeforeTheRun) {
+  const auto dir = fresh_dir("animate_simulate");
+  const auto html = dir / "sim.html";
+  const auto r = run_kinevo("simulate " + std::string(KINEVO_EXAMPLES) +
+                            "/double_pendulum.toml --t-end 0.05 --json --animate " + html.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["animate"], html.string());
+  const std::string page = read_text(html);
+  EXPECT_NE(page.find(R"("names":["p1","p2","rod1_i"])"), std::string::npos);
+  const auto spatial =
+      run_kinevo("simulate " + std::string(KINEVO_EXAMPLES) +
+                 "/spatial_fivebar.toml --t-end 0.05 --animate " + (dir / "s.html").string());
+  EXPECT_EQ(spatial.status, 2);
+  EXPECT_NE(spatial.err.find("spatial models are not drawn"), std::string::npos) << spatial.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "s.html"));
+}
+
 TEST(CliAnimate, ChromiumDrawsTheCsvPositionsAtTwoTimes) {
   if (!std::filesystem::exists(chromium)) GTEST_SKIP() << chromium << " is not installed";
   const auto s = animate_slider_crank("animate_chromium");
