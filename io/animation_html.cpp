@@ -22,6 +22,8 @@ const char* style_name(point_style s) {
       return "ground";
     case point_style::centre:
       return "centre";
+    case point_style::hidden:
+      return "hidden";
   }
   return "joint";
 }
@@ -99,7 +101,7 @@ A.panels.forEach((p, k) => {
   const dots = p.names.map((name, i) => {
     const e = document.createElementNS(NS, 'circle');
     e.id = 'panel' + k + '-' + name; e.setAttribute('class', p.styles[i]);
-    e.setAttribute('r', {particle: 1.6, centre: 0.5}[p.styles[i]] * r || r); g.appendChild(e); return e;
+    e.setAttribute('r', ({particle: 1.6, centre: 0.5, hidden: 0}[p.styles[i]] ?? 1) * r); g.appendChild(e); return e;
   });
   panels.push({p, svg, lines, dots});
 });
@@ -145,7 +147,7 @@ figure { margin: 0; } svg { width: 480px; height: 480px; border: 1px solid #ccc;
 .link { fill: rgba(70, 110, 200, 0.15); stroke: #2a4d9b; stroke-width: 3px; vector-effect: non-scaling-stroke; }
 polyline.link { fill: none; }
 .joint { fill: #fff; stroke: #222; stroke-width: 2px; vector-effect: non-scaling-stroke; }
-.particle { fill: #c0392b; } .centre { fill: #2a4d9b; }
+.particle { fill: #c0392b; } .centre { fill: #2a4d9b; } .hidden { display: none; }
 .ground { fill: #888; stroke: #222; stroke-width: 2px; vector-effect: non-scaling-stroke; }
 #controls { margin: 0.5em 0; } #time { width: 480px; }
 )CSS";

@@ -14,8 +14,9 @@
 namespace kinevo::io {
 
 // How a point is drawn: a joint is an open circle, a particle a large filled dot, a ground point
-// a grey pivot, a body's centre (of a body with a single joint) a small dot.
-enum class point_style { joint, particle, ground, centre };
+// a grey pivot, a body's centre (of a body with a single joint) a small dot; a hidden point is
+// only a corner of a link (a slider's box).
+enum class point_style { joint, particle, ground, centre, hidden };
 
 // A shape of one panel: a polyline through point indices (a body, a rod).
 struct animation_link {

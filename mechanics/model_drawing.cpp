@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <toml++/toml.h>
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
 
 #include "io/input_file.hpp"
 #include "mechanics/toml_fields.hpp"
@@ -144,17 +146,39 @@ class model_drawing_reader {
   }
 
   // Each body as a line through its joints (a polygon with three or more); a body with a single
-  // joint is drawn from that joint to its centre.
+  // joint is drawn from that joint to its centre; a body whose joints all sit at one point of it
+  // (a slider) as a box around that point, sized from the model's joint offsets.
   void link_bodies() {
+    double reach = 0.0;
+    for (const auto& p : out_.points_) {
+      if (p.style == io::point_style::joint) reach = std::max(reach, std::hypot(p.sx, p.sy));
+    }
+    const double half = reach > 0.0 ? 0.25 * reach : 0.1;
     for (const auto& [name, b] : bodies_) {
       if (b.phi < 0) continue;
       std::vector<int> pts = b.points;
-      if (pts.size() < 2) {
+      if (pts.size() >= 2 && one_place(pts)) {
+        const auto& at = out_.points_[static_cast<std::size_t>(pts.front())];
+        pts.clear();
+        for (const auto& [cx, cy] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) {
+          pts.push_back(
+              add_point({fmt::format("{}_corner{}", name, pts.size() + 1), io::point_style::hidden,
+                         b.x, b.y, b.phi, at.sx + cx * half, at.sy + cy * half}));
+        }
+      } else if (pts.size() < 2) {
         pts.push_back(
             add_point({name + "_centre", io::point_style::centre, b.x, b.y, b.phi, 0.0, 0.0}));
       }
       out_.links_.push_back({name, pts, pts.size() >= 3});
     }
+  }
+
+  bool one_place(const std::vector<int>& pts) const {
+    const auto& first = out_.points_[static_cast<std::size_t>(pts.front())];
+    return std::all_of(pts.begin(), pts.end(), [&](int i) {
+      const auto& p = out_.points_[static_cast<std::size_t>(i)];
+      return p.sx == first.sx && p.sy == first.sy;
+    });
   }
 
   const toml::table& root_;
