@@ -1,6 +1,7 @@
 // kinevo animate: one self-contained HTML page (inline SVG and JavaScript) that plays a run's
-// CSV on its planar model: play/pause, a time slider and a speed control (docs/animation.md).
-// Parses options, calls mechanics::model_drawing and io::save_animation_html, prints the report.
+// CSV on its model (spatial ones projected onto XY): play/pause, a time slider and a speed control
+// (docs/animation.md). Parses options, calls mechanics::model_drawing and io::save_animation_html,
+// prints the report.
 #include <fmt/format.h>
 
 #include <memory>
@@ -50,7 +51,7 @@ int run_animate(const animate_args& a) {
 }
 
 const command_registration animate_registration(
-    15, "animate", "Self-contained HTML animation of a run's CSV on its planar model",
+    15, "animate", "Self-contained HTML animation of a run's CSV on its model",
     [](CLI::App& sub) -> std::function<int()> {
       auto a = std::make_shared<animate_args>();
       sub.add_option("run", a->run,
@@ -66,8 +67,8 @@ const command_registration animate_registration(
           "The page shows the frame nearest to a time given in its address: motion.html#t=0.5.\n"
           "Exit status:\n"
           "  0  written\n"
-          "  2  bad input (the message names the file, line and field), a spatial model, or an\n"
-          "     unusable output path");
+          "  2  bad input (the message names the file, line and field) or an unusable output\n"
+          "     path");
       return [a]() { return run_animate(*a); };
     });
 

@@ -28,8 +28,8 @@ void add_divergence_options(CLI::App& sub, mechanics::simulation_options& sim,
 
 void add_animation_option(CLI::App& sub, std::string& animate) {
   sub.add_option("--animate", animate,
-                 "Self-contained HTML page playing the run on the model (planar models; "
-                 "docs/animation.md)");
+                 "Self-contained HTML page playing the run on the model (spatial ones "
+                 "projected onto XY; docs/animation.md)");
 }
 
 std::optional<mechanics::model_drawing> prepare_animation(

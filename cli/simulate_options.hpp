@@ -21,8 +21,8 @@ void add_divergence_options(CLI::App& sub, mechanics::simulation_options& sim,
 // --animate FILE: the run as a self-contained HTML page (docs/animation.md).
 void add_animation_option(CLI::App& sub, std::string& animate);
 
-// Before the run: the output path and the model's drawing (a spatial model or a bad geometry is
-// bad input, exit 2, without costing the run). nullopt when --animate was not given.
+// Before the run: the output path and the model's drawing (a bad geometry is bad input, exit
+// 2, without costing the run). nullopt when --animate was not given.
 std::optional<mechanics::model_drawing> prepare_animation(
     const std::string& animate, const std::string& model_file,
     const std::vector<mechanics::parameter_override>& overrides);

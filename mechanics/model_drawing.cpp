@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <toml++/toml.h>
+#include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -21,7 +22,7 @@ class model_drawing_reader {
       : root_(root), fields_(source), overrides_(overrides) {}
 
   model_drawing read() {
-    refuse_spatial();
+    read_space();
     read_parameters();
     for (const toml::table* p : fields_.tables(root_, "particle")) add_particle(*p);
     for (const toml::table* b : fields_.tables(root_, "body")) add_body(*b);
@@ -38,16 +39,14 @@ class model_drawing_reader {
 
  private:
   struct body {
-    int x = -1, y = -1, phi = -1;
-    std::vector<int> points;  // drawn points on it, in the order the file names them
+    int x = -1, y = -1, phi = -1, z = -1;  // phi: e0 of a spatial body (e1..e3 follow)
+    std::vector<int> points;               // drawn points on it, in the order the file names them
   };
 
-  void refuse_spatial() const {
+  void read_space() {
     const toml::table* m = root_["model"].as_table();
-    if (m != nullptr && fields_.string_or(*m, "[model]", "space", "planar") == "spatial") {
-      fields_.fail(fields_.field_where(*m, "[model]", "space"),
-                   "spatial models are not drawn (only planar ones)");
-    }
+    out_.spatial_ =
+        m != nullptr && fields_.string_or(*m, "[model]", "space", "planar") == "spatial";
   }
 
   // Parameters may use each other in any order: repeated passes until none is left.
@@ -88,15 +87,24 @@ class model_drawing_reader {
 
   void add_particle(const toml::table& p) {
     const std::string name = fields_.string(p, "[[particle]]", "name");
-    body b{coordinate(name + "_x"), coordinate(name + "_y"), -1, {}};
-    b.points.push_back(add_point({name, io::point_style::particle, b.x, b.y, -1, 0.0, 0.0}));
+    const int x = coordinate(name + "_x"), y = coordinate(name + "_y");
+    body b{x, y, -1, out_.spatial_ ? coordinate(name + "_z") : -1, {}};
+    b.points.push_back(
+        add_point({name, io::point_style::particle, b.x, b.y, -1, 0.0, 0.0, b.z, 0.0}));
     bodies_[name] = b;
   }
 
   void add_body(const toml::table& t) {
     const std::string name = fields_.string(t, "[[body]]", "name");
-    bodies_[name] =
-        body{coordinate(name + "_x"), coordinate(name + "_y"), coordinate(name + "_phi"), {}};
+    const int x = coordinate(name + "_x"), y = coordinate(name + "_y");
+    if (!out_.spatial_) {
+      bodies_[name] = body{x, y, coordinate(name + "_phi"), -1, {}};
+      return;
+    }
+    const int z = coordinate(name + "_z");
+    const int e0 = coordinate(name + "_e0");
+    for (int k = 1; k <= 3; ++k) coordinate(fmt::format("{}_e{}", name, k));
+    bodies_[name] = body{x, y, e0, z, {}};
   }
 
   int add_point(model_drawing::point p) {
@@ -110,16 +118,17 @@ class model_drawing_reader {
     const std::string key = fmt::format("body_{}", side);
     if (!t.contains(key)) return -1;
     const std::string on = fields_.string(t, section, key);
-    std::vector<double> s{0.0, 0.0};
+    const std::size_t dimension = out_.spatial_ ? 3 : 2;
+    std::vector<double> s{0.0, 0.0, 0.0};
     const std::string point_key = fmt::format("point_{}", side);
     if (t.contains(point_key)) {
-      const auto v = fields_.vector(t, section, point_key, ctx_, 2);
+      const auto v = fields_.vector(t, section, point_key, ctx_, dimension);
       const std::string at = fields_.field_where(t, section, point_key);
-      s = {fields_.constant_value(v[0], at), fields_.constant_value(v[1], at)};
+      for (std::size_t k = 0; k < dimension; ++k) s[k] = fields_.constant_value(v[k], at);
     }
     const std::string point_name = fmt::format("{}_{}", name, side);
     if (on == "ground") {
-      return add_point({point_name, io::point_style::ground, -1, -1, -1, s[0], s[1]});
+      return add_point({point_name, io::point_style::ground, -1, -1, -1, s[0], s[1], -1, s[2]});
     }
     const auto it = bodies_.find(on);
     if (it == bodies_.end()) {
@@ -128,7 +137,8 @@ class model_drawing_reader {
     }
     body& b = it->second;
     if (b.phi < 0) return b.points.front();  // a particle is its own point
-    const int i = add_point({point_name, io::point_style::joint, b.x, b.y, b.phi, s[0], s[1]});
+    const int i =
+        add_point({point_name, io::point_style::joint, b.x, b.y, b.phi, s[0], s[1], b.z, s[2]});
     b.points.push_back(i);
     return i;
   }
@@ -163,11 +173,11 @@ class model_drawing_reader {
         for (const auto& [cx, cy] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) {
           pts.push_back(
               add_point({fmt::format("{}_corner{}", name, pts.size() + 1), io::point_style::hidden,
-                         b.x, b.y, b.phi, at.sx + cx * half, at.sy + cy * half}));
+                         b.x, b.y, b.phi, at.sx + cx * half, at.sy + cy * half, b.z, at.sz}));
         }
       } else if (pts.size() < 2) {
-        pts.push_back(
-            add_point({name + "_centre", io::point_style::centre, b.x, b.y, b.phi, 0.0, 0.0}));
+        pts.push_back(add_point(
+            {name + "_centre", io::point_style::centre, b.x, b.y, b.phi, 0.0, 0.0, b.z, 0.0}));
       }
       out_.links_.push_back({name, pts, pts.size() >= 3});
     }
@@ -177,7 +187,7 @@ class model_drawing_reader {
     const auto& first = out_.points_[static_cast<std::size_t>(pts.front())];
     return std::all_of(pts.begin(), pts.end(), [&](int i) {
       const auto& p = out_.points_[static_cast<std::size_t>(i)];
-      return p.sx == first.sx && p.sy == first.sy;
+      return p.sx == first.sx && p.sy == first.sy && p.sz == first.sz;
     });
   }
 
@@ -200,6 +210,20 @@ model_drawing model_drawing::load(const std::filesystem::path& model_file,
   return from_string(io::read_input_file(model_file, "model file"), model_file.string(), overrides);
 }
 
+namespace {
+
+// A spatial body-fixed point in the global frame, r + A(p) s' with the Euler parameters'
+// A(p) = (e0^2 - e.e) I + 2 e e^T + 2 e0 e~ (Haug, Computer-Aided Kinematics and Dynamics of
+// Mechanical Systems, section 6.3; mechanics/euler_parameters.hpp).
+Eigen::Vector3d spatial_point(const Eigen::Vector3d& r, const Eigen::Vector4d& p,
+                              const Eigen::Vector3d& s) {
+  const double e0 = p[0];
+  const Eigen::Vector3d e = p.tail<3>();
+  return r + (e0 * e0 - e.dot(e)) * s + 2.0 * e * e.dot(s) + 2.0 * e0 * e.cross(s);
+}
+
+}  // namespace
+
 io::animation_panel model_drawing::panel(const io::csv_table& run, const std::string& title) const {
   std::vector<std::size_t> column;
   for (const auto& c : coordinates_) column.push_back(run.column(c));
@@ -211,18 +235,28 @@ io::animation_panel model_drawing::panel(const io::csv_table& run, const std::st
     p.point_styles.push_back(pt.style);
   }
   for (const auto& row : run.rows) {
+    const auto q = [&](int i) { return row[column[static_cast<std::size_t>(i)]]; };
     std::vector<double> f;
     f.reserve(2 * points_.size());
     for (const auto& pt : points_) {
       if (pt.x < 0) {
-        f.insert(f.end(), {pt.sx, pt.sy});
-        continue;
+        f.insert(f.end(), {pt.sx, pt.sy});  // ground; spatial: projected onto XY
+      } else if (spatial_) {
+        const Eigen::Vector3d r(q(pt.x), q(pt.y), q(pt.z));
+        const Eigen::Vector3d g =
+            pt.phi < 0
+                ? r
+                : spatial_point(
+                      r, Eigen::Vector4d(q(pt.phi), q(pt.phi + 1), q(pt.phi + 2), q(pt.phi + 3)),
+                      Eigen::Vector3d(pt.sx, pt.sy, pt.sz));
+        f.insert(f.end(), {g.x(), g.y()});
+      } else {
+        const double phi = pt.phi < 0 ? 0.0 : q(pt.phi);
+        const double c = std::cos(phi), s = std::sin(phi);
+        // A body-fixed point in the plane: r + A(phi) s', A the rotation by phi.
+        f.push_back(q(pt.x) + c * pt.sx - s * pt.sy);
+        f.push_back(q(pt.y) + s * pt.sx + c * pt.sy);
       }
-      const double phi = pt.phi < 0 ? 0.0 : row[column[static_cast<std::size_t>(pt.phi)]];
-      const double c = std::cos(phi), s = std::sin(phi);
-      // A body-fixed point in the plane: r + A(phi) s', A the rotation by phi.
-      f.push_back(row[column[static_cast<std::size_t>(pt.x)]] + c * pt.sx - s * pt.sy);
-      f.push_back(row[column[static_cast<std::size_t>(pt.y)]] + s * pt.sx + c * pt.sy);
     }
     p.frames.push_back(std::move(f));
   }

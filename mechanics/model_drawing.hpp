@@ -1,7 +1,7 @@
 // What `kinevo animate` draws of a planar model file: its particles (dots), the joints' points on
 // bodies (circles), the points fixed to ground (pivots), each body as a line through its joints
 // (a polygon with three or more) and each distance joint as a rod, placed at every row of a run's
-// CSV of coordinates. Spatial models are not drawn (a planar projection is future work).
+// CSV of coordinates. Spatial models are drawn projected onto the XY plane.
 #pragma once
 
 #include <filesystem>
@@ -17,7 +17,7 @@ namespace kinevo::mechanics {
 class model_drawing {
  public:
   // Reads the geometry of a model file. Throws io::input_error naming the file, line and field
-  // (a spatial model, a point that is not a constant 2-vector, a model with nothing to draw).
+  // (a point that is not a constant vector, a model with nothing to draw).
   // `overrides` replace parameters as `--set` does for the model (unknown names are ignored
   // here: loading the model reports them).
   static model_drawing load(const std::filesystem::path& model_file,
@@ -27,6 +27,7 @@ class model_drawing {
 
   // The coordinates a run's table must have (b_x, b_y, b_phi of bodies, p_x, p_y of particles).
   const std::vector<std::string>& coordinate_names() const { return coordinates_; }
+  bool spatial() const { return spatial_; }
   // One panel with a frame for each row of `run` (which needs a "t" column and every
   // coordinate_names() column: io::input_error naming the CSV otherwise).
   io::animation_panel panel(const io::csv_table& run, const std::string& title) const;
@@ -36,10 +37,13 @@ class model_drawing {
   struct point {
     std::string name;
     io::point_style style = io::point_style::joint;
-    int x = -1, y = -1, phi = -1;  // indices into coordinates_ (phi -1: a particle)
+    int x = -1, y = -1, phi = -1;  // indices into coordinates_ (phi -1: a particle; spatial: e0)
     double sx = 0.0, sy = 0.0;     // local offset (ground: the global position)
+    int z = -1;                    // spatial models
+    double sz = 0.0;
   };
   std::vector<std::string> coordinates_;
+  bool spatial_ = false;  // drawn projected onto the XY plane
   std::vector<point> points_;
   std::vector<io::animation_link> links_;
   friend class model_drawing_reader;

@@ -3,6 +3,7 @@
 // set, which must be the model's points computed here from the CSV in closed form.
 #include <gtest/gtest.h>
 
+#include <Eigen/Geometry>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -107,7 +108,7 @@ TEST(CliAnimate, BadInputNamesTheFile) {
   EXPECT_NE(r.err.find("b1_y"), std::string::npos) << r.err;
 }
 
-TEST(CliAnimate, SimulateWritesThePageAndRefusesSpatialModelsBeforeTheRun) {
+TEST(CliAnimate, SimulateWritesThePage) {
   const auto dir = fresh_dir("animate_simulate");
   const auto html = dir / "sim.html";
   const auto r = run_kinevo("simulate " + std::string(KINEVO_EXAMPLES) +
@@ -116,12 +117,29 @@ TEST(CliAnimate, SimulateWritesThePageAndRefusesSpatialModelsBeforeTheRun) {
   EXPECT_EQ(nlohmann::json::parse(r.out)["animate"], html.string());
   const std::string page = read_text(html);
   EXPECT_NE(page.find(R"("names":["p1","p2","rod1_i"])"), std::string::npos);
-  const auto spatial =
-      run_kinevo("simulate " + std::string(KINEVO_EXAMPLES) +
-                 "/spatial_fivebar.toml --t-end 0.05 --animate " + (dir / "s.html").string());
-  EXPECT_EQ(spatial.status, 2);
-  EXPECT_NE(spatial.err.find("spatial models are not drawn"), std::string::npos) << spatial.err;
-  EXPECT_FALSE(std::filesystem::exists(dir / "s.html"));
+}
+
+// A spatial model is drawn projected onto XY: the point (0.5, 0, 0) of crank2 against r + R s'
+// with R from Eigen's quaternion (a second, independent rotation formula).
+TEST(CliAnimate, ChromiumDrawsASpatialModelProjectedOntoXy) {
+  if (!std::filesystem::exists(chromium)) GTEST_SKIP() << chromium << " is not installed";
+  const auto dir = fresh_dir("animate_spatial");
+  const auto csv = dir / "run.csv", html = dir / "sp.html";
+  const auto r = run_kinevo("simulate " + std::string(KINEVO_EXAMPLES) +
+                            "/spatial_fivebar.toml --t-end 0.2 --quiet --out " + csv.string() +
+                            " --animate " + html.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto tab = kinevo::io::read_csv_table(csv);
+  const std::size_t row = tab.rows.size() / 2;
+  const auto q = [&](const std::string& c) { return tab.rows[row][tab.column("crank2_" + c)]; };
+  const double t = tab.rows[row][tab.column("t")];
+  const std::string dom = dump_dom(html, "t=" + std::to_string(t), dir / "profile");
+  const Eigen::Quaterniond p(q("e0"), q("e1"), q("e2"), q("e3"));
+  const Eigen::Vector3d g =
+      Eigen::Vector3d(q("x"), q("y"), q("z")) + p.toRotationMatrix() * Eigen::Vector3d(0.5, 0, 0);
+  EXPECT_NEAR(attribute(dom, "panel0", "data-t"), t, 1e-12);
+  EXPECT_NEAR(attribute(dom, "panel0-A_i", "cx"), g.x(), 1e-9);
+  EXPECT_NEAR(attribute(dom, "panel0-A_i", "cy"), g.y(), 1e-9);
 }
 
 TEST(CliAnimate, ChromiumDrawsTheCsvPositionsAtTwoTimes) {
