@@ -90,22 +90,26 @@ A.panels.forEach((p, k) => {
   const cap = document.createElement('figcaption'); cap.textContent = p.title; fig.appendChild(cap);
   const svg = document.createElementNS(NS, 'svg');
   svg.id = 'panel' + k;
-  svg.setAttribute('viewBox', [lo[0] - m, -hi[1] - m, hi[0] - lo[0] + 2 * m, hi[1] - lo[1] + 2 * m].join(' '));
+  svg.setAttribute('viewBox',
+      [lo[0] - m, -hi[1] - m, hi[0] - lo[0] + 2 * m, hi[1] - lo[1] + 2 * m].join(' '));
   const g = document.createElementNS(NS, 'g'); g.setAttribute('transform', 'scale(1,-1)');
   svg.appendChild(g); fig.appendChild(svg); document.getElementById('panels').appendChild(fig);
   const r = 0.015 * size;
   const lines = p.links.map(l => {
     const e = document.createElementNS(NS, l.closed ? 'polygon' : 'polyline');
-    e.setAttribute('class', 'link'); e.setAttribute('data-name', l.name); g.appendChild(e); return e;
+    e.setAttribute('class', 'link'); e.setAttribute('data-name', l.name);
+    g.appendChild(e); return e;
   });
   const dots = p.names.map((name, i) => {
     const e = document.createElementNS(NS, 'circle');
     e.id = 'panel' + k + '-' + name; e.setAttribute('class', p.styles[i]);
-    e.setAttribute('r', ({particle: 1.6, centre: 0.5, hidden: 0}[p.styles[i]] ?? 1) * r); g.appendChild(e); return e;
+    e.setAttribute('r', ({particle: 1.6, centre: 0.5, hidden: 0}[p.styles[i]] ?? 1) * r);
+    g.appendChild(e); return e;
   });
   panels.push({p, svg, lines, dots});
 });
-const times = A.times, slider = document.getElementById('time'), label = document.getElementById('clock');
+const times = A.times, slider = document.getElementById('time');
+const label = document.getElementById('clock');
 slider.max = times.length - 1;
 function nearest(t) {
   let a = 0, b = times.length - 1;
@@ -131,7 +135,10 @@ function tick(now) {
   if (clock > times[times.length - 1]) clock = times[0];
   draw(nearest(clock)); requestAnimationFrame(tick);
 }
-function setPlaying(on) { playing = on; last = null; button.textContent = on ? 'Pause' : 'Play'; if (on) requestAnimationFrame(tick); }
+function setPlaying(on) {
+  playing = on; last = null; button.textContent = on ? 'Pause' : 'Play';
+  if (on) requestAnimationFrame(tick);
+}
 button.onclick = () => setPlaying(!playing);
 slider.oninput = () => { clock = times[Number(slider.value)]; draw(Number(slider.value)); };
 const asked = /(?:^#|&)t=([^&]+)/.exec(location.hash);
@@ -144,7 +151,8 @@ constexpr const char* page_style = R"CSS(
 body { font-family: sans-serif; margin: 1em; }
 #panels { display: flex; flex-wrap: wrap; gap: 1em; }
 figure { margin: 0; } svg { width: 480px; height: 480px; border: 1px solid #ccc; background: #fff; }
-.link { fill: rgba(70, 110, 200, 0.15); stroke: #2a4d9b; stroke-width: 3px; vector-effect: non-scaling-stroke; }
+.link { fill: rgba(70, 110, 200, 0.15); stroke: #2a4d9b; stroke-width: 3px;
+        vector-effect: non-scaling-stroke; }
 polyline.link { fill: none; }
 .joint { fill: #fff; stroke: #222; stroke-width: 2px; vector-effect: non-scaling-stroke; }
 .particle { fill: #c0392b; } .centre { fill: #2a4d9b; } .hidden { display: none; }
