@@ -126,20 +126,23 @@ function draw(k) {
   }
   slider.value = k; label.textContent = A.label + ' = ' + times[k].toFixed(4) + ' ' + A.unit;
 }
-let playing = false, clock = times[0], last = null;
+// A timer rather than requestAnimationFrame: it also runs where nothing is painted (a headless
+// browser's virtual time), and the clock follows the elapsed time either way.
+let timer = null, clock = times[0], last = null;
 const button = document.getElementById('play');
-function tick(now) {
-  if (!playing) return;
+function tick() {
+  const now = performance.now();
   if (last !== null) clock += (now - last) / 1000 * Number(document.getElementById('speed').value);
   last = now;
   if (clock > times[times.length - 1]) clock = times[0];
-  draw(nearest(clock)); requestAnimationFrame(tick);
+  draw(nearest(clock));
 }
 function setPlaying(on) {
-  playing = on; last = null; button.textContent = on ? 'Pause' : 'Play';
-  if (on) requestAnimationFrame(tick);
+  if (timer !== null) clearInterval(timer);
+  timer = on ? setInterval(tick, 1000 / 60) : null; last = null;
+  button.textContent = on ? 'Pause' : 'Play';
 }
-button.onclick = () => setPlaying(!playing);
+button.onclick = () => setPlaying(timer === null);
 slider.oninput = () => { clock = times[Number(slider.value)]; draw(Number(slider.value)); };
 const asked = /(?:^#|&)t=([^&]+)/.exec(location.hash);
 if (asked && isFinite(Number(asked[1]))) { clock = Number(asked[1]); draw(nearest(clock)); }
