@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <sstream>
 #include <string>
 
@@ -47,20 +46,21 @@ std::string dump_dom(const std::filesystem::path& page, const std::string& fragm
 
 // An attribute of the element with this id, as the browser serialised it.
 double attribute(const std::string& dom, const std::string& id, const std::string& name) {
-  const std::regex element("<[a-z]+ [^>]*id=\"" + id + "\"[^>]*>");
-  std::smatch m;
-  if (!std::regex_search(dom, m, element)) {
+  const std::size_t at = dom.find(" id=\"" + id + "\"");
+  if (at == std::string::npos) {
     ADD_FAILURE() << "no element " << id;
     return NAN;
   }
-  const std::string tag = m.str();
-  const std::regex attr(" " + name + "=\"([^\"]*)\"");
-  std::smatch a;
-  if (!std::regex_search(tag, a, attr)) {
+  const std::size_t open = dom.rfind('<', at), close = dom.find('>', at);
+  const std::string tag = dom.substr(open, close - open);
+  const std::string key = " " + name + "=\"";
+  const std::size_t value = tag.find(key);
+  if (value == std::string::npos) {
     ADD_FAILURE() << id << " has no " << name << ": " << tag;
     return NAN;
   }
-  return std::stod(a[1].str());
+  const std::size_t begin = value + key.size();
+  return std::stod(tag.substr(begin, tag.find('"', begin) - begin));
 }
 
 struct slider_crank_run {
