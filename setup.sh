@@ -10,10 +10,13 @@ cd "$(dirname "$0")"
 
 # libsundials-dev: SUNDIALS IDA integrates the qtz-reduced formulation's DAE (Del Citto et al.,
 # eq. 46) with variable-order BDF and its own error control, instead of a Radau code of our own.
+# chromium: the animation test (tests/cli/test_cli_animate.cpp) loads kinevo animate's HTML page
+# in headless Chromium and checks the positions it drew against the CSV.
 packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libopenmpi-dev openmpi-bin
   libboost-random-dev libcli11-dev libgtest-dev libgmock-dev libginac-dev libcln-dev
   libtomlplusplus-dev libfmt-dev libbenchmark-dev nlohmann-json3-dev libsundials-dev
-  librsvg2-bin)  # rsvg-convert: the cli_figures_render test renders every figure
+  librsvg2-bin  # rsvg-convert: the cli_figures_render test renders every figure
+  chromium)
 if [[ " $* " == *" --bench "* ]]; then
   packages+=(libpagmo-dev libmujoco-dev jq)
 fi

@@ -11,6 +11,7 @@
 
 #include "cli/assembly_step.hpp"
 #include "cli/command.hpp"
+#include "cli/simulate_options.hpp"
 #include "cli/solver_options.hpp"
 #include "ga/mpi_environment.hpp"
 #include "io/atomic_file.hpp"
@@ -36,7 +37,7 @@ struct simulate_args {
   bool solver_given = false, stabilization_given = false, integrator_given = false;
   std::vector<std::string> sets;
   std::vector<std::string> plot_columns;
-  std::string out, plot, plot_x;
+  std::string out, plot, plot_x, animate;
   bool kinematic = false;
   bool assemble = false;
   bool no_divergence_check = false;
@@ -84,7 +85,7 @@ mechanics::trajectory_recorder make_recorder(const simulate_args& a, const mecha
                                              bool with_reference) {
   try {
     return mechanics::trajectory_recorder(m, with_reference, a.sim.record_every, a.plot_columns,
-                                          !a.out.empty(), a.plot_x);
+                                          !a.out.empty() || !a.animate.empty(), a.plot_x);
   } catch (const io::option_error& e) {
     const char* option = e.field() == "plot_x" ? "--plot-x" : "--plot-columns";
     throw io::input_error(fmt::format("{} {}", option, e.requirement()));
@@ -113,6 +114,7 @@ nlohmann::json json_summary(const simulate_args& a, const mechanics::model& m,
   j["rows"] = c.rows();
   j["out"] = a.out.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.out);
   j["plot"] = a.plot.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.plot);
+  j["animate"] = a.animate.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.animate);
   return j;
 }
 
@@ -129,6 +131,7 @@ void print_text(const simulate_args& a, const mechanics::simulation_result& res,
   fmt::print("{}", first_end == std::string::npos ? "" : full.substr(first_end + 1));
   if (!a.out.empty()) fmt::print("  wrote {}{}\n", a.out, res.completed ? "" : " " + up_to);
   if (!a.plot.empty()) fmt::print("  wrote {}\n", a.plot);
+  if (!a.animate.empty()) fmt::print("  wrote {}\n", a.animate);
 }
 
 int exit_status(const mechanics::simulation_result& res) {
@@ -148,6 +151,7 @@ int run_simulate(simulate_args& a) {
   const std::optional<mechanics::model> loaded = load_for_run(
       a.file, mo, a.assemble, a.sim.t_start, "simulate", a.quiet, a.json, root, assembly);
   if (!loaded) return exit_failure;
+  const auto drawing = prepare_animation(a.animate, a.file, mo.overrides);
 
   const mechanics::model& m = *loaded;
   auto solver = make_solver_for(a.solver, a.solver_options, "--solver");
@@ -198,6 +202,7 @@ int run_simulate(simulate_args& a) {
     recorder.save_plot(a.plot,
                        fmt::format("{} ({})", m.name().empty() ? a.file : m.name(), a.solver));
   }
+  if (drawing) save_animation(a.animate, *drawing, recorder, a.file);
   if (a.json) {
     nlohmann::json j = json_summary(a, m, res, recorder);
     if (assembly) j["assembly"] = assembly->to_json();
@@ -248,18 +253,7 @@ const command_registration simulate_registration(
           ->capture_default_str();
       sub.add_option("--record-every", a->sim.record_every, "Write every k-th step to the CSV")
           ->capture_default_str();
-      sub.add_option("--divergence-growth", a->sim.divergence_growth,
-                     "Diverged when max |q| or |q'| exceeds this factor of the run's scale "
-                     "(docs/mechanics.md)")
-          ->capture_default_str();
-      sub.add_option("--divergence-violation", a->sim.divergence_violation,
-                     "Diverged when max |Phi| exceeds this times (1 + max |q0|)^2")
-          ->capture_default_str();
-      sub.add_option("--divergence-energy", a->sim.divergence_energy,
-                     "Diverged when |E - E0| exceeds this times max(1, |E0|)")
-          ->capture_default_str();
-      sub.add_flag("--no-divergence-check", a->no_divergence_check,
-                   "Let a diverging motion run on (the exit status is then 0 if it stays finite)");
+      add_divergence_options(sub, a->sim, a->no_divergence_check);
       sub.add_option("--set", a->sets, "Override a parameter: name=value (repeatable)");
       sub.add_flag("--kinematic", a->kinematic, "Kinematic mode: M = I, drivers as constraints");
       sub.add_flag("--assemble", a->assemble,
@@ -276,6 +270,7 @@ const command_registration simulate_registration(
                      "CSV columns to plot (default: coordinates)")
           ->delimiter(',');
       sub.add_option("--plot-x", a->plot_x, "CSV column on the plot's x axis (default: t)");
+      add_animation_option(sub, a->animate);
       add_solver_options(sub, a->solver_options);
       // Hidden: for the tests of the interrupted path.
       sub.add_option("--interrupt-after", a->interrupt_after)->group("");

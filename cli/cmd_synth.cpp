@@ -87,6 +87,7 @@ struct fourbar_args : synth_args {
   std::string table;
   std::string crank = "none", output = "any", coupler = "none";
   std::string method = "penalty";
+  std::string animate;
   syn::fourbar_synthesis_options options;
 };
 
@@ -98,12 +99,18 @@ int run_fourbar(fourbar_args& a) {
     a.options.coupler = syn::parse_coupler_requirement(a.coupler);
   }});
   validate_synth(a.options, {{"min_transmission_deg", "--min-transmission"}});
+  check_output_path(a.animate, "--animate");
   const auto t = syn::read_function_table(a.table, a.radians, 3, "the four-bar (k1, k2, k3)");
   io::progress_line progress("synth fourbar", a.quiet || a.json);
   attach_progress(a.options.ga, progress);
   const auto r = syn::synthesize_fourbar(t, a.options);
   progress.finish();
   print(r, a, save_all(r, a));
+  if (!a.animate.empty()) {
+    const io::animation motion = r.animation();
+    if (motion.times.empty()) fmt::print(stderr, "kinevo: synth fourbar: no linkage to animate\n");
+    if (!motion.times.empty()) io::save_animation_html(motion, a.animate);
+  }
   if (r.status == "ok") return exit_ok;
   fmt::print(stderr, "kinevo: synth fourbar: {}: {}\n", r.status, r.status_message);
   return exit_failure;
@@ -207,6 +214,8 @@ const command_registration registration(
                     "Largest allowed longest/shortest link ratio, in (1, 1e6] (0: no bound)");
       f->add_option("--frame", fb->options.frame, "Frame length the links are scaled to")
           ->capture_default_str();
+      f->add_option("--animate", fb->animate,
+                    "HTML page of the linkage through the table's input range");
       add_output(*f, *fb);
       add_tables(*f, *fb);
       add_ga(*f, fb->options.ga);

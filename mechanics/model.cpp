@@ -12,6 +12,7 @@
 #include "io/csv_table.hpp"
 #include "io/input_file.hpp"
 #include "mechanics/model_file.hpp"
+#include "mechanics/toml_fields.hpp"
 #include "symbolic/constraint_derivatives.hpp"
 #include "symbolic/evaluation_tape.hpp"
 #include "symbolic/exact_numbers.hpp"
@@ -529,13 +530,7 @@ constexpr std::size_t max_message_bytes = 1000;
 
 model load_model_from_string(const std::string& text, const std::string& source,
                              const model_options& options) {
-  toml::table root;
-  try {
-    root = toml::parse(io::strip_byte_order_mark(text), source);
-  } catch (const toml::parse_error& e) {
-    throw io::input_error(
-        fmt::format("{}:{}: {}", source, e.source().begin.line, io::excerpt(e.description(), 200)));
-  }
+  const toml::table root = parse_model_toml(text, source);
   try {
     model_description d;
     read_model_file(root, source, options, d);

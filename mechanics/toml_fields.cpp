@@ -3,8 +3,18 @@
 #include <fmt/format.h>
 
 #include "io/csv_table.hpp"
+#include "io/input_file.hpp"
 
 namespace kinevo::mechanics {
+
+toml::table parse_model_toml(std::string_view text, const std::string& source) {
+  try {
+    return toml::parse(io::strip_byte_order_mark(text), source);
+  } catch (const toml::parse_error& e) {
+    throw io::input_error(
+        fmt::format("{}:{}: {}", source, e.source().begin.line, io::excerpt(e.description(), 200)));
+  }
+}
 
 std::string toml_fields::where(const toml::node* node) const {
   if (node == nullptr || node->source().begin.line == 0) return source_;

@@ -15,6 +15,10 @@
 
 namespace kinevo::mechanics {
 
+// Parses a model file's text (a byte-order mark is skipped); a syntax error is io::input_error
+// "source:line: description".
+toml::table parse_model_toml(std::string_view text, const std::string& source);
+
 class toml_fields {
  public:
   explicit toml_fields(std::string source) : source_(std::move(source)) {}

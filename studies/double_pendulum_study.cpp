@@ -13,6 +13,7 @@
 #include "ga/island_model.hpp"
 #include "ga/mpi_environment.hpp"
 #include "gauss/gauss_objective.hpp"
+#include "io/animation_html.hpp"
 #include "io/atomic_file.hpp"
 #include "io/csv_table.hpp"
 #include "io/option_error.hpp"
@@ -393,6 +394,37 @@ motion_data run_motion(const double_pendulum_study_options& o,
   return out;
 }
 
+// The motion side by side, GA solver and GIGSP: the pivot, both particles and the two rods, from
+// the motion.csv rows (t, x1, y1, x2, y2 of GA, then of GIGSP). +y is down in the dissertation's
+// Fig. 5.2; the page draws +y up, so the pendulum hangs upwards.
+io::animation motion_animation(const std::vector<std::vector<double>>& rows) {
+  io::animation a;
+  a.title = "Double pendulum: GA solver beside GIGSP";
+  a.panels.resize(2);
+  for (std::size_t k = 0; k < 2; ++k) {
+    io::animation_panel& p = a.panels[k];
+    p.title = k == 0 ? "GA solver" : "GIGSP";
+    p.point_names = {"pivot", "p1", "p2"};
+    p.point_styles = {io::point_style::ground, io::point_style::particle,
+                      io::point_style::particle};
+    p.links = {{"rod1", {0, 1}, false}, {"rod2", {1, 2}, false}};
+  }
+  for (const auto& row : rows) {
+    // Rows repeat a time only if a run restarted there; the page needs increasing times.
+    if (!a.times.empty() && !(row[0] > a.times.back())) continue;
+    // A diverged GA run's last record may be non-finite: the page ends before it.
+    if (!std::all_of(row.begin(), row.begin() + 9, [](double v) { return std::isfinite(v); })) {
+      break;
+    }
+    a.times.push_back(row[0]);
+    for (std::size_t k = 0; k < 2; ++k) {
+      const auto q = row.begin() + 1 + 4 * static_cast<std::ptrdiff_t>(k);
+      a.panels[k].frames.push_back({0.0, 0.0, q[0], q[1], q[2], q[3]});
+    }
+  }
+  return a;
+}
+
 void write_outputs(const double_pendulum_study_options& o, double_pendulum_study_result& r,
                    const std::vector<std::vector<double>>& motion_rows) {
   namespace fs = std::filesystem;
@@ -550,6 +582,8 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
     co.log_y = false;
     io::save_line_chart(o.out / "motion_evaluations.svg", {ev}, co);
     note(o.out / "motion_evaluations.svg");
+    io::save_animation_html(motion_animation(motion_rows), o.out / "motion.html");
+    note(o.out / "motion.html");
   }
 }
 

@@ -32,6 +32,30 @@ const char* palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd"};
 
 }  // namespace
 
+io::animation fourbar_animation(const fourbar_links& l, const fourbar_sweep& sweep) {
+  io::animation a;
+  a.title = fmt::format("Four-bar a1 = {:.6g}, a2 = {:.6g}, a3 = {:.6g}, a4 = {:.6g}", l.a1, l.a2,
+                        l.a3, l.a4);
+  a.time_label = "psi";
+  a.time_unit = "deg";
+  io::animation_panel p;
+  p.title = "input psi over the table's range";
+  p.point_names = {"O2", "O4", "A", "B"};
+  p.point_styles = {io::point_style::ground, io::point_style::ground, io::point_style::joint,
+                    io::point_style::joint};
+  p.links = {{"input", {0, 2}, false}, {"coupler", {2, 3}, false}, {"output", {1, 3}, false}};
+  for (std::size_t i = 0; i < sweep.psi.size(); ++i) {
+    const double psi = sweep.psi[i], phi = sweep.generated[i];
+    const double deg = psi * 180.0 / std::numbers::pi;
+    if (!std::isfinite(phi) || (!a.times.empty() && !(deg > a.times.back()))) continue;
+    a.times.push_back(deg);
+    p.frames.push_back({0.0, 0.0, l.a1, 0.0, l.a2 * std::cos(psi), l.a2 * std::sin(psi),
+                        l.a1 + l.a4 * std::cos(phi), l.a4 * std::sin(phi)});
+  }
+  a.panels.push_back(std::move(p));
+  return a;
+}
+
 void save_fourbar_drawing(const std::filesystem::path& path, const fourbar_links& l,
                           const std::vector<double>& psi, const std::vector<double>& phi) {
   bounds b;

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "io/animation_html.hpp"
+#include "synthesis/fourbar_analysis.hpp"
 #include "synthesis/freudenstein.hpp"
 #include "synthesis/rr_dyad.hpp"
 
@@ -12,6 +14,11 @@ namespace kinevo::synthesis {
 
 // Frame O2 = (0, 0), O4 = (a1, 0); input tip a2 e^{i psi}, output tip O4 + a4 e^{i phi}. Positions
 // whose phi is NaN (no assembly) are skipped. The first position is drawn strongest.
+// The four-bar through its input range as an animation (the sweep's input angle, in degrees, as
+// the clock); the same frame and tips as save_fourbar_drawing, positions without assembly left
+// out. Empty times when no sweep position assembles.
+io::animation fourbar_animation(const fourbar_links& links, const fourbar_sweep& sweep);
+
 void save_fourbar_drawing(const std::filesystem::path& path, const fourbar_links& links,
                           const std::vector<double>& psi, const std::vector<double>& phi);
 

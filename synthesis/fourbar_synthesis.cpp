@@ -323,6 +323,11 @@ nlohmann::json fourbar_synthesis_result::to_json() const {
   return j;
 }
 
+io::animation fourbar_synthesis_result::animation() const {
+  if (!links) return {};
+  return fourbar_animation(*links, sweep_fourbar(fit.k, error.branch, psi, phi, 181));
+}
+
 void fourbar_synthesis_result::save_files(output_folder& folder) const {
   io::csv_writer csv(
       {"line", "psi_deg", "phi_deg", "generated_deg", "error_deg", "freudenstein_residual"});

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "io/animation_html.hpp"
 #include "synthesis/crank_constrained.hpp"
 #include "synthesis/fourbar_analysis.hpp"
 #include "synthesis/freudenstein.hpp"
@@ -77,6 +78,9 @@ struct fourbar_synthesis_result {
   std::string brief_report() const;  // one line: k, residual, links, largest error
   std::string full_report() const;   // the summary `kinevo synth fourbar` prints
   nlohmann::json to_json() const;    // every figure; NaN as null
+  // The linkage through the table's input range (181 inputs on the assembly branch) for
+  // io::save_animation_html; no frames when there is no linkage or no position assembles.
+  io::animation animation() const;
   // Writes fourbar_errors.csv, fourbar_sweep.csv, fourbar_error.svg and (when there are links)
   // fourbar_linkage.svg into the folder.
   void save_files(output_folder& folder) const;

@@ -35,7 +35,7 @@ TEST(CliStudy, JsonHasTheRequiredKeysAndTheFilesAreWritten) {
   EXPECT_LE(j["motion"]["max_position_difference"].get<double>(), 1e-8);
   for (const char* f :
        {"report.md", "table_5_1_thesis.csv", "table_5_1_default.csv", "convergence_x1dd.svg",
-        "convergence_z1.svg", "motion.csv", "motion_differences.svg"}) {
+        "convergence_z1.svg", "motion.csv", "motion_differences.svg", "motion.html"}) {
     EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
   }
   const auto motion = io::read_csv_table(dir / "motion.csv");

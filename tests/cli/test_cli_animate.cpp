@@ -1,0 +1,209 @@
+// kinevo animate: the page's drawing checked in a real browser. Headless Chromium loads
+// motion.html#t=T, the page draws that frame paused and --dump-dom gives the SVG attributes it
+// set, which must be the model's points computed here from the CSV in closed form.
+#include <gtest/gtest.h>
+
+#include <Eigen/Geometry>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "io/csv_table.hpp"
+#include "tests/cli/run_command.hpp"
+
+namespace {
+
+using kinevo::test::fresh_dir;
+using kinevo::test::run_command;
+using kinevo::test::run_kinevo;
+
+const std::string chromium = "/usr/bin/chromium";
+
+std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The DOM after the page's scripts ran, with a fresh profile and nothing reaching the network.
+std::string dump_dom(const std::filesystem::path& page, const std::string& fragment,
+                     const std::filesystem::path& profile) {
+  std::filesystem::remove_all(profile);
+  std::filesystem::create_directories(profile);
+  const auto r =
+      run_command(chromium +
+                  " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
+                  " --disable-background-networking --disable-component-update --disable-sync"
+                  " --user-data-dir=" +
+                  profile.string() + " --dump-dom 'file://" + page.string() + "#" + fragment + "'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  return r.out;
+}
+
+// An attribute of the element with this id, as the browser serialised it.
+double attribute(const std::string& dom, const std::string& id, const std::string& name) {
+  const std::size_t at = dom.find(" id=\"" + id + "\"");
+  if (at == std::string::npos) {
+    ADD_FAILURE() << "no element " << id;
+    return NAN;
+  }
+  const std::size_t open = dom.rfind('<', at), close = dom.find('>', at);
+  const std::string tag = dom.substr(open, close - open);
+  const std::string key = " " + name + "=\"";
+  const std::size_t value = tag.find(key);
+  if (value == std::string::npos) {
+    ADD_FAILURE() << id << " has no " << name << ": " << tag;
+    return NAN;
+  }
+  const std::size_t begin = value + key.size();
+  return std::stod(tag.substr(begin, tag.find('"', begin) - begin));
+}
+
+struct slider_crank_run {
+  std::filesystem::path dir, csv, html;
+  kinevo::io::csv_table table;
+};
+
+slider_crank_run animate_slider_crank(const std::string& name) {
+  slider_crank_run s;
+  s.dir = fresh_dir(name);
+  s.csv = s.dir / "run.csv";
+  s.html = s.dir / "motion.html";
+  const std::string model = std::string(KINEVO_EXAMPLES) + "/slider_crank.toml";
+  const auto sim =
+      run_kinevo("simulate " + model + " --t-end 0.2 --dt 0.01 --quiet --out " + s.csv.string());
+  EXPECT_EQ(sim.status, 0) << sim.err;
+  const auto r = run_kinevo("animate " + s.csv.string() + " --model " + model + " -o " +
+                            s.html.string() + " --json");
+  EXPECT_EQ(r.status, 0) << r.err;
+  s.table = kinevo::io::read_csv_table(s.csv);
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["frames"].get<std::size_t>(), s.table.rows.size());
+  return s;
+}
+
+TEST(CliAnimate, WritesOneSelfContainedPage) {
+  const auto s = animate_slider_crank("animate_page");
+  const std::string page = read_text(s.html);
+  EXPECT_NE(page.find("<script>"), std::string::npos);
+  // Nothing is fetched: no external script, style sheet or image.
+  EXPECT_EQ(page.find("src="), std::string::npos);
+  EXPECT_EQ(page.find("href="), std::string::npos);
+  EXPECT_EQ(page.find("http://"), page.find("http://www.w3.org/2000/svg"));
+  EXPECT_EQ(page.find("https://"), std::string::npos);
+}
+
+TEST(CliAnimate, BadInputNamesTheFile) {
+  const auto dir = fresh_dir("animate_bad");
+  const auto csv = dir / "run.csv";
+  std::ofstream(csv) << "t,b1_x\n0,1\n";
+  const auto r = run_kinevo("animate " + csv.string() + " --model " + std::string(KINEVO_EXAMPLES) +
+                            "/slider_crank.toml -o " + (dir / "m.html").string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("run.csv"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("b1_y"), std::string::npos) << r.err;
+}
+
+TEST(CliAnimate, SimulateWritesThePage) {
+  const auto dir = fresh_dir("animate_simulate");
+  const auto html = dir / "sim.html";
+  const auto r = run_kinevo("simulate " + std::string(KINEVO_EXAMPLES) +
+                            "/double_pendulum.toml --t-end 0.05 --json --animate " + html.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["animate"], html.string());
+  const std::string page = read_text(html);
+  EXPECT_NE(page.find(R"("names":["p1","p2","rod1_i"])"), std::string::npos);
+}
+
+// A spatial model is drawn projected onto XY: the point (0.5, 0, 0) of crank2 against r + R s'
+// with R from Eigen's quaternion (a second, independent rotation formula).
+TEST(CliAnimate, ChromiumDrawsASpatialModelProjectedOntoXy) {
+  if (!std::filesystem::exists(chromium)) GTEST_SKIP() << chromium << " is not installed";
+  const auto dir = fresh_dir("animate_spatial");
+  const auto csv = dir / "run.csv", html = dir / "sp.html";
+  const auto r = run_kinevo("simulate " + std::string(KINEVO_EXAMPLES) +
+                            "/spatial_fivebar.toml --t-end 0.2 --quiet --out " + csv.string() +
+                            " --animate " + html.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto tab = kinevo::io::read_csv_table(csv);
+  const std::size_t row = tab.rows.size() / 2;
+  const auto q = [&](const std::string& c) { return tab.rows[row][tab.column("crank2_" + c)]; };
+  const double t = tab.rows[row][tab.column("t")];
+  const std::string dom = dump_dom(html, "t=" + std::to_string(t), dir / "profile");
+  const Eigen::Quaterniond p(q("e0"), q("e1"), q("e2"), q("e3"));
+  const Eigen::Vector3d g =
+      Eigen::Vector3d(q("x"), q("y"), q("z")) + p.toRotationMatrix() * Eigen::Vector3d(0.5, 0, 0);
+  EXPECT_NEAR(attribute(dom, "panel0", "data-t"), t, 1e-12);
+  EXPECT_NEAR(attribute(dom, "panel0-A_i", "cx"), g.x(), 1e-9);
+  EXPECT_NEAR(attribute(dom, "panel0-A_i", "cy"), g.y(), 1e-9);
+}
+
+TEST(CliAnimate, ChromiumDrawsTheCsvPositionsAtTwoTimes) {
+  if (!std::filesystem::exists(chromium)) GTEST_SKIP() << chromium << " is not installed";
+  const auto s = animate_slider_crank("animate_chromium");
+  const auto& tab = s.table;
+  for (const std::size_t row : {std::size_t{5}, std::size_t{15}}) {
+    const double t = tab.rows[row][tab.column("t")];
+    const std::string dom = dump_dom(s.html, "t=" + std::to_string(t), s.dir / "profile");
+    EXPECT_NEAR(attribute(dom, "panel0", "data-t"), t, 1e-12);
+    const auto q = [&](const std::string& c) { return tab.rows[row][tab.column(c)]; };
+    // The crank pin: (1, 0) on the crank, r + A(phi) s' in closed form.
+    EXPECT_NEAR(attribute(dom, "panel0-crank_pin_i", "cx"), q("b1_x") + std::cos(q("b1_phi")),
+                1e-12);
+    EXPECT_NEAR(attribute(dom, "panel0-crank_pin_i", "cy"), q("b1_y") + std::sin(q("b1_phi")),
+                1e-12);
+    // The wrist pin on the slider's origin; the crank pivot fixed at the ground origin.
+    EXPECT_NEAR(attribute(dom, "panel0-wrist_pin_j", "cx"), q("b3_x"), 1e-12);
+    EXPECT_NEAR(attribute(dom, "panel0-wrist_pin_j", "cy"), q("b3_y"), 1e-12);
+    EXPECT_NEAR(attribute(dom, "panel0-crank_pivot_i", "cx"), 0.0, 1e-15);
+  }
+}
+
+TEST(CliAnimate, ChromiumDrawsTheStudyGaBesideGigsp) {
+  if (!std::filesystem::exists(chromium)) GTEST_SKIP() << chromium << " is not installed";
+  const auto dir = fresh_dir("animate_study");
+  const auto r =
+      run_kinevo("study double-pendulum --t-end 0.01 --seed 2 --quiet --out " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto tab = kinevo::io::read_csv_table(dir / "motion.csv");
+  for (const std::size_t row : {std::size_t{3}, std::size_t{9}}) {
+    const double t = tab.rows[row][tab.column("t")];
+    const std::string dom =
+        dump_dom(dir / "motion.html", "t=" + std::to_string(t), dir / "profile");
+    for (const auto& [panel, solver] : {std::pair{"panel0", "ga"}, std::pair{"panel1", "gigsp"}}) {
+      const auto q = [&](const std::string& c) {
+        return tab.rows[row][tab.column(c + "_" + solver)];
+      };
+      EXPECT_NEAR(attribute(dom, panel, "data-t"), t, 1e-12);
+      EXPECT_NEAR(attribute(dom, std::string(panel) + "-p1", "cx"), q("x1"), 1e-12);
+      EXPECT_NEAR(attribute(dom, std::string(panel) + "-p2", "cy"), q("y2"), 1e-12);
+    }
+  }
+}
+
+TEST(CliAnimate, ChromiumDrawsTheSynthesisedFourbarAtTwoInputs) {
+  if (!std::filesystem::exists(chromium)) GTEST_SKIP() << chromium << " is not installed";
+  const auto dir = fresh_dir("animate_fourbar");
+  const auto html = dir / "fourbar.html";
+  const auto r = run_kinevo("synth fourbar --table " + std::string(KINEVO_EXAMPLES) +
+                            "/grashof_table1.csv --json --animate " + html.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const double a1 = j["links"][0], a2 = j["links"][1];
+  const std::string first = dump_dom(html, "t=-1e9", dir / "profile");
+  const std::string last = dump_dom(html, "t=1e9", dir / "profile");
+  for (const std::string* dom : {&first, &last}) {
+    // The page's clock is the input angle in degrees; the input tip is a2 e^{i psi}.
+    const double psi = attribute(*dom, "panel0", "data-t") * std::acos(-1.0) / 180.0;
+    EXPECT_NEAR(attribute(*dom, "panel0-O4", "cx"), a1, 1e-12);
+    EXPECT_NEAR(attribute(*dom, "panel0-A", "cx"), a2 * std::cos(psi), 1e-9);
+    EXPECT_NEAR(attribute(*dom, "panel0-A", "cy"), a2 * std::sin(psi), 1e-9);
+  }
+  EXPECT_LT(attribute(first, "panel0", "data-t"), attribute(last, "panel0", "data-t"));
+}
+
+}  // namespace
