@@ -10,9 +10,12 @@ cd "$(dirname "$0")"
 
 # libsundials-dev: SUNDIALS IDA integrates the qtz-reduced formulation's DAE (Del Citto et al.,
 # eq. 46) with variable-order BDF and its own error control, instead of a Radau code of our own.
+# pybind11-dev, python3-dev, python3-numpy, python3-pytest: the Python module `kinevo` (python/,
+# built against Debian's /usr/bin/python3) and its pytest suite.
 packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libopenmpi-dev openmpi-bin
   libboost-random-dev libcli11-dev libgtest-dev libgmock-dev libginac-dev libcln-dev
-  libtomlplusplus-dev libfmt-dev libbenchmark-dev nlohmann-json3-dev libsundials-dev)
+  libtomlplusplus-dev libfmt-dev libbenchmark-dev nlohmann-json3-dev libsundials-dev
+  pybind11-dev python3-dev python3-numpy python3-pytest)
 if [[ " $* " == *" --bench "* ]]; then
   packages+=(libpagmo-dev libmujoco-dev jq)
 fi
