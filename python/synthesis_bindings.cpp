@@ -55,6 +55,14 @@ syn::ga_synthesis_options ga_of(unsigned long long seed, int islands, long long 
   return g;
 }
 
+// Checks the options, then reads the table and synthesises without the GIL.
+template <class Options, class Read, class Synthesize>
+auto synthesize(const Options& o, Read read, Synthesize run) {
+  o.validate();
+  py::gil_scoped_release release;
+  return run(read(), o);
+}
+
 syn::fourbar_synthesis_result fourbar(const std::string& table, const std::string& method,
                                       bool exact, const std::string& crank,
                                       const std::string& output, const std::string& coupler,
@@ -71,10 +79,9 @@ syn::fourbar_synthesis_result fourbar(const std::string& table, const std::strin
   o.max_ratio = max_ratio;
   o.frame = frame;
   o.ga = ga_of(seed, islands, generations, refine);
-  o.validate();
-  py::gil_scoped_release release;
-  const auto t = syn::read_function_table(table, radians, 3, "the four-bar (k1, k2, k3)");
-  return syn::synthesize_fourbar(t, o);
+  return synthesize(
+      o, [&] { return syn::read_function_table(table, radians, 3, "the four-bar (k1, k2, k3)"); },
+      syn::synthesize_fourbar);
 }
 
 syn::rssr_synthesis_result rssr(const std::string& table, const std::string& method, double alpha4,
@@ -85,10 +92,9 @@ syn::rssr_synthesis_result rssr(const std::string& table, const std::string& met
   o.alpha4_deg = alpha4;
   o.a4 = a4;
   o.ga = ga_of(seed, islands, generations, refine);
-  o.validate();
-  py::gil_scoped_release release;
-  const auto t = syn::read_function_table(table, radians, 6, "the RSSR (k1..k6)");
-  return syn::synthesize_rssr(t, o);
+  return synthesize(
+      o, [&] { return syn::read_function_table(table, radians, 6, "the RSSR (k1..k6)"); },
+      syn::synthesize_rssr);
 }
 
 syn::dyad_guidance_result dyad(const std::string& poses, const std::string& method, int starts,
@@ -100,10 +106,8 @@ syn::dyad_guidance_result dyad(const std::string& poses, const std::string& meth
   o.starts.keep = keep;
   o.starts.seed = seed;  // one seed for both methods, as `kinevo synth dyad --seed`
   o.ga = ga_of(seed, islands, generations, refine);
-  o.validate();
-  py::gil_scoped_release release;
-  const auto t = syn::read_pose_table(poses, radians);
-  return syn::synthesize_dyad(t, o);
+  return synthesize(
+      o, [&] { return syn::read_pose_table(poses, radians); }, syn::synthesize_dyad);
 }
 
 }  // namespace
