@@ -12,11 +12,13 @@ cd "$(dirname "$0")"
 # eq. 46) with variable-order BDF and its own error control, instead of a Radau code of our own.
 # chromium: the animation test (tests/cli/test_cli_animate.cpp) loads kinevo animate's HTML page
 # in headless Chromium and checks the positions it drew against the CSV.
+# pybind11-dev, python3-dev, python3-numpy, python3-pytest: the Python module `kinevo` (python/,
+# built against Debian's /usr/bin/python3) and its pytest suite.
 packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libopenmpi-dev openmpi-bin
   libboost-random-dev libcli11-dev libgtest-dev libgmock-dev libginac-dev libcln-dev
   libtomlplusplus-dev libfmt-dev libbenchmark-dev nlohmann-json3-dev libsundials-dev
   librsvg2-bin  # rsvg-convert: the cli_figures_render test renders every figure
-  chromium)
+  chromium pybind11-dev python3-dev python3-numpy python3-pytest)
 if [[ " $* " == *" --bench "* ]]; then
   packages+=(libpagmo-dev libmujoco-dev jq)
 fi

@@ -30,8 +30,10 @@ struct loaded_problem {
   std::unique_ptr<expression_objective> file;
   ga::constrained_objective* constrained = nullptr;  // == base with a problem file
   std::optional<costly_problem> costly;
+  const ga::problem* caller = nullptr;  // the caller's objective, in place of base
   const ga::problem& get() const {
-    return costly ? static_cast<const ga::problem&>(*costly) : *base;
+    if (costly) return *costly;
+    return caller != nullptr ? *caller : *base;
   }
 };
 
@@ -61,14 +63,14 @@ void load_problem(const optimize_options& o, const run_plan& plan, loaded_proble
     if (lp.file->constraint_count() > 0) constrained->set_weight_scales(lp.file->weights());
     lp.constrained = constrained.get();
     lp.base = std::move(constrained);
-  } else {
+  } else if (lp.caller == nullptr) {
     try {
       lp.base = ga::make_test_function(o.function, o.dim);
     } catch (const std::invalid_argument& e) {
       throw io::option_error("function", e.what());
     }
   }
-  if (o.cost_us > 0.0) lp.costly.emplace(*lp.base, o.cost_us);
+  if (o.cost_us > 0.0) lp.costly.emplace(lp.caller != nullptr ? *lp.caller : *lp.base, o.cost_us);
 }
 
 Eigen::VectorXd bound(const std::vector<double>& v, const Eigen::VectorXd& fallback,
@@ -220,10 +222,10 @@ std::string progress_report::text() const {
                                           : std::string());
 }
 
-optimization_run run_optimization(const optimize_options& o, const run_hooks& hooks) {
-  o.validate();
-  loaded_problem lp;
-  load_file(o, lp);
+namespace {
+
+// Every stage after the problem is known: plan, box, memory, islands, run, report.
+optimization_run run_loaded(const optimize_options& o, loaded_problem& lp, const run_hooks& hooks) {
   const run_plan plan = make_run_plan(o, constraints_of(lp));
   load_problem(o, plan, lp);
   const ga::problem& p = lp.get();
@@ -236,7 +238,9 @@ optimization_run run_optimization(const optimize_options& o, const run_hooks& ho
   ga::island_model model(plan.ga, plan.islands);
 
   optimization_run run;
-  run.function = lp.expressions ? lp.expressions->name() : o.function;
+  run.function = lp.expressions         ? lp.expressions->name()
+                 : lp.caller != nullptr ? lp.caller->name()
+                                        : o.function;
   run.dim = dim;
   run.seed = o.seed;
   run.islands = plan.islands.islands;
@@ -262,6 +266,26 @@ optimization_run run_optimization(const optimize_options& o, const run_hooks& ho
     run.result.best_x = lp.expressions->decode(run.result.best_x);
   }
   return run;
+}
+
+}  // namespace
+
+optimization_run run_optimization(const optimize_options& o, const run_hooks& hooks) {
+  o.validate();
+  loaded_problem lp;
+  load_file(o, lp);
+  return run_loaded(o, lp, hooks);
+}
+
+optimization_run run_optimization(const optimize_options& o, const ga::problem& objective,
+                                  const run_hooks& hooks) {
+  o.validate();
+  if (!o.problem_file.empty()) {
+    throw io::option_error("problem", "must be empty when the objective is given by the caller");
+  }
+  loaded_problem lp;
+  lp.caller = &objective;
+  return run_loaded(o, lp, hooks);
 }
 
 }  // namespace kinevo::optimization

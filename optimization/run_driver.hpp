@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 
+#include "ga/problem.hpp"
 #include "optimization/optimization_run.hpp"
 #include "optimization/optimize_options.hpp"
 
@@ -38,5 +39,13 @@ struct run_hooks {
 // std::invalid_argument (options the GA refuses) and std::runtime_error (a non-finite
 // objective value, naming the point; an unwritable checkpoint).
 optimization_run run_optimization(const optimize_options& options, const run_hooks& hooks = {});
+
+// The same run on the caller's objective instead of `function` or `problem_file` (which must be
+// empty; `dim` is the objective's): the Python module's objectives. With the same options and an
+// objective that returns the same numbers as a built-in test function, the result is the same
+// bit for bit as the run on that function. The objective must be thread-safe when islands run on
+// threads (ga::problem::evaluate); its exceptions propagate to the caller.
+optimization_run run_optimization(const optimize_options& options, const ga::problem& objective,
+                                  const run_hooks& hooks = {});
 
 }  // namespace kinevo::optimization

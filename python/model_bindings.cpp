@@ -1,0 +1,225 @@
+// kinevo.load_model, Model.accel and kinevo.simulate: a model file's accelerations at a state
+// and its forward dynamics, as numpy arrays beside the library's reports (those of `kinevo
+// accel` and `kinevo simulate`).
+#include <pybind11/eigen.h>
+#include <pybind11/stl.h>
+
+#include <Eigen/QR>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gauss/register_ga_solver.hpp"
+#include "io/errors.hpp"
+#include "mechanics/model.hpp"
+#include "mechanics/simulation.hpp"
+#include "mechanics/solver_comparison.hpp"
+#include "mechanics/solver_factory.hpp"
+#include "python/bindings.hpp"
+
+namespace kinevo::python {
+
+namespace {
+
+namespace mech = kinevo::mechanics;
+
+mech::model_options model_options_of(const std::map<std::string, double>& set, bool kinematic) {
+  mech::model_options o;
+  o.kinematic = kinematic;
+  for (const auto& [name, value] : set) o.overrides.push_back({name, value});
+  return o;
+}
+
+mech::model load(const std::string& path, const std::map<std::string, double>& set,
+                 bool kinematic) {
+  const auto options = model_options_of(set, kinematic);
+  py::gil_scoped_release release;
+  return mech::load_model(path, options);
+}
+
+// One solver's answer at one state: the comparison `kinevo accel` reports, of that solver
+// alone, and the multipliers lambda of f_c = A^T lambda (seed 003, eq. 2.18), the least-squares
+// solution when rows of A are redundant.
+struct accel_answer {
+  mech::solver_comparison comparison;
+  Eigen::VectorXd multipliers;
+
+  const mech::acceleration_result& result() const { return comparison.answers.front().result; }
+};
+
+Eigen::VectorXd as_state(const std::optional<Eigen::VectorXd>& given,
+                         const Eigen::VectorXd& initial, const char* name) {
+  if (!given) return initial;
+  if (given->size() != initial.size()) {
+    throw io::option_error(
+        name, "must have one value per coordinate (" + std::to_string(initial.size()) + ")");
+  }
+  return *given;
+}
+
+accel_answer accel(const mech::model& m, const std::optional<Eigen::VectorXd>& q,
+                   const std::optional<Eigen::VectorXd>& qd, double t, const std::string& solver,
+                   const mech::solver_options& solver_options) {
+  mech::model at = m;  // the comparison solves at the model's initial state: set it
+  at.set_initial_state(as_state(q, m.initial_positions(), "q"),
+                       as_state(qd, m.initial_velocities(), "qd"));
+  mech::solver_comparison_options o;
+  o.t = t;
+  o.solvers = {solver};
+  o.solver = solver_options;
+  py::gil_scoped_release release;
+  accel_answer a{mech::compare_solvers(at, o), {}};
+  const auto& r = a.result();
+  if (r.constraint_force.size() == at.coordinates() && at.constraints() > 0) {
+    const auto system = at.evaluate(at.initial_positions(), at.initial_velocities(), t);
+    a.multipliers = Eigen::ColPivHouseholderQR<Eigen::MatrixXd>(system.jacobian.transpose())
+                        .solve(r.constraint_force);
+  }
+  return a;
+}
+
+mech::solver_options solver_options_of(int islands, unsigned long long seed,
+                                       const std::string& preset) {
+  mech::solver_options o;
+  o.islands = islands;
+  o.seed = seed;
+  o.preset = preset;
+  return o;
+}
+
+// The records' columns as (records x n) arrays.
+Eigen::MatrixXd stacked(const mech::simulation_result& r,
+                        const Eigen::VectorXd mech::step_record::*field) {
+  const auto rows = static_cast<Eigen::Index>(r.records.size());
+  const Eigen::Index n = rows > 0 ? (r.records.front().*field).size() : 0;
+  Eigen::MatrixXd out(rows, n);
+  for (Eigen::Index i = 0; i < rows; ++i)
+    out.row(i) = r.records[static_cast<std::size_t>(i)].*field;
+  return out;
+}
+
+Eigen::VectorXd column(const mech::simulation_result& r, double mech::step_record::*field) {
+  Eigen::VectorXd out(static_cast<Eigen::Index>(r.records.size()));
+  for (std::size_t i = 0; i < r.records.size(); ++i)
+    out[static_cast<Eigen::Index>(i)] = r.records[i].*field;
+  return out;
+}
+
+struct simulation_run {
+  mech::simulation_result result;
+  std::vector<std::string> coordinates;
+};
+
+simulation_run simulate(const std::string& path, double t_end, double dt, const std::string& solver,
+                        const std::string& integrator,
+                        const std::optional<std::string>& stabilization,
+                        const std::string& formulation, int record_every,
+                        const std::map<std::string, double>& set, bool kinematic,
+                        bool allow_unconverged) {
+  mech::simulation_options s;
+  s.t_end = t_end;
+  s.dt = dt;
+  s.record_every = record_every;
+  s.allow_unconverged = allow_unconverged;
+  s.integrator = mech::parse_integrator(integrator);
+  s.formulation.kind = mech::parse_formulation(formulation);
+  s.stabilization = stabilization ? mech::parse_stabilization(*stabilization)
+                                  : mech::default_stabilization(s.formulation.kind);
+  s.validate();
+  const auto options = model_options_of(set, kinematic);
+  py::gil_scoped_release release;
+  const mech::model m = mech::load_model(path, options);
+  auto the_solver = mech::make_solver(solver);
+  return {mech::simulate(m, *the_solver, s), m.coordinate_names()};
+}
+
+}  // namespace
+
+void add_mechanics(py::module_& m) {
+  gauss::register_ga_solver();  // solver="ga" (Gauss' principle by the island GA)
+
+  py::class_<mech::model>(m, "Model", "A loaded model file (docs/model-files.md)")
+      .def_property_readonly("name", &mech::model::name)
+      .def_property_readonly("coordinate_names", &mech::model::coordinate_names)
+      .def_property_readonly("constraint_names", &mech::model::constraint_names)
+      .def_property_readonly("q0", &mech::model::initial_positions)
+      .def_property_readonly("qd0", &mech::model::initial_velocities)
+      .def_property_readonly("parameters", &mech::model::parameters)
+      .def(
+          "accel",
+          [](const mech::model& self, const std::optional<Eigen::VectorXd>& q,
+             const std::optional<Eigen::VectorXd>& qd, double t, const std::string& solver,
+             int islands, unsigned long long seed, const std::string& preset) {
+            return accel(self, q, qd, t, solver, solver_options_of(islands, seed, preset));
+          },
+          py::arg("q") = py::none(), py::arg("qd") = py::none(), py::arg("t") = 0.0, py::kw_only(),
+          py::arg("solver") = "gigsp", py::arg("islands") = 1, py::arg("seed") = 1,
+          py::arg("preset") = "default",
+          "Constrained accelerations at (q, qd, t) (default: the initial state) by one solver: "
+          "gigsp, lm, uk, sl, kv, qtz, projection or ga")
+      .def("__repr__", [](const mech::model& self) {
+        return "<kinevo.Model " + self.name() + ": " + std::to_string(self.coordinates()) +
+               " coordinates, " + std::to_string(self.constraints()) + " constraints>";
+      });
+
+  py::class_<accel_answer>(m, "AccelResult", "One solver's accelerations at one state")
+      .def_property_readonly("acceleration",
+                             [](const accel_answer& a) { return a.result().acceleration; })
+      .def_property_readonly("constraint_force",
+                             [](const accel_answer& a) { return a.result().constraint_force; })
+      .def_readonly("multipliers", &accel_answer::multipliers)
+      .def_property_readonly(
+          "status",
+          [](const accel_answer& a) { return std::string(status_name(a.result().status)); })
+      .def_property_readonly("rank", [](const accel_answer& a) { return a.result().rank; })
+      .def_property_readonly("message", [](const accel_answer& a) { return a.result().message; })
+      .def_property_readonly("ok", [](const accel_answer& a) { return a.comparison.ok(); })
+      .def("report", [](const accel_answer& a) { return a.comparison.full_report(); })
+      .def("to_json", [](const accel_answer& a) { return a.comparison.to_json().dump(); })
+      .def("to_dict", [](const accel_answer& a) { return to_python(a.comparison.to_json()); });
+
+  py::class_<simulation_run>(m, "SimulationResult", "A simulated motion: records and report")
+      .def_property_readonly(
+          "t", [](const simulation_run& s) { return column(s.result, &mech::step_record::t); })
+      .def_property_readonly(
+          "q", [](const simulation_run& s) { return stacked(s.result, &mech::step_record::q); })
+      .def_property_readonly(
+          "qd", [](const simulation_run& s) { return stacked(s.result, &mech::step_record::qd); })
+      .def_property_readonly(
+          "qdd", [](const simulation_run& s) { return stacked(s.result, &mech::step_record::qdd); })
+      .def_property_readonly("constraint_force",
+                             [](const simulation_run& s) {
+                               return stacked(s.result, &mech::step_record::constraint_force);
+                             })
+      .def_property_readonly("position_violation",
+                             [](const simulation_run& s) {
+                               return column(s.result, &mech::step_record::position_violation);
+                             })
+      .def_property_readonly(
+          "energy",
+          [](const simulation_run& s) { return column(s.result, &mech::step_record::energy); })
+      .def_readonly("coordinate_names", &simulation_run::coordinates)
+      .def_property_readonly("completed",
+                             [](const simulation_run& s) { return s.result.completed; })
+      .def_property_readonly("status", [](const simulation_run& s) { return s.result.status(); })
+      .def_property_readonly("message", [](const simulation_run& s) { return s.result.message; })
+      .def_property_readonly("steps", [](const simulation_run& s) { return s.result.steps; })
+      .def("report", [](const simulation_run& s) { return s.result.full_report(); })
+      .def("to_json", [](const simulation_run& s) { return s.result.to_json().dump(); })
+      .def("to_dict", [](const simulation_run& s) { return to_python(s.result.to_json()); });
+
+  m.def("load_model", &load, py::arg("path"), py::kw_only(),
+        py::arg("set") = std::map<std::string, double>{}, py::arg("kinematic") = false,
+        "Load a TOML model file; set={'name': value} overrides parameters");
+  m.def("simulate", &simulate, py::arg("path"), py::arg("t_end") = 1.0, py::arg("dt") = 1e-3,
+        py::kw_only(), py::arg("solver") = "gigsp", py::arg("integrator") = "rk4",
+        py::arg("stabilization") = py::none(), py::arg("formulation") = "full",
+        py::arg("record_every") = 1, py::arg("set") = std::map<std::string, double>{},
+        py::arg("kinematic") = false, py::arg("allow_unconverged") = false,
+        "Forward dynamics of a model file, as `kinevo simulate`; a run that stops early is a "
+        "result with completed False and the reason in message");
+}
+
+}  // namespace kinevo::python

@@ -1,0 +1,152 @@
+// kinevo.synth_fourbar, synth_rssr, synth_dyad and chebyshev_points: the library's synthesis
+// functions on CSV tables, as `kinevo synth` runs them, returning the library's result objects
+// (report text, JSON, and the CSV/SVG files written on request into an output folder).
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+
+#include "python/bindings.hpp"
+#include "synthesis/chebyshev_points.hpp"
+#include "synthesis/dyad_guidance.hpp"
+#include "synthesis/fourbar_synthesis.hpp"
+#include "synthesis/input_tables.hpp"
+#include "synthesis/output_folder.hpp"
+#include "synthesis/rssr_synthesis.hpp"
+
+namespace kinevo::python {
+
+namespace {
+
+namespace syn = kinevo::synthesis;
+
+// The methods every synthesis result has.
+template <class Result>
+py::class_<Result> bind_result(py::module_& m, const char* name, const char* doc) {
+  return py::class_<Result>(m, name, doc)
+      .def("report", &Result::full_report, "The text `kinevo synth` prints")
+      .def("brief_report", &Result::brief_report)
+      .def("to_json", [](const Result& r) { return r.to_json().dump(); })
+      .def("to_dict", [](const Result& r) { return to_python(r.to_json()); })
+      .def(
+          "save",
+          [](const Result& r, const std::string& output_dir) {
+            syn::output_folder folder(output_dir);
+            r.save_files(folder);
+            folder.commit();
+            return folder.written();
+          },
+          py::arg("output_dir"),
+          "Write the CSV tables and SVG pictures into this folder (replaced as a whole); "
+          "returns the paths written")
+      .def("__repr__", [name](const Result& r) {
+        return std::string("<kinevo.") + name + " " + r.brief_report() + ">";
+      });
+}
+
+syn::ga_synthesis_options ga_of(unsigned long long seed, int islands, long long generations,
+                                bool refine) {
+  syn::ga_synthesis_options g;
+  g.islands.seed = seed;
+  g.islands.islands = islands;
+  g.islands.via = ga::transport::threads;  // MPI is never initialised inside Python
+  g.generations = generations;
+  g.refine = refine;
+  return g;
+}
+
+// Checks the options, then reads the table and synthesises without the GIL.
+template <class Options, class Read, class Synthesize>
+auto synthesize(const Options& o, Read read, Synthesize run) {
+  o.validate();
+  py::gil_scoped_release release;
+  return run(read(), o);
+}
+
+syn::fourbar_synthesis_result fourbar(const std::string& table, const std::string& method,
+                                      bool exact, const std::string& crank,
+                                      const std::string& output, const std::string& coupler,
+                                      double min_transmission, double max_ratio, double frame,
+                                      bool radians, unsigned long long seed, int islands,
+                                      long long generations, bool refine) {
+  syn::fourbar_synthesis_options o;
+  o.method = syn::parse_fourbar_method(method);
+  o.exact = exact;
+  o.crank = syn::parse_crank_requirement(crank);
+  o.output_rocker = syn::parse_output_rocker(output);
+  o.coupler = syn::parse_coupler_requirement(coupler);
+  o.min_transmission_deg = min_transmission;
+  o.max_ratio = max_ratio;
+  o.frame = frame;
+  o.ga = ga_of(seed, islands, generations, refine);
+  return synthesize(
+      o, [&] { return syn::read_function_table(table, radians, 3, "the four-bar (k1, k2, k3)"); },
+      syn::synthesize_fourbar);
+}
+
+syn::rssr_synthesis_result rssr(const std::string& table, const std::string& method, double alpha4,
+                                double a4, bool radians, unsigned long long seed, int islands,
+                                long long generations, bool refine) {
+  syn::rssr_synthesis_options o;
+  o.method = syn::parse_rssr_method(method);
+  o.alpha4_deg = alpha4;
+  o.a4 = a4;
+  o.ga = ga_of(seed, islands, generations, refine);
+  return synthesize(
+      o, [&] { return syn::read_function_table(table, radians, 6, "the RSSR (k1..k6)"); },
+      syn::synthesize_rssr);
+}
+
+syn::dyad_guidance_result dyad(const std::string& poses, const std::string& method, int starts,
+                               int keep, bool radians, unsigned long long seed, int islands,
+                               long long generations, bool refine) {
+  syn::dyad_guidance_options o;
+  o.method = syn::parse_dyad_method(method);
+  o.starts.starts = starts;
+  o.starts.keep = keep;
+  o.starts.seed = seed;  // one seed for both methods, as `kinevo synth dyad --seed`
+  o.ga = ga_of(seed, islands, generations, refine);
+  return synthesize(
+      o, [&] { return syn::read_pose_table(poses, radians); }, syn::synthesize_dyad);
+}
+
+}  // namespace
+
+void add_synthesis(py::module_& m) {
+  bind_result<syn::fourbar_synthesis_result>(m, "FourbarResult",
+                                             "A four-bar function generator (Freudenstein)")
+      .def_readonly("status", &syn::fourbar_synthesis_result::status)
+      .def_readonly("status_message", &syn::fourbar_synthesis_result::status_message);
+  bind_result<syn::rssr_synthesis_result>(m, "RssrResult", "An RSSR function generator");
+  bind_result<syn::dyad_guidance_result>(m, "DyadResult", "RR dyads guiding a body");
+
+  m.def("synth_fourbar", &fourbar, py::arg("table"), py::kw_only(), py::arg("method") = "penalty",
+        py::arg("exact") = false, py::arg("crank") = "none", py::arg("output") = "any",
+        py::arg("coupler") = "none", py::arg("min_transmission") = 0.0, py::arg("max_ratio") = 0.0,
+        py::arg("frame") = 1.0, py::arg("radians") = false, py::arg("seed") = 1,
+        py::arg("islands") = 1, py::arg("generations") = 150, py::arg("refine") = true,
+        "Four-bar function generator from a CSV table psi, phi [, weight], as `kinevo synth "
+        "fourbar`; status 'ok', 'infeasible' or 'not_assembled'");
+  m.def("synth_rssr", &rssr, py::arg("table"), py::kw_only(), py::arg("method") = "householder",
+        py::arg("alpha4") = 90.0, py::arg("a4") = 1.0, py::arg("radians") = false,
+        py::arg("seed") = 1, py::arg("islands") = 1, py::arg("generations") = 150,
+        py::arg("refine") = true, "RSSR function generator, as `kinevo synth rssr`");
+  m.def("synth_dyad", &dyad, py::arg("poses"), py::kw_only(), py::arg("method") = "gauss-newton",
+        py::arg("starts") = 100, py::arg("keep") = 5, py::arg("radians") = false,
+        py::arg("seed") = 1, py::arg("islands") = 1, py::arg("generations") = 150,
+        py::arg("refine") = true, "RR dyads through a pose table, as `kinevo synth dyad`");
+  m.def(
+      "chebyshev_points",
+      [](double from, double to, int n) {
+        syn::chebyshev_options o;
+        o.from = from;
+        o.to = to;
+        o.n = n;
+        o.validate();
+        return to_python(syn::chebyshev_points(o).to_json());
+      },
+      py::arg("from_"), py::arg("to"), py::arg("n") = 3,
+      "Chebyshev spacing of n precision points over [from_, to], as a dict");
+}
+
+}  // namespace kinevo::python

@@ -1,0 +1,45 @@
+"""kinevo.synth_fourbar, synth_rssr, synth_dyad and chebyshev_points against `kinevo synth`."""
+import pathlib
+
+import pytest
+
+import kinevo
+from conftest import without_timings
+
+
+def test_fourbar_gives_the_cli_report(example, cli_json):
+    table = example("grashof_table1.csv")
+    cli = cli_json("synth", "fourbar", "--table", table, "--crank", "input")
+    result = kinevo.synth_fourbar(table, crank="input")
+    assert result.status == "ok"
+    mine = without_timings(result.to_dict())
+    theirs = without_timings(cli)
+    assert {k: theirs[k] for k in mine} == mine
+    assert "k" in result.report() or "k1" in result.report()
+
+
+def test_rssr_gives_the_cli_report(example, cli_json):
+    table = example("rssr_19.csv")
+    cli = cli_json("synth", "rssr", "--table", table)
+    mine = without_timings(kinevo.synth_rssr(table).to_dict())
+    theirs = without_timings(cli)
+    assert {k: theirs[k] for k in mine} == mine
+
+
+def test_dyad_and_files(example, tmp_path):
+    result = kinevo.synth_dyad(example("dyad_17.csv"), starts=20, seed=2)
+    written = result.save(str(tmp_path / "dyad"))
+    assert written and all(pathlib.Path(p).exists() for p in written)
+    assert result.to_dict()
+
+
+def test_chebyshev_points():
+    points = kinevo.chebyshev_points(0.0, 2.0, 3)["points"]
+    assert len(points) == 3 and points[1] == pytest.approx(1.0)
+
+
+def test_bad_input_names_the_option_or_file(tmp_path):
+    with pytest.raises(ValueError, match="crank"):
+        kinevo.synth_fourbar("x.csv", crank="sideways")
+    with pytest.raises(kinevo.InputError, match="missing.csv"):
+        kinevo.synth_fourbar(str(tmp_path / "missing.csv"))
