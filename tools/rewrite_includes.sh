@@ -18,6 +18,6 @@ if [[ " $* " == *" --check "* ]]; then
   exit 0
 fi
 for f in "${files[@]}"; do
-  sed -E -i "s#${pattern}#\\1kinevo/\\2/#" "$f"
+  sed -E -i "s%${pattern}%\\1kinevo/\\2/%" "$f"
 done
 echo "rewrite_includes.sh: ${#files[@]} files rewritten" >&2
