@@ -8,8 +8,7 @@ set(KINEVO_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/kinevo)
 
 install(TARGETS ${_kinevo_module_targets} kinevo_all
   EXPORT kinevoTargets
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS kinevo RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # Headers keep their module folder under the kinevo/ prefix; cli/ is the executable's, not the
