@@ -16,7 +16,8 @@ install(TARGETS kinevo RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 foreach(_module IN LISTS KINEVO_MODULES)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${_module}/
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kinevo/${_module}
-    FILES_MATCHING PATTERN "*.hpp")
+    FILES_MATCHING PATTERN "*.hpp"
+    PATTERN "sanitizer" EXCLUDE)  # else an empty folder is created
 endforeach()
 
 install(EXPORT kinevoTargets
