@@ -10,9 +10,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "cli/command.hpp"
-#include "io/errors.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/cli/command.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::cli {
 

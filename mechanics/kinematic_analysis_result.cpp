@@ -1,10 +1,10 @@
-#include "mechanics/kinematic_analysis_result.hpp"
+#include "kinevo/mechanics/kinematic_analysis_result.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
-#include "io/svg_plot.hpp"
+#include "kinevo/io/svg_plot.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,8 +1,8 @@
-#include "mechanics/toml_fields.hpp"
+#include "kinevo/mechanics/toml_fields.hpp"
 
 #include <fmt/format.h>
 
-#include "io/csv_table.hpp"
+#include "kinevo/io/csv_table.hpp"
 
 namespace kinevo::mechanics {
 

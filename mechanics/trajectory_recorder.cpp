@@ -1,10 +1,10 @@
-#include "mechanics/trajectory_recorder.hpp"
+#include "kinevo/mechanics/trajectory_recorder.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "io/errors.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::mechanics {
 

@@ -7,8 +7,8 @@
 #include <functional>
 #include <string>
 
-#include "optimization/optimization_run.hpp"
-#include "optimization/optimize_options.hpp"
+#include "kinevo/optimization/optimization_run.hpp"
+#include "kinevo/optimization/optimize_options.hpp"
 
 namespace kinevo::optimization {
 

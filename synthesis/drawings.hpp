@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "synthesis/freudenstein.hpp"
-#include "synthesis/rr_dyad.hpp"
+#include "kinevo/synthesis/freudenstein.hpp"
+#include "kinevo/synthesis/rr_dyad.hpp"
 
 namespace kinevo::synthesis {
 
