@@ -1,4 +1,4 @@
-#include "analysis/chain_file.hpp"
+#include "kinevo/analysis/chain_file.hpp"
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
@@ -7,9 +7,9 @@
 #include <numbers>
 #include <optional>
 
-#include "io/errors.hpp"
-#include "io/input_file.hpp"
-#include "symbolic/expression_context.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/io/input_file.hpp"
+#include "kinevo/symbolic/expression_context.hpp"
 
 namespace kinevo::analysis {
 

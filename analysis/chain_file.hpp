@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/chain_path.hpp"
-#include "analysis/closed_chain.hpp"
-#include "analysis/guidance_chain.hpp"
+#include "kinevo/analysis/chain_path.hpp"
+#include "kinevo/analysis/closed_chain.hpp"
+#include "kinevo/analysis/guidance_chain.hpp"
 
 namespace kinevo::analysis {
 

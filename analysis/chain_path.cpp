@@ -1,4 +1,4 @@
-#include "analysis/chain_path.hpp"
+#include "kinevo/analysis/chain_path.hpp"
 
 #include <fmt/format.h>
 
@@ -7,8 +7,8 @@
 #include <limits>
 #include <numbers>
 
-#include "io/option_error.hpp"
-#include "io/svg_plot.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/io/svg_plot.hpp"
 
 namespace kinevo::analysis {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/dh_chain.hpp"
+#include "kinevo/analysis/dh_chain.hpp"
 
 namespace kinevo::analysis {
 

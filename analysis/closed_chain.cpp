@@ -1,4 +1,4 @@
-#include "analysis/closed_chain.hpp"
+#include "kinevo/analysis/closed_chain.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <limits>
 #include <numbers>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::analysis {
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/chain_path.hpp"
-#include "analysis/dh_chain.hpp"
+#include "kinevo/analysis/chain_path.hpp"
+#include "kinevo/analysis/dh_chain.hpp"
 
 namespace kinevo::analysis {
 

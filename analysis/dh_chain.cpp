@@ -1,4 +1,4 @@
-#include "analysis/dh_chain.hpp"
+#include "kinevo/analysis/dh_chain.hpp"
 
 #include <algorithm>
 #include <cmath>

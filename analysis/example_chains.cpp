@@ -1,4 +1,4 @@
-#include "analysis/example_chains.hpp"
+#include "kinevo/analysis/example_chains.hpp"
 
 #include <algorithm>
 #include <cmath>

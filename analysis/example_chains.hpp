@@ -5,8 +5,8 @@
 
 #include <Eigen/Dense>
 
-#include "analysis/closed_chain.hpp"
-#include "analysis/guidance_chain.hpp"
+#include "kinevo/analysis/closed_chain.hpp"
+#include "kinevo/analysis/guidance_chain.hpp"
 
 namespace kinevo::analysis {
 

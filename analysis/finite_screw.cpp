@@ -1,4 +1,4 @@
-#include "analysis/finite_screw.hpp"
+#include "kinevo/analysis/finite_screw.hpp"
 
 #include <fmt/format.h>
 

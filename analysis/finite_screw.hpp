@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/screw_common.hpp"
-#include "io/csv_table.hpp"
+#include "kinevo/analysis/screw_common.hpp"
+#include "kinevo/io/csv_table.hpp"
 
 namespace kinevo::analysis {
 

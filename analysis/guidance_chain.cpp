@@ -1,10 +1,10 @@
-#include "analysis/guidance_chain.hpp"
+#include "kinevo/analysis/guidance_chain.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::analysis {
 

@@ -1,4 +1,4 @@
-#include "analysis/instant_screw.hpp"
+#include "kinevo/analysis/instant_screw.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "analysis/loop_analysis.hpp"
+#include "kinevo/analysis/loop_analysis.hpp"
 
 #include <fmt/format.h>
 
@@ -7,8 +7,8 @@
 #include <limits>
 #include <numbers>
 
-#include "io/csv_table.hpp"
-#include "io/svg_plot.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/svg_plot.hpp"
 
 namespace kinevo::analysis {
 

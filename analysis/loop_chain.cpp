@@ -1,4 +1,4 @@
-#include "analysis/loop_chain.hpp"
+#include "kinevo/analysis/loop_chain.hpp"
 
 #include <utility>
 

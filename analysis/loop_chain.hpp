@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/loop_analysis.hpp"
-#include "analysis/planar_loop.hpp"
+#include "kinevo/analysis/loop_analysis.hpp"
+#include "kinevo/analysis/planar_loop.hpp"
 
 namespace kinevo::analysis {
 

@@ -1,4 +1,4 @@
-#include "analysis/loop_chain_file.hpp"
+#include "kinevo/analysis/loop_chain_file.hpp"
 
 #include <fmt/format.h>
 
@@ -8,11 +8,11 @@
 #include <set>
 #include <vector>
 
-#include "analysis/rprr_loop.hpp"
-#include "analysis/rrrp_loop.hpp"
-#include "analysis/rrrr_loop.hpp"
-#include "io/errors.hpp"
-#include "io/input_file.hpp"
+#include "kinevo/analysis/rprr_loop.hpp"
+#include "kinevo/analysis/rrrp_loop.hpp"
+#include "kinevo/analysis/rrrr_loop.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/io/input_file.hpp"
 
 namespace kinevo::analysis {
 

@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <string>
 
-#include "analysis/loop_chain.hpp"
-#include "analysis/loop_motion.hpp"
+#include "kinevo/analysis/loop_chain.hpp"
+#include "kinevo/analysis/loop_motion.hpp"
 
 namespace kinevo::analysis {
 

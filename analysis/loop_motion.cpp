@@ -1,14 +1,14 @@
-#include "analysis/loop_motion.hpp"
+#include "kinevo/analysis/loop_motion.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <stdexcept>
 
-#include "io/errors.hpp"
-#include "io/option_error.hpp"
-#include "symbolic/evaluation_tape.hpp"
-#include "symbolic/expression_context.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/symbolic/evaluation_tape.hpp"
+#include "kinevo/symbolic/expression_context.hpp"
 
 namespace kinevo::analysis {
 

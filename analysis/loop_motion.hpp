@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/planar_loop.hpp"
+#include "kinevo/analysis/planar_loop.hpp"
 
 namespace kinevo::analysis {
 

@@ -1,11 +1,11 @@
-#include "analysis/planar_loop.hpp"
+#include "kinevo/analysis/planar_loop.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <numbers>
 
-#include "io/errors.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::analysis {
 

@@ -1,4 +1,4 @@
-#include "analysis/point_table.hpp"
+#include "kinevo/analysis/point_table.hpp"
 
 #include <fmt/format.h>
 

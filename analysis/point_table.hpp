@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "io/csv_table.hpp"
+#include "kinevo/io/csv_table.hpp"
 
 namespace kinevo::analysis {
 

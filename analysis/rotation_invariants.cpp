@@ -1,4 +1,4 @@
-#include "analysis/rotation_invariants.hpp"
+#include "kinevo/analysis/rotation_invariants.hpp"
 
 namespace kinevo::analysis {
 

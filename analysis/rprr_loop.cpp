@@ -1,11 +1,11 @@
-#include "analysis/rprr_loop.hpp"
+#include "kinevo/analysis/rprr_loop.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::analysis {
 

@@ -1,4 +1,4 @@
-#include "analysis/rrrr_loop.hpp"
+#include "kinevo/analysis/rrrr_loop.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::analysis {
 

@@ -1,4 +1,4 @@
-#include "analysis/screw_common.hpp"
+#include "kinevo/analysis/screw_common.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <numbers>
 #include <stdexcept>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::analysis {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/rotation_invariants.hpp"
+#include "kinevo/analysis/rotation_invariants.hpp"
 
 namespace kinevo::analysis {
 

@@ -13,9 +13,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "mechanics/assembly.hpp"
-#include "mechanics/chain_model.hpp"
-#include "mechanics/model.hpp"
+#include "kinevo/mechanics/assembly.hpp"
+#include "kinevo/mechanics/chain_model.hpp"
+#include "kinevo/mechanics/model.hpp"
 
 namespace {
 

@@ -6,9 +6,9 @@
 
 #include <numbers>
 
-#include "synthesis/cam_flat_face.hpp"
-#include "synthesis/cam_oscillating_roller.hpp"
-#include "synthesis/cam_translating_roller.hpp"
+#include "kinevo/synthesis/cam_flat_face.hpp"
+#include "kinevo/synthesis/cam_oscillating_roller.hpp"
+#include "kinevo/synthesis/cam_translating_roller.hpp"
 
 namespace ks = kinevo::synthesis;
 

@@ -8,7 +8,7 @@
 #include <numbers>
 #include <vector>
 
-#include "analysis/example_chains.hpp"
+#include "kinevo/analysis/example_chains.hpp"
 
 namespace {
 

@@ -5,8 +5,8 @@
 //   4-variable case (docs/ga.md has the figures).
 #include <benchmark/benchmark.h>
 
-#include "ga/island_model.hpp"
-#include "ga/test_functions.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/test_functions.hpp"
 
 namespace {
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "studies/double_pendulum_study.hpp"
-#include "gauss/gauss_ga_solver.hpp"
-#include "gauss/gauss_objective.hpp"
+#include "kinevo/studies/double_pendulum_study.hpp"
+#include "kinevo/gauss/gauss_ga_solver.hpp"
+#include "kinevo/gauss/gauss_objective.hpp"
 
 namespace {
 

@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "gauss/gauss_ga_solver.hpp"
-#include "gauss/gauss_objective.hpp"
-#include "mechanics/chain_model.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/gauss/gauss_ga_solver.hpp"
+#include "kinevo/gauss/gauss_objective.hpp"
+#include "kinevo/mechanics/chain_model.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 #ifdef KINEVO_HAVE_PAGMO
 #include <pagmo/algorithm.hpp>

@@ -22,10 +22,10 @@
 #include <vector>
 
 #include "../tests/mechanics/random_gigsp_systems.hpp"
-#include "ga/mpi_environment.hpp"
-#include "mechanics/gigsp_distributed.hpp"
-#include "mechanics/gigsp_solver.hpp"
-#include "studies/mpi_row_collective.hpp"
+#include "kinevo/ga/mpi_environment.hpp"
+#include "kinevo/mechanics/gigsp_distributed.hpp"
+#include "kinevo/mechanics/gigsp_solver.hpp"
+#include "kinevo/studies/mpi_row_collective.hpp"
 
 namespace {
 

@@ -10,8 +10,8 @@
 #include <numbers>
 #include <string>
 
-#include "optimization/run_driver.hpp"
-#include "optimization/sanlsu_run.hpp"
+#include "kinevo/optimization/run_driver.hpp"
+#include "kinevo/optimization/sanlsu_run.hpp"
 
 namespace {
 

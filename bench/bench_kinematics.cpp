@@ -11,9 +11,9 @@
 #include <map>
 #include <string>
 
-#include "mechanics/chain_model.hpp"
-#include "mechanics/kinematic_analysis.hpp"
-#include "mechanics/model.hpp"
+#include "kinevo/mechanics/chain_model.hpp"
+#include "kinevo/mechanics/kinematic_analysis.hpp"
+#include "kinevo/mechanics/model.hpp"
 
 namespace {
 

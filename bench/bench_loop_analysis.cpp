@@ -10,12 +10,12 @@
 #include <memory>
 #include <vector>
 
-#include "analysis/loop_chain.hpp"
-#include "analysis/loop_chain_file.hpp"
-#include "analysis/loop_motion.hpp"
-#include "analysis/rprr_loop.hpp"
-#include "analysis/rrrp_loop.hpp"
-#include "analysis/rrrr_loop.hpp"
+#include "kinevo/analysis/loop_chain.hpp"
+#include "kinevo/analysis/loop_chain_file.hpp"
+#include "kinevo/analysis/loop_motion.hpp"
+#include "kinevo/analysis/rprr_loop.hpp"
+#include "kinevo/analysis/rrrp_loop.hpp"
+#include "kinevo/analysis/rrrr_loop.hpp"
 
 namespace {
 

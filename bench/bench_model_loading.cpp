@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "mechanics/chain_model.hpp"
-#include "mechanics/model.hpp"
+#include "kinevo/mechanics/chain_model.hpp"
+#include "kinevo/mechanics/model.hpp"
 
 namespace {
 

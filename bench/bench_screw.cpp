@@ -7,8 +7,8 @@
 #include <Eigen/Geometry>
 #include <vector>
 
-#include "analysis/finite_screw.hpp"
-#include "analysis/instant_screw.hpp"
+#include "kinevo/analysis/finite_screw.hpp"
+#include "kinevo/analysis/instant_screw.hpp"
 
 namespace an = kinevo::analysis;
 

@@ -9,10 +9,10 @@
 #include <numbers>
 #include <vector>
 
-#include "synthesis/crank_constrained.hpp"
-#include "synthesis/ga_synthesis.hpp"
-#include "synthesis/rr_dyad.hpp"
-#include "synthesis/rssr.hpp"
+#include "kinevo/synthesis/crank_constrained.hpp"
+#include "kinevo/synthesis/ga_synthesis.hpp"
+#include "kinevo/synthesis/rr_dyad.hpp"
+#include "kinevo/synthesis/rssr.hpp"
 
 namespace ks = kinevo::synthesis;
 

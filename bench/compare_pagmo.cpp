@@ -24,9 +24,9 @@
 #include <utility>
 #include <vector>
 
-#include "ga/island_model.hpp"
-#include "ga/range_runs.hpp"
-#include "ga/test_functions.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/range_runs.hpp"
+#include "kinevo/ga/test_functions.hpp"
 
 namespace {
 

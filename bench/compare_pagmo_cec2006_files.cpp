@@ -37,7 +37,7 @@
 #include <string>
 #include <vector>
 
-#include "symbolic/optimization_problem.hpp"
+#include "kinevo/symbolic/optimization_problem.hpp"
 
 namespace {
 

@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "mechanics/assembly.hpp"
-#include "mechanics/model.hpp"
+#include "kinevo/mechanics/assembly.hpp"
+#include "kinevo/mechanics/model.hpp"
 
 namespace kinevo::cli {
 

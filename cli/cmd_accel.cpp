@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "cli/assembly_step.hpp"
-#include "cli/command.hpp"
-#include "cli/solver_options.hpp"
-#include "ga/mpi_environment.hpp"
-#include "io/csv_table.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/solver_comparison.hpp"
+#include "kinevo/cli/assembly_step.hpp"
+#include "kinevo/cli/command.hpp"
+#include "kinevo/cli/solver_options.hpp"
+#include "kinevo/ga/mpi_environment.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/solver_comparison.hpp"
 
 namespace kinevo::cli {
 

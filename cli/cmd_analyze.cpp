@@ -1,7 +1,7 @@
 // kinevo analyze: analysers of given mechanisms. The kinds live in their own files and register
 // as children of this command (cmd_analyze_loop.cpp: `analyze loop`, cmd_analyze_chain.cpp:
 // `analyze chain`).
-#include "cli/command.hpp"
+#include "kinevo/cli/command.hpp"
 
 namespace kinevo::cli {
 

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "analysis/chain_file.hpp"
-#include "cli/command.hpp"
-#include "cli/report_output.hpp"
-#include "io/atomic_file.hpp"
-#include "synthesis/output_folder.hpp"
+#include "kinevo/analysis/chain_file.hpp"
+#include "kinevo/cli/command.hpp"
+#include "kinevo/cli/report_output.hpp"
+#include "kinevo/io/atomic_file.hpp"
+#include "kinevo/synthesis/output_folder.hpp"
 
 namespace kinevo::cli {
 

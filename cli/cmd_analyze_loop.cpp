@@ -10,15 +10,15 @@
 #include <type_traits>
 #include <vector>
 
-#include "analysis/loop_chain.hpp"
-#include "analysis/loop_chain_file.hpp"
-#include "analysis/loop_motion.hpp"
-#include "analysis/rprr_loop.hpp"
-#include "analysis/rrrp_loop.hpp"
-#include "analysis/rrrr_loop.hpp"
-#include "cli/command.hpp"
-#include "cli/report_output.hpp"
-#include "synthesis/output_folder.hpp"
+#include "kinevo/analysis/loop_chain.hpp"
+#include "kinevo/analysis/loop_chain_file.hpp"
+#include "kinevo/analysis/loop_motion.hpp"
+#include "kinevo/analysis/rprr_loop.hpp"
+#include "kinevo/analysis/rrrp_loop.hpp"
+#include "kinevo/analysis/rrrr_loop.hpp"
+#include "kinevo/cli/command.hpp"
+#include "kinevo/cli/report_output.hpp"
+#include "kinevo/synthesis/output_folder.hpp"
 
 namespace kinevo::cli {
 

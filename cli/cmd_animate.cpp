@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "cli/command.hpp"
-#include "io/animation_html.hpp"
-#include "io/csv_table.hpp"
-#include "mechanics/model_drawing.hpp"
+#include "kinevo/cli/command.hpp"
+#include "kinevo/io/animation_html.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/mechanics/model_drawing.hpp"
 
 namespace kinevo::cli {
 

@@ -9,12 +9,12 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "cli/assembly_step.hpp"
-#include "cli/command.hpp"
-#include "io/atomic_file.hpp"
-#include "io/interrupt.hpp"
-#include "mechanics/kinematic_analysis.hpp"
-#include "mechanics/model.hpp"
+#include "kinevo/cli/assembly_step.hpp"
+#include "kinevo/cli/command.hpp"
+#include "kinevo/io/atomic_file.hpp"
+#include "kinevo/io/interrupt.hpp"
+#include "kinevo/mechanics/kinematic_analysis.hpp"
+#include "kinevo/mechanics/model.hpp"
 
 namespace kinevo::cli {
 

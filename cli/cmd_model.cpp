@@ -8,15 +8,15 @@
 #include <optional>
 #include <stdexcept>
 
-#include "cli/command.hpp"
-#include "io/atomic_file.hpp"
-#include "io/csv_table.hpp"
-#include "io/input_file.hpp"
-#include "mechanics/assembly.hpp"
-#include "mechanics/chain_model.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/model_writer.hpp"
-#include "mechanics/rank_analysis.hpp"
+#include "kinevo/cli/command.hpp"
+#include "kinevo/io/atomic_file.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/input_file.hpp"
+#include "kinevo/mechanics/assembly.hpp"
+#include "kinevo/mechanics/chain_model.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/model_writer.hpp"
+#include "kinevo/mechanics/rank_analysis.hpp"
 
 namespace kinevo::cli {
 

@@ -7,13 +7,13 @@
 #include <memory>
 #include <string>
 
-#include "cli/command.hpp"
-#include "cli/optimize_sanlsu.hpp"
-#include "cli/option_sources.hpp"
-#include "io/interrupt.hpp"
-#include "io/progress.hpp"
-#include "io/svg_plot.hpp"
-#include "optimization/run_driver.hpp"
+#include "kinevo/cli/command.hpp"
+#include "kinevo/cli/optimize_sanlsu.hpp"
+#include "kinevo/cli/option_sources.hpp"
+#include "kinevo/io/interrupt.hpp"
+#include "kinevo/io/progress.hpp"
+#include "kinevo/io/svg_plot.hpp"
+#include "kinevo/optimization/run_driver.hpp"
 
 namespace kinevo::cli {
 

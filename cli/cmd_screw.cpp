@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "analysis/finite_screw.hpp"
-#include "analysis/instant_screw.hpp"
-#include "analysis/point_table.hpp"
-#include "cli/command.hpp"
-#include "cli/report_output.hpp"
-#include "synthesis/output_folder.hpp"
+#include "kinevo/analysis/finite_screw.hpp"
+#include "kinevo/analysis/instant_screw.hpp"
+#include "kinevo/analysis/point_table.hpp"
+#include "kinevo/cli/command.hpp"
+#include "kinevo/cli/report_output.hpp"
+#include "kinevo/synthesis/output_folder.hpp"
 
 namespace kinevo::cli {
 

@@ -9,18 +9,18 @@
 #include <optional>
 #include <stdexcept>
 
-#include "cli/assembly_step.hpp"
-#include "cli/command.hpp"
-#include "cli/simulate_options.hpp"
-#include "cli/solver_options.hpp"
-#include "ga/mpi_environment.hpp"
-#include "io/atomic_file.hpp"
-#include "io/interrupt.hpp"
-#include "io/progress.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/simulation.hpp"
-#include "mechanics/solver_factory.hpp"
-#include "mechanics/trajectory_recorder.hpp"
+#include "kinevo/cli/assembly_step.hpp"
+#include "kinevo/cli/command.hpp"
+#include "kinevo/cli/simulate_options.hpp"
+#include "kinevo/cli/solver_options.hpp"
+#include "kinevo/ga/mpi_environment.hpp"
+#include "kinevo/io/atomic_file.hpp"
+#include "kinevo/io/interrupt.hpp"
+#include "kinevo/io/progress.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/simulation.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/trajectory_recorder.hpp"
 
 namespace kinevo::cli {
 

@@ -8,13 +8,13 @@
 #include <stdexcept>
 #include <string>
 
-#include "cli/command.hpp"
-#include "ga/mpi_environment.hpp"
-#include "io/atomic_file.hpp"
-#include "io/csv_table.hpp"
-#include "io/interrupt.hpp"
-#include "io/progress.hpp"
-#include "studies/double_pendulum_study.hpp"
+#include "kinevo/cli/command.hpp"
+#include "kinevo/ga/mpi_environment.hpp"
+#include "kinevo/io/atomic_file.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/interrupt.hpp"
+#include "kinevo/io/progress.hpp"
+#include "kinevo/studies/double_pendulum_study.hpp"
 
 namespace kinevo::cli {
 

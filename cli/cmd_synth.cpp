@@ -10,17 +10,17 @@
 #include <string>
 #include <vector>
 
-#include "cli/command.hpp"
-#include "cli/report_output.hpp"
-#include "ga/mpi_environment.hpp"
-#include "io/csv_table.hpp"
-#include "io/progress.hpp"
-#include "synthesis/chebyshev_points.hpp"
-#include "synthesis/dyad_guidance.hpp"
-#include "synthesis/fourbar_synthesis.hpp"
-#include "synthesis/input_tables.hpp"
-#include "synthesis/output_folder.hpp"
-#include "synthesis/rssr_synthesis.hpp"
+#include "kinevo/cli/command.hpp"
+#include "kinevo/cli/report_output.hpp"
+#include "kinevo/ga/mpi_environment.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/progress.hpp"
+#include "kinevo/synthesis/chebyshev_points.hpp"
+#include "kinevo/synthesis/dyad_guidance.hpp"
+#include "kinevo/synthesis/fourbar_synthesis.hpp"
+#include "kinevo/synthesis/input_tables.hpp"
+#include "kinevo/synthesis/output_folder.hpp"
+#include "kinevo/synthesis/rssr_synthesis.hpp"
 
 namespace kinevo::cli {
 

@@ -6,11 +6,11 @@
 #include <optional>
 #include <string>
 
-#include "cli/command.hpp"
-#include "cli/report_output.hpp"
-#include "synthesis/cam_file.hpp"
-#include "synthesis/cam_synthesis.hpp"
-#include "synthesis/output_folder.hpp"
+#include "kinevo/cli/command.hpp"
+#include "kinevo/cli/report_output.hpp"
+#include "kinevo/synthesis/cam_file.hpp"
+#include "kinevo/synthesis/cam_synthesis.hpp"
+#include "kinevo/synthesis/output_folder.hpp"
 
 namespace kinevo::cli {
 

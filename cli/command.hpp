@@ -13,9 +13,9 @@
 #include <string>
 #include <utility>
 
-#include "io/atomic_file.hpp"
-#include "io/csv_table.hpp"
-#include "io/option_error.hpp"
+#include "kinevo/io/atomic_file.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::cli {
 

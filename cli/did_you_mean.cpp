@@ -1,4 +1,4 @@
-#include "cli/did_you_mean.hpp"
+#include "kinevo/cli/did_you_mean.hpp"
 
 #include <fmt/format.h>
 

@@ -8,13 +8,13 @@
 #include <memory>
 #include <vector>
 
-#include "cli/command.hpp"
-#include "cli/did_you_mean.hpp"
-#include "cli/version.hpp"
-#include "ga/mpi_environment.hpp"
-#include "gauss/register_ga_solver.hpp"
-#include "io/errors.hpp"
-#include "studies/mpi_row_collective.hpp"
+#include "kinevo/cli/command.hpp"
+#include "kinevo/cli/did_you_mean.hpp"
+#include "kinevo/cli/version.hpp"
+#include "kinevo/ga/mpi_environment.hpp"
+#include "kinevo/gauss/register_ga_solver.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/studies/mpi_row_collective.hpp"
 
 namespace kinevo::cli {
 

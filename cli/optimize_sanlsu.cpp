@@ -1,9 +1,9 @@
-#include "cli/optimize_sanlsu.hpp"
+#include "kinevo/cli/optimize_sanlsu.hpp"
 
 #include <fmt/format.h>
 
-#include "cli/command.hpp"
-#include "optimization/sanlsu_run.hpp"
+#include "kinevo/cli/command.hpp"
+#include "kinevo/optimization/sanlsu_run.hpp"
 
 namespace kinevo::cli {
 

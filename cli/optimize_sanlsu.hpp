@@ -5,9 +5,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli/option_sources.hpp"
-#include "optimization/optimization_run.hpp"
-#include "optimization/optimize_options.hpp"
+#include "kinevo/cli/option_sources.hpp"
+#include "kinevo/optimization/optimization_run.hpp"
+#include "kinevo/optimization/optimize_options.hpp"
 
 namespace kinevo::cli {
 

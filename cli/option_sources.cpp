@@ -1,10 +1,10 @@
-#include "cli/option_sources.hpp"
+#include "kinevo/cli/option_sources.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "optimization/config_file.hpp"
+#include "kinevo/optimization/config_file.hpp"
 
 namespace kinevo::cli {
 

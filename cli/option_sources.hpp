@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "io/errors.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::cli {
 

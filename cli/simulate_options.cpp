@@ -1,12 +1,12 @@
-#include "cli/simulate_options.hpp"
+#include "kinevo/cli/simulate_options.hpp"
 
 #include <fmt/format.h>
 
 #include <exception>
 
-#include "cli/command.hpp"
-#include "io/animation_html.hpp"
-#include "io/csv_table.hpp"
+#include "kinevo/cli/command.hpp"
+#include "kinevo/io/animation_html.hpp"
+#include "kinevo/io/csv_table.hpp"
 
 namespace kinevo::cli {
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "mechanics/model.hpp"
-#include "mechanics/model_drawing.hpp"
-#include "mechanics/simulation.hpp"
-#include "mechanics/trajectory_recorder.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/model_drawing.hpp"
+#include "kinevo/mechanics/simulation.hpp"
+#include "kinevo/mechanics/trajectory_recorder.hpp"
 
 namespace kinevo::cli {
 

@@ -10,10 +10,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "cli/command.hpp"
-#include "gauss/gauss_ga_solver.hpp"
-#include "io/errors.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/cli/command.hpp"
+#include "kinevo/gauss/gauss_ga_solver.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::cli {
 

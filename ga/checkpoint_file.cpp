@@ -1,12 +1,12 @@
-#include "ga/checkpoint_file.hpp"
+#include "kinevo/ga/checkpoint_file.hpp"
 
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
-#include "io/atomic_file.hpp"
-#include "io/csv_table.hpp"
+#include "kinevo/io/atomic_file.hpp"
+#include "kinevo/io/csv_table.hpp"
 
 namespace kinevo::ga {
 

@@ -13,7 +13,7 @@
 #include <sstream>
 #include <string>
 
-#include "ga/search_box.hpp"
+#include "kinevo/ga/search_box.hpp"
 
 namespace kinevo::ga {
 

@@ -1,10 +1,10 @@
-#include "ga/constrained_objective.hpp"
+#include "kinevo/ga/constrained_objective.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::ga {
 

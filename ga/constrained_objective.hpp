@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "ga/constrained_problem.hpp"
-#include "ga/constraint_handling.hpp"
-#include "ga/penalty.hpp"
-#include "ga/problem.hpp"
+#include "kinevo/ga/constrained_problem.hpp"
+#include "kinevo/ga/constraint_handling.hpp"
+#include "kinevo/ga/penalty.hpp"
+#include "kinevo/ga/problem.hpp"
 
 namespace kinevo::ga {
 

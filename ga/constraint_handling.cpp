@@ -1,9 +1,9 @@
-#include "ga/constraint_handling.hpp"
+#include "kinevo/ga/constraint_handling.hpp"
 
 #include <cmath>
 #include <stdexcept>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::ga {
 

@@ -1,4 +1,4 @@
-#include "ga/island.hpp"
+#include "kinevo/ga/island.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -10,13 +10,13 @@
 #include <span>
 #include <vector>
 
-#include "ga/binary_genome.hpp"
-#include "ga/island_model.hpp"
-#include "ga/options.hpp"
-#include "ga/problem.hpp"
-#include "ga/random_stream.hpp"
-#include "ga/real_operators.hpp"
-#include "ga/search_box.hpp"
+#include "kinevo/ga/binary_genome.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/options.hpp"
+#include "kinevo/ga/problem.hpp"
+#include "kinevo/ga/random_stream.hpp"
+#include "kinevo/ga/real_operators.hpp"
+#include "kinevo/ga/search_box.hpp"
 
 namespace kinevo::ga {
 

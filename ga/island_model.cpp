@@ -1,4 +1,4 @@
-#include "ga/island_model.hpp"
+#include "kinevo/ga/island_model.hpp"
 
 #include <mpi.h>
 
@@ -15,15 +15,15 @@
 #include <thread>
 #include <tuple>
 
-#include "ga/checkpoint_file.hpp"
-#include "ga/island.hpp"
-#include "ga/memory_budget.hpp"
-#include "ga/mpi_environment.hpp"
-#include "ga/random_stream.hpp"
-#include "ga/worker_pool.hpp"
-#include "io/atomic_file.hpp"
-#include "io/csv_table.hpp"
-#include "io/option_error.hpp"
+#include "kinevo/ga/checkpoint_file.hpp"
+#include "kinevo/ga/island.hpp"
+#include "kinevo/ga/memory_budget.hpp"
+#include "kinevo/ga/mpi_environment.hpp"
+#include "kinevo/ga/random_stream.hpp"
+#include "kinevo/ga/worker_pool.hpp"
+#include "kinevo/io/atomic_file.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::ga {
 

@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "ga/options.hpp"
-#include "ga/problem.hpp"
-#include "ga/search_box.hpp"
-#include "ga/termination.hpp"
+#include "kinevo/ga/options.hpp"
+#include "kinevo/ga/problem.hpp"
+#include "kinevo/ga/search_box.hpp"
+#include "kinevo/ga/termination.hpp"
 
 namespace kinevo::ga {
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "ga/island_model.hpp"
+#include "kinevo/ga/island_model.hpp"
 
 namespace kinevo::ga {
 

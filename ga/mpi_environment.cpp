@@ -1,4 +1,4 @@
-#include "ga/mpi_environment.hpp"
+#include "kinevo/ga/mpi_environment.hpp"
 
 #include <mpi.h>
 

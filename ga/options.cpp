@@ -1,4 +1,4 @@
-#include "ga/options.hpp"
+#include "kinevo/ga/options.hpp"
 
 #include <array>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::ga {
 

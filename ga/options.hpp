@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "ga/constraint_handling.hpp"
+#include "kinevo/ga/constraint_handling.hpp"
 
 namespace kinevo::ga {
 

@@ -1,4 +1,4 @@
-#include "ga/penalty.hpp"
+#include "kinevo/ga/penalty.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::ga {
 

@@ -1,4 +1,4 @@
-#include "ga/range_runs.hpp"
+#include "kinevo/ga/range_runs.hpp"
 
 #include <Eigen/QR>
 
@@ -11,9 +11,9 @@
 #include <string>
 #include <utility>
 
-#include "ga/checkpoint_file.hpp"
-#include "io/csv_table.hpp"
-#include "io/option_error.hpp"
+#include "kinevo/ga/checkpoint_file.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::ga {
 

@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "ga/island_model.hpp"
+#include "kinevo/ga/island_model.hpp"
 
 namespace kinevo::ga {
 

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "ga/random_stream.hpp"
+#include "kinevo/ga/random_stream.hpp"
 
 namespace kinevo::ga {
 

@@ -1,4 +1,4 @@
-#include "ga/search_box.hpp"
+#include "kinevo/ga/search_box.hpp"
 
 #include <cmath>
 #include <sstream>

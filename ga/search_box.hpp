@@ -4,7 +4,7 @@
 
 #include <Eigen/Core>
 
-#include "ga/problem.hpp"
+#include "kinevo/ga/problem.hpp"
 
 namespace kinevo::ga {
 

@@ -1,10 +1,10 @@
-#include "ga/termination.hpp"
+#include "kinevo/ga/termination.hpp"
 
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::ga {
 

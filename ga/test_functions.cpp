@@ -1,4 +1,4 @@
-#include "ga/test_functions.hpp"
+#include "kinevo/ga/test_functions.hpp"
 
 #include <Eigen/Cholesky>
 #include <cmath>

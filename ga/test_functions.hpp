@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ga/problem.hpp"
+#include "kinevo/ga/problem.hpp"
 
 namespace kinevo::ga {
 

@@ -1,4 +1,4 @@
-#include "ga/worker_pool.hpp"
+#include "kinevo/ga/worker_pool.hpp"
 
 namespace kinevo::ga {
 

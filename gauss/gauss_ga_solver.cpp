@@ -1,4 +1,4 @@
-#include "gauss/gauss_ga_solver.hpp"
+#include "kinevo/gauss/gauss_ga_solver.hpp"
 
 #include <fmt/format.h>
 
@@ -12,11 +12,11 @@
 #include <stdexcept>
 #include <utility>
 
-#include "ga/mpi_environment.hpp"
-#include "ga/search_box.hpp"
-#include "gauss/gauss_objective.hpp"
-#include "mechanics/solver_factory.hpp"
-#include "mechanics/solver_support.hpp"
+#include "kinevo/ga/mpi_environment.hpp"
+#include "kinevo/ga/search_box.hpp"
+#include "kinevo/gauss/gauss_objective.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 
 namespace kinevo::gauss {
 

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "ga/island_model.hpp"
-#include "ga/options.hpp"
-#include "gauss/gauss_objective.hpp"
-#include "gauss/gauss_penalty_schedule.hpp"
-#include "mechanics/acceleration_solver.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/options.hpp"
+#include "kinevo/gauss/gauss_objective.hpp"
+#include "kinevo/gauss/gauss_penalty_schedule.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
 
 namespace kinevo::gauss {
 

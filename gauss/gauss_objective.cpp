@@ -1,4 +1,4 @@
-#include "gauss/gauss_objective.hpp"
+#include "kinevo/gauss/gauss_objective.hpp"
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>

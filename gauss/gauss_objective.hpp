@@ -12,8 +12,8 @@
 
 #include <Eigen/Core>
 
-#include "ga/problem.hpp"
-#include "mechanics/acceleration_solver.hpp"
+#include "kinevo/ga/problem.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
 
 namespace kinevo::gauss {
 

@@ -11,7 +11,7 @@
 #include <span>
 #include <string>
 
-#include "ga/penalty.hpp"
+#include "kinevo/ga/penalty.hpp"
 
 namespace kinevo::gauss {
 

@@ -1,9 +1,9 @@
-#include "gauss/register_ga_solver.hpp"
+#include "kinevo/gauss/register_ga_solver.hpp"
 
 #include <mutex>
 
-#include "gauss/gauss_ga_solver.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/gauss/gauss_ga_solver.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::gauss {
 

@@ -1,4 +1,4 @@
-#include "io/animation_html.hpp"
+#include "kinevo/io/animation_html.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "io/atomic_file.hpp"
+#include "kinevo/io/atomic_file.hpp"
 
 namespace kinevo::io {
 

@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "io/csv_table.hpp"  // input_error
+#include "kinevo/io/csv_table.hpp"  // input_error
 
 namespace kinevo::io {
 

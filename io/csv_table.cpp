@@ -1,4 +1,4 @@
-#include "io/csv_table.hpp"
+#include "kinevo/io/csv_table.hpp"
 
 #include <fmt/format.h>
 
@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "io/atomic_file.hpp"
-#include "io/input_file.hpp"
+#include "kinevo/io/atomic_file.hpp"
+#include "kinevo/io/input_file.hpp"
 
 namespace kinevo::io {
 

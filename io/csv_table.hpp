@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "io/errors.hpp"  // input_error, which this header used to define
+#include "kinevo/io/errors.hpp"  // input_error, which this header used to define
 
 namespace kinevo::io {
 

@@ -1,4 +1,4 @@
-#include "io/input_file.hpp"
+#include "kinevo/io/input_file.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <fstream>
 #include <system_error>
 
-#include "io/errors.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::io {
 

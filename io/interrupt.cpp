@@ -1,4 +1,4 @@
-#include "io/interrupt.hpp"
+#include "kinevo/io/interrupt.hpp"
 
 #include <csignal>
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <utility>
 
-#include "io/errors.hpp"  // option_error
+#include "kinevo/io/errors.hpp"  // option_error
 
 namespace kinevo::io {
 

@@ -1,4 +1,4 @@
-#include "io/progress.hpp"
+#include "kinevo/io/progress.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "io/svg_plot.hpp"
+#include "kinevo/io/svg_plot.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-#include "io/atomic_file.hpp"
+#include "kinevo/io/atomic_file.hpp"
 
 namespace kinevo::io {
 

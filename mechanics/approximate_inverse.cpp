@@ -1,10 +1,10 @@
-#include "mechanics/approximate_inverse.hpp"
+#include "kinevo/mechanics/approximate_inverse.hpp"
 
 #include <fmt/format.h>
 
 #include <Eigen/Core>
 
-#include "mechanics/solver_support.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,4 +1,4 @@
-#include "mechanics/assembly.hpp"
+#include "kinevo/mechanics/assembly.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::mechanics {
 

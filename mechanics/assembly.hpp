@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "mechanics/model.hpp"
+#include "kinevo/mechanics/model.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,10 +1,10 @@
-#include "mechanics/chain_model.hpp"
+#include "kinevo/mechanics/chain_model.hpp"
 
 #include <fmt/format.h>
 
 #include <stdexcept>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::mechanics {
 

@@ -5,8 +5,8 @@
 
 #include <map>
 
-#include "io/csv_table.hpp"
-#include "mechanics/model_file.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/mechanics/model_file.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,4 +1,4 @@
-#include "mechanics/coordinate_partitioning.hpp"
+#include "kinevo/mechanics/coordinate_partitioning.hpp"
 
 #include <Eigen/LU>
 #include <Eigen/SVD>

@@ -12,7 +12,7 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "mechanics/reduced_coordinates.hpp"
+#include "kinevo/mechanics/reduced_coordinates.hpp"
 
 namespace kinevo::mechanics {
 

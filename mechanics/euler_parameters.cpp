@@ -1,4 +1,4 @@
-#include "mechanics/euler_parameters.hpp"
+#include "kinevo/mechanics/euler_parameters.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,22 +1,22 @@
-#include "mechanics/formulation.hpp"
+#include "kinevo/mechanics/formulation.hpp"
 
 #include <fmt/format.h>
 
 #include <array>
 #include <utility>
 
-#include "io/errors.hpp"
-#include "io/option_error.hpp"
-#include "mechanics/coordinate_partitioning.hpp"
-#include "mechanics/full_formulation.hpp"
-#include "mechanics/hybrid_formulation.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/projection_formulation.hpp"
-#include "mechanics/qtz_orthogonal.hpp"
-#include "mechanics/qtz_reduced_dae.hpp"
-#include "mechanics/qtz_state.hpp"
-#include "mechanics/reuse_formulation.hpp"
-#include "mechanics/simulation.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/mechanics/coordinate_partitioning.hpp"
+#include "kinevo/mechanics/full_formulation.hpp"
+#include "kinevo/mechanics/hybrid_formulation.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/projection_formulation.hpp"
+#include "kinevo/mechanics/qtz_orthogonal.hpp"
+#include "kinevo/mechanics/qtz_reduced_dae.hpp"
+#include "kinevo/mechanics/qtz_state.hpp"
+#include "kinevo/mechanics/reuse_formulation.hpp"
+#include "kinevo/mechanics/simulation.hpp"
 
 namespace kinevo::mechanics {
 

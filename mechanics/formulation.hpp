@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "mechanics/acceleration_solver.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
 
 namespace kinevo::mechanics {
 

@@ -5,7 +5,7 @@
 
 #include <Eigen/Core>
 
-#include "mechanics/formulation.hpp"
+#include "kinevo/mechanics/formulation.hpp"
 
 namespace kinevo::mechanics {
 

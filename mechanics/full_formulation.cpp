@@ -1,8 +1,8 @@
-#include "mechanics/full_formulation.hpp"
+#include "kinevo/mechanics/full_formulation.hpp"
 
 #include <Eigen/QR>
 
-#include "mechanics/solver_support.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
 

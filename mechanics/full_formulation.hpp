@@ -4,9 +4,9 @@
 // (generalized-inverse dissertation (GIGSP), eqs. 2.46-2.53).
 #pragma once
 
-#include "mechanics/full_coordinates.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/simulation_result.hpp"
+#include "kinevo/mechanics/full_coordinates.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/simulation_result.hpp"
 
 namespace kinevo::mechanics {
 

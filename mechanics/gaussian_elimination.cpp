@@ -1,4 +1,4 @@
-#include "mechanics/gaussian_elimination.hpp"
+#include "kinevo/mechanics/gaussian_elimination.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,4 +1,4 @@
-#include "mechanics/gigsp_distributed.hpp"
+#include "kinevo/mechanics/gigsp_distributed.hpp"
 
 #include <fmt/format.h>
 
@@ -8,9 +8,9 @@
 #include <cmath>
 #include <vector>
 
-#include "io/option_error.hpp"
-#include "mechanics/solver_support.hpp"
-#include "mechanics/sparse_gram.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
+#include "kinevo/mechanics/sparse_gram.hpp"
 
 namespace kinevo::mechanics {
 

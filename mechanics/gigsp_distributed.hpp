@@ -18,10 +18,10 @@
 
 #include <memory>
 
-#include "mechanics/acceleration_solver.hpp"
-#include "mechanics/gigsp_solver.hpp"
-#include "mechanics/row_collective.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
+#include "kinevo/mechanics/gigsp_solver.hpp"
+#include "kinevo/mechanics/row_collective.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,8 +1,8 @@
-#include "mechanics/gigsp_solver.hpp"
+#include "kinevo/mechanics/gigsp_solver.hpp"
 
 #include <fmt/format.h>
 
-#include "mechanics/solver_support.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
 

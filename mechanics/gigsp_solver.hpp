@@ -11,10 +11,10 @@
 
 #include <memory>
 
-#include "mechanics/acceleration_solver.hpp"
-#include "mechanics/gigsp_threaded.hpp"
-#include "mechanics/solver_factory.hpp"
-#include "mechanics/sparse_gram.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
+#include "kinevo/mechanics/gigsp_threaded.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/sparse_gram.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,4 +1,4 @@
-#include "mechanics/gigsp_threaded.hpp"
+#include "kinevo/mechanics/gigsp_threaded.hpp"
 
 #include <fmt/format.h>
 

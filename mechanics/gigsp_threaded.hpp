@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "mechanics/solver_support.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,4 +1,4 @@
-#include "mechanics/hybrid_formulation.hpp"
+#include "kinevo/mechanics/hybrid_formulation.hpp"
 
 #include <fmt/format.h>
 

@@ -19,10 +19,10 @@
 #include <deque>
 #include <optional>
 
-#include "mechanics/coordinate_partitioning.hpp"
-#include "mechanics/formulation.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/projection_formulation.hpp"
+#include "kinevo/mechanics/coordinate_partitioning.hpp"
+#include "kinevo/mechanics/formulation.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/projection_formulation.hpp"
 
 namespace kinevo::mechanics {
 

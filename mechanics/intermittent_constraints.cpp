@@ -1,9 +1,9 @@
-#include "mechanics/intermittent_constraints.hpp"
+#include "kinevo/mechanics/intermittent_constraints.hpp"
 
 #include <Eigen/QR>
 #include <cmath>
 
-#include "mechanics/solver_support.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
 

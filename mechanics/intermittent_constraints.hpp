@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "mechanics/acceleration_solver.hpp"
-#include "mechanics/model.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
+#include "kinevo/mechanics/model.hpp"
 
 namespace kinevo::mechanics {
 

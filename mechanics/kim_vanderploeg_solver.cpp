@@ -1,4 +1,4 @@
-#include "mechanics/kim_vanderploeg_solver.hpp"
+#include "kinevo/mechanics/kim_vanderploeg_solver.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "mechanics/solver_support.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
 

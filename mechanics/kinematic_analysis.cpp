@@ -1,4 +1,4 @@
-#include "mechanics/kinematic_analysis.hpp"
+#include "kinevo/mechanics/kinematic_analysis.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -8,8 +8,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "io/errors.hpp"
-#include "io/option_error.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::mechanics {
 

@@ -16,8 +16,8 @@
 #include <Eigen/Core>
 #include <atomic>
 
-#include "mechanics/kinematic_analysis_result.hpp"
-#include "mechanics/model.hpp"
+#include "kinevo/mechanics/kinematic_analysis_result.hpp"
+#include "kinevo/mechanics/model.hpp"
 
 namespace kinevo::mechanics {
 

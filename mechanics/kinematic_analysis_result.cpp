@@ -1,11 +1,11 @@
-#include "mechanics/kinematic_analysis_result.hpp"
+#include "kinevo/mechanics/kinematic_analysis_result.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
-#include "io/svg_plot.hpp"
-#include "mechanics/trajectory_recorder.hpp"
+#include "kinevo/io/svg_plot.hpp"
+#include "kinevo/mechanics/trajectory_recorder.hpp"
 
 namespace kinevo::mechanics {
 

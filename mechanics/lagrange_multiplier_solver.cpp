@@ -1,10 +1,10 @@
-#include "mechanics/lagrange_multiplier_solver.hpp"
+#include "kinevo/mechanics/lagrange_multiplier_solver.hpp"
 
 #include <fmt/format.h>
 
 #include <Eigen/Cholesky>
 
-#include "mechanics/solver_support.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
 

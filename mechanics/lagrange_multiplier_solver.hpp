@@ -3,9 +3,9 @@
 // row rank: reports a singular system otherwise.
 #pragma once
 
-#include "mechanics/acceleration_solver.hpp"
-#include "mechanics/solver_factory.hpp"
-#include "mechanics/sparse_gram.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/sparse_gram.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,4 +1,4 @@
-#include "mechanics/model.hpp"
+#include "kinevo/mechanics/model.hpp"
 
 #include <fmt/format.h>
 
@@ -9,13 +9,13 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "io/csv_table.hpp"
-#include "io/input_file.hpp"
-#include "mechanics/model_file.hpp"
-#include "mechanics/toml_fields.hpp"
-#include "symbolic/constraint_derivatives.hpp"
-#include "symbolic/evaluation_tape.hpp"
-#include "symbolic/exact_numbers.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/input_file.hpp"
+#include "kinevo/mechanics/model_file.hpp"
+#include "kinevo/mechanics/toml_fields.hpp"
+#include "kinevo/symbolic/constraint_derivatives.hpp"
+#include "kinevo/symbolic/evaluation_tape.hpp"
+#include "kinevo/symbolic/exact_numbers.hpp"
 
 namespace kinevo::mechanics {
 

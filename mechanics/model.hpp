@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "mechanics/acceleration_solver.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,10 +1,10 @@
-#include "mechanics/model_description.hpp"
+#include "kinevo/mechanics/model_description.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "io/csv_table.hpp"
+#include "kinevo/io/csv_table.hpp"
 
 namespace kinevo::mechanics {
 

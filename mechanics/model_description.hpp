@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "symbolic/coordinate_symbols.hpp"
-#include "symbolic/expression_context.hpp"
+#include "kinevo/symbolic/coordinate_symbols.hpp"
+#include "kinevo/symbolic/expression_context.hpp"
 
 namespace kinevo::mechanics {
 

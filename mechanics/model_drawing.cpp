@@ -1,4 +1,4 @@
-#include "mechanics/model_drawing.hpp"
+#include "kinevo/mechanics/model_drawing.hpp"
 
 #include <fmt/format.h>
 
@@ -9,9 +9,9 @@
 #include <map>
 #include <utility>
 
-#include "io/input_file.hpp"
-#include "mechanics/toml_fields.hpp"
-#include "symbolic/expression_context.hpp"
+#include "kinevo/io/input_file.hpp"
+#include "kinevo/mechanics/toml_fields.hpp"
+#include "kinevo/symbolic/expression_context.hpp"
 
 namespace kinevo::mechanics {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "io/animation_html.hpp"
-#include "io/csv_table.hpp"
-#include "mechanics/model.hpp"
+#include "kinevo/io/animation_html.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/mechanics/model.hpp"
 
 namespace kinevo::mechanics {
 

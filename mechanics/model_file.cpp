@@ -1,4 +1,4 @@
-#include "mechanics/model_file.hpp"
+#include "kinevo/mechanics/model_file.hpp"
 
 #include <fmt/format.h>
 
@@ -7,9 +7,9 @@
 #include <set>
 #include <vector>
 
-#include "io/csv_table.hpp"
-#include "mechanics/spatial_components.hpp"
-#include "symbolic/real_functions.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/mechanics/spatial_components.hpp"
+#include "kinevo/symbolic/real_functions.hpp"
 
 namespace kinevo::mechanics {
 

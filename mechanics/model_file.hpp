@@ -6,9 +6,9 @@
 #include <map>
 #include <string>
 
-#include "mechanics/model.hpp"
-#include "mechanics/model_description.hpp"
-#include "mechanics/toml_fields.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/model_description.hpp"
+#include "kinevo/mechanics/toml_fields.hpp"
 
 namespace kinevo::mechanics {
 

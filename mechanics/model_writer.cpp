@@ -1,4 +1,4 @@
-#include "mechanics/model_writer.hpp"
+#include "kinevo/mechanics/model_writer.hpp"
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include "io/csv_table.hpp"
-#include "io/input_file.hpp"
-#include "mechanics/euler_parameters.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/input_file.hpp"
+#include "kinevo/mechanics/euler_parameters.hpp"
 
 namespace kinevo::mechanics {
 

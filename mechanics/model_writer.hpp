@@ -10,7 +10,7 @@
 #include <Eigen/Core>
 #include <string>
 
-#include "mechanics/model.hpp"
+#include "kinevo/mechanics/model.hpp"
 
 namespace kinevo::mechanics {
 

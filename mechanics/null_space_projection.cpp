@@ -1,4 +1,4 @@
-#include "mechanics/null_space_projection.hpp"
+#include "kinevo/mechanics/null_space_projection.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <Eigen/QR>
 #include <algorithm>
 
-#include "mechanics/solver_support.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
 

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "mechanics/acceleration_solver.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 

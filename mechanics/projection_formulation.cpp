@@ -1,11 +1,11 @@
-#include "mechanics/projection_formulation.hpp"
+#include "kinevo/mechanics/projection_formulation.hpp"
 
 #include <fmt/format.h>
 
 #include <Eigen/QR>
 
-#include "mechanics/full_formulation.hpp"
-#include "mechanics/solver_support.hpp"
+#include "kinevo/mechanics/full_formulation.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
 

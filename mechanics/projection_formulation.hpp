@@ -10,9 +10,9 @@
 // corrected positions.
 #pragma once
 
-#include "mechanics/full_coordinates.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/null_space_projection.hpp"
+#include "kinevo/mechanics/full_coordinates.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/null_space_projection.hpp"
 
 namespace kinevo::mechanics {
 

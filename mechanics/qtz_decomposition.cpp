@@ -1,4 +1,4 @@
-#include "mechanics/qtz_decomposition.hpp"
+#include "kinevo/mechanics/qtz_decomposition.hpp"
 
 #include <Eigen/QR>
 

@@ -1,11 +1,11 @@
-#include "mechanics/qtz_orthogonal.hpp"
+#include "kinevo/mechanics/qtz_orthogonal.hpp"
 
 #include <fmt/format.h>
 
 #include <Eigen/Cholesky>
 
-#include "mechanics/full_formulation.hpp"
-#include "mechanics/qtz_decomposition.hpp"
+#include "kinevo/mechanics/full_formulation.hpp"
+#include "kinevo/mechanics/qtz_decomposition.hpp"
 
 namespace kinevo::mechanics {
 

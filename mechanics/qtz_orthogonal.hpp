@@ -13,9 +13,9 @@
 //               changes the kinetic energy only at second order.
 #pragma once
 
-#include "mechanics/full_coordinates.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/qtz_solver.hpp"
+#include "kinevo/mechanics/full_coordinates.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/qtz_solver.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,4 +1,4 @@
-#include "mechanics/qtz_reduced_dae.hpp"
+#include "kinevo/mechanics/qtz_reduced_dae.hpp"
 
 #include <fmt/format.h>
 #include <ida/ida.h>
@@ -18,11 +18,11 @@
 #include <string>
 #include <vector>
 
-#include "io/errors.hpp"
-#include "mechanics/full_formulation.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/qtz_decomposition.hpp"
-#include "mechanics/simulation.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/full_formulation.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/qtz_decomposition.hpp"
+#include "kinevo/mechanics/simulation.hpp"
 
 namespace kinevo::mechanics {
 

@@ -46,10 +46,10 @@
 #include <memory>
 #include <string>
 
-#include "mechanics/formulation.hpp"
-#include "mechanics/full_coordinates.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/qtz_solver.hpp"
+#include "kinevo/mechanics/formulation.hpp"
+#include "kinevo/mechanics/full_coordinates.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/qtz_solver.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,4 +1,4 @@
-#include "mechanics/qtz_solver.hpp"
+#include "kinevo/mechanics/qtz_solver.hpp"
 
 #include <fmt/format.h>
 
@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "mechanics/qtz_decomposition.hpp"
-#include "mechanics/solver_support.hpp"
+#include "kinevo/mechanics/qtz_decomposition.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
 

@@ -10,9 +10,9 @@
 // rows too). constraint_force = M (q'' - a_f).
 #pragma once
 
-#include "mechanics/acceleration_solver.hpp"
-#include "mechanics/formulation.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
+#include "kinevo/mechanics/formulation.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 

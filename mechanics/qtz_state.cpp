@@ -1,12 +1,12 @@
-#include "mechanics/qtz_state.hpp"
+#include "kinevo/mechanics/qtz_state.hpp"
 
 #include <fmt/format.h>
 
 #include <string>
 #include <vector>
 
-#include "io/errors.hpp"
-#include "mechanics/qtz_decomposition.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/qtz_decomposition.hpp"
 
 namespace kinevo::mechanics {
 

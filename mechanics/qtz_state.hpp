@@ -11,8 +11,8 @@
 // constraints only: the constructor refuses nonholonomic rows by name.
 #pragma once
 
-#include "mechanics/qtz_solver.hpp"
-#include "mechanics/reduced_coordinates.hpp"
+#include "kinevo/mechanics/qtz_solver.hpp"
+#include "kinevo/mechanics/reduced_coordinates.hpp"
 
 namespace kinevo::mechanics {
 

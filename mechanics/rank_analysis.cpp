@@ -1,4 +1,4 @@
-#include "mechanics/rank_analysis.hpp"
+#include "kinevo/mechanics/rank_analysis.hpp"
 
 #include <fmt/format.h>
 
@@ -8,8 +8,8 @@
 #include <random>
 #include <stdexcept>
 
-#include "io/option_error.hpp"
-#include "mechanics/gaussian_elimination.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/mechanics/gaussian_elimination.hpp"
 
 namespace kinevo::mechanics {
 

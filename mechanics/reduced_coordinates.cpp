@@ -1,4 +1,4 @@
-#include "mechanics/reduced_coordinates.hpp"
+#include "kinevo/mechanics/reduced_coordinates.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "mechanics/full_formulation.hpp"
+#include "kinevo/mechanics/full_formulation.hpp"
 
 namespace kinevo::mechanics {
 

@@ -10,8 +10,8 @@
 
 #include <Eigen/Core>
 
-#include "mechanics/formulation.hpp"
-#include "mechanics/model.hpp"
+#include "kinevo/mechanics/formulation.hpp"
+#include "kinevo/mechanics/model.hpp"
 
 namespace kinevo::mechanics {
 

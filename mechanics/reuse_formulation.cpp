@@ -1,13 +1,13 @@
-#include "mechanics/reuse_formulation.hpp"
+#include "kinevo/mechanics/reuse_formulation.hpp"
 
 #include <fmt/format.h>
 
 #include <string>
 #include <vector>
 
-#include "io/errors.hpp"
-#include "mechanics/full_formulation.hpp"
-#include "mechanics/simulation.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/full_formulation.hpp"
+#include "kinevo/mechanics/simulation.hpp"
 
 namespace kinevo::mechanics {
 

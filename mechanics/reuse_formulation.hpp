@@ -20,10 +20,10 @@
 // k = 5; tests/mechanics/test_reuse_formulation.cpp bounds what was measured).
 #pragma once
 
-#include "mechanics/approximate_inverse.hpp"
-#include "mechanics/full_coordinates.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/simulation_result.hpp"
+#include "kinevo/mechanics/approximate_inverse.hpp"
+#include "kinevo/mechanics/full_coordinates.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/simulation_result.hpp"
 
 namespace kinevo::mechanics {
 

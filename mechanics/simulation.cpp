@@ -1,4 +1,4 @@
-#include "mechanics/simulation.hpp"
+#include "kinevo/mechanics/simulation.hpp"
 
 #include <fmt/format.h>
 
@@ -12,12 +12,12 @@
 #include <string>
 #include <utility>
 
-#include "io/csv_table.hpp"
-#include "io/option_error.hpp"
-#include "mechanics/formulation.hpp"
-#include "mechanics/intermittent_constraints.hpp"
-#include "mechanics/qtz_reduced_dae.hpp"
-#include "mechanics/solver_support.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/mechanics/formulation.hpp"
+#include "kinevo/mechanics/intermittent_constraints.hpp"
+#include "kinevo/mechanics/qtz_reduced_dae.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
 

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "mechanics/acceleration_solver.hpp"
-#include "mechanics/formulation.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/simulation_result.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
+#include "kinevo/mechanics/formulation.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/simulation_result.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,4 +1,4 @@
-#include "mechanics/simulation_result.hpp"
+#include "kinevo/mechanics/simulation_result.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <limits>
 #include <utility>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::mechanics {
 

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "mechanics/acceleration_solver.hpp"
-#include "mechanics/formulation.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
+#include "kinevo/mechanics/formulation.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,11 +1,11 @@
-#include "mechanics/singh_likins_solver.hpp"
+#include "kinevo/mechanics/singh_likins_solver.hpp"
 
 #include <fmt/format.h>
 
 #include <Eigen/Cholesky>
 #include <Eigen/SVD>
 
-#include "mechanics/solver_support.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
 

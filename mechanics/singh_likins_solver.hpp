@@ -3,8 +3,8 @@
 // least-squares compromise, reported as such.
 #pragma once
 
-#include "mechanics/acceleration_solver.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,4 +1,4 @@
-#include "mechanics/solver_comparison.hpp"
+#include "kinevo/mechanics/solver_comparison.hpp"
 
 #include <fmt/format.h>
 
@@ -6,8 +6,8 @@
 #include <memory>
 #include <utility>
 
-#include "io/option_error.hpp"
-#include "mechanics/intermittent_constraints.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/mechanics/intermittent_constraints.hpp"
 
 namespace kinevo::mechanics {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "mechanics/acceleration_solver.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,19 +1,19 @@
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 #include <fmt/format.h>
 
 #include <map>
 #include <mutex>
 
-#include "io/csv_table.hpp"
-#include "io/option_error.hpp"
-#include "mechanics/gigsp_solver.hpp"
-#include "mechanics/kim_vanderploeg_solver.hpp"
-#include "mechanics/lagrange_multiplier_solver.hpp"
-#include "mechanics/null_space_projection.hpp"
-#include "mechanics/qtz_solver.hpp"
-#include "mechanics/singh_likins_solver.hpp"
-#include "mechanics/udwadia_kalaba_solver.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/mechanics/gigsp_solver.hpp"
+#include "kinevo/mechanics/kim_vanderploeg_solver.hpp"
+#include "kinevo/mechanics/lagrange_multiplier_solver.hpp"
+#include "kinevo/mechanics/null_space_projection.hpp"
+#include "kinevo/mechanics/qtz_solver.hpp"
+#include "kinevo/mechanics/singh_likins_solver.hpp"
+#include "kinevo/mechanics/udwadia_kalaba_solver.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,4 +1,4 @@
-#include "mechanics/solver_support.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 
 #include <fmt/format.h>
 

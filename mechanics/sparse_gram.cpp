@@ -1,4 +1,4 @@
-#include "mechanics/sparse_gram.hpp"
+#include "kinevo/mechanics/sparse_gram.hpp"
 
 #include <Eigen/Cholesky>
 #include <algorithm>

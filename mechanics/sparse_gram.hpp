@@ -14,7 +14,7 @@
 #include <Eigen/SparseCore>
 #include <vector>
 
-#include "mechanics/acceleration_solver.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
 
 namespace kinevo::mechanics {
 

@@ -6,8 +6,8 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "io/csv_table.hpp"
-#include "mechanics/spatial_components.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/mechanics/spatial_components.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,10 +1,10 @@
 // What the spatial joint and force stages share: finding frames, body-fixed points and
 // directions, and the virtual work of a force and torque on a body.
-#include "mechanics/spatial_components.hpp"
+#include "kinevo/mechanics/spatial_components.hpp"
 
 #include <fmt/format.h>
 
-#include "io/csv_table.hpp"
+#include "kinevo/io/csv_table.hpp"
 
 namespace kinevo::mechanics {
 

@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "mechanics/euler_parameters.hpp"
-#include "mechanics/model_description.hpp"
-#include "mechanics/toml_fields.hpp"
+#include "kinevo/mechanics/euler_parameters.hpp"
+#include "kinevo/mechanics/model_description.hpp"
+#include "kinevo/mechanics/toml_fields.hpp"
 
 namespace kinevo::mechanics {
 

@@ -4,8 +4,8 @@
 // as a potential.
 #include <fmt/format.h>
 
-#include "io/csv_table.hpp"
-#include "mechanics/spatial_components.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/mechanics/spatial_components.hpp"
 
 namespace kinevo::mechanics {
 

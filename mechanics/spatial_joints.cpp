@@ -12,8 +12,8 @@
 
 #include <Eigen/Geometry>
 
-#include "io/csv_table.hpp"
-#include "mechanics/spatial_components.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/mechanics/spatial_components.hpp"
 
 namespace kinevo::mechanics {
 

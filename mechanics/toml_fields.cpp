@@ -1,9 +1,9 @@
-#include "mechanics/toml_fields.hpp"
+#include "kinevo/mechanics/toml_fields.hpp"
 
 #include <fmt/format.h>
 
-#include "io/csv_table.hpp"
-#include "io/input_file.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/input_file.hpp"
 
 namespace kinevo::mechanics {
 

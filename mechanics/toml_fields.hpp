@@ -9,9 +9,9 @@
 
 #include <string_view>
 #include <vector>
-#include "io/csv_table.hpp"
+#include "kinevo/io/csv_table.hpp"
 
-#include "symbolic/expression_context.hpp"
+#include "kinevo/symbolic/expression_context.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,4 +1,4 @@
-#include "mechanics/trajectory_recorder.hpp"
+#include "kinevo/mechanics/trajectory_recorder.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <cctype>
 #include <string_view>
 
-#include "io/errors.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::mechanics {
 

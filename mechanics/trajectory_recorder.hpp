@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "io/csv_table.hpp"
-#include "io/svg_plot.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/simulation.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/svg_plot.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/simulation.hpp"
 
 namespace kinevo::mechanics {
 

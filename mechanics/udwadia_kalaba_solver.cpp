@@ -1,10 +1,10 @@
-#include "mechanics/udwadia_kalaba_solver.hpp"
+#include "kinevo/mechanics/udwadia_kalaba_solver.hpp"
 
 #include <fmt/format.h>
 
 #include <Eigen/QR>
 
-#include "mechanics/solver_support.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
 

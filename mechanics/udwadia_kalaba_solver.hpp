@@ -4,8 +4,8 @@
 // says so (status least_squares).
 #pragma once
 
-#include "mechanics/acceleration_solver.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 

@@ -1,4 +1,4 @@
-#include "optimization/config_file.hpp"
+#include "kinevo/optimization/config_file.hpp"
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "io/errors.hpp"
-#include "io/input_file.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/io/input_file.hpp"
 
 namespace kinevo::optimization {
 

@@ -4,7 +4,7 @@
 
 #include <chrono>
 
-#include "ga/problem.hpp"
+#include "kinevo/ga/problem.hpp"
 
 namespace kinevo::optimization {
 

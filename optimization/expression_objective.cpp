@@ -1,4 +1,4 @@
-#include "optimization/expression_objective.hpp"
+#include "kinevo/optimization/expression_objective.hpp"
 
 #include <utility>
 #include <vector>

@@ -8,8 +8,8 @@
 
 #include <memory>
 
-#include "ga/constrained_problem.hpp"
-#include "symbolic/optimization_problem.hpp"
+#include "kinevo/ga/constrained_problem.hpp"
+#include "kinevo/symbolic/optimization_problem.hpp"
 
 namespace kinevo::optimization {
 

@@ -1,4 +1,4 @@
-#include "optimization/gradient_projection.hpp"
+#include "kinevo/optimization/gradient_projection.hpp"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::optimization {
 

@@ -1,4 +1,4 @@
-#include "optimization/memory_estimate.hpp"
+#include "kinevo/optimization/memory_estimate.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ga/island_model.hpp"
-#include "io/option_error.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::optimization {
 

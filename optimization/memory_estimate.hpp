@@ -3,7 +3,7 @@
 // The limit (docs/ga.md, "Limits") is half of the physical memory.
 #pragma once
 
-#include "optimization/run_plan.hpp"
+#include "kinevo/optimization/run_plan.hpp"
 
 namespace kinevo::optimization {
 

@@ -1,4 +1,4 @@
-#include "optimization/optimization_run.hpp"
+#include "kinevo/optimization/optimization_run.hpp"
 
 #include <fmt/format.h>
 

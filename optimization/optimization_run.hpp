@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "ga/range_runs.hpp"
-#include "io/csv_table.hpp"
-#include "io/svg_plot.hpp"
+#include "kinevo/ga/range_runs.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/svg_plot.hpp"
 
 namespace kinevo::optimization {
 

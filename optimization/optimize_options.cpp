@@ -1,11 +1,11 @@
-#include "optimization/optimize_options.hpp"
+#include "kinevo/optimization/optimize_options.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <stdexcept>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::optimization {
 

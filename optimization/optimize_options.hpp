@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "ga/island_model.hpp"
-#include "ga/options.hpp"
-#include "ga/termination.hpp"
-#include "optimization/gradient_projection.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/options.hpp"
+#include "kinevo/ga/termination.hpp"
+#include "kinevo/optimization/gradient_projection.hpp"
 
 namespace kinevo::optimization {
 

@@ -1,4 +1,4 @@
-#include "optimization/run_driver.hpp"
+#include "kinevo/optimization/run_driver.hpp"
 
 #include <fmt/format.h>
 
@@ -9,14 +9,14 @@
 #include <memory>
 #include <optional>
 
-#include "ga/constrained_objective.hpp"
-#include "ga/island_model.hpp"
-#include "ga/test_functions.hpp"
-#include "io/option_error.hpp"
-#include "optimization/costly_problem.hpp"
-#include "optimization/expression_objective.hpp"
-#include "optimization/memory_estimate.hpp"
-#include "optimization/run_plan.hpp"
+#include "kinevo/ga/constrained_objective.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/test_functions.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/optimization/costly_problem.hpp"
+#include "kinevo/optimization/expression_objective.hpp"
+#include "kinevo/optimization/memory_estimate.hpp"
+#include "kinevo/optimization/run_plan.hpp"
 
 namespace kinevo::optimization {
 

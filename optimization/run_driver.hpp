@@ -7,9 +7,9 @@
 #include <functional>
 #include <string>
 
-#include "ga/problem.hpp"
-#include "optimization/optimization_run.hpp"
-#include "optimization/optimize_options.hpp"
+#include "kinevo/ga/problem.hpp"
+#include "kinevo/optimization/optimization_run.hpp"
+#include "kinevo/optimization/optimize_options.hpp"
 
 namespace kinevo::optimization {
 

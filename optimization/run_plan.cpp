@@ -1,9 +1,9 @@
-#include "optimization/run_plan.hpp"
+#include "kinevo/optimization/run_plan.hpp"
 
 #include <algorithm>
 #include <initializer_list>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::optimization {
 

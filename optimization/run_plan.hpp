@@ -4,10 +4,10 @@
 // refused here, once the preset has filled in its values.
 #pragma once
 
-#include "ga/island_model.hpp"
-#include "ga/options.hpp"
-#include "ga/termination.hpp"
-#include "optimization/optimize_options.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/options.hpp"
+#include "kinevo/ga/termination.hpp"
+#include "kinevo/optimization/optimize_options.hpp"
 
 namespace kinevo::optimization {
 

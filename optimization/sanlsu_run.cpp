@@ -1,8 +1,8 @@
-#include "optimization/sanlsu_run.hpp"
+#include "kinevo/optimization/sanlsu_run.hpp"
 
 #include <fmt/format.h>
 
-#include "io/errors.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::optimization {
 

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "optimization/gradient_projection.hpp"
-#include "optimization/optimization_run.hpp"
-#include "optimization/optimize_options.hpp"
-#include "symbolic/optimization_problem.hpp"
+#include "kinevo/optimization/gradient_projection.hpp"
+#include "kinevo/optimization/optimization_run.hpp"
+#include "kinevo/optimization/optimize_options.hpp"
+#include "kinevo/symbolic/optimization_problem.hpp"
 
 namespace kinevo::optimization {
 

@@ -11,12 +11,12 @@
 #include <utility>
 #include <vector>
 
-#include "gauss/register_ga_solver.hpp"
-#include "io/errors.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/simulation.hpp"
-#include "mechanics/solver_comparison.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/gauss/register_ga_solver.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/simulation.hpp"
+#include "kinevo/mechanics/solver_comparison.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 #include "python/bindings.hpp"
 
 namespace kinevo::python {

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "io/errors.hpp"
+#include "kinevo/io/errors.hpp"
 #include "python/bindings.hpp"
 
 namespace kinevo::python {

@@ -14,11 +14,11 @@
 #include <utility>
 #include <vector>
 
-#include "ga/constraint_handling.hpp"
-#include "ga/options.hpp"
-#include "ga/problem.hpp"
-#include "io/option_error.hpp"
-#include "optimization/run_driver.hpp"
+#include "kinevo/ga/constraint_handling.hpp"
+#include "kinevo/ga/options.hpp"
+#include "kinevo/ga/problem.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/optimization/run_driver.hpp"
 #include "python/bindings.hpp"
 
 namespace kinevo::python {

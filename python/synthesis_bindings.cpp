@@ -7,12 +7,12 @@
 #include <string>
 
 #include "python/bindings.hpp"
-#include "synthesis/chebyshev_points.hpp"
-#include "synthesis/dyad_guidance.hpp"
-#include "synthesis/fourbar_synthesis.hpp"
-#include "synthesis/input_tables.hpp"
-#include "synthesis/output_folder.hpp"
-#include "synthesis/rssr_synthesis.hpp"
+#include "kinevo/synthesis/chebyshev_points.hpp"
+#include "kinevo/synthesis/dyad_guidance.hpp"
+#include "kinevo/synthesis/fourbar_synthesis.hpp"
+#include "kinevo/synthesis/input_tables.hpp"
+#include "kinevo/synthesis/output_folder.hpp"
+#include "kinevo/synthesis/rssr_synthesis.hpp"
 
 namespace kinevo::python {
 

@@ -1,4 +1,4 @@
-#include "studies/double_pendulum_study.hpp"
+#include "kinevo/studies/double_pendulum_study.hpp"
 
 #include <fmt/format.h>
 
@@ -10,17 +10,17 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "ga/island_model.hpp"
-#include "ga/mpi_environment.hpp"
-#include "gauss/gauss_objective.hpp"
-#include "io/animation_html.hpp"
-#include "io/atomic_file.hpp"
-#include "io/csv_table.hpp"
-#include "io/option_error.hpp"
-#include "io/svg_plot.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/simulation.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/mpi_environment.hpp"
+#include "kinevo/gauss/gauss_objective.hpp"
+#include "kinevo/io/animation_html.hpp"
+#include "kinevo/io/atomic_file.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/io/svg_plot.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/simulation.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::studies {
 

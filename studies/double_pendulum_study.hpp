@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "gauss/gauss_ga_solver.hpp"
-#include "mechanics/acceleration_solver.hpp"
+#include "kinevo/gauss/gauss_ga_solver.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
 
 namespace kinevo::studies {
 

@@ -1,10 +1,10 @@
-#include "studies/mpi_row_collective.hpp"
+#include "kinevo/studies/mpi_row_collective.hpp"
 
 #include <memory>
 
-#include "ga/mpi_environment.hpp"
-#include "mechanics/gigsp_distributed.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/ga/mpi_environment.hpp"
+#include "kinevo/mechanics/gigsp_distributed.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::studies {
 

@@ -5,7 +5,7 @@
 
 #include <span>
 
-#include "mechanics/row_collective.hpp"
+#include "kinevo/mechanics/row_collective.hpp"
 
 namespace kinevo::studies {
 

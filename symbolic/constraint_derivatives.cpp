@@ -1,8 +1,8 @@
-#include "symbolic/constraint_derivatives.hpp"
+#include "kinevo/symbolic/constraint_derivatives.hpp"
 
 #include <fmt/format.h>
 
-#include "io/csv_table.hpp"
+#include "kinevo/io/csv_table.hpp"
 
 namespace kinevo::symbolic {
 

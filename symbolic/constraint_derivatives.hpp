@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "symbolic/coordinate_symbols.hpp"
+#include "kinevo/symbolic/coordinate_symbols.hpp"
 
 namespace kinevo::symbolic {
 

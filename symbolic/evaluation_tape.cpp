@@ -1,4 +1,4 @@
-#include "symbolic/evaluation_tape.hpp"
+#include "kinevo/symbolic/evaluation_tape.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "symbolic/exact_numbers.hpp"
+#include "kinevo/symbolic/exact_numbers.hpp"
 
 namespace kinevo::symbolic {
 

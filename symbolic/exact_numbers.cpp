@@ -1,4 +1,4 @@
-#include "symbolic/exact_numbers.hpp"
+#include "kinevo/symbolic/exact_numbers.hpp"
 
 #include <cln/exception.h>
 #include <cln/float.h>

@@ -1,4 +1,4 @@
-#include "symbolic/expression_context.hpp"
+#include "kinevo/symbolic/expression_context.hpp"
 
 #include <fmt/format.h>
 
@@ -14,9 +14,9 @@
 #include <unordered_set>
 #include <utility>
 
-#include "io/errors.hpp"
-#include "symbolic/exact_numbers.hpp"
-#include "symbolic/real_functions.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/symbolic/exact_numbers.hpp"
+#include "kinevo/symbolic/real_functions.hpp"
 
 namespace kinevo::symbolic {
 

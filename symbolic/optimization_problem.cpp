@@ -1,4 +1,4 @@
-#include "symbolic/optimization_problem.hpp"
+#include "kinevo/symbolic/optimization_problem.hpp"
 
 #include <fmt/format.h>
 
@@ -10,9 +10,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "io/csv_table.hpp"
-#include "symbolic/evaluation_tape.hpp"
-#include "symbolic/expression_context.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/symbolic/evaluation_tape.hpp"
+#include "kinevo/symbolic/expression_context.hpp"
 
 namespace kinevo::symbolic {
 

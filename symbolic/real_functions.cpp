@@ -1,4 +1,4 @@
-#include "symbolic/real_functions.hpp"
+#include "kinevo/symbolic/real_functions.hpp"
 
 namespace kinevo::symbolic {
 

@@ -1,4 +1,4 @@
-#include "synthesis/cam_analysis.hpp"
+#include "kinevo/synthesis/cam_analysis.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <numbers>
 #include <tuple>
 
-#include "io/errors.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::synthesis {
 

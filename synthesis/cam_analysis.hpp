@@ -6,8 +6,8 @@
 #include <functional>
 #include <vector>
 
-#include "synthesis/cam_motion_programme.hpp"
-#include "synthesis/cam_profile.hpp"
+#include "kinevo/synthesis/cam_motion_programme.hpp"
+#include "kinevo/synthesis/cam_profile.hpp"
 
 namespace kinevo::synthesis {
 

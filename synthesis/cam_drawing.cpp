@@ -1,4 +1,4 @@
-#include "synthesis/cam_drawing.hpp"
+#include "kinevo/synthesis/cam_drawing.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "io/svg_plot.hpp"
+#include "kinevo/io/svg_plot.hpp"
 
 namespace kinevo::synthesis {
 

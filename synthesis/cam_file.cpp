@@ -1,4 +1,4 @@
-#include "synthesis/cam_file.hpp"
+#include "kinevo/synthesis/cam_file.hpp"
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
@@ -8,8 +8,8 @@
 #include <set>
 #include <vector>
 
-#include "io/errors.hpp"
-#include "io/input_file.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/io/input_file.hpp"
 
 namespace kinevo::synthesis {
 

@@ -6,10 +6,10 @@
 #include <optional>
 #include <string>
 
-#include "synthesis/cam_flat_face.hpp"
-#include "synthesis/cam_motion_programme.hpp"
-#include "synthesis/cam_oscillating_roller.hpp"
-#include "synthesis/cam_translating_roller.hpp"
+#include "kinevo/synthesis/cam_flat_face.hpp"
+#include "kinevo/synthesis/cam_motion_programme.hpp"
+#include "kinevo/synthesis/cam_oscillating_roller.hpp"
+#include "kinevo/synthesis/cam_translating_roller.hpp"
 
 namespace kinevo::synthesis {
 

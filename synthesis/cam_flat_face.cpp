@@ -1,9 +1,9 @@
-#include "synthesis/cam_flat_face.hpp"
+#include "kinevo/synthesis/cam_flat_face.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "io/errors.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::synthesis {
 

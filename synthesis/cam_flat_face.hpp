@@ -4,7 +4,7 @@
 // atan2(s, s') - psi (printed atan(s'/s) - psi); the cam turns counterclockwise.
 #pragma once
 
-#include "synthesis/cam_analysis.hpp"
+#include "kinevo/synthesis/cam_analysis.hpp"
 
 namespace kinevo::synthesis {
 

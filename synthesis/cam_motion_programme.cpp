@@ -1,4 +1,4 @@
-#include "synthesis/cam_motion_programme.hpp"
+#include "kinevo/synthesis/cam_motion_programme.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "io/errors.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::synthesis {
 

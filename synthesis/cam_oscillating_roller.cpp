@@ -1,4 +1,4 @@
-#include "synthesis/cam_oscillating_roller.hpp"
+#include "kinevo/synthesis/cam_oscillating_roller.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <numbers>
 #include <optional>
 
-#include "io/errors.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::synthesis {
 

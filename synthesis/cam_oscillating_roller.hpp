@@ -7,7 +7,7 @@
 // counterclockwise; its (12)-(13) use 1 - phi', the clockwise sense).
 #pragma once
 
-#include "synthesis/cam_analysis.hpp"
+#include "kinevo/synthesis/cam_analysis.hpp"
 
 namespace kinevo::synthesis {
 

@@ -1,12 +1,12 @@
-#include "synthesis/cam_synthesis.hpp"
+#include "kinevo/synthesis/cam_synthesis.hpp"
 
 #include <fmt/format.h>
 
 #include <chrono>
 #include <cmath>
 
-#include "io/csv_table.hpp"
-#include "synthesis/report_format.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/synthesis/report_format.hpp"
 
 namespace kinevo::synthesis {
 

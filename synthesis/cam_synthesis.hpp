@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "synthesis/cam_analysis.hpp"
-#include "synthesis/cam_drawing.hpp"
-#include "synthesis/cam_file.hpp"
-#include "synthesis/output_folder.hpp"
+#include "kinevo/synthesis/cam_analysis.hpp"
+#include "kinevo/synthesis/cam_drawing.hpp"
+#include "kinevo/synthesis/cam_file.hpp"
+#include "kinevo/synthesis/output_folder.hpp"
 
 namespace kinevo::synthesis {
 

@@ -1,4 +1,4 @@
-#include "synthesis/cam_translating_roller.hpp"
+#include "kinevo/synthesis/cam_translating_roller.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <numbers>
 #include <optional>
 
-#include "io/errors.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::synthesis {
 

@@ -3,7 +3,7 @@
 // (4); the cam turns counterclockwise; pitch point (e, s) in the fixed frame.
 #pragma once
 
-#include "synthesis/cam_analysis.hpp"
+#include "kinevo/synthesis/cam_analysis.hpp"
 
 namespace kinevo::synthesis {
 

@@ -1,12 +1,12 @@
-#include "synthesis/chebyshev_points.hpp"
+#include "kinevo/synthesis/chebyshev_points.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <iterator>
 
-#include "io/option_error.hpp"
-#include "synthesis/freudenstein.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/synthesis/freudenstein.hpp"
 
 namespace kinevo::synthesis {
 

@@ -1,4 +1,4 @@
-#include "synthesis/crank_constrained.hpp"
+#include "kinevo/synthesis/crank_constrained.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,10 +9,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "io/option_error.hpp"
-#include "synthesis/fourbar_analysis.hpp"
-#include "synthesis/grashof.hpp"
-#include "synthesis/mobility_conditions.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/synthesis/fourbar_analysis.hpp"
+#include "kinevo/synthesis/grashof.hpp"
+#include "kinevo/synthesis/mobility_conditions.hpp"
 
 namespace kinevo::synthesis {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "synthesis/freudenstein.hpp"
-#include "synthesis/interior_penalty.hpp"
+#include "kinevo/synthesis/freudenstein.hpp"
+#include "kinevo/synthesis/interior_penalty.hpp"
 
 namespace kinevo::synthesis {
 

@@ -1,4 +1,4 @@
-#include "synthesis/damped_newton.hpp"
+#include "kinevo/synthesis/damped_newton.hpp"
 
 #include <Eigen/LU>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "synthesis/drawings.hpp"
+#include "kinevo/synthesis/drawings.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "io/svg_plot.hpp"
+#include "kinevo/io/svg_plot.hpp"
 
 namespace kinevo::synthesis {
 

@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <vector>
 
-#include "io/animation_html.hpp"
-#include "synthesis/fourbar_analysis.hpp"
-#include "synthesis/freudenstein.hpp"
-#include "synthesis/rr_dyad.hpp"
+#include "kinevo/io/animation_html.hpp"
+#include "kinevo/synthesis/fourbar_analysis.hpp"
+#include "kinevo/synthesis/freudenstein.hpp"
+#include "kinevo/synthesis/rr_dyad.hpp"
 
 namespace kinevo::synthesis {
 

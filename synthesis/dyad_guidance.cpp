@@ -1,4 +1,4 @@
-#include "synthesis/dyad_guidance.hpp"
+#include "kinevo/synthesis/dyad_guidance.hpp"
 
 #include <fmt/format.h>
 
@@ -7,10 +7,10 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "io/csv_table.hpp"
-#include "io/option_error.hpp"
-#include "synthesis/drawings.hpp"
-#include "synthesis/output_folder.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/synthesis/drawings.hpp"
+#include "kinevo/synthesis/output_folder.hpp"
 
 namespace kinevo::synthesis {
 

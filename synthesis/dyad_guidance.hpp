@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "synthesis/ga_synthesis.hpp"
-#include "synthesis/input_tables.hpp"
-#include "synthesis/rr_dyad.hpp"
+#include "kinevo/synthesis/ga_synthesis.hpp"
+#include "kinevo/synthesis/input_tables.hpp"
+#include "kinevo/synthesis/rr_dyad.hpp"
 
 namespace kinevo::synthesis {
 

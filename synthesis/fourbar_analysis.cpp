@@ -1,11 +1,11 @@
-#include "synthesis/fourbar_analysis.hpp"
+#include "kinevo/synthesis/fourbar_analysis.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
 
-#include "synthesis/grashof.hpp"
+#include "kinevo/synthesis/grashof.hpp"
 
 namespace kinevo::synthesis {
 

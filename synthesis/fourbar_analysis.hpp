@@ -5,7 +5,7 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "synthesis/freudenstein.hpp"
+#include "kinevo/synthesis/freudenstein.hpp"
 
 namespace kinevo::synthesis {
 

@@ -1,4 +1,4 @@
-#include "synthesis/fourbar_synthesis.hpp"
+#include "kinevo/synthesis/fourbar_synthesis.hpp"
 
 #include <fmt/format.h>
 
@@ -8,13 +8,13 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "io/csv_table.hpp"
-#include "io/option_error.hpp"
-#include "io/svg_plot.hpp"
-#include "synthesis/drawings.hpp"
-#include "synthesis/grashof.hpp"
-#include "synthesis/output_folder.hpp"
-#include "synthesis/report_format.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/io/svg_plot.hpp"
+#include "kinevo/synthesis/drawings.hpp"
+#include "kinevo/synthesis/grashof.hpp"
+#include "kinevo/synthesis/output_folder.hpp"
+#include "kinevo/synthesis/report_format.hpp"
 
 namespace kinevo::synthesis {
 

@@ -11,14 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "io/animation_html.hpp"
-#include "synthesis/crank_constrained.hpp"
-#include "synthesis/fourbar_analysis.hpp"
-#include "synthesis/freudenstein.hpp"
-#include "synthesis/ga_synthesis.hpp"
-#include "synthesis/grashof.hpp"
-#include "synthesis/input_tables.hpp"
-#include "synthesis/mobility_conditions.hpp"
+#include "kinevo/io/animation_html.hpp"
+#include "kinevo/synthesis/crank_constrained.hpp"
+#include "kinevo/synthesis/fourbar_analysis.hpp"
+#include "kinevo/synthesis/freudenstein.hpp"
+#include "kinevo/synthesis/ga_synthesis.hpp"
+#include "kinevo/synthesis/grashof.hpp"
+#include "kinevo/synthesis/input_tables.hpp"
+#include "kinevo/synthesis/mobility_conditions.hpp"
 
 namespace kinevo::synthesis {
 

@@ -1,4 +1,4 @@
-#include "synthesis/freudenstein.hpp"
+#include "kinevo/synthesis/freudenstein.hpp"
 
 #include <Eigen/LU>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "synthesis/least_squares.hpp"
+#include "kinevo/synthesis/least_squares.hpp"
 
 namespace kinevo::synthesis {
 

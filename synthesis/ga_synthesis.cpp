@@ -1,4 +1,4 @@
-#include "synthesis/ga_synthesis.hpp"
+#include "kinevo/synthesis/ga_synthesis.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -6,11 +6,11 @@
 #include <optional>
 #include <span>
 
-#include "ga/range_runs.hpp"
-#include "ga/search_box.hpp"
-#include "ga/termination.hpp"
-#include "io/option_error.hpp"
-#include "synthesis/least_squares.hpp"
+#include "kinevo/ga/range_runs.hpp"
+#include "kinevo/ga/search_box.hpp"
+#include "kinevo/ga/termination.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/synthesis/least_squares.hpp"
 
 namespace kinevo::synthesis {
 

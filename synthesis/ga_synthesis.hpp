@@ -8,12 +8,12 @@
 #include <functional>
 #include <vector>
 
-#include "ga/island_model.hpp"
-#include "ga/penalty.hpp"
-#include "ga/problem.hpp"
-#include "synthesis/crank_constrained.hpp"
-#include "synthesis/rr_dyad.hpp"
-#include "synthesis/rssr.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/penalty.hpp"
+#include "kinevo/ga/problem.hpp"
+#include "kinevo/synthesis/crank_constrained.hpp"
+#include "kinevo/synthesis/rr_dyad.hpp"
+#include "kinevo/synthesis/rssr.hpp"
 
 namespace kinevo::synthesis {
 

@@ -1,4 +1,4 @@
-#include "synthesis/grashof.hpp"
+#include "kinevo/synthesis/grashof.hpp"
 
 #include <algorithm>
 #include <array>

@@ -6,7 +6,7 @@
 #include <Eigen/Core>
 #include <string>
 
-#include "synthesis/freudenstein.hpp"
+#include "kinevo/synthesis/freudenstein.hpp"
 
 namespace kinevo::synthesis {
 

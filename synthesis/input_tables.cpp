@@ -1,4 +1,4 @@
-#include "synthesis/input_tables.hpp"
+#include "kinevo/synthesis/input_tables.hpp"
 
 #include <fmt/format.h>
 

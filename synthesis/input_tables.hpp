@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "io/csv_table.hpp"
-#include "synthesis/rr_dyad.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/synthesis/rr_dyad.hpp"
 
 namespace kinevo::synthesis {
 

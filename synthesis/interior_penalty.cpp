@@ -1,4 +1,4 @@
-#include "synthesis/interior_penalty.hpp"
+#include "kinevo/synthesis/interior_penalty.hpp"
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
@@ -6,7 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "synthesis/least_squares.hpp"
+#include "kinevo/synthesis/least_squares.hpp"
 
 namespace kinevo::synthesis {
 

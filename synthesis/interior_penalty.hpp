@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "synthesis/damped_newton.hpp"
+#include "kinevo/synthesis/damped_newton.hpp"
 
 namespace kinevo::synthesis {
 

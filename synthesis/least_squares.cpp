@@ -1,4 +1,4 @@
-#include "synthesis/least_squares.hpp"
+#include "kinevo/synthesis/least_squares.hpp"
 
 #include <Eigen/QR>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "synthesis/mobility_conditions.hpp"
+#include "kinevo/synthesis/mobility_conditions.hpp"
 
 #include <cmath>
 #include <limits>
@@ -8,9 +8,9 @@
 
 #include <iterator>
 
-#include "synthesis/fourbar_analysis.hpp"
-#include "synthesis/grashof.hpp"
-#include "synthesis/report_format.hpp"
+#include "kinevo/synthesis/fourbar_analysis.hpp"
+#include "kinevo/synthesis/grashof.hpp"
+#include "kinevo/synthesis/report_format.hpp"
 
 namespace kinevo::synthesis {
 

@@ -1,4 +1,4 @@
-#include "synthesis/output_folder.hpp"
+#include "kinevo/synthesis/output_folder.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "io/csv_table.hpp"
+#include "kinevo/io/csv_table.hpp"
 
 namespace kinevo::synthesis {
 

@@ -1,4 +1,4 @@
-#include "synthesis/rr_dyad.hpp"
+#include "kinevo/synthesis/rr_dyad.hpp"
 
 #include <algorithm>
 #include <boost/random/mersenne_twister.hpp>
@@ -6,9 +6,9 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "io/option_error.hpp"
-#include "synthesis/damped_newton.hpp"
-#include "synthesis/least_squares.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/synthesis/damped_newton.hpp"
+#include "kinevo/synthesis/least_squares.hpp"
 
 namespace kinevo::synthesis {
 

@@ -1,11 +1,11 @@
-#include "synthesis/rssr.hpp"
+#include "kinevo/synthesis/rssr.hpp"
 
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
-#include "synthesis/fourbar_analysis.hpp"
-#include "synthesis/least_squares.hpp"
+#include "kinevo/synthesis/fourbar_analysis.hpp"
+#include "kinevo/synthesis/least_squares.hpp"
 
 namespace kinevo::synthesis {
 

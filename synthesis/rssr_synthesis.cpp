@@ -1,4 +1,4 @@
-#include "synthesis/rssr_synthesis.hpp"
+#include "kinevo/synthesis/rssr_synthesis.hpp"
 
 #include <fmt/format.h>
 
@@ -8,12 +8,12 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "io/csv_table.hpp"
-#include "io/option_error.hpp"
-#include "io/svg_plot.hpp"
-#include "synthesis/fourbar_synthesis.hpp"
-#include "synthesis/output_folder.hpp"
-#include "synthesis/report_format.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/io/svg_plot.hpp"
+#include "kinevo/synthesis/fourbar_synthesis.hpp"
+#include "kinevo/synthesis/output_folder.hpp"
+#include "kinevo/synthesis/report_format.hpp"
 
 namespace kinevo::synthesis {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "synthesis/ga_synthesis.hpp"
-#include "synthesis/input_tables.hpp"
-#include "synthesis/rssr.hpp"
+#include "kinevo/synthesis/ga_synthesis.hpp"
+#include "kinevo/synthesis/input_tables.hpp"
+#include "kinevo/synthesis/rssr.hpp"
 
 namespace kinevo::synthesis {
 

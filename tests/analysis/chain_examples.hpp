@@ -5,7 +5,7 @@
 #include <numbers>
 #include <string>
 
-#include "analysis/example_chains.hpp"
+#include "kinevo/analysis/example_chains.hpp"
 
 namespace kinevo::test {
 

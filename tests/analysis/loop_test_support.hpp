@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "analysis/planar_loop.hpp"
+#include "kinevo/analysis/planar_loop.hpp"
 
 namespace kinevo::analysis::test {
 

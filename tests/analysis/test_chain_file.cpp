@@ -1,11 +1,11 @@
 // Chain description files: the examples load and run, and bad input names file, line and field.
-#include "analysis/chain_file.hpp"
+#include "kinevo/analysis/chain_file.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "io/errors.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace {
 

@@ -1,14 +1,14 @@
 // Closed chains by damped Newton with invariants: the 7R example's symmetric branch and its
 // singular configurations, and the RSRC against its closed form (Angeles et al., Diseño
 // cinemático de maquinaria, 7R paper eq. (13), (19)-(20); RSRC paper eq. (21)).
-#include "analysis/closed_chain.hpp"
+#include "kinevo/analysis/closed_chain.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "chain_examples.hpp"
-#include "io/csv_table.hpp"
+#include "kinevo/io/csv_table.hpp"
 
 namespace {
 

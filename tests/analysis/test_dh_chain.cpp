@@ -1,6 +1,6 @@
 // DH chains: the identities of the invariant formulation and the Jacobians against finite
 // differences (Angeles et al., Diseño cinemático de maquinaria, RSRC paper eq. (1), (11a)-(12b)).
-#include "analysis/dh_chain.hpp"
+#include "kinevo/analysis/dh_chain.hpp"
 
 #include <gtest/gtest.h>
 

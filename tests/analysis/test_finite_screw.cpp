@@ -10,8 +10,8 @@
 #include <random>
 #include <vector>
 
-#include "analysis/finite_screw.hpp"
-#include "analysis/point_table.hpp"
+#include "kinevo/analysis/finite_screw.hpp"
+#include "kinevo/analysis/point_table.hpp"
 #include "screw_test_support.hpp"
 
 namespace {

@@ -1,14 +1,14 @@
 // 5-DOF guidance: the 6R hexflex example of Angeles et al., Diseño cinemático de maquinaria,
 // paper "Guidance of axially symmetric rigid bodies ...": Jacobian with the -sqrt(3) fix,
 // input-output law, motion history and the dead point.
-#include "analysis/guidance_chain.hpp"
+#include "kinevo/analysis/guidance_chain.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "chain_examples.hpp"
-#include "io/csv_table.hpp"
+#include "kinevo/io/csv_table.hpp"
 
 namespace {
 

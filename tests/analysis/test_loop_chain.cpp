@@ -8,11 +8,11 @@
 #include <complex>
 #include <numbers>
 
-#include "analysis/loop_chain.hpp"
-#include "analysis/loop_chain_file.hpp"
-#include "analysis/loop_motion.hpp"
-#include "io/csv_table.hpp"
-#include "io/errors.hpp"
+#include "kinevo/analysis/loop_chain.hpp"
+#include "kinevo/analysis/loop_chain_file.hpp"
+#include "kinevo/analysis/loop_motion.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::analysis {
 namespace {

@@ -7,7 +7,7 @@
 #include <numbers>
 #include <random>
 
-#include "analysis/rrrp_loop.hpp"
+#include "kinevo/analysis/rrrp_loop.hpp"
 #include "loop_test_support.hpp"
 
 namespace kinevo::analysis {

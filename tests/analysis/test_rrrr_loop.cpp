@@ -8,8 +8,8 @@
 #include <numbers>
 #include <random>
 
-#include "analysis/rrrr_loop.hpp"
-#include "io/errors.hpp"
+#include "kinevo/analysis/rrrr_loop.hpp"
+#include "kinevo/io/errors.hpp"
 #include "loop_test_support.hpp"
 
 namespace kinevo::analysis {

@@ -28,7 +28,9 @@ foreach(line IN LISTS dot_lines)
   list(GET pair 0 from)
   list(GET pair 1 to)
   set(ours_from FALSE)
-  if(from MATCHES "^kinevo(_[a-z]+)?$" AND NOT from STREQUAL "kinevo_warnings")
+  # kinevo_all is the installed umbrella (kinevo::kinevo) over every module, not a layer.
+  if(from MATCHES "^kinevo(_[a-z]+)?$" AND NOT from STREQUAL "kinevo_warnings"
+     AND NOT from STREQUAL "kinevo_all")
     set(ours_from TRUE)
   endif()
   if(ours_from AND (to MATCHES "^kinevo_[a-z]+$" AND NOT to STREQUAL "kinevo_warnings"

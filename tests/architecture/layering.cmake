@@ -23,12 +23,21 @@ foreach(module io ga symbolic mechanics gauss studies synthesis optimization ana
   file(GLOB_RECURSE sources "${SOURCE_DIR}/${module}/*.hpp" "${SOURCE_DIR}/${module}/*.cpp")
   foreach(source IN LISTS sources)
     file(RELATIVE_PATH name "${SOURCE_DIR}" "${source}")
-    file(STRINGS "${source}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"[a-z_]+/")
+    # The project's headers are included with the package prefix: #include "kinevo/<folder>/...".
+    file(STRINGS "${source}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]kinevo/[a-z_]+/")
     foreach(line IN LISTS includes)
-      string(REGEX REPLACE "^[^\"]*\"([a-z_]+)/.*$" "\\1" folder "${line}")
+      string(REGEX REPLACE "^[^\"<]*[\"<]kinevo/([a-z_]+)/.*$" "\\1" folder "${line}")
       if(folder IN_LIST project_folders AND NOT folder STREQUAL module
          AND NOT folder IN_LIST allowed_${module})
         list(APPEND violations "${name}: ${module}/ must not include ${folder}/ (${line})")
+      endif()
+    endforeach()
+    # The old form without the prefix would only compile by accident (tools/rewrite_includes.sh).
+    file(STRINGS "${source}" unprefixed REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<][a-z_]+/")
+    foreach(line IN LISTS unprefixed)
+      string(REGEX REPLACE "^[^\"<]*[\"<]([a-z_]+)/.*$" "\\1" folder "${line}")
+      if(folder IN_LIST project_folders)
+        list(APPEND violations "${name}: include the project's headers as \"kinevo/${folder}/...\" (${line})")
       endif()
     endforeach()
     if(NOT module STREQUAL "ga")

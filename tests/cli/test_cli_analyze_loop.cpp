@@ -9,7 +9,7 @@
 #include <numbers>
 #include <string>
 
-#include "io/csv_table.hpp"
+#include "kinevo/io/csv_table.hpp"
 #include "run_command.hpp"
 
 namespace kinevo::test {

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "io/csv_table.hpp"
+#include "kinevo/io/csv_table.hpp"
 #include "tests/cli/run_command.hpp"
 
 namespace kinevo::test {

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "io/csv_table.hpp"
+#include "kinevo/io/csv_table.hpp"
 #include "tests/cli/run_command.hpp"
 
 namespace kinevo::test {

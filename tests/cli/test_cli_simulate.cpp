@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "io/csv_table.hpp"
+#include "kinevo/io/csv_table.hpp"
 #include "tests/cli/run_command.hpp"
 
 namespace kinevo::test {

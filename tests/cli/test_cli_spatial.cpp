@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "io/csv_table.hpp"
+#include "kinevo/io/csv_table.hpp"
 #include "tests/cli/run_command.hpp"
 
 namespace kinevo::test {

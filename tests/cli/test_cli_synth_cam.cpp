@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "io/csv_table.hpp"
+#include "kinevo/io/csv_table.hpp"
 #include "run_command.hpp"
 
 namespace {

@@ -21,15 +21,15 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/chain_file.hpp"
-#include "io/csv_table.hpp"
-#include "io/errors.hpp"
-#include "mechanics/model.hpp"
+#include "kinevo/analysis/chain_file.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/model.hpp"
 #include "mutator.hpp"
-#include "optimization/config_file.hpp"
-#include "symbolic/optimization_problem.hpp"
-#include "synthesis/cam_file.hpp"
-#include "synthesis/input_tables.hpp"
+#include "kinevo/optimization/config_file.hpp"
+#include "kinevo/symbolic/optimization_problem.hpp"
+#include "kinevo/synthesis/cam_file.hpp"
+#include "kinevo/synthesis/input_tables.hpp"
 
 namespace fs = std::filesystem;
 using namespace kinevo;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ga/constrained_problem.hpp"
+#include "kinevo/ga/constrained_problem.hpp"
 
 namespace kinevo::ga::testing {
 

@@ -1,4 +1,4 @@
-#include "ga/binary_genome.hpp"
+#include "kinevo/ga/binary_genome.hpp"
 
 #include <gtest/gtest.h>
 

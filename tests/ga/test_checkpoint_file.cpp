@@ -1,7 +1,7 @@
 // Resume refuses, with a message naming the file and line, every checkpoint that would not
 // continue the run it claims to: other options, another box, a hand edit (checksum), a
 // generation count that disagrees with the islands, a truncated file (issue 16, item 13).
-#include "ga/checkpoint_file.hpp"
+#include "kinevo/ga/checkpoint_file.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 #include <sstream>
 #include <string>
 
-#include "ga/island_model.hpp"
-#include "ga/test_functions.hpp"
-#include "io/csv_table.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/test_functions.hpp"
+#include "kinevo/io/csv_table.hpp"
 
 namespace kinevo::ga {
 namespace {

@@ -12,12 +12,12 @@
 #include <vector>
 
 #include "constrained_test_problems.hpp"
-#include "ga/constrained_objective.hpp"
-#include "ga/island_model.hpp"
-#include "ga/range_runs.hpp"
-#include "ga/test_functions.hpp"
-#include "io/errors.hpp"
-#include "io/interrupt.hpp"
+#include "kinevo/ga/constrained_objective.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/range_runs.hpp"
+#include "kinevo/ga/test_functions.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/io/interrupt.hpp"
 
 namespace kinevo::ga {
 namespace {

@@ -1,7 +1,7 @@
 // ga::constrained_objective: a constrained_problem as the ga::problem of each constraint
 // handling (penalty term, or value and total violation with tolerances), its feasibility
 // verdict and its updates between runs.
-#include "ga/constrained_objective.hpp"
+#include "kinevo/ga/constrained_objective.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <string>
 
 #include "constrained_test_problems.hpp"
-#include "ga/island_model.hpp"
+#include "kinevo/ga/island_model.hpp"
 
 namespace kinevo::ga {
 namespace {

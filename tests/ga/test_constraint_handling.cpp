@@ -2,7 +2,7 @@
 // of Takahama and Sakai ("Constrained optimization by the epsilon constrained differential
 // evolution with gradient-based mutation and feasible elites", CEC 2006, eqs. 5-8) and its
 // options.
-#include "ga/constraint_handling.hpp"
+#include "kinevo/ga/constraint_handling.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::ga {
 namespace {

@@ -1,14 +1,14 @@
 // SIGINT and SIGTERM raise the one interrupt flag; a GA run polls it through
 // termination::interrupt, stops at a synchronisation point and its checkpoint resumes exactly.
-#include "io/interrupt.hpp"
+#include "kinevo/io/interrupt.hpp"
 
 #include <gtest/gtest.h>
 
 #include <csignal>
 #include <filesystem>
 
-#include "ga/island_model.hpp"
-#include "ga/test_functions.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/test_functions.hpp"
 
 namespace kinevo::ga {
 namespace {

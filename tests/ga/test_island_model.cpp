@@ -1,4 +1,4 @@
-#include "ga/island_model.hpp"
+#include "kinevo/ga/island_model.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <fstream>
 #include <limits>
 
-#include "ga/test_functions.hpp"
-#include "io/csv_table.hpp"
+#include "kinevo/ga/test_functions.hpp"
+#include "kinevo/io/csv_table.hpp"
 
 namespace kinevo::ga {
 namespace {

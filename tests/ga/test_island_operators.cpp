@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "ga/island.hpp"
-#include "ga/test_functions.hpp"
+#include "kinevo/ga/island.hpp"
+#include "kinevo/ga/test_functions.hpp"
 
 namespace kinevo::ga {
 namespace {

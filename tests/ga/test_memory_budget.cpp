@@ -1,12 +1,12 @@
 // Huge settings are refused up front with a message naming them (issue 16, item 11), and the
 // estimate is linear in each of islands, population and dimension.
-#include "ga/memory_budget.hpp"
+#include "kinevo/ga/memory_budget.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "ga/test_functions.hpp"
+#include "kinevo/ga/test_functions.hpp"
 
 namespace kinevo::ga {
 namespace {

@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "ga/constrained_objective.hpp"
-#include "ga/constraint_handling.hpp"
-#include "ga/island_model.hpp"
-#include "ga/options.hpp"
-#include "ga/penalty.hpp"
-#include "ga/range_runs.hpp"
-#include "ga/termination.hpp"
-#include "io/option_error.hpp"
+#include "kinevo/ga/constrained_objective.hpp"
+#include "kinevo/ga/constraint_handling.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/options.hpp"
+#include "kinevo/ga/penalty.hpp"
+#include "kinevo/ga/range_runs.hpp"
+#include "kinevo/ga/termination.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::ga {
 namespace {

@@ -1,7 +1,7 @@
 // The one penalty concept: fixed, increasing and multiplier kinds, named weights, the penalty
 // term, and the two uses it must fit besides the Gauss solver (tests/gauss): a four-bar GA
 // (weight 1, growth per run) and an expression problem (named constraints with weights).
-#include "ga/penalty.hpp"
+#include "kinevo/ga/penalty.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "io/option_error.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::ga {
 namespace {

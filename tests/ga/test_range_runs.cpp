@@ -1,4 +1,4 @@
-#include "ga/range_runs.hpp"
+#include "kinevo/ga/range_runs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "io/interrupt.hpp"
-#include "ga/test_functions.hpp"
-#include "io/csv_table.hpp"
+#include "kinevo/io/interrupt.hpp"
+#include "kinevo/ga/test_functions.hpp"
+#include "kinevo/io/csv_table.hpp"
 
 namespace kinevo::ga {
 namespace {

@@ -9,8 +9,8 @@
 #include <functional>
 #include <vector>
 
-#include "ga/random_stream.hpp"
-#include "ga/real_operators.hpp"
+#include "kinevo/ga/random_stream.hpp"
+#include "kinevo/ga/real_operators.hpp"
 
 namespace kinevo::ga {
 namespace {

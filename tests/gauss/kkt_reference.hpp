@@ -7,7 +7,7 @@
 
 #include <Eigen/Dense>
 
-#include "mechanics/acceleration_solver.hpp"
+#include "kinevo/mechanics/acceleration_solver.hpp"
 
 namespace kinevo::test {
 

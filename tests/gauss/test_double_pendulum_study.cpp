@@ -1,4 +1,4 @@
-#include "studies/double_pendulum_study.hpp"
+#include "kinevo/studies/double_pendulum_study.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "io/csv_table.hpp"
-#include "io/option_error.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/option_error.hpp"
 #include "kkt_reference.hpp"
 
 namespace {

@@ -1,5 +1,5 @@
-#include "gauss/gauss_ga_solver.hpp"
-#include "gauss/register_ga_solver.hpp"
+#include "kinevo/gauss/gauss_ga_solver.hpp"
+#include "kinevo/gauss/register_ga_solver.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,9 +11,9 @@
 #include <random>
 
 #include "kkt_reference.hpp"
-#include "studies/double_pendulum_study.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/studies/double_pendulum_study.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace {
 

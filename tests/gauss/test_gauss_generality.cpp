@@ -9,11 +9,11 @@
 #include <random>
 #include <string>
 
-#include "gauss/gauss_ga_solver.hpp"
-#include "gauss/register_ga_solver.hpp"
-#include "mechanics/chain_model.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/gauss/gauss_ga_solver.hpp"
+#include "kinevo/gauss/register_ga_solver.hpp"
+#include "kinevo/mechanics/chain_model.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace {
 

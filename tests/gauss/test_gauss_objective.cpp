@@ -1,4 +1,4 @@
-#include "gauss/gauss_objective.hpp"
+#include "kinevo/gauss/gauss_objective.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <random>
 
 #include "kkt_reference.hpp"
-#include "studies/double_pendulum_study.hpp"
+#include "kinevo/studies/double_pendulum_study.hpp"
 
 namespace {
 

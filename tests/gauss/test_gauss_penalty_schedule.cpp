@@ -1,4 +1,4 @@
-#include "gauss/gauss_penalty_schedule.hpp"
+#include "kinevo/gauss/gauss_penalty_schedule.hpp"
 
 #include <gtest/gtest.h>
 

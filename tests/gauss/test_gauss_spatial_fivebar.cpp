@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "gauss/gauss_ga_solver.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/simulation.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/gauss/gauss_ga_solver.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/simulation.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace {
 

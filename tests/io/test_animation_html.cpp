@@ -1,5 +1,5 @@
 // io::animation_html: the page holds its frames and player inline; bad animations are refused.
-#include "io/animation_html.hpp"
+#include "kinevo/io/animation_html.hpp"
 
 #include <gtest/gtest.h>
 

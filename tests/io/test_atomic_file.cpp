@@ -1,6 +1,6 @@
 // io/atomic_file: whole files or none, written to what the user named (the target of a symbolic
 // link, a device node), no folders created, leftovers of killed runs removed.
-#include "io/atomic_file.hpp"
+#include "kinevo/io/atomic_file.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "io/atomic_file.hpp"
-#include "io/csv_table.hpp"
+#include "kinevo/io/atomic_file.hpp"
+#include "kinevo/io/csv_table.hpp"
 
 using kinevo::io::input_error;
 using kinevo::io::parse_csv_table;

@@ -1,7 +1,7 @@
 // The progress line's text: percentage, detail, elapsed time and ETA (pure formatting, no clock).
 #include <gtest/gtest.h>
 
-#include "io/progress.hpp"
+#include "kinevo/io/progress.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "io/svg_plot.hpp"
+#include "kinevo/io/svg_plot.hpp"
 
 using kinevo::io::chart_options;
 using kinevo::io::chart_series;

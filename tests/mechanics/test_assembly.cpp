@@ -10,11 +10,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "io/csv_table.hpp"
-#include "io/errors.hpp"
-#include "mechanics/assembly.hpp"
-#include "mechanics/chain_model.hpp"
-#include "mechanics/model.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/assembly.hpp"
+#include "kinevo/mechanics/chain_model.hpp"
+#include "kinevo/mechanics/model.hpp"
 
 namespace kinevo::mechanics {
 namespace {

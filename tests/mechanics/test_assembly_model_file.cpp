@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "io/csv_table.hpp"
-#include "mechanics/assembly.hpp"
-#include "mechanics/chain_model.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/model_writer.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/mechanics/assembly.hpp"
+#include "kinevo/mechanics/chain_model.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/model_writer.hpp"
 
 namespace kinevo::mechanics {
 namespace {

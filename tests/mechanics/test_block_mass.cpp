@@ -6,10 +6,10 @@
 
 #include <Eigen/Cholesky>
 
-#include "mechanics/chain_model.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/solver_factory.hpp"
-#include "mechanics/solver_support.hpp"
+#include "kinevo/mechanics/chain_model.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <numbers>
 
-#include "mechanics/model.hpp"
-#include "mechanics/simulation.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/simulation.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 namespace {

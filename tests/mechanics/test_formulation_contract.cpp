@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "mechanics/chain_model.hpp"
-#include "mechanics/formulation.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/simulation.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/chain_model.hpp"
+#include "kinevo/mechanics/formulation.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/simulation.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 namespace {

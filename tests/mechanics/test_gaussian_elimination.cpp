@@ -9,8 +9,8 @@
 #include <random>
 #include <stdexcept>
 
-#include "io/errors.hpp"
-#include "mechanics/gaussian_elimination.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/gaussian_elimination.hpp"
 
 namespace kinevo::mechanics {
 namespace {

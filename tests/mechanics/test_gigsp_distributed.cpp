@@ -9,9 +9,9 @@
 #include <thread>
 #include <vector>
 
-#include "io/option_error.hpp"
-#include "mechanics/gigsp_distributed.hpp"
-#include "mechanics/gigsp_solver.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/mechanics/gigsp_distributed.hpp"
+#include "kinevo/mechanics/gigsp_solver.hpp"
 #include "random_gigsp_systems.hpp"
 
 namespace kinevo::mechanics {

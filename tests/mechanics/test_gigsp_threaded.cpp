@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "io/option_error.hpp"
-#include "mechanics/gigsp_solver.hpp"
-#include "mechanics/gigsp_threaded.hpp"
-#include "mechanics/solver_factory.hpp"
-#include "mechanics/solver_support.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/mechanics/gigsp_solver.hpp"
+#include "kinevo/mechanics/gigsp_threaded.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "io/errors.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/simulation.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/simulation.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 namespace {

@@ -11,12 +11,12 @@
 #include <numbers>
 #include <string>
 
-#include "io/csv_table.hpp"
-#include "io/errors.hpp"
-#include "mechanics/chain_model.hpp"
-#include "mechanics/kinematic_analysis.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/chain_model.hpp"
+#include "kinevo/mechanics/kinematic_analysis.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 namespace {

@@ -12,9 +12,9 @@
 #include <sstream>
 #include <string>
 
-#include "io/errors.hpp"
-#include "mechanics/model.hpp"
-#include "symbolic/optimization_problem.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/symbolic/optimization_problem.hpp"
 
 namespace kinevo::mechanics {
 namespace {

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "io/option_error.hpp"
-#include "mechanics/chain_model.hpp"
-#include "mechanics/model.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/mechanics/chain_model.hpp"
+#include "kinevo/mechanics/model.hpp"
 
 namespace kinevo::mechanics {
 namespace {

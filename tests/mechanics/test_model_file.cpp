@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "io/csv_table.hpp"
-#include "mechanics/model.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/mechanics/model.hpp"
 
 namespace kinevo::mechanics {
 namespace {

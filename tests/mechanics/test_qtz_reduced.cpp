@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "io/errors.hpp"
-#include "mechanics/chain_model.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/qtz_reduced_dae.hpp"
-#include "mechanics/simulation.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/chain_model.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/qtz_reduced_dae.hpp"
+#include "kinevo/mechanics/simulation.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 namespace {

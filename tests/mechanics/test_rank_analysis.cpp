@@ -11,10 +11,10 @@
 #include <sstream>
 #include <string>
 
-#include "io/errors.hpp"
-#include "mechanics/chain_model.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/rank_analysis.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/chain_model.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/rank_analysis.hpp"
 
 namespace kinevo::mechanics {
 namespace {

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <string>
 
-#include "mechanics/model.hpp"
-#include "mechanics/reduced_coordinates.hpp"
-#include "mechanics/simulation.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/reduced_coordinates.hpp"
+#include "kinevo/mechanics/simulation.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 namespace {

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <numbers>
 
-#include "mechanics/model.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 namespace {

@@ -11,11 +11,11 @@
 #include <utility>
 #include <vector>
 
-#include "io/option_error.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/simulation.hpp"
-#include "mechanics/solver_comparison.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/simulation.hpp"
+#include "kinevo/mechanics/solver_comparison.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 namespace {

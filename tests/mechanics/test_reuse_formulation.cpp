@@ -11,14 +11,14 @@
 #include <ostream>
 #include <string>
 
-#include "io/errors.hpp"
-#include "io/option_error.hpp"
-#include "mechanics/approximate_inverse.hpp"
-#include "mechanics/formulation.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/reuse_formulation.hpp"
-#include "mechanics/simulation.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/mechanics/approximate_inverse.hpp"
+#include "kinevo/mechanics/formulation.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/reuse_formulation.hpp"
+#include "kinevo/mechanics/simulation.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 namespace {

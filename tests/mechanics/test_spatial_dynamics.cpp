@@ -24,10 +24,10 @@
 #include <utility>
 #include <vector>
 
-#include "mechanics/formulation.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/simulation.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/formulation.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/simulation.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 #include "spatial_test_support.hpp"
 
 namespace kinevo::mechanics {

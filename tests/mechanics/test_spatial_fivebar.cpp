@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "mechanics/model.hpp"
-#include "mechanics/rank_analysis.hpp"
-#include "mechanics/simulation.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/rank_analysis.hpp"
+#include "kinevo/mechanics/simulation.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 namespace {

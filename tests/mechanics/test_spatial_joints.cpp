@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
-#include "io/errors.hpp"
-#include "mechanics/kinematic_analysis.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/rank_analysis.hpp"
-#include "mechanics/simulation.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/kinematic_analysis.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/rank_analysis.hpp"
+#include "kinevo/mechanics/simulation.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 #include "spatial_test_support.hpp"
 
 namespace kinevo::mechanics {

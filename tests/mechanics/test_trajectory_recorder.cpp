@@ -1,5 +1,5 @@
 // The rows and series `kinevo simulate` keeps of a run (mechanics/trajectory_recorder).
-#include "mechanics/trajectory_recorder.hpp"
+#include "kinevo/mechanics/trajectory_recorder.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "io/errors.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 namespace {

@@ -9,14 +9,14 @@
 #include <string>
 #include <vector>
 
-#include "io/errors.hpp"
-#include "mechanics/chain_model.hpp"
-#include "mechanics/coordinate_partitioning.hpp"
-#include "mechanics/formulation.hpp"
-#include "mechanics/model.hpp"
-#include "mechanics/null_space_projection.hpp"
-#include "mechanics/simulation.hpp"
-#include "mechanics/solver_factory.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/chain_model.hpp"
+#include "kinevo/mechanics/coordinate_partitioning.hpp"
+#include "kinevo/mechanics/formulation.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/null_space_projection.hpp"
+#include "kinevo/mechanics/simulation.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 namespace {

@@ -22,7 +22,7 @@
 
 #include <Eigen/Core>
 
-#include "symbolic/optimization_problem.hpp"
+#include "kinevo/symbolic/optimization_problem.hpp"
 
 namespace kinevo::symbolic {
 namespace {

@@ -10,8 +10,8 @@
 #include <fstream>
 #include <string>
 
-#include "optimization/run_driver.hpp"
-#include "optimization/run_plan.hpp"
+#include "kinevo/optimization/run_driver.hpp"
+#include "kinevo/optimization/run_plan.hpp"
 
 namespace kinevo::optimization {
 namespace {

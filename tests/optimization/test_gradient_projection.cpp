@@ -10,10 +10,10 @@
 #include <cmath>
 #include <numbers>
 
-#include "io/errors.hpp"
-#include "optimization/gradient_projection.hpp"
-#include "optimization/run_driver.hpp"
-#include "optimization/sanlsu_run.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/optimization/gradient_projection.hpp"
+#include "kinevo/optimization/run_driver.hpp"
+#include "kinevo/optimization/sanlsu_run.hpp"
 
 namespace kinevo::optimization {
 namespace {

@@ -5,10 +5,10 @@
 #include <atomic>
 #include <cmath>
 
-#include "ga/constrained_objective.hpp"
-#include "io/option_error.hpp"
-#include "optimization/expression_objective.hpp"
-#include "optimization/run_driver.hpp"
+#include "kinevo/ga/constrained_objective.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/optimization/expression_objective.hpp"
+#include "kinevo/optimization/run_driver.hpp"
 
 namespace kinevo::optimization {
 namespace {

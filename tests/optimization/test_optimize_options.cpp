@@ -6,8 +6,8 @@
 #include <functional>
 #include <limits>
 
-#include "io/option_error.hpp"
-#include "optimization/optimize_options.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/optimization/optimize_options.hpp"
 
 namespace kinevo::optimization {
 namespace {

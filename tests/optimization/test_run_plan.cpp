@@ -2,9 +2,9 @@
 // its budget split, contradictions; and the memory estimate that refuses huge runs up front.
 #include <gtest/gtest.h>
 
-#include "io/option_error.hpp"
-#include "optimization/memory_estimate.hpp"
-#include "optimization/run_plan.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/optimization/memory_estimate.hpp"
+#include "kinevo/optimization/run_plan.hpp"
 
 namespace kinevo::optimization {
 namespace {

@@ -3,9 +3,9 @@
 
 #include <cmath>
 
-#include "io/csv_table.hpp"
-#include "symbolic/constraint_derivatives.hpp"
-#include "symbolic/expression_context.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/symbolic/constraint_derivatives.hpp"
+#include "kinevo/symbolic/expression_context.hpp"
 
 namespace kinevo::symbolic {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "io/csv_table.hpp"
-#include "symbolic/evaluation_tape.hpp"
-#include "symbolic/expression_context.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/symbolic/evaluation_tape.hpp"
+#include "kinevo/symbolic/expression_context.hpp"
 
 namespace kinevo::symbolic {
 namespace {

@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "io/csv_table.hpp"
-#include "symbolic/optimization_problem.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/symbolic/optimization_problem.hpp"
 
 namespace kinevo::symbolic {
 namespace {

@@ -9,8 +9,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "io/csv_table.hpp"
-#include "symbolic/optimization_problem.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/symbolic/optimization_problem.hpp"
 
 namespace kinevo::symbolic {
 namespace {

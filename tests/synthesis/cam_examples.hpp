@@ -4,7 +4,7 @@
 
 #include <numbers>
 
-#include "synthesis/cam_motion_programme.hpp"
+#include "kinevo/synthesis/cam_motion_programme.hpp"
 
 namespace kinevo::test {
 

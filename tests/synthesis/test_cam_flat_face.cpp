@@ -1,4 +1,4 @@
-#include "synthesis/cam_flat_face.hpp"
+#include "kinevo/synthesis/cam_flat_face.hpp"
 
 #include <gtest/gtest.h>
 

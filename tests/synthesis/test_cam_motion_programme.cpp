@@ -1,4 +1,4 @@
-#include "synthesis/cam_motion_programme.hpp"
+#include "kinevo/synthesis/cam_motion_programme.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <numbers>
 
 #include "cam_examples.hpp"
-#include "io/errors.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace ks = kinevo::synthesis;
 using std::numbers::pi;

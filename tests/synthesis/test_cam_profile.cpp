@@ -1,4 +1,4 @@
-#include "synthesis/cam_profile.hpp"
+#include "kinevo/synthesis/cam_profile.hpp"
 
 #include <gtest/gtest.h>
 

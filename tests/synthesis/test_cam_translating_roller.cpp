@@ -1,4 +1,4 @@
-#include "synthesis/cam_translating_roller.hpp"
+#include "kinevo/synthesis/cam_translating_roller.hpp"
 
 #include <gtest/gtest.h>
 

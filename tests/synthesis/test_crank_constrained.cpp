@@ -1,4 +1,4 @@
-#include "synthesis/crank_constrained.hpp"
+#include "kinevo/synthesis/crank_constrained.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 #include <numbers>
 #include <stdexcept>
 
-#include "synthesis/fourbar_analysis.hpp"
-#include "synthesis/grashof.hpp"
-#include "synthesis/input_tables.hpp"
+#include "kinevo/synthesis/fourbar_analysis.hpp"
+#include "kinevo/synthesis/grashof.hpp"
+#include "kinevo/synthesis/input_tables.hpp"
 
 namespace ks = kinevo::synthesis;
 

@@ -1,12 +1,12 @@
-#include "synthesis/freudenstein.hpp"
+#include "kinevo/synthesis/freudenstein.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 
-#include "synthesis/fourbar_analysis.hpp"
-#include "synthesis/input_tables.hpp"
+#include "kinevo/synthesis/fourbar_analysis.hpp"
+#include "kinevo/synthesis/input_tables.hpp"
 
 namespace ks = kinevo::synthesis;
 

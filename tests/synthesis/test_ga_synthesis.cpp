@@ -1,4 +1,4 @@
-#include "synthesis/ga_synthesis.hpp"
+#include "kinevo/synthesis/ga_synthesis.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 #include <numbers>
 #include <vector>
 
-#include "synthesis/fourbar_analysis.hpp"
-#include "synthesis/grashof.hpp"
-#include "synthesis/input_tables.hpp"
+#include "kinevo/synthesis/fourbar_analysis.hpp"
+#include "kinevo/synthesis/grashof.hpp"
+#include "kinevo/synthesis/input_tables.hpp"
 
 namespace ks = kinevo::synthesis;
 

@@ -1,4 +1,4 @@
-#include "synthesis/grashof.hpp"
+#include "kinevo/synthesis/grashof.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "synthesis/fourbar_analysis.hpp"
+#include "kinevo/synthesis/fourbar_analysis.hpp"
 
 namespace ks = kinevo::synthesis;
 

@@ -1,6 +1,6 @@
 // The output folder is replaced as a whole: a run that stops before commit() leaves the old
 // content untouched, commit() gives exactly the new set, and the user's other files survive.
-#include "synthesis/output_folder.hpp"
+#include "kinevo/synthesis/output_folder.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,8 +10,8 @@
 #include <sstream>
 #include <string>
 
-#include "io/atomic_file.hpp"
-#include "io/csv_table.hpp"
+#include "kinevo/io/atomic_file.hpp"
+#include "kinevo/io/csv_table.hpp"
 
 namespace ks = kinevo::synthesis;
 namespace fs = std::filesystem;

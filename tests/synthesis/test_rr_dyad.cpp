@@ -1,11 +1,11 @@
-#include "synthesis/rr_dyad.hpp"
+#include "kinevo/synthesis/rr_dyad.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 
-#include "synthesis/input_tables.hpp"
+#include "kinevo/synthesis/input_tables.hpp"
 
 namespace ks = kinevo::synthesis;
 

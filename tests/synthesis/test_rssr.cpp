@@ -1,4 +1,4 @@
-#include "synthesis/rssr.hpp"
+#include "kinevo/synthesis/rssr.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <limits>
 #include <numbers>
 
-#include "io/csv_table.hpp"
-#include "synthesis/input_tables.hpp"
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/synthesis/input_tables.hpp"
 
 namespace ks = kinevo::synthesis;
 

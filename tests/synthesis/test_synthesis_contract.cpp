@@ -8,12 +8,12 @@
 #include <set>
 #include <string>
 
-#include "io/option_error.hpp"
-#include "synthesis/chebyshev_points.hpp"
-#include "synthesis/dyad_guidance.hpp"
-#include "synthesis/fourbar_synthesis.hpp"
-#include "synthesis/input_tables.hpp"
-#include "synthesis/rssr_synthesis.hpp"
+#include "kinevo/io/option_error.hpp"
+#include "kinevo/synthesis/chebyshev_points.hpp"
+#include "kinevo/synthesis/dyad_guidance.hpp"
+#include "kinevo/synthesis/fourbar_synthesis.hpp"
+#include "kinevo/synthesis/input_tables.hpp"
+#include "kinevo/synthesis/rssr_synthesis.hpp"
 
 namespace ks = kinevo::synthesis;
 

@@ -11,10 +11,10 @@
 #include <string>
 
 #include "../constrained_test_problems.hpp"
-#include "ga/constrained_objective.hpp"
-#include "ga/island_model.hpp"
-#include "ga/mpi_environment.hpp"
-#include "ga/test_functions.hpp"
+#include "kinevo/ga/constrained_objective.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/mpi_environment.hpp"
+#include "kinevo/ga/test_functions.hpp"
 
 int main(int argc, char** argv) {
   using namespace kinevo::ga;

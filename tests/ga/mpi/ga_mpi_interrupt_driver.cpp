@@ -21,10 +21,10 @@
 #include <string>
 #include <thread>
 
-#include "io/interrupt.hpp"
-#include "ga/island_model.hpp"
-#include "ga/mpi_environment.hpp"
-#include "ga/test_functions.hpp"
+#include "kinevo/io/interrupt.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/mpi_environment.hpp"
+#include "kinevo/ga/test_functions.hpp"
 
 namespace {
 
