@@ -37,6 +37,17 @@ foreach(absent include/kinevo/cli include/kinevo/symbolic/sanitizer)
 endforeach()
 run_step("installed kinevo --help" ${prefix}/bin/kinevo --help)
 
+# The Python module, when this build has one: `import kinevo` from the installed prefix alone.
+if(PYTHON)
+  file(GLOB python_module ${prefix}/lib/python3*/dist-packages/kinevo*.so)
+  if(NOT python_module)
+    message(FATAL_ERROR "the Python module is not installed under ${prefix}/lib/python3*/dist-packages")
+  endif()
+  get_filename_component(python_dir "${python_module}" DIRECTORY)
+  run_step("import the installed Python module" ${CMAKE_COMMAND} -E env PYTHONPATH=${python_dir}
+           ${PYTHON} -c "import kinevo; r = kinevo.optimize(lambda x: (x * x).sum(axis=1), 2, lower=[-1, -1], upper=[1, 1], seed=1); assert r.best_value < 1e-3, r.best_value")
+endif()
+
 set(configure_args -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -G ${GENERATOR}
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
 if(C_COMPILER)
