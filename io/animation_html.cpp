@@ -1,4 +1,5 @@
 #include "kinevo/io/animation_html.hpp"
+#include "kinevo/io/markup_escape.hpp"
 
 #include <fmt/format.h>
 
@@ -48,29 +49,6 @@ std::string script_safe(std::string text) {
     text.replace(at, 2, "<\\/");
   }
   return text;
-}
-
-std::string html_escape(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
 }
 
 // The player: builds one SVG per panel (y up, model units, so the attributes are the model's
@@ -238,7 +216,7 @@ std::string animation_html(const animation& a) {
       {"title", a.title}, {"times", a.times}, {"label", a.time_label}, {"unit", a.time_unit}};
   data["panels"] = nlohmann::json::array();
   for (const auto& p : a.panels) data["panels"].push_back(panel_json(p));
-  const std::string title = html_escape(a.title);
+  const std::string title = markup_escape(a.title);
   return fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<title>{0}</title>\n<style>{1}</style>\n</head>\n<body>\n<h1>{0}</h1>\n"

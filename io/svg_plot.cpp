@@ -1,4 +1,5 @@
 #include "kinevo/io/svg_plot.hpp"
+#include "kinevo/io/markup_escape.hpp"
 
 #include <fmt/format.h>
 
@@ -12,29 +13,6 @@
 namespace kinevo::io {
 
 namespace {
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 const char* palette(std::size_t i) {
   static const char* colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
@@ -210,7 +188,7 @@ void svg_canvas::text(double x, double y, const std::string& s, int size_px,
   body_ += fmt::format(
       "<text x=\"{:.2f}\" y=\"{:.2f}\" font-size=\"{}\" fill=\"{}\" "
       "font-family=\"sans-serif\">{}</text>\n",
-      px(x), py(y), size_px, color, escape(s));
+      px(x), py(y), size_px, color, markup_escape(s));
 }
 
 bool svg_canvas::overlaps(const box& b) const {
@@ -257,14 +235,14 @@ void svg_canvas::label(double x, double y, const std::string& s, int size_px,
   body_ += fmt::format(
       "<text x=\"{:.2f}\" y=\"{:.2f}\" font-size=\"{}\" fill=\"{}\" "
       "font-family=\"sans-serif\">{}</text>\n",
-      chosen.x0, chosen.y1 - 2, size_px, color, escape(s));
+      chosen.x0, chosen.y1 - 2, size_px, color, markup_escape(s));
 }
 
 void svg_canvas::title(const std::string& s) {
   body_ += fmt::format(
       "<text x=\"{}\" y=\"22\" text-anchor=\"middle\" font-size=\"15\" "
       "font-family=\"sans-serif\">{}</text>\n",
-      width_ / 2, escape(s));
+      width_ / 2, markup_escape(s));
 }
 
 void svg_canvas::scale_bar(const std::string& unit) {
@@ -280,7 +258,7 @@ void svg_canvas::scale_bar(const std::string& unit) {
       "stroke=\"black\" stroke-width=\"1.5\" fill=\"none\"/>\n"
       "<text x=\"{4:.2f}\" y=\"{5:.2f}\" text-anchor=\"middle\" font-size=\"12\" "
       "font-family=\"sans-serif\">{6} {7}</text>\n",
-      x0, y, x1, y - 5, 0.5 * (x0 + x1), y + 18, format_number(length), escape(unit));
+      x0, y, x1, y - 5, 0.5 * (x0 + x1), y + 18, format_number(length), markup_escape(unit));
 }
 
 void svg_canvas::legend(const std::vector<legend_entry>& entries) {
@@ -304,7 +282,7 @@ void svg_canvas::legend(const std::vector<legend_entry>& entries) {
     body_ += fmt::format(
         "<text x=\"{:.2f}\" y=\"{:.2f}\" font-size=\"12\" "
         "font-family=\"sans-serif\">{}</text>\n",
-        x + 32, y, escape(e.text));
+        x + 32, y, markup_escape(e.text));
     x += w;
   }
 }
@@ -375,7 +353,7 @@ std::string line_chart_svg(const std::vector<chart_series>& series, const chart_
   if (!o.title.empty()) {
     out +=
         fmt::format("<text x=\"{}\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">{}</text>\n",
-                    left + w / 2, escape(o.title));
+                    left + w / 2, markup_escape(o.title));
   }
   out += fmt::format(
       "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#444\"/>\n", left,
@@ -427,10 +405,10 @@ std::string line_chart_svg(const std::vector<chart_series>& series, const chart_
         left, Yt(yt[i]), left + w, left - 6, Yt(yt[i]) + 4, yl[i]);
   }
   out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", left + w / 2,
-                     o.height - 10, escape(o.x_label));
+                     o.height - 10, markup_escape(o.x_label));
   out += fmt::format(
       "<text transform=\"translate(16,{}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
-      top + h / 2, escape(o.y_label));
+      top + h / 2, markup_escape(o.y_label));
   const double legend_x = left + w + 12;
   for (std::size_t k = 0; k < series.size(); ++k) {
     const auto& s = series[k];
@@ -458,7 +436,7 @@ std::string line_chart_svg(const std::vector<chart_series>& series, const chart_
         "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"{3}\" "
         "stroke-width=\"2\"{4}/>{5}<text x=\"{6}\" y=\"{7}\">{8}</text>\n",
         legend_x, ly, legend_x + 30, color, dash_attr, marker(k, legend_x + 15, ly, color),
-        legend_x + 36, ly + 4, escape(s.label));
+        legend_x + 36, ly + 4, markup_escape(s.label));
   }
   out += "</svg>\n";
   return out;
