@@ -15,6 +15,8 @@
 //   build/bench/compare_pagmo_rotation 20              n = 20 only
 //   build/bench/compare_pagmo_rotation 20 ellipsoid    one function
 //   build/bench/compare_pagmo_rotation throughput      evaluations/s of g3-pcx, undx, spx, sbx
+//   build/bench/compare_pagmo_rotation presets         tuned preset against g3-pcx at 1e5
+//                                                      evaluations (should tuned switch?)
 #include <Eigen/Core>
 #include <algorithm>
 #include <chrono>
@@ -38,6 +40,7 @@
 #include <vector>
 
 #include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/range_runs.hpp"
 #include "kinevo/ga/test_functions.hpp"
 
 namespace {
@@ -224,11 +227,78 @@ void run_throughput() {
   }
 }
 
+// Median best over 10 seeds at 1e5 evaluations on the functions' own boxes (uniform initial
+// populations): the tuned preset (population 30, 80 rotated trust-region range runs, the first
+// with 20 times the budget; as compare_pagmo and optimization/run_plan.cpp) against g3-pcx
+// (one run). Decides whether the tuned preset should switch to g3-pcx.
+void run_presets() {
+  using namespace kinevo::ga;
+  constexpr long long total = 100000;
+  const auto tuned = [&](const problem& p, unsigned seed) {
+    ga_options o;
+    o.population = 30;
+    island_options io;
+    io.seed = seed;
+    io.threads = 1;
+    island_model m(o, io);
+    range_run_options ro;
+    ro.runs = 80;
+    ro.shrink = 0.5;
+    ro.move_factor = 4.0;
+    ro.first_run_budget = 20.0;
+    ro.rotate = true;
+    ro.clip_lower = p.lower_bounds();
+    ro.clip_upper = p.upper_bounds();
+    termination t;
+    t.max_generations = 0;
+    t.max_evaluations = static_cast<long long>(total / (ro.runs - 1 + ro.first_run_budget));
+    return run_range_runs(m, p, search_box::of(p), t, ro).best_value;
+  };
+  const auto g3 = [&](const problem& p, unsigned seed) {
+    island_options io;
+    io.seed = seed;
+    io.threads = 1;
+    island_model m(g3_pcx_options(), io);
+    termination t;
+    t.max_generations = 0;
+    t.max_evaluations = total;
+    return m.run(p, search_box::of(p), t).best_value;
+  };
+  std::printf("median best of %d seeds at %lld evaluations (own boxes)\n", seeds, total);
+  std::printf("%-24s %14s %14s\n", "function", "tuned", "g3-pcx");
+  for (const auto& [fn, n] : std::vector<std::pair<std::string, int>>{{"rastrigin", 10},
+                                                                      {"rosenbrock", 10},
+                                                                      {"sphere", 10},
+                                                                      {"ackley", 10},
+                                                                      {"griewank", 10},
+                                                                      {"schwefel", 10},
+                                                                      {"ellipsoid", 10},
+                                                                      {"double_sum", 10},
+                                                                      {"rotated_ellipsoid", 10},
+                                                                      {"rotated_rastrigin", 10}}) {
+    const auto p = make_test_function(fn, n);
+    std::vector<double> a, b;
+    for (unsigned s = 1; s <= seeds; ++s) {
+      a.push_back(tuned(*p, s));
+      b.push_back(g3(*p, s));
+    }
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    std::printf("%-24s %14.4g %14.4g\n", (fn + "-" + std::to_string(n)).c_str(),
+                0.5 * (a[4] + a[5]), 0.5 * (b[4] + b[5]));
+    std::fflush(stdout);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "throughput") == 0) {
     run_throughput();
+    return 0;
+  }
+  if (argc > 1 && std::strcmp(argv[1], "presets") == 0) {
+    run_presets();
     return 0;
   }
   std::vector<int> dims{5, 10, 20, 50};
