@@ -13,7 +13,8 @@
 // Run by hand:
 //   build/bench/compare_pagmo_rotation                 all functions, n = 5 10 20 50
 //   build/bench/compare_pagmo_rotation 20              n = 20 only
-//   build/bench/compare_pagmo_rotation 20 ellipsoid    one function
+//   build/bench/compare_pagmo_rotation 20 ellipsoid    one function ("all": every one)
+//   build/bench/compare_pagmo_rotation 50 all kinevo   kinevo's row only
 //   build/bench/compare_pagmo_rotation throughput      evaluations/s of g3-pcx, undx, spx, sbx
 //   build/bench/compare_pagmo_rotation presets         tuned preset against g3-pcx at 1e5
 //                                                      evaluations (should tuned switch?)
@@ -165,8 +166,10 @@ void print_cell(std::vector<long long> v) {
   std::printf(" %9s %9s %2lld", median.c_str(), show(v.back()).c_str(), failures);
 }
 
-void run_table(const std::vector<int>& dims, const std::vector<std::string>& functions) {
-  const auto rows = algorithms();
+void run_table(const std::vector<int>& dims, const std::vector<std::string>& functions,
+               bool kinevo_only) {
+  auto rows = algorithms();
+  if (kinevo_only) rows.resize(1);
   std::printf("evaluations to f <= 1e-20 over %d seeds: median, worst, failures (budget 20000 n)\n",
               seeds);
   for (const auto& fn : functions) {
@@ -304,7 +307,8 @@ int main(int argc, char** argv) {
   std::vector<int> dims{5, 10, 20, 50};
   std::vector<std::string> functions{"ellipsoid", "double_sum", "rosenbrock", "rotated_ellipsoid"};
   if (argc > 1) dims = {std::atoi(argv[1])};
-  if (argc > 2) functions = {argv[2]};
-  run_table(dims, functions);
+  if (argc > 2 && std::strcmp(argv[2], "all") != 0) functions = {argv[2]};
+  // A third argument "kinevo": kinevo's row only (pagmo's rows do not change with kinevo).
+  run_table(dims, functions, argc > 3 && std::strcmp(argv[3], "kinevo") == 0);
   return 0;
 }

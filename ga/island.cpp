@@ -131,7 +131,9 @@ void island::attach(const problem& p) {
 }
 
 void island::set_progress(double progress) {
-  eps_ = epsilon_ ? epsilon_level(options_.epsilon, eps0_, progress) : 0.0;
+  const double eps = epsilon_ ? epsilon_level(options_.epsilon, eps0_, progress) : 0.0;
+  if (eps != eps_) best_index_ = -1;  // another level, another order
+  eps_ = eps;
 }
 
 void island::round_integers(Eigen::MatrixXd& x, int first, int count) const {
@@ -253,6 +255,7 @@ void island::start(const problem& p, const search_box& box, std::uint64_t seed, 
     eps0_ = sorted[static_cast<std::size_t>(k)];
   }
   eps_ = eps0_;
+  best_index_ = -1;
   if (uses_frame()) frame_ = rotation_frame(x_.leftCols(pop));
 }
 
@@ -654,15 +657,22 @@ void island::choose_g3_parents() {
   const int pop = options_.population;
   const int mu = options_.parents;
   // The index parent is the best (Deb et al. 2002, sec. 4, step 1), the others are drawn.
-  int best = 0;
-  for (int i = 1; i < pop; ++i) {
-    if (ahead(i, best)) best = i;
-  }
+  const int best = population_best();
   std::iota(pick_.begin(), pick_.end(), 0);
   std::swap(pick_[best], pick_[pop - 1]);
   draw_distinct(mu - 1, pop - 1);
   parent_x_.col(0) = x_.col(best);
   for (int k = 1; k < mu; ++k) parent_x_.col(k) = x_.col(pick_[k - 1]);
+}
+
+int island::population_best() {
+  if (best_index_ < 0) {
+    best_index_ = 0;
+    for (int i = 1; i < options_.population; ++i) {
+      if (ahead(i, best_index_)) best_index_ = i;
+    }
+  }
+  return best_index_;
 }
 
 void island::make_g3_children() {
@@ -725,6 +735,16 @@ void island::replace_from_family() {
     f_[slots_[k]] = family_f_[k];
     v_[slots_[k]] = family_v_[k];
   }
+  // The unchanged members were all behind the best: the new best is the best of it and the
+  // replaced slots, unless its own slot was replaced (then rescan). Either way the result is
+  // what a full scan gives, ties by index included, so resumed runs choose alike.
+  if (best_index_ < 0 || std::find(slots_.begin(), slots_.end(), best_index_) != slots_.end()) {
+    best_index_ = -1;
+    return;
+  }
+  for (const int i : slots_) {
+    if (ahead(i, best_index_)) best_index_ = i;
+  }
 }
 
 int island::individual_bytes() const {
@@ -753,6 +773,7 @@ void island::pack_emigrants(int m, std::span<std::byte> out) {
 
 void island::take_immigrants(std::span<const std::byte> in, int count) {
   const int pop = options_.population;
+  best_index_ = -1;
   sort_order(pop);
   const int size = individual_bytes();
   for (int e = 0; e < count; ++e) {
@@ -848,6 +869,7 @@ void island::save(std::ostream& os) const {
 
 void island::load(std::istream& is) {
   const int pop = options_.population;
+  best_index_ = -1;
   expect(is, "rng");
   if (!(is >> rng_)) throw std::runtime_error("unreadable random generator state");
   expect(is, "evaluations");

@@ -80,6 +80,7 @@ class island {
   void choose_g3_parents();
   void make_g3_children();
   void replace_from_family();
+  int population_best();  // best_index_, rescanned when unknown
   // The first `count` entries of pick_ become distinct members drawn from the first `from`
   // entries (a partial Fisher-Yates shuffle).
   void draw_distinct(int count, int from);
@@ -128,6 +129,9 @@ class island {
   Eigen::MatrixXd family_x_;  // n x replaced: survivors before they move in
   Eigen::VectorXd family_f_, family_v_;
   std::vector<int> family_;  // family order: members, then children
+  // The population's best in the island's order (g3's index parent), kept up to date across
+  // generations where only the replaced members changed; -1: unknown (rescan).
+  int best_index_ = -1;
 
   Eigen::VectorXd lower_, upper_, width_;
   std::vector<double> lower_tiled_, upper_tiled_;  // n x (population + 1), as x_next_

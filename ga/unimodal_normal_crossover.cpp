@@ -39,7 +39,7 @@ void unimodal_normal_crossover::draw(random_stream& rng, const Eigen::MatrixXd& 
                                      Eigen::Ref<Eigen::VectorXd> child) {
   child = g_;
   for (Eigen::Index i = 0; i < d_.cols(); ++i) child += (sigma_xi_ * rng.normal()) * d_.col(i);
-  for (Eigen::Index j = 0; j < z_.size(); ++j) z_[j] = rng.normal();
+  rng.normals(z_);
   if (frame.size() > 0) {
     w_.noalias() = frame * z_;
   } else {
