@@ -101,10 +101,9 @@ void g3_pcx_policy(const optimize_options& o, run_plan& p) {
   if (!keep("population")) p.ga.population = d.population;
   if (!keep("generation_model")) p.ga.model = d.model;
   if (!keep("crossover")) p.ga.crossover = d.crossover;
-  if (!keep("max_evals") && !keep("generations")) {
-    p.per_run.max_evaluations = 100000;
-    p.per_run.max_generations = 0;
-  }
+  // A generation is `offspring` evaluations: the generation limit stays off unless given.
+  if (!keep("generations")) p.per_run.max_generations = 0;
+  if (!keep("max_evals") && !keep("generations")) p.per_run.max_evaluations = 100000;
 }
 
 // Constraint handling: the default returns a feasible point whenever a run found one (Deb's
