@@ -7,8 +7,8 @@ namespace kinevo::ga {
 void simplex_crossover::prepare(const Eigen::Ref<const Eigen::MatrixXd>& parents) {
   const auto mu = static_cast<double>(parents.cols());
   epsilon_ = epsilon_given_ > 0.0 ? epsilon_given_ : std::sqrt(mu + 1.0);
-  const Eigen::VectorXd o = parents.rowwise().mean();
-  p_ = (epsilon_ * (parents.colwise() - o)).colwise() + o;
+  o_ = parents.rowwise().mean();  // members: a generation allocates nothing once sized
+  p_ = (epsilon_ * (parents.colwise() - o_)).colwise() + o_;
   c_.resize(parents.rows());
 }
 

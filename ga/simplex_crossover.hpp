@@ -31,7 +31,7 @@ class simplex_crossover {
   double epsilon_given_ = 0.0;
   double epsilon_ = 0.0;
   Eigen::MatrixXd p_;
-  Eigen::VectorXd c_;
+  Eigen::VectorXd o_, c_;
 };
 
 }  // namespace kinevo::ga

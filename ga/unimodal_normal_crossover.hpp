@@ -7,10 +7,11 @@
 //   y = g + sum_{i=1..m} w_i d_i + D v,   w_i ~ N(0, sigma_xi^2),
 // v ~ N(0, sigma_eta^2) in each direction perpendicular to the primary subspace (P z with z
 // ~ N(0, I_n) expressed in a rotation frame, P the projector onto that complement). Kita et
-// al.'s sigma_xi = 1 / sqrt(m), sigma_eta = 0.35 / sqrt(n - m) make the child's covariance that
-// of the parents (m = 2 gives Ono and Kobayashi's sigma_xi = 1/2 along x_2 - x_1). The basis of
-// the primary subspace is Householder QR's; cost: prepare O(n m^2), one child O(n^2) in a
-// frame, O(n m) in the coordinate axes.
+// al.'s sigma_xi = 1 / sqrt(m), sigma_eta = 0.35 / sqrt(n - m) are chosen so that the children
+// keep the parents' spread (m = 2 gives Ono and Kobayashi's sigma_xi = 1/2 along x_2 - x_1). The
+// basis of the primary subspace is Householder QR's; cost: prepare O(n m^2), one child O(n^2) in a
+// frame, O(n m) in the coordinate axes. Unlike the other operators, prepare() allocates (the
+// QR and its thin Q), once per generation.
 #pragma once
 
 #include <Eigen/Core>
