@@ -1,26 +1,33 @@
 #!/usr/bin/env bash
 # Installs the Debian packages kinevo needs (only those missing), then configures and builds
-# Release into build/. Idempotent: a second run with nothing changed only checks and returns.
-#   ./setup.sh            build (and the tests)
-#   ./setup.sh --bench    also install the optional comparison libraries (pagmo2, MuJoCo) and jq
-#                         (bench/cec2006_kinevo.sh reads kinevo's JSON with it)
+# Release into build/: the kinevo executable, its libraries and the Python module. The tests are
+# built by `ctest --test-dir build` itself, before it runs them (docs/build.md). Idempotent: a
+# second run with nothing changed only checks and returns.
+#   ./setup.sh            build
+#   ./setup.sh --bench    also build the benchmarks (bench/) and install the optional comparison
+#                         libraries (pagmo2, MuJoCo) and jq (bench/cec2006_kinevo.sh reads
+#                         kinevo's JSON with it)
 #   BUILD_DIR=... CMAKE_ARGS=... ./setup.sh   another build folder or extra CMake options
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# ccache: a rebuild after a small change, or another clone of the same sources, reuses the
+# objects compiled before (used when present, never required: cmake/compile_speed.cmake).
 # libsundials-dev: SUNDIALS IDA integrates the qtz-reduced formulation's DAE (Del Citto et al.,
 # eq. 46) with variable-order BDF and its own error control, instead of a Radau code of our own.
 # chromium: the animation test (tests/cli/test_cli_animate.cpp) loads kinevo animate's HTML page
 # in headless Chromium and checks the positions it drew against the CSV.
 # pybind11-dev, python3-dev, python3-numpy, python3-pytest: the Python module `kinevo` (python/,
 # built against Debian's /usr/bin/python3) and its pytest suite.
-packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libopenmpi-dev openmpi-bin
+packages=(build-essential cmake ninja-build pkg-config ccache libeigen3-dev libopenmpi-dev openmpi-bin
   libboost-random-dev libcli11-dev libgtest-dev libgmock-dev libginac-dev libcln-dev
   libtomlplusplus-dev libfmt-dev libbenchmark-dev nlohmann-json3-dev libsundials-dev
   librsvg2-bin  # rsvg-convert: the cli_figures_render test renders every figure
   chromium pybind11-dev python3-dev python3-numpy python3-pytest)
+bench_args=()
 if [[ " $* " == *" --bench "* ]]; then
   packages+=(libpagmo-dev libmujoco-dev jq)
+  bench_args=(-DKINEVO_BUILD_BENCH=ON)
 fi
 
 missing=()
@@ -44,7 +51,8 @@ build_dir=${BUILD_DIR:-build}
 # installed would never build the comparison programs. A run with nothing to do stays quick.
 if [[ ! -f "$build_dir/build.ninja" ]] || ((${#missing[@]})) || [[ " $* " == *" --bench "* ]]; then
   # shellcheck disable=SC2086
-  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-}
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${bench_args[@]}" ${CMAKE_ARGS:-}
 fi
-# Two cores and heavy GiNaC/Eigen translation units: -j2 keeps memory and time reasonable.
+# The default target: the executable, the libraries and the Python module (no tests, no
+# benchmarks unless --bench). One job per core: each heavy translation unit needs ~1 GiB.
 cmake --build "$build_dir" -j "${JOBS:-$(nproc)}"
