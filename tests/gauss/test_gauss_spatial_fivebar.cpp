@@ -50,6 +50,7 @@ std::vector<step_record> three_states(const model& m) {
 acceleration_result cold_ga(const constrained_system& sys, int max_runs = 0) {
   auto options = gauss_ga_preset("default");
   options.islands.seed = 1;
+  options.diagnose_rank = true;  // the rank and redundant rows are a diagnosis, asked for here
   if (max_runs > 0) options.max_runs = max_runs;
   gauss_ga_solver ga(options);
   return ga.solve(sys);
