@@ -278,7 +278,14 @@ int main(int argc, char** argv) {
       nt = run_gradient(mdl, gradient_method::newton);
     }
     const auto flag = [](const measured& m) { return m.ok ? "" : " (not converged)"; };
-    fmt::print("| {} | {} | {} | {}{} | {:.3g} | {:.2g} | {} | {:.3g} | {:.2g}{} | {} | {:.3g} | "
+    if (!ga_runs) {
+      fmt::print("| {} | {} | {} | skipped (n > {}) | - | - | - | - | - | {} | {:.3g} | {:.2g}{} | {} "
+                 "| {:.3g} | {:.2g}{} |\n",
+                 name, s0.coordinates(), s0.constraints(), ga_max_n, cg.evaluations, cg.seconds,
+                 cg.error, flag(cg), nt.evaluations, nt.seconds, nt.error, flag(nt));
+      std::fflush(stdout);
+    }
+    if (ga_runs) fmt::print("| {} | {} | {} | {}{} | {:.3g} | {:.2g} | {} | {:.3g} | {:.2g}{} | {} | {:.3g} | "
                "{:.2g}{} | {} | {:.3g} | {:.2g}{} |\n",
                name, s0.coordinates(), s0.constraints(), g.cold.evaluations, flag(g.cold),
                g.cold.seconds, g.cold.error, median(we), median(ws), werr,
