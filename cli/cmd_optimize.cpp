@@ -96,7 +96,11 @@ int run_optimize(optimize_cli& c, CLI::App& sub) {
 
 void add_problem_options(CLI::App& sub, optimization::optimize_options& o) {
   sub.add_option("--function", o.function,
-                 "sphere, rosenbrock, rastrigin, ackley, griewank, schwefel, quadratic")
+                 "sphere, rosenbrock, rastrigin, ackley, griewank, schwefel, quadratic; "
+                 "ellipsoid (sum i x_i^2), double_sum (Schwefel's sum_i (sum_{j<=i} x_j)^2), "
+                 "rotated_ellipsoid (condition 1e6, fixed rotation), rotated_rastrigin. "
+                 "Minimum 0 at x = 0, except rosenbrock (1, ..., 1) and schwefel "
+                 "(420.9687, ...)")
       ->capture_default_str();
   sub.add_option("--problem", o.problem_file,
                  "TOML problem file: variables with bounds, objective, g <= 0 / h = 0 "
@@ -107,8 +111,10 @@ void add_problem_options(CLI::App& sub, optimization::optimize_options& o) {
   sub.add_option("--upper", o.upper, "Upper bound(s): one value or one per variable");
   add_seed_option(sub, "--seed", o.seed, "Master seed");
   add_enum_option(sub, "--preset", o.which, optimization::parse_preset,
-                  "plain (one GA run) or tuned (rotated trust-region range runs; "
-                  "--max-evals/--generations are then totals, default 1e5 evaluations)")
+                  "plain (one GA run), tuned (rotated trust-region range runs; "
+                  "--max-evals/--generations are then totals, default 1e5 evaluations), "
+                  "constrained (de, epsilon level) or g3-pcx (Deb et al.'s G3-PCX: rotation "
+                  "invariant, for smooth non-separable problems; default 1e5 evaluations)")
       ->default_str(optimization::to_string(o.which));
 }
 
@@ -128,7 +134,32 @@ void add_ga_options(CLI::App& sub, optimization::optimize_options& o) {
       ->capture_default_str();
   add_enum_option(sub, "--crossover", g.crossover, ga::parse_crossover,
                   "n_point, uniform, sbx, blx, de (differential evolution DE/rand/1/bin with "
-                  "one-to-one survivors; default: sbx for real, n_point for binary/gray)");
+                  "one-to-one survivors; default: sbx for real, n_point for binary/gray), "
+                  "or the multi-parent pcx, undx, spx (rotation invariant; g3 model)");
+  add_enum_option(sub, "--generation-model", g.model, ga::parse_generation_model,
+                  "generational, or g3 (Deb et al.'s generalized generation gap: best + random "
+                  "parents, --offspring children, replace --replaced random members by the "
+                  "best of them and the children; default with pcx, undx, spx)")
+      ->default_str(ga::to_string(g.model));
+  sub.add_option("--parents", g.parents, "g3: parents per generation (mu; spx: n+1 advised)")
+      ->capture_default_str();
+  sub.add_option("--offspring", g.offspring, "g3: children per generation (lambda)")
+      ->capture_default_str();
+  sub.add_option("--replaced", g.replaced, "g3: members replaced per generation (r)")
+      ->capture_default_str();
+  sub.add_option("--pcx-sigma-zeta", g.pcx_sigma_zeta, "pcx: spread along the index parent's line")
+      ->capture_default_str();
+  sub.add_option("--pcx-sigma-eta", g.pcx_sigma_eta, "pcx: spread across it")
+      ->capture_default_str();
+  sub.add_option("--undx-sigma-xi", g.undx_sigma_xi,
+                 "undx: spread along the primary parents (<= 0: 1/sqrt(parents - 1))")
+      ->capture_default_str();
+  sub.add_option("--undx-sigma-eta", g.undx_sigma_eta,
+                 "undx: spread across them (<= 0: 0.35/sqrt(n - parents + 1))")
+      ->capture_default_str();
+  sub.add_option("--spx-epsilon", g.spx_epsilon,
+                 "spx: expansion of the parents' simplex (<= 0: sqrt(parents + 1))")
+      ->capture_default_str();
   sub.add_option("--crossover-rate", g.crossover_rate, "Probability a pair is crossed")
       ->capture_default_str();
   sub.add_option("--crossover-points", g.crossover_points, "n of n-point crossover")

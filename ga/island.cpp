@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "kinevo/ga/rotation_frame.hpp"
+
 namespace kinevo::ga {
 
 namespace {
@@ -81,6 +83,19 @@ void island::configure(const ga_options& options, int dimension) {
   inv_gene_skip_ = -1.0 / std::log1p(-std::min(gene_rate_, 0.999999));
   sbx_ = sbx_sampler(options.sbx_eta);
   polynomial_ = polynomial_sampler(options.polynomial_eta);
+  pcx_ = parent_centric_crossover(options.pcx_sigma_zeta, options.pcx_sigma_eta);
+  undx_ = unimodal_normal_crossover(options.undx_sigma_xi, options.undx_sigma_eta);
+  spx_ = simplex_crossover(options.spx_epsilon);
+  if (options.model == generation_model::g3) {
+    parent_x_.resize(n_, options.parents);
+    pick_.resize(options.population);
+    slots_.resize(options.replaced);
+    family_x_.resize(n_, options.replaced);
+    family_f_.resize(options.replaced);
+    family_v_.resize(options.replaced);
+    family_.resize(options.replaced + options.offspring);
+  }
+  if (!uses_frame()) frame_.resize(0, 0);
 }
 
 void island::set_box(const search_box& box) {
@@ -116,7 +131,9 @@ void island::attach(const problem& p) {
 }
 
 void island::set_progress(double progress) {
-  eps_ = epsilon_ ? epsilon_level(options_.epsilon, eps0_, progress) : 0.0;
+  const double eps = epsilon_ ? epsilon_level(options_.epsilon, eps0_, progress) : 0.0;
+  if (eps != eps_) best_index_ = -1;  // another level, another order
+  eps_ = eps;
 }
 
 void island::round_integers(Eigen::MatrixXd& x, int first, int count) const {
@@ -183,7 +200,8 @@ void island::refuse_candidate(const problem& p, int i, bool bad_v) const {
 }
 
 void island::start(const problem& p, const search_box& box, std::uint64_t seed, int index,
-                   std::uint64_t run_index, const Eigen::VectorXd* start_point) {
+                   std::uint64_t run_index, const Eigen::VectorXd* start_point,
+                   const search_box* initial) {
   set_box(box);
   attach(p);
   rng_.reseed(seed, static_cast<std::uint64_t>(index), run_index);
@@ -200,7 +218,10 @@ void island::start(const problem& p, const search_box& box, std::uint64_t seed, 
         g[words_ - 1] &= (std::uint64_t{1} << (layout_.total_bits() % 64)) - 1;
       }
     } else {
-      for (int j = 0; j < n_; ++j) x_next_(j, i) = lower_[j] + width_[j] * rng_.uniform();
+      const search_box& from = initial != nullptr ? *initial : box;
+      for (int j = 0; j < n_; ++j) {
+        x_next_(j, i) = from.lower[j] + (from.upper[j] - from.lower[j]) * rng_.uniform();
+      }
     }
   }
   if (start_point != nullptr) {
@@ -234,6 +255,8 @@ void island::start(const problem& p, const search_box& box, std::uint64_t seed, 
     eps0_ = sorted[static_cast<std::size_t>(k)];
   }
   eps_ = eps0_;
+  best_index_ = -1;
+  if (uses_frame()) frame_ = rotation_frame(x_.leftCols(pop));
 }
 
 void island::sort_order(int count) {
@@ -448,7 +471,10 @@ void island::cross_real(int a, int b, int c1, int c2) {
       }
       return;
     }
-    case crossover_method::de:  // step_differential makes its own trials
+    case crossover_method::de:   // step_differential makes its own trials
+    case crossover_method::pcx:  // the multi-parent crossovers run in step_g3
+    case crossover_method::undx:
+    case crossover_method::spx:
       return;
     case crossover_method::sbx: {
       // Bounded SBX (see real_operators.hpp). Each gene is crossed with probability 1/2: the
@@ -524,7 +550,9 @@ void island::mutate_offspring(int first, int count) {
 
 void island::step(const problem& p) {
   rng_.drop_pieces();  // a generation never uses coins left by the previous one (checkpoints)
-  if (options_.crossover == crossover_method::de) {
+  if (options_.model == generation_model::g3) {
+    step_g3(p);
+  } else if (options_.crossover == crossover_method::de) {
     step_differential(p);
   } else {
     step_generational(p);
@@ -614,6 +642,111 @@ void island::step_generational(const problem& p) {
   bits_.swap(bits_next_);
 }
 
+void island::draw_distinct(int count, int from) {
+  for (int k = 0; k < count; ++k) std::swap(pick_[k], pick_[k + rng_.below(from - k)]);
+}
+
+void island::step_g3(const problem& p) {
+  choose_g3_parents();
+  make_g3_children();
+  evaluate_columns(p, 0, options_.offspring);
+  replace_from_family();
+}
+
+void island::choose_g3_parents() {
+  const int pop = options_.population;
+  const int mu = options_.parents;
+  // The index parent is the best (Deb et al. 2002, sec. 4, step 1), the others are drawn.
+  const int best = population_best();
+  std::iota(pick_.begin(), pick_.end(), 0);
+  std::swap(pick_[best], pick_[pop - 1]);
+  draw_distinct(mu - 1, pop - 1);
+  parent_x_.col(0) = x_.col(best);
+  for (int k = 1; k < mu; ++k) parent_x_.col(k) = x_.col(pick_[k - 1]);
+}
+
+int island::population_best() {
+  if (best_index_ < 0) {
+    best_index_ = 0;
+    for (int i = 1; i < options_.population; ++i) {
+      if (ahead(i, best_index_)) best_index_ = i;
+    }
+  }
+  return best_index_;
+}
+
+void island::make_g3_children() {
+  switch (options_.crossover) {
+    case crossover_method::pcx:
+      pcx_.prepare(parent_x_);
+      break;
+    case crossover_method::undx:
+      undx_.prepare(parent_x_);
+      break;
+    default:
+      spx_.prepare(parent_x_);
+      break;
+  }
+  for (int c = 0; c < options_.offspring; ++c) {
+    auto child = x_next_.col(c);
+    switch (options_.crossover) {
+      case crossover_method::pcx:
+        pcx_.draw(rng_, frame_, child);
+        break;
+      case crossover_method::undx:
+        undx_.draw(rng_, frame_, child);
+        break;
+      default:
+        spx_.draw(rng_, child);
+        break;
+    }
+    // A child outside the box is put on it (the operators know no bounds).
+    child = child.cwiseMax(lower_).cwiseMin(upper_);
+  }
+}
+
+void island::replace_from_family() {
+  const int pop = options_.population;
+  const int r = options_.replaced;
+  const int lambda = options_.offspring;
+  // r members at random (step 3); the best r of them and the children take their places
+  // (step 4). Family entry e < r is member slots_[e], e >= r child e - r; ties keep members.
+  std::iota(pick_.begin(), pick_.end(), 0);
+  draw_distinct(r, pop);
+  std::copy_n(pick_.begin(), r, slots_.begin());
+  const auto f_of = [&](int e) { return e < r ? f_[slots_[e]] : f_next_[e - r]; };
+  const auto v_of = [&](int e) { return e < r ? v_[slots_[e]] : v_next_[e - r]; };
+  std::iota(family_.begin(), family_.end(), 0);
+  std::partial_sort(family_.begin(), family_.begin() + r, family_.begin() + r + lambda,
+                    [&](int a, int b) {
+                      if (better(f_of(a), v_of(a), f_of(b), v_of(b))) return true;
+                      if (better(f_of(b), v_of(b), f_of(a), v_of(a))) return false;
+                      return a < b;
+                    });
+  // Copied out first: a surviving member may be moving to another member's slot.
+  for (int k = 0; k < r; ++k) {
+    const int e = family_[k];
+    family_x_.col(k) = e < r ? x_.col(slots_[e]) : x_next_.col(e - r);
+    family_f_[k] = f_of(e);
+    family_v_[k] = v_of(e);
+  }
+  for (int k = 0; k < r; ++k) {
+    x_.col(slots_[k]) = family_x_.col(k);
+    f_[slots_[k]] = family_f_[k];
+    v_[slots_[k]] = family_v_[k];
+  }
+  // The unchanged members were all behind the best: the new best is the best of it and the
+  // replaced slots, unless its own slot was replaced (then rescan). Either way the result is
+  // what a full scan gives, ties by index included, so resumed runs choose alike.
+  if (best_index_ < 0 || std::find(slots_.begin(), slots_.end(), best_index_) != slots_.end()) {
+    best_index_ = -1;
+    return;
+  }
+  for (const int i : slots_) {
+    if (ahead(i, best_index_)) best_index_ = i;
+  }
+}
+
 int island::individual_bytes() const {
   return static_cast<int>(sizeof(double)) * (1 + (constrained_ ? 1 : 0) + (binary() ? 0 : n_)) +
          static_cast<int>(sizeof(std::uint64_t)) * words_;
@@ -640,6 +773,7 @@ void island::pack_emigrants(int m, std::span<std::byte> out) {
 
 void island::take_immigrants(std::span<const std::byte> in, int count) {
   const int pop = options_.population;
+  best_index_ = -1;
   sort_order(pop);
   const int size = individual_bytes();
   for (int e = 0; e < count; ++e) {
@@ -726,10 +860,16 @@ void island::save(std::ostream& os) const {
     }
     os << '\n';
   }
+  if (uses_frame()) {
+    os << "frame";
+    for (Eigen::Index k = 0; k < frame_.size(); ++k) os << ' ', put_hex(os, frame_.data()[k]);
+    os << '\n';
+  }
 }
 
 void island::load(std::istream& is) {
   const int pop = options_.population;
+  best_index_ = -1;
   expect(is, "rng");
   if (!(is >> rng_)) throw std::runtime_error("unreadable random generator state");
   expect(is, "evaluations");
@@ -763,6 +903,11 @@ void island::load(std::istream& is) {
     } else {
       for (int j = 0; j < n_; ++j) x_(j, i) = get_hex(is);
     }
+  }
+  if (uses_frame()) {
+    expect(is, "frame");
+    frame_.resize(n_, n_);
+    for (Eigen::Index k = 0; k < frame_.size(); ++k) frame_.data()[k] = get_hex(is);
   }
 }
 

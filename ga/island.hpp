@@ -13,10 +13,13 @@
 #include "kinevo/ga/binary_genome.hpp"
 #include "kinevo/ga/island_model.hpp"
 #include "kinevo/ga/options.hpp"
+#include "kinevo/ga/parent_centric_crossover.hpp"
 #include "kinevo/ga/problem.hpp"
 #include "kinevo/ga/random_stream.hpp"
 #include "kinevo/ga/real_operators.hpp"
 #include "kinevo/ga/search_box.hpp"
+#include "kinevo/ga/simplex_crossover.hpp"
+#include "kinevo/ga/unimodal_normal_crossover.hpp"
 
 namespace kinevo::ga {
 
@@ -25,10 +28,11 @@ class island {
   // Sizes the buffers for `dimension` variables; cheap when nothing changed.
   void configure(const ga_options& options, int dimension);
 
-  // Draws the initial population in `box` (plus `start_point` in column 0 if given) and
-  // evaluates it.
+  // Draws the initial population in `box` (or in `initial`, inside it, if given; plus
+  // `start_point` in column 0 if given) and evaluates it.
   void start(const problem& p, const search_box& box, std::uint64_t seed, int index,
-             std::uint64_t run_index, const Eigen::VectorXd* start_point);
+             std::uint64_t run_index, const Eigen::VectorXd* start_point,
+             const search_box* initial = nullptr);
   // Box of the run, without drawing a population (before load()).
   void set_box(const search_box& box);
   // What the island needs to know of the problem (reported violations, integer variables);
@@ -71,6 +75,22 @@ class island {
   void select_proportional(int count);
   void step_generational(const problem& p);
   void step_differential(const problem& p);
+  // The g3 model's stages (Deb et al. 2002, sec. 4): parents, children, replacement.
+  void step_g3(const problem& p);
+  void choose_g3_parents();
+  void make_g3_children();
+  void replace_from_family();
+  int population_best();  // best_index_, rescanned when unknown
+  // The first `count` entries of pick_ become distinct members drawn from the first `from`
+  // entries (a partial Fisher-Yates shuffle).
+  void draw_distinct(int count, int from);
+  // Whether candidate (fa, va) goes before (fb, vb) in the island's order.
+  bool better(double fa, double va, double fb, double vb) const {
+    return constrained_ ? precedes(fa, va, fb, vb, eps_) : fa < fb;
+  }
+  bool uses_frame() const {
+    return options_.model == generation_model::g3 && options_.crossover != crossover_method::spx;
+  }
   void round_integers(Eigen::MatrixXd& x, int first, int count) const;
   // The order of candidates i and j at the current epsilon level, ties by index.
   bool ahead(int i, int j) const {
@@ -97,6 +117,21 @@ class island {
   double inv_gene_skip_ = 0.0;  // -1 / log(1 - gene rate): geometric skips from Exp(1)
   sbx_sampler sbx_;
   polynomial_sampler polynomial_;
+  parent_centric_crossover pcx_;
+  unimodal_normal_crossover undx_;
+  simplex_crossover spx_;
+  // The rotation frame of the initial population (pcx, undx): where their isotropic noise is
+  // drawn, so that the run turns with the problem (ga/rotation_frame.hpp). Saved in checkpoints.
+  Eigen::MatrixXd frame_;
+  Eigen::MatrixXd parent_x_;  // n x parents: the g3 generation's parents
+  std::vector<int> pick_;     // draws of distinct members
+  std::vector<int> slots_;    // the g3 generation's replaced members
+  Eigen::MatrixXd family_x_;  // n x replaced: survivors before they move in
+  Eigen::VectorXd family_f_, family_v_;
+  std::vector<int> family_;  // family order: members, then children
+  // The population's best in the island's order (g3's index parent), kept up to date across
+  // generations where only the replaced members changed; -1: unknown (rescan).
+  int best_index_ = -1;
 
   Eigen::VectorXd lower_, upper_, width_;
   std::vector<double> lower_tiled_, upper_tiled_;  // n x (population + 1), as x_next_

@@ -63,6 +63,13 @@ std::string fingerprint(const ga_options& g, const island_options& o, int n,
     << hex(g.epsilon.until) << " elites=" << g.elites << " islands=" << o.islands
     << " topology=" << to_string(o.links) << " migration_interval=" << o.migration_interval
     << " migrants=" << o.migrants << " seed=" << o.seed;
+  // Only for g3, so that the fingerprints of generational runs stay what they were.
+  if (g.model == generation_model::g3) {
+    s << " model=" << to_string(g.model) << " parents=" << g.parents << " offspring=" << g.offspring
+      << " replaced=" << g.replaced << " pcx=" << hex(g.pcx_sigma_zeta) << ','
+      << hex(g.pcx_sigma_eta) << " undx=" << hex(g.undx_sigma_xi) << ',' << hex(g.undx_sigma_eta)
+      << " spx=" << hex(g.spx_epsilon);
+  }
   return s.str();
 }
 
@@ -776,12 +783,21 @@ run_result island_model::run(const problem& p, const search_box& box, const term
                                 std::to_string(settings.start_point->size()) +
                                 ", the problem has dimension " + std::to_string(m.n));
   }
+  if (settings.initial_box != nullptr) {
+    const search_box& ib = *settings.initial_box;
+    ib.validate(m.n);
+    if ((ib.lower.array() < box.lower.array()).any() ||
+        (ib.upper.array() > box.upper.array()).any()) {
+      throw std::invalid_argument("the initial box must lie inside the search box");
+    }
+  }
   m.run_index = settings.run_index;
   m.generation = 0;
   m.started = true;
   m.reset_history();
   const int failed = m.for_islands_catching([&](int li) {
-    m.islands[li].start(p, box, m.opt.seed, m.first + li, settings.run_index, settings.start_point);
+    m.islands[li].start(p, box, m.opt.seed, m.first + li, settings.run_index, settings.start_point,
+                        settings.initial_box);
     if (settings.record_history) {
       m.history[li].push_back(m.islands[li].statistics(m.first + li, 0));
     }

@@ -106,6 +106,10 @@ struct run_settings {
   // Optional point (inside the box) put into every island's initial population (e.g. the
   // previous best); null for a purely random start.
   const Eigen::VectorXd* start_point = nullptr;
+  // Optional box (inside the search box) the initial populations are drawn in instead of the
+  // search box: test protocols that start away from the optimum (Deb et al. 2002 start in
+  // [-10, -5]^n). Null: the search box.
+  const search_box* initial_box = nullptr;
   bool record_history = false;
   // Write the whole state (populations, random generators, counters) to this file every
   // checkpoint_every generations and when the run ends by interrupt; written atomically by

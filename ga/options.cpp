@@ -33,12 +33,17 @@ constexpr std::array<std::pair<const char*, selection_method>, 3> selections{
     {{"sus", selection_method::sus},
      {"tournament", selection_method::tournament},
      {"rank", selection_method::rank}}};
-constexpr std::array<std::pair<const char*, crossover_method>, 5> crossovers{
+constexpr std::array<std::pair<const char*, crossover_method>, 8> crossovers{
     {{"n_point", crossover_method::n_point},
      {"uniform", crossover_method::uniform},
      {"sbx", crossover_method::sbx},
      {"blx", crossover_method::blx},
-     {"de", crossover_method::de}}};
+     {"de", crossover_method::de},
+     {"pcx", crossover_method::pcx},
+     {"undx", crossover_method::undx},
+     {"spx", crossover_method::spx}}};
+constexpr std::array<std::pair<const char*, generation_model>, 2> generation_models{
+    {{"generational", generation_model::generational}, {"g3", generation_model::g3}}};
 constexpr std::array<std::pair<const char*, mutation_method>, 3> mutations{
     {{"bit_flip", mutation_method::bit_flip},
      {"polynomial", mutation_method::polynomial},
@@ -50,6 +55,48 @@ std::string name_of(E e, const std::array<std::pair<const char*, E>, N>& table) 
     if (v == e) return n;
   }
   return "?";
+}
+
+// The g3 model and the multi-parent crossovers belong together: each names the other as the fix.
+void validate_generation_model(const ga_options& o) {
+  const auto got = [](auto v) { return " (got " + std::to_string(v) + ")"; };
+  const bool g3 = o.model == generation_model::g3;
+  if (o.multi_parent() && !g3) {
+    throw io::option_error("crossover", to_string(o.crossover) +
+                                            " is a multi-parent crossover for the g3 generation "
+                                            "model: set generation_model g3");
+  }
+  if (g3 && !o.multi_parent()) {
+    throw io::option_error("generation_model",
+                           "g3 needs a multi-parent crossover: set crossover pcx, undx or spx "
+                           "(got " +
+                               to_string(o.crossover) + ")");
+  }
+  if (g3 && o.genes != encoding::real) {
+    throw io::option_error("generation_model",
+                           "g3 needs real genes (got " + to_string(o.genes) + "); set genes real");
+  }
+  if (!g3) return;
+  const int min_parents = o.crossover == crossover_method::undx ? 3 : 2;
+  if (o.parents < min_parents || o.parents > o.population) {
+    throw io::option_error("parents", "must be in [" + std::to_string(min_parents) +
+                                          ", population] = [" + std::to_string(min_parents) + ", " +
+                                          std::to_string(o.population) + "] for " +
+                                          to_string(o.crossover) + got(o.parents));
+  }
+  if (o.offspring < 1 || o.offspring > o.population) {
+    throw io::option_error("offspring", "must be in [1, population] = [1, " +
+                                            std::to_string(o.population) + "]" + got(o.offspring));
+  }
+  if (o.replaced < 1 || o.replaced > o.population) {
+    throw io::option_error("replaced", "must be in [1, population] = [1, " +
+                                           std::to_string(o.population) + "]" + got(o.replaced));
+  }
+  io::require_real("pcx_sigma_zeta", o.pcx_sigma_zeta, io::non_negative());
+  io::require_real("pcx_sigma_eta", o.pcx_sigma_eta, io::non_negative());
+  io::require_real("undx_sigma_xi", o.undx_sigma_xi, io::any_finite());
+  io::require_real("undx_sigma_eta", o.undx_sigma_eta, io::any_finite());
+  io::require_real("spx_epsilon", o.spx_epsilon, io::any_finite());
 }
 
 }  // namespace
@@ -86,7 +133,7 @@ void ga_options::validate() const {
   io::require_real("polynomial_eta", polynomial_eta, io::non_negative());
   io::require_real("gaussian_sigma", gaussian_sigma, io::positive());
   if (!real && (crossover == crossover_method::sbx || crossover == crossover_method::blx ||
-                crossover == crossover_method::de)) {
+                crossover == crossover_method::de || multi_parent())) {
     throw io::option_error("crossover", to_string(crossover) + " needs real genes; with " +
                                             to_string(genes) + " genes use n_point or uniform");
   }
@@ -105,6 +152,7 @@ void ga_options::validate() const {
                            "bit_flip needs binary or gray genes; with real genes use polynomial "
                            "or gaussian");
   }
+  validate_generation_model(*this);
 }
 
 ga_options gaucsd_options() {
@@ -122,6 +170,19 @@ ga_options gaucsd_options() {
   return o;
 }
 
+ga_options g3_pcx_options() {
+  ga_options o;
+  o.population = 100;
+  o.model = generation_model::g3;
+  o.crossover = crossover_method::pcx;
+  o.parents = 3;
+  o.offspring = 2;
+  o.replaced = 2;
+  o.pcx_sigma_zeta = 0.1;
+  o.pcx_sigma_eta = 0.1;
+  return o;
+}
+
 std::string to_string(encoding e) {
   return name_of(e, encodings);
 }
@@ -134,6 +195,9 @@ std::string to_string(crossover_method c) {
 std::string to_string(mutation_method m) {
   return name_of(m, mutations);
 }
+std::string to_string(generation_model g) {
+  return name_of(g, generation_models);
+}
 encoding parse_encoding(const std::string& n) {
   return parse_name(n, encodings, "encoding");
 }
@@ -145,6 +209,9 @@ crossover_method parse_crossover(const std::string& n) {
 }
 mutation_method parse_mutation(const std::string& n) {
   return parse_name(n, mutations, "mutation");
+}
+generation_model parse_generation_model(const std::string& n) {
+  return parse_name(n, generation_models, "generation model");
 }
 
 }  // namespace kinevo::ga

@@ -25,7 +25,24 @@ enum class selection_method { sus, tournament, rank };
 // (1997), eqs. 2-4) for real genes: each individual i gets a trial x_r1 + F (x_r2 - x_r3) crossed
 // binomially with x_i at crossover_rate, and the trial replaces x_i only when it is not worse
 // (one-to-one survivor selection instead of parent selection and elites).
-enum class crossover_method { n_point, uniform, sbx, blx, de };
+// pcx, undx and spx are multi-parent operators whose offspring follow the parents' geometry
+// rather than the coordinate axes (rotation invariant; docs/ga.md, "Rotation-invariant
+// recombination"); they run in the g3 generation model:
+//   pcx: parent-centric recombination (Deb, Anand and Joshi, "A computationally efficient
+//        evolutionary algorithm for real-parameter optimization", Evol. Comput. 10(4), 2002),
+//        ga/parent_centric_crossover.hpp;
+//   undx: unimodal normal distribution crossover, UNDX-m (Ono and Kobayashi 1997; Kita, Ono
+//        and Kobayashi 1999), ga/unimodal_normal_crossover.hpp;
+//   spx: simplex crossover (Tsutsui, Yamamura and Higuchi 1999), ga/simplex_crossover.hpp.
+enum class crossover_method { n_point, uniform, sbx, blx, de, pcx, undx, spx };
+
+// generational: the whole population is replaced every generation (minus the elites).
+// g3: Deb et al.'s generalized generation gap (2002, sec. 4): a generation takes the best
+// individual as index parent plus parents - 1 others at random, makes `offspring` children with
+// the multi-parent crossover, draws `replaced` members at random and puts the best `replaced` of
+// (those members + children) in their places. Steady state: a generation evaluates `offspring`
+// candidates. The "best" is the island's order (values, or Deb's rules / the epsilon level).
+enum class generation_model { generational, g3 };
 
 // bit_flip is for binary/Gray genomes (per-bit rate, positions drawn by geometric skips);
 // polynomial and gaussian are for real genes (per-gene rate).
@@ -52,6 +69,25 @@ struct ga_options {
   double blx_alpha = 0.5;     // BLX-alpha extension of the parents' interval
   double de_weight = 0.5;     // F of de, in (0, 2]
 
+  // The g3 generation model and its multi-parent crossovers (pcx, undx, spx); the defaults are
+  // Deb et al.'s G3-PCX (2002, sec. 5): mu = 3 parents, lambda = 2 children, r = 2 replaced.
+  generation_model model = generation_model::generational;
+  int parents = 3;    // mu: >= 2 (pcx, spx), >= 3 (undx); <= population
+  int offspring = 2;  // lambda: children per g3 generation, 1..population
+  int replaced = 2;   // r: members replaced per g3 generation, 1..population
+  // pcx: spread along the index parent's direction from the centroid (sigma_zeta) and across it
+  // (sigma_eta, times the mean distance of the other parents from that line); Deb et al. 0.1.
+  double pcx_sigma_zeta = 0.1;
+  double pcx_sigma_eta = 0.1;
+  // undx: spread along the primary parents' differences (sigma_xi) and across their subspace
+  // (sigma_eta, times the distance of the last parent from it); <= 0 selects Kita et al.'s
+  // 1 / sqrt(parents - 1) and 0.35 / sqrt(max(1, n - parents + 1)).
+  double undx_sigma_xi = 0.0;
+  double undx_sigma_eta = 0.0;
+  // spx: expansion of the parents' simplex about its centroid; <= 0 selects Tsutsui et al.'s
+  // sqrt(parents + 1).
+  double spx_epsilon = 0.0;
+
   mutation_method mutation = mutation_method::polynomial;
   // Per-bit rate for bit_flip.
   double bit_mutation_rate = 0.001;
@@ -69,10 +105,16 @@ struct ga_options {
   constraint_handling constraints = constraint_handling::penalty;
   epsilon_options epsilon;  // used by constraints = epsilon
 
-  // Candidates evaluated per generation: population with de (every individual gets a trial),
-  // population - elites otherwise.
+  // Candidates evaluated per generation: `offspring` with g3, population with de (every
+  // individual gets a trial), population - elites otherwise.
   int offspring_per_generation() const {
+    if (model == generation_model::g3) return offspring;
     return crossover == crossover_method::de ? population : population - elites;
+  }
+  // pcx, undx or spx: a crossover of `parents` parents for the g3 model.
+  bool multi_parent() const {
+    return crossover == crossover_method::pcx || crossover == crossover_method::undx ||
+           crossover == crossover_method::spx;
   }
 
   // Throws std::invalid_argument with a message naming the field and the fix.
@@ -83,14 +125,20 @@ struct ga_options {
 // binary genes, proportional selection (SUS), two-point crossover at rate 0.6, bit mutation 0.001.
 ga_options gaucsd_options();
 
+// Deb, Anand and Joshi's G3-PCX (2002, sec. 5): population 100, the g3 model with mu = 3
+// parents, lambda = 2 children and r = 2 replaced, pcx with sigma_zeta = sigma_eta = 0.1.
+ga_options g3_pcx_options();
+
 std::string to_string(encoding e);
 std::string to_string(selection_method s);
 std::string to_string(crossover_method c);
 std::string to_string(mutation_method m);
+std::string to_string(generation_model g);
 // Parse the names printed by to_string; throw std::invalid_argument listing the valid names.
 encoding parse_encoding(const std::string& name);
 selection_method parse_selection(const std::string& name);
 crossover_method parse_crossover(const std::string& name);
 mutation_method parse_mutation(const std::string& name);
+generation_model parse_generation_model(const std::string& name);
 
 }  // namespace kinevo::ga

@@ -166,6 +166,18 @@ class random_stream {
     const double r = std::sqrt(-2.0 * std::log(uniform_open0()));
     return r * std::cos(6.283185307179586 * uniform());
   }
+  // Fills `out` with independent standard normals, two per Box-Muller transform (one log, one
+  // square root, one sine and one cosine per pair; the multi-parent crossovers draw n per child).
+  template <typename Vector>
+  void normals(Vector& out) {
+    const auto size = out.size();
+    for (decltype(out.size()) k = 0; k < size; k += 2) {
+      const double r = std::sqrt(-2.0 * std::log(uniform_open0()));
+      const double a = 6.283185307179586 * uniform();
+      out[k] = r * std::cos(a);
+      if (k + 1 < size) out[k + 1] = r * std::sin(a);
+    }
+  }
   // Number of failures before the next success of a Bernoulli(p) sequence: geometric skip, so
   // that sparse events (bit mutations) cost one random number per event, not one per trial.
   // `log1mp` = log(1 - p) < 0.

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "kinevo/ga/ill_conditioned_functions.hpp"
+
 namespace kinevo::ga {
 
 namespace {
@@ -145,7 +147,9 @@ void quadratic_function::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
 }
 
 std::vector<std::string> test_function_names() {
-  return {"sphere", "rosenbrock", "rastrigin", "ackley", "griewank", "schwefel", "quadratic"};
+  return {"sphere",     "rosenbrock",        "rastrigin",        "ackley",
+          "griewank",   "schwefel",          "quadratic",        "ellipsoid",
+          "double_sum", "rotated_ellipsoid", "rotated_rastrigin"};
 }
 
 std::unique_ptr<problem> make_test_function(const std::string& name, int n) {
@@ -160,6 +164,10 @@ std::unique_ptr<problem> make_test_function(const std::string& name, int n) {
   if (name == "ackley") return std::make_unique<ackley_function>(n);
   if (name == "griewank") return std::make_unique<griewank_function>(n);
   if (name == "schwefel") return std::make_unique<schwefel_function>(n);
+  if (name == "ellipsoid") return std::make_unique<ellipsoid_function>(n);
+  if (name == "double_sum") return std::make_unique<double_sum_function>(n);
+  if (name == "rotated_ellipsoid") return std::make_unique<rotated_ellipsoid_function>(n);
+  if (name == "rotated_rastrigin") return std::make_unique<rotated_rastrigin_function>(n);
   if (name == "quadratic") {
     if (n == 4) return std::make_unique<quadratic_function>(quadratic_function::four_variable());
     // Diagonal weights 1..n around (1, ..., 1).

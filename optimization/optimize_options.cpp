@@ -17,15 +17,18 @@ std::string to_string(preset p) {
       return "tuned";
     case preset::constrained:
       return "constrained";
+    case preset::g3_pcx:
+      return "g3-pcx";
   }
   return "?";
 }
 
 preset parse_preset(const std::string& name) {
-  for (const auto p : {preset::plain, preset::tuned, preset::constrained}) {
+  for (const auto p : {preset::plain, preset::tuned, preset::constrained, preset::g3_pcx}) {
     if (name == to_string(p)) return p;
   }
-  throw std::invalid_argument("unknown preset '" + name + "'; use plain, tuned or constrained");
+  throw std::invalid_argument("unknown preset '" + name +
+                              "'; use plain, tuned, constrained or g3-pcx");
 }
 
 std::string to_string(method m) {

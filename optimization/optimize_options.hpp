@@ -22,8 +22,12 @@ namespace kinevo::optimization {
 // generation and evaluation limits are then totals shared out over the runs. constrained: the
 // configuration measured on the CEC 2006 suite (docs/constrained.md): de crossover with
 // population 100, gene mutation rate 0.02 and the epsilon level; the default for a problem
-// file with constraints.
-enum class preset { plain, tuned, constrained };
+// file with constraints. g3_pcx (name "g3-pcx"): Deb, Anand and Joshi's G3-PCX (2002):
+// population 100, the g3 generation model with parent-centric recombination (mu = 3 parents,
+// lambda = 2 children, r = 2 replaced, sigma_zeta = sigma_eta = 0.1), a default budget of 1e5
+// evaluations; rotation invariant, for smooth non-separable or ill-conditioned problems
+// (docs/ga.md, "Rotation-invariant recombination").
+enum class preset { plain, tuned, constrained, g3_pcx };
 std::string to_string(preset p);
 preset parse_preset(const std::string& name);  // throws std::invalid_argument listing the names
 

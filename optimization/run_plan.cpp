@@ -30,6 +30,8 @@ ga::ga_options genes_policy(const optimize_options& o) {
   const bool real = g.genes == ga::encoding::real;
   if (!keep("crossover"))
     g.crossover = real ? ga::crossover_method::sbx : ga::crossover_method::n_point;
+  // The multi-parent crossovers run in the g3 model: asking for one asks for it.
+  if (g.multi_parent() && !keep("generation_model")) g.model = ga::generation_model::g3;
   if (!keep("crossover_rate") && !real) g.crossover_rate = 0.6;
   if (!keep("mutation")) {
     g.mutation = real ? ga::mutation_method::polynomial : ga::mutation_method::bit_flip;
@@ -88,6 +90,22 @@ void constrained_policy(const optimize_options& o, run_plan& p) {
   if (!keep("gene_mutation_rate")) p.ga.gene_mutation_rate = 0.02;
 }
 
+// --preset g3-pcx: Deb et al.'s G3-PCX (ga::g3_pcx_options); a g3 generation evaluates only
+// `offspring` candidates, so the budget is in evaluations (1e5 unless given).
+void g3_pcx_policy(const optimize_options& o, run_plan& p) {
+  if (o.gaucsd || (o.is_given("encoding") && o.ga.genes != ga::encoding::real)) {
+    throw io::option_error("preset", "g3-pcx is real-coded; drop --gaucsd/--encoding");
+  }
+  const auto keep = [&](const char* key) { return o.is_given(key); };
+  const ga::ga_options d = ga::g3_pcx_options();
+  if (!keep("population")) p.ga.population = d.population;
+  if (!keep("generation_model")) p.ga.model = d.model;
+  if (!keep("crossover")) p.ga.crossover = d.crossover;
+  // A generation is `offspring` evaluations: the generation limit stays off unless given.
+  if (!keep("generations")) p.per_run.max_generations = 0;
+  if (!keep("max_evals") && !keep("generations")) p.per_run.max_evaluations = 100000;
+}
+
 // Constraint handling: the default returns a feasible point whenever a run found one (Deb's
 // rules pick the best); multipliers update between runs, so without --range-runs they get
 // default_multiplier_runs.
@@ -138,6 +156,7 @@ run_plan make_run_plan(const optimize_options& o, const constraint_counts& const
   if (which == preset::constrained) constrained_policy(o, p);
   constraints_policy(o, constraints, p);
   if (which == preset::tuned) tuned_policy(o, p);
+  if (which == preset::g3_pcx) g3_pcx_policy(o, p);
   refuse_run_contradictions(o, p);
   return p;
 }

@@ -372,6 +372,7 @@ TEST(ConstrainedIslandModel, IntegerGenesAreIntegersAtEveryEvaluation) {
     const char* name;
     ga_options ga;
     bool constrained;
+    long long generations = 60;  // g3: 2 evaluations per generation
   };
   std::vector<variant> variants;
   variants.push_back({"sbx", ga_options{}, false});
@@ -383,6 +384,13 @@ TEST(ConstrainedIslandModel, IntegerGenesAreIntegersAtEveryEvaluation) {
                       true});
   variants.push_back(
       {"sbx epsilon", constrained_ga(constraint_handling::epsilon, crossover_method::sbx), true});
+  // G3-PCX rounds its children like any other: integer variables are meaningful with it.
+  ga_options g3 = g3_pcx_options();
+  g3.population = 40;
+  g3.constraints = constraint_handling::feasibility;
+  variants.push_back({"g3 pcx feasibility", g3, true, 3000});
+  g3.constraints = constraint_handling::penalty;
+  variants.push_back({"g3 pcx", g3, false, 3000});
   for (auto& v : variants) {
     SCOPED_TRACE(v.name);
     integer_problem ip(v.constrained);
@@ -393,7 +401,7 @@ TEST(ConstrainedIslandModel, IntegerGenesAreIntegersAtEveryEvaluation) {
     const Eigen::VectorXd start =
         Eigen::Vector4d(1.4, 0.0, 2.6, 0.0);  // a start point with fractions, too
     s.start_point = &start;
-    const auto r = m.run(p, search_box::of(p), generations(60), s);
+    const auto r = m.run(p, search_box::of(p), generations(v.generations), s);
     const auto seen = ip.seen();
     ASSERT_EQ(static_cast<long long>(seen.size()), r.evaluations);
     for (const auto& x : seen) {

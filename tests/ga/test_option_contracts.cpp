@@ -40,6 +40,7 @@ struct field_case {
 TEST(OptionContracts, GaOptionsNameEveryInvalidField) {
   EXPECT_EQ(field_of([] { ga_options{}.validate(); }), "");
   EXPECT_EQ(field_of([] { gaucsd_options().validate(); }), "");
+  EXPECT_EQ(field_of([] { g3_pcx_options().validate(); }), "");
   const std::vector<field_case<ga_options>> cases{
       {"population", [](ga_options& o) { o.population = 1; }},
       {"elites", [](ga_options& o) { o.elites = -1; }},
@@ -58,6 +59,27 @@ TEST(OptionContracts, GaOptionsNameEveryInvalidField) {
       {"de_weight", [](ga_options& o) { o.de_weight = 0.0; }},
       {"de_weight", [](ga_options& o) { o.de_weight = 2.5; }},
       {"de_weight", [](ga_options& o) { o.de_weight = nan; }},
+      // The g3 model and its multi-parent crossovers (issue 25).
+      {"crossover", [](ga_options& o) { o.crossover = crossover_method::pcx; }},
+      {"generation_model", [](ga_options& o) { o.model = generation_model::g3; }},
+      {"crossover",
+       [](ga_options& o) { o = gaucsd_options(), o.crossover = crossover_method::spx; }},
+      {"crossover", [](ga_options& o) { o = g3_pcx_options(), o.genes = encoding::binary; }},
+      {"parents", [](ga_options& o) { o = g3_pcx_options(), o.parents = 1; }},
+      {"parents", [](ga_options& o) { o = g3_pcx_options(), o.parents = o.population + 1; }},
+      {"parents",
+       [](ga_options& o) {
+         o = g3_pcx_options(), o.crossover = crossover_method::undx, o.parents = 2;
+       }},
+      {"offspring", [](ga_options& o) { o = g3_pcx_options(), o.offspring = 0; }},
+      {"offspring", [](ga_options& o) { o = g3_pcx_options(), o.offspring = o.population + 1; }},
+      {"replaced", [](ga_options& o) { o = g3_pcx_options(), o.replaced = 0; }},
+      {"replaced", [](ga_options& o) { o = g3_pcx_options(), o.replaced = o.population + 1; }},
+      {"pcx_sigma_zeta", [](ga_options& o) { o = g3_pcx_options(), o.pcx_sigma_zeta = -0.1; }},
+      {"pcx_sigma_eta", [](ga_options& o) { o = g3_pcx_options(), o.pcx_sigma_eta = nan; }},
+      {"undx_sigma_xi", [](ga_options& o) { o = g3_pcx_options(), o.undx_sigma_xi = inf; }},
+      {"undx_sigma_eta", [](ga_options& o) { o = g3_pcx_options(), o.undx_sigma_eta = nan; }},
+      {"spx_epsilon", [](ga_options& o) { o = g3_pcx_options(), o.spx_epsilon = inf; }},
       {"epsilon_quantile", [](ga_options& o) { o.epsilon.quantile = 1.5; }},
       {"epsilon_exponent", [](ga_options& o) { o.epsilon.exponent = -1.0; }},
       {"epsilon_until", [](ga_options& o) { o.epsilon.until = 0.0; }},
@@ -203,9 +225,14 @@ TEST(OptionContracts, EveryGaEnumRoundTripsThroughItsName) {
     EXPECT_EQ(parse_selection(to_string(s)), s);
   }
   for (auto c : {crossover_method::n_point, crossover_method::uniform, crossover_method::sbx,
-                 crossover_method::blx, crossover_method::de}) {
+                 crossover_method::blx, crossover_method::de, crossover_method::pcx,
+                 crossover_method::undx, crossover_method::spx}) {
     EXPECT_EQ(parse_crossover(to_string(c)), c);
   }
+  for (auto g : {generation_model::generational, generation_model::g3}) {
+    EXPECT_EQ(parse_generation_model(to_string(g)), g);
+  }
+  EXPECT_THROW(parse_generation_model("mgg"), std::invalid_argument);
   for (auto m :
        {mutation_method::bit_flip, mutation_method::polynomial, mutation_method::gaussian}) {
     EXPECT_EQ(parse_mutation(to_string(m)), m);

@@ -92,7 +92,10 @@ TEST(OptimizeOptions, MessagesSayTheAllowedRange) {
 }
 
 TEST(OptimizeOptions, PresetRoundTripsThroughToStringAndParse) {
-  for (const preset p : {preset::plain, preset::tuned}) EXPECT_EQ(parse_preset(to_string(p)), p);
+  for (const preset p : {preset::plain, preset::tuned, preset::constrained, preset::g3_pcx}) {
+    EXPECT_EQ(parse_preset(to_string(p)), p);
+  }
+  EXPECT_EQ(to_string(preset::g3_pcx), "g3-pcx");
   EXPECT_THROW((void)parse_preset("tunde"), std::invalid_argument);
 }
 

@@ -51,6 +51,43 @@ TEST(RunPlan, TunedPresetSharesTheTotalBudgetOverTheRuns) {
   EXPECT_EQ(p.per_run.max_generations, 0);
 }
 
+// --preset g3-pcx is Deb et al.'s G3-PCX with a budget in evaluations (a g3 generation is two
+// of them); asking for a multi-parent crossover asks for the g3 model.
+TEST(RunPlan, G3PcxPresetIsDebsG3PcxWithAnEvaluationBudget) {
+  optimize_options o;
+  o.which = preset::g3_pcx;
+  o.given = {"preset"};
+  run_plan p = make_run_plan(o);
+  EXPECT_EQ(p.ga.model, ga::generation_model::g3);
+  EXPECT_EQ(p.ga.crossover, ga::crossover_method::pcx);
+  EXPECT_EQ(p.ga.population, 100);
+  EXPECT_EQ(p.ga.parents, 3);
+  EXPECT_EQ(p.ga.offspring, 2);
+  EXPECT_EQ(p.ga.replaced, 2);
+  EXPECT_EQ(p.per_run.max_evaluations, 100000);
+  EXPECT_EQ(p.per_run.max_generations, 0);
+  EXPECT_NO_THROW(p.ga.validate());
+  o.limits.max_evaluations = 5000;
+  o.given = {"preset", "max_evals"};
+  p = make_run_plan(o);
+  EXPECT_EQ(p.per_run.max_evaluations, 5000);
+  EXPECT_EQ(p.per_run.max_generations, 0);  // not the generational default of 1000
+  o.ga.crossover = ga::crossover_method::undx;
+  o.given = {"preset", "crossover"};
+  EXPECT_EQ(make_run_plan(o).ga.crossover, ga::crossover_method::undx);
+  o = {};
+  o.ga.crossover = ga::crossover_method::spx;
+  o.given = {"crossover"};
+  EXPECT_EQ(make_run_plan(o).ga.model, ga::generation_model::g3);
+  o.ga.model = ga::generation_model::generational;
+  o.given = {"crossover", "generation_model"};
+  EXPECT_THROW(make_run_plan(o).ga.validate(), io::option_error);
+  o = {};
+  o.which = preset::g3_pcx;
+  o.gaucsd = true;
+  EXPECT_EQ(field_of_error(o), "preset");
+}
+
 TEST(RunPlan, ContradictionsNameTheOption) {
   optimize_options o;
   o.given = {"bits"};

@@ -3,7 +3,10 @@
 //   ga_mpi_driver <function> <dim> <islands> <topology> <encoding> <seed> [checkpoint resume]
 // Function g06 is the constrained CEC 2006 g06 (dim ignored) with <encoding> naming the
 // constraint handling and crossover instead, e.g. epsilon_de or feasibility_sbx; the best's
-// violation is printed after each best value.
+// violation is printed after each best value. Encoding g3_pcx, g3_undx or g3_spx runs the g3
+// generation model with that crossover (G3-PCX settings otherwise); g06 takes e.g.
+// feasibility_pcx the same way.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -28,19 +31,26 @@ int main(int argc, char** argv) {
     const bool constrained = function == "g06";
     const testing::cec2006_g06 g06;
     std::unique_ptr<problem> p;
+    const bool g3 = encoding_name.rfind("g3_", 0) == 0;
     ga_options ga = encoding_name == "real" || constrained ? ga_options{} : gaucsd_options();
+    if (g3) {
+      ga = g3_pcx_options();
+      ga.crossover = parse_crossover(encoding_name.substr(3));
+    }
     if (constrained) {
       const auto cut = encoding_name.find('_');
       constraint_options co;
       co.method = parse_constraint_handling(encoding_name.substr(0, cut));
       ga.constraints = co.method;
       ga.crossover = parse_crossover(encoding_name.substr(cut + 1));
+      if (ga.multi_parent()) ga.model = generation_model::g3;
       p = std::make_unique<constrained_objective>(g06, co);
     } else {
       p = make_test_function(function, std::atoi(argv[2]));
     }
     if (encoding_name == "gray") ga.genes = encoding::gray;
     ga.population = 40;
+    if (ga.crossover == crossover_method::spx) ga.parents = std::min(p->dimension() + 1, 40);
     island_options io;
     io.islands = std::atoi(argv[3]);
     io.links = parse_topology(argv[4]);

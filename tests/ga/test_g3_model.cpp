@@ -1,0 +1,164 @@
+// The g3 generation model (Deb, Anand and Joshi 2002, sec. 4) with everything the island model
+// has: a generation evaluates `offspring` candidates, the result does not depend on the thread
+// count (islands, migration), a checkpointed run resumes to the uninterrupted result, the best
+// never worsens (the replacement keeps the best of each family, also under Deb's rules), and
+// it reaches the optimum of a smooth non-separable problem.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <utility>
+
+#include "constrained_test_problems.hpp"
+#include "kinevo/ga/constrained_objective.hpp"
+#include "kinevo/ga/ill_conditioned_functions.hpp"
+#include "kinevo/ga/island.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/test_functions.hpp"
+
+namespace kinevo::ga {
+namespace {
+
+island_options islands(int k, int threads, topology t = topology::ring) {
+  island_options o;
+  o.islands = k;
+  o.links = t;
+  o.migration_interval = 7;
+  o.migrants = 2;
+  o.threads = threads;
+  o.seed = 19;
+  return o;
+}
+
+termination generations(long long g) {
+  termination t;
+  t.max_generations = g;
+  return t;
+}
+
+void expect_same(const run_result& a, const run_result& b) {
+  ASSERT_EQ(a.best_x.size(), b.best_x.size());
+  for (int j = 0; j < a.best_x.size(); ++j) EXPECT_EQ(a.best_x[j], b.best_x[j]) << j;
+  EXPECT_EQ(a.best_value, b.best_value);
+  EXPECT_EQ(a.best_island, b.best_island);
+  EXPECT_EQ(a.evaluations, b.evaluations);
+  EXPECT_EQ(a.generations, b.generations);
+}
+
+std::vector<ga_options> g3_variants() {
+  std::vector<ga_options> v;
+  for (const auto c : {crossover_method::pcx, crossover_method::undx, crossover_method::spx}) {
+    ga_options o = g3_pcx_options();
+    o.population = 30;
+    o.crossover = c;
+    o.parents = c == crossover_method::spx ? 6 : 3;
+    v.push_back(o);
+  }
+  return v;
+}
+
+TEST(G3Model, AGenerationEvaluatesTheOffspring) {
+  ga_options o = g3_pcx_options();
+  o.offspring = 3;
+  EXPECT_EQ(o.offspring_per_generation(), 3);
+  ellipsoid_function p(5);
+  island_model m(o, islands(2, 1));
+  const auto r = m.run(p, search_box::of(p), generations(40));
+  EXPECT_EQ(r.evaluations, 2 * (o.population + 40 * 3));
+}
+
+TEST(G3Model, SameResultWhateverTheThreadCountAndTopology) {
+  double_sum_function p(6);
+  for (const auto& o : g3_variants()) {
+    for (const auto t : {topology::ring, topology::fully_connected, topology::random}) {
+      SCOPED_TRACE(to_string(o.crossover) + " " + to_string(t));
+      island_model one(o, islands(4, 1, t));
+      island_model three(o, islands(4, 3, t));
+      expect_same(one.run(p, search_box::of(p), generations(300)),
+                  three.run(p, search_box::of(p), generations(300)));
+    }
+  }
+}
+
+TEST(G3Model, ResumeFromACheckpointReachesTheUninterruptedResult) {
+  const auto dir = std::filesystem::temp_directory_path() / "kinevo_ga_g3_checkpoint_test";
+  std::filesystem::create_directories(dir);
+  rosenbrock_function p(5);
+  for (const auto& o : g3_variants()) {
+    SCOPED_TRACE(to_string(o.crossover));
+    island_model m(o, islands(3, 2, topology::random));
+    termination stall = generations(500);
+    stall.stall_generations = 100000;
+    const auto straight = m.run(p, search_box::of(p), stall);
+    run_settings s;
+    s.checkpoint_file = dir / "state.txt";
+    s.checkpoint_every = 100;
+    island_model m2(o, islands(3, 1, topology::random));
+    m2.run(p, search_box::of(p), generations(250), s);  // last checkpoint at 200
+    island_model m3(o, islands(3, 3, topology::random));
+    expect_same(straight, m3.resume(p, dir / "state.txt", stall));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// Deb's rules choose the index parent and the survivors: the best of the population by those
+// rules never worsens from one generation to the next (read from the island's state), and the
+// run ends feasible.
+TEST(G3Model, TheBestNeverWorsensUnderDebsRules) {
+  const testing::cec2006_g06 g06;
+  constraint_options co;
+  co.method = constraint_handling::feasibility;
+  const constrained_objective p(g06, co);
+  ga_options o = g3_pcx_options();
+  o.constraints = constraint_handling::feasibility;
+  island isl;
+  isl.configure(o, 2);
+  isl.start(p, search_box::of(p), 4, 0, 0, nullptr);
+  // (value, violation) of the population's best by Deb's rules.
+  const auto best_of = [&] {
+    std::ostringstream os;
+    isl.save(os);
+    std::istringstream in(os.str());
+    std::string line;
+    std::pair<double, double> best{0.0, std::numeric_limits<double>::infinity()};
+    while (std::getline(in, line)) {
+      if (line.rfind("individual ", 0) != 0) continue;
+      std::istringstream s(line.substr(11));
+      std::string f, v;
+      s >> f >> v;
+      const double fv = std::strtod(f.c_str(), nullptr), vv = std::strtod(v.c_str(), nullptr);
+      if (precedes(fv, vv, best.first, best.second, 0.0)) best = {fv, vv};
+    }
+    return best;
+  };
+  auto last = best_of();
+  for (int g = 1; g <= 5000; ++g) {
+    isl.step(p);
+    const auto now = best_of();
+    ASSERT_FALSE(precedes(last.first, last.second, now.first, now.second, 0.0))
+        << "generation " << g << ": (" << now.first << ", " << now.second << ") after ("
+        << last.first << ", " << last.second << ")";
+    last = now;
+  }
+  EXPECT_EQ(isl.best_violation(), 0.0);
+  EXPECT_TRUE(p.feasible(isl.best_x()));
+  EXPECT_GE(isl.best_value(), testing::cec2006_g06::best_known * (1.0 + 1e-12));
+}
+
+// The rotated ellipsoid of condition 1e6 at n = 5 to 1e-10: the G3-PCX defaults get there.
+TEST(G3Model, ReachesTheOptimumOfARotatedIllConditionedQuadratic) {
+  rotated_ellipsoid_function p(5);
+  island_model m(g3_pcx_options(), islands(1, 1));
+  termination t;
+  t.max_generations = 0;
+  t.max_evaluations = 200000;
+  t.target_value = 1e-10;
+  const auto r = m.run(p, search_box::of(p), t);
+  EXPECT_EQ(r.reason, stop_reason::target) << r.best_value;
+}
+
+}  // namespace
+}  // namespace kinevo::ga
