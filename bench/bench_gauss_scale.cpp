@@ -219,6 +219,13 @@ int main(int argc, char** argv) {
       st.ga.islands = islands;
     }
     if (a == "--weight") st.ga.penalty.weight = std::stod(next());
+    if (a == "--g3-pcx") {
+      st.ga.ga.crossover = kinevo::ga::crossover_method::pcx;
+      st.ga.ga.model = kinevo::ga::generation_model::g3;
+    }
+    if (a == "--parents") st.ga.ga.parents = std::stoi(next());
+    if (a == "--offspring") st.ga.ga.offspring = std::stoi(next());
+    if (a == "--sigma") st.ga.ga.pcx_sigma_zeta = st.ga.ga.pcx_sigma_eta = std::stod(next());
     if (a == "--pop-per-n") st.ga.population_per_coordinate = std::stod(next());
     if (a == "--population") st.ga.ga.population = std::stoi(next());
     if (a == "--de-weight") st.ga.ga.de_weight = std::stod(next());

@@ -135,6 +135,10 @@ struct gauss_ga_options {
   // not near a face, and every residual |A_i a - b_i| is at most that times sum_j |A_ij| (what
   // an acceleration error of that size could leave).
   double tolerance = 1e-9;
+  // The best may move by at most this fraction of the tolerance between the last two runs: the
+  // multiplier loop converges linearly (ratio rho per run), so the error left after the last
+  // run is about change * rho / (1 - rho); 1 trusts rho <= 1/2, 0.25 rho <= 0.8.
+  double change_fraction = 1.0;
   // A row whose residual |A a - b| exceeds this times (1 + |b_i|) after the runs is suspected
   // inconsistent and checked by a run with ten times the weights (Z1 grows with w only then).
   double inconsistency_tolerance = 1e-6;
