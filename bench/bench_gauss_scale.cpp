@@ -19,8 +19,8 @@
 #include "kinevo/ga/island_model.hpp"
 #include "kinevo/gauss/gauss_ga_solver.hpp"
 #include "kinevo/gauss/gauss_objective.hpp"
-#include "kinevo/gauss/mass_scaling.hpp"
 #include "kinevo/gauss/gradient_baselines.hpp"
+#include "kinevo/gauss/mass_scaling.hpp"
 #include "kinevo/mechanics/chain_model.hpp"
 #include "kinevo/mechanics/model.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
@@ -78,9 +78,10 @@ struct measured {
 
 void print_trace(const gauss_ga_solver& ga) {
   for (const auto& r : ga.last_runs()) {
-    fmt::print("  run {:2d}: radius {:.3g}  change {:.3g}  residual {:.3g}  z1 {:.12g}  evals {}{}\n",
-               r.run, r.radii.cwiseAbs().maxCoeff(), r.change, r.max_residual, r.z1,
-               r.evaluations, r.near_face ? "  (face)" : "");
+    fmt::print(
+        "  run {:2d}: radius {:.3g}  change {:.3g}  residual {:.3g}  z1 {:.12g}  evals {}{}\n",
+        r.run, r.radii.cwiseAbs().maxCoeff(), r.change, r.max_residual, r.z1, r.evaluations,
+        r.near_face ? "  (face)" : "");
   }
 }
 
@@ -174,16 +175,19 @@ void inner_experiment(const model& mdl, const settings& st, long long budget) {
   gauss_terms t = gauss_terms::from_system(s, Eigen::VectorXd::Ones(m), Eigen::VectorXd::Zero(m));
   t.weights = st.ga.penalty.weight * row_scales(t.jacobian_sparse, ms);
   const Eigen::VectorXd exact = t.minimiser();
-  const double radius = 4.0 * std::sqrt(2.0 * (exact - t.free_accel).dot(t.mass * (exact - t.free_accel)) + 1e-30);
+  const double radius =
+      4.0 * std::sqrt(2.0 * (exact - t.free_accel).dot(t.mass * (exact - t.free_accel)) + 1e-30);
   const Eigen::VectorXd half = Eigen::VectorXd::Constant(n, radius);
   const gauss_objective obj(t, t.free_accel, half, ms.basis);
   kinevo::ga::ga_options g = st.ga.ga;
-  g.population = std::max(g.population, static_cast<int>(std::ceil(st.ga.population_per_coordinate * n)));
+  g.population =
+      std::max(g.population, static_cast<int>(std::ceil(st.ga.population_per_coordinate * n)));
   kinevo::ga::island_model model(g, st.ga.islands);
   kinevo::ga::termination lim;
   lim.max_generations = 0;
   lim.max_evaluations = budget;
-  const auto r = model.run(obj, kinevo::ga::search_box::around(Eigen::VectorXd::Zero(n), half), lim);
+  const auto r =
+      model.run(obj, kinevo::ga::search_box::around(Eigen::VectorXd::Zero(n), half), lim);
   const Eigen::VectorXd a = obj.acceleration_of(r.best_x);
   const Eigen::VectorXd x_exact = ms.basis.transpose() * (s.mass * (exact - t.free_accel));
   fmt::print("n {} pop {} budget {}: |x - x*| / radius = {:.3g}  (|x*| / radius {:.3g})\n", n,
@@ -286,18 +290,21 @@ int main(int argc, char** argv) {
     }
     const auto flag = [](const measured& m) { return m.ok ? "" : " (not converged)"; };
     if (!ga_runs) {
-      fmt::print("| {} | {} | {} | skipped (n > {}) | - | - | - | - | - | {} | {:.3g} | {:.2g}{} | {} "
-                 "| {:.3g} | {:.2g}{} |\n",
-                 name, s0.coordinates(), s0.constraints(), ga_max_n, cg.evaluations, cg.seconds,
-                 cg.error, flag(cg), nt.evaluations, nt.seconds, nt.error, flag(nt));
+      fmt::print(
+          "| {} | {} | {} | skipped (n > {}) | - | - | - | - | - | {} | {:.3g} | {:.2g}{} | {} "
+          "| {:.3g} | {:.2g}{} |\n",
+          name, s0.coordinates(), s0.constraints(), ga_max_n, cg.evaluations, cg.seconds, cg.error,
+          flag(cg), nt.evaluations, nt.seconds, nt.error, flag(nt));
       std::fflush(stdout);
     }
-    if (ga_runs) fmt::print("| {} | {} | {} | {}{} | {:.3g} | {:.2g} | {} | {:.3g} | {:.2g}{} | {} | {:.3g} | "
-               "{:.2g}{} | {} | {:.3g} | {:.2g}{} |\n",
-               name, s0.coordinates(), s0.constraints(), g.cold.evaluations, flag(g.cold),
-               g.cold.seconds, g.cold.error, median(we), median(ws), werr,
-               wbad > 0 ? fmt::format(" ({} not converged)", wbad) : "", cg.evaluations,
-               cg.seconds, cg.error, flag(cg), nt.evaluations, nt.seconds, nt.error, flag(nt));
+    if (ga_runs)
+      fmt::print(
+          "| {} | {} | {} | {}{} | {:.3g} | {:.2g} | {} | {:.3g} | {:.2g}{} | {} | {:.3g} | "
+          "{:.2g}{} | {} | {:.3g} | {:.2g}{} |\n",
+          name, s0.coordinates(), s0.constraints(), g.cold.evaluations, flag(g.cold),
+          g.cold.seconds, g.cold.error, median(we), median(ws), werr,
+          wbad > 0 ? fmt::format(" ({} not converged)", wbad) : "", cg.evaluations, cg.seconds,
+          cg.error, flag(cg), nt.evaluations, nt.seconds, nt.error, flag(nt));
     std::fflush(stdout);
     const int k = name.rfind("spatial", 0) == 0 ? 1 : 0;
     xg[k].push_back(s0.coordinates());
@@ -324,10 +331,11 @@ int main(int argc, char** argv) {
           growth_exponent(xs[k], ga_warm_e[k]), growth_exponent(xs[k], ga_warm_s[k]));
     }
     if (xg[k].size() >= 2) {
-      fmt::print("{} chains, growth exponents against n: CG evaluations {:.2f}, CG time {:.2f}, "
-                 "Newton time {:.2f}\n",
-                 kind, growth_exponent(xg[k], cg_e[k]), growth_exponent(xg[k], cg_s[k]),
-                 growth_exponent(xg[k], nt_s[k]));
+      fmt::print(
+          "{} chains, growth exponents against n: CG evaluations {:.2f}, CG time {:.2f}, "
+          "Newton time {:.2f}\n",
+          kind, growth_exponent(xg[k], cg_e[k]), growth_exponent(xg[k], cg_s[k]),
+          growth_exponent(xg[k], nt_s[k]));
     }
   }
   return 0;

@@ -148,8 +148,8 @@ warm_multipliers parse_warm_multipliers(const std::string& name) {
   for (auto w : {warm_multipliers::extrapolated, warm_multipliers::least_squares}) {
     if (to_string(w) == name) return w;
   }
-  throw std::invalid_argument(fmt::format(
-      "unknown warm multipliers '{}': use extrapolated or least-squares", name));
+  throw std::invalid_argument(
+      fmt::format("unknown warm multipliers '{}': use extrapolated or least-squares", name));
 }
 
 std::string to_string(cold_box c) {
@@ -332,8 +332,7 @@ gauss_ga_solver::~gauss_ga_solver() = default;
 // when population_per_coordinate asks for another population.
 void gauss_ga_solver::fit_population(int coordinates) {
   ga::ga_options ga = options_.ga;
-  const auto wanted =
-      static_cast<int>(std::ceil(options_.population_per_coordinate * coordinates));
+  const auto wanted = static_cast<int>(std::ceil(options_.population_per_coordinate * coordinates));
   ga.population = std::max(options_.ga.population, wanted);
   if (ga.population == model_->ga().population) return;
   model_ = std::make_unique<ga::island_model>(ga, options_.islands);
@@ -587,8 +586,7 @@ void gauss_ga_solver::predict_multipliers(const constrained_system& system, solv
     estimate_multipliers(system, s.predicted, s.schedule);
     return;
   }
-  if (multiplier_history_.empty() ||
-      multiplier_history_.back().size() != system.constraints()) {
+  if (multiplier_history_.empty() || multiplier_history_.back().size() != system.constraints()) {
     return;
   }
   s.schedule.set_multipliers(predict(multiplier_history_, multiplier_history_.back()));
@@ -688,8 +686,9 @@ void gauss_ga_solver::run_ranges(solve_state& s, box first) {
     // move as well as this run's error.
     double update_move = 0.0;
     if (in_h_norm && m > 0 && options_.box_follows_multipliers) {
-      update_move = s.frame.transpose_times(s.terms.jacobian_sparse.transpose() *
-                                            (s.schedule.multipliers() - lambda_before))
+      update_move = s.frame
+                        .transpose_times(s.terms.jacobian_sparse.transpose() *
+                                         (s.schedule.multipliers() - lambda_before))
                         .norm();
     }
     const bool widen = rec.near_face;
@@ -846,8 +845,8 @@ bool gauss_ga_solver::diagnose_inconsistent(const constrained_system& system,
     const Eigen::VectorXd start = check.search_centre();
     s.start_point = &start;
     const auto res = model_->run(
-        check, ga::search_box::around(check.search_centre(), check.upper_bounds() -
-                                                                  check.search_centre()),
+        check,
+        ga::search_box::around(check.search_centre(), check.upper_bounds() - check.search_centre()),
         lim, s);
     const Eigen::VectorXd best = check.acceleration_of(res.best_x);
     z1_min[k] = t.penalised(best);

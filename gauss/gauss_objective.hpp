@@ -26,12 +26,12 @@ using mechanics::constrained_system;
 
 // The numbers of one Gauss problem, independent of any search box.
 struct gauss_terms {
-  Eigen::MatrixXd mass;         // M (n x n)
-  Eigen::VectorXd free_accel;   // a_f = M^-1 f
-  Eigen::MatrixXd jacobian;     // A (m x n)
-  Eigen::VectorXd rhs;          // b (m)
-  Eigen::VectorXd weights;      // diag(W) (m), all > 0
-  Eigen::VectorXd multipliers;  // lambda (m); zero for the plain penalty of eq. 5.6
+  Eigen::MatrixXd mass;                         // M (n x n)
+  Eigen::VectorXd free_accel;                   // a_f = M^-1 f
+  Eigen::MatrixXd jacobian;                     // A (m x n)
+  Eigen::VectorXd rhs;                          // b (m)
+  Eigen::VectorXd weights;                      // diag(W) (m), all > 0
+  Eigen::VectorXd multipliers;                  // lambda (m); zero for the plain penalty of eq. 5.6
   Eigen::SparseMatrix<double> mass_sparse;      // M, its structural non-zeros
   Eigen::SparseMatrix<double> jacobian_sparse;  // A, likewise
 
@@ -56,10 +56,10 @@ struct gauss_terms {
 // The GA's decision vector x is either the acceleration itself (a = x, box centre +- half_width)
 // or, with an invertible `basis` B, coordinates along B around the centre (a = centre + B x,
 // box +- half_width around 0): the principal axes (orthonormal) or the whitened ones (scaled by
-// lambda^-1/2, so that B^T H B = I). Searching along the principal axes of Z1 (the eigenvectors of H)
-// makes the objective separable, which the GA's coordinate-wise crossover and mutation need
-// once the constraint rows are not aligned with the coordinate axes; the objective's values
-// are unchanged by the rotation.
+// lambda^-1/2, so that B^T H B = I). Searching along the principal axes of Z1 (the eigenvectors of
+// H) makes the objective separable, which the GA's coordinate-wise crossover and mutation need once
+// the constraint rows are not aligned with the coordinate axes; the objective's values are
+// unchanged by the rotation.
 class gauss_objective final : public ga::problem {
  public:
   gauss_objective(const gauss_terms& terms, const Eigen::VectorXd& centre,

@@ -42,8 +42,8 @@ double max_abs(const Eigen::VectorXd& v) {
 // H = M + 2 A^T W A, sparse.
 Eigen::SparseMatrix<double> hessian(const gauss_terms& t) {
   const Eigen::SparseMatrix<double> wa = t.weights.asDiagonal() * t.jacobian_sparse;
-  Eigen::SparseMatrix<double> h = t.mass_sparse + 2.0 * Eigen::SparseMatrix<double>(
-                                                           t.jacobian_sparse.transpose() * wa);
+  Eigen::SparseMatrix<double> h =
+      t.mass_sparse + 2.0 * Eigen::SparseMatrix<double>(t.jacobian_sparse.transpose() * wa);
   h.makeCompressed();
   return h;
 }
@@ -113,12 +113,13 @@ acceleration_result solve_by_gradients(const constrained_system& system,
   const int n = system.coordinates();
   const int m = system.constraints();
   const mass_scaling ms = mass_scaling::of(system);
-  gauss_terms t = gauss_terms::from_system(system, Eigen::VectorXd::Zero(m), Eigen::VectorXd::Zero(m));
+  gauss_terms t =
+      gauss_terms::from_system(system, Eigen::VectorXd::Zero(m), Eigen::VectorXd::Zero(m));
   t.weights = options.weight * row_scales(t.jacobian_sparse, ms);
   const Eigen::SparseMatrix<double> h = hessian(t);
   const block_jacobi p(h, ms);
-  const Eigen::VectorXd base = t.mass_sparse * t.free_accel +
-                               2.0 * (t.jacobian_sparse.transpose() * t.weights.cwiseProduct(t.rhs));
+  const Eigen::VectorXd base = t.mass_sparse * t.free_accel + 2.0 * (t.jacobian_sparse.transpose() *
+                                                                     t.weights.cwiseProduct(t.rhs));
   acceleration_result out;
   Eigen::VectorXd a = t.free_accel;
   bool converged = false;

@@ -24,11 +24,11 @@ std::string to_string(gradient_method m);
 
 struct gradient_baseline_options {
   gradient_method method = gradient_method::conjugate_gradients;
-  double weight = 1e4;             // relative weight, as the GA's default preset
-  int max_outer = 60;              // multiplier updates
-  double inner_tolerance = 1e-4;   // CG: relative residual of each inner solve
+  double weight = 1e4;                // relative weight, as the GA's default preset
+  int max_outer = 60;                 // multiplier updates
+  double inner_tolerance = 1e-4;      // CG: relative residual of each inner solve
   int max_inner_per_coordinate = 10;  // CG iterations per inner solve: this times n
-  double tolerance = 1e-9;         // the GA's stopping rule
+  double tolerance = 1e-9;            // the GA's stopping rule
 
   void validate() const;  // throws std::invalid_argument naming the field
 };

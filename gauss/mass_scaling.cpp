@@ -56,8 +56,7 @@ mass_scaling mass_scaling::of(const mechanics::constrained_system& s) {
       throw std::invalid_argument("gauss objective: the mass matrix is not positive definite");
     }
     // L^-T: the upper-triangular inverse of L^T, column by column.
-    const Eigen::MatrixXd inv_lt =
-        llt.matrixU().solve(Eigen::MatrixXd::Identity(size, size));
+    const Eigen::MatrixXd inv_lt = llt.matrixU().solve(Eigen::MatrixXd::Identity(size, size));
     for (int j = 0; j < size; ++j) {
       for (int i = 0; i <= j; ++i) {
         if (inv_lt(i, j) != 0.0) entries.emplace_back(first + i, first + j, inv_lt(i, j));
