@@ -30,9 +30,24 @@ using mechanics::solve_status;
 // The coordinates a run's GA searches: a = centre + basis x.
 enum class search_axes {
   coordinates,  // x = a itself (the dissertation's GAucsd runs)
-  principal,    // along the eigenvectors of H = M + 2 A^T W A (orthonormal, m/s^2 per unit)
-  whitened,     // along them scaled by lambda_i^-1/2: Z1 = g^T x + 1/2 |x|^2 (H' = I), a sphere
-                // whatever the masses, weights and constraint geometry
+  // x = B^T (a - c), B = blockdiag(L_b^-T) from M's own diagonal blocks (mass_scaling.hpp): the
+  // Gauss function is a unit sphere, the constraint rows are left for the GA to find. The
+  // default: O(nnz) per solve, no factorisation of anything containing A.
+  mass_scaled,
+  // The ablation only, both oracles: they eigen-decompose H = M + 2 A^T W A, which already
+  // determines the minimiser. principal: along its eigenvectors (orthonormal, m/s^2 per unit);
+  // exact_hessian: scaled by lambda_i^-1/2, Z1 = g^T x + 1/2 |x|^2 (H' = I), a sphere on which
+  // one gradient evaluation gives the minimiser.
+  principal,
+  exact_hessian,
+};
+// Where a warm solve's multipliers come from.
+enum class warm_multipliers {
+  // The same stage of the last steps extrapolated like the accelerations (no solve).
+  extrapolated,
+  // The ablation only: least squares A^T lambda = -M (a_pred - a_f) by a column-pivoted QR of
+  // A^T (a coupled factorisation).
+  least_squares,
 };
 // How a cold solve chooses its first box.
 enum class cold_box {
@@ -42,7 +57,10 @@ enum class cold_box {
 };
 std::string to_string(search_axes a);
 std::string to_string(cold_box c);
+std::string to_string(warm_multipliers w);
+// Names: coordinates, mass-scaled, principal, exact-hessian.
 search_axes parse_search_axes(const std::string& name);
+warm_multipliers parse_warm_multipliers(const std::string& name);
 cold_box parse_cold_box(const std::string& name);
 
 struct gauss_ga_options {
@@ -54,9 +72,17 @@ struct gauss_ga_options {
   // and evaluations_per_coordinate * n, so that the work grows linearly with the model.
   long long evaluations_per_run = 6400;
   long long evaluations_per_coordinate = 0;
+  // Individuals per island: at least this times n (0: ga.population always). Rotation-invariant
+  // recombination (DE with crossover rate 1) never leaves the affine hull of the population,
+  // which must therefore have more members than coordinates.
+  double population_per_coordinate = 0.0;
   int max_runs = 5;  // per solve, cold or warm (widening runs included)
 
-  search_axes axes = search_axes::whitened;
+  search_axes axes = search_axes::exact_hessian;
+  warm_multipliers multipliers = warm_multipliers::least_squares;
+  // Report the rank of A and its redundant rows (GIGSP's sweep, a coupled factorisation: a
+  // diagnosis after the solve, off by default).
+  bool diagnose_rank = false;
 
   // Cold start.
   cold_box cold = cold_box::derived;
@@ -73,8 +99,9 @@ struct gauss_ga_options {
   // box: the next run is centred on it and widened by `growth` instead of shrunk.
   double face_fraction = 0.75;
   double growth = 10.0;
-  // Whitened axes: the next box also holds box_margin times the move of the minimiser that
-  // the multiplier update causes (|B^T A^T dlambda|, exact in whitened axes). Without it the
+  // The next box also holds box_margin times the move of the minimiser that the multiplier
+  // update causes: |H'^-1 B^T A^T dlambda| <= |B^T A^T dlambda| whenever B^T H B >= I (mass-scaled
+  // axes; exact in the exact-Hessian ones). Without it the
   // boxes shrink faster than the multipliers converge on models whose rows are coupled
   // (chains, closed loops) and the minimiser leaves the box run after run.
   bool box_follows_multipliers = true;
@@ -108,6 +135,10 @@ struct gauss_ga_options {
   // not near a face, and every residual |A_i a - b_i| is at most that times sum_j |A_ij| (what
   // an acceleration error of that size could leave).
   double tolerance = 1e-9;
+  // The best may move by at most this fraction of the tolerance between the last two runs: the
+  // multiplier loop converges linearly (ratio rho per run), so the error left after the last
+  // run is about change * rho / (1 - rho); 1 trusts rho <= 1/2, 0.25 rho <= 0.8.
+  double change_fraction = 1.0;
   // A row whose residual |A a - b| exceeds this times (1 + |b_i|) after the runs is suspected
   // inconsistent and checked by a run with ten times the weights (Z1 grows with w only then).
   double inconsistency_tolerance = 1e-6;
@@ -121,8 +152,12 @@ struct gauss_ga_options {
   void validate() const;  // throws std::invalid_argument naming the field
 };
 
-// "default": kinevo's real-coded GA in whitened axes, derived boxes, multiplier updates and
-// row-relative weights, a budget linear in n; "thesis": the dissertation's
+// "no-oracle": differential evolution in mass-scaled axes, derived boxes, multiplier updates
+// (extrapolated between warm solves) and row-relative weights, a budget linear in n, no
+// factorisation of anything containing A; converges on the examples and small chains, not yet
+// on chains of 20 links (docs/gauss.md). "exact-hessian": BLX in the whitened eigen-axes of H
+// with least-squares warm multipliers, a direct solver with a GA attached; "default" is still
+// "exact-hessian" until "no-oracle" meets the contract. "thesis": the dissertation's
 // GAucsd settings (16-bit binary genes, population 100, 6400 trials per run, two-point
 // crossover 0.6, mutation 0.001 per bit, W = 1e6 fixed, radii 50, 10, 1, 0.1, 0.01).
 // Throws std::invalid_argument for another name.
@@ -184,6 +219,7 @@ class gauss_ga_solver final : public acceleration_solver {
   std::vector<double> recent_errors_;  // max |a - prediction| of the last warm solves (radius)
   // Accelerations of the last solves, newest last (at most 3 warm_cycle + 1), for prediction.
   std::vector<Eigen::VectorXd> history_;
+  std::vector<Eigen::VectorXd> multiplier_history_;  // the final lambda of the same solves
   long long solves_ = 0;
 
   // Stages of solve() (see the .cpp).
@@ -194,6 +230,8 @@ class gauss_ga_solver final : public acceleration_solver {
   struct solve_state;  // what the stages of one solve share (the .cpp)
   solve_state prepare(const constrained_system& system);
   box first_box(const solve_state& s) const;
+  void predict_multipliers(const constrained_system& system, solve_state& s) const;
+  void fit_population(int coordinates);
   void run_ranges(solve_state& s, box first);
   gauss_run_record judge_run(const solve_state& s, int k, const ga::run_result& r,
                              const Eigen::VectorXd& start, const Eigen::VectorXd& run_centre,
@@ -201,7 +239,8 @@ class gauss_ga_solver final : public acceleration_solver {
                              const Eigen::VectorXd& best, const Eigen::VectorXd& residual,
                              bool& converged) const;
   acceleration_result finish(solve_state& s);
-  Eigen::VectorXd predict(int n) const;
+  Eigen::VectorXd predict(const std::vector<Eigen::VectorXd>& history,
+                          const Eigen::VectorXd& previous) const;
   box warm_box(const Eigen::VectorXd& predicted, const search_frame& frame) const;
   box cold_box_of(const gauss_terms& terms, const Eigen::VectorXd& scales,
                   const search_frame& frame) const;
@@ -210,7 +249,7 @@ class gauss_ga_solver final : public acceleration_solver {
   bool diagnose_inconsistent(const constrained_system& system, const gauss_terms& terms,
                              const Eigen::VectorXd& scales, const Eigen::VectorXd& a,
                              std::uint64_t first_run_index, acceleration_result& out);
-  void remember(const Eigen::VectorXd& a, double prediction_error);
+  void remember(const Eigen::VectorXd& a, const Eigen::VectorXd& lambda, double prediction_error);
   std::vector<gauss_run_record> runs_;
   std::vector<gauss_snapshot> snapshots_;
 };

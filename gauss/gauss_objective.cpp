@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "kinevo/gauss/coupled_factorisations.hpp"
+
 namespace kinevo::gauss {
 
 gauss_terms gauss_terms::from_system(const constrained_system& system, Eigen::VectorXd weights,
@@ -38,7 +40,16 @@ gauss_terms gauss_terms::from_system(const constrained_system& system, Eigen::Ve
   t.rhs = system.rhs;
   t.weights = std::move(weights);
   t.multipliers = std::move(multipliers);
+  t.mass_sparse = t.mass.sparseView();
+  t.jacobian_sparse = t.jacobian.sparseView();
   return t;
+}
+
+Eigen::VectorXd gauss_terms::gradient(const Eigen::VectorXd& a) const {
+  const Eigen::VectorXd r = jacobian_sparse * a - rhs;
+  const Eigen::VectorXd e = a - free_accel;
+  const Eigen::VectorXd lagrange = multipliers + 2.0 * weights.cwiseProduct(r);
+  return mass_sparse * e + jacobian_sparse.transpose() * lagrange;
 }
 
 double gauss_terms::gauss_function(const Eigen::VectorXd& a) const {
@@ -57,6 +68,7 @@ double gauss_terms::augmented(const Eigen::VectorXd& a) const {
 }
 
 Eigen::VectorXd gauss_terms::minimiser() const {
+  note_coupled_factorisation();
   const Eigen::MatrixXd h = mass + 2.0 * jacobian.transpose() * weights.asDiagonal() * jacobian;
   const Eigen::VectorXd rhs_h = mass * free_accel - jacobian.transpose() * multipliers +
                                 2.0 * jacobian.transpose() * weights.cwiseProduct(rhs);
@@ -64,17 +76,47 @@ Eigen::VectorXd gauss_terms::minimiser() const {
 }
 
 Eigen::MatrixXd gauss_objective::principal_axes(const gauss_terms& terms) {
+  note_coupled_factorisation();
   const Eigen::MatrixXd h =
       terms.mass + 2.0 * terms.jacobian.transpose() * terms.weights.asDiagonal() * terms.jacobian;
   return Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(h).eigenvectors();
 }
 
 Eigen::VectorXd gauss_objective::search_centre() const {
-  return basis_.size() == 0 ? centre_ : Eigen::VectorXd::Zero(centre_.size());
+  return basis_.size() == 0 && !scaled_ ? centre_ : Eigen::VectorXd::Zero(centre_.size());
 }
 
 Eigen::VectorXd gauss_objective::acceleration_of(const Eigen::VectorXd& x) const {
+  if (scaled_) return centre_ + sparse_basis_ * x;
   return basis_.size() == 0 ? x : Eigen::VectorXd(centre_ + basis_ * x);
+}
+
+void gauss_objective::check_box(const gauss_terms& terms) const {
+  if (centre_.size() != terms.mass.rows() || half_width_.size() != centre_.size() ||
+      !(half_width_.array() > 0.0).all() || !centre_.allFinite() || !half_width_.allFinite()) {
+    throw std::invalid_argument(
+        "gauss objective: the search box needs a finite centre and a "
+        "positive half width for every coordinate");
+  }
+}
+
+gauss_objective::gauss_objective(const gauss_terms& terms, const Eigen::VectorXd& centre,
+                                 const Eigen::VectorXd& half_width,
+                                 const Eigen::SparseMatrix<double>& basis)
+    : centre_(centre),
+      half_width_(half_width),
+      sparse_(true),
+      scaled_(true),
+      sparse_basis_(basis),
+      mass_(terms.mass_sparse),
+      jacobian_(terms.jacobian_sparse),
+      weights_(terms.weights) {
+  if (basis.rows() != centre.size() || basis.cols() != centre.size()) {
+    throw std::invalid_argument("gauss objective: the basis must be n x n");
+  }
+  check_box(terms);
+  gradient_ = sparse_basis_.transpose() * terms.gradient(centre_);
+  value_at_centre_ = terms.augmented(centre_);
 }
 
 gauss_objective::gauss_objective(const gauss_terms& terms, const Eigen::VectorXd& centre,
@@ -83,11 +125,15 @@ gauss_objective::gauss_objective(const gauss_terms& terms, const Eigen::VectorXd
   if (basis.size() != 0 && (basis.rows() != centre.size() || basis.cols() != centre.size())) {
     throw std::invalid_argument("gauss objective: the basis must be n x n");
   }
-  if (centre.size() != terms.mass.rows() || half_width.size() != centre.size() ||
-      !(half_width.array() > 0.0).all() || !centre.allFinite() || !half_width.allFinite()) {
-    throw std::invalid_argument(
-        "gauss objective: the search box needs a finite centre and a "
-        "positive half width for every coordinate");
+  check_box(terms);
+  if (basis.size() == 0) {  // x = a: the sparse evaluation, d = x - c
+    sparse_ = true;
+    mass_ = terms.mass_sparse;
+    jacobian_ = terms.jacobian_sparse;
+    weights_ = terms.weights;
+    gradient_ = terms.gradient(centre_);
+    value_at_centre_ = terms.augmented(centre_);
+    return;
   }
   const Eigen::MatrixXd& a = terms.jacobian;
   const Eigen::VectorXd residual = a * centre_ - terms.rhs;
@@ -105,10 +151,14 @@ void gauss_objective::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
                                Eigen::Ref<Eigen::VectorXd> values) const {
   // d = x - c per column; g^T d + 1/2 d^T H d as two matrix products over the population.
   Eigen::MatrixXd d;
-  if (basis_.size() == 0) {
+  if (basis_.size() == 0 && !scaled_) {
     d = x.colwise() - centre_;
   } else {
     d = x;
+  }
+  if (sparse_) {
+    evaluate_sparse(d, values);
+    return;
   }
   // Coefficient-wise (lazy) products: a blocked GEMM rounds a column differently depending on
   // how many columns share its panel, and islands evaluate batches of different sizes on
@@ -116,6 +166,28 @@ void gauss_objective::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
   const Eigen::MatrixXd hd = hessian_.lazyProduct(d);
   values.noalias() = (gradient_.transpose().lazyProduct(d)).transpose();
   values += 0.5 * d.cwiseProduct(hd).colwise().sum().transpose();
+}
+
+// g^T d + 1/2 (y^T M y + 2 (A y)^T W (A y)) with y = B d: sparse products column by column, so
+// a candidate's value does not depend on the batch it is evaluated in.
+void gauss_objective::evaluate_sparse(const Eigen::MatrixXd& d,
+                                      Eigen::Ref<Eigen::VectorXd> values) const {
+  Eigen::MatrixXd y;
+  if (scaled_) {
+    y = sparse_basis_ * d;
+  } else {
+    y = d;
+  }
+  const Eigen::MatrixXd my = mass_ * y;
+  const Eigen::MatrixXd ay = jacobian_ * y;
+  values.noalias() = (gradient_.transpose().lazyProduct(d)).transpose();
+  const Eigen::VectorXd curvature_m = y.cwiseProduct(my).colwise().sum().transpose();
+  values += 0.5 * curvature_m;
+  if (ay.rows() > 0) {
+    const Eigen::VectorXd curvature_a =
+        (ay.cwiseAbs2().array().colwise() * weights_.array()).colwise().sum().transpose();
+    values += curvature_a;
+  }
 }
 
 }  // namespace kinevo::gauss

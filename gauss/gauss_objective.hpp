@@ -8,9 +8,14 @@
 //   g = M (c - a_f) + A^T lambda + 2 A^T W (A c - b).
 // The rewrite is exact; it matters because comparing absolute Z1 values (~630 for the double
 // pendulum) cannot resolve accelerations better than about sqrt(eps Z1 / |M|) ~ 1e-7.
+//
+// Evaluation is sparse: with y = B d, d^T H' d = y^T M y + 2 (A y)^T W (A y), so one candidate
+// costs O(nnz(B) + nnz(M) + nnz(A)) and H is never formed (except for a dense basis: the
+// exact-Hessian ablation).
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/SparseCore>
 
 #include "kinevo/ga/problem.hpp"
 #include "kinevo/mechanics/acceleration_solver.hpp"
@@ -21,12 +26,14 @@ using mechanics::constrained_system;
 
 // The numbers of one Gauss problem, independent of any search box.
 struct gauss_terms {
-  Eigen::MatrixXd mass;         // M (n x n)
-  Eigen::VectorXd free_accel;   // a_f = M^-1 f
-  Eigen::MatrixXd jacobian;     // A (m x n)
-  Eigen::VectorXd rhs;          // b (m)
-  Eigen::VectorXd weights;      // diag(W) (m), all > 0
-  Eigen::VectorXd multipliers;  // lambda (m); zero for the plain penalty of eq. 5.6
+  Eigen::MatrixXd mass;                         // M (n x n)
+  Eigen::VectorXd free_accel;                   // a_f = M^-1 f
+  Eigen::MatrixXd jacobian;                     // A (m x n)
+  Eigen::VectorXd rhs;                          // b (m)
+  Eigen::VectorXd weights;                      // diag(W) (m), all > 0
+  Eigen::VectorXd multipliers;                  // lambda (m); zero for the plain penalty of eq. 5.6
+  Eigen::SparseMatrix<double> mass_sparse;      // M, its structural non-zeros
+  Eigen::SparseMatrix<double> jacobian_sparse;  // A, likewise
 
   // a_f from M and f (Cholesky; the diagonal fast path when M is diagonal). Throws
   // std::invalid_argument when M is not positive definite.
@@ -39,23 +46,29 @@ struct gauss_terms {
   double penalised(const Eigen::VectorXd& a) const;
   // Z1 plus lambda^T (A a - b): what the GA minimises.
   double augmented(const Eigen::VectorXd& a) const;
+  // The gradient of `augmented` at a: M (a - a_f) + A^T lambda + 2 A^T W (A a - b), O(nnz).
+  Eigen::VectorXd gradient(const Eigen::VectorXd& a) const;
   // The exact minimiser of `augmented` (H a = M a_f - A^T lambda + 2 A^T W b), for reports
-  // and checks; the GA never uses it.
+  // and checks; the GA never uses it (a counted coupled factorisation).
   Eigen::VectorXd minimiser() const;
 };
 
 // The GA's decision vector x is either the acceleration itself (a = x, box centre +- half_width)
 // or, with an invertible `basis` B, coordinates along B around the centre (a = centre + B x,
 // box +- half_width around 0): the principal axes (orthonormal) or the whitened ones (scaled by
-// lambda^-1/2, so that B^T H B = I). Searching along the principal axes of Z1 (the eigenvectors of H)
-// makes the objective separable, which the GA's coordinate-wise crossover and mutation need
-// once the constraint rows are not aligned with the coordinate axes; the objective's values
-// are unchanged by the rotation.
+// lambda^-1/2, so that B^T H B = I). Searching along the principal axes of Z1 (the eigenvectors of
+// H) makes the objective separable, which the GA's coordinate-wise crossover and mutation need once
+// the constraint rows are not aligned with the coordinate axes; the objective's values are
+// unchanged by the rotation.
 class gauss_objective final : public ga::problem {
  public:
   gauss_objective(const gauss_terms& terms, const Eigen::VectorXd& centre,
                   const Eigen::VectorXd& half_width, const Eigen::MatrixXd& basis = {});
-  // The principal axes of Z1 at these terms: eigenvectors of H = M + 2 A^T W A.
+  // A sparse basis (the mass scaling of mass_scaling.hpp): evaluation in O(nnz).
+  gauss_objective(const gauss_terms& terms, const Eigen::VectorXd& centre,
+                  const Eigen::VectorXd& half_width, const Eigen::SparseMatrix<double>& basis);
+  // The principal axes of Z1 at these terms: eigenvectors of H = M + 2 A^T W A (an oracle:
+  // counted as a coupled factorisation).
   static Eigen::MatrixXd principal_axes(const gauss_terms& terms);
   // The acceleration of a decision vector.
   Eigen::VectorXd acceleration_of(const Eigen::VectorXd& x) const;
@@ -75,11 +88,20 @@ class gauss_objective final : public ga::problem {
   double value_at_centre() const { return value_at_centre_; }
 
  private:
+  void check_box(const gauss_terms& terms) const;
+  void evaluate_sparse(const Eigen::MatrixXd& d, Eigen::Ref<Eigen::VectorXd> values) const;
+
   Eigen::VectorXd centre_;
   Eigen::VectorXd half_width_;
-  Eigen::MatrixXd basis_;     // B (empty: identity)
-  Eigen::MatrixXd hessian_;   // H, or B^T H B
+  Eigen::MatrixXd basis_;     // dense B (empty: identity or the sparse basis)
+  Eigen::MatrixXd hessian_;   // B^T H B for a dense basis only
   Eigen::VectorXd gradient_;  // g at the centre, or B^T g
+  bool sparse_ = false;       // evaluated through the sparse terms below
+  bool scaled_ = false;       // sparse_basis_ is used (otherwise x = a)
+  Eigen::SparseMatrix<double> sparse_basis_;
+  Eigen::SparseMatrix<double> mass_;      // M
+  Eigen::SparseMatrix<double> jacobian_;  // A
+  Eigen::VectorXd weights_;               // diag(W)
   double value_at_centre_ = 0.0;
 };
 

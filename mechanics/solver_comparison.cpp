@@ -112,7 +112,9 @@ std::string solver_comparison::full_report() const {
   }
   for (const auto& a : answers) {
     s += fmt::format("{:<6} {:<13} rank {}", a.name,
-                     a.finite() ? status_name(a.result.status) : "non_finite", a.result.rank);
+                     a.finite() ? status_name(a.result.status) : "non_finite",
+                     // rank < 0: not diagnosed (the GA solver unless asked: the sweep factors A)
+                     a.result.rank < 0 ? std::string("-") : std::to_string(a.result.rank));
     if (reference >= 0 && a.result.acceleration.size() > 0) {
       s += fmt::format("  max |a - a_{}| = {:.3g}",
                        answers[static_cast<std::size_t>(reference)].name, a.max_difference);
@@ -143,7 +145,7 @@ nlohmann::json solver_comparison::to_json() const {
     s["status"] = status_name(a.result.status);
     s["a"] = to_vector(a.result.acceleration);
     s["constraint_force"] = to_vector(a.result.constraint_force);
-    s["rank"] = a.result.rank;
+    s["rank"] = a.result.rank < 0 ? nlohmann::json(nullptr) : nlohmann::json(a.result.rank);
     s["redundant"] = names_of(constraints, a.result.redundant);
     s["inconsistent"] = names_of(constraints, a.result.inconsistent);
     s["message"] = a.result.message;

@@ -65,16 +65,21 @@ TEST(CliSpatial, AccelSolversAgreeOnTheFiveBarAndNameTheRedundantRows) {
   for (const char* name : {"uk", "gigsp", "sl", "kv", "qtz", "ga"}) {
     const auto& s = j["solvers"][name];
     ASSERT_EQ(s["status"], "ok") << name << ": " << s["message"];
-    EXPECT_EQ(s["rank"], 27) << name;
-    EXPECT_EQ(s["redundant"].size(), 7U) << name;
+    if (std::string(name) != "ga") {
+      EXPECT_EQ(s["rank"], 27) << name;
+      EXPECT_EQ(s["redundant"].size(), 7U) << name;
+    }
     const auto a = s["a"].get<std::vector<double>>();
     ASSERT_EQ(a.size(), reference.size()) << name;
     for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], reference[i], 1e-8) << name;
   }
-  // The sweeps in row order (and the GA, which reports GIGSP's sweep) drop the later rows.
-  for (const char* name : {"uk", "gigsp", "sl", "ga"}) {
+  // The sweeps in row order drop the later rows. The GA's default does not diagnose the rank
+  // (GIGSP's sweep factors A, which the oracle-free default may not use): rank null.
+  for (const char* name : {"uk", "gigsp", "sl"}) {
     EXPECT_EQ(j["solvers"][name]["redundant"], redundant_rows) << name;
   }
+  EXPECT_TRUE(j["solvers"]["ga"]["rank"].is_null());
+  EXPECT_TRUE(j["solvers"]["ga"]["redundant"].empty());
   EXPECT_EQ(j["solvers"]["lm"]["status"], "singular");
   EXPECT_TRUE(j["solvers"]["lm"]["a"].empty());
 }

@@ -50,6 +50,7 @@ std::vector<step_record> three_states(const model& m) {
 acceleration_result cold_ga(const constrained_system& sys, int max_runs = 0) {
   auto options = gauss_ga_preset("default");
   options.islands.seed = 1;
+  options.diagnose_rank = true;  // the rank and redundant rows are a diagnosis, asked for here
   if (max_runs > 0) options.max_runs = max_runs;
   gauss_ga_solver ga(options);
   return ga.solve(sys);
@@ -88,9 +89,9 @@ TEST(gauss_spatial_fivebar, agrees_with_the_direct_solvers_and_names_the_redunda
       EXPECT_LT(max_abs(r.acceleration - gigsp.acceleration), 1e-8) << what;
     } else {
       EXPECT_EQ(r.status, solve_status::not_converged) << what;
-      EXPECT_NE(r.message.find("not converged after 12 runs"), std::string::npos) << r.message;
+      EXPECT_NE(r.message.find("not converged after"), std::string::npos) << r.message;
     }
-    expect_agreement(sys, cold_ga(sys, 20), gigsp, what + ", max_runs 20");
+    expect_agreement(sys, cold_ga(sys, 120), gigsp, what + ", max_runs 120");
   }
 }
 

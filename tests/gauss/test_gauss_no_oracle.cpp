@@ -1,0 +1,171 @@
+// The default "ga" solver is a GA, not a direct solver with a GA attached: it may scale by M's
+// own blocks and weigh rows by their norms, but it never factors or eigen-decomposes anything
+// containing the constraint rows A (H = M + 2 A^T W A, A M^-1 A^T, A) and never solves for the
+// multipliers by least squares. Every such decomposition in gauss/ goes through the counted
+// hook of coupled_factorisations.hpp; these tests solve the example models, planar and spatial
+// chains and random SPD systems with the default preset and assert that the count does not
+// move, and that the answers still match GIGSP (an independent direct solver) to 1e-9. Where a
+// budget is too small it must say so: not_converged, never a wrong ok.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+#include <random>
+#include <string>
+
+#include "kinevo/gauss/coupled_factorisations.hpp"
+#include "kinevo/gauss/gauss_ga_solver.hpp"
+#include "kinevo/gauss/gauss_objective.hpp"
+#include "kinevo/gauss/mass_scaling.hpp"
+#include "kinevo/mechanics/chain_model.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
+
+namespace {
+
+using namespace kinevo::mechanics;
+using namespace kinevo::gauss;
+
+double scaled_error(const Eigen::VectorXd& a, const Eigen::VectorXd& ref) {
+  return (a - ref).cwiseAbs().maxCoeff() / std::max(1.0, ref.cwiseAbs().maxCoeff());
+}
+
+constrained_system initial_system(const model& m) {
+  return m.evaluate(m.initial_positions(), m.initial_velocities(), 0.0);
+}
+
+// A default cold solve: no coupled factorisation, and GIGSP's answer to 1e-9.
+void expect_oracle_free_match(const constrained_system& s, const std::string& what,
+                              std::uint64_t seed = 1) {
+  const acceleration_result ref = make_solver("gigsp")->solve(s);
+  ASSERT_EQ(ref.status, solve_status::ok) << what;
+  gauss_ga_options o = gauss_ga_preset("default");
+  o.islands.seed = seed;
+  gauss_ga_solver ga(o);
+  const long long before = coupled_factorisations();
+  const acceleration_result r = ga.solve(s);
+  EXPECT_EQ(coupled_factorisations(), before) << what << ": the default path factored A";
+  EXPECT_EQ(r.status, solve_status::ok) << what << ": " << r.message;
+  ASSERT_EQ(r.acceleration.size(), s.coordinates()) << what;
+  EXPECT_LE(scaled_error(r.acceleration, ref.acceleration), 1e-9)
+      << what << " (" << r.runs << " runs, " << r.evaluations << " evaluations)";
+}
+
+TEST(gauss_no_oracle, the_hook_sees_the_exact_hessian_ablation) {
+  const model m = load_model(std::string(KINEVO_EXAMPLES) + "/double_pendulum.toml");
+  gauss_ga_solver ga(gauss_ga_preset("exact-hessian"));
+  const long long before = coupled_factorisations();
+  const acceleration_result r = ga.solve(initial_system(m));
+  EXPECT_EQ(r.status, solve_status::ok) << r.message;
+  EXPECT_GT(coupled_factorisations(), before);
+}
+
+TEST(gauss_no_oracle, every_example_model) {
+  int solved = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(KINEVO_EXAMPLES)) {
+    if (entry.path().extension() != ".toml") continue;
+    const std::string name = entry.path().stem().string();
+    if (name.find("inconsistent") != std::string::npos) continue;  // refused, not solved
+    std::optional<model> m;
+    try {
+      m.emplace(load_model(entry.path()));
+    } catch (const std::exception&) {
+      continue;  // an optimisation problem or a cam, not a mechanism model
+    }
+    const constrained_system s = initial_system(*m);
+    if (make_solver("gigsp")->solve(s).status != solve_status::ok) continue;
+    expect_oracle_free_match(s, name);
+    ++solved;
+  }
+  EXPECT_GE(solved, 10);
+}
+
+TEST(gauss_no_oracle, planar_chains_2_to_20) {
+  for (int links = 2; links <= 20; ++links) {
+    chain_options c;
+    c.links = links;
+    const model m = load_model_from_string(chain_model_text(c), "chain");
+    expect_oracle_free_match(initial_system(m), fmt::format("planar chain of {}", links));
+  }
+}
+
+TEST(gauss_no_oracle, spatial_chains_2_to_10) {
+  for (int links = 2; links <= 10; ++links) {
+    chain_options c;
+    c.links = links;
+    c.spatial = true;
+    const model m = load_model_from_string(chain_model_text(c), "chain");
+    expect_oracle_free_match(initial_system(m), fmt::format("spatial chain of {}", links));
+  }
+}
+
+// A budget too small for the model is reported (status, message), never a wrong ok.
+TEST(gauss_no_oracle, too_small_a_budget_is_reported_not_converged) {
+  chain_options c;
+  c.links = 20;
+  const model m = load_model_from_string(chain_model_text(c), "chain");
+  const constrained_system s = initial_system(m);
+  gauss_ga_options o = gauss_ga_preset("default");
+  o.max_runs = 4;
+  gauss_ga_solver ga(o);
+  const acceleration_result r = ga.solve(s);
+  EXPECT_EQ(r.status, solve_status::not_converged);
+  EXPECT_NE(r.message.find("not converged after 4 runs"), std::string::npos) << r.message;
+}
+
+// Full SPD M (one block: factoring M alone is allowed) and a redundant row.
+TEST(gauss_no_oracle, random_spd_systems_with_redundant_rows) {
+  std::mt19937 rng(7);
+  std::normal_distribution<double> normal;
+  int trial = 0;
+  for (const int n : {3, 6, 10, 16}) {
+    const int m = std::max(1, n / 2);
+    constrained_system s;
+    const Eigen::MatrixXd r = Eigen::MatrixXd::NullaryExpr(n, n, [&] { return normal(rng); });
+    s.mass = r * r.transpose() + 0.05 * n * Eigen::MatrixXd::Identity(n, n);
+    s.force = Eigen::VectorXd::NullaryExpr(n, [&] { return 10.0 * normal(rng); });
+    Eigen::MatrixXd a(m + 1, n);
+    a.topRows(m) = Eigen::MatrixXd::NullaryExpr(m, n, [&] { return normal(rng); });
+    a.row(m) = a.row(0) + 0.5 * a.row(m - 1);
+    s.jacobian = a;
+    s.rhs = a * Eigen::VectorXd::NullaryExpr(n, [&] { return normal(rng); });
+    std::vector<std::string> names;
+    for (int k = 0; k <= m; ++k) names.push_back(fmt::format("c{}", k));
+    s.constraint_names = names;
+    expect_oracle_free_match(s, fmt::format("random n = {}", n),
+                             static_cast<std::uint64_t>(++trial));
+  }
+}
+
+// The sparse evaluation equals the dense quadratic form g^T d + 1/2 d^T H d.
+TEST(gauss_no_oracle, sparse_evaluation_equals_the_quadratic_form) {
+  chain_options c;
+  c.links = 4;
+  c.spatial = true;
+  const model m = load_model_from_string(chain_model_text(c), "chain");
+  const constrained_system s = initial_system(m);
+  const Eigen::VectorXd w = Eigen::VectorXd::Constant(s.constraints(), 30.0);
+  const Eigen::VectorXd lambda = Eigen::VectorXd::LinSpaced(s.constraints(), -1.0, 2.0);
+  const gauss_terms t = gauss_terms::from_system(s, w, lambda);
+  const mass_scaling ms = mass_scaling::of(s);
+  const int n = s.coordinates();
+  const Eigen::VectorXd centre = Eigen::VectorXd::LinSpaced(n, -0.3, 0.7);
+  const gauss_objective obj(t, centre, Eigen::VectorXd::Ones(n), ms.basis);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const Eigen::MatrixXd x = Eigen::MatrixXd::NullaryExpr(n, 5, [&] { return u(rng); });
+  Eigen::VectorXd values(5);
+  obj.evaluate(x, values);
+  const Eigen::MatrixXd b = Eigen::MatrixXd(ms.basis);
+  EXPECT_LT((b.transpose() * s.mass * b - Eigen::MatrixXd::Identity(n, n)).norm(), 1e-10);
+  for (int j = 0; j < 5; ++j) {
+    const Eigen::VectorXd a = centre + b * x.col(j);
+    const double expected = t.augmented(a) - t.augmented(centre);
+    EXPECT_NEAR(values(j), expected, 1e-9 * (1.0 + std::abs(expected))) << j;
+  }
+}
+
+}  // namespace
