@@ -7,6 +7,7 @@
 #include <numbers>
 #include <optional>
 
+#include "kinevo/core/numbers.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
 #include "kinevo/symbolic/expression_context.hpp"
@@ -15,7 +16,6 @@ namespace kinevo::analysis {
 
 namespace {
 
-constexpr double degree = std::numbers::pi / 180.0;
 constexpr std::size_t max_points = 10'000;
 
 // Where a node is, for messages: "file:line: field".

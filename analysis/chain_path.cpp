@@ -7,14 +7,14 @@
 #include <limits>
 #include <numbers>
 
+#include "kinevo/core/numbers.hpp"
+#include "kinevo/io/json_number.hpp"
 #include "kinevo/io/option_error.hpp"
 #include "kinevo/io/svg_plot.hpp"
 
 namespace kinevo::analysis {
 
 namespace {
-
-constexpr double degree = std::numbers::pi / 180.0;
 
 double max_abs(const Eigen::VectorXd& v) {
   return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff();
@@ -25,14 +25,10 @@ double shown(double v, bool angle) {
   return angle ? v / degree : v;
 }
 
-nlohmann::json json_number(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
-}
-
 nlohmann::json json_vector(const Eigen::VectorXd& v, const std::vector<bool>& angle, bool convert) {
   nlohmann::json j = nlohmann::json::array();
   for (Eigen::Index i = 0; i < v.size(); ++i) {
-    j.push_back(json_number(convert ? shown(v[i], angle[static_cast<std::size_t>(i)]) : v[i]));
+    j.push_back(io::json_number(convert ? shown(v[i], angle[static_cast<std::size_t>(i)]) : v[i]));
   }
   return j;
 }
@@ -252,7 +248,7 @@ nlohmann::json chain_path_result::to_json() const {
     q["qddot"] = json_vector(p.qddot, joint_is_angle, false);
     q["iterations"] = p.iterations;
     q["status"] = to_string(p.status);
-    q["sigma_ratio"] = json_number(p.sigma_ratio);
+    q["sigma_ratio"] = io::json_number(p.sigma_ratio);
     if (!p.residual.empty()) q["residual"] = p.residual;
     pts.push_back(std::move(q));
   }

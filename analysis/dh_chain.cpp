@@ -6,10 +6,11 @@
 
 #include <fmt/format.h>
 
+#include "kinevo/core/numbers.hpp"
+
 namespace kinevo::analysis {
 
 dh_link dh_row(double a, double b, double alpha_deg, pair_kind pair, double theta_deg) {
-  constexpr double degree = std::numbers::pi / 180.0;
   return {a, b, alpha_deg * degree, theta_deg * degree, pair};
 }
 

@@ -14,8 +14,6 @@ namespace kinevo::analysis {
 
 namespace {
 
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-
 // Principal moments closer than this (relative to I3) are treated as repeated: the Householder
 // null vector of A - I 1 is then ill-conditioned (its error grows as eps / gap) and any body-fixed
 // frame serves as well, so the frame is built from the points as in Part I, eqs. (12)-(13).
@@ -200,9 +198,9 @@ finite_screw_result finite_screw(const std::vector<Eigen::Vector3d>& p,
   require_point_pairs(p.size(), p_prime.size(), "finite screw", "second position");
   finite_screw_result r;
   r.labels = point_labels(std::move(labels), p.size());
-  r.axis = r.point = Eigen::Vector3d::Constant(nan);
-  r.angle = r.slide = nan;
-  r.e_frame = r.f_frame = r.rotation_e = r.rotation = Eigen::Matrix3d::Constant(nan);
+  r.axis = r.point = Eigen::Vector3d::Constant(not_a_number);
+  r.angle = r.slide = not_a_number;
+  r.e_frame = r.f_frame = r.rotation_e = r.rotation = Eigen::Matrix3d::Constant(not_a_number);
 
   const second_moment m = second_moment_of(p), mp = second_moment_of(p_prime);
   r.centroid = m.centroid;

@@ -13,8 +13,6 @@ namespace kinevo::analysis {
 
 namespace {
 
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-
 // omega from the 3n x 3 system -[p_i - c]x omega = pdot_i - v by Householder least squares.
 // Its normal matrix is the second-moment tensor A, so it is singular exactly for collinear
 // points, whatever the frame's orientation.
@@ -40,8 +38,8 @@ instant_screw_result instant_screw(const std::vector<Eigen::Vector3d>& p,
   require_point_pairs(p.size(), pdot.size(), "instant screw", "velocity");
   instant_screw_result r;
   r.labels = point_labels(std::move(labels), p.size());
-  r.omega = r.axis = r.point = r.point_min_norm = Eigen::Vector3d::Constant(nan);
-  r.rate = r.slide_rate = nan;
+  r.omega = r.axis = r.point = r.point_min_norm = Eigen::Vector3d::Constant(not_a_number);
+  r.rate = r.slide_rate = not_a_number;
 
   const second_moment m = second_moment_of(p);
   r.centroid = m.centroid;

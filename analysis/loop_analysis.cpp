@@ -7,19 +7,16 @@
 #include <limits>
 #include <numbers>
 
+#include "kinevo/core/numbers.hpp"
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/json_number.hpp"
 #include "kinevo/io/svg_plot.hpp"
 
 namespace kinevo::analysis {
 
 namespace {
 
-constexpr double degree = std::numbers::pi / 180.0;
 constexpr std::size_t max_listed_failures = 100;
-
-nlohmann::json json_number(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
-}
 
 // Transmission angles folded to [0, 180] deg (the sense of the angle does not matter).
 struct transmission_range {
@@ -111,17 +108,17 @@ nlohmann::json loop_analysis::to_json() const {
           {{"kind", s.mobility.kind}, {"description", s.mobility.description}, {"limits", limits}}},
          {"dead_points", count_status(s, loop_status::dead_point)},
          {"out_of_range", count_status(s, loop_status::out_of_range)},
-         {"min_transmission_deg", json_number(mu.min_deg)},
-         {"max_transmission_deg", json_number(mu.max_deg)}});
+         {"min_transmission_deg", io::json_number(mu.min_deg)},
+         {"max_transmission_deg", io::json_number(mu.max_deg)}});
   }
   if (!stages.empty() && !motion.empty()) {
     const stage_result& last = stages.back();
     const loop_state& st = last.states.back();
     nlohmann::json fin{{"t", motion.back().t}, {"status", to_string(st.status)}};
     for (std::size_t o = 0; o < st.outputs.size(); ++o) {
-      fin[last.output_names[o]] = {json_number(st.outputs[o].value),
-                                   json_number(st.outputs[o].rate),
-                                   json_number(st.outputs[o].accel)};
+      fin[last.output_names[o]] = {io::json_number(st.outputs[o].value),
+                                   io::json_number(st.outputs[o].rate),
+                                   io::json_number(st.outputs[o].accel)};
     }
     j["final"] = fin;
   }

@@ -11,14 +11,13 @@
 #include "kinevo/analysis/rprr_loop.hpp"
 #include "kinevo/analysis/rrrp_loop.hpp"
 #include "kinevo/analysis/rrrr_loop.hpp"
+#include "kinevo/core/numbers.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
 
 namespace kinevo::analysis {
 
 namespace {
-
-constexpr double degree = std::numbers::pi / 180.0;
 
 // Reads the fields of one TOML table, naming the file, line and field in every error.
 class table_reader {

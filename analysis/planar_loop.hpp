@@ -8,9 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/core/numbers.hpp"
+
 namespace kinevo::analysis {
 
-inline constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
+// Relative round-off accepted at a limit position (|cos| or |sin| of a closure angle just past 1,
+// the double root of a quadratic).
+inline constexpr double limit_round_off = 1e-12;
+// Below this |sine| (or cosine) of the transmission angle a loop is at a dead point: at a limit
+// computed in floating point it is about sqrt(round-off), not 0.
+inline constexpr double dead_point_tolerance = 1e-7;
 
 // The input at one time: value (angle or length), its first and second time derivatives.
 struct motion_sample {

@@ -9,11 +9,6 @@
 
 namespace kinevo::analysis {
 
-namespace {
-constexpr double round_off = 1e-12;       // accepted beyond |cos psi| = 1 at the stroke ends
-constexpr double dead_point_sine = 1e-7;  // |sin g| below: cylinder and link aligned
-}  // namespace
-
 void rprr_dimensions::validate() const {
   io::require_real("a1", a1, io::positive());
   io::require_real("a2", a2, io::positive());
@@ -28,12 +23,12 @@ loop_state rprr_loop::state_at(const motion_sample& in) const {
   loop_state s;
   const double a = in.value, a1 = d_.a1, a2 = d_.a2;
   const double cos_psi = (a * a - a1 * a1 - a2 * a2) / (2.0 * a1 * a2);  // eq. (27)
-  if (!(a > 0.0) || !(std::abs(cos_psi) <= 1.0 + round_off)) return s;
+  if (!(a > 0.0) || !(std::abs(cos_psi) <= 1.0 + limit_round_off)) return s;
   const double psi = d_.branch * std::acos(std::clamp(cos_psi, -1.0, 1.0));
   const double theta = std::atan2(a2 * std::sin(psi), a2 * std::cos(psi) + a1);  // eq. (28)
   const double g = psi - theta;
   s.transmission_angle = wrap_angle(g);
-  if (std::abs(std::sin(g)) < dead_point_sine) {
+  if (std::abs(std::sin(g)) < dead_point_tolerance) {
     s.status = loop_status::dead_point;
     s.outputs = {{wrap_angle(psi)}, {wrap_angle(theta)}};
     return s;

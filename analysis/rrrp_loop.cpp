@@ -10,11 +10,6 @@
 
 namespace kinevo::analysis {
 
-namespace {
-constexpr double round_off = 1e-12;         // accepted beyond |sin phi| = 1 at the limits
-constexpr double dead_point_cosine = 1e-7;  // |cos phi| below: coupler normal to the slide
-}  // namespace
-
 void rrrp_dimensions::validate() const {
   io::require_real("a1", a1, io::any_finite());
   io::require_real("a2", a2, io::positive());
@@ -30,13 +25,13 @@ loop_state rrrp_loop::state_at(const motion_sample& in) const {
   loop_state s;
   const double psi = in.value, a1 = d_.a1, a2 = d_.a2, a3 = d_.a3;
   const double sin_phi = (a1 + a2 * std::sin(psi)) / a3;  // eq. (35), sign fixed
-  if (!(std::abs(sin_phi) <= 1.0 + round_off)) return s;
+  if (!(std::abs(sin_phi) <= 1.0 + limit_round_off)) return s;
   const double base = std::asin(std::clamp(sin_phi, -1.0, 1.0));
   const double phi = d_.branch > 0 ? base : std::numbers::pi - base;
   const double cp = std::cos(phi), sp = std::sin(phi), cs = std::cos(psi), ss = std::sin(psi);
   const double a = a2 * cs + a3 * cp;  // eq. (34a)
   s.transmission_angle = wrap_angle(std::numbers::pi / 2 - phi);
-  if (std::abs(cp) < dead_point_cosine) {
+  if (std::abs(cp) < dead_point_tolerance) {  // coupler normal to the slide
     s.status = loop_status::dead_point;
     s.outputs = {{wrap_angle(phi)}, {a}};
     return s;

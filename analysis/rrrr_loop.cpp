@@ -12,12 +12,6 @@ namespace kinevo::analysis {
 
 namespace {
 
-// Relative round-off accepted at a limit position (the double root of a quadratic).
-constexpr double round_off = 1e-12;
-// Below this |sin(phi - theta)| the coupler and output link are aligned: a dead point (at a
-// limit computed in floating point it is about sqrt(round-off), not 0).
-constexpr double dead_point_sine = 1e-7;
-
 double coupler_angle(const rrrr_dimensions& d, double psi, double phi) {
   // theta from the loop itself; it satisfies eq. (18) (reference: derived, checked).
   return std::atan2(d.a4 * std::sin(phi) - d.a2 * std::sin(psi),
@@ -77,7 +71,7 @@ std::vector<double> rrrr_output_roots(const rrrr_dimensions& d, double psi) {
   const double c = k1 - k2 + (1.0 + k3) * std::cos(psi);  // eq. (5c)
   double disc = b * b - 4.0 * a * c;
   // A limit position computed in floating point may give a discriminant of -1e-16: a double root.
-  if (disc < 0.0 && disc > -round_off * (b * b + std::abs(4.0 * a * c))) disc = 0.0;
+  if (disc < 0.0 && disc > -limit_round_off * (b * b + std::abs(4.0 * a * c))) disc = 0.0;
   if (disc < 0.0) return {};
   // q = A T1 of eq. (7a) (fixed sign); T2 = C/q is eq. (7b) without the cancellation of the
   // textbook formula, and stays finite when A -> 0 (T1 -> infinity, phi1 -> pi).
@@ -114,7 +108,8 @@ loop_state rrrr_loop::state_at(const motion_sample& in) const {
     theta = coupler_angle(d_, psi, phi);
   }
   s.transmission_angle = wrap_angle(phi - theta);  // eq. (25), fixed: mu = phi - theta
-  const bool dead = std::abs(std::sin(phi - theta)) < dead_point_sine;
+  const bool dead =
+      std::abs(std::sin(phi - theta)) < dead_point_tolerance;  // coupler and output link aligned
   s.status = dead ? loop_status::dead_point : loop_status::ok;
   if (dead) {
     s.outputs = {{wrap_angle(phi)}, {wrap_angle(theta)}, {}, {}};

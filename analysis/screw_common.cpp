@@ -171,10 +171,6 @@ std::string format_matrix(const Eigen::Matrix3d& m, const std::string& indent) {
   return s;
 }
 
-nlohmann::json json_number(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
-}
-
 nlohmann::json json_vector(const Eigen::Vector3d& v) {
   nlohmann::json j = nlohmann::json::array();
   for (int i = 0; i < 3; ++i) j.push_back(json_number(v(i)));

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "kinevo/analysis/rotation_invariants.hpp"
+#include "kinevo/core/numbers.hpp"
+#include "kinevo/io/json_number.hpp"
 
 namespace kinevo::analysis {
 
@@ -108,7 +110,7 @@ std::vector<double> point_labels(std::vector<double> labels, std::size_t n);
 // Reporting helpers: "(x, y, z)" with 10 significant digits, and JSON arrays (NaN as null).
 std::string format_vector(const Eigen::Vector3d& v);
 std::string format_matrix(const Eigen::Matrix3d& m, const std::string& indent);
-nlohmann::json json_number(double x);
+using io::json_number;
 nlohmann::json json_vector(const Eigen::Vector3d& v);
 nlohmann::json json_matrix(const Eigen::Matrix3d& m);
 

@@ -123,7 +123,7 @@ CLI::App* add_loop(CLI::App& sub, const char* name, const char* description, Arg
   return app;
 }
 
-struct chain_args : output_args {
+struct loop_chain_args : output_args {
   std::string file;
   int run() const {
     const an::chain_file f = an::read_chain_file(file);
@@ -131,7 +131,7 @@ struct chain_args : output_args {
   }
 };
 
-const command_registration registration(
+const command_registration loop_registration(
     10, "loop", "Single-loop planar analysers (RESC11-13) and chains of them",
     [](CLI::App& sub) -> std::function<int()> {
       sub.require_subcommand(1);
@@ -156,7 +156,7 @@ const command_registration registration(
       c3->add_option("--a2", r3->dims.a2, "Crank length")->required();
       c3->add_option("--a3", r3->dims.a3, "Coupler length")->required();
 
-      auto ch = std::make_shared<chain_args>();
+      auto ch = std::make_shared<loop_chain_args>();
       CLI::App* cc = sub.add_subcommand("chain", "Coupled loops described in a TOML file");
       cc->add_option("file", ch->file, "Chain file ([motion] and [[loop]] tables)")->required();
       add_loop_output(*cc, *ch);

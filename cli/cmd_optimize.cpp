@@ -281,7 +281,7 @@ void add_output_options(CLI::App& sub, optimize_cli& c) {
   sub.add_flag("--print-hex", c.print_hex, "Print the best point in hex floats (tests)")->group("");
 }
 
-const command_registration registration(
+const command_registration optimize_registration(
     50, "optimize",
     "Minimise a built-in test function or a problem file with the island-model GA "
     "(or SANLSU gradient projection)",

@@ -190,7 +190,7 @@ int run_on_rank(const std::function<int()>& run) {
   }
 }
 
-const command_registration registration(
+const command_registration synth_registration(
     55, "synth", "Linkage synthesis: four-bar and RSSR function generators, RR dyad guidance",
     [](CLI::App& sub) -> std::function<int()> {
       sub.require_subcommand(1);

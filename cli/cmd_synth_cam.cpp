@@ -42,7 +42,7 @@ int run_cam(const cam_args& a) {
   return exit_ok;
 }
 
-const command_registration registration(
+const command_registration synth_cam_registration(
     56, "cam",
     "Optimal cam synthesis: translating roller, oscillating roller and flat-face followers",
     [](CLI::App& sub) -> std::function<int()> {

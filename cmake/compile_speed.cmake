@@ -19,15 +19,26 @@ if(KINEVO_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   endif()
 endif()
 
-# Unity builds: a test executable is compiled in batches of files (one compiler run per batch),
-# which shares the headers' parsing and the template instantiations of a batch.
+# Unity builds: a target is compiled in batches of files (one compiler run per batch), which
+# parses the heavy headers (Eigen, GiNaC, CLI11, nlohmann-json) once per batch and shares the
+# template instantiations the files of a batch have in common. The libraries, the executable and
+# the Python module use them by default; the tests when KINEVO_UNITY_TESTS is on. A batch must
+# compile as one file: no two files of a target may define the same helper name at namespace
+# scope (shared helpers live in one header: core/, io/json_number.hpp, ...).
+option(KINEVO_UNITY "Unity builds of the libraries, the executable and the Python module" ON)
+set(KINEVO_UNITY_BATCH_LIBS 8 CACHE STRING "Files per unity batch of a library or the executable")
 option(KINEVO_UNITY_TESTS "Unity builds of the test executables (needs unique helper names)" OFF)
 set(KINEVO_UNITY_BATCH 8 CACHE STRING "Files per unity batch of a test executable")
-function(kinevo_unity_build target)
-  if(KINEVO_UNITY_TESTS)
-    set_target_properties(${target} PROPERTIES UNITY_BUILD ON
-                                               UNITY_BUILD_BATCH_SIZE ${KINEVO_UNITY_BATCH})
+function(kinevo_unity_batches target enabled batch)
+  if(${enabled})
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${batch})
   endif()
+endfunction()
+function(kinevo_unity_build target)  # a test executable
+  kinevo_unity_batches(${target} KINEVO_UNITY_TESTS ${KINEVO_UNITY_BATCH})
+endfunction()
+function(kinevo_unity_library target)  # a library, the executable, the Python module
+  kinevo_unity_batches(${target} KINEVO_UNITY ${KINEVO_UNITY_BATCH_LIBS})
 endfunction()
 
 # Every buildsystem target defined in `dir` and its subfolders, into `out`.

@@ -34,12 +34,6 @@ std::string hex_of(std::uint64_t v) {
   return buf;
 }
 
-std::string hex_float(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%a", v);
-  return buf;
-}
-
 std::string format_body(const checkpoint_contents& c) {
   std::ostringstream os;
   os << magic << ' ' << version << '\n';
@@ -59,6 +53,12 @@ std::string format_body(const checkpoint_contents& c) {
 }
 
 }  // namespace
+
+std::string hex_float(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%a", v);
+  return buf;
+}
 
 std::string checkpoint_where(const std::filesystem::path& path, int line) {
   return path.string() + ":" + std::to_string(line) + ": ";

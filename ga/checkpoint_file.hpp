@@ -46,6 +46,10 @@ checkpoint_contents read_checkpoint_file(const std::filesystem::path& path, int 
 void write_checksummed_text(const std::filesystem::path& path, const std::string& body);
 std::string read_checksummed_text(const std::filesystem::path& path, const std::string& magic);
 
+// v in C's hexadecimal floating-point form ("%a"): exact, so a resumed run reads back the very
+// double it wrote.
+std::string hex_float(double v);
+
 // "file:line: " prefix used by every checkpoint message.
 std::string checkpoint_where(const std::filesystem::path& path, int line);
 

@@ -2,15 +2,9 @@
 
 #include <Eigen/QR>
 #include <cmath>
+#include <numbers>
 
 namespace kinevo::ga {
-
-namespace {
-constexpr double two_pi = 6.283185307179586;
-Eigen::VectorXd constant(int n, double v) {
-  return Eigen::VectorXd::Constant(n, v);
-}
-}  // namespace
 
 Eigen::MatrixXd fixed_rotation(int n) {
   Eigen::MatrixXd a(n, n);
@@ -26,10 +20,10 @@ Eigen::MatrixXd fixed_rotation(int n) {
 }
 
 Eigen::VectorXd ellipsoid_function::lower_bounds() const {
-  return constant(n_, -10.0);
+  return Eigen::VectorXd::Constant(n_, -10.0);
 }
 Eigen::VectorXd ellipsoid_function::upper_bounds() const {
-  return constant(n_, 10.0);
+  return Eigen::VectorXd::Constant(n_, 10.0);
 }
 void ellipsoid_function::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
                                   Eigen::Ref<Eigen::VectorXd> values) const {
@@ -41,10 +35,10 @@ void ellipsoid_function::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
 }
 
 Eigen::VectorXd double_sum_function::lower_bounds() const {
-  return constant(n_, -10.0);
+  return Eigen::VectorXd::Constant(n_, -10.0);
 }
 Eigen::VectorXd double_sum_function::upper_bounds() const {
-  return constant(n_, 10.0);
+  return Eigen::VectorXd::Constant(n_, 10.0);
 }
 void double_sum_function::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
                                    Eigen::Ref<Eigen::VectorXd> values) const {
@@ -64,10 +58,10 @@ rotated_ellipsoid_function::rotated_ellipsoid_function(int n)
   for (int i = 0; i < n; ++i) weights_[i] = n > 1 ? std::pow(1e6, i / (n - 1.0)) : 1.0;
 }
 Eigen::VectorXd rotated_ellipsoid_function::lower_bounds() const {
-  return constant(n_, -10.0);
+  return Eigen::VectorXd::Constant(n_, -10.0);
 }
 Eigen::VectorXd rotated_ellipsoid_function::upper_bounds() const {
-  return constant(n_, 10.0);
+  return Eigen::VectorXd::Constant(n_, 10.0);
 }
 void rotated_ellipsoid_function::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
                                           Eigen::Ref<Eigen::VectorXd> values) const {
@@ -83,10 +77,10 @@ void rotated_ellipsoid_function::evaluate(const Eigen::Ref<const Eigen::MatrixXd
 
 rotated_rastrigin_function::rotated_rastrigin_function(int n) : n_(n), q_(fixed_rotation(n)) {}
 Eigen::VectorXd rotated_rastrigin_function::lower_bounds() const {
-  return constant(n_, -5.12);
+  return Eigen::VectorXd::Constant(n_, -5.12);
 }
 Eigen::VectorXd rotated_rastrigin_function::upper_bounds() const {
-  return constant(n_, 5.12);
+  return Eigen::VectorXd::Constant(n_, 5.12);
 }
 void rotated_rastrigin_function::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
                                           Eigen::Ref<Eigen::VectorXd> values) const {
@@ -94,7 +88,7 @@ void rotated_rastrigin_function::evaluate(const Eigen::Ref<const Eigen::MatrixXd
     double v = 10.0 * n_;
     for (int i = 0; i < n_; ++i) {
       const double y = q_.row(i).dot(x.col(c));
-      v += y * y - 10.0 * std::cos(two_pi * y);
+      v += y * y - 10.0 * std::cos(2.0 * std::numbers::pi * y);
     }
     values[c] = v;
   }

@@ -40,35 +40,31 @@ struct packet_head {
   std::int32_t stop;    // interrupt or wall time seen by this island's rank
 };
 
-std::string hex(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%a", v);
-  return buf;
-}
-
 std::string fingerprint(const ga_options& g, const island_options& o, int n,
                         const std::string& problem_name) {
   std::ostringstream s;
   s << "problem=" << problem_name << " n=" << n << " population=" << g.population
     << " genes=" << to_string(g.genes) << " bits=" << g.bits_per_variable
     << " selection=" << to_string(g.selection) << " tournament=" << g.tournament_size
-    << " rank_pressure=" << hex(g.rank_pressure) << " crossover=" << to_string(g.crossover)
-    << " crossover_rate=" << hex(g.crossover_rate) << " points=" << g.crossover_points
-    << " uniform_swap=" << hex(g.uniform_swap) << " sbx_eta=" << hex(g.sbx_eta)
-    << " blx_alpha=" << hex(g.blx_alpha) << " mutation=" << to_string(g.mutation)
-    << " bit_rate=" << hex(g.bit_mutation_rate) << " gene_rate=" << hex(g.gene_mutation_rate)
-    << " polynomial_eta=" << hex(g.polynomial_eta) << " gaussian_sigma=" << hex(g.gaussian_sigma)
-    << " de_weight=" << hex(g.de_weight) << " constraints=" << to_string(g.constraints)
-    << " epsilon=" << hex(g.epsilon.quantile) << ',' << hex(g.epsilon.exponent) << ','
-    << hex(g.epsilon.until) << " elites=" << g.elites << " islands=" << o.islands
-    << " topology=" << to_string(o.links) << " migration_interval=" << o.migration_interval
-    << " migrants=" << o.migrants << " seed=" << o.seed;
+    << " rank_pressure=" << hex_float(g.rank_pressure) << " crossover=" << to_string(g.crossover)
+    << " crossover_rate=" << hex_float(g.crossover_rate) << " points=" << g.crossover_points
+    << " uniform_swap=" << hex_float(g.uniform_swap) << " sbx_eta=" << hex_float(g.sbx_eta)
+    << " blx_alpha=" << hex_float(g.blx_alpha) << " mutation=" << to_string(g.mutation)
+    << " bit_rate=" << hex_float(g.bit_mutation_rate)
+    << " gene_rate=" << hex_float(g.gene_mutation_rate)
+    << " polynomial_eta=" << hex_float(g.polynomial_eta)
+    << " gaussian_sigma=" << hex_float(g.gaussian_sigma) << " de_weight=" << hex_float(g.de_weight)
+    << " constraints=" << to_string(g.constraints) << " epsilon=" << hex_float(g.epsilon.quantile)
+    << ',' << hex_float(g.epsilon.exponent) << ',' << hex_float(g.epsilon.until)
+    << " elites=" << g.elites << " islands=" << o.islands << " topology=" << to_string(o.links)
+    << " migration_interval=" << o.migration_interval << " migrants=" << o.migrants
+    << " seed=" << o.seed;
   // Only for g3, so that the fingerprints of generational runs stay what they were.
   if (g.model == generation_model::g3) {
     s << " model=" << to_string(g.model) << " parents=" << g.parents << " offspring=" << g.offspring
-      << " replaced=" << g.replaced << " pcx=" << hex(g.pcx_sigma_zeta) << ','
-      << hex(g.pcx_sigma_eta) << " undx=" << hex(g.undx_sigma_xi) << ',' << hex(g.undx_sigma_eta)
-      << " spx=" << hex(g.spx_epsilon);
+      << " replaced=" << g.replaced << " pcx=" << hex_float(g.pcx_sigma_zeta) << ','
+      << hex_float(g.pcx_sigma_eta) << " undx=" << hex_float(g.undx_sigma_xi) << ','
+      << hex_float(g.undx_sigma_eta) << " spx=" << hex_float(g.spx_epsilon);
   }
   return s.str();
 }
@@ -90,8 +86,8 @@ void check_same_box(const checkpoint_contents& c, const search_box& box,
           std::tuple{"upper", 5, box.upper[j], c.box.upper[j]}}) {
       if (std::memcmp(&ours, &theirs, sizeof ours) != 0) {
         throw io::input_error(checkpoint_where(path, c.fingerprint_line + line) + name +
-                              " bound of variable " + std::to_string(j) + " is " + hex(theirs) +
-                              " in the checkpoint but " + hex(ours) +
+                              " bound of variable " + std::to_string(j) + " is " +
+                              hex_float(theirs) + " in the checkpoint but " + hex_float(ours) +
                               " in this run; resume with the same bounds");
       }
     }

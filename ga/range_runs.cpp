@@ -106,16 +106,10 @@ struct range_state {
 constexpr const char* range_magic = "kinevo-range-runs";
 constexpr int range_version = 2;
 
-std::string hex(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%a", v);
-  return buf;
-}
-
 void put(std::ostream& os, const char* key, const Eigen::Ref<const Eigen::MatrixXd>& m) {
   os << key << ' ' << m.rows() << ' ' << m.cols();
   for (Eigen::Index j = 0; j < m.cols(); ++j) {
-    for (Eigen::Index i = 0; i < m.rows(); ++i) os << ' ' << hex(m(i, j));
+    for (Eigen::Index i = 0; i < m.rows(); ++i) os << ' ' << hex_float(m(i, j));
   }
   os << '\n';
 }
@@ -125,18 +119,18 @@ std::string range_fingerprint(const problem& p, const search_box& first,
                               const range_run_options& o) {
   std::ostringstream s;
   s << "problem=" << p.name() << " n=" << p.dimension() << " runs=" << o.runs
-    << " shrink=" << hex(o.shrink) << " move_factor=" << hex(o.move_factor)
-    << " move_floor=" << hex(o.move_floor) << " rotate=" << o.rotate
-    << " first_run_budget=" << hex(o.first_run_budget) << " keep_best=" << o.keep_best
+    << " shrink=" << hex_float(o.shrink) << " move_factor=" << hex_float(o.move_factor)
+    << " move_floor=" << hex_float(o.move_floor) << " rotate=" << o.rotate
+    << " first_run_budget=" << hex_float(o.first_run_budget) << " keep_best=" << o.keep_best
     << " first_run_index=" << o.first_run_index << " radii_per_run=";
-  for (double r : o.radii_per_run) s << hex(r) << ',';
+  for (double r : o.radii_per_run) s << hex_float(r) << ',';
   s << " clip=";
   for (Eigen::Index j = 0; j < o.clip_lower.size(); ++j) {
-    s << hex(o.clip_lower[j]) << ':' << hex(o.clip_upper[j]) << ',';
+    s << hex_float(o.clip_lower[j]) << ':' << hex_float(o.clip_upper[j]) << ',';
   }
   s << " first=";
   for (Eigen::Index j = 0; j < first.lower.size(); ++j) {
-    s << hex(first.lower[j]) << ':' << hex(first.upper[j]) << ',';
+    s << hex_float(first.lower[j]) << ':' << hex_float(first.upper[j]) << ',';
   }
   return s.str();
 }
@@ -155,13 +149,14 @@ void save_range_state(const std::filesystem::path& path, const std::string& fing
   put(os, "previous_best", st.previous_best);
   put(os, "axes", st.axes);
   put(os, "moves", st.moves.leftCols(st.move_count));
-  os << "best " << hex(st.out.best_value) << ' ' << hex(st.out.best_violation) << ' '
+  os << "best " << hex_float(st.out.best_value) << ' ' << hex_float(st.out.best_violation) << ' '
      << st.out.evaluations << '\n';
   put(os, "best_x", st.out.best_x);
   for (const auto& r : st.out.runs) {
-    os << "run " << r.run << ' ' << to_string(r.result.reason) << ' ' << hex(r.result.best_value)
-       << ' ' << hex(r.result.best_violation) << ' ' << r.result.best_island << ' '
-       << r.result.evaluations << ' ' << r.result.generations << '\n';
+    os << "run " << r.run << ' ' << to_string(r.result.reason) << ' '
+       << hex_float(r.result.best_value) << ' ' << hex_float(r.result.best_violation) << ' '
+       << r.result.best_island << ' ' << r.result.evaluations << ' ' << r.result.generations
+       << '\n';
     put(os, "run_centre", r.centre);
     put(os, "run_radii", r.radii);
     put(os, "run_axes", r.axes);

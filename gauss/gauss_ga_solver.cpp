@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "kinevo/core/max_abs.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/ga/search_box.hpp"
 #include "kinevo/gauss/coupled_factorisations.hpp"
@@ -74,10 +75,6 @@ class run_problem final : public ga::problem {
   mutable double best_value_ = std::numeric_limits<double>::infinity();
   mutable Eigen::VectorXd best_x_;
 };
-
-double max_abs(const Eigen::VectorXd& v) {
-  return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff();
-}
 
 // The rows GIGSP's sweep refuses (generalized-inverse dissertation (GIGSP), appendix A): taken
 // in order, a row is inconsistent when adding it to the rows kept so far leaves a least-squares
@@ -458,15 +455,6 @@ double h_distance(const gauss_terms& t, const Eigen::VectorXd& c, const Eigen::V
   return std::sqrt(m2 + 2.0 * r.dot(t.weights.cwiseProduct(r)));
 }
 
-// True when every |A_i a - b_i| is at most tol * sum_j |A_ij|: what an acceleration error of
-// at most tol could leave.
-bool residual_within(const gauss_terms& t, const Eigen::VectorXd& residual, double tol) {
-  for (Eigen::Index i = 0; i < residual.size(); ++i) {
-    if (std::abs(residual(i)) > tol * t.jacobian.row(i).cwiseAbs().sum()) return false;
-  }
-  return true;
-}
-
 // Warm multipliers: the least-squares estimate A^T lambda = -M (a_pred - a_f) at this state
 // (the constraint force of the predicted acceleration, eq. 2.18). Carrying the last solve's
 // lambda instead feeds each solve's GA noise (amplified by 2 W) into the next.
@@ -617,7 +605,7 @@ gauss_run_record gauss_ga_solver::judge_run(
   rec.seconds = r.seconds;
   const double tol = options_.tolerance * std::max(1.0, max_abs(best));
   rec.near_face = max_abs((r.best_x - start).cwiseQuotient(half)) > options_.face_fraction;
-  const bool residual_ok = residual_within(s.terms, residual, tol);
+  const bool residual_ok = s.terms.residual_within(residual, tol);
   // What this run could resolve: run_resolution of its box, in m/s^2 on the loosest axis.
   const double resolution =
       max_abs(half.cwiseProduct(s.frame.axis_width)) * options_.run_resolution;

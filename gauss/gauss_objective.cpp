@@ -67,6 +67,13 @@ double gauss_terms::augmented(const Eigen::VectorXd& a) const {
   return penalised(a) + multipliers.dot(r);
 }
 
+bool gauss_terms::residual_within(const Eigen::VectorXd& residual, double tol) const {
+  for (Eigen::Index i = 0; i < residual.size(); ++i) {
+    if (std::abs(residual(i)) > tol * jacobian.row(i).cwiseAbs().sum()) return false;
+  }
+  return true;
+}
+
 Eigen::VectorXd gauss_terms::minimiser() const {
   note_coupled_factorisation();
   const Eigen::MatrixXd h = mass + 2.0 * jacobian.transpose() * weights.asDiagonal() * jacobian;

@@ -51,6 +51,9 @@ struct gauss_terms {
   // The exact minimiser of `augmented` (H a = M a_f - A^T lambda + 2 A^T W b), for reports
   // and checks; the GA never uses it (a counted coupled factorisation).
   Eigen::VectorXd minimiser() const;
+  // True when every |A_i a - b_i| (`residual`) is at most tol * sum_j |A_ij|: what an
+  // acceleration error of at most tol could leave.
+  bool residual_within(const Eigen::VectorXd& residual, double tol) const;
 };
 
 // The GA's decision vector x is either the acceleration itself (a = x, box centre +- half_width)

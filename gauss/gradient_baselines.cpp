@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "kinevo/core/max_abs.hpp"
 #include "kinevo/gauss/gauss_objective.hpp"
 #include "kinevo/gauss/mass_scaling.hpp"
 
@@ -34,10 +35,6 @@ void gradient_baseline_options::validate() const {
 }
 
 namespace {
-
-double max_abs(const Eigen::VectorXd& v) {
-  return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff();
-}
 
 // H = M + 2 A^T W A, sparse.
 Eigen::SparseMatrix<double> hessian(const gauss_terms& t) {
@@ -98,13 +95,6 @@ long long conjugate_gradients(const Eigen::SparseMatrix<double>& h, const block_
   return products;
 }
 
-bool residual_within(const gauss_terms& t, const Eigen::VectorXd& residual, double tol) {
-  for (Eigen::Index i = 0; i < residual.size(); ++i) {
-    if (std::abs(residual(i)) > tol * t.jacobian.row(i).cwiseAbs().sum()) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 acceleration_result solve_by_gradients(const constrained_system& system,
@@ -140,7 +130,7 @@ acceleration_result solve_by_gradients(const constrained_system& system,
     out.runs = k + 1;
     change = max_abs(a - last);
     const double tol = options.tolerance * std::max(1.0, max_abs(a));
-    converged = k > 0 && change <= tol && residual_within(t, residual, tol);
+    converged = k > 0 && change <= tol && t.residual_within(residual, tol);
   }
   out.acceleration = a;
   out.constraint_force = system.mass * (a - t.free_accel);

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "kinevo/core/max_abs.hpp"
 #include "kinevo/io/option_error.hpp"
 
 namespace kinevo::mechanics {
@@ -30,10 +31,6 @@ void assembly_options::validate() const {
 }
 
 namespace {
-
-double max_abs(const Eigen::VectorXd& v) {
-  return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff();
-}
 
 // max |v_i| that treats NaN as infinite (a NaN constraint is never "within tolerance").
 double violation_of(const Eigen::VectorXd& v) {

@@ -12,11 +12,11 @@ namespace kinevo::mechanics {
 
 namespace {
 
-using frame = component_frame;
-using frames = std::map<std::string, frame>;
+using frame_table = std::map<std::string, component_frame>;
 
-const frame& find_frame(const frames& all, const toml::table& t, const toml_fields& fields,
-                        std::string_view section, std::string_view key) {
+const component_frame& find_frame(const frame_table& all, const toml::table& t,
+                                  const toml_fields& fields, std::string_view section,
+                                  std::string_view key) {
   const std::string name = fields.string(t, section, key);
   auto it = all.find(name);
   if (it == all.end()) {
@@ -29,21 +29,23 @@ const frame& find_frame(const frames& all, const toml::table& t, const toml_fiel
 
 // Global point of a body-fixed point s' (Haug, Computer-Aided Kinematics and Dynamics of
 // Mechanical Systems, eq. 4.2.4: r + A(phi) s').
-std::pair<GiNaC::ex, GiNaC::ex> point_of(const frame& f, const std::vector<GiNaC::ex>& s) {
+std::pair<GiNaC::ex, GiNaC::ex> point_of(const component_frame& f,
+                                         const std::vector<GiNaC::ex>& s) {
   if (f.ground) return {s[0], s[1]};
   const GiNaC::ex c = GiNaC::cos(f.phi), sn = GiNaC::sin(f.phi);
   return {f.x + c * s[0] - sn * s[1], f.y + sn * s[0] + c * s[1]};
 }
 
 // A body-fixed direction rotated to global.
-std::pair<GiNaC::ex, GiNaC::ex> direction_of(const frame& f, const std::vector<GiNaC::ex>& v) {
+std::pair<GiNaC::ex, GiNaC::ex> direction_of(const component_frame& f,
+                                             const std::vector<GiNaC::ex>& v) {
   const GiNaC::ex c = GiNaC::cos(f.phi), sn = GiNaC::sin(f.phi);
   return {c * v[0] - sn * v[1], sn * v[0] + c * v[1]};
 }
 
 std::vector<GiNaC::ex> local_point(const toml::table& t, const toml_fields& fields,
-                                   std::string_view section, std::string_view key, const frame& f,
-                                   const model_description& d) {
+                                   std::string_view section, std::string_view key,
+                                   const component_frame& f, const model_description& d) {
   auto p = fields.vector_or(t, section, key, d.context, 2, {0, 0});
   if (f.particle && !(p[0].is_zero() && p[1].is_zero())) {
     fields.fail(fields.field_where(t, section, key),
@@ -61,9 +63,9 @@ std::string joint_name(const toml::table& t, const toml_fields& fields, std::str
 
 void component_reader::read_bodies(const toml::table& root, const toml_fields& fields,
                                    const std::vector<GiNaC::ex>& gravity, model_description& d) {
-  frames& all = frames_;
+  frame_table& all = frames_;
   all.clear();
-  all["ground"] = frame{true, false, 0, 0, 0, 0};
+  all["ground"] = component_frame{true, false, 0, 0, 0, 0};
   for (const toml::table* p : fields.tables(root, "particle")) {
     const std::string s = "[[particle]]";
     fields.only_keys(*p, s, {"name", "mass", "position", "velocity"});
@@ -86,7 +88,7 @@ void component_reader::read_bodies(const toml::table& root, const toml_fields& f
                                     fields.constant_value(vel[1], vel_at), at);
     d.mass_at(ix, ix) = m;
     d.mass_at(iy, iy) = m;
-    frame f;
+    component_frame f;
     f.particle = true;
     f.x = d.coordinates[static_cast<std::size_t>(ix)].q;
     f.y = d.coordinates[static_cast<std::size_t>(iy)].q;
@@ -123,7 +125,7 @@ void component_reader::read_bodies(const toml::table& root, const toml_fields& f
     d.mass_at(ix, ix) = m;
     d.mass_at(iy, iy) = m;
     d.mass_at(ip, ip) = j;
-    frame f;
+    component_frame f;
     f.x = d.coordinates[static_cast<std::size_t>(ix)].q;
     f.y = d.coordinates[static_cast<std::size_t>(iy)].q;
     f.phi = d.coordinates[static_cast<std::size_t>(ip)].q;
@@ -145,14 +147,16 @@ struct component_table {
   const toml::table& t;
   const toml_fields& fields;
   std::string section;  // "[[joint]]" or "[[force]]"
-  const frames& all;
+  const frame_table& all;
   model_description& d;
   std::string name;  // joints: the name of their constraint rows
   std::string at;    // "file:line" of the table
 
-  const frame& body(std::string_view key) const { return find_frame(all, t, fields, section, key); }
+  const component_frame& body(std::string_view key) const {
+    return find_frame(all, t, fields, section, key);
+  }
   // The global point of the body-fixed point `key` on frame f.
-  std::pair<GiNaC::ex, GiNaC::ex> point(std::string_view key, const frame& f) const {
+  std::pair<GiNaC::ex, GiNaC::ex> point(std::string_view key, const component_frame& f) const {
     return point_of(f, local_point(t, fields, section, key, f, d));
   }
   GiNaC::ex expression(std::string_view key) const {
@@ -167,8 +171,8 @@ struct component_table {
 // Haug, Computer-Aided Kinematics and Dynamics of Mechanical Systems, eq. 4.2.4.
 void read_revolute(const component_table& c) {
   c.only({"type", "name", "body_i", "body_j", "point_i", "point_j"});
-  const frame& fi = c.body("body_i");
-  const frame& fj = c.body("body_j");
+  const component_frame& fi = c.body("body_i");
+  const component_frame& fj = c.body("body_j");
   const auto [xi, yi] = c.point("point_i", fi);
   const auto [xj, yj] = c.point("point_j", fj);
   c.d.add_constraint(c.name + ".x", c.at, true, xj - xi);
@@ -177,8 +181,8 @@ void read_revolute(const component_table& c) {
 
 void read_distance(const component_table& c) {
   c.only({"type", "name", "body_i", "body_j", "point_i", "point_j", "length"});
-  const frame& fi = c.body("body_i");
-  const frame& fj = c.body("body_j");
+  const component_frame& fi = c.body("body_i");
+  const component_frame& fj = c.body("body_j");
   const auto [xi, yi] = c.point("point_i", fi);
   const auto [xj, yj] = c.point("point_j", fj);
   const GiNaC::ex l = c.expression("length");
@@ -191,8 +195,8 @@ void read_distance(const component_table& c) {
 // Computer-Aided Kinematics and Dynamics of Mechanical Systems, ch. 3).
 void read_point_on_line(const component_table& c, bool translational) {
   c.only({"type", "name", "body_i", "body_j", "point_i", "point_j", "axis_i", "angle"});
-  const frame& fi = c.body("body_i");
-  const frame& fj = c.body("body_j");
+  const component_frame& fi = c.body("body_i");
+  const component_frame& fj = c.body("body_j");
   const auto [xi, yi] = c.point("point_i", fi);
   const auto [xj, yj] = c.point("point_j", fj);
   const auto axis = c.fields.vector(c.t, c.section, "axis_i", c.d.context, 2);
@@ -224,8 +228,8 @@ void read_driver(const component_table& c) {
     }
     c.d.add_constraint(c.name, c.at, true, c.d.coordinates[static_cast<std::size_t>(i)].q - value);
   } else {
-    const frame& fi = c.body("body_i");
-    const frame& fj = c.body("body_j");
+    const component_frame& fi = c.body("body_i");
+    const component_frame& fj = c.body("body_j");
     c.d.add_constraint(c.name, c.at, true, fj.phi - fi.phi - value);
   }
   // Only a value that moves with t drives; a constant one is an absolute constraint.
@@ -236,8 +240,8 @@ void read_spring_damper(const component_table& c) {
   c.only({"type", "name", "body_i", "body_j", "point_i", "point_j", "stiffness", "damping",
           "rest_length"});
   model_description& d = c.d;
-  const frame& fi = c.body("body_i");
-  const frame& fj = c.body("body_j");
+  const component_frame& fi = c.body("body_i");
+  const component_frame& fj = c.body("body_j");
   const auto [xi, yi] = c.point("point_i", fi);
   const auto [xj, yj] = c.point("point_j", fj);
   const GiNaC::ex k_s = c.expression_or("stiffness", 0);
@@ -257,8 +261,8 @@ void read_spring_damper(const component_table& c) {
 void read_rotational_spring_damper(const component_table& c) {
   c.only({"type", "name", "body_i", "body_j", "stiffness", "damping", "rest_angle"});
   model_description& d = c.d;
-  const frame& fi = c.body("body_i");
-  const frame& fj = c.body("body_j");
+  const component_frame& fi = c.body("body_i");
+  const component_frame& fj = c.body("body_j");
   const GiNaC::ex k_s = c.expression_or("stiffness", 0);
   const GiNaC::ex c_d = c.expression_or("damping", 0);
   const GiNaC::ex a0 = c.expression_or("rest_angle", 0);
@@ -273,7 +277,7 @@ void read_rotational_spring_damper(const component_table& c) {
 void read_applied(const component_table& c) {
   c.only({"type", "name", "body", "point", "force", "torque"});
   model_description& d = c.d;
-  const frame& fb = c.body("body");
+  const component_frame& fb = c.body("body");
   const auto [px, py] = c.point("point", fb);
   if (c.t.contains("force")) {
     const auto f = c.fields.vector(c.t, c.section, "force", d.context, 2);

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "kinevo/core/max_abs.hpp"
 #include "kinevo/io/option_error.hpp"
 
 namespace kinevo::mechanics {
@@ -127,10 +128,6 @@ eliminator start(const Eigen::MatrixXd& a, const Eigen::MatrixXd& extra,
   std::iota(e.cols.begin(), e.cols.end(), 0);
   e.threshold = options.relative_tolerance * scale;
   return e;
-}
-
-double max_abs(const Eigen::MatrixXd& a) {
-  return a.size() == 0 ? 0.0 : a.cwiseAbs().maxCoeff();
 }
 
 // Solves the leading r x r upper triangle of w for the right-hand sides `rhs` (r x k).

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "kinevo/core/max_abs.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/option_error.hpp"
 
@@ -18,10 +19,6 @@ namespace {
 std::string model_label(const model& m) {
   if (!m.name().empty()) return fmt::format("'{}'", io::excerpt(m.name(), 40));
   return m.source().empty() ? std::string("the model") : m.source().filename().string();
-}
-
-double max_abs(const Eigen::VectorXd& v) {
-  return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff();
 }
 
 // Linear convergence shows as a roughly constant ratio |dq^(i+1)| / |dq^i| in (0, 1) over the

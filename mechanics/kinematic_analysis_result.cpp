@@ -4,18 +4,11 @@
 
 #include <cmath>
 
+#include "kinevo/io/json_number.hpp"
 #include "kinevo/io/svg_plot.hpp"
 #include "kinevo/mechanics/trajectory_recorder.hpp"
 
 namespace kinevo::mechanics {
-
-namespace {
-
-nlohmann::json finite_or_null(double v) {
-  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-}
-
-}  // namespace
 
 const char* to_string(convergence_kind k) {
   switch (k) {
@@ -97,8 +90,8 @@ nlohmann::json kinematic_analysis_result::to_json() const {
   j["completed"] = completed;
   j["stop_reason"] = completed ? nlohmann::json(nullptr) : nlohmann::json(to_string(stop));
   j["message"] = message;
-  j["t_stop"] = finite_or_null(t_stop);
-  j["t_failed"] = finite_or_null(t_failed);
+  j["t_stop"] = io::json_number(t_stop);
+  j["t_failed"] = io::json_number(t_failed);
   j["steps"] = steps;
   j["coordinates"] = coordinate_names;
   j["t_start"] = t_start;
@@ -109,16 +102,16 @@ nlohmann::json kinematic_analysis_result::to_json() const {
   j["max_iterations"] = newton.max_iterations;
   j["total_iterations"] = total_iterations;
   j["max_step_iterations"] = max_step_iterations;
-  j["max_phi_norm"] = finite_or_null(max_phi_norm);
-  j["min_pivot_ratio"] = finite_or_null(min_pivot_ratio);
-  j["t_min_pivot_ratio"] = finite_or_null(t_min_pivot_ratio);
+  j["max_phi_norm"] = io::json_number(max_phi_norm);
+  j["min_pivot_ratio"] = io::json_number(min_pivot_ratio);
+  j["t_min_pivot_ratio"] = io::json_number(t_min_pivot_ratio);
   if (failure) {
     nlohmann::json phi = nlohmann::json::array();
-    for (const auto& it : failure->iterates) phi.push_back(finite_or_null(it.phi_norm));
-    j["failure"] = {{"t", finite_or_null(failure->t)},
+    for (const auto& it : failure->iterates) phi.push_back(io::json_number(it.phi_norm));
+    j["failure"] = {{"t", io::json_number(failure->t)},
                     {"convergence", to_string(failure->kind)},
                     {"iterations", failure->iterations},
-                    {"rate", finite_or_null(failure->rate)},
+                    {"rate", io::json_number(failure->rate)},
                     {"phi_norms", phi}};
   } else {
     j["failure"] = nullptr;

@@ -81,8 +81,8 @@ struct input_buffer {
   }
 };
 
-thread_local input_buffer inputs;
-thread_local std::vector<double> outputs;
+thread_local input_buffer tape_inputs;
+thread_local std::vector<double> tape_outputs;
 
 }  // namespace
 
@@ -99,11 +99,11 @@ void model::evaluate(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double
   out.mass_blocks = mass_blocks_;
   out.constraint_names = constraint_names_;
   out.jacobian_pattern = pattern_;
-  inputs.fill(q, qd, t);
-  outputs.resize(static_cast<std::size_t>(c.main_outputs));
+  tape_inputs.fill(q, qd, t);
+  tape_outputs.resize(static_cast<std::size_t>(c.main_outputs));
   scratch_.resize(static_cast<std::size_t>(c.registers));
-  c.main.evaluate(inputs.values.data(), outputs.data(), scratch_.data());
-  const double* o = outputs.data();
+  c.main.evaluate(tape_inputs.values.data(), tape_outputs.data(), scratch_.data());
+  const double* o = tape_outputs.data();
   if (c.diagonal) {
     for (int i = 0; i < c.n; ++i) out.mass(i, i) = *o++;
   } else {
@@ -124,9 +124,9 @@ constrained_system model::evaluate(const Eigen::VectorXd& q, const Eigen::Vector
 Eigen::VectorXd model::position_violation(const Eigen::VectorXd& q, double t) const {
   const compiled_model& c = *compiled_;
   Eigen::VectorXd out(c.h);
-  inputs.fill(q, Eigen::VectorXd::Zero(c.n), t);
+  tape_inputs.fill(q, Eigen::VectorXd::Zero(c.n), t);
   scratch_.resize(static_cast<std::size_t>(c.registers));
-  c.position.evaluate(inputs.values.data(), out.data(), scratch_.data());
+  c.position.evaluate(tape_inputs.values.data(), out.data(), scratch_.data());
   return out;
 }
 
@@ -134,22 +134,22 @@ Eigen::VectorXd model::velocity_violation(const Eigen::VectorXd& q, const Eigen:
                                           double t) const {
   const compiled_model& c = *compiled_;
   Eigen::VectorXd out(c.m);
-  inputs.fill(q, qd, t);
+  tape_inputs.fill(q, qd, t);
   scratch_.resize(static_cast<std::size_t>(c.registers));
-  c.velocity.evaluate(inputs.values.data(), out.data(), scratch_.data());
+  c.velocity.evaluate(tape_inputs.values.data(), out.data(), scratch_.data());
   return out;
 }
 
 Eigen::MatrixXd model::position_jacobian(const Eigen::VectorXd& q, double t) const {
   const compiled_model& c = *compiled_;
   Eigen::MatrixXd out = Eigen::MatrixXd::Zero(c.h, c.n);
-  inputs.fill(q, Eigen::VectorXd::Zero(c.n), t);
-  outputs.resize(static_cast<std::size_t>(std::max(c.holonomic_nnz, 1)));
+  tape_inputs.fill(q, Eigen::VectorXd::Zero(c.n), t);
+  tape_outputs.resize(static_cast<std::size_t>(std::max(c.holonomic_nnz, 1)));
   scratch_.resize(static_cast<std::size_t>(c.registers));
-  c.jacobian.evaluate(inputs.values.data(), outputs.data(), scratch_.data());
+  c.jacobian.evaluate(tape_inputs.values.data(), tape_outputs.data(), scratch_.data());
   for (int k = 0; k < c.holonomic_nnz; ++k) {
     const auto& [r, col] = pattern_[static_cast<std::size_t>(k)];
-    out(r, col) = outputs[static_cast<std::size_t>(k)];
+    out(r, col) = tape_outputs[static_cast<std::size_t>(k)];
   }
   return out;
 }
@@ -162,15 +162,16 @@ void model::evaluate_intermittent(const Eigen::VectorXd& q, const Eigen::VectorX
   out.on.resize(k);
   out.off.resize(k);
   if (k == 0) return;
-  inputs.fill(q, qd, t);
-  for (Eigen::Index i = 0; i < k; ++i) inputs.values.push_back(i < force.size() ? force[i] : 0.0);
-  outputs.resize(static_cast<std::size_t>(3 * k));
+  tape_inputs.fill(q, qd, t);
+  for (Eigen::Index i = 0; i < k; ++i)
+    tape_inputs.values.push_back(i < force.size() ? force[i] : 0.0);
+  tape_outputs.resize(static_cast<std::size_t>(3 * k));
   scratch_.resize(static_cast<std::size_t>(c.registers));
-  c.intermittent.evaluate(inputs.values.data(), outputs.data(), scratch_.data());
+  c.intermittent.evaluate(tape_inputs.values.data(), tape_outputs.data(), scratch_.data());
   for (Eigen::Index i = 0; i < k; ++i) {
-    out.friction[i] = outputs[static_cast<std::size_t>(3 * i)];
-    out.on[i] = outputs[static_cast<std::size_t>(3 * i + 1)];
-    out.off[i] = outputs[static_cast<std::size_t>(3 * i + 2)];
+    out.friction[i] = tape_outputs[static_cast<std::size_t>(3 * i)];
+    out.on[i] = tape_outputs[static_cast<std::size_t>(3 * i + 1)];
+    out.off[i] = tape_outputs[static_cast<std::size_t>(3 * i + 2)];
   }
 }
 
@@ -179,9 +180,9 @@ std::optional<double> model::energy(const Eigen::VectorXd& q, const Eigen::Vecto
   if (!has_energy_) return std::nullopt;
   const compiled_model& c = *compiled_;
   double e = 0.0;
-  inputs.fill(q, qd, t);
+  tape_inputs.fill(q, qd, t);
   scratch_.resize(static_cast<std::size_t>(c.registers));
-  c.energy.evaluate(inputs.values.data(), &e, scratch_.data());
+  c.energy.evaluate(tape_inputs.values.data(), &e, scratch_.data());
   return e;
 }
 

@@ -4,18 +4,11 @@
 
 #include <Eigen/Cholesky>
 
+#include "kinevo/core/max_abs.hpp"
 #include "kinevo/mechanics/full_formulation.hpp"
 #include "kinevo/mechanics/qtz_decomposition.hpp"
 
 namespace kinevo::mechanics {
-
-namespace {
-
-double max_abs(const Eigen::VectorXd& v) {
-  return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0;
-}
-
-}  // namespace
 
 qtz_orthogonal_formulation::qtz_orthogonal_formulation(const model& m,
                                                        const formulation_options& options)

@@ -15,7 +15,7 @@ namespace kinevo::mechanics {
 namespace {
 
 // M x without forming the product of a dense diagonal matrix.
-Eigen::MatrixXd mass_times(const constrained_system& s, const Eigen::MatrixXd& x) {
+Eigen::MatrixXd mass_times_columns(const constrained_system& s, const Eigen::MatrixXd& x) {
   if (s.mass_is_diagonal) return s.mass.diagonal().asDiagonal() * x;
   return s.mass * x;
 }
@@ -87,7 +87,7 @@ acceleration_result qtz_solver::solve(const constrained_system& s) {
   Eigen::VectorXd a = d.q1_hat * gamma;
   const Eigen::Index k = d.q2.cols();
   if (k > 0) {
-    const Eigen::MatrixXd m_q2 = mass_times(s, d.q2);
+    const Eigen::MatrixXd m_q2 = mass_times_columns(s, d.q2);
     const Eigen::MatrixXd m_hat = d.q2.transpose() * m_q2;
     Eigen::LLT<Eigen::MatrixXd> llt(m_hat);
     if (llt.info() != Eigen::Success) return not_positive_definite(name());

@@ -8,6 +8,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "kinevo/core/max_abs.hpp"
 #include "kinevo/io/option_error.hpp"
 #include "kinevo/mechanics/gaussian_elimination.hpp"
 
@@ -22,10 +23,6 @@ void rank_options::validate() const {
 }
 
 namespace {
-
-double max_abs(const Eigen::MatrixXd& a) {
-  return a.size() == 0 ? 0.0 : a.cwiseAbs().maxCoeff();
-}
 
 Eigen::MatrixXd select_rows(const Eigen::MatrixXd& a, const std::vector<int>& rows) {
   Eigen::MatrixXd s(static_cast<Eigen::Index>(rows.size()), a.cols());

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kinevo/core/max_abs.hpp"
 #include "kinevo/mechanics/full_formulation.hpp"
 
 namespace kinevo::mechanics {
@@ -19,10 +20,6 @@ namespace {
 Eigen::VectorXd solve_stacked(const Eigen::MatrixXd& stacked, const Eigen::VectorXd& rhs) {
   if (stacked.rows() == stacked.cols()) return stacked.partialPivLu().solve(rhs);
   return stacked.colPivHouseholderQr().solve(rhs);
-}
-
-double max_abs(const Eigen::VectorXd& v) {
-  return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0;
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "kinevo/core/max_abs.hpp"
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"
 #include "kinevo/mechanics/formulation.hpp"
@@ -50,10 +51,6 @@ struct run_state {
 void stop_run(run_state& st, simulation_stop why, std::string message) {
   st.result.stop = why;
   st.result.message = std::move(message);
-}
-
-double max_abs(const Eigen::VectorXd& v) {
-  return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0;
 }
 
 // The run's scales for the divergence limits, from its first record (simulation_options).

@@ -7,15 +7,12 @@
 #include <limits>
 #include <utility>
 
+#include "kinevo/io/json_number.hpp"
 #include "kinevo/io/option_error.hpp"
 
 namespace kinevo::mechanics {
 
 namespace {
-
-nlohmann::json finite_or_null(double v) {
-  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-}
 
 // `allowed` lists the names a message offers (aliases left out).
 template <class Enum, std::size_t N>
@@ -213,28 +210,28 @@ nlohmann::json simulation_result::to_json() const {
   j["message"] = message;
   j["stop_reason"] = completed ? nlohmann::json(nullptr) : nlohmann::json(stop_name(stop));
   j["steps"] = steps;
-  j["last_t"] = finite_or_null(last_t);
+  j["last_t"] = io::json_number(last_t);
   j["solves"] = solves;
   j["unconverged_solves"] = unconverged_solves;
-  j["first_unconverged_t"] = finite_or_null(first_unconverged_t);
+  j["first_unconverged_t"] = io::json_number(first_unconverged_t);
   j["first_unconverged_message"] =
       unconverged_solves > 0 ? nlohmann::json(first_unconverged_message) : nlohmann::json(nullptr);
   j["allow_unconverged"] = allow_unconverged;
   j["least_squares_solves"] = least_squares_solves;
   j["rejected_steps"] = rejected_steps;
-  j["max_position_violation"] = finite_or_null(max_position_violation);
-  j["max_velocity_violation"] = finite_or_null(max_velocity_violation);
+  j["max_position_violation"] = io::json_number(max_position_violation);
+  j["max_velocity_violation"] = io::json_number(max_velocity_violation);
   j["energy"] =
       has_energy
-          ? nlohmann::json{{"initial", finite_or_null(initial_energy)},
-                           {"final", finite_or_null(final_energy)},
-                           {"relative_drift", finite_or_null(energy_drift())},
-                           {"max_relative_deviation", finite_or_null(max_energy_deviation())}}
+          ? nlohmann::json{{"initial", io::json_number(initial_energy)},
+                           {"final", io::json_number(final_energy)},
+                           {"relative_drift", io::json_number(energy_drift())},
+                           {"max_relative_deviation", io::json_number(max_energy_deviation())}}
           : nlohmann::json(nullptr);
   j["check"] = reference_solver.empty()
                    ? nlohmann::json(nullptr)
                    : nlohmann::json{{"solver", reference_solver},
-                                    {"max_difference", finite_or_null(max_reference_difference)}};
+                                    {"max_difference", io::json_number(max_reference_difference)}};
   j["formulation"] = formulation.name;
   nlohmann::json switches = nlohmann::json::array();
   for (const auto& w : formulation.switches) {
@@ -245,15 +242,15 @@ nlohmann::json simulation_result::to_json() const {
   j["corrections"] = formulation.corrections;
   j["exact_inverses"] = formulation.exact_inverses;
   j["solver_evaluations"] = solver_evaluations;
-  j["divergence_scales"] = nlohmann::json{{"position", finite_or_null(position_scale)},
-                                          {"velocity", finite_or_null(velocity_scale)}};
+  j["divergence_scales"] = nlohmann::json{{"position", io::json_number(position_scale)},
+                                          {"velocity", io::json_number(velocity_scale)}};
   j["wall_seconds"] = wall_seconds;
   nlohmann::json events_json = nlohmann::json::array();
   for (const auto& e : events) {
     events_json.push_back({{"t", e.t},
                            {"constraint", e.constraint},
                            {"kind", e.on ? "on" : "off"},
-                           {"value", finite_or_null(e.value)}});
+                           {"value", io::json_number(e.value)}});
   }
   j["events"] = std::move(events_json);
   return j;

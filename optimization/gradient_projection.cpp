@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "kinevo/core/to_vector.hpp"
 #include "kinevo/io/option_error.hpp"
 
 namespace kinevo::optimization {
@@ -424,14 +425,6 @@ gradient_projection_result minimize_gradient_projection(const equality_constrain
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
-
-namespace {
-
-std::vector<double> to_vector(const Eigen::VectorXd& v) {
-  return {v.data(), v.data() + v.size()};
-}
-
-}  // namespace
 
 std::string gradient_projection_result::report(const std::vector<std::string>& variables,
                                                const std::vector<std::string>& constraints) const {

@@ -4,15 +4,9 @@
 
 #include <algorithm>
 
+#include "kinevo/core/to_vector.hpp"
+
 namespace kinevo::optimization {
-
-namespace {
-
-std::vector<double> to_vector(const Eigen::VectorXd& v) {
-  return std::vector<double>(v.data(), v.data() + v.size());
-}
-
-}  // namespace
 
 std::string optimization_run::brief_report() const {
   return fmt::format("evaluations {}  generations {}  stop: {}  ({:.3f} s)\n", result.evaluations,

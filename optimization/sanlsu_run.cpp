@@ -2,15 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "kinevo/core/to_vector.hpp"
 #include "kinevo/io/errors.hpp"
 
 namespace kinevo::optimization {
 
 namespace {
-
-std::vector<double> to_vector(const Eigen::VectorXd& v) {
-  return {v.data(), v.data() + v.size()};
-}
 
 // Stage: every constraint an equality, every variable real, 1 <= m < n.
 void require_equality_problem(const symbolic::expression_problem& p, const std::string& file) {

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "kinevo/core/max_abs.hpp"
 #include "kinevo/ga/island_model.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/gauss/gauss_objective.hpp"
@@ -35,10 +36,6 @@ const std::vector<std::string>& rod_names() {
 }
 
 const char* const accel_names[4] = {"x1dd", "y1dd", "x2dd", "y2dd"};
-
-double max_abs(const Eigen::VectorXd& v) {
-  return v.cwiseAbs().maxCoeff();
-}
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0.0;

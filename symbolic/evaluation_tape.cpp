@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "kinevo/symbolic/exact_numbers.hpp"
+#include "kinevo/symbolic/expression_text.hpp"
 
 namespace kinevo::symbolic {
 
@@ -130,11 +131,6 @@ int tape_builder::emit(op code, int a, int b) {
 
 namespace {
 constexpr int empty = std::numeric_limits<int>::min() + 1;  // no value accumulated yet
-std::string text_of(const GiNaC::ex& e) {
-  std::ostringstream os;
-  os << e;
-  return os.str();
-}
 // The numeric coefficient c (|c| != 1) shared in absolute value by every term of a sum, or 0.
 double common_coefficient(const GiNaC::ex& sum) {
   double common = 0.0;

@@ -16,17 +16,12 @@
 
 #include "kinevo/io/errors.hpp"
 #include "kinevo/symbolic/exact_numbers.hpp"
+#include "kinevo/symbolic/expression_text.hpp"
 #include "kinevo/symbolic/real_functions.hpp"
 
 namespace kinevo::symbolic {
 
 namespace {
-
-std::string text_of(const GiNaC::ex& e) {
-  std::ostringstream os;
-  os << e;
-  return os.str();
-}
 
 // The functions the evaluation tape compiles and whose derivatives it compiles too, as the
 // parser's table: anything else is "unknown function" at parse time, naming the field, not a

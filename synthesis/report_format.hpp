@@ -6,9 +6,10 @@
 #include <numbers>
 #include <vector>
 
-namespace kinevo::synthesis {
+#include "kinevo/core/numbers.hpp"
+#include "kinevo/io/json_number.hpp"
 
-inline constexpr double degree = std::numbers::pi / 180.0;
+namespace kinevo::synthesis {
 
 inline std::vector<double> in_degrees(const std::vector<double>& radians) {
   std::vector<double> d;
@@ -17,9 +18,7 @@ inline std::vector<double> in_degrees(const std::vector<double>& radians) {
   return d;
 }
 
-inline nlohmann::json json_number(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json();
-}
+using io::json_number;
 
 inline nlohmann::json json_numbers(const std::vector<double>& v) {
   nlohmann::json j = nlohmann::json::array();
