@@ -11,6 +11,8 @@
 
 namespace kinevo::test {
 
+inline const double s3 = std::sqrt(3.0);
+
 inline void expect_vector(const Eigen::Vector3d& got, const Eigen::Vector3d& want, double tol,
                           const char* what) {
   for (int i = 0; i < 3; ++i) EXPECT_NEAR(got(i), want(i), tol) << what << " component " << i;

@@ -7,9 +7,8 @@
 
 #include "kinevo/io/errors.hpp"
 
+namespace kinevo::analysis {
 namespace {
-
-using namespace kinevo::analysis;
 
 std::string example(const std::string& name) {
   return std::string(KINEVO_EXAMPLES) + "/" + name;
@@ -30,8 +29,6 @@ const std::string links6 = R"(links = [
   { a = 1, b = 0, alpha = 90 }, { a = 1, b = 0, alpha = 90 },
 ]
 )";
-
-}  // namespace
 
 TEST(ChainFile, ExamplesLoadAndRun) {
   const auto d7 = read_chain_description(example("chain_7r.toml"));
@@ -94,3 +91,6 @@ TEST(ChainFile, ErrorsNameFileLineAndField) {
   const std::string bad_input = "kind = \"closure\"\n" + links6 + "input = 9\n";
   EXPECT_EQ(error_of(bad_input), "bad.toml:6: input: must be a joint number in [1, 5]");
 }
+
+}  // namespace
+}  // namespace kinevo::analysis

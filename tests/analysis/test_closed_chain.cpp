@@ -10,9 +10,9 @@
 #include "chain_examples.hpp"
 #include "kinevo/io/csv_table.hpp"
 
+namespace kinevo::analysis {
 namespace {
 
-using namespace kinevo::analysis;
 using kinevo::test::deg;
 
 std::vector<input_sample> range_deg(double from, double to, double step) {
@@ -21,8 +21,6 @@ std::vector<input_sample> range_deg(double from, double to, double step) {
     v.push_back({(x - from) * deg, x * deg, 1.0, 0.0});
   return v;
 }
-
-}  // namespace
 
 TEST(ClosedChain, SevenRSymmetricBranch) {
   const auto chain = kinevo::test::seven_r();
@@ -196,3 +194,6 @@ TEST(ClosedChain, AnyJointCanBeTheInput) {
   EXPECT_NEAR(p.qdot[1], 1.03795485, 1e-8);
   EXPECT_NEAR(p.qddot[1], -2.696686, 1e-6);
 }
+
+}  // namespace
+}  // namespace kinevo::analysis

@@ -9,9 +9,9 @@
 
 #include "chain_examples.hpp"
 
+namespace kinevo::analysis {
 namespace {
 
-using namespace kinevo::analysis;
 using kinevo::test::deg;
 using kinevo::test::link;
 
@@ -41,8 +41,6 @@ Eigen::VectorXd mixed_q() {
   q << 0.3, 0.8, -1.1, 2.0, 0.6, -0.4;
   return q;
 }
-
-}  // namespace
 
 TEST(DhChain, RotationIsRzRx) {
   const Eigen::Matrix3d q = dh_rotation(0.7, -0.3);
@@ -151,3 +149,6 @@ TEST(DhChain, FiveRReferenceConfiguration) {
   EXPECT_LT((point_after(pose, 4) - Eigen::Vector3d(514.3, -1016, 0)).norm(), 1e-9);
   EXPECT_LT((pose.end - Eigen::Vector3d(660.3, -1016, 0)).norm(), 1e-9);
 }
+
+}  // namespace
+}  // namespace kinevo::analysis

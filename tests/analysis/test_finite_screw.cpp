@@ -22,8 +22,8 @@ using kinevo::analysis::finite_screw;
 using kinevo::analysis::screw_status;
 using kinevo::test::expect_vector;
 
-const double s3 = std::sqrt(3.0);
-const double pi = std::numbers::pi;
+using kinevo::test::s3;
+using std::numbers::pi;
 
 void expect_matrix(const Matrix3d& got, const Matrix3d& want, double tol, const char* what) {
   for (int i = 0; i < 3; ++i)

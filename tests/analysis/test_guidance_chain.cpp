@@ -10,9 +10,9 @@
 #include "chain_examples.hpp"
 #include "kinevo/io/csv_table.hpp"
 
+namespace kinevo::analysis {
 namespace {
 
-using namespace kinevo::analysis;
 using kinevo::test::deg;
 
 std::vector<guidance_target> hexflex_motion(double t_end, double dt) {
@@ -20,8 +20,6 @@ std::vector<guidance_target> hexflex_motion(double t_end, double dt) {
   for (int k = 0; k * dt <= t_end + 1e-9; ++k) v.push_back(kinevo::test::hexflex_target(k * dt));
   return v;
 }
-
-}  // namespace
 
 TEST(GuidanceChain, JacobianAtPrintedConfiguration) {
   const double r3 = std::sqrt(3.0);
@@ -88,3 +86,6 @@ TEST(GuidanceChain, DeadPointReported) {
   EXPECT_TRUE(std::isnan(r.points[21].q[0]) || r.points[21].status == point_status::singular);
   EXPECT_FALSE(r.problems().empty());
 }
+
+}  // namespace
+}  // namespace kinevo::analysis

@@ -19,14 +19,14 @@ namespace {
 using Eigen::Matrix3d, Eigen::Vector3d;
 using kinevo::analysis::instant_screw, kinevo::analysis::screw_status;
 using kinevo::test::expect_vector;
-const double s3 = std::sqrt(3.0);
+using kinevo::test::s3;
 
 // The example (examples/screw_instant_points.csv).
-const std::vector<Vector3d> example_p{{1, 1, 7}, {4, 7, 1}, {7, 10, 10}};
-const std::vector<Vector3d> example_v{{7, -5, 1}, {-5, 4, 4}, {1, -2, 4}};
+const std::vector<Vector3d> example_points{{1, 1, 7}, {4, 7, 1}, {7, 10, 10}};
+const std::vector<Vector3d> example_velocities{{7, -5, 1}, {-5, 4, 4}, {1, -2, 4}};
 
 TEST(InstantScrew, ExampleScrewParameters) {
-  const auto r = instant_screw(example_p, example_v);
+  const auto r = instant_screw(example_points, example_velocities);
   ASSERT_EQ(r.status, screw_status::ok) << r.message;
   expect_vector(r.centroid, Vector3d(4, 6, 6), 1e-14, "c");
   expect_vector(r.velocity, Vector3d(1, -1, 3), 1e-14, "v");
@@ -46,11 +46,11 @@ TEST(InstantScrew, ExampleIntermediateValues) {
   // P, Pdot (5)-(6), 1 tr P - P and its inverse, vect(Pdot), Omega's fixed last row, the system
   // for r, computed here from the example's data as the reference checks them; eq. (8) agrees
   // with the least squares on this example (its frame is not a counterexample).
-  const auto r = instant_screw(example_p, example_v);
+  const auto r = instant_screw(example_points, example_velocities);
   Matrix3d p, pd;
   for (int i = 0; i < 3; ++i) {
-    p.col(i) = example_p[i] - r.centroid;
-    pd.col(i) = example_v[i] - r.velocity;
+    p.col(i) = example_points[i] - r.centroid;
+    pd.col(i) = example_velocities[i] - r.velocity;
   }
   Matrix3d p_want, pd_want, m_inv;
   p_want << -3, 0, 3, -5, 1, 4, 1, -5, 4;
@@ -117,7 +117,7 @@ TEST(InstantScrew, RandomScrewMotionsRecovered) {
 
 TEST(InstantScrew, PureTranslationAndRest) {
   const std::vector<Vector3d> pd(3, Vector3d(0, 3, 4));
-  const auto r = instant_screw(example_p, pd);
+  const auto r = instant_screw(example_points, pd);
   EXPECT_EQ(r.status, screw_status::pure_translation);
   EXPECT_EQ(r.rate, 0.0);
   expect_vector(r.axis, Vector3d(0, 0.6, 0.8), 1e-14, "direction");
@@ -125,15 +125,15 @@ TEST(InstantScrew, PureTranslationAndRest) {
   EXPECT_TRUE(std::isnan(r.point.x()));
   EXPECT_NE(r.full_report().find("pure translation"), std::string::npos);
   const std::vector<Vector3d> rest(3, Vector3d::Zero());
-  EXPECT_EQ(instant_screw(example_p, rest).status, screw_status::no_motion);
+  EXPECT_EQ(instant_screw(example_points, rest).status, screw_status::no_motion);
 }
 
 TEST(InstantScrew, CollinearAndNonRigidAreRefused) {
   const std::vector<Vector3d> line{{0, 0, 0}, {1, 2, 3}, {2, 4, 6}};
-  EXPECT_EQ(instant_screw(line, example_v).status, screw_status::collinear);
-  auto pd = example_v;
+  EXPECT_EQ(instant_screw(line, example_velocities).status, screw_status::collinear);
+  auto pd = example_velocities;
   pd[1] += Vector3d(0.1, 0, 0);
-  const auto r = instant_screw(example_p, pd);
+  const auto r = instant_screw(example_points, pd);
   EXPECT_EQ(r.status, screw_status::not_rigid);
   EXPECT_GT(r.rigidity_violation, 1e-3);
   EXPECT_NE(r.message.find("rigid"), std::string::npos);

@@ -17,7 +17,7 @@
 namespace kinevo::analysis {
 namespace {
 
-constexpr double pi = std::numbers::pi;
+using std::numbers::pi;
 
 // The shovel's bucket angle phi(t) straight from the geometry of examples/shovel_actuator.toml:
 // the lever angle from the cylinder triangle, the output pin as the intersection of two circles.

@@ -13,7 +13,7 @@
 namespace kinevo::analysis {
 namespace {
 
-constexpr double pi = std::numbers::pi;
+using std::numbers::pi;
 
 TEST(RrrpLoop, ClosesTheLoopOnBothBranches) {
   std::mt19937_64 rng(34);

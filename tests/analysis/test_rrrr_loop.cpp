@@ -15,7 +15,7 @@
 namespace kinevo::analysis {
 namespace {
 
-constexpr double pi = std::numbers::pi;
+using std::numbers::pi;
 
 double closure_error(const rrrr_dimensions& d, double psi, double phi) {
   const std::complex<double> i(0.0, 1.0);

@@ -10,12 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "tests/cli/run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
 namespace kinevo::test {
 namespace {
-
-const std::string examples = KINEVO_EXAMPLES;
 
 TEST(CliAccel, JsonShapeAndDoublePendulumValues) {
   const auto r = run_kinevo("accel " + examples + "/double_pendulum.toml --json");

@@ -7,17 +7,10 @@
 #include <sstream>
 #include <string>
 
-#include "run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
-namespace {
-
+using kinevo::test::example;
 using kinevo::test::run_kinevo;
-
-std::string example(const std::string& name) {
-  return std::string(KINEVO_EXAMPLES) + "/" + name;
-}
-
-}  // namespace
 
 TEST(CliAnalyzeChain, HexflexJsonAndFiles) {
   const auto dir = kinevo::test::fresh_dir("analyze_chain");

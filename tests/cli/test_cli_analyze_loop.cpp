@@ -10,12 +10,11 @@
 #include <string>
 
 #include "kinevo/io/csv_table.hpp"
-#include "run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
 namespace kinevo::test {
 namespace {
 
-const std::string examples = KINEVO_EXAMPLES;
 const std::string drive = " --expression '0.5 + 2*t + 0.3*sin(3*t)'";
 
 std::string fmt_grid(double t_end, double dt) {

@@ -12,22 +12,16 @@
 #include <string>
 
 #include "kinevo/io/csv_table.hpp"
-#include "tests/cli/run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
 namespace {
 
 using kinevo::test::fresh_dir;
+using kinevo::test::read_text;
 using kinevo::test::run_command;
 using kinevo::test::run_kinevo;
 
 const std::string chromium = "/usr/bin/chromium";
-
-std::string read_text(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // The DOM after the page's scripts ran, with a fresh profile and nothing reaching the network.
 std::string dump_dom(const std::filesystem::path& page, const std::string& fragment,

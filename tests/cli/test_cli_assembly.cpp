@@ -9,24 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "tests/cli/run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
 namespace kinevo::test {
 namespace {
-
-std::string read_text(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream ss(text);
-  for (std::string line; std::getline(ss, line);) out.push_back(line);
-  return out;
-}
 
 void replace_once(std::string& text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);

@@ -8,17 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "tests/cli/run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
 namespace kinevo::test {
 namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  return lines;
-}
 
 // CLI11 2.x writes an entry as "  NAME" padded to column 30 and the description from there, or,
 // when NAME reaches column 30, the description on the next line after 30 spaces.

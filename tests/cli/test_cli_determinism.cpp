@@ -11,12 +11,10 @@
 #include <sstream>
 #include <string>
 
-#include "tests/cli/run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
 namespace kinevo::test {
 namespace {
-
-const std::string examples = KINEVO_EXAMPLES;
 
 std::string file_bytes(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

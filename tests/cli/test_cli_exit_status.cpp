@@ -8,12 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "tests/cli/run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
 namespace kinevo::test {
 namespace {
-
-const std::string examples = KINEVO_EXAMPLES;
 
 struct exit_case {
   std::string args;

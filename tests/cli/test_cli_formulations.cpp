@@ -9,12 +9,10 @@
 #include <string>
 
 #include "kinevo/io/csv_table.hpp"
-#include "tests/cli/run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
 namespace kinevo::test {
 namespace {
-
-const std::string examples = KINEVO_EXAMPLES;
 
 TEST(CliFormulations, OptionsTheFormulationDoesNotUseAreRefused) {
   const std::string yoo = examples + "/yoo_parallelogram.toml";

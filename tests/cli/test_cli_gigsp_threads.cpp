@@ -8,12 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "tests/cli/run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
 namespace kinevo::test {
 namespace {
-
-const std::string examples = KINEVO_EXAMPLES;
 
 nlohmann::json gigsp_of(const std::string& json_text) {
   return nlohmann::json::parse(json_text)["solvers"]["gigsp"];

@@ -10,19 +10,10 @@
 #include <string>
 
 #include "kinevo/io/csv_table.hpp"
-#include "tests/cli/run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
 namespace kinevo::test {
 namespace {
-
-const std::string examples = KINEVO_EXAMPLES;
-
-std::string read_text(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 TEST(CliKinematics, LockUpStopsWithExit1AndKeepsTheCsv) {
   const auto dir = fresh_dir("kinematics_lockup");

@@ -17,7 +17,7 @@
 namespace kinevo::test {
 namespace {
 
-nlohmann::json json_of(const command_output& r) {
+nlohmann::json json_of_output(const command_output& r) {
   EXPECT_EQ(r.status, 0) << r.err;
   return nlohmann::json::parse(r.out);
 }
@@ -25,7 +25,7 @@ nlohmann::json json_of(const command_output& r) {
 TEST(CliOptimize, JsonHasTheResultAndIsReproducible) {
   const std::string args =
       "optimize --function rastrigin --dim 6 --islands 4 --seed 3 --generations 60 --json";
-  const auto a = json_of(run_kinevo(args));
+  const auto a = json_of_output(run_kinevo(args));
   for (const char* key :
        {"best_value", "best_x", "evaluations", "generations", "seed", "stop_reason"}) {
     EXPECT_TRUE(a.contains(key)) << key;
@@ -35,12 +35,12 @@ TEST(CliOptimize, JsonHasTheResultAndIsReproducible) {
   EXPECT_EQ(a["evaluations"], 4 * 100 + 60 * 4 * 99);
   EXPECT_EQ(a["seed"], 3);
   // Same seed: same numbers, whatever the number of threads.
-  const auto b = json_of(run_kinevo(args + " --threads 1"));
-  const auto c = json_of(run_kinevo(args + " --threads 4"));
+  const auto b = json_of_output(run_kinevo(args + " --threads 1"));
+  const auto c = json_of_output(run_kinevo(args + " --threads 4"));
   EXPECT_EQ(a["best_x"], b["best_x"]);
   EXPECT_EQ(a["best_x"], c["best_x"]);
   EXPECT_EQ(a["best_value"], c["best_value"]);
-  const auto d = json_of(run_kinevo(
+  const auto d = json_of_output(run_kinevo(
       "optimize --function rastrigin --dim 6 --islands 4 --seed 4 --generations 60 --json"));
   EXPECT_NE(a["best_x"], d["best_x"]);
 }
@@ -116,14 +116,14 @@ TEST(CliOptimize, ConfigSectionBomAndValueErrorsNameTheFile) {
   const auto dir = fresh_dir("optimize_config_16_9");
   std::ofstream(dir / "section.toml")
       << "# options\n[optimize]\nfunction = \"sphere\"\ndim = 2\ngenerations = 10\n";
-  const auto a =
-      json_of(run_kinevo("optimize --config " + (dir / "section.toml").string() + " --json"));
+  const auto a = json_of_output(
+      run_kinevo("optimize --config " + (dir / "section.toml").string() + " --json"));
   EXPECT_EQ(a["function"], "sphere");
   EXPECT_EQ(a["best_x"].size(), 2u);
   std::ofstream(dir / "bom.toml") << "\xEF\xBB\xBF# a comment first\nfunction = \"sphere\"\n"
                                      "dim = 3\ngenerations = 10\nlower = [-1, -2, -3]\n";
   const auto b =
-      json_of(run_kinevo("optimize --config " + (dir / "bom.toml").string() + " --json"));
+      json_of_output(run_kinevo("optimize --config " + (dir / "bom.toml").string() + " --json"));
   EXPECT_EQ(b["best_x"].size(), 3u);
   std::ofstream(dir / "value.toml") << "function = \"sphere\"\n\nmax-evals = -5\n";
   auto r = run_kinevo("optimize --config " + (dir / "value.toml").string());
@@ -153,14 +153,14 @@ TEST(CliOptimize, OptionsFromATomlConfigFile) {
   std::ofstream(dir / "opts.toml")
       << "function = \"sphere\"\ndim = 3\ngenerations = 30\nseed = 9\n";
   const auto j =
-      json_of(run_kinevo("optimize --config " + (dir / "opts.toml").string() + " --json"));
+      json_of_output(run_kinevo("optimize --config " + (dir / "opts.toml").string() + " --json"));
   EXPECT_EQ(j["function"], "sphere");
   EXPECT_EQ(j["best_x"].size(), 3u);
   EXPECT_EQ(j["generations"], 30);
   EXPECT_EQ(j["seed"], 9);
   // The command line wins over the file.
-  const auto k =
-      json_of(run_kinevo("optimize --config " + (dir / "opts.toml").string() + " --dim 2 --json"));
+  const auto k = json_of_output(
+      run_kinevo("optimize --config " + (dir / "opts.toml").string() + " --dim 2 --json"));
   EXPECT_EQ(k["best_x"].size(), 2u);
   std::ofstream(dir / "bad.toml") << "function = \"sphere\"\nnope = 1\n";
   const auto r = run_kinevo("optimize --config " + (dir / "bad.toml").string());
@@ -205,8 +205,8 @@ TEST(CliOptimize, LogPlotAndTableFiles) {
 
 TEST(CliOptimize, RangeRunsShrinkAndReportEveryRun) {
   const auto j =
-      json_of(run_kinevo("optimize --function quadratic --dim 4 --gaucsd --max-evals 6400 "
-                         "--generations 0 --range-runs 5 --shrink 0.1 --json"));
+      json_of_output(run_kinevo("optimize --function quadratic --dim 4 --gaucsd --max-evals 6400 "
+                                "--generations 0 --range-runs 5 --shrink 0.1 --json"));
   ASSERT_EQ(j["runs"].size(), 5u);
   EXPECT_NEAR(j["runs"][1]["radii"][0].get<double>(), 5.0, 1e-12);
   EXPECT_NEAR(j["runs"][4]["radii"][0].get<double>(), 5e-3, 1e-15);
@@ -220,7 +220,7 @@ TEST(CliOptimize, TunedPresetSolvesRosenbrockWithinTheTotalBudget) {
   // runs end above 1e-8 and the median is ~5e-15), each within the budget.
   std::vector<double> best;
   for (const int seed : {1, 2, 3}) {
-    const auto j = json_of(run_kinevo(
+    const auto j = json_of_output(run_kinevo(
         "optimize --function rosenbrock --dim 4 --preset tuned --max-evals 20000 --json --seed " +
         std::to_string(seed)));
     EXPECT_LE(j["evaluations"].get<long long>(), 20000);
@@ -238,12 +238,12 @@ TEST(CliOptimize, ResumeFromACheckpointEqualsTheUninterruptedRun) {
   const auto dir = fresh_dir("optimize_resume");
   const std::string common =
       "optimize --function rosenbrock --dim 5 --islands 3 --topology random --seed 5 --json";
-  const auto straight = json_of(run_kinevo(common + " --generations 100"));
+  const auto straight = json_of_output(run_kinevo(common + " --generations 100"));
   const std::string ck = (dir / "state.ck").string();
-  const auto part = json_of(
+  const auto part = json_of_output(
       run_kinevo(common + " --generations 50 --checkpoint " + ck + " --checkpoint-every 25"));
   EXPECT_EQ(part["generations"], 50);
-  const auto resumed = json_of(run_kinevo(common + " --generations 100 --resume " + ck));
+  const auto resumed = json_of_output(run_kinevo(common + " --generations 100 --resume " + ck));
   EXPECT_EQ(straight["best_x"], resumed["best_x"]);
   EXPECT_EQ(straight["best_value"], resumed["best_value"]);
   EXPECT_EQ(straight["evaluations"], resumed["evaluations"]);
@@ -263,8 +263,8 @@ TEST(CliOptimize, CtrlCFinishesTheGenerationSavesStateAndExits130) {
   EXPECT_LT(j["generations"].get<int>(), 4000);
   ASSERT_TRUE(std::filesystem::exists(ck));
   // Continuing to a fixed limit reaches exactly the uninterrupted result.
-  const auto resumed = json_of(run_kinevo(common + " --generations 4000 --resume " + ck));
-  const auto straight = json_of(run_kinevo(common + " --generations 4000"));
+  const auto resumed = json_of_output(run_kinevo(common + " --generations 4000 --resume " + ck));
+  const auto straight = json_of_output(run_kinevo(common + " --generations 4000"));
   EXPECT_EQ(resumed["best_x"], straight["best_x"]);
   EXPECT_EQ(resumed["evaluations"], straight["evaluations"]);
   std::filesystem::remove_all(dir);
@@ -301,7 +301,7 @@ TEST(CliOptimize, SeedOutOfRangeIsRefused) {
     EXPECT_EQ(r.status, 2) << seed;
     EXPECT_NE(r.err.find("--seed"), std::string::npos) << r.err;
   }
-  const auto j = json_of(run_kinevo(
+  const auto j = json_of_output(run_kinevo(
       "optimize --function sphere --dim 2 --generations 2 --json --seed 18446744073709551615"));
   EXPECT_EQ(j["seed"].get<std::uint64_t>(), 18446744073709551615ULL);
 }

@@ -8,17 +8,14 @@
 #include <nlohmann/json.hpp>
 #include <numbers>
 
-#include "tests/cli/run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
+using kinevo::test::example;
 using kinevo::test::run_kinevo;
 
 namespace {
 
 constexpr double pi = std::numbers::pi;
-
-std::string example(const std::string& name) {
-  return std::string(KINEVO_EXAMPLES) + "/" + name;
-}
 
 // kinevo optimize --problem examples/FILE --method sanlsu ARGS
 kinevo::test::command_output sanlsu(const std::string& file, const std::string& args) {

@@ -10,23 +10,15 @@
 #include <numbers>
 #include <string>
 
-#include "run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
 namespace {
 
+using kinevo::test::example;
+using kinevo::test::json_of;
 using kinevo::test::run_kinevo;
 
 const double s3 = std::sqrt(3.0);
-
-std::string example(const std::string& name) {
-  return std::string(KINEVO_EXAMPLES) + "/" + name;
-}
-
-nlohmann::json json_of(const std::string& args) {
-  const auto r = run_kinevo(args + " --json");
-  EXPECT_EQ(r.status, 0) << r.err;
-  return nlohmann::json::parse(r.out);  // one JSON object on stdout, nothing else
-}
 
 void expect_array(const nlohmann::json& j, double x, double y, double z, double tol) {
   ASSERT_EQ(j.size(), 3u);

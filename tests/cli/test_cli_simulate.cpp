@@ -13,12 +13,10 @@
 #include <vector>
 
 #include "kinevo/io/csv_table.hpp"
-#include "tests/cli/run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
 namespace kinevo::test {
 namespace {
-
-const std::string examples = KINEVO_EXAMPLES;
 
 TEST(CliSimulate, WritesCsvSvgAndJson) {
   const auto dir = fresh_dir("simulate");

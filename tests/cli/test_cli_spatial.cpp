@@ -15,12 +15,11 @@
 #include <vector>
 
 #include "kinevo/io/csv_table.hpp"
-#include "tests/cli/run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
 namespace kinevo::test {
 namespace {
 
-const std::string examples = KINEVO_EXAMPLES;
 const std::string fivebar = examples + "/spatial_fivebar.toml";
 const std::string driven = examples + "/spatial_fivebar_driven.toml";
 const std::string pendulum = examples + "/spherical_pendulum_flywheel.toml";

@@ -11,23 +11,16 @@
 #include <utility>
 #include <vector>
 
-#include "run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
 namespace {
 
+using kinevo::test::example;
+using kinevo::test::json_of;
 using kinevo::test::run_kinevo;
 
-std::string example(const std::string& name) {
-  return std::string(KINEVO_EXAMPLES) + "/" + name;
-}
 std::string data(const std::string& name) {
   return std::string(KINEVO_TEST_DATA) + "/synthesis/" + name;
-}
-
-nlohmann::json json_of(const std::string& args) {
-  const auto r = run_kinevo(args + " --json");
-  EXPECT_EQ(r.status, 0) << r.err;
-  return nlohmann::json::parse(r.out);  // throws (fails the test) unless stdout is one JSON object
 }
 
 }  // namespace

@@ -9,21 +9,13 @@
 #include <vector>
 
 #include "kinevo/io/csv_table.hpp"
-#include "run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
 namespace {
 
+using kinevo::test::example;
+using kinevo::test::json_of;
 using kinevo::test::run_kinevo;
-
-std::string example(const std::string& name) {
-  return std::string(KINEVO_EXAMPLES) + "/" + name;
-}
-
-nlohmann::json json_of(const std::string& args, int status = 0) {
-  const auto r = run_kinevo(args + " --json");
-  EXPECT_EQ(r.status, status) << r.err;
-  return nlohmann::json::parse(r.out);  // throws (fails the test) unless stdout is one JSON object
-}
 
 // A cam file in a temporary folder from text.
 std::string cam_file(const std::string& name, const std::string& text) {

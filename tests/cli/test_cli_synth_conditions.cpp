@@ -6,15 +6,12 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "run_command.hpp"
+#include "tests/cli/cli_test_support.hpp"
 
 namespace {
 
+using kinevo::test::example;
 using kinevo::test::run_kinevo;
-
-std::string example(const std::string& name) {
-  return std::string(KINEVO_EXAMPLES) + "/" + name;
-}
 
 nlohmann::json fourbar(const std::string& args, int expected_status = 0) {
   const auto r =

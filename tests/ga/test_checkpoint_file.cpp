@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "ga_test_support.hpp"
 #include "kinevo/ga/island_model.hpp"
 #include "kinevo/ga/test_functions.hpp"
 #include "kinevo/io/csv_table.hpp"
@@ -18,6 +19,7 @@ namespace kinevo::ga {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::generations;
 
 island_options two_islands() {
   island_options o;
@@ -26,12 +28,6 @@ island_options two_islands() {
   o.seed = 3;
   o.threads = 1;
   return o;
-}
-
-termination generations(long long g) {
-  termination t;
-  t.max_generations = g;
-  return t;
 }
 
 std::string read(const fs::path& p) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "constrained_test_problems.hpp"
+#include "ga_test_support.hpp"
 #include "kinevo/ga/constrained_objective.hpp"
 #include "kinevo/ga/island_model.hpp"
 #include "kinevo/ga/range_runs.hpp"
@@ -23,8 +24,9 @@ namespace kinevo::ga {
 namespace {
 
 using testing::cec2006_g06;
+using testing::generations;
 
-island_options islands(int k, topology t = topology::ring, int threads = 0) {
+island_options constrained_islands(int k, topology t = topology::ring, int threads = 0) {
   island_options o;
   o.islands = k;
   o.links = t;
@@ -55,13 +57,8 @@ termination evaluations(long long n) {
   return t;
 }
 
-[[maybe_unused]] termination generations(long long g) {
-  termination t;
-  t.max_generations = g;
-  return t;
-}
-
-[[maybe_unused]] void expect_same(const run_result& a, const run_result& b) {
+// expect_same and the best point's violation.
+void expect_same_with_violation(const run_result& a, const run_result& b) {
   ASSERT_EQ(a.best_x.size(), b.best_x.size());
   for (int j = 0; j < a.best_x.size(); ++j) EXPECT_EQ(a.best_x[j], b.best_x[j]) << j;
   EXPECT_EQ(a.best_value, b.best_value);
@@ -82,7 +79,7 @@ TEST(ConstrainedIslandModel, G06FeasibleBestWithFeasibilityAndEpsilonBySbxAndDe)
   for (const auto method : {constraint_handling::feasibility, constraint_handling::epsilon}) {
     for (const auto crossover : {crossover_method::sbx, crossover_method::de}) {
       const constrained_objective p(g06, handled_by(method));
-      island_model m(constrained_ga(method, crossover), islands(4, topology::ring, 2));
+      island_model m(constrained_ga(method, crossover), constrained_islands(4, topology::ring, 2));
       const auto r = m.run(p, search_box::of(p), evaluations(100000));
       ASSERT_EQ(r.best_x.size(), 2);
       const double rel =
@@ -116,7 +113,8 @@ TEST(ConstrainedIslandModel, AnInfeasibleValueNeverReachesTheTarget) {
     p.evaluate_with_violation(Eigen::Vector2d(13.0, 0.0), v, r);
     ASSERT_LT(v[0], -7000.0);
     ASSERT_GT(r[0], 0.0);
-    island_model m(constrained_ga(method, crossover_method::de), islands(2, topology::ring, 2));
+    island_model m(constrained_ga(method, crossover_method::de),
+                   constrained_islands(2, topology::ring, 2));
     termination t = evaluations(10000);
     t.target_value = -7000.0;
     const auto res = m.run(p, search_box::of(p), t);
@@ -153,7 +151,8 @@ TEST(ConstrainedIslandModel, ALessViolatedBestIsProgressForTheStallLimit) {
   const flat_in_a_ball ball;
   const auto method = constraint_handling::feasibility;
   const constrained_objective p(ball, handled_by(method));
-  island_model m(constrained_ga(method, crossover_method::sbx), islands(2, topology::ring, 2));
+  island_model m(constrained_ga(method, crossover_method::sbx),
+                 constrained_islands(2, topology::ring, 2));
   termination t = generations(5000);
   t.stall_generations = 20;
   const auto r = m.run(p, search_box::of(p), t);
@@ -170,22 +169,22 @@ TEST(ConstrainedIslandModel, SameResultWhateverTheThreadCountAndTopology) {
        {topology::ring, topology::fully_connected, topology::random, topology::unconnected}) {
     const constrained_objective p(g06, handled_by(constraint_handling::epsilon));
     const auto ga = constrained_ga(constraint_handling::epsilon, crossover_method::de);
-    island_model one(ga, islands(4, t, 1));
-    island_model two(ga, islands(4, t, 2));
+    island_model one(ga, constrained_islands(4, t, 1));
+    island_model two(ga, constrained_islands(4, t, 2));
     const auto a = one.run(p, search_box::of(p), evaluations(20000));
     const auto b = two.run(p, search_box::of(p), evaluations(20000));
     SCOPED_TRACE(to_string(t));
-    expect_same(a, b);
+    expect_same_with_violation(a, b);
     EXPECT_EQ(a.best_violation, 0.0);
     // Reusing the model gives the same result again.
-    expect_same(a, one.run(p, search_box::of(p), evaluations(20000)));
+    expect_same_with_violation(a, one.run(p, search_box::of(p), evaluations(20000)));
   }
   const constrained_objective p(g06, handled_by(constraint_handling::feasibility));
   const auto ga = constrained_ga(constraint_handling::feasibility, crossover_method::sbx);
-  island_model one(ga, islands(4, topology::random, 1));
-  island_model two(ga, islands(4, topology::random, 2));
-  expect_same(one.run(p, search_box::of(p), evaluations(20000)),
-              two.run(p, search_box::of(p), evaluations(20000)));
+  island_model one(ga, constrained_islands(4, topology::random, 1));
+  island_model two(ga, constrained_islands(4, topology::random, 2));
+  expect_same_with_violation(one.run(p, search_box::of(p), evaluations(20000)),
+                             two.run(p, search_box::of(p), evaluations(20000)));
 }
 
 // A constrained epsilon run interrupted at a synchronisation point and resumed from its
@@ -205,7 +204,7 @@ TEST(ConstrainedIslandModel, ResumeFromACheckpointReachesTheUninterruptedResult)
     limits.stall_generations = 1000;          // stall state on (violation, value) survives too
     limits.interrupt = &io::interrupt_flag();
     io::clear_interrupt();
-    island_model straight_model(ga, islands(3, topology::random, 2));
+    island_model straight_model(ga, constrained_islands(3, topology::random, 2));
     const auto straight = straight_model.run(p, search_box::of(p), limits);
     EXPECT_EQ(straight.reason, stop_reason::evaluations);
 
@@ -217,7 +216,7 @@ TEST(ConstrainedIslandModel, ResumeFromACheckpointReachesTheUninterruptedResult)
       s.on_sync = [](const sync_report& r) {
         if (r.generation == 10) io::request_interrupt();
       };
-      island_model m(ga, islands(3, topology::random, 1));
+      island_model m(ga, constrained_islands(3, topology::random, 1));
       const auto cut = m.run(p, search_box::of(p), limits, s);
       io::clear_interrupt();
       EXPECT_EQ(cut.reason, stop_reason::interrupted);
@@ -230,9 +229,9 @@ TEST(ConstrainedIslandModel, ResumeFromACheckpointReachesTheUninterruptedResult)
         text << std::ifstream(s.checkpoint_file).rdbuf();
         EXPECT_NE(text.str().find("\nepsilon "), std::string::npos);
       }
-      island_model again(ga, islands(3, topology::random, 2));
+      island_model again(ga, constrained_islands(3, topology::random, 2));
       const auto resumed = again.resume(p, search_box::of(p), s.checkpoint_file, limits);
-      expect_same(straight, resumed);
+      expect_same_with_violation(straight, resumed);
     }
   }
   std::filesystem::remove_all(dir);
@@ -250,12 +249,12 @@ TEST(ConstrainedIslandModel, ACheckpointOfOtherViolationReportingIsRefused) {
   const auto ga = constrained_ga(constraint_handling::epsilon, crossover_method::de);
   const problem* pairs[2][2] = {{&with_violation, &with_penalty}, {&with_penalty, &with_violation}};
   for (const auto& [saved, loaded] : pairs) {
-    island_model m(ga, islands(2, topology::ring, 1));
+    island_model m(ga, constrained_islands(2, topology::ring, 1));
     run_settings s;
     s.checkpoint_file = dir / "state.txt";
     s.checkpoint_every = 10;
     m.run(*saved, search_box::of(*saved), generations(10), s);
-    island_model again(ga, islands(2, topology::ring, 1));
+    island_model again(ga, constrained_islands(2, topology::ring, 1));
     EXPECT_THROW(again.resume(*loaded, s.checkpoint_file, generations(20)), io::input_error)
         << (saved == &with_violation ? "violations into a penalty" : "penalty into violations");
   }
@@ -276,7 +275,7 @@ TEST(ConstrainedIslandModel, RangeRunsResumeToTheUninterruptedResult) {
     SCOPED_TRACE(to_string(method));
     const constrained_objective p(g06, handled_by(method));
     const auto ga = constrained_ga(method, crossover);
-    auto io_opts = islands(2, topology::ring, 2);
+    auto io_opts = constrained_islands(2, topology::ring, 2);
     io_opts.seed = 8;
     termination per_run;
     per_run.max_generations = 30;
@@ -396,7 +395,7 @@ TEST(ConstrainedIslandModel, IntegerGenesAreIntegersAtEveryEvaluation) {
     integer_problem ip(v.constrained);
     const constrained_objective p(
         ip, handled_by(v.constrained ? v.ga.constraints : constraint_handling::penalty));
-    island_model m(v.ga, islands(3, topology::ring, 2));
+    island_model m(v.ga, constrained_islands(3, topology::ring, 2));
     run_settings s;
     const Eigen::VectorXd start =
         Eigen::Vector4d(1.4, 0.0, 2.6, 0.0);  // a start point with fractions, too
@@ -435,7 +434,7 @@ TEST(ConstrainedIslandModel, IntegerGenesStayIntegersInRangeRuns) {
     integer_problem ip(true);
     const constrained_objective p(ip, handled_by(constraint_handling::feasibility));
     island_model m(constrained_ga(constraint_handling::feasibility, crossover_method::de),
-                   islands(2, topology::ring, 2));
+                   constrained_islands(2, topology::ring, 2));
     range_run_options ro;
     ro.runs = 4;
     ro.shrink = 0.3;
@@ -469,7 +468,7 @@ TEST(ConstrainedIslandModel, DifferentialEvolutionNeverLosesItsBestAndConverges)
   };
   for (const auto& [p, g, reached] : {job{&sphere, 300, 1e-5}, job{&rosenbrock, 600, 1e-8}}) {
     SCOPED_TRACE(p->name());
-    island_model m(de, islands(3, topology::ring, 2));
+    island_model m(de, constrained_islands(3, topology::ring, 2));
     run_settings s;
     s.record_history = true;
     const auto r = m.run(*p, search_box::of(*p), generations(g), s);
@@ -490,7 +489,7 @@ TEST(ConstrainedIslandModel, DifferentialEvolutionNeverLosesItsBestAndConverges)
 // range-run sequence. (Golden values of this machine's compiler and libm, as every bit-identity
 // test here assumes.)
 TEST(ConstrainedIslandModel, UnconstrainedResultsAreThoseBeforeConstraintHandling) {
-  island_options io_opts = islands(4, topology::ring, 2);
+  island_options io_opts = constrained_islands(4, topology::ring, 2);
   const auto check = [](const char* what, double value, const Eigen::VectorXd& x,
                         const std::vector<double>& golden_x, double golden_value) {
     SCOPED_TRACE(what);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "constrained_test_problems.hpp"
+#include "ga_test_support.hpp"
 #include "kinevo/ga/island_model.hpp"
 
 namespace kinevo::ga {
@@ -24,11 +25,7 @@ constraint_options with(constraint_handling method) {
   return o;
 }
 
-double value_at(const problem& p, const Eigen::VectorXd& x) {
-  Eigen::VectorXd v(1);
-  p.evaluate(x, v);
-  return v[0];
-}
+using testing::value_at;
 
 // (value, violation) of one point through evaluate_with_violation.
 std::pair<double, double> pair_at(const problem& p, const Eigen::VectorXd& x) {

@@ -7,17 +7,17 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 #include <string>
 
+#include "ga_test_support.hpp"
 #include "kinevo/io/option_error.hpp"
 
 namespace kinevo::ga {
 namespace {
 
-const double nan = std::numeric_limits<double>::quiet_NaN();
-const double inf = std::numeric_limits<double>::infinity();
+using testing::inf;
+using testing::nan;
 
 TEST(ConstraintHandling, NamesRoundTripAndAnUnknownNameListsTheChoices) {
   for (const auto c : {constraint_handling::penalty, constraint_handling::multipliers,
@@ -112,7 +112,7 @@ TEST(ConstraintHandling, EpsilonLevelFallsFromEps0ToZeroAtUntil) {
   EXPECT_EQ(epsilon_level(whole, eps0, 1.0), 0.0);
 }
 
-std::string field_of(const epsilon_options& o) {
+std::string epsilon_field_of(const epsilon_options& o) {
   try {
     o.validate();
   } catch (const io::option_error& e) {
@@ -122,11 +122,11 @@ std::string field_of(const epsilon_options& o) {
 }
 
 TEST(ConstraintHandling, EpsilonOptionsNameEveryInvalidField) {
-  EXPECT_EQ(field_of(epsilon_options{}), "");
+  EXPECT_EQ(epsilon_field_of(epsilon_options{}), "");
   const auto spoiled = [](auto spoil) {
     epsilon_options o;
     spoil(o);
-    return field_of(o);
+    return epsilon_field_of(o);
   };
   EXPECT_EQ(spoiled([](epsilon_options& o) { o.quantile = -0.1; }), "epsilon_quantile");
   EXPECT_EQ(spoiled([](epsilon_options& o) { o.quantile = 1.5; }), "epsilon_quantile");

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "constrained_test_problems.hpp"
+#include "ga_test_support.hpp"
 #include "kinevo/ga/constrained_objective.hpp"
 #include "kinevo/ga/ill_conditioned_functions.hpp"
 #include "kinevo/ga/island.hpp"
@@ -22,7 +23,10 @@
 namespace kinevo::ga {
 namespace {
 
-island_options islands(int k, int threads, topology t = topology::ring) {
+using testing::expect_same;
+using testing::generations;
+
+island_options g3_islands(int k, int threads, topology t = topology::ring) {
   island_options o;
   o.islands = k;
   o.links = t;
@@ -31,21 +35,6 @@ island_options islands(int k, int threads, topology t = topology::ring) {
   o.threads = threads;
   o.seed = 19;
   return o;
-}
-
-termination generations(long long g) {
-  termination t;
-  t.max_generations = g;
-  return t;
-}
-
-void expect_same(const run_result& a, const run_result& b) {
-  ASSERT_EQ(a.best_x.size(), b.best_x.size());
-  for (int j = 0; j < a.best_x.size(); ++j) EXPECT_EQ(a.best_x[j], b.best_x[j]) << j;
-  EXPECT_EQ(a.best_value, b.best_value);
-  EXPECT_EQ(a.best_island, b.best_island);
-  EXPECT_EQ(a.evaluations, b.evaluations);
-  EXPECT_EQ(a.generations, b.generations);
 }
 
 std::vector<ga_options> g3_variants() {
@@ -65,7 +54,7 @@ TEST(G3Model, AGenerationEvaluatesTheOffspring) {
   o.offspring = 3;
   EXPECT_EQ(o.offspring_per_generation(), 3);
   ellipsoid_function p(5);
-  island_model m(o, islands(2, 1));
+  island_model m(o, g3_islands(2, 1));
   const auto r = m.run(p, search_box::of(p), generations(40));
   EXPECT_EQ(r.evaluations, 2 * (o.population + 40 * 3));
 }
@@ -75,8 +64,8 @@ TEST(G3Model, SameResultWhateverTheThreadCountAndTopology) {
   for (const auto& o : g3_variants()) {
     for (const auto t : {topology::ring, topology::fully_connected, topology::random}) {
       SCOPED_TRACE(to_string(o.crossover) + " " + to_string(t));
-      island_model one(o, islands(4, 1, t));
-      island_model three(o, islands(4, 3, t));
+      island_model one(o, g3_islands(4, 1, t));
+      island_model three(o, g3_islands(4, 3, t));
       expect_same(one.run(p, search_box::of(p), generations(300)),
                   three.run(p, search_box::of(p), generations(300)));
     }
@@ -89,16 +78,16 @@ TEST(G3Model, ResumeFromACheckpointReachesTheUninterruptedResult) {
   rosenbrock_function p(5);
   for (const auto& o : g3_variants()) {
     SCOPED_TRACE(to_string(o.crossover));
-    island_model m(o, islands(3, 2, topology::random));
+    island_model m(o, g3_islands(3, 2, topology::random));
     termination stall = generations(500);
     stall.stall_generations = 100000;
     const auto straight = m.run(p, search_box::of(p), stall);
     run_settings s;
     s.checkpoint_file = dir / "state.txt";
     s.checkpoint_every = 100;
-    island_model m2(o, islands(3, 1, topology::random));
+    island_model m2(o, g3_islands(3, 1, topology::random));
     m2.run(p, search_box::of(p), generations(250), s);  // last checkpoint at 200
-    island_model m3(o, islands(3, 3, topology::random));
+    island_model m3(o, g3_islands(3, 3, topology::random));
     expect_same(straight, m3.resume(p, dir / "state.txt", stall));
   }
   std::filesystem::remove_all(dir);
@@ -151,7 +140,7 @@ TEST(G3Model, TheBestNeverWorsensUnderDebsRules) {
 // The rotated ellipsoid of condition 1e6 at n = 5 to 1e-10: the G3-PCX defaults get there.
 TEST(G3Model, ReachesTheOptimumOfARotatedIllConditionedQuadratic) {
   rotated_ellipsoid_function p(5);
-  island_model m(g3_pcx_options(), islands(1, 1));
+  island_model m(g3_pcx_options(), g3_islands(1, 1));
   termination t;
   t.max_generations = 0;
   t.max_evaluations = 200000;

@@ -6,16 +6,13 @@
 
 #include <cmath>
 
+#include "ga_test_support.hpp"
 #include "kinevo/ga/test_functions.hpp"
 
 namespace kinevo::ga {
 namespace {
 
-double value_at(const problem& p, const Eigen::VectorXd& x) {
-  Eigen::VectorXd v(1);
-  p.evaluate(x, v);
-  return v[0];
-}
+using testing::value_at;
 
 TEST(IllConditionedFunctions, FixedRotationIsOrthogonalAndDeterministic) {
   for (const int n : {1, 2, 5, 20, 50}) {

@@ -13,7 +13,13 @@
 namespace kinevo::ga {
 namespace {
 
-using namespace kinevo::io;  // the interrupt flag (io/interrupt.hpp)
+// The interrupt flag (io/interrupt.hpp).
+using io::clear_interrupt;
+using io::install_interrupt_handlers;
+using io::interrupt_flag;
+using io::interrupt_requested;
+using io::interrupt_signal;
+using io::request_interrupt;
 
 TEST(Interrupt, SigintAndSigtermRaiseTheFlagAndSayWhich) {
   install_interrupt_handlers();

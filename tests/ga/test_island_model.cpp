@@ -7,11 +7,15 @@
 #include <fstream>
 #include <limits>
 
+#include "ga_test_support.hpp"
 #include "kinevo/ga/test_functions.hpp"
 #include "kinevo/io/csv_table.hpp"
 
 namespace kinevo::ga {
 namespace {
+
+using testing::expect_same;
+using testing::generations;
 
 island_options islands(int k, topology t = topology::ring, int threads = 0) {
   island_options o;
@@ -22,21 +26,6 @@ island_options islands(int k, topology t = topology::ring, int threads = 0) {
   o.threads = threads;
   o.seed = 42;
   return o;
-}
-
-termination generations(long long g) {
-  termination t;
-  t.max_generations = g;
-  return t;
-}
-
-void expect_same(const run_result& a, const run_result& b) {
-  ASSERT_EQ(a.best_x.size(), b.best_x.size());
-  for (int j = 0; j < a.best_x.size(); ++j) EXPECT_EQ(a.best_x[j], b.best_x[j]) << j;
-  EXPECT_EQ(a.best_value, b.best_value);
-  EXPECT_EQ(a.best_island, b.best_island);
-  EXPECT_EQ(a.evaluations, b.evaluations);
-  EXPECT_EQ(a.generations, b.generations);
 }
 
 TEST(IslandModel, SameSeedSameResultWhateverTheThreadCount) {

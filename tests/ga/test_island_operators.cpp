@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ga_test_support.hpp"
 #include "kinevo/ga/island.hpp"
 #include "kinevo/ga/test_functions.hpp"
 
@@ -21,11 +22,7 @@ struct individual {
   std::vector<std::uint64_t> words;  // binary genomes
 };
 
-std::string hexd(double v) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%a", v);
-  return b;
-}
+using testing::hexd;
 
 // Replaces the island's population (keeps its generator state).
 void set_population(island& isl, const std::vector<individual>& pop, bool binary) {

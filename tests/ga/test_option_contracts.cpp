@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <functional>
-#include <limits>
 #include <string>
 #include <vector>
 
+#include "ga_test_support.hpp"
 #include "kinevo/ga/constrained_objective.hpp"
 #include "kinevo/ga/constraint_handling.hpp"
 #include "kinevo/ga/island_model.hpp"
@@ -19,8 +19,8 @@
 namespace kinevo::ga {
 namespace {
 
-const double nan = std::numeric_limits<double>::quiet_NaN();
-const double inf = std::numeric_limits<double>::infinity();
+using testing::inf;
+using testing::nan;
 
 std::string field_of(const std::function<void()>& validate) {
   try {

@@ -5,14 +5,17 @@
 
 #include <gtest/gtest.h>
 
-#include <limits>
 #include <string>
 #include <vector>
 
+#include "ga_test_support.hpp"
 #include "kinevo/io/option_error.hpp"
 
 namespace kinevo::ga {
 namespace {
+
+using testing::inf;
+using testing::nan;
 
 const std::vector<std::string> names{"circle", "line"};
 
@@ -80,8 +83,6 @@ TEST(Penalty, EveryInvalidFieldIsNamed) {
     }
     return "";
   };
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  const double inf = std::numeric_limits<double>::infinity();
   for (const double bad : {0.0, -1.0, nan, inf}) {
     penalty_options o;
     o.weight = bad;

@@ -6,14 +6,17 @@
 #include <fstream>
 #include <sstream>
 
-#include "kinevo/io/interrupt.hpp"
 #include "kinevo/ga/test_functions.hpp"
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/interrupt.hpp"
 
 namespace kinevo::ga {
 namespace {
 
-using namespace kinevo::io;  // the interrupt flag (io/interrupt.hpp)
+// The interrupt flag (io/interrupt.hpp).
+using io::clear_interrupt;
+using io::interrupt_flag;
+using io::request_interrupt;
 
 TEST(RangeRuns, ShrinkAroundTheBestAndImprove) {
   // The source document's procedure on a Gauss-like quadratic: [-50, 50] first, GAucsd settings.

@@ -7,11 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "ga_test_support.hpp"
 #include "kinevo/ga/ill_conditioned_functions.hpp"
 #include "kinevo/ga/island.hpp"
 
@@ -37,11 +37,7 @@ class rotated_problem : public problem {
   Eigen::MatrixXd q_;
 };
 
-std::string hexd(double v) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%a", v);
-  return b;
-}
+using testing::hexd;
 
 // An island's saved population: value and point of every individual.
 struct population_text {

@@ -17,11 +17,13 @@
 #include "kinevo/io/option_error.hpp"
 #include "kkt_reference.hpp"
 
+namespace kinevo::studies {
 namespace {
 
-using namespace kinevo::mechanics;
-using namespace kinevo::gauss;
-using namespace kinevo::studies;
+using gauss::gauss_ga_options;
+using gauss::gauss_ga_preset;
+using gauss::gauss_ga_solver;
+using mechanics::solve_status;
 
 TEST(double_pendulum_study, system_gives_the_closed_form_acceleration) {
   const auto s = double_pendulum_system(double_pendulum_state{});
@@ -260,3 +262,4 @@ TEST(double_pendulum_study, interrupt_before_the_parts_skips_them_and_names_them
 }
 
 }  // namespace
+}  // namespace kinevo::studies

@@ -9,21 +9,25 @@
 #include <random>
 #include <string>
 
+#include "gauss_test_support.hpp"
 #include "kinevo/gauss/gauss_ga_solver.hpp"
 #include "kinevo/gauss/register_ga_solver.hpp"
 #include "kinevo/mechanics/chain_model.hpp"
 #include "kinevo/mechanics/model.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
 
+namespace kinevo::gauss {
 namespace {
 
-using namespace kinevo::mechanics;
-using namespace kinevo::gauss;
-
-// The contract of issue "Gauss by GA on every model": max |a_ga - a_gigsp| <= 1e-9 max(1, |a|).
-double scaled_error(const Eigen::VectorXd& a, const Eigen::VectorXd& ref) {
-  return (a - ref).cwiseAbs().maxCoeff() / std::max(1.0, ref.cwiseAbs().maxCoeff());
-}
+using kinevo::test::initial_system;
+using kinevo::test::scaled_error;
+using mechanics::chain_options;
+using mechanics::load_model;
+using mechanics::load_model_from_string;
+using mechanics::make_solver;
+using mechanics::model;
+using mechanics::solver_available;
+using mechanics::solver_options;
 
 gauss_ga_options defaults(std::uint64_t seed, int islands = 1) {
   gauss_ga_options o = gauss_ga_preset("default");
@@ -42,10 +46,6 @@ void expect_matches_gigsp(const constrained_system& s, const std::string& what,
   ASSERT_EQ(r.acceleration.size(), s.coordinates()) << what;
   EXPECT_LE(scaled_error(r.acceleration, ref.acceleration), 1e-9)
       << what << " (" << r.runs << " runs, " << r.evaluations << " evaluations)";
-}
-
-constrained_system initial_system(const model& m) {
-  return m.evaluate(m.initial_positions(), m.initial_velocities(), 0.0);
 }
 
 TEST(gauss_generality, every_example_model) {
@@ -159,14 +159,14 @@ TEST(gauss_generality, slider_crank_written_in_the_test) {
 
 // Random consistent systems: M SPD and full (condition up to ~1e3), random rows with a
 // redundant combination appended, n up to 20.
-struct random_system {
+struct random_redundant_system {
   constrained_system system;
   std::vector<std::string> names;
 };
 
-random_system make_random_system(std::mt19937& rng, int n, int m) {
+random_redundant_system make_random_system(std::mt19937& rng, int n, int m) {
   std::normal_distribution<double> normal;
-  random_system c;
+  random_redundant_system c;
   const Eigen::MatrixXd r = Eigen::MatrixXd::NullaryExpr(n, n, [&] { return normal(rng); });
   c.system.mass = r * r.transpose() + 0.05 * n * Eigen::MatrixXd::Identity(n, n);
   c.system.force = Eigen::VectorXd::NullaryExpr(n, [&] { return 10.0 * normal(rng); });
@@ -176,7 +176,9 @@ random_system make_random_system(std::mt19937& rng, int n, int m) {
   c.system.jacobian = a;
   const Eigen::VectorXd target = Eigen::VectorXd::NullaryExpr(n, [&] { return normal(rng); });
   c.system.rhs = a * target;
-  for (int k = 0; k <= m; ++k) c.names.push_back("c" + std::to_string(k));
+  // Appended, not "c" + ...: GCC 12's -Wrestrict misfires on operator+(const char*, string&&)
+  // as inlined in a unity batch.
+  for (int k = 0; k <= m; ++k) c.names.push_back(std::string("c").append(std::to_string(k)));
   c.system.constraint_names = c.names;
   return c;
 }
@@ -185,7 +187,7 @@ TEST(gauss_generality, random_spd_systems_with_redundant_rows) {
   std::mt19937 rng(2026);
   int trial = 0;
   for (const int n : {2, 3, 5, 8, 12, 16, 20}) {
-    const random_system c = make_random_system(rng, n, std::max(1, n / 2));
+    const random_redundant_system c = make_random_system(rng, n, std::max(1, n / 2));
     expect_matches_gigsp(c.system, "random system n = " + std::to_string(n),
                          static_cast<std::uint64_t>(++trial));
   }
@@ -260,3 +262,4 @@ TEST(gauss_generality, registered_explicitly_for_the_factory) {
 }
 
 }  // namespace
+}  // namespace kinevo::gauss

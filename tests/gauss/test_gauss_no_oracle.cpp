@@ -16,6 +16,7 @@
 #include <random>
 #include <string>
 
+#include "gauss_test_support.hpp"
 #include "kinevo/gauss/coupled_factorisations.hpp"
 #include "kinevo/gauss/gauss_ga_solver.hpp"
 #include "kinevo/gauss/gauss_objective.hpp"
@@ -24,18 +25,16 @@
 #include "kinevo/mechanics/model.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
 
+namespace kinevo::gauss {
 namespace {
 
-using namespace kinevo::mechanics;
-using namespace kinevo::gauss;
-
-double scaled_error(const Eigen::VectorXd& a, const Eigen::VectorXd& ref) {
-  return (a - ref).cwiseAbs().maxCoeff() / std::max(1.0, ref.cwiseAbs().maxCoeff());
-}
-
-constrained_system initial_system(const model& m) {
-  return m.evaluate(m.initial_positions(), m.initial_velocities(), 0.0);
-}
+using kinevo::test::initial_system;
+using kinevo::test::scaled_error;
+using mechanics::chain_options;
+using mechanics::load_model;
+using mechanics::load_model_from_string;
+using mechanics::make_solver;
+using mechanics::model;
 
 // A default cold solve: no coupled factorisation, and GIGSP's answer to 1e-9.
 void expect_oracle_free_match(const constrained_system& s, const std::string& what,
@@ -179,3 +178,4 @@ TEST(gauss_no_oracle, sparse_evaluation_equals_the_quadratic_form) {
 }
 
 }  // namespace
+}  // namespace kinevo::gauss

@@ -20,11 +20,15 @@
 #include "kinevo/mechanics/simulation.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
 
+namespace kinevo::gauss {
 namespace {
 
-using namespace kinevo::mechanics;
-using kinevo::gauss::gauss_ga_preset;
-using kinevo::gauss::gauss_ga_solver;
+using mechanics::load_model;
+using mechanics::make_solver;
+using mechanics::model;
+using mechanics::simulation_options;
+using mechanics::simulation_result;
+using mechanics::step_record;
 
 double max_abs(const Eigen::VectorXd& v) {
   return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0;
@@ -96,3 +100,4 @@ TEST(gauss_spatial_fivebar, agrees_with_the_direct_solvers_and_names_the_redunda
 }
 
 }  // namespace
+}  // namespace kinevo::gauss

@@ -15,22 +15,14 @@
 #include "kinevo/mechanics/assembly.hpp"
 #include "kinevo/mechanics/chain_model.hpp"
 #include "kinevo/mechanics/model.hpp"
+#include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-std::string read_example(const std::string& name) {
-  std::ifstream in(std::string(KINEVO_EXAMPLES) + "/" + name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-model load_unassembled(const std::string& text, const std::string& source) {
-  model_options o;
-  o.require_assembled = false;
-  return load_model_from_string(text, source, o);
-}
+using kinevo::test::load_unassembled;
+using kinevo::test::max_abs;
+using kinevo::test::read_example;
 
 // Every coordinate moved by about 0.1 (signs and sizes vary, deterministic).
 Eigen::VectorXd perturbed(const Eigen::VectorXd& q, double size = 0.1) {
@@ -39,10 +31,6 @@ Eigen::VectorXd perturbed(const Eigen::VectorXd& q, double size = 0.1) {
     p[i] += size * ((i % 2 == 0) ? 1.0 : -1.0) * (0.8 + 0.4 * std::fmod(0.37 * double(i), 1.0));
   }
   return p;
-}
-
-double max_abs(const Eigen::VectorXd& v) {
-  return v.size() ? v.cwiseAbs().maxCoeff() : 0.0;
 }
 
 TEST(Assembly, HaugFourBarFromAPerturbedStart) {

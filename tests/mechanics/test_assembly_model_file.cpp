@@ -14,16 +14,13 @@
 #include "kinevo/mechanics/chain_model.hpp"
 #include "kinevo/mechanics/model.hpp"
 #include "kinevo/mechanics/model_writer.hpp"
+#include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-std::string read_example(const std::string& name) {
-  std::ifstream in(std::string(KINEVO_EXAMPLES) + "/" + name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using kinevo::test::load_unassembled;
+using kinevo::test::read_example;
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
@@ -38,12 +35,6 @@ bool is_initial_value_line(const std::string& line) {
     if (line.rfind(key, 0) == 0) return true;
   }
   return false;
-}
-
-model load_unassembled(const std::string& text, const std::string& source) {
-  model_options o;
-  o.require_assembled = false;
-  return load_model_from_string(text, source, o);
 }
 
 TEST(AssemblyModelFile, NumbersReadBack) {

@@ -12,7 +12,7 @@
 namespace kinevo::mechanics {
 namespace {
 
-constrained_system random_system(int n, int m, bool diagonal, unsigned seed) {
+constrained_system random_constrained_system(int n, int m, bool diagonal, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   auto rnd = [&](int r, int c) {
@@ -52,7 +52,7 @@ TEST(DirectSolvers, AllAgreeOnRandomFullRankSystems) {
   for (unsigned seed = 1; seed <= 20; ++seed) {
     for (bool diagonal : {false, true}) {
       const int n = 4 + static_cast<int>(seed % 7), m = 1 + static_cast<int>(seed % 4);
-      const constrained_system s = random_system(n, m, diagonal, seed);
+      const constrained_system s = random_constrained_system(n, m, diagonal, seed);
       const Eigen::VectorXd expected = augmented_solution(s);
       for (const auto& name : direct_solver_names()) {
         const acceleration_result r = make_solver(name)->solve(s);
@@ -68,7 +68,7 @@ TEST(DirectSolvers, AllAgreeOnRandomFullRankSystems) {
 }
 
 TEST(DirectSolvers, RedundantRowsAgreeAndLagrangeMultipliersReportSingular) {
-  constrained_system s = random_system(7, 3, false, 42);
+  constrained_system s = random_constrained_system(7, 3, false, 42);
   // Row 4 = row 1 + 2 row 2 with the matching right-hand side: redundant, consistent.
   s.jacobian.conservativeResize(4, Eigen::NoChange);
   s.jacobian.row(3) = s.jacobian.row(0) + 2.0 * s.jacobian.row(1);
@@ -92,7 +92,7 @@ TEST(DirectSolvers, RedundantRowsAgreeAndLagrangeMultipliersReportSingular) {
 }
 
 TEST(DirectSolvers, DegenerateZeroRowIsDropped) {
-  constrained_system s = random_system(5, 2, true, 7);
+  constrained_system s = random_constrained_system(5, 2, true, 7);
   s.jacobian.conservativeResize(3, Eigen::NoChange);
   s.jacobian.row(2).setZero();
   s.rhs.conservativeResize(3);
@@ -106,7 +106,7 @@ TEST(DirectSolvers, DegenerateZeroRowIsDropped) {
 }
 
 TEST(DirectSolvers, InconsistentRowsAreNamed) {
-  constrained_system s = random_system(6, 2, false, 11);
+  constrained_system s = random_constrained_system(6, 2, false, 11);
   s.jacobian.conservativeResize(3, Eigen::NoChange);
   s.jacobian.row(2) = 3.0 * s.jacobian.row(1);
   s.rhs.conservativeResize(3);

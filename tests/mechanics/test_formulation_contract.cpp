@@ -17,11 +17,12 @@
 #include "kinevo/mechanics/model.hpp"
 #include "kinevo/mechanics/simulation.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
+#include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-const std::string examples = KINEVO_EXAMPLES;
+using kinevo::test::examples;
 
 struct named_model {
   std::string name;
@@ -43,8 +44,8 @@ std::vector<named_model> models() {
   return out;
 }
 
-simulation_result run(const model& m, double t_end, formulation_kind kind,
-                      stabilization_kind stabilization) {
+simulation_result run_kind(const model& m, double t_end, formulation_kind kind,
+                           stabilization_kind stabilization) {
   simulation_options o;
   o.t_end = t_end;
   o.dt = 1e-4;
@@ -57,13 +58,13 @@ simulation_result run(const model& m, double t_end, formulation_kind kind,
 TEST(FormulationContract, EveryFormulationFollowsFullGigspOnEveryModelKind) {
   for (const auto& [name, m, t_end] : models()) {
     const simulation_result reference =
-        run(m, t_end, formulation_kind::full, stabilization_kind::projection);
+        run_kind(m, t_end, formulation_kind::full, stabilization_kind::projection);
     ASSERT_TRUE(reference.completed) << name << ": " << reference.message;
     const Eigen::VectorXd q_ref = reference.records.back().q;
     for (const auto& text : formulation_names()) {
       const formulation_kind kind = parse_formulation(text);
       if (kind == formulation_kind::reuse || kind == formulation_kind::full) continue;
-      const simulation_result r = run(m, t_end, kind, stabilization_kind::none);
+      const simulation_result r = run_kind(m, t_end, kind, stabilization_kind::none);
       ASSERT_TRUE(r.completed) << name << ", " << text << ": " << r.message;
       EXPECT_EQ(r.formulation.name, text);
       EXPECT_NEAR(r.records.back().t, t_end, 1e-12) << name << ", " << text;

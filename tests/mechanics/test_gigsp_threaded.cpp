@@ -89,7 +89,9 @@ random_system make_system(int m, int n, unsigned seed, bool spd_mass, int every 
     r.mass = Eigen::MatrixXd::Identity(n, n);
     for (int j = 0; j < n; ++j) r.mass(j, j) = 1.0 + 0.5 * (uniform(gen) + 1.0);
   }
-  for (int i = 0; i < m; ++i) r.names.push_back("c" + std::to_string(i));
+  // Appended, not "c" + ...: GCC 12's -Wrestrict misfires on operator+(const char*, string&&)
+  // as inlined in a unity batch.
+  for (int i = 0; i < m; ++i) r.names.push_back(std::string("c").append(std::to_string(i)));
   return r;
 }
 

@@ -13,7 +13,9 @@
 #include "kinevo/mechanics/simulation.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
 
-namespace kinevo::mechanics {
+// The disc example's numbers are short names at namespace scope (m, R, mu, g, w0, as in the
+// source): a namespace of their own keeps them from the other files of a unity batch.
+namespace kinevo::mechanics::intermittent_disc_test {
 namespace {
 
 const std::string disc_file = std::string(KINEVO_EXAMPLES) + "/disc_slip_roll.toml";
@@ -351,7 +353,7 @@ TEST(intermittent, csv_columns_and_json_events) {
 }
 
 }  // namespace
-}  // namespace kinevo::mechanics
+}  // namespace kinevo::mechanics::intermittent_disc_test
 
 namespace kinevo::mechanics {
 namespace {

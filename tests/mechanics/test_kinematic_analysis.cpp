@@ -21,7 +21,7 @@
 namespace kinevo::mechanics {
 namespace {
 
-constexpr double pi = std::numbers::pi;
+using std::numbers::pi;
 const double l_rod = std::sqrt(2.0) / 2.0;
 
 // The slider-crank of Haug's Example 4.3.1 reduced to the slider position q = x2 (Tables

@@ -15,18 +15,12 @@
 #include "kinevo/io/errors.hpp"
 #include "kinevo/mechanics/model.hpp"
 #include "kinevo/symbolic/optimization_problem.hpp"
+#include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-std::string error_of(const std::string& text) {
-  try {
-    (void)load_model_from_string(text, "bad.toml");
-  } catch (const io::input_error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using kinevo::test::error_of;
 
 // `text` with its first `from` replaced by `to`.
 std::string replaced(std::string text, const std::string& from, const std::string& to) {

@@ -14,13 +14,14 @@
 #include "kinevo/mechanics/rank_analysis.hpp"
 #include "kinevo/mechanics/simulation.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
+#include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-const std::string examples = KINEVO_EXAMPLES;
+using kinevo::test::examples;
 
-simulation_result run(const model& m, const std::string& solver_name) {
+simulation_result run_dormand_prince(const model& m, const std::string& solver_name) {
   auto solver = make_solver(solver_name);
   simulation_options o;
   o.integrator = integrator_kind::dormand_prince;
@@ -31,7 +32,7 @@ simulation_result run(const model& m, const std::string& solver_name) {
   return simulate(m, *solver, o);
 }
 
-int index_of(const model& m, const std::string& coordinate) {
+int coordinate_index(const model& m, const std::string& coordinate) {
   const auto& names = m.coordinate_names();
   return static_cast<int>(std::find(names.begin(), names.end(), coordinate) - names.begin());
 }
@@ -43,12 +44,12 @@ TEST_P(ParallelogramModels, SameCrankAngleAndEnergyBeforeTheFirstFlatCrossing) {
   const model bodies = load_model(examples + "/parallelogram_bodies.toml");
   ASSERT_EQ(bodies.coordinates(), 9);
   ASSERT_EQ(bodies.constraints(), 8);
-  const simulation_result a = run(angles, GetParam());
-  const simulation_result b = run(bodies, GetParam());
+  const simulation_result a = run_dormand_prince(angles, GetParam());
+  const simulation_result b = run_dormand_prince(bodies, GetParam());
   ASSERT_TRUE(a.completed) << a.message;
   ASSERT_TRUE(b.completed) << b.message;
   ASSERT_EQ(a.records.size(), b.records.size());
-  const int th1 = index_of(angles, "th1"), phi1 = index_of(bodies, "crank1_phi");
+  const int th1 = coordinate_index(angles, "th1"), phi1 = coordinate_index(bodies, "crank1_phi");
   double largest_angle = 0.0, largest_energy = 0.0;
   for (std::size_t k = 0; k < a.records.size(); ++k) {
     ASSERT_NEAR(a.records[k].t, b.records[k].t, 1e-14);

@@ -19,15 +19,14 @@
 #include "kinevo/mechanics/qtz_decomposition.hpp"
 #include "kinevo/mechanics/simulation.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
+#include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-const std::string examples = KINEVO_EXAMPLES;
-
-double max_abs(const Eigen::VectorXd& v) {
-  return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0;
-}
+using kinevo::test::examples;
+using kinevo::test::max_abs;
+using kinevo::test::run_formulation;
 
 // A few states along a short full + GIGSP run of the model (the initial one included).
 std::vector<step_record> states_along(const model& m, double t_end) {
@@ -253,28 +252,16 @@ TEST(QtzSolver, RefusesInconsistentRowsByName) {
 
 // --- the formulations through simulate() ------------------------------------------------
 
-simulation_result run(const model& m, formulation_kind kind, double t_end, double dt,
-                      const std::string& solver = "gigsp",
-                      stabilization_kind stabilization = stabilization_kind::none) {
-  auto s = make_solver(solver);
-  simulation_options o;
-  o.t_end = t_end;
-  o.dt = dt;
-  o.formulation.kind = kind;
-  o.stabilization = stabilization;
-  return simulate(m, *s, o);
-}
-
 // Against full + GIGSP with projection: the QTZ formulations keep q on the constraints, and
 // without projection the full formulation drifts off them by 1e-8 on the slider-crank at
 // dt = 1e-3 (it is then 1.7e-8 from the dt -> 0 motion, and 2.8e-8 from qtz-orthogonal).
 void expect_agreement_with_full(const model& m, const std::string& what) {
-  const simulation_result full =
-      run(m, formulation_kind::full, 0.5, 1e-3, "gigsp", stabilization_kind::projection);
+  const simulation_result full = run_formulation(m, formulation_kind::full, 0.5, 1e-3, "gigsp",
+                                                 stabilization_kind::projection);
   ASSERT_TRUE(full.completed) << what << ": " << full.message;
   for (formulation_kind kind : {formulation_kind::qtz_orthogonal, formulation_kind::qtz_state}) {
     // The user's solver is ignored: the formulations bring their own QTZ solver.
-    const simulation_result r = run(m, kind, 0.5, 1e-3, "lm");
+    const simulation_result r = run_formulation(m, kind, 0.5, 1e-3, "lm");
     ASSERT_TRUE(r.completed) << what << " " << to_string(kind) << ": " << r.message;
     EXPECT_EQ(r.formulation.name, to_string(kind));
     ASSERT_EQ(r.records.size(), full.records.size());
@@ -429,7 +416,7 @@ TEST(QtzFormulations, StateChangesItsSizeWhenTheRankChanges) {
   model_options flat;
   flat.overrides.push_back({"th0", 0.0});
   const model m = load_model(examples + "/yoo_parallelogram.toml", flat);
-  const simulation_result r = run(m, formulation_kind::qtz_state, 0.5, 1e-3);
+  const simulation_result r = run_formulation(m, formulation_kind::qtz_state, 0.5, 1e-3);
   ASSERT_TRUE(r.completed) << r.message;
   EXPECT_EQ(r.formulation.repartitions, 1);
   EXPECT_LT(std::abs(r.final_energy - r.initial_energy), 1e-9);
@@ -441,7 +428,7 @@ TEST(QtzFormulations, StateChangesItsSizeWhenTheRankChanges) {
 TEST(QtzFormulations, BothKeepTheEnergyOfTheParallelogramOfBodies) {
   const model m = load_model(examples + "/parallelogram_bodies.toml");
   for (formulation_kind kind : {formulation_kind::qtz_orthogonal, formulation_kind::qtz_state}) {
-    const simulation_result r = run(m, kind, 2.0, 1e-4);
+    const simulation_result r = run_formulation(m, kind, 2.0, 1e-4);
     ASSERT_TRUE(r.completed) << to_string(kind) << ": " << r.message;
     EXPECT_LE(r.max_energy_deviation(), 1e-6) << to_string(kind);
     EXPECT_LT(r.max_position_violation, 1e-10) << to_string(kind);

@@ -15,11 +15,12 @@
 #include "kinevo/mechanics/qtz_reduced_dae.hpp"
 #include "kinevo/mechanics/simulation.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
+#include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-const std::string examples = KINEVO_EXAMPLES;
+using kinevo::test::examples;
 
 simulation_options qtz_reduced_options(double t_end) {
   simulation_options o;

@@ -15,31 +15,26 @@
 #include "kinevo/mechanics/chain_model.hpp"
 #include "kinevo/mechanics/model.hpp"
 #include "kinevo/mechanics/rank_analysis.hpp"
+#include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-const std::string examples = KINEVO_EXAMPLES;
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using kinevo::test::examples;
+using kinevo::test::read_text;
 
 rank_report at_start(const model& m, double t = 0.0) {
   return analyse_rank(m, m.initial_positions(), t);
 }
 
-using names = std::vector<std::string>;
+using row_names = std::vector<std::string>;
 
 TEST(RankAnalysis, ParallelogramRegularConfigurationHasConstraint5Redundant) {
   const model m = load_model(examples + "/parallelogram.toml");
   const rank_report r = at_start(m);
   EXPECT_EQ(r.rank, 4);
   EXPECT_EQ(r.kinematic_rank, 4);
-  EXPECT_EQ(r.redundant, names{"c5"});  // Haug, Example 4.6.1
+  EXPECT_EQ(r.redundant, row_names{"c5"});  // Haug, Example 4.6.1
   EXPECT_EQ(r.dof, 1);
   EXPECT_EQ(r.independent.size(), 1u);
   EXPECT_EQ(r.dependent.size(), 4u);
@@ -113,7 +108,7 @@ TEST(RankAnalysis, HaugFourBarIsDeterminedByItsDriver) {
   EXPECT_EQ(r.rank, 12);
   EXPECT_EQ(r.kinematic_rank, 11);
   EXPECT_EQ(r.dof, 1);
-  EXPECT_EQ(r.drivers, names{"crank_driver"});
+  EXPECT_EQ(r.drivers, row_names{"crank_driver"});
   EXPECT_TRUE(r.redundant.empty());
   EXPECT_TRUE(r.redundant_drivers.empty());
   EXPECT_EQ(r.missing_drivers, 0);
@@ -148,7 +143,7 @@ TEST(RankAnalysis, FourBarWithTwoDriversNamesTheRedundantOne) {
   const model m = load_model_from_string(text, "fourbar_two_drivers.toml");
   const rank_report r = at_start(m);
   EXPECT_EQ(r.rank, 12);
-  EXPECT_EQ(r.redundant_drivers, names{"second_driver"});
+  EXPECT_EQ(r.redundant_drivers, row_names{"second_driver"});
   EXPECT_FALSE(r.determined);
   EXPECT_EQ(r.missing_drivers, 0);
 }
@@ -162,7 +157,7 @@ TEST(RankAnalysis, SevenLinkLoopWithOneDriverMissesFour) {
   const model m = load_model_from_string(text, "seven_link_driven.toml");
   const rank_report r = at_start(m);
   EXPECT_EQ(r.dof, 5);
-  EXPECT_EQ(r.drivers, names{"drive_th1"});
+  EXPECT_EQ(r.drivers, row_names{"drive_th1"});
   EXPECT_EQ(r.missing_drivers, 4);
   EXPECT_FALSE(r.determined);
   ASSERT_EQ(r.suggested_drivers.size(), 4u);
@@ -177,16 +172,16 @@ TEST(RankAnalysis, FiveBarRedundantRowsAreNamed) {
   const rank_report r = at_start(m);
   // At t = 0 (th2 = th4 = 0) the x rows vanish and link5_y is half of link3_y.
   EXPECT_EQ(r.kinematic_rank, 1);
-  EXPECT_EQ(r.redundant, (names{"link3_x", "link5_x", "link5_y"}));
+  EXPECT_EQ(r.redundant, (row_names{"link3_x", "link5_x", "link5_y"}));
   EXPECT_EQ(r.dof, 1);
-  EXPECT_EQ(r.drivers, names{"input"});
+  EXPECT_EQ(r.drivers, row_names{"input"});
   EXPECT_TRUE(r.determined);
   EXPECT_FALSE(r.singular);
   // Elsewhere on the motion (th2 = th4 = 0.7) the later rows are the redundant ones.
   Eigen::VectorXd q(2);
   q << 0.7, 0.7;
   const rank_report g = analyse_rank(m, q, std::asin(0.7 / (2 * M_PI)));
-  EXPECT_EQ(g.redundant, (names{"link3_y", "link5_x", "link5_y"}));
+  EXPECT_EQ(g.redundant, (row_names{"link3_y", "link5_x", "link5_y"}));
   EXPECT_TRUE(g.determined);
 }
 
@@ -222,7 +217,7 @@ TEST(RankAnalysis, StructureWithoutMobilityLeavesTheSingularTestUndecided) {
   // The same file as written: one driver, one degree of freedom, determined.
   const rank_report d = at_start(load_model(examples + "/fourbar_kinematics.toml"));
   EXPECT_EQ(d.dof, 1);
-  EXPECT_EQ(d.drivers, names{"driver"});
+  EXPECT_EQ(d.drivers, row_names{"driver"});
   EXPECT_TRUE(d.determined);
 }
 

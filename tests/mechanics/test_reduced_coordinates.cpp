@@ -10,11 +10,12 @@
 #include "kinevo/mechanics/reduced_coordinates.hpp"
 #include "kinevo/mechanics/simulation.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
+#include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-const std::string examples = KINEVO_EXAMPLES;
+using kinevo::test::examples;
 
 // Fixed independent coordinates (a selection basis), never re-based.
 class fixed_selection final : public reduced_coordinates {

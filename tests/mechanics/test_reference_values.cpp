@@ -9,11 +9,12 @@
 
 #include "kinevo/mechanics/model.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
+#include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-const std::string examples = KINEVO_EXAMPLES;
+using kinevo::test::examples;
 
 TEST(ReferenceValues, DoublePendulumAtTimeZero) {
   const model m = load_model(examples + "/double_pendulum.toml");

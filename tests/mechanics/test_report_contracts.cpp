@@ -16,11 +16,12 @@
 #include "kinevo/mechanics/simulation.hpp"
 #include "kinevo/mechanics/solver_comparison.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
+#include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-const std::string examples = KINEVO_EXAMPLES;
+using kinevo::test::examples;
 
 std::vector<std::string> keys_of(const nlohmann::json& j) {
   std::vector<std::string> k;

@@ -19,11 +19,12 @@
 #include "kinevo/mechanics/reuse_formulation.hpp"
 #include "kinevo/mechanics/simulation.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
+#include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-const std::string examples = KINEVO_EXAMPLES;
+using kinevo::test::examples;
 
 simulation_options reuse_options(stabilization_kind stabilization, double t_end, double dt) {
   simulation_options o;

@@ -15,11 +15,12 @@
 #include "kinevo/mechanics/model.hpp"
 #include "kinevo/mechanics/simulation.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
+#include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-const std::string examples = KINEVO_EXAMPLES;
+using kinevo::test::examples;
 
 // Whether `f` throws io::option_error naming `field` (and a range in its message).
 template <class F>

@@ -12,11 +12,12 @@
 #include "kinevo/mechanics/model.hpp"
 #include "kinevo/mechanics/simulation.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
+#include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-const std::string examples = KINEVO_EXAMPLES;
+using kinevo::test::examples;
 
 // Issue 16, item 4: x'' = -1e8 x with dt = 1e-3 is far outside RK4's stability region
 // (h omega = 10): the motion grew to 1e48 and the run "completed".

@@ -28,14 +28,19 @@
 #include "kinevo/mechanics/model.hpp"
 #include "kinevo/mechanics/simulation.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
+#include "mechanics_test_support.hpp"
 #include "spatial_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-const std::string examples = KINEVO_EXAMPLES;
+using kinevo::test::examples;
+using kinevo::test::read_text;
 
-using namespace spatial_test;
+using spatial_test::e_matrix;
+using spatial_test::g_matrix;
+using spatial_test::num;
+using spatial_test::vec;
 
 // The state of one spatial body, read by coordinate name from q and q'.
 struct body_state {
@@ -92,7 +97,7 @@ simulation_options tight_dormand_prince(double t_end, double dt, double rtol = 1
   return o;
 }
 
-simulation_result run(const model& m, const simulation_options& o) {
+simulation_result run_gigsp(const model& m, const simulation_options& o) {
   auto solver = make_solver("gigsp");
   return simulate(m, *solver, o);
 }
@@ -103,16 +108,9 @@ Eigen::Vector4d parameters_of(const Eigen::Matrix3d& a) {
   return {q.w(), q.x(), q.y(), q.z()};
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // A free body with asymmetric inertia J = diag(1, 2, 3), tumbling about no principal axis
 // (w' = (0.3, 1, 2) in the body frame), from a general orientation, its centre moving.
-const char* const free_body = R"(
+const char* const free_body_text = R"(
 [model]
 name = "free body"
 space = "spatial"
@@ -130,10 +128,10 @@ angular_velocity_frame = "body"
 )";
 
 TEST(SpatialDynamics, FreeBodyKeepsEnergyAndMomentum) {
-  const model m = load_model_from_string(free_body, "free_body.toml");
+  const model m = load_model_from_string(free_body_text, "free_body.toml");
   const double mass = 2.0;
   const Eigen::Matrix3d inertia = Eigen::Vector3d(1, 2, 3).asDiagonal();
-  const simulation_result r = run(m, tight_dormand_prince(10.0, 0.05));
+  const simulation_result r = run_gigsp(m, tight_dormand_prince(10.0, 0.05));
   ASSERT_TRUE(r.completed) << r.message;
   ASSERT_EQ(r.records.size(), 201u);
 
@@ -191,7 +189,7 @@ angular_velocity_frame = "body"
                                          "top.toml");
   const double a = 0.4, b = 0.3, w3 = 1.5, i1 = 1, i3 = 2;
   const double omega = (i3 - i1) / i1 * w3;
-  const simulation_result r = run(m, tight_dormand_prince(6.0, 0.25));
+  const simulation_result r = run_gigsp(m, tight_dormand_prince(6.0, 0.25));
   ASSERT_TRUE(r.completed) << r.message;
   ASSERT_EQ(r.records.size(), 25u);
   double worst = 0;
@@ -249,7 +247,7 @@ TEST(SpatialDynamics, FlywheelPendulumConservesAndSpinsUpByTheTorque) {
   const flywheel_pendulum f;
   const double t0 = m.parameters().at("T0"), i_zz = f.wheel_inertia(2, 2);
   ASSERT_EQ(t0, 0.5);
-  const simulation_result r = run(m, tight_dormand_prince(6.0, 0.01, 1e-10));
+  const simulation_result r = run_gigsp(m, tight_dormand_prince(6.0, 0.01, 1e-10));
   ASSERT_TRUE(r.completed) << r.message;
   const step_record& first = r.records.front();
   const double e0 = f.energy(m, first), h0 = f.vertical_momentum(m, first);
@@ -306,7 +304,7 @@ TEST(SpatialDynamics, FlywheelPendulumWithAMotorConservesVerticalMomentum) {
   const model m = load_model_from_string(text, "flywheel_motor.toml", options);
   const flywheel_pendulum f;
   const double i_zz = f.wheel_inertia(2, 2), i_rod = f.rod_inertia(2, 2);
-  const simulation_result r = run(m, tight_dormand_prince(6.0, 0.01, 1e-10));
+  const simulation_result r = run_gigsp(m, tight_dormand_prince(6.0, 0.01, 1e-10));
   ASSERT_TRUE(r.completed) << r.message;
   const step_record& first = r.records.front();
   const double e0 = f.energy(m, first), h0 = f.vertical_momentum(m, first);
@@ -358,7 +356,7 @@ TEST(SpatialDynamics, FullInertiaTensorMovesLikeItsPrincipalTwin) {
       vec(parameters_of(a_full * rot)) + "\nangular_velocity = " + vec(rot.transpose() * w_full) +
       "\nangular_velocity_frame = \"body\"\n";
   const model m = load_model_from_string(text, "full_inertia.toml");
-  const simulation_result r = run(m, tight_dormand_prince(5.0, 0.1));
+  const simulation_result r = run_gigsp(m, tight_dormand_prince(5.0, 0.1));
   ASSERT_TRUE(r.completed) << r.message;
   const Eigen::Vector3d h0 = angular_momentum(state_of(m, r.records.front(), "full"), 1, j);
   double worst_twin = 0, worst_momentum = 0;
@@ -421,7 +419,7 @@ struct heavy_top {
 TEST(SpatialDynamics, HeavyTopPrecessesSteadily) {
   const heavy_top top;
   const model mdl = load_model_from_string(top.text, "heavy_top.toml");
-  const simulation_result r = run(mdl, tight_dormand_prince(2.0, 0.05, 1e-11));
+  const simulation_result r = run_gigsp(mdl, tight_dormand_prince(2.0, 0.05, 1e-11));
   ASSERT_TRUE(r.completed) << r.message;
   const auto [worst_axis, worst_spin] = top.departures(mdl, r);
   EXPECT_GT(top.phi_dot * 2.0, 1.0);  // it precessed through a good angle
@@ -477,7 +475,7 @@ TEST(SpatialDynamics, ParticleConicalPendulumCirclesUniformly) {
       "\"p\"\nlength = " +
       num(len) + "\n";
   const model m = load_model_from_string(text, "conical.toml");
-  const simulation_result r = run(m, tight_dormand_prince(3.0, 0.05, 1e-11));
+  const simulation_result r = run_gigsp(m, tight_dormand_prince(3.0, 0.05, 1e-11));
   ASSERT_TRUE(r.completed) << r.message;
   double worst = 0;
   for (const step_record& rec : r.records) {
@@ -535,7 +533,7 @@ TEST(SpatialDynamics, AppliedPairWithReactionKeepsTotalMomentum) {
              "force = [\"0.5*cos(t)\", 0.2, -0.1]\ntorque = [0, 0.3, \"0.1*t\"]\n"
              "frame = \"body\"\nreaction = \"b2\"\n"),
       "pair.toml");
-  const simulation_result r = run(m, tight_dormand_prince(4.0, 0.1));
+  const simulation_result r = run_gigsp(m, tight_dormand_prince(4.0, 0.1));
   ASSERT_TRUE(r.completed) << r.message;
   const auto [worst_p, worst_h] = momentum_drift(b, m, r);
   EXPECT_LT(worst_p, 1e-10);
@@ -555,7 +553,7 @@ TEST(SpatialDynamics, SpringDamperBetweenBodiesKeepsMomentumAndEnergy) {
                "point_i = [0.2, 0, 0.1]\npoint_j = [0, -0.3, 0]\nstiffness = 20\ndamping = " +
                num(damping) + "\nrest_length = 0.5\n"),
         "spring_pair.toml");
-    const simulation_result r = run(m, tight_dormand_prince(4.0, 0.1));
+    const simulation_result r = run_gigsp(m, tight_dormand_prince(4.0, 0.1));
     ASSERT_TRUE(r.completed) << r.message;
     const auto [worst_p, worst_h] = momentum_drift(b, m, r);
     EXPECT_LT(worst_p, 1e-10) << damping;

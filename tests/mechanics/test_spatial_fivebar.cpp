@@ -18,20 +18,18 @@
 #include "kinevo/mechanics/rank_analysis.hpp"
 #include "kinevo/mechanics/simulation.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
+#include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-const std::string examples = KINEVO_EXAMPLES;
+using kinevo::test::examples;
+using kinevo::test::max_abs;
 
 // In model order, the later row of each dependent pair (Haug, Example 4.6.1): the rows of the
 // second loop closure (B, D) that the planar motion makes repeat the first loop's.
 const std::vector<std::string> later_rows{"B.z", "B.axis1", "B.axis2", "D.x",
                                           "D.z", "D.axis1", "D.axis2"};
-
-double max_abs(const Eigen::VectorXd& v) {
-  return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0;
-}
 
 model fivebar() {
   return load_model(examples + "/spatial_fivebar.toml");

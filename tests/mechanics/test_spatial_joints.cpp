@@ -28,12 +28,17 @@
 #include "kinevo/mechanics/solver_factory.hpp"
 #include "spatial_test_support.hpp"
 
-namespace kinevo::mechanics {
+// The test body's numbers are short names at namespace scope (mass, g, c, h, as in Haug): a
+// namespace of their own keeps them from the other files of a unity batch.
+namespace kinevo::mechanics::spatial_joints_test {
 namespace {
 
-using namespace spatial_test;
 using Eigen::Vector3d;
 using Eigen::Vector4d;
+using spatial_test::e_matrix;
+using spatial_test::g_matrix;
+using spatial_test::num;
+using spatial_test::vec;
 
 Eigen::Matrix3d rotation(const Vector4d& p) {
   return e_matrix(p) * g_matrix(p).transpose();
@@ -840,4 +845,4 @@ rest_angle = -0.2
 }
 
 }  // namespace
-}  // namespace kinevo::mechanics
+}  // namespace kinevo::mechanics::spatial_joints_test

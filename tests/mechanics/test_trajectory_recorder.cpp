@@ -10,11 +10,12 @@
 
 #include "kinevo/io/errors.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
+#include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-const std::string examples = KINEVO_EXAMPLES;
+using kinevo::test::examples;
 
 // Rows of a run of `steps` steps kept every `every`: records 0..steps, those with index
 // divisible by `every`, plus the last when it is not one of them.

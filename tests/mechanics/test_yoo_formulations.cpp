@@ -17,12 +17,15 @@
 #include "kinevo/mechanics/null_space_projection.hpp"
 #include "kinevo/mechanics/simulation.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
+#include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
 
-const std::string examples = KINEVO_EXAMPLES;
-constexpr double pi = std::numbers::pi;
+using kinevo::test::examples;
+using kinevo::test::run_formulation;
+
+using std::numbers::pi;
 
 // The parallelogram branch of Yoo's four-bar at crank angle th1: th2 = -th1, th3 = th1 + pi.
 Eigen::VectorXd parallelogram_at(double th1) {
@@ -104,16 +107,6 @@ TEST(YooProjection, SolverRefusesInconsistentRowsByName) {
   EXPECT_NE(r.message.find("'link5_y'"), std::string::npos) << r.message;
 }
 
-simulation_result run(const model& m, formulation_kind kind, double t_end, double dt,
-                      const std::string& solver = "gigsp") {
-  auto s = make_solver(solver);
-  simulation_options o;
-  o.t_end = t_end;
-  o.dt = dt;
-  o.formulation.kind = kind;
-  return simulate(m, *s, o);
-}
-
 // Largest |th1 + th2| over a run: 0 on the parallelogram branch, about 2 |th1| on the
 // anti-parallelogram one.
 double branch_departure(const simulation_result& r) {
@@ -124,7 +117,7 @@ double branch_departure(const simulation_result& r) {
 
 TEST(YooFormulations, ProjectionKeepsTheParallelogramEnergy) {
   const model m = load_model(examples + "/yoo_parallelogram.toml");
-  const simulation_result r = run(m, formulation_kind::projection, 2.0, 1e-4);
+  const simulation_result r = run_formulation(m, formulation_kind::projection, 2.0, 1e-4);
   ASSERT_TRUE(r.completed) << r.message;
   EXPECT_EQ(r.formulation.name, "projection");
   EXPECT_EQ(r.solver, "projection");
@@ -144,7 +137,7 @@ TEST(YooFormulations, ProjectionKeepsTheParallelogramEnergy) {
 // changes the kinetic energy only at second order) 1.5e-9 and 4.2e-9. Partitioning 4.2e-5.
 TEST(YooFormulations, HybridKeepsTheParallelogramEnergyAndSwitchesAtTheCrossings) {
   const model m = load_model(examples + "/yoo_parallelogram.toml");
-  const simulation_result r = run(m, formulation_kind::hybrid, 2.0, 1e-4);
+  const simulation_result r = run_formulation(m, formulation_kind::hybrid, 2.0, 1e-4);
   ASSERT_TRUE(r.completed) << r.message;
   EXPECT_EQ(r.formulation.name, "hybrid");
   EXPECT_LE(r.max_energy_deviation(), 1e-6);
@@ -178,7 +171,7 @@ TEST(YooFormulations, BodiesParallelogramKeepsItsEnergy) {
   // when flat): measured 7.9e-12 (projection) and 1.8e-11 (hybrid), partitioning 8.7e-5.
   const model m = load_model(examples + "/parallelogram_bodies.toml");
   for (auto kind : {formulation_kind::projection, formulation_kind::hybrid}) {
-    const simulation_result r = run(m, kind, 2.0, 1e-4);
+    const simulation_result r = run_formulation(m, kind, 2.0, 1e-4);
     ASSERT_TRUE(r.completed) << to_string(kind) << ": " << r.message;
     EXPECT_LE(r.max_energy_deviation(), 1e-6) << to_string(kind);
   }
@@ -192,7 +185,7 @@ TEST(YooFormulations, BodiesParallelogramKeepsItsEnergy) {
 // to go wrong after the second crossing, 0.986 s; it does not here.)
 TEST(YooFormulations, PartitioningAloneLosesEnergyAtTheCrossings) {
   const model m = load_model(examples + "/yoo_parallelogram.toml");
-  const simulation_result r = run(m, formulation_kind::partitioning, 2.0, 1e-4);
+  const simulation_result r = run_formulation(m, formulation_kind::partitioning, 2.0, 1e-4);
   std::cout << "partitioning: completed " << r.completed << " (" << r.message << "), last t "
             << r.last_t << ", max energy deviation " << r.max_energy_deviation()
             << ", |th1 + th2| <= " << branch_departure(r) << ", re-partitions "
@@ -222,11 +215,11 @@ TEST(YooFormulations, AgreeWithFullGigsp) {
   models.emplace_back("5-link chain", load_model_from_string(chain_model_text(c), "chain.toml"));
   for (const auto& [name, m] : models) {
     // dt = 1e-4: at 1e-3 the RK4 error of the slider-crank (crank at 12 rad/s) is 2e-8 itself.
-    const simulation_result reference = run(m, formulation_kind::full, 0.5, 1e-4);
+    const simulation_result reference = run_formulation(m, formulation_kind::full, 0.5, 1e-4);
     ASSERT_TRUE(reference.completed) << name << ": " << reference.message;
     for (auto kind :
          {formulation_kind::partitioning, formulation_kind::projection, formulation_kind::hybrid}) {
-      const simulation_result r = run(m, kind, 0.5, 1e-4);
+      const simulation_result r = run_formulation(m, kind, 0.5, 1e-4);
       ASSERT_TRUE(r.completed) << name << " " << to_string(kind) << ": " << r.message;
       EXPECT_LT(largest_difference(r, reference), 1e-8) << name << " " << to_string(kind);
     }
@@ -236,10 +229,10 @@ TEST(YooFormulations, AgreeWithFullGigsp) {
 TEST(YooFormulations, DriveTheRedundantFiveBar) {
   // Kinematic, driven, redundant rows: 0 degrees of freedom (partitioning integrates nothing).
   const model m = load_model(examples + "/fivebar_redundant.toml");
-  const simulation_result reference = run(m, formulation_kind::full, 0.5, 1e-3);
+  const simulation_result reference = run_formulation(m, formulation_kind::full, 0.5, 1e-3);
   for (auto kind :
        {formulation_kind::partitioning, formulation_kind::projection, formulation_kind::hybrid}) {
-    const simulation_result r = run(m, kind, 0.5, 1e-3);
+    const simulation_result r = run_formulation(m, kind, 0.5, 1e-3);
     ASSERT_TRUE(r.completed) << to_string(kind) << ": " << r.message;
     EXPECT_LT(largest_difference(r, reference), 1e-8) << to_string(kind);
   }

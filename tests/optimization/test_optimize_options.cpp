@@ -12,7 +12,7 @@
 namespace kinevo::optimization {
 namespace {
 
-std::string field_of_error(const std::function<void(optimize_options&)>& change) {
+std::string options_error_field(const std::function<void(optimize_options&)>& change) {
   optimize_options o;
   change(o);
   try {
@@ -77,7 +77,7 @@ TEST(OptimizeOptions, EveryInvalidFieldThrowsNamingIt) {
       {"checkpoint_every", [](auto& o) { o.checkpoint_every = -1; }},
       {"checkpoint_every", [](auto& o) { o.checkpoint_every = 5; }},  // without a checkpoint
   };
-  for (const auto& c : cases) EXPECT_EQ(field_of_error(c.change), c.field) << c.field;
+  for (const auto& c : cases) EXPECT_EQ(options_error_field(c.change), c.field) << c.field;
 }
 
 TEST(OptimizeOptions, MessagesSayTheAllowedRange) {

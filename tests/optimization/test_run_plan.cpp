@@ -9,7 +9,7 @@
 namespace kinevo::optimization {
 namespace {
 
-std::string field_of_error(const optimize_options& o) {
+std::string plan_error_field(const optimize_options& o) {
   try {
     (void)make_run_plan(o);
   } catch (const io::option_error& e) {
@@ -85,16 +85,16 @@ TEST(RunPlan, G3PcxPresetIsDebsG3PcxWithAnEvaluationBudget) {
   o = {};
   o.which = preset::g3_pcx;
   o.gaucsd = true;
-  EXPECT_EQ(field_of_error(o), "preset");
+  EXPECT_EQ(plan_error_field(o), "preset");
 }
 
 TEST(RunPlan, ContradictionsNameTheOption) {
   optimize_options o;
   o.given = {"bits"};
-  EXPECT_EQ(field_of_error(o), "bits");
+  EXPECT_EQ(plan_error_field(o), "bits");
   o = {};
   o.given = {"shrink"};
-  EXPECT_EQ(field_of_error(o), "shrink");
+  EXPECT_EQ(plan_error_field(o), "shrink");
   // Range runs take --checkpoint and --resume (ga::resume_range_runs): no contradiction.
   o = {};
   o.resume = "x";
@@ -107,7 +107,7 @@ TEST(RunPlan, ContradictionsNameTheOption) {
   o = {};
   o.which = preset::tuned;
   o.gaucsd = true;
-  EXPECT_EQ(field_of_error(o), "preset");
+  EXPECT_EQ(plan_error_field(o), "preset");
 }
 
 std::string memory_error(const optimize_options& o, int dim, double limit) {

@@ -5,6 +5,7 @@
 
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/symbolic/optimization_problem.hpp"
+#include "problem_test_support.hpp"
 
 namespace kinevo::symbolic {
 namespace {
@@ -31,14 +32,7 @@ TEST(OptimizationProblem, ExampleValuesAndPenalties) {
   EXPECT_NEAR(p->max_violation(y), 1.0, 1e-15);
 }
 
-std::string error_of(const std::string& text) {
-  try {
-    (void)load_optimization_problem_from_string(text, "p.toml");
-  } catch (const io::input_error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test_support::error_of;
 
 TEST(OptimizationProblem, ErrorsNameFileLineAndField) {
   const std::string base =

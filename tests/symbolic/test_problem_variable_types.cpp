@@ -11,6 +11,7 @@
 
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/symbolic/optimization_problem.hpp"
+#include "problem_test_support.hpp"
 
 namespace kinevo::symbolic {
 namespace {
@@ -23,14 +24,7 @@ std::unique_ptr<expression_problem> load(const std::string& text) {
   return load_optimization_problem_from_string(text, "p.toml");
 }
 
-std::string error_of(const std::string& text) {
-  try {
-    (void)load(text);
-  } catch (const io::input_error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test_support::error_of;
 
 // One real, one integer and one discrete variable.
 const std::string three_kinds =

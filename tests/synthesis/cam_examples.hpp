@@ -5,13 +5,13 @@
 #include <numbers>
 
 #include "kinevo/synthesis/cam_motion_programme.hpp"
+#include "synthesis_test_support.hpp"
 
 namespace kinevo::test {
 
 inline synthesis::cam_motion_programme cam_programme(double d1, double rise, double d2, double fall,
                                                      double h) {
   using synthesis::cam_phase_kind;
-  constexpr double deg = std::numbers::pi / 180.0;
   return synthesis::cam_motion_programme({{cam_phase_kind::dwell, d1 * deg, 0.0},
                                           {cam_phase_kind::rise, rise * deg, h},
                                           {cam_phase_kind::dwell, d2 * deg, 0.0},

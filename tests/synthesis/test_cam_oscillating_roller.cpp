@@ -7,12 +7,13 @@
 #include <vector>
 
 #include "cam_examples.hpp"
+#include "synthesis_test_support.hpp"
 
 namespace ks = kinevo::synthesis;
 using std::numbers::pi;
 
 namespace {
-constexpr double deg = pi / 180.0;
+using kinevo::test::deg;
 
 // (5) from the geometry, written out again: the angle between the pitch curve's normal (the
 // relative velocity of the roller centre turned by 90 deg) and the roller centre's velocity.

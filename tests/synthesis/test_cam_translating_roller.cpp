@@ -6,12 +6,13 @@
 #include <numbers>
 
 #include "cam_examples.hpp"
+#include "synthesis_test_support.hpp"
 
 namespace ks = kinevo::synthesis;
 using std::numbers::pi;
 
 namespace {
-constexpr double deg = pi / 180.0;
+using kinevo::test::deg;
 }  // namespace
 
 // Reference values marked derived: the source's method, (17) and (18a-c) fixed, on Table 1.

@@ -9,19 +9,17 @@
 #include "kinevo/synthesis/fourbar_analysis.hpp"
 #include "kinevo/synthesis/grashof.hpp"
 #include "kinevo/synthesis/input_tables.hpp"
+#include "synthesis_test_support.hpp"
 
 namespace ks = kinevo::synthesis;
 
 namespace {
-ks::function_table table1() {
-  return ks::read_function_table(std::string(KINEVO_TEST_DATA) + "/synthesis/grashof_table1.csv",
-                                 false, 3, "test");
-}
+using kinevo::test::grashof_table1;
 }  // namespace
 
 // Grashof paper, example: the unconstrained optimum's input is not a crank (f2 < 0) ...
 TEST(CrankConstrained, UnconstrainedIsNotACrank) {
-  const auto t = table1();
+  const auto t = grashof_table1();
   const auto fit = ks::freudenstein_least_squares(t.input, t.output);
   const auto c = ks::input_crank(fit.k);
   EXPECT_LT(c.f2, 0.0);
@@ -30,7 +28,7 @@ TEST(CrankConstrained, UnconstrainedIsNotACrank) {
 
 // ... the penalty method gives an input crank with ||e|| no worse than the printed 0.050684.
 TEST(CrankConstrained, Table1InputCrank) {
-  const auto t = table1();
+  const auto t = grashof_table1();
   ks::crank_constrained_options o;
   const auto r = ks::crank_constrained_least_squares(t.input, t.output, o);
   const auto c = ks::input_crank(r.fit.k);
@@ -46,7 +44,7 @@ TEST(CrankConstrained, Table1InputCrank) {
 }
 
 TEST(CrankConstrained, OutputAndBothCranks) {
-  const auto t = table1();
+  const auto t = grashof_table1();
   for (const auto req : {ks::crank_requirement::output, ks::crank_requirement::both}) {
     ks::crank_constrained_options o;
     o.crank = req;
@@ -63,7 +61,7 @@ TEST(CrankConstrained, OutputAndBothCranks) {
 
 // Bounds on link ratio and transmission angle hold at the result and cost some accuracy.
 TEST(CrankConstrained, RatioAndTransmissionBounds) {
-  const auto t = table1();
+  const auto t = grashof_table1();
   ks::crank_constrained_options o;
   o.max_link_ratio = 3.0;
   o.min_transmission = 30.0 * std::numbers::pi / 180.0;
@@ -81,7 +79,7 @@ TEST(CrankConstrained, RatioAndTransmissionBounds) {
 // A ratio bound of 1e160 squared to inf and made every ratio constraint NaN (then SIGSEGV in the
 // feasibility restoration): the options are refused where the constraints are built.
 TEST(CrankConstrained, AbsurdBoundsAreRefused) {
-  const auto t = table1();
+  const auto t = grashof_table1();
   for (const double r : {1e160, 1e308, std::numeric_limits<double>::infinity(),
                          std::numeric_limits<double>::quiet_NaN(), 0.5, 2e6}) {
     ks::crank_constrained_options o;

@@ -23,7 +23,7 @@ namespace ks = kinevo::synthesis;
 
 namespace {
 
-constexpr double pi = std::numbers::pi;
+using std::numbers::pi;
 
 // Net rotations (in turns) of the output and of the coupler, and the output's extremes, over
 // one closed circuit of the linkage: a full turn of a crank input on one branch, or a rocker

@@ -7,20 +7,18 @@
 
 #include "kinevo/synthesis/fourbar_analysis.hpp"
 #include "kinevo/synthesis/input_tables.hpp"
+#include "synthesis_test_support.hpp"
 
 namespace ks = kinevo::synthesis;
 
 namespace {
-constexpr double deg = std::numbers::pi / 180.0;
-ks::function_table table1() {
-  return ks::read_function_table(std::string(KINEVO_TEST_DATA) + "/synthesis/grashof_table1.csv",
-                                 false, 3, "test");
-}
+using kinevo::test::deg;
+using kinevo::test::grashof_table1;
 }  // namespace
 
 // Grashof paper, Table 1, unconstrained least squares (values recomputed independently).
 TEST(Freudenstein, Table1LeastSquares) {
-  const auto t = table1();
+  const auto t = grashof_table1();
   const auto fit = ks::freudenstein_least_squares(t.input, t.output);
   EXPECT_NEAR(fit.k(0), 0.745488, 1e-6);
   EXPECT_NEAR(fit.k(1), 0.072166, 1e-6);
@@ -30,7 +28,7 @@ TEST(Freudenstein, Table1LeastSquares) {
 
 // Equal weights do not change the solution; a dominant weight pulls the fit through that point.
 TEST(Freudenstein, Weights) {
-  const auto t = table1();
+  const auto t = grashof_table1();
   const auto plain = ks::freudenstein_least_squares(t.input, t.output);
   const auto same = ks::freudenstein_least_squares(t.input, t.output, std::vector<double>(5, 3.0));
   EXPECT_LT((plain.k - same.k).norm(), 1e-12);

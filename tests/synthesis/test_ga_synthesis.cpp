@@ -9,8 +9,10 @@
 #include "kinevo/synthesis/fourbar_analysis.hpp"
 #include "kinevo/synthesis/grashof.hpp"
 #include "kinevo/synthesis/input_tables.hpp"
+#include "synthesis_test_support.hpp"
 
 namespace ks = kinevo::synthesis;
+using kinevo::test::deg;
 
 // The GA with the crank conditions as penalties: feasible, a real input crank, and an error no
 // worse than the source document's printed penalty-method result (0.050684).
@@ -69,7 +71,6 @@ TEST(GaSynthesis, RssrReachesLeastSquaresOnRssr19) {
 // A second table: the output of a known RSSR (alpha4 = 60 deg) at 13 inputs, disturbed by a
 // fixed pattern so that the optimum is not an exact fit.
 TEST(GaSynthesis, RssrReachesLeastSquaresOnGeneratedTable) {
-  constexpr double deg = std::numbers::pi / 180.0;
   ks::rssr_dimensions d;
   d.a1 = 0.9, d.a2 = 2.4, d.a3 = 0.7, d.a4 = 1.0;
   d.alpha4 = 60 * deg;

@@ -8,11 +8,12 @@
 
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/synthesis/input_tables.hpp"
+#include "synthesis_test_support.hpp"
 
 namespace ks = kinevo::synthesis;
 
 namespace {
-constexpr double deg = std::numbers::pi / 180.0;
+using kinevo::test::deg;
 }
 
 // Householder paper, Example 1: 19 points, alpha4 = 90 deg. k recomputed independently; the error

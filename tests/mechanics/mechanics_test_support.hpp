@@ -1,0 +1,68 @@
+// Helpers shared by several test files of test_mechanics (one definition, so that the files can
+// be compiled together in a unity batch): the examples folder, text files, loading and running
+// models.
+#pragma once
+
+#include <Eigen/Core>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/simulation.hpp"
+#include "kinevo/mechanics/solver_factory.hpp"
+
+namespace kinevo::test {
+
+// The examples folder (KINEVO_EXAMPLES).
+inline const std::string examples = KINEVO_EXAMPLES;
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The text of examples/`name`.
+inline std::string read_example(const std::string& name) {
+  return read_text(std::string(KINEVO_EXAMPLES) + "/" + name);
+}
+
+inline double max_abs(const Eigen::VectorXd& v) {
+  return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0;
+}
+
+// A model from text whose initial state need not satisfy its constraints.
+inline mechanics::model load_unassembled(const std::string& text, const std::string& source) {
+  mechanics::model_options o;
+  o.require_assembled = false;
+  return mechanics::load_model_from_string(text, source, o);
+}
+
+// The message of loading the model text `text` ("(no error)" when it loads).
+inline std::string error_of(const std::string& text, const mechanics::model_options& o = {}) {
+  try {
+    (void)mechanics::load_model_from_string(text, "bad.toml", o);
+  } catch (const io::input_error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// A run of `m` in formulation `kind` with `solver`, records every `dt` up to `t_end`.
+inline mechanics::simulation_result run_formulation(
+    const mechanics::model& m, mechanics::formulation_kind kind, double t_end, double dt,
+    const std::string& solver = "gigsp",
+    mechanics::stabilization_kind stabilization = mechanics::stabilization_kind::none) {
+  auto s = mechanics::make_solver(solver);
+  mechanics::simulation_options o;
+  o.t_end = t_end;
+  o.dt = dt;
+  o.formulation.kind = kind;
+  o.stabilization = stabilization;
+  return mechanics::simulate(m, *s, o);
+}
+
+}  // namespace kinevo::test
