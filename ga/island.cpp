@@ -89,6 +89,8 @@ void island::configure(const ga_options& options, int dimension) {
   if (options.model == generation_model::g3) {
     parent_x_.resize(n_, options.parents);
     pick_.resize(options.population);
+    std::iota(pick_.begin(), pick_.end(), 0);
+    swapped_.resize(std::max(options.parents, options.replaced));
     slots_.resize(options.replaced);
     family_x_.resize(n_, options.replaced);
     family_f_.resize(options.replaced);
@@ -259,15 +261,23 @@ void island::start(const problem& p, const search_box& box, std::uint64_t seed, 
   if (uses_frame()) frame_ = rotation_frame(x_.leftCols(pop));
 }
 
-void island::sort_order(int count) {
+void island::sort_order(int count, bool worst_first) {
   const int pop = options_.population;
   std::iota(order_.begin(), order_.begin() + pop, 0);
-  // Ties broken by index so that the order is a function of the values alone.
+  // Ties broken by index so that the order is a function of the values alone. The order is a
+  // strict total one, so its reverse picks out exactly the members a full sort puts last.
   const auto by = [&](auto less) {
-    if (count >= pop) {
-      std::sort(order_.begin(), order_.begin() + pop, less);
-    } else if (count > 0) {
-      std::partial_sort(order_.begin(), order_.begin() + count, order_.begin() + pop, less);
+    const auto sort_by = [&](auto cmp) {
+      if (count >= pop) {
+        std::sort(order_.begin(), order_.begin() + pop, cmp);
+      } else if (count > 0) {
+        std::partial_sort(order_.begin(), order_.begin() + count, order_.begin() + pop, cmp);
+      }
+    };
+    if (worst_first) {
+      sort_by([&](int a, int b) { return less(b, a); });
+    } else {
+      sort_by(less);
     }
   };
   if (constrained_) {
@@ -643,7 +653,14 @@ void island::step_generational(const problem& p) {
 }
 
 void island::draw_distinct(int count, int from) {
-  for (int k = 0; k < count; ++k) std::swap(pick_[k], pick_[k + rng_.below(from - k)]);
+  for (int k = 0; k < count; ++k) {
+    swapped_[k] = k + rng_.below(from - k);
+    std::swap(pick_[k], pick_[swapped_[k]]);
+  }
+}
+
+void island::restore_picks(int count) {
+  for (int k = count - 1; k >= 0; --k) std::swap(pick_[k], pick_[swapped_[k]]);
 }
 
 void island::step_g3(const problem& p) {
@@ -658,11 +675,12 @@ void island::choose_g3_parents() {
   const int mu = options_.parents;
   // The index parent is the best (Deb et al. 2002, sec. 4, step 1), the others are drawn.
   const int best = population_best();
-  std::iota(pick_.begin(), pick_.end(), 0);
   std::swap(pick_[best], pick_[pop - 1]);
   draw_distinct(mu - 1, pop - 1);
   parent_x_.col(0) = x_.col(best);
   for (int k = 1; k < mu; ++k) parent_x_.col(k) = x_.col(pick_[k - 1]);
+  restore_picks(mu - 1);
+  std::swap(pick_[best], pick_[pop - 1]);
 }
 
 int island::population_best() {
@@ -711,9 +729,9 @@ void island::replace_from_family() {
   const int lambda = options_.offspring;
   // r members at random (step 3); the best r of them and the children take their places
   // (step 4). Family entry e < r is member slots_[e], e >= r child e - r; ties keep members.
-  std::iota(pick_.begin(), pick_.end(), 0);
   draw_distinct(r, pop);
   std::copy_n(pick_.begin(), r, slots_.begin());
+  restore_picks(r);
   const auto f_of = [&](int e) { return e < r ? f_[slots_[e]] : f_next_[e - r]; };
   const auto v_of = [&](int e) { return e < r ? v_[slots_[e]] : v_next_[e - r]; };
   std::iota(family_.begin(), family_.end(), 0);
@@ -772,13 +790,12 @@ void island::pack_emigrants(int m, std::span<std::byte> out) {
 }
 
 void island::take_immigrants(std::span<const std::byte> in, int count) {
-  const int pop = options_.population;
   best_index_ = -1;
-  sort_order(pop);
+  sort_order(count, true);  // only the worst `count`: a migration needs no full sort
   const int size = individual_bytes();
   for (int e = 0; e < count; ++e) {
     const std::byte* src = in.data() + static_cast<std::size_t>(e) * size;
-    const int i = order_[pop - 1 - e];  // worst first
+    const int i = order_[e];  // worst first
     std::memcpy(&f_[i], src, sizeof(double));
     if (constrained_) {
       std::memcpy(&v_[i], src + sizeof(double), sizeof(double));
