@@ -561,7 +561,10 @@ void island::mutate_offspring(int first, int count) {
 void island::step(const problem& p) {
   rng_.drop_pieces();  // a generation never uses coins left by the previous one (checkpoints)
   if (options_.model == generation_model::g3) {
-    step_g3(p);
+    // A g3 generation is a population's worth of family steps (ga_options::family_steps): the
+    // island model synchronises, migrates and counts per generation, and that per-generation
+    // work would cost more than two evaluations of a cheap objective.
+    for (int s = options_.family_steps(); s > 0; --s) step_g3(p);
   } else if (options_.crossover == crossover_method::de) {
     step_differential(p);
   } else {

@@ -41,7 +41,8 @@ class island {
   // The epsilon level for a run that is `progress` (in [0, 1]) done (constraints = epsilon).
   void set_progress(double progress);
 
-  // One generation: elites, selection, crossover, mutation, evaluation of the offspring.
+  // One generation: elites, selection, crossover, mutation, evaluation of the offspring (g3:
+  // ga_options::family_steps() family steps of `offspring` children each).
   void step(const problem& p);
 
   // Bytes of one packed individual (value + genome).
@@ -77,7 +78,7 @@ class island {
   void select_proportional(int count);
   void step_generational(const problem& p);
   void step_differential(const problem& p);
-  // The g3 model's stages (Deb et al. 2002, sec. 4): parents, children, replacement.
+  // One family step of the g3 model (Deb et al. 2002, sec. 4): parents, children, replacement.
   void step_g3(const problem& p);
   void choose_g3_parents();
   void make_g3_children();
@@ -127,10 +128,10 @@ class island {
   // The rotation frame of the initial population (pcx, undx): where their isotropic noise is
   // drawn, so that the run turns with the problem (ga/rotation_frame.hpp). Saved in checkpoints.
   Eigen::MatrixXd frame_;
-  Eigen::MatrixXd parent_x_;  // n x parents: the g3 generation's parents
+  Eigen::MatrixXd parent_x_;  // n x parents: the g3 family step's parents
   std::vector<int> pick_;     // draws of distinct members; the identity between draws
   std::vector<int> swapped_;  // the partner of each swap of draw_distinct (to undo it)
-  std::vector<int> slots_;    // the g3 generation's replaced members
+  std::vector<int> slots_;    // the g3 family step's replaced members
   Eigen::MatrixXd family_x_;  // n x replaced: survivors before they move in
   Eigen::VectorXd family_f_, family_v_;
   std::vector<int> family_;  // family order: members, then children
