@@ -737,13 +737,24 @@ void island::replace_from_family() {
   restore_picks(r);
   const auto f_of = [&](int e) { return e < r ? f_[slots_[e]] : f_next_[e - r]; };
   const auto v_of = [&](int e) { return e < r ? v_[slots_[e]] : v_next_[e - r]; };
-  std::iota(family_.begin(), family_.end(), 0);
-  std::partial_sort(family_.begin(), family_.begin() + r, family_.begin() + r + lambda,
-                    [&](int a, int b) {
-                      if (better(f_of(a), v_of(a), f_of(b), v_of(b))) return true;
-                      if (better(f_of(b), v_of(b), f_of(a), v_of(a))) return false;
-                      return a < b;
-                    });
+  const auto before = [&](int a, int b) {
+    if (better(f_of(a), v_of(a), f_of(b), v_of(b))) return true;
+    if (better(f_of(b), v_of(b), f_of(a), v_of(a))) return false;
+    return a < b;
+  };
+  // The order is strict (ties by family entry), so any sort puts the same r first. G3-PCX's
+  // family is 4: an insertion sort, where a heap's set-up cost more than the comparisons.
+  const int size = r + lambda;
+  if (size <= 16) {
+    for (int e = 0; e < size; ++e) {
+      int k = e;
+      for (; k > 0 && before(e, family_[k - 1]); --k) family_[k] = family_[k - 1];
+      family_[k] = e;
+    }
+  } else {
+    std::iota(family_.begin(), family_.end(), 0);
+    std::partial_sort(family_.begin(), family_.begin() + r, family_.end(), before);
+  }
   // Copied out first: a surviving member may be moving to another member's slot.
   for (int k = 0; k < r; ++k) {
     const int e = family_[k];
