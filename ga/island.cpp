@@ -92,6 +92,7 @@ void island::configure(const ga_options& options, int dimension) {
     std::iota(pick_.begin(), pick_.end(), 0);
     swapped_.resize(std::max(options.parents, options.replaced));
     slots_.resize(options.replaced);
+    moved_.resize(options.replaced);
     family_x_.resize(n_, options.replaced);
     family_f_.resize(options.replaced);
     family_v_.resize(options.replaced);
@@ -755,27 +756,33 @@ void island::replace_from_family() {
     std::iota(family_.begin(), family_.end(), 0);
     std::partial_sort(family_.begin(), family_.begin() + r, family_.end(), before);
   }
-  // Copied out first: a surviving member may be moving to another member's slot.
+  // Slot k gets family entry family_[k]; entry k is the member already there, so only the
+  // other slots are written (late in a run the children mostly lose and nothing moves). Copied
+  // out first: a surviving member may be moving to another member's slot.
+  int moved = 0;
   for (int k = 0; k < r; ++k) {
     const int e = family_[k];
-    family_x_.col(k) = e < r ? x_.col(slots_[e]) : x_next_.col(e - r);
-    family_f_[k] = f_of(e);
-    family_v_[k] = v_of(e);
+    if (e == k) continue;
+    family_x_.col(moved) = e < r ? x_.col(slots_[e]) : x_next_.col(e - r);
+    family_f_[moved] = f_of(e);
+    family_v_[moved] = v_of(e);
+    moved_[moved++] = slots_[k];
   }
-  for (int k = 0; k < r; ++k) {
-    x_.col(slots_[k]) = family_x_.col(k);
-    f_[slots_[k]] = family_f_[k];
-    v_[slots_[k]] = family_v_[k];
+  for (int k = 0; k < moved; ++k) {
+    x_.col(moved_[k]) = family_x_.col(k);
+    f_[moved_[k]] = family_f_[k];
+    v_[moved_[k]] = family_v_[k];
   }
   // The unchanged members were all behind the best: the new best is the best of it and the
-  // replaced slots, unless its own slot was replaced (then rescan). Either way the result is
-  // what a full scan gives, ties by index included, so resumed runs choose alike.
-  if (best_index_ < 0 || std::find(slots_.begin(), slots_.end(), best_index_) != slots_.end()) {
+  // changed slots, unless its own slot changed (then rescan). Either way the result is what a
+  // full scan gives, ties by index included, so resumed runs choose alike.
+  const auto changed = moved_.begin() + moved;
+  if (best_index_ < 0 || std::find(moved_.begin(), changed, best_index_) != changed) {
     best_index_ = -1;
     return;
   }
-  for (const int i : slots_) {
-    if (ahead(i, best_index_)) best_index_ = i;
+  for (auto it = moved_.begin(); it != changed; ++it) {
+    if (ahead(*it, best_index_)) best_index_ = *it;
   }
 }
 

@@ -132,6 +132,7 @@ class island {
   std::vector<int> pick_;     // draws of distinct members; the identity between draws
   std::vector<int> swapped_;  // the partner of each swap of draw_distinct (to undo it)
   std::vector<int> slots_;    // the g3 family step's replaced members
+  std::vector<int> moved_;    // ... those whose occupant changes
   Eigen::MatrixXd family_x_;  // n x replaced: survivors before they move in
   Eigen::VectorXd family_f_, family_v_;
   std::vector<int> family_;  // family order: members, then children
