@@ -8,8 +8,9 @@
 //                initial step 2.5 (half the initial box: sigma0 = 2.5 / 100 of the box width);
 //   sade, de:    population 100, pagmo's defaults (de: F 0.8, CR 0.9, rand/1/exp);
 //   g3-pcx:      population 100, mu 3, lambda 2, r 2, sigma_zeta = sigma_eta = 0.1.
-// Every algorithm is checked after each of its generations (kinevo: 2, cmaes: lambda
-// evaluations), so counts are exact to one generation.
+// Every algorithm is checked after each of its generations (kinevo: 100 evaluations, one g3
+// generation of 50 family steps; cmaes: lambda; sade, de: 100), so counts are exact to one
+// generation.
 // Run by hand:
 //   build/bench/compare_pagmo_rotation                 all functions, n = 5 10 20 50
 //   build/bench/compare_pagmo_rotation 20              n = 20 only

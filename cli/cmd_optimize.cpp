@@ -139,13 +139,15 @@ void add_ga_options(CLI::App& sub, optimization::optimize_options& o) {
   add_enum_option(sub, "--generation-model", g.model, ga::parse_generation_model,
                   "generational, or g3 (Deb et al.'s generalized generation gap: best + random "
                   "parents, --offspring children, replace --replaced random members by the "
-                  "best of them and the children; default with pcx, undx, spx)")
+                  "best of them and the children; default with pcx, undx, spx). A g3 "
+                  "generation is ceil(population / offspring) such family steps, about "
+                  "population evaluations as in the generational model")
       ->default_str(ga::to_string(g.model));
-  sub.add_option("--parents", g.parents, "g3: parents per generation (mu; spx: n+1 advised)")
+  sub.add_option("--parents", g.parents, "g3: parents per family step (mu; spx: n+1 advised)")
       ->capture_default_str();
-  sub.add_option("--offspring", g.offspring, "g3: children per generation (lambda)")
+  sub.add_option("--offspring", g.offspring, "g3: children per family step (lambda)")
       ->capture_default_str();
-  sub.add_option("--replaced", g.replaced, "g3: members replaced per generation (r)")
+  sub.add_option("--replaced", g.replaced, "g3: members replaced per family step (r)")
       ->capture_default_str();
   sub.add_option("--pcx-sigma-zeta", g.pcx_sigma_zeta, "pcx: spread along the index parent's line")
       ->capture_default_str();
@@ -222,7 +224,9 @@ void add_island_options(CLI::App& sub, ga::island_options& i) {
   add_enum_option(sub, "--topology", i.links, ga::parse_topology,
                   "ring, fully_connected, random, unconnected")
       ->default_str(ga::to_string(i.links));
-  sub.add_option("--migration-interval", i.migration_interval, "Generations between migrations")
+  sub.add_option("--migration-interval", i.migration_interval,
+                 "Generations between migrations (a generation: about population evaluations "
+                 "per island, also with g3)")
       ->capture_default_str();
   sub.add_option("--migrants", i.migrants, "Individuals each island sends per migration")
       ->capture_default_str();

@@ -89,7 +89,10 @@ void island::configure(const ga_options& options, int dimension) {
   if (options.model == generation_model::g3) {
     parent_x_.resize(n_, options.parents);
     pick_.resize(options.population);
+    std::iota(pick_.begin(), pick_.end(), 0);
+    swapped_.resize(std::max(options.parents, options.replaced));
     slots_.resize(options.replaced);
+    moved_.resize(options.replaced);
     family_x_.resize(n_, options.replaced);
     family_f_.resize(options.replaced);
     family_v_.resize(options.replaced);
@@ -259,15 +262,23 @@ void island::start(const problem& p, const search_box& box, std::uint64_t seed, 
   if (uses_frame()) frame_ = rotation_frame(x_.leftCols(pop));
 }
 
-void island::sort_order(int count) {
+void island::sort_order(int count, bool worst_first) {
   const int pop = options_.population;
   std::iota(order_.begin(), order_.begin() + pop, 0);
-  // Ties broken by index so that the order is a function of the values alone.
+  // Ties broken by index so that the order is a function of the values alone. The order is a
+  // strict total one, so its reverse picks out exactly the members a full sort puts last.
   const auto by = [&](auto less) {
-    if (count >= pop) {
-      std::sort(order_.begin(), order_.begin() + pop, less);
-    } else if (count > 0) {
-      std::partial_sort(order_.begin(), order_.begin() + count, order_.begin() + pop, less);
+    const auto sort_by = [&](auto cmp) {
+      if (count >= pop) {
+        std::sort(order_.begin(), order_.begin() + pop, cmp);
+      } else if (count > 0) {
+        std::partial_sort(order_.begin(), order_.begin() + count, order_.begin() + pop, cmp);
+      }
+    };
+    if (worst_first) {
+      sort_by([&](int a, int b) { return less(b, a); });
+    } else {
+      sort_by(less);
     }
   };
   if (constrained_) {
@@ -551,7 +562,10 @@ void island::mutate_offspring(int first, int count) {
 void island::step(const problem& p) {
   rng_.drop_pieces();  // a generation never uses coins left by the previous one (checkpoints)
   if (options_.model == generation_model::g3) {
-    step_g3(p);
+    // A g3 generation is a population's worth of family steps (ga_options::family_steps): the
+    // island model synchronises, migrates and counts per generation, and that per-generation
+    // work would cost more than two evaluations of a cheap objective.
+    for (int s = options_.family_steps(); s > 0; --s) step_g3(p);
   } else if (options_.crossover == crossover_method::de) {
     step_differential(p);
   } else {
@@ -643,7 +657,14 @@ void island::step_generational(const problem& p) {
 }
 
 void island::draw_distinct(int count, int from) {
-  for (int k = 0; k < count; ++k) std::swap(pick_[k], pick_[k + rng_.below(from - k)]);
+  for (int k = 0; k < count; ++k) {
+    swapped_[k] = k + rng_.below(from - k);
+    std::swap(pick_[k], pick_[swapped_[k]]);
+  }
+}
+
+void island::restore_picks(int count) {
+  for (int k = count - 1; k >= 0; --k) std::swap(pick_[k], pick_[swapped_[k]]);
 }
 
 void island::step_g3(const problem& p) {
@@ -658,11 +679,12 @@ void island::choose_g3_parents() {
   const int mu = options_.parents;
   // The index parent is the best (Deb et al. 2002, sec. 4, step 1), the others are drawn.
   const int best = population_best();
-  std::iota(pick_.begin(), pick_.end(), 0);
   std::swap(pick_[best], pick_[pop - 1]);
   draw_distinct(mu - 1, pop - 1);
   parent_x_.col(0) = x_.col(best);
   for (int k = 1; k < mu; ++k) parent_x_.col(k) = x_.col(pick_[k - 1]);
+  restore_picks(mu - 1);
+  std::swap(pick_[best], pick_[pop - 1]);
 }
 
 int island::population_best() {
@@ -711,39 +733,56 @@ void island::replace_from_family() {
   const int lambda = options_.offspring;
   // r members at random (step 3); the best r of them and the children take their places
   // (step 4). Family entry e < r is member slots_[e], e >= r child e - r; ties keep members.
-  std::iota(pick_.begin(), pick_.end(), 0);
   draw_distinct(r, pop);
   std::copy_n(pick_.begin(), r, slots_.begin());
+  restore_picks(r);
   const auto f_of = [&](int e) { return e < r ? f_[slots_[e]] : f_next_[e - r]; };
   const auto v_of = [&](int e) { return e < r ? v_[slots_[e]] : v_next_[e - r]; };
-  std::iota(family_.begin(), family_.end(), 0);
-  std::partial_sort(family_.begin(), family_.begin() + r, family_.begin() + r + lambda,
-                    [&](int a, int b) {
-                      if (better(f_of(a), v_of(a), f_of(b), v_of(b))) return true;
-                      if (better(f_of(b), v_of(b), f_of(a), v_of(a))) return false;
-                      return a < b;
-                    });
-  // Copied out first: a surviving member may be moving to another member's slot.
+  const auto before = [&](int a, int b) {
+    if (better(f_of(a), v_of(a), f_of(b), v_of(b))) return true;
+    if (better(f_of(b), v_of(b), f_of(a), v_of(a))) return false;
+    return a < b;
+  };
+  // The order is strict (ties by family entry), so any sort puts the same r first. G3-PCX's
+  // family is 4: an insertion sort, where a heap's set-up cost more than the comparisons.
+  const int size = r + lambda;
+  if (size <= 16) {
+    for (int e = 0; e < size; ++e) {
+      int k = e;
+      for (; k > 0 && before(e, family_[k - 1]); --k) family_[k] = family_[k - 1];
+      family_[k] = e;
+    }
+  } else {
+    std::iota(family_.begin(), family_.end(), 0);
+    std::partial_sort(family_.begin(), family_.begin() + r, family_.end(), before);
+  }
+  // Slot k gets family entry family_[k]; entry k is the member already there, so only the
+  // other slots are written (late in a run the children mostly lose and nothing moves). Copied
+  // out first: a surviving member may be moving to another member's slot.
+  int moved = 0;
   for (int k = 0; k < r; ++k) {
     const int e = family_[k];
-    family_x_.col(k) = e < r ? x_.col(slots_[e]) : x_next_.col(e - r);
-    family_f_[k] = f_of(e);
-    family_v_[k] = v_of(e);
+    if (e == k) continue;
+    family_x_.col(moved) = e < r ? x_.col(slots_[e]) : x_next_.col(e - r);
+    family_f_[moved] = f_of(e);
+    family_v_[moved] = v_of(e);
+    moved_[moved++] = slots_[k];
   }
-  for (int k = 0; k < r; ++k) {
-    x_.col(slots_[k]) = family_x_.col(k);
-    f_[slots_[k]] = family_f_[k];
-    v_[slots_[k]] = family_v_[k];
+  for (int k = 0; k < moved; ++k) {
+    x_.col(moved_[k]) = family_x_.col(k);
+    f_[moved_[k]] = family_f_[k];
+    v_[moved_[k]] = family_v_[k];
   }
   // The unchanged members were all behind the best: the new best is the best of it and the
-  // replaced slots, unless its own slot was replaced (then rescan). Either way the result is
-  // what a full scan gives, ties by index included, so resumed runs choose alike.
-  if (best_index_ < 0 || std::find(slots_.begin(), slots_.end(), best_index_) != slots_.end()) {
+  // changed slots, unless its own slot changed (then rescan). Either way the result is what a
+  // full scan gives, ties by index included, so resumed runs choose alike.
+  const auto changed = moved_.begin() + moved;
+  if (best_index_ < 0 || std::find(moved_.begin(), changed, best_index_) != changed) {
     best_index_ = -1;
     return;
   }
-  for (const int i : slots_) {
-    if (ahead(i, best_index_)) best_index_ = i;
+  for (auto it = moved_.begin(); it != changed; ++it) {
+    if (ahead(*it, best_index_)) best_index_ = *it;
   }
 }
 
@@ -772,13 +811,12 @@ void island::pack_emigrants(int m, std::span<std::byte> out) {
 }
 
 void island::take_immigrants(std::span<const std::byte> in, int count) {
-  const int pop = options_.population;
   best_index_ = -1;
-  sort_order(pop);
+  sort_order(count, true);  // only the worst `count`: a migration needs no full sort
   const int size = individual_bytes();
   for (int e = 0; e < count; ++e) {
     const std::byte* src = in.data() + static_cast<std::size_t>(e) * size;
-    const int i = order_[pop - 1 - e];  // worst first
+    const int i = order_[e];  // worst first
     std::memcpy(&f_[i], src, sizeof(double));
     if (constrained_) {
       std::memcpy(&v_[i], src + sizeof(double), sizeof(double));

@@ -41,7 +41,8 @@ class island {
   // The epsilon level for a run that is `progress` (in [0, 1]) done (constraints = epsilon).
   void set_progress(double progress);
 
-  // One generation: elites, selection, crossover, mutation, evaluation of the offspring.
+  // One generation: elites, selection, crossover, mutation, evaluation of the offspring (g3:
+  // ga_options::family_steps() family steps of `offspring` children each).
   void step(const problem& p);
 
   // Bytes of one packed individual (value + genome).
@@ -69,21 +70,25 @@ class island {
   void evaluate_columns(const problem& p, int first, int count);
   // Throws the message naming candidate i of x_next_ and its non-finite value (or violation).
   [[noreturn]] void refuse_candidate(const problem& p, int i, bool bad_v) const;
-  void sort_order(int count);
+  // order_[0..count) becomes the best `count` members, best first (or the worst `count`, worst
+  // first), in the island's order with ties by index; the rest of order_ is unspecified.
+  void sort_order(int count, bool worst_first = false);
   void select_parents(int count);
   void select_by_tournament(int count);
   void select_proportional(int count);
   void step_generational(const problem& p);
   void step_differential(const problem& p);
-  // The g3 model's stages (Deb et al. 2002, sec. 4): parents, children, replacement.
+  // One family step of the g3 model (Deb et al. 2002, sec. 4): parents, children, replacement.
   void step_g3(const problem& p);
   void choose_g3_parents();
   void make_g3_children();
   void replace_from_family();
   int population_best();  // best_index_, rescanned when unknown
   // The first `count` entries of pick_ become distinct members drawn from the first `from`
-  // entries (a partial Fisher-Yates shuffle).
+  // entries (a partial Fisher-Yates shuffle); restore_picks(count) undoes the swaps, so that
+  // pick_ is the identity between draws and a family step costs O(count), not O(population).
   void draw_distinct(int count, int from);
+  void restore_picks(int count);
   // Whether candidate (fa, va) goes before (fb, vb) in the island's order.
   bool better(double fa, double va, double fb, double vb) const {
     return constrained_ ? precedes(fa, va, fb, vb, eps_) : fa < fb;
@@ -123,9 +128,11 @@ class island {
   // The rotation frame of the initial population (pcx, undx): where their isotropic noise is
   // drawn, so that the run turns with the problem (ga/rotation_frame.hpp). Saved in checkpoints.
   Eigen::MatrixXd frame_;
-  Eigen::MatrixXd parent_x_;  // n x parents: the g3 generation's parents
-  std::vector<int> pick_;     // draws of distinct members
-  std::vector<int> slots_;    // the g3 generation's replaced members
+  Eigen::MatrixXd parent_x_;  // n x parents: the g3 family step's parents
+  std::vector<int> pick_;     // draws of distinct members; the identity between draws
+  std::vector<int> swapped_;  // the partner of each swap of draw_distinct (to undo it)
+  std::vector<int> slots_;    // the g3 family step's replaced members
+  std::vector<int> moved_;    // ... those whose occupant changes
   Eigen::MatrixXd family_x_;  // n x replaced: survivors before they move in
   Eigen::VectorXd family_f_, family_v_;
   std::vector<int> family_;  // family order: members, then children

@@ -59,12 +59,14 @@ std::string fingerprint(const ga_options& g, const island_options& o, int n,
     << " elites=" << g.elites << " islands=" << o.islands << " topology=" << to_string(o.links)
     << " migration_interval=" << o.migration_interval << " migrants=" << o.migrants
     << " seed=" << o.seed;
-  // Only for g3, so that the fingerprints of generational runs stay what they were.
+  // Only for g3, so that the fingerprints of generational runs stay what they were. The family
+  // steps per generation: a checkpoint from when a g3 generation was one step is refused.
   if (g.model == generation_model::g3) {
-    s << " model=" << to_string(g.model) << " parents=" << g.parents << " offspring=" << g.offspring
-      << " replaced=" << g.replaced << " pcx=" << hex_float(g.pcx_sigma_zeta) << ','
-      << hex_float(g.pcx_sigma_eta) << " undx=" << hex_float(g.undx_sigma_xi) << ','
-      << hex_float(g.undx_sigma_eta) << " spx=" << hex_float(g.spx_epsilon);
+    s << " model=" << to_string(g.model) << " family_steps=" << g.family_steps()
+      << " parents=" << g.parents << " offspring=" << g.offspring << " replaced=" << g.replaced
+      << " pcx=" << hex_float(g.pcx_sigma_zeta) << ',' << hex_float(g.pcx_sigma_eta)
+      << " undx=" << hex_float(g.undx_sigma_xi) << ',' << hex_float(g.undx_sigma_eta)
+      << " spx=" << hex_float(g.spx_epsilon);
   }
   return s.str();
 }

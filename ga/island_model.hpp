@@ -44,6 +44,8 @@ struct island_options {
   int islands = 1;
   topology links = topology::ring;
   // Generations between migrations (>= 1); also the synchronisation interval (see termination).
+  // A generation is about `population` evaluations per island under every generation model
+  // (g3: ga_options::family_steps() family steps), so the interval means the same work.
   int migration_interval = 20;
   // Individuals sent by each island per migration (best emigrate, worst are replaced);
   // 0..population - elites.

@@ -3,6 +3,7 @@
 // `gaucsd_options` gives the binary GA of the generalized-inverse dissertation (GIGSP), ch. 5.
 #pragma once
 
+#include <algorithm>
 #include <string>
 
 #include "kinevo/ga/constraint_handling.hpp"
@@ -37,11 +38,15 @@ enum class selection_method { sus, tournament, rank };
 enum class crossover_method { n_point, uniform, sbx, blx, de, pcx, undx, spx };
 
 // generational: the whole population is replaced every generation (minus the elites).
-// g3: Deb et al.'s generalized generation gap (2002, sec. 4): a generation takes the best
+// g3: Deb et al.'s generalized generation gap (2002, sec. 4): a family step takes the best
 // individual as index parent plus parents - 1 others at random, makes `offspring` children with
 // the multi-parent crossover, draws `replaced` members at random and puts the best `replaced` of
-// (those members + children) in their places. Steady state: a generation evaluates `offspring`
-// candidates. The "best" is the island's order (values, or Deb's rules / the epsilon level).
+// (those members + children) in their places. Steady state: a step evaluates `offspring`
+// candidates, and a generation is ceil(population / offspring) steps, i.e. about `population`
+// evaluations as under the generational model, so that migration intervals, generation and
+// stall limits, checkpoints and progress reports mean the same work under either model (and
+// the islands synchronise every few thousand evaluations, not every few dozen). The "best" is
+// the island's order (values, or Deb's rules / the epsilon level).
 enum class generation_model { generational, g3 };
 
 // bit_flip is for binary/Gray genomes (per-bit rate, positions drawn by geometric skips);
@@ -49,7 +54,8 @@ enum class generation_model { generational, g3 };
 enum class mutation_method { bit_flip, polynomial, gaussian };
 
 struct ga_options {
-  // Individuals per island (>= 2). Every generation evaluates population - elites offspring.
+  // Individuals per island (>= 2). Every generation evaluates population - elites offspring
+  // (g3: offspring_per_generation()).
   int population = 100;
 
   encoding genes = encoding::real;
@@ -73,8 +79,8 @@ struct ga_options {
   // Deb et al.'s G3-PCX (2002, sec. 5): mu = 3 parents, lambda = 2 children, r = 2 replaced.
   generation_model model = generation_model::generational;
   int parents = 3;    // mu: >= 2 (pcx, spx), >= 3 (undx); <= population
-  int offspring = 2;  // lambda: children per g3 generation, 1..population
-  int replaced = 2;   // r: members replaced per g3 generation, 1..population
+  int offspring = 2;  // lambda: children per g3 family step, 1..population
+  int replaced = 2;   // r: members replaced per g3 family step, 1..population
   // pcx: spread along the index parent's direction from the centroid (sigma_zeta) and across it
   // (sigma_eta, times the mean distance of the other parents from that line); Deb et al. 0.1.
   double pcx_sigma_zeta = 0.1;
@@ -105,10 +111,16 @@ struct ga_options {
   constraint_handling constraints = constraint_handling::penalty;
   epsilon_options epsilon;  // used by constraints = epsilon
 
-  // Candidates evaluated per generation: `offspring` with g3, population with de (every
-  // individual gets a trial), population - elites otherwise.
+  // g3 family steps per generation: ceil(population / offspring) (see generation_model).
+  int family_steps() const {
+    const int lambda = std::max(offspring, 1);
+    return (std::max(population, 1) + lambda - 1) / lambda;
+  }
+  // Candidates evaluated per generation: family_steps() * offspring with g3 (population, or up
+  // to offspring - 1 more), population with de (every individual gets a trial), population -
+  // elites otherwise.
   int offspring_per_generation() const {
-    if (model == generation_model::g3) return offspring;
+    if (model == generation_model::g3) return family_steps() * offspring;
     return crossover == crossover_method::de ? population : population - elites;
   }
   // pcx, undx or spx: a crossover of `parents` parents for the g3 model.

@@ -38,7 +38,7 @@ void parent_centric_crossover::draw(random_stream& rng, const Eigen::MatrixXd& f
     w_ = z_;
   }
   if (has_direction_) w_ -= unit_d_.dot(w_) * unit_d_;  // P z
-  const double along = sigma_zeta_ * rng.normal();
+  const double along = sigma_zeta_ * rng.ziggurat_normal();
   child = index_ + along * d_ + (sigma_eta_ * mean_distance_) * w_;
 }
 

@@ -2,6 +2,8 @@
 // Generation and evaluation limits are exact. Target, stall, wall time and interrupt are checked
 // at synchronisation points (every generation with one island, every `migration_interval`
 // generations with several), so that all islands stop at the same generation in every transport.
+// A generation is about `population` evaluations per island under every generation model (g3:
+// ga_options::family_steps()), so these checks come every few hundred or thousand evaluations.
 #pragma once
 
 #include <atomic>

@@ -38,7 +38,8 @@ void unimodal_normal_crossover::project_out(Eigen::VectorXd& v) {
 void unimodal_normal_crossover::draw(random_stream& rng, const Eigen::MatrixXd& frame,
                                      Eigen::Ref<Eigen::VectorXd> child) {
   child = g_;
-  for (Eigen::Index i = 0; i < d_.cols(); ++i) child += (sigma_xi_ * rng.normal()) * d_.col(i);
+  for (Eigen::Index i = 0; i < d_.cols(); ++i)
+    child += (sigma_xi_ * rng.ziggurat_normal()) * d_.col(i);
   rng.normals(z_);
   if (frame.size() > 0) {
     w_.noalias() = frame * z_;

@@ -76,6 +76,12 @@ struct gauss_ga_options {
   // recombination (DE with crossover rate 1) never leaves the affine hull of the population,
   // which must therefore have more members than coordinates.
   double population_per_coordinate = 0.0;
+  // Exchanges between the islands in one run; 0: islands.migration_interval as given. The
+  // islands share one run's budget, so a run is a few dozen generations at most (G3-PCX, 6400
+  // evaluations: 31 generations with 2 islands of 100, 7 with 8), and a fixed interval of 20
+  // would leave them apart for the whole run: the interval becomes max(1, the run's
+  // generations / migrations_per_run), for the run budget of the model's n.
+  int migrations_per_run = 0;
   int max_runs = 5;  // per solve, cold or warm (widening runs included)
 
   search_axes axes = search_axes::exact_hessian;
@@ -231,7 +237,7 @@ class gauss_ga_solver final : public acceleration_solver {
   solve_state prepare(const constrained_system& system);
   box first_box(const solve_state& s) const;
   void predict_multipliers(const constrained_system& system, solve_state& s) const;
-  void fit_population(int coordinates);
+  void fit_model(int coordinates);
   void run_ranges(solve_state& s, box first);
   gauss_run_record judge_run(const solve_state& s, int k, const ga::run_result& r,
                              const Eigen::VectorXd& start, const Eigen::VectorXd& run_centre,

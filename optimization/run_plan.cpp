@@ -90,8 +90,8 @@ void constrained_policy(const optimize_options& o, run_plan& p) {
   if (!keep("gene_mutation_rate")) p.ga.gene_mutation_rate = 0.02;
 }
 
-// --preset g3-pcx: Deb et al.'s G3-PCX (ga::g3_pcx_options); a g3 generation evaluates only
-// `offspring` candidates, so the budget is in evaluations (1e5 unless given).
+// --preset g3-pcx: Deb et al.'s G3-PCX (ga::g3_pcx_options); the budget is in evaluations, as
+// Deb et al. give theirs (1e5 unless given).
 void g3_pcx_policy(const optimize_options& o, run_plan& p) {
   if (o.gaucsd || (o.is_given("encoding") && o.ga.genes != ga::encoding::real)) {
     throw io::option_error("preset", "g3-pcx is real-coded; drop --gaucsd/--encoding");
@@ -101,7 +101,7 @@ void g3_pcx_policy(const optimize_options& o, run_plan& p) {
   if (!keep("population")) p.ga.population = d.population;
   if (!keep("generation_model")) p.ga.model = d.model;
   if (!keep("crossover")) p.ga.crossover = d.crossover;
-  // A generation is `offspring` evaluations: the generation limit stays off unless given.
+  // The evaluation budget alone: the generation limit stays off unless given.
   if (!keep("generations")) p.per_run.max_generations = 0;
   if (!keep("max_evals") && !keep("generations")) p.per_run.max_evaluations = 100000;
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -371,7 +372,7 @@ TEST(ConstrainedIslandModel, IntegerGenesAreIntegersAtEveryEvaluation) {
     const char* name;
     ga_options ga;
     bool constrained;
-    long long generations = 60;  // g3: 2 evaluations per generation
+    long long generations = 60;
   };
   std::vector<variant> variants;
   variants.push_back({"sbx", ga_options{}, false});
@@ -383,13 +384,14 @@ TEST(ConstrainedIslandModel, IntegerGenesAreIntegersAtEveryEvaluation) {
                       true});
   variants.push_back(
       {"sbx epsilon", constrained_ga(constraint_handling::epsilon, crossover_method::sbx), true});
-  // G3-PCX rounds its children like any other: integer variables are meaningful with it.
+  // G3-PCX rounds its children like any other: integer variables are meaningful with it. 3000
+  // family steps (150 generations of 20 steps; 6000 evaluations per island).
   ga_options g3 = g3_pcx_options();
   g3.population = 40;
   g3.constraints = constraint_handling::feasibility;
-  variants.push_back({"g3 pcx feasibility", g3, true, 3000});
+  variants.push_back({"g3 pcx feasibility", g3, true, 3000 / g3.family_steps()});
   g3.constraints = constraint_handling::penalty;
-  variants.push_back({"g3 pcx", g3, false, 3000});
+  variants.push_back({"g3 pcx", g3, false, 3000 / g3.family_steps()});
   for (auto& v : variants) {
     SCOPED_TRACE(v.name);
     integer_problem ip(v.constrained);
@@ -415,6 +417,7 @@ TEST(ConstrainedIslandModel, IntegerGenesAreIntegersAtEveryEvaluation) {
       }
     }
     for (const int j : {0, 2}) EXPECT_EQ(r.best_x[j], std::nearbyint(r.best_x[j])) << j;
+    if (v.ga.model == generation_model::g3) continue;  // its optimum: over seeds, below
     if (v.constrained) {
       EXPECT_EQ(r.best_violation, 0.0);
       EXPECT_EQ(r.best_x[0] + r.best_x[2], 5.0);
@@ -422,6 +425,31 @@ TEST(ConstrainedIslandModel, IntegerGenesAreIntegersAtEveryEvaluation) {
       EXPECT_EQ(r.best_x[0], 2.0);
       EXPECT_EQ(r.best_x[2], 2.0);
     }
+  }
+  // G3-PCX's children spread with the population, which can close around the integer value its
+  // rounded start point has (x_0 = 1): then no child rounds to another one. Over 200 seeds 147
+  // to 151 runs reach x_0 = x_2 = 2 without the constraint and 172 to 180 reach x_0 + x_2 = 5
+  // with it, for every normal sampler and generation length tried, so the optimum is asked of
+  // most of 20 seeds rather than of one (whose outcome is a draw of that 3-in-4 chance).
+  for (const auto& v : variants) {
+    if (v.ga.model != generation_model::g3) continue;
+    SCOPED_TRACE(v.name);
+    int reached = 0;
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+      integer_problem ip(v.constrained);
+      const constrained_objective p(
+          ip, handled_by(v.constrained ? v.ga.constraints : constraint_handling::penalty));
+      island_options io = islands(3, topology::ring, 1);
+      io.seed = seed;
+      island_model m(v.ga, io);
+      run_settings s;
+      const Eigen::VectorXd start = Eigen::Vector4d(1.4, 0.0, 2.6, 0.0);
+      s.start_point = &start;
+      const auto r = m.run(p, search_box::of(p), generations(v.generations), s);
+      reached += v.constrained ? r.best_violation == 0.0 && r.best_x[0] + r.best_x[2] == 5.0
+                               : r.best_x[0] == 2.0 && r.best_x[2] == 2.0;
+    }
+    EXPECT_GE(reached, 10);
   }
 }
 

@@ -1,5 +1,6 @@
 // The g3 generation model (Deb, Anand and Joshi 2002, sec. 4) with everything the island model
-// has: a generation evaluates `offspring` candidates, the result does not depend on the thread
+// has: a generation is ceil(population / offspring) family steps of `offspring` candidates,
+// the result does not depend on the thread
 // count (islands, migration), a checkpointed run resumes to the uninterrupted result, the best
 // never worsens (the replacement keeps the best of each family, also under Deb's rules), and
 // it reaches the optimum of a smooth non-separable problem.
@@ -49,14 +50,21 @@ std::vector<ga_options> g3_variants() {
   return v;
 }
 
-TEST(G3Model, AGenerationEvaluatesTheOffspring) {
+// A generation is about a population's worth of evaluations, as under the generational model:
+// ceil(100 / 3) = 34 family steps of 3 children.
+TEST(G3Model, AGenerationIsAPopulationOfFamilySteps) {
   ga_options o = g3_pcx_options();
   o.offspring = 3;
-  EXPECT_EQ(o.offspring_per_generation(), 3);
+  EXPECT_EQ(o.family_steps(), 34);
+  EXPECT_EQ(o.offspring_per_generation(), 102);
+  o.offspring = 2;
+  EXPECT_EQ(o.offspring_per_generation(), 100);
+  o.offspring = 3;
   ellipsoid_function p(5);
   island_model m(o, g3_islands(2, 1));
   const auto r = m.run(p, search_box::of(p), generations(40));
-  EXPECT_EQ(r.evaluations, 2 * (o.population + 40 * 3));
+  EXPECT_EQ(r.evaluations, 2 * (o.population + 40 * 102));
+  EXPECT_EQ(r.generations, 40);
 }
 
 TEST(G3Model, SameResultWhateverTheThreadCountAndTopology) {

@@ -51,8 +51,8 @@ TEST(RunPlan, TunedPresetSharesTheTotalBudgetOverTheRuns) {
   EXPECT_EQ(p.per_run.max_generations, 0);
 }
 
-// --preset g3-pcx is Deb et al.'s G3-PCX with a budget in evaluations (a g3 generation is two
-// of them); asking for a multi-parent crossover asks for the g3 model.
+// --preset g3-pcx is Deb et al.'s G3-PCX with a budget in evaluations (1e5 unless given);
+// asking for a multi-parent crossover asks for the g3 model.
 TEST(RunPlan, G3PcxPresetIsDebsG3PcxWithAnEvaluationBudget) {
   optimize_options o;
   o.which = preset::g3_pcx;
