@@ -27,7 +27,7 @@ endif()
 # scope (shared helpers live in one header: core/, io/json_number.hpp, ...).
 option(KINEVO_UNITY "Unity builds of the libraries, the executable and the Python module" ON)
 set(KINEVO_UNITY_BATCH_LIBS 8 CACHE STRING "Files per unity batch of a library or the executable")
-option(KINEVO_UNITY_TESTS "Unity builds of the test executables (needs unique helper names)" OFF)
+option(KINEVO_UNITY_TESTS "Unity builds of the test executables" ON)
 set(KINEVO_UNITY_BATCH 8 CACHE STRING "Files per unity batch of a test executable")
 function(kinevo_unity_batches target enabled batch)
   if(${enabled})
