@@ -439,7 +439,7 @@ TEST(ConstrainedIslandModel, IntegerGenesAreIntegersAtEveryEvaluation) {
       integer_problem ip(v.constrained);
       const constrained_objective p(
           ip, handled_by(v.constrained ? v.ga.constraints : constraint_handling::penalty));
-      island_options io = islands(3, topology::ring, 1);
+      island_options io = constrained_islands(3, topology::ring, 1);
       io.seed = seed;
       island_model m(v.ga, io);
       run_settings s;
