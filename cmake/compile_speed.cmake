@@ -20,8 +20,13 @@ if(KINEVO_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
 endif()
 
 # Unity builds: a test executable is compiled in batches of files (one compiler run per batch),
-# which shares the headers' parsing and the template instantiations of a batch.
-option(KINEVO_UNITY_TESTS "Unity builds of the test executables (needs unique helper names)" OFF)
+# which shares the headers' parsing and the template instantiations of a batch. The test files of
+# one executable keep their namespace-scope names apart for this (a helper used by several files
+# lives in a test-support header of the folder, e.g. tests/ga/ga_test_support.hpp, and no
+# using-directive reaches the next file of a batch); tools/unity_names.py lists any name that
+# would collide in some order of the files. A build folder configured before keeps its cached
+# value (-DKINEVO_UNITY_TESTS=ON).
+option(KINEVO_UNITY_TESTS "Unity builds of the test executables" ON)
 set(KINEVO_UNITY_BATCH 8 CACHE STRING "Files per unity batch of a test executable")
 function(kinevo_unity_build target)
   if(KINEVO_UNITY_TESTS)
