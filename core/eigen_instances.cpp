@@ -12,3 +12,4 @@ template class Eigen::ColPivHouseholderQR<Eigen::MatrixXd>;
 template class Eigen::FullPivHouseholderQR<Eigen::MatrixXd>;
 template class Eigen::HouseholderQR<Eigen::MatrixXd>;
 template class Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>;
+KINEVO_EIGEN_ALL_SOLVES()

@@ -19,3 +19,22 @@ extern template class Eigen::ColPivHouseholderQR<Eigen::MatrixXd>;
 extern template class Eigen::FullPivHouseholderQR<Eigen::MatrixXd>;
 extern template class Eigen::HouseholderQR<Eigen::MatrixXd>;
 extern template class Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>;
+
+// Their solves of a plain vector or matrix (the `_solve_impl` member templates that `.solve(b)`
+// evaluates through; `template class` above does not instantiate member templates). A solve
+// of an expression (`.solve(-b)`) still instantiates its own; these are the common case.
+#define KINEVO_EIGEN_SOLVES(prefix, decomposition)                                   \
+  prefix template void decomposition::_solve_impl<Eigen::VectorXd, Eigen::VectorXd>( \
+      const Eigen::VectorXd&, Eigen::VectorXd&) const;                               \
+  prefix template void decomposition::_solve_impl<Eigen::MatrixXd, Eigen::MatrixXd>( \
+      const Eigen::MatrixXd&, Eigen::MatrixXd&) const;
+#define KINEVO_EIGEN_ALL_SOLVES(prefix)                                                \
+  KINEVO_EIGEN_SOLVES(prefix, Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>) \
+  KINEVO_EIGEN_SOLVES(prefix, Eigen::HouseholderQR<Eigen::MatrixXd>)                   \
+  KINEVO_EIGEN_SOLVES(prefix, Eigen::ColPivHouseholderQR<Eigen::MatrixXd>)             \
+  KINEVO_EIGEN_SOLVES(prefix, Eigen::FullPivHouseholderQR<Eigen::MatrixXd>)            \
+  KINEVO_EIGEN_SOLVES(prefix, Eigen::FullPivLU<Eigen::MatrixXd>)                       \
+  KINEVO_EIGEN_SOLVES(prefix, Eigen::LDLT<Eigen::MatrixXd>)                            \
+  KINEVO_EIGEN_SOLVES(prefix, Eigen::SVDBase<Eigen::BDCSVD<Eigen::MatrixXd>>)          \
+  KINEVO_EIGEN_SOLVES(prefix, Eigen::SVDBase<Eigen::JacobiSVD<Eigen::MatrixXd>>)
+KINEVO_EIGEN_ALL_SOLVES(extern)

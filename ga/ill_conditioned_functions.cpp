@@ -1,4 +1,5 @@
 #include "kinevo/ga/ill_conditioned_functions.hpp"
+#include "kinevo/core/householder_q.hpp"
 
 #include <Eigen/QR>
 #include <cmath>
@@ -12,7 +13,7 @@ Eigen::MatrixXd fixed_rotation(int n) {
     for (int i = 0; i < n; ++i) a(i, j) = std::sin(1.0 + i + static_cast<double>(n) * j);
   }
   const Eigen::HouseholderQR<Eigen::MatrixXd> qr(a);
-  Eigen::MatrixXd q = qr.householderQ();
+  Eigen::MatrixXd q = householder_q(qr);
   for (int j = 0; j < n; ++j) {
     if (qr.matrixQR()(j, j) < 0.0) q.col(j) = -q.col(j);
   }

@@ -1,4 +1,5 @@
 #include "kinevo/ga/range_runs.hpp"
+#include "kinevo/core/householder_q.hpp"
 
 #include <Eigen/QR>
 
@@ -420,7 +421,7 @@ class range_sequence {
     }
     if (o_.rotate && st_.move_count > 0) {
       const Eigen::MatrixXd q =
-          Eigen::HouseholderQR<Eigen::MatrixXd>(st_.moves.leftCols(st_.move_count)).householderQ();
+          householder_q(Eigen::HouseholderQR<Eigen::MatrixXd>(st_.moves.leftCols(st_.move_count)));
       const Eigen::VectorXd along = (q.transpose() * st_.moves.col(0)).cwiseAbs() * o_.move_factor;
       const double largest = along.maxCoeff();
       st_.axes = q;

@@ -1,4 +1,5 @@
 #include "kinevo/ga/unimodal_normal_crossover.hpp"
+#include "kinevo/core/householder_q.hpp"
 
 #include <Eigen/QR>
 #include <algorithm>
@@ -16,7 +17,7 @@ void unimodal_normal_crossover::prepare(const Eigen::Ref<const Eigen::MatrixXd>&
   const Eigen::Index k = std::min(m - 1, n);
   const Eigen::MatrixXd spans = primary.leftCols(k).colwise() - primary.col(m - 1);
   const Eigen::HouseholderQR<Eigen::MatrixXd> qr(spans);
-  basis_ = qr.householderQ() * Eigen::MatrixXd::Identity(n, k);
+  basis_ = householder_q_columns(qr, k);
   Eigen::VectorXd off = parents.col(m) - g_;
   project_out(off);
   distance_ = off.norm();

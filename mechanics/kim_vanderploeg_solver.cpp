@@ -1,4 +1,5 @@
 #include "kinevo/mechanics/kim_vanderploeg_solver.hpp"
+#include "kinevo/core/householder_q.hpp"
 
 #include <fmt/format.h>
 
@@ -26,7 +27,7 @@ acceleration_result kim_vanderploeg_solver::solve(const constrained_system& s) {
   qr.setThreshold(options_.rank_tolerance);
   qr.compute(s.jacobian.transpose());
   const int rank = static_cast<int>(qr.rank());
-  const Eigen::MatrixXd q = qr.householderQ();
+  const Eigen::MatrixXd q = householder_q(qr);
   const auto& perm = qr.colsPermutation().indices();
   Eigen::VectorXd b_i(rank);
   for (int k = 0; k < rank; ++k) b_i[k] = s.rhs[perm[k]];

@@ -1,4 +1,5 @@
 #include "kinevo/mechanics/qtz_decomposition.hpp"
+#include "kinevo/core/householder_q.hpp"
 
 #include <Eigen/QR>
 
@@ -21,7 +22,7 @@ qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tol
   cod.compute(jacobian.transpose());
   const auto r = static_cast<Eigen::Index>(cod.rank());
   d.rank = static_cast<int>(r);
-  const Eigen::MatrixXd q = cod.householderQ();  // n x n
+  const Eigen::MatrixXd q = householder_q(cod);  // n x n
   d.q1 = q.leftCols(r);
   d.q2 = q.rightCols(n - r);
   d.t = cod.matrixT().topLeftCorner(r, r).triangularView<Eigen::Upper>();

@@ -1,4 +1,5 @@
 #include "kinevo/optimization/gradient_projection.hpp"
+#include "kinevo/core/householder_q.hpp"
 
 #include <fmt/format.h>
 
@@ -137,7 +138,7 @@ struct projector {
     const auto r = qr.matrixQR().topLeftCorner(m, m).triangularView<Eigen::Upper>();
     Eigen::VectorXd w = Eigen::VectorXd::Zero(qr.rows());
     w.head(m) = -r.transpose().solve(f);
-    return qr.householderQ() * w;
+    return householder_q_times(qr, w);
   }
 };
 
@@ -344,7 +345,7 @@ void optimality(const counted_problem& c, const Eigen::VectorXd& x, gradient_pro
     c.derivatives(xm, gm, jm);
     h.col(k) = ((gp - jp.transpose() * r.lambda) - (gm - jm.transpose() * r.lambda)) / (2 * step);
   }
-  const Eigen::MatrixXd q = pr.qr.householderQ();
+  const Eigen::MatrixXd q = householder_q(pr.qr);
   const Eigen::MatrixXd z = q.rightCols(n - m);
   Eigen::MatrixXd reduced = z.transpose() * h * z;
   reduced = 0.5 * (reduced + reduced.transpose()).eval();

@@ -1,4 +1,5 @@
 #include "kinevo/synthesis/least_squares.hpp"
+#include "kinevo/core/householder_q.hpp"
 
 #include <Eigen/QR>
 #include <cmath>
@@ -50,7 +51,7 @@ Eigen::VectorXd minimum_norm_solution(const Eigen::MatrixXd& a, const Eigen::Vec
   }
   Eigen::VectorXd y = Eigen::VectorXd::Zero(a.cols());
   y.head(m) = r.transpose().solve(b);
-  return qr.householderQ() * y;
+  return householder_q_times(qr, y);
 }
 
 gauss_newton_result gauss_newton(const residual_function& fun, const Eigen::VectorXd& x0,
