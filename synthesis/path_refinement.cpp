@@ -85,28 +85,27 @@ struct path_packing {
   }
 };
 
-// The link-type conditions that hold with (near) equality at v, as rows a with a . dx = 0 for
-// a step along them: Grashof's p + q - s - l and the crank's min(r1, r3, r4) - r2 are linear in
-// the lengths for a given order of the links.
-std::vector<Eigen::VectorXd> path_active_rows(const path_problem& p, const Eigen::VectorXd& v) {
+// The link-type conditions whose margin at w is below `inside`, as rows a with margin a . w:
+// Grashof's p + q - s - l and the crank's min(r1, r3, r4) - r2 are linear in the lengths for a
+// given order of the links.
+std::vector<Eigen::VectorXd> path_condition_rows(const path_problem& p, const Eigen::VectorXd& w,
+                                                 double inside) {
   std::vector<Eigen::VectorXd> rows;
   if (p.link_type == path_link_type::any) return rows;
-  const double tol = 1e-9 * (1.0 + v.head(4).maxCoeff());
   Eigen::Index longest = 0, shortest = 0;
   for (Eigen::Index i = 1; i < 4; ++i) {
-    if (v(i) > v(longest)) longest = i;
-    if (v(i) < v(shortest)) shortest = i;
+    if (w(i) > w(longest)) longest = i;
+    if (w(i) < w(shortest)) shortest = i;
   }
-  const double others = v.head(4).sum() - v(longest) - v(shortest);
-  if (others - v(shortest) - v(longest) <= tol && longest != shortest) {
-    const auto e = [&](Eigen::Index i) { return Eigen::VectorXd::Unit(v.size(), i); };
-    rows.push_back(e(0) + e(1) + e(2) + e(3) - 2.0 * e(longest) - 2.0 * e(shortest));
+  const auto e = [&](Eigen::Index i) { return Eigen::VectorXd::Unit(w.size(), i); };
+  if (longest != shortest) {
+    const Eigen::VectorXd a = e(0) + e(1) + e(2) + e(3) - 2.0 * e(longest) - 2.0 * e(shortest);
+    if (a.dot(w) < inside) rows.push_back(a);
   }
   if (p.link_type == path_link_type::crank_rocker) {
     for (const Eigen::Index i : {0, 2, 3}) {
-      if (v(i) - v(1) <= tol) {
-        rows.push_back(Eigen::VectorXd::Unit(v.size(), i) - Eigen::VectorXd::Unit(v.size(), 1));
-      }
+      const Eigen::VectorXd a = e(i) - e(1);
+      if (a.dot(w) < inside) rows.push_back(a);
     }
   }
   return rows;
@@ -125,18 +124,23 @@ bool path_residuals(const path_problem& p, const path_design& d, Eigen::VectorXd
 }
 
 // One damped step: the Householder least-squares solution of
-// [J; sqrt(lambda) D; W A] dx = [-r; 0; W c], where the rows A dx = c keep active link-type
-// conditions at equality and pin the variables that the step would push through a bound onto
-// it (found by solving again, at most four times): the step slides along what is active.
+// [J; sqrt(lambda) D; W A] dx = [-r; 0; W c], where the rows A dx = c hold the link-type
+// conditions and bounds that the unconstrained step would cross at their edge (found by
+// solving again, at most four times): the step slides along what is active, and leaves a
+// condition when the error falls away from it.
 Eigen::VectorXd path_step(const path_problem& p, const Eigen::MatrixXd& jac,
                           const Eigen::VectorXd& r, const Eigen::VectorXd& v, double lambda,
                           const Eigen::VectorXd& scale) {
   const Eigen::Index m = jac.rows(), n = jac.cols();
-  std::vector<Eigen::VectorXd> rows = path_active_rows(p, v);
-  // Active conditions are held a hair inside (margin a . v = 1e-10 of the links), so that
-  // rounding never tips a step out of them.
-  std::vector<double> rhs;
+  // Conditions a step would cross are added as rows holding them a hair inside (margin
+  // 1e-10 of the links, so that rounding never tips the step out), then the step is solved again.
+  // Conditions already (near) active at v start as rows: leaving one by a step of the linear
+  // model rarely lowers the error on these large-residual problems (the published case 4's
+  // optimum lies on two of them).
   const double inside = 1e-10 * (1.0 + v.head(4).maxCoeff());
+  std::vector<Eigen::VectorXd> rows =
+      path_condition_rows(p, v, 1e-9 * (1.0 + v.head(4).maxCoeff()));
+  std::vector<double> rhs;
   for (const auto& row : rows) rhs.push_back(inside - row.dot(v));
   std::vector<std::pair<double, double>> bounds(6, {p.link_bounds.lo, p.link_bounds.hi});
   for (int i = 4; i < 6; ++i)
@@ -160,6 +164,15 @@ Eigen::VectorXd path_step(const path_problem& p, const Eigen::MatrixXd& jac,
     }
     dx = a.colPivHouseholderQr().solve(b);
     bool pinned = false;
+    for (const auto& row : path_condition_rows(p, v + dx, inside)) {
+      const bool known = std::any_of(rows.begin(), rows.end(), [&](const Eigen::VectorXd& q) {
+        return (q - row).squaredNorm() == 0.0;
+      });
+      if (known) continue;
+      rows.push_back(row);
+      rhs.push_back(inside - row.dot(v));
+      pinned = true;
+    }
     for (std::size_t i = 0; i < bounds.size(); ++i) {
       const auto j = static_cast<Eigen::Index>(i);
       const double target = v(j) + dx(j);
