@@ -108,6 +108,7 @@ int run_fourbar(fourbar_args& a) {
   const auto r = syn::synthesize_fourbar(t, a.options);
   progress.finish();
   print(r, a, save_all(r, a));
+  for (const auto& w : r.warnings) fmt::print(stderr, "kinevo: synth fourbar: warning: {}\n", w);
   if (!a.animate.empty()) {
     const io::animation motion = r.animation();
     if (motion.times.empty()) fmt::print(stderr, "kinevo: synth fourbar: no linkage to animate\n");
@@ -159,6 +160,7 @@ int run_dyad(dyad_args& a) {
   const auto r = syn::synthesize_dyad(t, a.options);
   progress.finish();
   print(r, a, save_all(r, a));
+  for (const auto& w : r.warnings) fmt::print(stderr, "kinevo: synth dyad: warning: {}\n", w);
   return exit_ok;
 }
 
