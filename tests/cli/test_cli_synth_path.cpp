@@ -3,11 +3,17 @@
 // unusable input (exit 2 naming file and line).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <numbers>
 #include <string>
 
+#include "kinevo/synthesis/coupler_curve.hpp"
 #include "tests/cli/cli_test_support.hpp"
 
 namespace {
@@ -94,4 +100,33 @@ TEST(CliSynthPath, UnusableInput) {
   r = run_kinevo("synth path " + example("path/case1_straight_line.csv") + " --link-type crank");
   EXPECT_EQ(r.status, 2);
   std::filesystem::remove_all(bad.parent_path());
+}
+
+// The path generator's closed-form coupler point against `kinevo analyze loop rrrr` with a
+// coupler point (the course notes' RESC11 analyser, eqs. (24a,b)): the same linkage, every input,
+// both branches.
+TEST(CliSynthPath, CouplerPointAgreesWithLoopAnalysis) {
+  kinevo::synthesis::path_linkage l;
+  l.r1 = 4.0, l.r2 = 1.0, l.r3 = 3.5, l.r4 = 3.0, l.rcx = 1.2, l.rcy = 0.8;
+  const double r = std::hypot(l.rcx, l.rcy),
+               alpha = std::atan2(l.rcy, l.rcx) * 180.0 / std::numbers::pi;
+  for (const int branch : {1, -1}) {
+    for (int k = 0; k < 8; ++k) {
+      const double psi = 0.3 + 0.8 * k;
+      const auto run = run_kinevo(fmt::format(
+          "analyze loop rrrr --a1 4 --a2 1 --a3 3.5 --a4 3 --coupler-r {:.17g} --coupler-alpha "
+          "{:.17g} --branch {} --from {:.17g} --to {:.17g} --step 0.5 --json",
+          r, alpha, branch, psi - 0.5, psi));
+      ASSERT_EQ(run.status, 0) << run.err;
+      const auto j = nlohmann::json::parse(run.out)["final"];
+      const double x = j["coupler_x"][0].get<double>(), y = j["coupler_y"][0].get<double>();
+      double nearest = 1e300;
+      for (const int b : {1, -1}) {
+        const auto p = kinevo::synthesis::path_position_at(l, psi, b);
+        ASSERT_TRUE(p.has_value());
+        nearest = std::min(nearest, std::hypot(p->c.x() - x, p->c.y() - y));
+      }
+      EXPECT_LT(nearest, 1e-10) << "psi " << psi << " branch " << branch;
+    }
+  }
 }
