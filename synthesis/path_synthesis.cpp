@@ -60,7 +60,8 @@ struct path_search {
   path_design design;
   path_evaluation evaluation;
   bool found = false;
-  long long evaluations = 0, ga_evaluations = 0;
+  long long evaluations = 0, ga_evaluations = 0, refinement_evaluations = 0;
+  int rounds = 0;
   double ga_objective = 0.0;
   bool ga_feasible = false;
   std::optional<path_refinement_result> refinement;
@@ -125,27 +126,31 @@ path_search run_path_search(const path_problem& p, const path_synthesis_options&
     const ga::run_result run = model.run(gp, ga::search_box::of(gp), limits, settings);
     s.evaluations += run.evaluations;
     s.ga_evaluations += run.evaluations;
+    ++s.rounds;
     path_design d = gp.decode(run.best_x);
     path_evaluation e = evaluate_path_design(p, d);
-    if (!s.found || path_better(e, s.evaluation)) {
-      s.ga_objective = e.objective;
-      s.ga_feasible = e.feasible();
-    }
+    const path_evaluation ga_e = e;
+    std::optional<path_refinement_result> round_refinement;
     if (o.ga.refine && e.feasible()) {
       path_refinement_options ro;
       ro.max_evaluations = std::max(o.evaluations - o.evaluations / 4 - s.evaluations, 1LL);
       path_refinement_result rr = refine_path_design(p, d, ro);
       s.evaluations += rr.evaluations;
+      s.refinement_evaluations += rr.evaluations;
       if (rr.improved) {
         d = rr.design;
         e = evaluate_path_design(p, d);
       }
-      if (!s.found || path_better(e, s.evaluation)) s.refinement = rr;
+      round_refinement = rr;
     }
     if (!s.found || path_better(e, s.evaluation)) {
+      // The best design so far, with its own GA point and refinement.
       s.design = d;
       s.evaluation = e;
       s.found = true;
+      s.ga_objective = ga_e.objective;
+      s.ga_feasible = ga_e.feasible();
+      s.refinement = round_refinement;
     }
   }
   // What is left after the last GA run: polish the best without the stall rule.
@@ -156,6 +161,7 @@ path_search run_path_search(const path_problem& p, const path_synthesis_options&
     ro.max_iterations = 1'000'000;  // the budget decides
     path_refinement_result rr = refine_path_design(p, s.design, ro);
     s.evaluations += rr.evaluations;
+    s.refinement_evaluations += rr.evaluations;
     if (rr.improved) {
       s.design = rr.design;
       s.evaluation = evaluate_path_design(p, s.design);
@@ -218,6 +224,8 @@ path_synthesis_result synthesize_path(const path_table& t, const path_synthesis_
   r.evaluation = s.evaluation;
   r.evaluations = s.evaluations;
   r.ga_evaluations = s.ga_evaluations;
+  r.refinement_evaluations = s.refinement_evaluations;
+  r.rounds = s.rounds;
   r.ga_objective = s.ga_objective;
   r.ga_feasible = s.ga_feasible;
   r.refinement = s.refinement;

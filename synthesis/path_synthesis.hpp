@@ -60,11 +60,12 @@ struct path_synthesis_result {
   bool order_defect = false, branch_defect = false;
   std::vector<std::string> warnings;  // buildability and other things the user must see
   // How it was found.
-  long long evaluations = 0;  // GA and refinement
-  long long ga_evaluations = 0;
-  double ga_objective = 0.0;  // the GA's best before refinement
+  long long evaluations = 0;                                 // GA and refinement
+  long long ga_evaluations = 0, refinement_evaluations = 0;  // over all rounds
+  int rounds = 0;                                            // GA runs
+  double ga_objective = 0.0;  // the GA point the best design was refined from
   bool ga_feasible = false;
-  std::optional<path_refinement_result> refinement;
+  std::optional<path_refinement_result> refinement;  // the best design's last refinement
   double seconds = 0.0;
 
   bool feasible() const { return evaluation.feasible(); }

@@ -70,13 +70,16 @@ std::string path_synthesis_result::full_report() const {
         out, "best published objective {:.6e}: {}\n", *best_published_objective,
         evaluation.objective <= *best_published_objective ? "matched or beaten" : "not reached");
   }
-  fmt::format_to(out, "search: GA {} evaluations (objective {:.6e}{}), ", ga_evaluations,
-                 ga_objective, ga_feasible ? "" : ", infeasible");
+  fmt::format_to(out,
+                 "search: {} evaluations, {} GA round(s) ({} evaluations) and Levenberg-Marquardt "
+                 "({} evaluations); the design's GA point {:.6e}{}",
+                 evaluations, rounds, ga_evaluations, refinement_evaluations, ga_objective,
+                 ga_feasible ? "" : " (infeasible)");
   if (refinement) {
-    fmt::format_to(out, "Levenberg-Marquardt {} evaluations, {} steps ({})\n",
-                   refinement->evaluations, refinement->iterations, refinement->stop);
+    fmt::format_to(out, ", its last refinement {} steps ({})\n", refinement->iterations,
+                   refinement->stop);
   } else {
-    fmt::format_to(out, "no refinement\n");
+    fmt::format_to(out, ", not refined\n");
   }
   fmt::format_to(out, "{:>6} {:>12} {:>12} {:>10} {:>12} {:>12} {:>12}\n", "line", "x", "y",
                  "input_deg", "coupler_x", "coupler_y", "error");
@@ -137,10 +140,11 @@ nlohmann::json path_synthesis_result::to_json() const {
                      {"transmission", evaluation.transmission_violation}};
   j["warnings"] = warnings;
   j["evaluations"] = evaluations;
+  j["rounds"] = rounds;
   j["ga_stage"] = {
       {"evaluations", ga_evaluations}, {"objective", ga_objective}, {"feasible", ga_feasible}};
   if (refinement) {
-    j["refinement"] = {{"evaluations", refinement->evaluations},
+    j["refinement"] = {{"evaluations", refinement_evaluations},
                        {"steps", refinement->iterations},
                        {"stop", refinement->stop}};
   } else {
