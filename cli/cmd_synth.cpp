@@ -194,7 +194,7 @@ int run_path(path_args& a) {
     if (!a.ga_preset.empty()) {
       a.options.ga.ga = syn::path_synthesis_options::path_ga_preset(a.ga_preset);
     }
-    if (a.population > 0) a.options.ga.ga.population = a.population;
+    if (a.population != 0) a.options.ga.ga.population = a.population;
     if (!a.frame.empty() && a.frame != "fixed" && a.frame != "free") {
       throw io::option_error("frame", fmt::format("'{}': use fixed or free", a.frame));
     }

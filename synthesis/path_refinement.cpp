@@ -189,6 +189,31 @@ Eigen::VectorXd path_step(const path_problem& p, const Eigen::MatrixXd& jac,
   return dx;
 }
 
+// Forward differences (the residual is cheap; the steps are relative to each variable), or
+// backward where the forward step leaves the assembly (an optimum at a folded position, as the
+// published case 4 has); each residual counts as an evaluation. False when neither assembles.
+bool path_jacobian(const path_problem& p, const path_packing& pk, int branch, Eigen::VectorXd& v,
+                   const Eigen::VectorXd& r, Eigen::MatrixXd& jac, long long& evaluations) {
+  Eigen::VectorXd rt;
+  for (Eigen::Index j = 0; j < v.size(); ++j) {
+    bool ok = false;
+    for (const double sign : {1.0, -1.0}) {
+      const double saved = v(j);
+      const double h = sign * 1e-7 * (1.0 + std::abs(saved));
+      v(j) = saved + h;
+      ok = path_residuals(p, pk.unpack(v, branch), rt);
+      v(j) = saved;
+      ++evaluations;
+      if (ok) {
+        jac.col(j) = (rt - r) / h;
+        break;
+      }
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 path_refinement_result refine_path_design(const path_problem& p, const path_design& start,
@@ -217,24 +242,7 @@ path_refinement_result refine_path_design(const path_problem& p, const path_desi
       out.stop = "evaluation limit";
       break;
     }
-    // Forward differences (the residual is cheap; the steps are relative to each variable).
-    bool jacobian_ok = true;
-    for (Eigen::Index j = 0; j < n && jacobian_ok; ++j) {
-      // Forward, or backward where the forward step leaves the assembly (an optimum at a
-      // folded position, as the published case 4 has).
-      for (const double sign : {1.0, -1.0}) {
-        const double saved = v(j);
-        const double h = sign * 1e-7 * (1.0 + std::abs(saved));
-        v(j) = saved + h;
-        jacobian_ok = path_residuals(p, pk.unpack(v, start.branch), rt);
-        v(j) = saved;
-        ++out.evaluations;
-        if (jacobian_ok) {
-          jac.col(j) = (rt - r) / h;
-          break;
-        }
-      }
-    }
+    const bool jacobian_ok = path_jacobian(p, pk, start.branch, v, r, jac, out.evaluations);
     if (!jacobian_ok) {
       out.stop = "at the edge of assembly";
       break;
