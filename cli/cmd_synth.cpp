@@ -3,6 +3,7 @@
 // prints the result's report and has it write its files.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -20,6 +21,7 @@
 #include "kinevo/synthesis/fourbar_synthesis.hpp"
 #include "kinevo/synthesis/input_tables.hpp"
 #include "kinevo/synthesis/output_folder.hpp"
+#include "kinevo/synthesis/path_synthesis.hpp"
 #include "kinevo/synthesis/rssr_synthesis.hpp"
 
 namespace kinevo::cli {
@@ -106,6 +108,7 @@ int run_fourbar(fourbar_args& a) {
   const auto r = syn::synthesize_fourbar(t, a.options);
   progress.finish();
   print(r, a, save_all(r, a));
+  for (const auto& w : r.warnings) fmt::print(stderr, "kinevo: synth fourbar: warning: {}\n", w);
   if (!a.animate.empty()) {
     const io::animation motion = r.animation();
     if (motion.times.empty()) fmt::print(stderr, "kinevo: synth fourbar: no linkage to animate\n");
@@ -157,7 +160,125 @@ int run_dyad(dyad_args& a) {
   const auto r = syn::synthesize_dyad(t, a.options);
   progress.finish();
   print(r, a, save_all(r, a));
+  for (const auto& w : r.warnings) fmt::print(stderr, "kinevo: synth dyad: warning: {}\n", w);
   return exit_ok;
+}
+
+// ---------------------------------------------------------------------------------- path
+
+struct path_args : synth_args {
+  std::string table;
+  std::string timing, path, link_type, frame, ga_preset;
+  int population = 0;
+  std::vector<double> link_bounds, coupler_bounds, frame_bounds;
+  double min_transmission = 0.0;
+  std::string animate;
+  syn::path_synthesis_options options;
+  std::vector<std::string> given;  // options given on the command line (beat the file's header)
+};
+
+// A "lo hi" pair from the command line as a bound interval.
+std::optional<syn::path_interval> path_cli_interval(const std::vector<double>& v) {
+  if (v.empty()) return std::nullopt;
+  return syn::path_interval{v[0], v[1]};
+}
+
+int run_path(path_args& a) {
+  syn::path_problem_options& po = a.options.problem;
+  validate_synth(parse_step{[&] {
+    if (!a.timing.empty()) po.timing = syn::parse_path_timing(a.timing);
+    if (!a.link_type.empty()) po.link_type = syn::parse_path_link_type(a.link_type);
+    if (!a.path.empty() && a.path != "open" && a.path != "closed") {
+      throw io::option_error("path", fmt::format("'{}': use open or closed", a.path));
+    }
+    if (!a.ga_preset.empty()) {
+      a.options.ga.ga = syn::path_synthesis_options::path_ga_preset(a.ga_preset);
+    }
+    if (a.population != 0) a.options.ga.ga.population = a.population;
+    if (!a.frame.empty() && a.frame != "fixed" && a.frame != "free") {
+      throw io::option_error("frame", fmt::format("'{}': use fixed or free", a.frame));
+    }
+  }});
+  po.closed = a.path == "closed";
+  po.fixed_frame = a.frame == "fixed";
+  po.min_transmission_deg = a.min_transmission;
+  po.link_bounds = path_cli_interval(a.link_bounds);
+  po.coupler_bounds = path_cli_interval(a.coupler_bounds);
+  po.frame_bounds = path_cli_interval(a.frame_bounds);
+  validate_synth(a.options, {{"min_transmission_deg", "--min-transmission"},
+                             {"evaluations", "--evaluations"}});
+  check_output_path(a.animate, "--animate");
+  const auto t = syn::read_path_table(a.table, a.radians);
+  syn::apply_path_header(t, po, a.given);
+  if (std::find(a.given.begin(), a.given.end(), "evaluations") == a.given.end()) {
+    if (const auto n = t.header_number("evaluations")) {
+      a.options.evaluations = static_cast<long long>(*n);
+      validate_synth(a.options, {{"evaluations", "# evaluations"}});
+    }
+  }
+  io::progress_line progress("synth path", a.quiet || a.json);
+  attach_progress(a.options.ga, progress);
+  const auto r = syn::synthesize_path(t, a.options);
+  progress.finish();
+  print(r, a, save_all(r, a));
+  // In the report and the JSON already; on stderr too, so that nobody misses them.
+  for (const auto& w : r.warnings) fmt::print(stderr, "kinevo: synth path: warning: {}\n", w);
+  if (!a.animate.empty()) {
+    const io::animation motion = r.animation();
+    if (motion.times.empty()) fmt::print(stderr, "kinevo: synth path: no linkage to animate\n");
+    if (!motion.times.empty()) io::save_animation_html(motion, a.animate);
+  }
+  return r.status == "ok" ? exit_ok : exit_failure;
+}
+
+void add_path_command(CLI::App& sub, const std::shared_ptr<path_args>& pa, CLI::App*& out) {
+  CLI::App* p = sub.add_subcommand("path", "Four-bar path generator through precision points");
+  out = p;
+  p->add_option("table,-t,--table", pa->table,
+                "CSV table: x, y [, input_deg]; '# key = value' header lines set the problem")
+      ->required();
+  const auto mark = [pa](const char* name) {
+    return [pa, name](const auto&) { pa->given.push_back(name); };
+  };
+  p->add_option("--timing", pa->timing,
+                "free, prescribed (the input column) or relative (input column + free offset)")
+      ->each(mark("timing"));
+  p->add_option("--path", pa->path, "open or closed (the input turns fully)")->each(mark("path"));
+  p->add_option("--link-type", pa->link_type, "any, grashof or crank-rocker (default)")
+      ->each(mark("link_type"));
+  p->add_option("--min-transmission", pa->min_transmission,
+                "Smallest transmission angle over the motion, degrees in [0, 90)")
+      ->each(mark("min_transmission"));
+  p->add_option("--link-bounds", pa->link_bounds, "Link length bounds LO HI")
+      ->expected(2)
+      ->each(mark("link_bounds"));
+  p->add_option("--coupler-bounds", pa->coupler_bounds, "Coupler point bounds LO HI")
+      ->expected(2)
+      ->each(mark("coupler_bounds"));
+  p->add_option("--frame-bounds", pa->frame_bounds, "Input pivot position bounds LO HI")
+      ->expected(2)
+      ->each(mark("frame_bounds"));
+  p->add_option("--frame", pa->frame,
+                "free (default) or fixed: input pivot at the origin, frame "
+                "line along x")
+      ->each(mark("frame"));
+  p->add_option("--evaluations", pa->options.evaluations,
+                "Objective evaluations in all (GA and refinement); default: the file's "
+                "'# evaluations', else 20000")
+      ->each(mark("evaluations"));
+  add_seed_option(*p, "--seed", pa->options.ga.islands.seed, "GA master seed");
+  p->add_option("--ga", pa->ga_preset, "GA operators: sbx (default), de or g3-pcx");
+  p->add_option("--population", pa->population, "GA population per island (default 20)");
+  p->add_option("--round-evaluations", pa->options.evaluations_per_round,
+                "Evaluations per round of GA search and refinement")
+      ->capture_default_str();
+  p->add_flag("--seed-rounds", pa->options.seed_rounds,
+              "Seed each round's GA with the best design so far");
+  p->add_option("--islands", pa->options.ga.islands.islands, "GA islands")->capture_default_str();
+  p->add_flag("--no-refine{false}", pa->options.ga.refine, "GA only, without the local refinement");
+  p->add_option("--animate", pa->animate, "HTML page of the linkage through the points");
+  add_output(*p, *pa);
+  add_tables(*p, *pa);
 }
 
 // ---------------------------------------------------------------------------------- chebyshev
@@ -191,7 +312,9 @@ int run_on_rank(const std::function<int()>& run) {
 }
 
 const command_registration synth_registration(
-    55, "synth", "Linkage synthesis: four-bar and RSSR function generators, RR dyad guidance",
+    55, "synth",
+    "Linkage synthesis: four-bar and RSSR function generators, RR dyad guidance, four-bar "
+    "path generators",
     [](CLI::App& sub) -> std::function<int()> {
       sub.require_subcommand(1);
       auto fb = std::make_shared<fourbar_args>();
@@ -248,6 +371,10 @@ const command_registration synth_registration(
       add_tables(*d, *dy);
       add_ga(*d, dy->options.ga);
 
+      auto pa = std::make_shared<path_args>();
+      CLI::App* pt = nullptr;
+      add_path_command(sub, pa, pt);
+
       auto ch = std::make_shared<chebyshev_args>();
       CLI::App* c = sub.add_subcommand("chebyshev", "Chebyshev spacing of precision points");
       c->add_option("--from", ch->options.from, "Start of the input range")->required();
@@ -255,11 +382,12 @@ const command_registration synth_registration(
       c->add_option("-n", ch->options.n, "Number of points, at most 1e6")->capture_default_str();
       add_output(*c, *ch);
 
-      return [f, r, d, c, fb, rs, dy, ch]() {
+      return [f, r, d, c, pt, fb, rs, dy, pa, ch]() {
         if (ga::mpi_environment::rank() != 0) {
           for (output_args* a :
                {static_cast<output_args*>(fb.get()), static_cast<output_args*>(rs.get()),
-                static_cast<output_args*>(dy.get()), static_cast<output_args*>(ch.get())}) {
+                static_cast<output_args*>(dy.get()), static_cast<output_args*>(pa.get()),
+                static_cast<output_args*>(ch.get())}) {
             a->quiet = true;
             a->json = false;
             a->output_dir.clear();
@@ -269,6 +397,7 @@ const command_registration synth_registration(
           if (f->parsed()) return run_fourbar(*fb);
           if (r->parsed()) return run_rssr(*rs);
           if (d->parsed()) return run_dyad(*dy);
+          if (pt->parsed()) return run_path(*pa);
           if (c->parsed()) return run_chebyshev(*ch);
           return exit_bad_input;
         });

@@ -1,18 +1,21 @@
 // kinevo.synth_fourbar, synth_rssr, synth_dyad and chebyshev_points: the library's synthesis
 // functions on CSV tables, as `kinevo synth` runs them, returning the library's result objects
 // (report text, JSON, and the CSV/SVG files written on request into an output folder).
+#include <fmt/format.h>
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <optional>
 #include <string>
 
-#include "python/bindings.hpp"
 #include "kinevo/synthesis/chebyshev_points.hpp"
 #include "kinevo/synthesis/dyad_guidance.hpp"
 #include "kinevo/synthesis/fourbar_synthesis.hpp"
 #include "kinevo/synthesis/input_tables.hpp"
 #include "kinevo/synthesis/output_folder.hpp"
+#include "kinevo/synthesis/path_synthesis.hpp"
 #include "kinevo/synthesis/rssr_synthesis.hpp"
+#include "python/bindings.hpp"
 
 namespace kinevo::python {
 
@@ -110,6 +113,61 @@ syn::dyad_guidance_result dyad(const std::string& poses, const std::string& meth
       o, [&] { return syn::read_pose_table(poses, radians); }, syn::synthesize_dyad);
 }
 
+// The points as the text of a path table, so that the table reader's checks (finite numbers,
+// at least 3 points, none repeated) apply to numpy input as to a file.
+std::string path_points_text(
+    const py::array_t<double, py::array::c_style | py::array::forcecast>& a, bool radians) {
+  if (a.ndim() != 2 || (a.shape(1) != 2 && a.shape(1) != 3)) {
+    throw io::input_error(
+        "points: an array of shape (n, 2) (x, y) or (n, 3) (x, y, input angle) is needed");
+  }
+  const auto v = a.unchecked<2>();
+  std::string text = a.shape(1) == 3 ? (radians ? "x,y,input_rad\n" : "x,y,input_deg\n") : "x,y\n";
+  for (py::ssize_t i = 0; i < a.shape(0); ++i) {
+    for (py::ssize_t j = 0; j < a.shape(1); ++j) {
+      text += fmt::format("{}{:.17g}", j == 0 ? "" : ",", v(i, j));
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+std::optional<syn::path_interval> path_bounds_of(
+    const std::optional<std::pair<double, double>>& b) {
+  if (!b) return std::nullopt;
+  return syn::path_interval{b->first, b->second};
+}
+
+syn::path_synthesis_result path(
+    const py::array_t<double, py::array::c_style | py::array::forcecast>& points,
+    const std::optional<std::string>& timing, bool closed, const std::string& link_type,
+    double min_transmission, const std::optional<std::pair<double, double>>& link_bounds,
+    const std::optional<std::pair<double, double>>& coupler_bounds,
+    const std::optional<std::pair<double, double>>& frame_bounds, bool fixed_frame,
+    long long evaluations, const std::string& ga, bool radians, unsigned long long seed,
+    int islands, bool refine) {
+  syn::path_synthesis_options o;
+  if (timing) o.problem.timing = syn::parse_path_timing(*timing);
+  o.problem.closed = closed;
+  o.problem.link_type = syn::parse_path_link_type(link_type);
+  o.problem.min_transmission_deg = min_transmission;
+  o.problem.link_bounds = path_bounds_of(link_bounds);
+  o.problem.coupler_bounds = path_bounds_of(coupler_bounds);
+  o.problem.frame_bounds = path_bounds_of(frame_bounds);
+  o.problem.fixed_frame = fixed_frame;
+  o.evaluations = evaluations;
+  const int population = o.ga.ga.population;
+  o.ga.ga = syn::path_synthesis_options::path_ga_preset(ga);
+  o.ga.ga.population = population;
+  o.ga.islands.seed = seed;
+  o.ga.islands.islands = islands;
+  o.ga.islands.via = ga::transport::threads;  // MPI is never initialised inside Python
+  o.ga.refine = refine;
+  const std::string text = path_points_text(points, radians);
+  return synthesize(
+      o, [&] { return syn::path_table_from_text(text, "points", radians); }, syn::synthesize_path);
+}
+
 }  // namespace
 
 void add_synthesis(py::module_& m) {
@@ -119,6 +177,22 @@ void add_synthesis(py::module_& m) {
       .def_readonly("status_message", &syn::fourbar_synthesis_result::status_message);
   bind_result<syn::rssr_synthesis_result>(m, "RssrResult", "An RSSR function generator");
   bind_result<syn::dyad_guidance_result>(m, "DyadResult", "RR dyads guiding a body");
+  bind_result<syn::path_synthesis_result>(m, "PathResult", "A four-bar path generator")
+      .def_readonly("status", &syn::path_synthesis_result::status)
+      .def_readonly("warnings", &syn::path_synthesis_result::warnings)
+      .def_property_readonly(
+          "objective", [](const syn::path_synthesis_result& r) { return r.evaluation.objective; })
+      .def_property_readonly("feasible", &syn::path_synthesis_result::feasible);
+  m.def("synth_path", &path, py::arg("points"), py::kw_only(), py::arg("timing") = py::none(),
+        py::arg("closed") = false, py::arg("link_type") = "crank-rocker",
+        py::arg("min_transmission") = 0.0, py::arg("link_bounds") = py::none(),
+        py::arg("coupler_bounds") = py::none(), py::arg("frame_bounds") = py::none(),
+        py::arg("fixed_frame") = false, py::arg("evaluations") = 20000, py::arg("ga") = "sbx",
+        py::arg("radians") = false, py::arg("seed") = 1, py::arg("islands") = 1,
+        py::arg("refine") = true,
+        "Four-bar path generator through points (numpy (n, 2): x, y; (n, 3): x, y, input "
+        "angle), as `kinevo synth path`; timing 'free', 'prescribed' or 'relative' (default: "
+        "prescribed with an input column)");
 
   m.def("synth_fourbar", &fourbar, py::arg("table"), py::kw_only(), py::arg("method") = "penalty",
         py::arg("exact") = false, py::arg("crank") = "none", py::arg("output") = "any",

@@ -28,3 +28,20 @@ void save_dyad_drawing(const std::filesystem::path& path, const std::vector<pose
                        const std::vector<dyad_solution>& solutions);
 
 }  // namespace kinevo::synthesis
+
+#include "kinevo/synthesis/path_problem.hpp"
+
+namespace kinevo::synthesis {
+
+// The coupler curve of a path design with the precision points and its errors.
+void save_path_curve_drawing(const std::filesystem::path& path, const path_problem& p,
+                             const path_curve& curve);
+// The path generator at each precision point (the first strongest), its coupler curve and the
+// points.
+void save_path_linkage_drawing(const std::filesystem::path& path, const path_problem& p,
+                               const path_design& d, const path_curve& curve);
+// The path generator driven along `curve` (its input angle, degrees, as the clock): pivots,
+// joints and the coupler point, positions without assembly left out.
+io::animation path_animation(const path_problem& p, const path_design& d, const path_curve& curve);
+
+}  // namespace kinevo::synthesis

@@ -49,6 +49,15 @@ dyad_guidance_result synthesize_dyad(const pose_table& t, const dyad_guidance_op
   if (r.solutions.empty()) {
     throw std::runtime_error("no start converged; try more --starts or another --seed");
   }
+  for (std::size_t i = 0; i < r.solutions.size(); ++i) {
+    if (!(r.solutions[i].error <= dyad_large_error)) {
+      r.warnings.push_back(fmt::format(
+          "solution {}: error {:.1f} % of the crank length (above {:g} %): it does not guide "
+          "the body through the poses closely; more poses than a dyad can reach exactly (5), or "
+          "poses no dyad fits",
+          i + 1, 100.0 * r.solutions[i].error, 100.0 * dyad_large_error));
+    }
+  }
   return r;
 }
 
@@ -77,6 +86,7 @@ std::string dyad_guidance_result::full_report() const {
                    i + 1, d.a0.real(), d.a0.imag(), d.b.real(), d.b.imag(), std::abs(d.a0 - d.b),
                    100.0 * d.error, d.found);
   }
+  for (const auto& w : warnings) fmt::format_to(out, "warning: {}\n", w);
   return s;
 }
 
@@ -96,6 +106,7 @@ nlohmann::json dyad_guidance_result::to_json() const {
                   {"found", d.found}});
   }
   j["solutions"] = js;
+  j["warnings"] = warnings;
   if (method == dyad_method::ga) j["evaluations"] = evaluations;
   j["seconds"] = seconds;
   return j;

@@ -37,6 +37,9 @@ struct dyad_guidance_result {
   std::vector<dyad_solution> solutions;  // best first; never empty
   long long evaluations = 0;             // GA only
   double seconds = 0.0;
+  // Solutions whose error measure exceeds dyad_large_error (they do not guide the body through
+  // the poses to a designer's accuracy), in words; the command also prints them on stderr.
+  std::vector<std::string> warnings;
 
   std::string brief_report() const;
   std::string full_report() const;  // the summary `kinevo synth dyad` prints
@@ -44,6 +47,10 @@ struct dyad_guidance_result {
   // dyad_solutions.csv and dyad.svg.
   void save_files(output_folder& folder) const;
 };
+
+// The error measure (Householder paper: (1/n) sum sqrt|f_j| / |a0 - b|) above which a dyad is
+// flagged: 5 % of the crank length (docs/synthesis.md, "Buildable designs").
+inline constexpr double dyad_large_error = 0.05;
 
 // Throws std::runtime_error when no start converged.
 dyad_guidance_result synthesize_dyad(const pose_table& table, const dyad_guidance_options& options);

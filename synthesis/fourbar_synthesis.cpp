@@ -11,6 +11,7 @@
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"
 #include "kinevo/io/svg_plot.hpp"
+#include "kinevo/synthesis/buildability.hpp"
 #include "kinevo/synthesis/drawings.hpp"
 #include "kinevo/synthesis/grashof.hpp"
 #include "kinevo/synthesis/output_folder.hpp"
@@ -152,6 +153,19 @@ void analyse_transmission(fourbar_synthesis_result& r) {
   }
 }
 
+// Stage 4: the documented buildability rules (transmission angle, link ratio), as warnings.
+void assess_buildability(fourbar_synthesis_result& r) {
+  r.link_ratio = std::nan("");
+  if (!r.links) return;
+  const auto& l = *r.links;
+  const double lo = std::min({std::abs(l.a1), std::abs(l.a2), l.a3, std::abs(l.a4)});
+  const double hi = std::max({std::abs(l.a1), std::abs(l.a2), l.a3, std::abs(l.a4)});
+  r.link_ratio = hi / lo;
+  r.warnings = buildability_warnings(r.transmission_min_deg, r.transmission_max_deg, r.link_ratio,
+                                     "ask for a buildable one with --min-transmission 30",
+                                     "bound the link ratio with --max-ratio 10");
+}
+
 }  // namespace
 
 fourbar_synthesis_result synthesize_fourbar(const function_table& t,
@@ -183,6 +197,7 @@ fourbar_synthesis_result synthesize_fourbar(const function_table& t,
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   analyse_mobility(o, r);
   analyse_transmission(r);
+  assess_buildability(r);
   if (r.status == "ok" && r.error.unassembled > 0) {
     // A least-squares fit of Freudenstein's equation can pass points its linkage never reaches;
     // such a linkage does not generate the table, so it is a failure, not a warning.
@@ -261,20 +276,12 @@ std::string fourbar_synthesis_result::full_report() const {
                    psi[i] / degree, phi[i] / degree, error.generated[i] / degree,
                    error.error[i] / degree, fit.residual(static_cast<Eigen::Index>(i)));
   }
-  if (links) {
-    const double lo =
-        std::min({std::abs(links->a1), std::abs(links->a2), links->a3, std::abs(links->a4)});
-    const double hi =
-        std::max({std::abs(links->a1), std::abs(links->a2), links->a3, std::abs(links->a4)});
-    const double worst_mu = std::isfinite(transmission_min_deg)
-                                ? std::min(transmission_min_deg, 180.0 - transmission_max_deg)
-                                : 90.0;
-    if (hi > 10.0 * lo || worst_mu < 20.0) {
-      fmt::format_to(out,
-                     "note: link ratio {:.1f}:1, worst transmission angle {:.1f} deg; "
-                     "bound them with --max-ratio and --min-transmission\n",
-                     hi / lo, worst_mu);
-    }
+  if (links) fmt::format_to(out, "link ratio {:.3g}:1\n", link_ratio);
+  for (const auto& w : warnings) fmt::format_to(out, "warning: {}\n", w);
+  if (links && warnings.empty()) {
+    fmt::format_to(out,
+                   "buildable: transmission angle and link ratio within the documented "
+                   "rules\n");
   }
   if (error.unassembled > 0) {
     fmt::format_to(out, "warning: the linkage does not assemble at {} table point(s)\n",
@@ -318,6 +325,8 @@ nlohmann::json fourbar_synthesis_result::to_json() const {
   j["transmission_angle_deg"] = {{"min", json_number(transmission_min_deg)},
                                  {"max", json_number(transmission_max_deg)}};
   j["conditions"] = conditions.to_json();
+  j["link_ratio"] = json_number(link_ratio);
+  j["warnings"] = warnings;
   j["details"] = details;
   j["seconds"] = seconds;
   return j;

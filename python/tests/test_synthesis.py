@@ -43,3 +43,22 @@ def test_bad_input_names_the_option_or_file(tmp_path):
         kinevo.synth_fourbar("x.csv", crank="sideways")
     with pytest.raises(kinevo.InputError, match="missing.csv"):
         kinevo.synth_fourbar(str(tmp_path / "missing.csv"))
+
+
+def test_path_from_numpy_points_gives_the_cli_result(example, cli_json):
+    """Case 2 of examples/path as a numpy array: the same problem as the file, the same design."""
+    import numpy as np
+
+    points = np.array([[3, 3, 30], [2.759, 3.363, 45], [2.372, 3.663, 60],
+                       [1.890, 3.862, 75], [1.355, 3.943, 90]], dtype=float)
+    result = kinevo.synth_path(points, link_type="grashof", fixed_frame=True,
+                               link_bounds=(0, 50), coupler_bounds=(-50, 50), evaluations=5000,
+                               seed=1)
+    cli = cli_json("synth", "path", example("path/case2_five_points_timing.csv"), "--seed", "1")
+    assert result.feasible and result.status == "ok"
+    assert result.objective == pytest.approx(cli["objective"], rel=1e-12)
+    assert result.objective <= 1.284001e-06  # the best published objective of the case
+    mine = result.to_dict()
+    assert mine["linkage"] == pytest.approx(cli["linkage"], rel=1e-12)
+    with pytest.raises(Exception, match="shape"):
+        kinevo.synth_path(np.zeros((4, 4)))

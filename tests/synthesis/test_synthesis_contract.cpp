@@ -3,6 +3,9 @@
 // golden list (scripts read them).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include <functional>
 #include <limits>
 #include <set>
@@ -206,7 +209,9 @@ TEST(SynthesisContract, FourbarReportKeys) {
                                         "details",
                                         "seconds",
                                         "status",
-                                        "conditions"};
+                                        "conditions",
+                                        "link_ratio",
+                                        "warnings"};
   EXPECT_EQ(keys(r.to_json()), golden);
   EXPECT_EQ(keys(r.to_json()["transmission_angle_deg"]), (std::set<std::string>{"min", "max"}));
   EXPECT_NE(r.full_report().find("four-bar function generator"), std::string::npos);
@@ -238,12 +243,49 @@ TEST(SynthesisContract, DyadAndChebyshevReportKeys) {
   ks::dyad_guidance_options o;
   o.starts.starts = 20;
   const auto r = ks::synthesize_dyad(t, o);
-  EXPECT_EQ(keys(r.to_json()),
-            (std::set<std::string>{"poses", "method", "starts", "seed", "solutions", "seconds"}));
+  EXPECT_EQ(keys(r.to_json()), (std::set<std::string>{"poses", "method", "starts", "seed",
+                                                      "solutions", "seconds", "warnings"}));
   EXPECT_EQ(keys(r.to_json()["solutions"][0]),
             (std::set<std::string>{"a0", "b", "length", "error_pct", "residual_norm", "found"}));
   EXPECT_NE(r.full_report().find("RR dyad"), std::string::npos);
   const auto c = ks::chebyshev_points({30.0, 120.0, 3});
   EXPECT_EQ(keys(c.to_json()), std::set<std::string>{"points"});
   EXPECT_EQ(c.points.size(), 3u);
+}
+
+// The documented buildability rules on the source's own problems: Table 1 with a crank input
+// as posed (links 1 : 1.49 : 25 : 25.5, transmission angle 0.2-5.5 deg) is flagged twice, the
+// same with --min-transmission 30 --max-ratio 10 is buildable; the 17-pose dyads (39 % and 61 %
+// error) are flagged.
+TEST(SynthesisContract, BuildabilityWarnings) {
+  const auto t = ks::read_function_table(data("grashof_table1.csv"), false, 3, "test");
+  ks::fourbar_synthesis_options c;
+  c.crank = ks::crank_requirement::input;
+  const auto posed = ks::synthesize_fourbar(t, c);
+  ASSERT_TRUE(posed.links.has_value());
+  const auto& l = *posed.links;
+  const double lo = std::min({std::abs(l.a1), std::abs(l.a2), l.a3, std::abs(l.a4)});
+  const double hi = std::max({std::abs(l.a1), std::abs(l.a2), l.a3, std::abs(l.a4)});
+  EXPECT_DOUBLE_EQ(posed.link_ratio, hi / lo);
+  EXPECT_GT(posed.link_ratio, 10.0);
+  ASSERT_EQ(posed.warnings.size(), 2u);
+  EXPECT_NE(posed.warnings[0].find("transmission angle"), std::string::npos);
+  EXPECT_NE(posed.warnings[1].find("--max-ratio"), std::string::npos);
+  EXPECT_EQ(posed.to_json()["warnings"].size(), 2u);
+  c.min_transmission_deg = 30.0;
+  c.max_ratio = 10.0;
+  const auto buildable = ks::synthesize_fourbar(t, c);
+  EXPECT_EQ(buildable.status, "ok");
+  EXPECT_TRUE(buildable.warnings.empty());
+  EXPECT_GE(std::min(buildable.transmission_min_deg, 180.0 - buildable.transmission_max_deg),
+            30.0 - 1e-9);
+
+  const auto poses = ks::read_pose_table(data("dyad_17.csv"), false);
+  ks::dyad_guidance_options o;
+  o.starts.starts = 20;
+  const auto d = ks::synthesize_dyad(poses, o);
+  std::size_t large = 0;
+  for (const auto& s : d.solutions) large += s.error > ks::dyad_large_error;
+  EXPECT_GT(large, 0u);
+  EXPECT_EQ(d.warnings.size(), large);
 }
