@@ -127,7 +127,7 @@ struct loop_chain_args : output_args {
   std::string file;
   int run() const {
     const an::chain_file f = an::read_chain_file(file);
-    return report(an::analyse_chain(f.chain, an::sample_motion(f.motion, file)), *this);
+    return report(an::analyse_chain(f.chain, an::sample_motion(f.motion, f.motion_where)), *this);
   }
 };
 
