@@ -28,7 +28,7 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 bool refused(const acceleration_result& r) {
   return r.acceleration.size() == 0 || r.status == solve_status::inconsistent ||
-         r.status == solve_status::singular;
+         r.status == solve_status::singular || r.status == solve_status::non_finite;
 }
 
 solve_status worse(solve_status a, solve_status b) {
@@ -178,21 +178,13 @@ class dynamics {
         res.first_unconverged_message = a.message;
       }
     }
+    if (a.status == solve_status::non_finite || !a.acceleration.allFinite()) {
+      return stop_non_finite(t, a);
+    }
     if (refused(a) && (options_.stop_on_refusal || a.acceleration.size() == 0)) {
       stop_run(state_, simulation_stop::refused,
                fmt::format("stopped at t = {:.6g}: {}", t,
                            a.message.empty() ? "the solver refused the system" : a.message));
-      return false;
-    }
-    if (!a.acceleration.allFinite()) {
-      const auto inputs = non_finite_entries(model_, *solved_);
-      stop_run(state_, simulation_stop::non_finite,
-               fmt::format("stopped at t = {:.6g}: non-finite acceleration (NaN or infinite) "
-                           "from the {} solver{}",
-                           t, current_->name(),
-                           inputs.empty() ? std::string()
-                                          : fmt::format("; the model gives NaN or infinite {}",
-                                                        fmt::join(inputs, ", "))));
       return false;
     }
     if (a.status == solve_status::not_converged && !options_.allow_unconverged) {
@@ -202,6 +194,25 @@ class dynamics {
       return false;
     }
     return true;
+  }
+
+  // A NaN or infinite system (the solver refused it) or acceleration: the run stops, naming
+  // the model's entries that are not finite (a constraint outside its domain, a force).
+  bool stop_non_finite(double t, const acceleration_result& a) {
+    const auto inputs = non_finite_entries(model_, *solved_);
+    const std::string what = a.status == solve_status::non_finite
+                                 ? "the model's system is not finite"
+                                 : fmt::format(
+                                       "non-finite acceleration (NaN or infinite) from "
+                                       "the {} solver",
+                                       current_->name());
+    stop_run(
+        state_, simulation_stop::non_finite,
+        fmt::format("stopped at t = {:.6g}: {}{}", t, what,
+                    inputs.empty() ? (a.message.empty() ? std::string() : " (" + a.message + ")")
+                                   : fmt::format("; the model gives NaN or infinite {}",
+                                                 fmt::join(inputs, ", "))));
+    return false;
   }
 
   const model& model_;

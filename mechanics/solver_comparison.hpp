@@ -35,8 +35,12 @@ struct solver_answer {
     return result.acceleration.allFinite() && result.constraint_force.allFinite();
   }
   // A failure of the solver, as opposed to a diagnosis of the model (least squares, singular,
-  // redundant rows): an iterative solver that stopped short, or a NaN or infinite result.
-  bool failed() const { return result.status == solve_status::not_converged || !finite(); }
+  // redundant rows): an iterative solver that stopped short, or a NaN or infinite system or
+  // result.
+  bool failed() const {
+    return result.status == solve_status::not_converged ||
+           result.status == solve_status::non_finite || !finite();
+  }
 };
 
 struct solver_comparison {
