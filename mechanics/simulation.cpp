@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "kinevo/core/grid_steps.hpp"
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"
@@ -517,7 +518,7 @@ void run_rk4(const model& m, acceleration_solver& solver, formulation& form,
   stage_evaluator stage(form, dyn, st);
   event_monitor events(o, form, stage, dyn, st);
   const double span = o.t_end - o.t_start;
-  const auto steps = static_cast<long long>(std::ceil(span / o.dt - 1e-9));
+  const long long steps = grid_intervals(span, o.dt);
   auto grid = [&](long long k) {
     return k == steps ? o.t_end : o.t_start + static_cast<double>(k) * o.dt;
   };
@@ -606,7 +607,7 @@ void run_dopri(const model& m, acceleration_solver& solver, formulation& form,
   double h = o.dt;
   double h_largest = 0.0;  // the largest accepted step so far (the formulations' h_max)
   long long out_index = 1;
-  const auto outputs = static_cast<long long>(std::ceil((o.t_end - o.t_start) / o.dt - 1e-9));
+  const auto outputs = grid_intervals(o.t_end - o.t_start, o.dt);
   auto output_time = [&](long long k) {
     return k == outputs ? o.t_end : o.t_start + static_cast<double>(k) * o.dt;
   };
@@ -728,7 +729,7 @@ void run_dae(const model& m, acceleration_solver& solver, formulation& form,
              const Eigen::VectorXd& qd0, run_state& st, long long& rebases) {
   dynamics dyn(m, solver, form, o, st);
   qtz_reduced_dae dae(m, o.formulation, o, q0, qd0, o.t_start);
-  const auto outputs = static_cast<long long>(std::ceil((o.t_end - o.t_start) / o.dt - 1e-9));
+  const auto outputs = grid_intervals(o.t_end - o.t_start, o.dt);
   Eigen::VectorXd q = q0, qd = qd0;
   for (long long k = 0;; ++k) {
     const double t = k == outputs ? o.t_end : o.t_start + static_cast<double>(k) * o.dt;
@@ -840,6 +841,20 @@ void simulation_options::validate() const {
   io::require_real("t_start", t_start, io::any_finite());
   io::require_real("t_end", t_end, {t_start, std::numeric_limits<double>::infinity(), true});
   io::require_real("dt", dt, io::positive());
+  const double steps = grid_steps(t_end - t_start, dt);
+  if (steps > max_simulation_steps) {
+    throw io::option_error(
+        "dt", fmt::format("gives more than {:.0e} steps from t = {:g} to {:g} (got {:g}; the "
+                          "limit of steps per run, docs/mechanics.md)",
+                          max_simulation_steps, t_start, t_end, dt));
+  }
+  if (record_every >= 1 && std::ceil(steps / record_every) > max_grid_steps) {
+    throw io::option_error(
+        "dt", fmt::format("gives more than {:.0e} rows from t = {:g} to {:g} (got {:g}; the "
+                          "limit of rows kept per run, docs/mechanics.md: a larger dt or "
+                          "--record-every)",
+                          max_grid_steps, t_start, t_end, dt));
+  }
   io::require_real("rtol", rtol, {0.0, 1.0, true, true});
   io::require_real("atol", atol, io::non_negative());
   io::require_real("dt_min", dt_min, io::positive());

@@ -473,11 +473,10 @@ std::unique_ptr<expression_problem> load_optimization_problem_from_string(
 }
 
 std::unique_ptr<expression_problem> load_optimization_problem(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw io::input_error(fmt::format("{}: cannot open the problem file", path.string()));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return load_optimization_problem_from_string(ss.str(), path.string());
+  // Refuses devices and FIFOs before reading (/dev/zero was read until memory ran out, a FIFO
+  // blocked for ever).
+  return load_optimization_problem_from_string(io::read_input_file(path, "problem file"),
+                                               path.string());
 }
 
 }  // namespace kinevo::symbolic
