@@ -14,6 +14,7 @@
 #include "kinevo/core/numbers.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
+#include "kinevo/io/toml_syntax.hpp"
 
 namespace kinevo::analysis {
 
@@ -142,7 +143,7 @@ chain_file parse_chain_file(const std::string& text, const std::string& source) 
     root = toml::parse(text, source);
   } catch (const toml::parse_error& e) {
     throw io::input_error(source, static_cast<int>(e.source().begin.line), "",
-                          std::string(e.description()));
+                          io::toml_syntax_reason(e.description()));
   }
   for (const auto& [k, v] : root) {
     const std::string key(k.str());

@@ -257,6 +257,29 @@ void make_record(const model& m, dynamics& dyn, acceleration_solver* reference,
                                           : 0.0;
     const auto e = m.energy(q, qd, t);
     r.energy = e ? *e : nan;
+    // A finite state whose derived numbers overflow (initial values of 1e308 with gravity,
+    // velocities of 1e200 squared in the energy) is not reported: the run stops before this
+    // record, naming the quantity.
+    const char* overflowed = !std::isfinite(r.position_violation)   ? "constraint violation"
+                             : !std::isfinite(r.velocity_violation) ? "velocity violation"
+                             : e && !std::isfinite(*e)              ? "energy"
+                                                                    : nullptr;
+    if (overflowed != nullptr) {
+      stop_run(st, simulation_stop::non_finite,
+               fmt::format("stopped at t = {:.6g}: the {} is not finite (NaN or infinite): the "
+                           "model's numbers are beyond the range of doubles",
+                           t, overflowed));
+      st.halt = true;
+      return;
+    }
+  }
+  if (!r.constraint_force.allFinite()) {
+    stop_run(st, simulation_stop::non_finite,
+             fmt::format("stopped at t = {:.6g}: the constraint forces are not finite (NaN or "
+                         "infinite)",
+                         t));
+    st.halt = true;
+    return;
   }
   if (st.intermittent != nullptr) {
     r.active = st.intermittent->active();

@@ -11,6 +11,8 @@
 #include <stdexcept>
 
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/input_file.hpp"
+#include "kinevo/io/toml_syntax.hpp"
 #include "kinevo/symbolic/evaluation_tape.hpp"
 #include "kinevo/symbolic/expression_context.hpp"
 
@@ -327,7 +329,8 @@ std::unique_ptr<expression_problem> load_optimization_problem_from_string(
   try {
     root = toml::parse(text, source);
   } catch (const toml::parse_error& e) {
-    throw io::input_error(fmt::format("{}:{}: {}", source, e.source().begin.line, e.description()));
+    throw io::input_error(fmt::format("{}:{}: {}", source, e.source().begin.line,
+                                      io::toml_syntax_reason(e.description())));
   }
   only_keys(source, root, "problem file", {"problem", "parameters", "variable", "constraint"});
   auto p = std::make_unique<expression_problem::impl>();
