@@ -58,15 +58,14 @@ TEST(CliFiniteResults, OverflowingResultsExitOneNamingTheQuantity) {
   const std::string fast =
       write("fast.toml",
             "[[coordinate]]\nname = \"x\"\ninitial = 0.0\nvelocity = 1e200\nmass = 1.0\n"
-            "potential = \"0\"\n");
-  // Initial values of 1e308 in a constrained model: Phi = x^2 + y^2 - l^2 overflows.
+            "[energy]\npotential = \"0\"\n");
+  // An initial value of 1e308 with gravity: the potential energy m g y overflows.
   const std::string huge =
       write("huge.toml",
-            "[[coordinate]]\nname = \"x\"\ninitial = 1e308\nmass = 1.0\n"
-            "[[coordinate]]\nname = \"y\"\ninitial = 0.0\nmass = 1.0\ngravity = \"-9.81\"\n"
-            "[[constraint]]\nname = \"rod\"\nholonomic = \"x - 1e308\"\n");
+            "[[coordinate]]\nname = \"y\"\ninitial = 1e308\nmass = 1.0\ngravity = \"-9.81\"\n");
   expect_refusals({
       {"simulate " + fast + " --t-end 0.01 --quiet", 1, "energy is not finite"},
+      {"simulate " + huge + " --t-end 0.01 --quiet", 1, "energy is not finite"},
       {"model chain --links 2 --angle 1e308 --out " + (dir / "a.toml").string(), 2,
        "--angle must be finite and in [-360, 360]"},
       {"analyze loop rrrr --a1 4 --a2 1 --a3 3.5 --a4 3 -e '1e308*t' --t-end 1 --dt 0.5 -q", 1,
@@ -76,8 +75,6 @@ TEST(CliFiniteResults, OverflowingResultsExitOneNamingTheQuantity) {
        1, "non_finite"},
   });
   EXPECT_FALSE(std::filesystem::exists(dir / "a.toml"));
-  const auto h = run_kinevo("simulate " + huge + " --t-end 0.01 --quiet");
-  EXPECT_NE(h.status, 0) << h.err;
   std::filesystem::remove_all(dir);
 }
 
