@@ -10,6 +10,7 @@
 #include "kinevo/core/numbers.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
+#include "kinevo/io/toml_syntax.hpp"
 #include "kinevo/symbolic/expression_context.hpp"
 
 namespace kinevo::analysis {
@@ -245,7 +246,7 @@ chain_description parse_chain_description(const std::string& text, const std::st
     root = toml::parse(io::strip_byte_order_mark(text), source);
   } catch (const toml::parse_error& e) {
     throw io::input_error(source, static_cast<int>(e.source().begin.line), "",
-                          "cannot read the chain file: " + io::excerpt(e.description(), 200));
+                          "cannot read the chain file: " + io::toml_syntax_reason(e.description()));
   }
   const locator at{source};
   at.only(root, {"name", "kind", "links", "input", "start", "motion", "solver"}, "");

@@ -52,7 +52,7 @@ std::vector<loop_failure> loop_analysis::failures() const {
   for (std::size_t i = 0; i < motion.size(); ++i) {
     for (const stage_result& s : stages) {
       if (s.states[i].status == loop_status::ok) continue;
-      f.push_back({i, motion[i].t, s.name, s.states[i].status});
+      f.push_back({i, motion[i].t, s.name, s.states[i].status, s.states[i].non_finite_quantity});
       break;
     }
   }
@@ -91,8 +91,10 @@ nlohmann::json loop_analysis::to_json() const {
   j["failed"] = failed.size();
   nlohmann::json list = nlohmann::json::array();
   for (std::size_t k = 0; k < failed.size() && k < max_listed_failures; ++k) {
-    list.push_back(
-        {{"t", failed[k].t}, {"stage", failed[k].stage}, {"status", to_string(failed[k].status)}});
+    nlohmann::json f{
+        {"t", failed[k].t}, {"stage", failed[k].stage}, {"status", to_string(failed[k].status)}};
+    if (!failed[k].quantity.empty()) f["quantity"] = failed[k].quantity;
+    list.push_back(f);
   }
   j["failures"] = list;
   j["stages"] = nlohmann::json::array();

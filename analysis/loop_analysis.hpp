@@ -27,6 +27,7 @@ struct loop_failure {
   double t;
   std::string stage;
   loop_status status;
+  std::string quantity;  // status non_finite: the quantity that is NaN or infinite
 };
 
 struct loop_analysis {

@@ -14,6 +14,7 @@
 #include "kinevo/core/numbers.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
+#include "kinevo/io/toml_syntax.hpp"
 
 namespace kinevo::analysis {
 
@@ -28,6 +29,10 @@ class table_reader {
   int line(const toml::node* n) const {
     return n != nullptr ? static_cast<int>(n->source().begin.line)
                         : static_cast<int>(t_.source().begin.line);
+  }
+  // "<file>:<line>: <section>.<field>", as fail() names a field.
+  std::string where(const std::string& field) const {
+    return fmt::format("{}:{}: {}.{}", source_, line(t_.get(field)), section_, field);
   }
   [[noreturn]] void fail(const std::string& field, const std::string& message) const {
     throw io::input_error(source_, line(t_.get(field)), section_ + "." + field, message);
@@ -114,7 +119,8 @@ std::unique_ptr<planar_loop> make_loop(const table_reader& r, const std::string&
   r.fail("type", fmt::format("'{}' is not a loop type (expected rrrr, rprr or rrrp)", type));
 }
 
-expression_motion read_motion(const std::string& source, const toml::table& root) {
+expression_motion read_motion(const std::string& source, const toml::table& root,
+                              std::string& where) {
   const toml::node* n = root.get("motion");
   if (n == nullptr || !n->is_table()) {
     throw io::input_error(source, 0, "motion", "missing [motion] table");
@@ -123,6 +129,7 @@ expression_motion read_motion(const std::string& source, const toml::table& root
   r.only({"expression", "t_start", "t_end", "dt"});
   expression_motion m;
   m.expression = r.text("expression");
+  where = r.where("expression");
   m.grid = {r.number("t_start", 0.0), r.number("t_end"), r.number("dt")};
   r.validate(m.grid);
   return m;
@@ -136,7 +143,7 @@ chain_file parse_chain_file(const std::string& text, const std::string& source) 
     root = toml::parse(text, source);
   } catch (const toml::parse_error& e) {
     throw io::input_error(source, static_cast<int>(e.source().begin.line), "",
-                          std::string(e.description()));
+                          io::toml_syntax_reason(e.description()));
   }
   for (const auto& [k, v] : root) {
     const std::string key(k.str());
@@ -146,7 +153,7 @@ chain_file parse_chain_file(const std::string& text, const std::string& source) 
     }
   }
   chain_file f;
-  f.motion = read_motion(source, root);
+  f.motion = read_motion(source, root, f.motion_where);
   const toml::array* loops = root.get("loop") ? root.get("loop")->as_array() : nullptr;
   if (loops == nullptr || loops->empty()) {
     throw io::input_error(source, 0, "loop", "missing: at least one [[loop]] table");

@@ -18,6 +18,9 @@ namespace kinevo::analysis {
 struct chain_file {
   loop_chain chain;
   expression_motion motion;
+  // Where the motion's expression is, for sample_motion()'s messages:
+  // "<file>:<line>: motion.expression".
+  std::string motion_where;
 };
 
 // Throws io::input_error naming the file, the line and the field for anything unusable.

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "kinevo/core/grid_steps.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/option_error.hpp"
 #include "kinevo/symbolic/evaluation_tape.hpp"
@@ -14,8 +15,9 @@ namespace kinevo::analysis {
 
 namespace {
 
-long long intervals(double from, double to, double step) {
-  return static_cast<long long>(std::ceil((to - from) / step - 1e-9));
+// A short span is one interval (grid_steps()); +inf beyond the range of long long.
+double intervals(double from, double to, double step) {
+  return grid_steps(to - from, step);
 }
 
 }  // namespace
@@ -30,7 +32,7 @@ void time_grid::validate() const {
 }
 
 std::vector<double> time_grid::times() const {
-  const long long n = intervals(t_start, t_end, dt);
+  const auto n = static_cast<long long>(intervals(t_start, t_end, dt));
   std::vector<double> t;
   t.reserve(static_cast<std::size_t>(n + 1));
   for (long long k = 0; k < n; ++k) t.push_back(t_start + static_cast<double>(k) * dt);
@@ -86,7 +88,8 @@ std::vector<motion_sample> sample_motion(const expression_motion& m, const std::
 std::vector<motion_sample> sample_motion(const sweep_motion& m) {
   m.validate();
   const double dir = m.to >= m.from ? 1.0 : -1.0;
-  const long long n = intervals(std::min(m.from, m.to), std::max(m.from, m.to), m.step);
+  const auto n =
+      static_cast<long long>(intervals(std::min(m.from, m.to), std::max(m.from, m.to), m.step));
   std::vector<motion_sample> samples;
   for (long long k = 0; k <= n; ++k) {
     const double v = k == n ? m.to : m.from + dir * static_cast<double>(k) * m.step;

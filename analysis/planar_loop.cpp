@@ -19,6 +19,8 @@ const char* to_string(loop_status s) {
       return "dead_point";
     case loop_status::no_input:
       return "no_input";
+    case loop_status::non_finite:
+      return "non_finite";
   }
   return "unknown";
 }

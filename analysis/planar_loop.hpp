@@ -37,7 +37,9 @@ enum class loop_status {
   ok,
   out_of_range,  // no real root: the input is outside the mobility range
   dead_point,    // assembled, but at a dead point: rates and accelerations do not exist
-  no_input       // a chained loop whose driving loop has no rates at this point
+  no_input,      // a chained loop whose driving loop has no rates at this point
+  non_finite     // assembled, but an output, rate or acceleration is NaN or infinite (inputs or
+                 // dimensions beyond double precision: a link of 1e308, -e "1e308*t")
 };
 const char* to_string(loop_status s);
 
@@ -45,6 +47,7 @@ struct loop_state {
   loop_status status = loop_status::out_of_range;
   std::vector<kinematic_value> outputs;      // in the order of planar_loop::output_names()
   double transmission_angle = not_a_number;  // rad, wrapped to (-pi, pi]
+  std::string non_finite_quantity;           // status non_finite: the first such ("phi_ddot")
 };
 
 // Where the input may move: the closed-form limits of the input (dead points of the output,

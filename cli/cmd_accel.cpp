@@ -58,6 +58,9 @@ void report_failures(const accel_args& a, const mechanics::solver_comparison& c)
     if (s.result.status == mechanics::solve_status::not_converged) {
       fmt::print(stderr, "kinevo accel: the {} solver did not converge{}\n", s.name,
                  s.result.message.empty() ? "" : ": " + s.result.message);
+    } else if (s.result.status == mechanics::solve_status::non_finite) {
+      fmt::print(stderr, "kinevo accel: the {} solver refused the system: {}\n", s.name,
+                 s.result.message);
     } else if (!s.finite()) {
       fmt::print(stderr, "kinevo accel: the {} solver gave a non-finite (NaN or infinite) result\n",
                  s.name);

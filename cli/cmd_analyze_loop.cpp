@@ -85,8 +85,9 @@ int report(const an::loop_analysis& r, const output_args& a) {
   if (failed.empty()) return exit_ok;
   std::string list;
   for (std::size_t k = 0; k < failed.size() && k < 5; ++k) {
-    list += fmt::format("{}t = {:g} ({} {})", k ? ", " : "", failed[k].t, failed[k].stage,
-                        an::to_string(failed[k].status));
+    list += fmt::format("{}t = {:g} ({} {}{})", k ? ", " : "", failed[k].t, failed[k].stage,
+                        an::to_string(failed[k].status),
+                        failed[k].quantity.empty() ? "" : ": " + failed[k].quantity);
   }
   fmt::print(stderr, "kinevo analyze loop: {} of {} points not analysed: {}{}\n", failed.size(),
              r.motion.size(), list, failed.size() > 5 ? ", ..." : "");
@@ -127,7 +128,7 @@ struct loop_chain_args : output_args {
   std::string file;
   int run() const {
     const an::chain_file f = an::read_chain_file(file);
-    return report(an::analyse_chain(f.chain, an::sample_motion(f.motion, file)), *this);
+    return report(an::analyse_chain(f.chain, an::sample_motion(f.motion, f.motion_where)), *this);
   }
 };
 

@@ -6,10 +6,13 @@
 #include <exception>
 #include <map>
 #include <memory>
+#include <new>
 #include <vector>
 
+#include "kinevo/cli/argument_checks.hpp"
 #include "kinevo/cli/command.hpp"
 #include "kinevo/cli/did_you_mean.hpp"
+#include "kinevo/cli/json_contract.hpp"
 #include "kinevo/cli/version.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/gauss/register_ga_solver.hpp"
@@ -77,30 +80,45 @@ int main(int argc, char** argv) {
 
   // Under mpiexec every rank parses and runs alike; rank 0 alone prints help and errors.
   const bool root = ga::mpi_environment::rank() == 0;
+  // With --json every exit prints one object on stdout (cli/json_contract.hpp).
+  cli::json_exit_contract json(argc, argv, root);
+  auto fail = [&](int code, const std::string& message) {
+    if (root) fmt::print(stderr, "kinevo: {}\n", message);
+    json.set_message(message);
+    return json.finish(code);
+  };
+  if (const auto empty = cli::empty_argument(argc, argv)) return fail(cli::exit_bad_input, *empty);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = root ? app.exit(e) : e.get_exit_code();
-    if (code != 0 && root) fmt::print(stderr, "{}", cli::did_you_mean(app, argc, argv));
-    return code == 0 ? 0 : cli::exit_bad_input;
+    if (e.get_exit_code() == 0) return json.finish(root ? app.exit(e) : 0);  // --help, --version
+    const std::string message = cli::plain_parse_error(e.what());
+    if (root) {
+      fmt::print(stderr, "{}\nRun with --help for more information.\n", message);
+      fmt::print(stderr, "{}", cli::did_you_mean(app, argc, argv));
+    }
+    json.set_message(message);
+    return json.finish(cli::exit_bad_input);
   }
 
   try {
     for (auto& [sub, run] : child_runners) {
-      if (sub->parsed()) return run();
+      if (sub->parsed()) return json.finish(run());
     }
     for (auto& [sub, run] : runners) {
-      if (sub->parsed()) return run();
+      if (sub->parsed()) return json.finish(run());
     }
-    return cli::exit_bad_input;
+    return json.finish(cli::exit_bad_input);
   } catch (const io::input_error& e) {
-    if (root) fmt::print(stderr, "kinevo: {}\n", e.what());
-    return cli::exit_bad_input;
+    return fail(cli::exit_bad_input, e.what());
   } catch (const io::option_error& e) {
-    if (root) fmt::print(stderr, "kinevo: {}\n", e.what());
-    return cli::exit_bad_input;
+    return fail(cli::exit_bad_input, e.what());
+  } catch (const std::bad_alloc&) {
+    // In kinevo's words, not "std::bad_alloc": the run asked for more memory than there is.
+    return fail(cli::exit_failure,
+                "error: out of memory: the run needs more memory than the system gives (make "
+                "the problem, the population or the run smaller)");
   } catch (const std::exception& e) {
-    if (root) fmt::print(stderr, "kinevo: error: {}\n", e.what());
-    return cli::exit_failure;
+    return fail(cli::exit_failure, fmt::format("error: {}", e.what()));
   }
 }

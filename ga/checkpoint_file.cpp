@@ -7,6 +7,7 @@
 
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/input_file.hpp"
 
 namespace kinevo::ga {
 
@@ -17,6 +18,7 @@ constexpr const char* magic = "kinevo-ga-checkpoint";
 // 3: a checksum line ends the file (hand edits and truncation are refused).
 constexpr int version = 4;
 constexpr const char* checksum_key = "checksum ";
+constexpr std::uintmax_t max_checkpoint_bytes = 1ULL << 30;
 
 // FNV-1a, 64 bits: detects edits and truncation (not an adversary; it is no signature).
 std::uint64_t fnv1a(const std::string& text) {
@@ -116,11 +118,9 @@ void write_checksummed_text(const std::filesystem::path& path, const std::string
 
 std::string read_checksummed_text(const std::filesystem::path& path,
                                   const std::string& magic_word) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw io::input_error(path.string() + ": cannot open the checkpoint file");
-  std::ostringstream all;
-  all << file.rdbuf();
-  const std::string text = all.str();
+  // Refuses devices and FIFOs before reading (--resume /dev/zero was read until memory ran out,
+  // a FIFO blocked for ever); 1 GiB is far above the checkpoint of any run that fits in memory.
+  const std::string text = io::read_input_file(path, "checkpoint file", max_checkpoint_bytes);
   if (text.rfind(magic_word, 0) != 0) {
     throw io::input_error(checkpoint_where(path, 1) + "not a kinevo " +
                           (magic_word == magic ? std::string("GA checkpoint") : magic_word) +

@@ -113,8 +113,12 @@ void ga_options::validate() const {
   if (!real && (bits_per_variable < 1 || bits_per_variable > 32)) {
     throw io::option_error("bits_per_variable", "must be in [1, 32]" + got(bits_per_variable));
   }
-  if (tournament_size < 1) {
-    throw io::option_error("tournament_size", "must be at least 1" + got(tournament_size));
+  // A tournament draws tournament_size individuals per selection: more than the population
+  // adds nothing but time (2^31 - 1 hung the run).
+  if (tournament_size < 1 || tournament_size > population) {
+    throw io::option_error("tournament_size", "must be in [1, population] = [1, " +
+                                                  std::to_string(population) + "]" +
+                                                  got(tournament_size));
   }
   io::require_real("rank_pressure", rank_pressure, {1.0, 2.0});
   io::require_real("crossover_rate", crossover_rate, {0.0, 1.0});

@@ -14,7 +14,9 @@ namespace kinevo::ga {
 
 class worker_pool {
  public:
-  // `threads` >= 1 workers in all, the calling thread being worker 0.
+  // `threads` >= 1 workers in all, the calling thread being worker 0. Throws
+  // std::runtime_error naming the thread when the system cannot create one (the workers
+  // started so far are joined first).
   explicit worker_pool(int threads);
   ~worker_pool();
   worker_pool(const worker_pool&) = delete;
@@ -28,6 +30,7 @@ class worker_pool {
 
  private:
   void loop(int t);
+  void stop_workers();  // wakes, stops and joins every worker
 
   std::vector<std::thread> threads_;
   std::mutex mutex_;

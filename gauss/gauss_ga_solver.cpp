@@ -547,13 +547,9 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
   const constrained_system& system = ga::mpi_environment::size() > 1 ? shared : given;
   if (system.coordinates() < 1)
     throw std::invalid_argument("ga solver: the system has no coordinates");
-  if (!system.mass.allFinite() || !system.force.allFinite() || !system.jacobian.allFinite() ||
-      !system.rhs.allFinite()) {
-    acceleration_result bad;
-    bad.status = solve_status::not_converged;
-    bad.message = "ga: the system (M, f, A, b) has a non-finite entry; nothing to minimise";
+  if (auto bad = refuse_non_finite(system, "ga")) {
     reset();
-    return bad;
+    return *bad;
   }
   fit_model(system.coordinates());
   solve_state state = prepare(system);  // stage 2

@@ -71,7 +71,21 @@ bool is_special(const fs::file_status& s) {
   return fs::exists(s) && !fs::is_regular_file(s) && !fs::is_directory(s);
 }
 
+// Opens the special file without blocking and closes it again: a pipe without a reader is
+// refused by name instead of blocking the write for ever (`model chain --out FIFO` hung, deaf
+// to Ctrl-C). Fails naming `named`.
+void probe_special(const fs::path& target, const fs::path& named) {
+  const int fd = ::open(target.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    fail(named, errno == ENXIO ? std::string("it is a pipe (FIFO) that no process reads: start "
+                                             "the reader first, or write to a regular file")
+                               : std::string(std::strerror(errno)));
+  }
+  ::close(fd);
+}
+
 void write_through(const fs::path& path, const std::function<void(std::ostream&)>& write) {
+  probe_special(path, path);
   std::ofstream out(path, std::ios::binary);
   if (!out) fail(path, "cannot open it for writing");
   write(out);
@@ -178,10 +192,7 @@ void check_writable(const fs::path& path) {
   if (fs::is_directory(status)) fail(path, "it is a folder");
   if (is_special(status)) {
     // Non-blocking, so that a pipe without a reader is refused instead of hanging here.
-    const int fd = ::open(target.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) fail(path, std::strerror(errno));
-    ::close(fd);
-    return;
+    return probe_special(target, path);
   }
   check_folder(target, path);
   // The rename needs a new file in the folder: try one (root passes access(2) even on /proc).

@@ -14,8 +14,10 @@ namespace kinevo::io {
 // 64 MiB: far above any model, problem or table (a 10,000-link chain is 1.6 MB).
 inline constexpr std::uintmax_t max_input_file_bytes = 64ULL << 20;
 
-// The file's text. `what` names the kind of file in messages ("model file", "table").
-std::string read_input_file(const std::filesystem::path& path, std::string_view what);
+// The file's text. `what` names the kind of file in messages ("model file", "table"); a file
+// larger than `max_bytes` is refused (a checkpoint of a large run may pass a larger bound).
+std::string read_input_file(const std::filesystem::path& path, std::string_view what,
+                            std::uintmax_t max_bytes = max_input_file_bytes);
 
 // `text` without a leading UTF-8 byte-order mark (EF BB BF), which editors on Windows write.
 std::string_view strip_byte_order_mark(std::string_view text);

@@ -14,8 +14,8 @@ namespace kinevo::mechanics {
 
 // The system at one state. Rows of A and entries of b follow constraint_names.
 struct constrained_system {
-  Eigen::MatrixXd mass;                           // M, n x n, symmetric positive definite
-  bool mass_is_diagonal = false;                  // lets solvers take the diagonal fast path
+  Eigen::MatrixXd mass;           // M, n x n, symmetric positive definite
+  bool mass_is_diagonal = false;  // lets solvers take the diagonal fast path
   // A non-diagonal M's diagonal blocks (first coordinate, size), in order; empty when unknown
   // or M is diagonal. Lets solvers factor a spatial model's M block by block (owned by the model).
   std::span<const std::pair<int, int>> mass_blocks;
@@ -32,17 +32,18 @@ struct constrained_system {
 };
 
 // The values are also the codes of the simulation CSV's solve_status column (0 ok ...
-// 4 not_converged), so keep their order.
+// 5 non_finite), so keep their order.
 enum class solve_status {
   ok,             // a is the constrained acceleration
   least_squares,  // inconsistent set: a is a least-squares compromise (U-K) and says so
   inconsistent,   // refused: inconsistent constraints (GIGSP), see `inconsistent`
   singular,       // refused: singular system (LM with redundant rows, ...)
-  not_converged   // iterative solver (GA) stopped before its tolerance
+  not_converged,  // iterative solver (GA) stopped before its tolerance
+  non_finite      // refused: M, f, A or b has a NaN or infinite entry (message names the rows)
 };
 
 // The name printed and written to JSON: "ok", "least_squares", "inconsistent", "singular",
-// "not_converged".
+// "not_converged", "non_finite".
 inline const char* status_name(solve_status s) {
   switch (s) {
     case solve_status::ok:
@@ -55,6 +56,8 @@ inline const char* status_name(solve_status s) {
       return "singular";
     case solve_status::not_converged:
       return "not_converged";
+    case solve_status::non_finite:
+      return "non_finite";
   }
   return "unknown";
 }

@@ -13,7 +13,9 @@ void chain_options::validate() const {
   io::require_real("length", length, io::positive());
   io::require_real("mass", mass, io::positive());
   io::require_real("gravity", gravity, io::any_finite());
-  io::require_real("angle_deg", angle_deg, io::any_finite());
+  // An angle from the vertical: beyond a turn either way it only loses digits (1e308 deg is
+  // infinite in radians, and the model written had theta0 = inf).
+  io::require_real("angle_deg", angle_deg, {-360.0, 360.0});
   io::require_real("spin", spin, io::any_finite());
 }
 

@@ -21,8 +21,9 @@ struct chain_options {
   double spin = 1.0;
 
   // Throws io::option_error (a std::invalid_argument) naming the field and its allowed range:
-  // links in [1, 100000], length and mass finite and > 0, gravity, angle_deg and spin finite (a NaN
-  // would be written into a model file that then fails to load).
+  // links in [1, 100000], length and mass finite and > 0, gravity and spin finite, angle_deg in
+  // [-360, 360] (a NaN or an infinite angle would be written into a model file that then fails
+  // to load).
   void validate() const;
 };
 

@@ -139,6 +139,8 @@ void gigsp_distributed_solver::broadcast_result(acceleration_result& r) {
 
 acceleration_result gigsp_distributed_solver::solve(const constrained_system& s) {
   stats_ = {};
+  // Every rank holds the same system, so every rank returns here alike (no collective call).
+  if (auto bad = refuse_non_finite(s, "gigsp")) return *bad;
   bool fell_back = false;
   acceleration_result r = blocked_sweep(s, fell_back);
   stats_.fell_back = fell_back;

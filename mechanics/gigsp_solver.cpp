@@ -11,6 +11,7 @@ std::string gigsp_solver::name() const {
 }
 
 acceleration_result gigsp_solver::solve(const constrained_system& s) {
+  if (auto bad = refuse_non_finite(s, name())) return *bad;  // before the threaded path
   const bool sparse = options_.allow_sparse && sparse_gram::applicable(s);
   if (options_.threads > 1 && !sparse) {
     if (!pool_) pool_ = std::make_unique<row_worker_pool>(options_.threads);

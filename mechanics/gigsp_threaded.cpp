@@ -8,21 +8,39 @@
 #include <cmath>
 #include <ctime>
 #include <exception>
+#include <stdexcept>
+#include <system_error>
 #include <utility>
 
 namespace kinevo::mechanics {
 
 row_worker_pool::row_worker_pool(int threads) {
-  for (int t = 1; t < threads; ++t) workers_.emplace_back([this, t] { work(t); });
+  try {
+    for (int t = 1; t < threads; ++t) workers_.emplace_back([this, t] { work(t); });
+  } catch (const std::system_error& e) {
+    // No destructor runs for a constructor that throws: join the workers started so far, or
+    // their joinable threads end the process.
+    const std::size_t started = workers_.size();
+    stop_workers();
+    throw std::runtime_error(fmt::format(
+        "gigsp: cannot start row worker thread {} of {} ({}): the system allows no more "
+        "threads; use fewer --threads",
+        started + 1, threads - 1, e.code().message()));
+  }
 }
 
 row_worker_pool::~row_worker_pool() {
+  stop_workers();
+}
+
+void row_worker_pool::stop_workers() {
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
   }
   start_.notify_all();
   for (auto& w : workers_) w.join();
+  workers_.clear();
 }
 
 void row_worker_pool::run(const std::function<void(int)>& task) {

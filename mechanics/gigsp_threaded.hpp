@@ -38,6 +38,7 @@ class row_worker_pool {
 
  private:
   void work(int t);
+  void stop_workers();  // wakes, stops and joins every worker
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable start_, finished_;

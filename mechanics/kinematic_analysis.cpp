@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "kinevo/core/grid_steps.hpp"
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/option_error.hpp"
@@ -164,7 +165,7 @@ void kinematic_analysis_options::validate() const {
   }
   io::require_real("dt", dt, io::positive());
   // The grid's step count, bounded so that a typo (dt = 1e-12) is refused rather than run.
-  if ((t_end - t_start) / dt > 1e7) {
+  if (grid_steps(t_end - t_start, dt) > max_grid_steps) {
     throw io::option_error(
         "dt", fmt::format("gives more than 10^7 steps from t = {:g} to {:g} (got {:g})", t_start,
                           t_end, dt));
@@ -233,7 +234,7 @@ kinematic_analysis_result analyse_kinematics(const model& m,
   double first_pivot = 0.0;  // largest LU pivot of Phi_q at the first step
   // Grid t_k = t_start + k dt (not accumulated), the last one exactly t_end.
   const double span = options.t_end - options.t_start;
-  const auto intervals = static_cast<long long>(std::ceil(span / options.dt - 1e-9));
+  const long long intervals = grid_intervals(span, options.dt);
   auto stop = [&](kinematic_stop why, double t, std::string message) {
     r.stop = why;
     r.t_failed = t;

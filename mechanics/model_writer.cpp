@@ -14,6 +14,7 @@
 
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/input_file.hpp"
+#include "kinevo/io/toml_syntax.hpp"
 #include "kinevo/mechanics/euler_parameters.hpp"
 
 namespace kinevo::mechanics {
@@ -285,8 +286,8 @@ rewritten_model_file rewrite_initial_values(const std::string& text, const std::
   try {
     root = toml::parse(body, source);
   } catch (const toml::parse_error& e) {
-    throw io::input_error(
-        fmt::format("{}:{}: {}", source, e.source().begin.line, io::excerpt(e.description(), 200)));
+    throw io::input_error(fmt::format("{}:{}: {}", source, e.source().begin.line,
+                                      io::toml_syntax_reason(e.description())));
   }
   rewritten_model_file out;
   file_editor editor(body, source);

@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "kinevo/core/grid_steps.hpp"
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"
@@ -28,7 +29,7 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 bool refused(const acceleration_result& r) {
   return r.acceleration.size() == 0 || r.status == solve_status::inconsistent ||
-         r.status == solve_status::singular;
+         r.status == solve_status::singular || r.status == solve_status::non_finite;
 }
 
 solve_status worse(solve_status a, solve_status b) {
@@ -178,21 +179,13 @@ class dynamics {
         res.first_unconverged_message = a.message;
       }
     }
+    if (a.status == solve_status::non_finite || !a.acceleration.allFinite()) {
+      return stop_non_finite(t, a);
+    }
     if (refused(a) && (options_.stop_on_refusal || a.acceleration.size() == 0)) {
       stop_run(state_, simulation_stop::refused,
                fmt::format("stopped at t = {:.6g}: {}", t,
                            a.message.empty() ? "the solver refused the system" : a.message));
-      return false;
-    }
-    if (!a.acceleration.allFinite()) {
-      const auto inputs = non_finite_entries(model_, *solved_);
-      stop_run(state_, simulation_stop::non_finite,
-               fmt::format("stopped at t = {:.6g}: non-finite acceleration (NaN or infinite) "
-                           "from the {} solver{}",
-                           t, current_->name(),
-                           inputs.empty() ? std::string()
-                                          : fmt::format("; the model gives NaN or infinite {}",
-                                                        fmt::join(inputs, ", "))));
       return false;
     }
     if (a.status == solve_status::not_converged && !options_.allow_unconverged) {
@@ -202,6 +195,25 @@ class dynamics {
       return false;
     }
     return true;
+  }
+
+  // A NaN or infinite system (the solver refused it) or acceleration: the run stops, naming
+  // the model's entries that are not finite (a constraint outside its domain, a force).
+  bool stop_non_finite(double t, const acceleration_result& a) {
+    const auto inputs = non_finite_entries(model_, *solved_);
+    const std::string what = a.status == solve_status::non_finite
+                                 ? "the model's system is not finite"
+                                 : fmt::format(
+                                       "non-finite acceleration (NaN or infinite) from "
+                                       "the {} solver",
+                                       current_->name());
+    stop_run(
+        state_, simulation_stop::non_finite,
+        fmt::format("stopped at t = {:.6g}: {}{}", t, what,
+                    inputs.empty() ? (a.message.empty() ? std::string() : " (" + a.message + ")")
+                                   : fmt::format("; the model gives NaN or infinite {}",
+                                                 fmt::join(inputs, ", "))));
+    return false;
   }
 
   const model& model_;
@@ -245,6 +257,29 @@ void make_record(const model& m, dynamics& dyn, acceleration_solver* reference,
                                           : 0.0;
     const auto e = m.energy(q, qd, t);
     r.energy = e ? *e : nan;
+    // A finite state whose derived numbers overflow (initial values of 1e308 with gravity,
+    // velocities of 1e200 squared in the energy) is not reported: the run stops before this
+    // record, naming the quantity.
+    const char* overflowed = !std::isfinite(r.position_violation)   ? "constraint violation"
+                             : !std::isfinite(r.velocity_violation) ? "velocity violation"
+                             : e && !std::isfinite(*e)              ? "energy"
+                                                                    : nullptr;
+    if (overflowed != nullptr) {
+      stop_run(st, simulation_stop::non_finite,
+               fmt::format("stopped at t = {:.6g}: the {} is not finite (NaN or infinite): the "
+                           "model's numbers are beyond the range of doubles",
+                           t, overflowed));
+      st.halt = true;
+      return;
+    }
+  }
+  if (!r.constraint_force.allFinite()) {
+    stop_run(st, simulation_stop::non_finite,
+             fmt::format("stopped at t = {:.6g}: the constraint forces are not finite (NaN or "
+                         "infinite)",
+                         t));
+    st.halt = true;
+    return;
   }
   if (st.intermittent != nullptr) {
     r.active = st.intermittent->active();
@@ -506,7 +541,7 @@ void run_rk4(const model& m, acceleration_solver& solver, formulation& form,
   stage_evaluator stage(form, dyn, st);
   event_monitor events(o, form, stage, dyn, st);
   const double span = o.t_end - o.t_start;
-  const auto steps = static_cast<long long>(std::ceil(span / o.dt - 1e-9));
+  const long long steps = grid_intervals(span, o.dt);
   auto grid = [&](long long k) {
     return k == steps ? o.t_end : o.t_start + static_cast<double>(k) * o.dt;
   };
@@ -595,7 +630,7 @@ void run_dopri(const model& m, acceleration_solver& solver, formulation& form,
   double h = o.dt;
   double h_largest = 0.0;  // the largest accepted step so far (the formulations' h_max)
   long long out_index = 1;
-  const auto outputs = static_cast<long long>(std::ceil((o.t_end - o.t_start) / o.dt - 1e-9));
+  const auto outputs = grid_intervals(o.t_end - o.t_start, o.dt);
   auto output_time = [&](long long k) {
     return k == outputs ? o.t_end : o.t_start + static_cast<double>(k) * o.dt;
   };
@@ -717,7 +752,7 @@ void run_dae(const model& m, acceleration_solver& solver, formulation& form,
              const Eigen::VectorXd& qd0, run_state& st, long long& rebases) {
   dynamics dyn(m, solver, form, o, st);
   qtz_reduced_dae dae(m, o.formulation, o, q0, qd0, o.t_start);
-  const auto outputs = static_cast<long long>(std::ceil((o.t_end - o.t_start) / o.dt - 1e-9));
+  const auto outputs = grid_intervals(o.t_end - o.t_start, o.dt);
   Eigen::VectorXd q = q0, qd = qd0;
   for (long long k = 0;; ++k) {
     const double t = k == outputs ? o.t_end : o.t_start + static_cast<double>(k) * o.dt;
@@ -829,6 +864,20 @@ void simulation_options::validate() const {
   io::require_real("t_start", t_start, io::any_finite());
   io::require_real("t_end", t_end, {t_start, std::numeric_limits<double>::infinity(), true});
   io::require_real("dt", dt, io::positive());
+  const double steps = grid_steps(t_end - t_start, dt);
+  if (steps > max_simulation_steps) {
+    throw io::option_error(
+        "dt", fmt::format("gives more than {:.0e} steps from t = {:g} to {:g} (got {:g}; the "
+                          "limit of steps per run, docs/mechanics.md)",
+                          max_simulation_steps, t_start, t_end, dt));
+  }
+  if (record_every >= 1 && std::ceil(steps / record_every) > max_grid_steps) {
+    throw io::option_error(
+        "dt", fmt::format("gives more than {:.0e} rows from t = {:g} to {:g} (got {:g}; the "
+                          "limit of rows kept per run, docs/mechanics.md: a larger dt or "
+                          "--record-every)",
+                          max_grid_steps, t_start, t_end, dt));
+  }
   io::require_real("rtol", rtol, {0.0, 1.0, true, true});
   io::require_real("atol", atol, io::non_negative());
   io::require_real("dt_min", dt_min, io::positive());

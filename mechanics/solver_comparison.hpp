@@ -31,11 +31,14 @@ struct solver_answer {
   double seconds = 0.0;  // wall time of the solve alone (not of building the solver)
   // max |a - a_reference|; NaN without a reference or without an acceleration.
   double max_difference = std::numeric_limits<double>::quiet_NaN();
+  // False also for a system the solver refused as not finite (status non_finite, no answer).
   bool finite() const {
-    return result.acceleration.allFinite() && result.constraint_force.allFinite();
+    return result.status != solve_status::non_finite && result.acceleration.allFinite() &&
+           result.constraint_force.allFinite();
   }
   // A failure of the solver, as opposed to a diagnosis of the model (least squares, singular,
-  // redundant rows): an iterative solver that stopped short, or a NaN or infinite result.
+  // redundant rows): an iterative solver that stopped short, or a NaN or infinite system or
+  // result.
   bool failed() const { return result.status == solve_status::not_converged || !finite(); }
 };
 

@@ -113,6 +113,31 @@ acceleration_result not_positive_definite(const std::string& solver) {
   return r;
 }
 
+std::optional<acceleration_result> refuse_non_finite(const constrained_system& s,
+                                                     const std::string& solver) {
+  if (s.mass.allFinite() && s.force.allFinite() && s.jacobian.allFinite() && s.rhs.allFinite()) {
+    return std::nullopt;
+  }
+  std::vector<std::string> parts;
+  std::vector<int> rows;
+  for (int i = 0; i < s.constraints(); ++i) {
+    if (!s.jacobian.row(i).allFinite() || !std::isfinite(s.rhs[i])) rows.push_back(i);
+  }
+  if (!rows.empty()) parts.push_back("constraint " + row_names(s, rows));
+  std::vector<int> coordinates;
+  for (int i = 0; i < s.coordinates(); ++i) {
+    if (!std::isfinite(s.force[i]) || !s.mass.row(i).allFinite()) coordinates.push_back(i + 1);
+  }
+  if (!coordinates.empty()) {
+    parts.push_back(fmt::format("force or mass of coordinate {}", fmt::join(coordinates, ", ")));
+  }
+  acceleration_result r;
+  r.status = solve_status::non_finite;
+  r.message = fmt::format("{}: the system has NaN or infinite entries in {}", solver,
+                          fmt::join(parts, "; "));
+  return r;
+}
+
 gram_schmidt_rows orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
                                       double rank_tolerance, double consistency_tolerance,
                                       double degenerate_tolerance) {
@@ -196,6 +221,7 @@ gram_schmidt_rows orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen:
 std::optional<acceleration_result> start_solve(const constrained_system& s,
                                                const std::string& solver, mass_factor& mf,
                                                Eigen::VectorXd& a_f) {
+  if (auto bad = refuse_non_finite(s, solver)) return bad;
   if (!mf.compute(s)) return not_positive_definite(solver);
   a_f = mf.solve(s.force);
   if (s.constraints() > 0) return std::nullopt;

@@ -50,8 +50,16 @@ void set_constraint_force(const constrained_system& s, const Eigen::VectorXd& a_
 
 acceleration_result not_positive_definite(const std::string& solver);
 
-// The start every direct solver shares: factor M and a_f = M^-1 f. Returns the finished result
-// when nothing is left to solve (M not positive definite, or no constraints: a = a_f);
+// A result with status non_finite when M, f, A or b has a NaN or infinite entry, naming the
+// rows ("constraint 'root'"), else std::nullopt. Every solver checks this first: a direct
+// solver given a NaN row dropped it as degenerate and answered "ok" (GIGSP, U-K), or crashed
+// in its decomposition (S-L); a constraint that turns NaN during a run must stop it instead.
+std::optional<acceleration_result> refuse_non_finite(const constrained_system& s,
+                                                     const std::string& solver);
+
+// The start every direct solver shares: refuse_non_finite(), factor M and a_f = M^-1 f. Returns
+// the finished result when nothing is left to solve (a non-finite system, M not positive
+// definite, or no constraints: a = a_f);
 // otherwise std::nullopt with `mf` and `a_f` set.
 std::optional<acceleration_result> start_solve(const constrained_system& s,
                                                const std::string& solver, mass_factor& mf,

@@ -4,6 +4,7 @@
 
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/input_file.hpp"
+#include "kinevo/io/toml_syntax.hpp"
 
 namespace kinevo::mechanics {
 
@@ -11,8 +12,8 @@ toml::table parse_model_toml(std::string_view text, const std::string& source) {
   try {
     return toml::parse(io::strip_byte_order_mark(text), source);
   } catch (const toml::parse_error& e) {
-    throw io::input_error(
-        fmt::format("{}:{}: {}", source, e.source().begin.line, io::excerpt(e.description(), 200)));
+    throw io::input_error(fmt::format("{}:{}: {}", source, e.source().begin.line,
+                                      io::toml_syntax_reason(e.description())));
   }
 }
 

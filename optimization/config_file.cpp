@@ -8,6 +8,7 @@
 
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
+#include "kinevo/io/toml_syntax.hpp"
 
 namespace kinevo::optimization {
 
@@ -19,7 +20,8 @@ std::string scalar_text(const toml::node& n, const std::string& at) {
   if (const auto i = n.value_exact<int64_t>()) return std::to_string(*i);
   // Shortest text that reads back as the same double; nan and inf are refused by the option.
   if (const auto d = n.value_exact<double>()) return fmt::format("{}", *d);
-  throw io::input_error(fmt::format("{}: must be a string, number, boolean or an array of them", at));
+  throw io::input_error(
+      fmt::format("{}: must be a string, number, boolean or an array of them", at));
 }
 
 config_entry entry_of(const std::string& source, const std::string& key, const toml::node& v) {
@@ -43,7 +45,8 @@ std::vector<config_entry> parse_config(const std::string& text, const std::strin
     root = toml::parse(io::strip_byte_order_mark(text), source);
   } catch (const toml::parse_error& e) {
     throw io::input_error(fmt::format("{}:{}: cannot read the config file: {}", source,
-                                      e.source().begin.line, io::excerpt(e.description(), 200)));
+                                      e.source().begin.line,
+                                      io::toml_syntax_reason(e.description())));
   }
   std::vector<config_entry> out;
   for (const auto& [k, v] : root) {

@@ -61,7 +61,7 @@ void validate_method(const optimize_options& o) {
 }
 
 void validate_problem(const optimize_options& o) {
-  io::require_integer("dim", o.dim, 1);
+  io::require_integer("dim", o.dim, 1, max_dimension);
   for (const double v : o.lower) io::require_real("lower", v, io::any_finite());
   for (const double v : o.upper) io::require_real("upper", v, io::any_finite());
   if (!o.problem_file.empty() && o.is_given("function")) {
@@ -116,7 +116,7 @@ void validate_state(const optimize_options& o) {
 }  // namespace
 
 void range_settings::validate() const {
-  io::require_integer("range_runs", runs, 1, 1'000'000);
+  io::require_integer("range_runs", runs, 1, max_range_runs);
   io::require_real("shrink", shrink, {0.0, 1.0, true, false});
   io::require_real("move_factor", move_factor, io::non_negative());
   io::require_real("move_floor", move_floor, {0.0, 1.0});

@@ -31,9 +31,16 @@ enum class preset { plain, tuned, constrained, g3_pcx };
 std::string to_string(preset p);
 preset parse_preset(const std::string& name);  // throws std::invalid_argument listing the names
 
+// Size limits checked before anything is allocated (docs/ga.md, "Limits"): a built-in test
+// function's dimension (its bounds alone are 16 bytes a variable: --dim 1e9 allocated 15 GB
+// before failing) and the number of range runs (each runs at least one generation whatever
+// --max-evals says: 10^6 runs did not finish).
+inline constexpr int max_dimension = 100'000;
+inline constexpr int max_range_runs = 10'000;
+
 // Range runs (generalized-inverse dissertation (GIGSP), sec. 5.4); see ga/range_runs.hpp.
 struct range_settings {
-  int runs = 1;                   // key range_runs, >= 1 (1: a single run)
+  int runs = 1;                   // key range_runs, in [1, max_range_runs] (1: a single run)
   double shrink = 0.2;            // (0, 1]
   double move_factor = 0.0;       // trust region, finite >= 0 (0: off)
   double move_floor = 0.1;        // [0, 1]
@@ -54,7 +61,7 @@ struct optimize_options {
   // What to minimise: a built-in test function of `dim` variables, or a TOML problem file.
   std::string function = "rastrigin";
   std::string problem_file;  // key problem; empty: the test function
-  int dim = 10;              // >= 1
+  int dim = 10;              // in [1, max_dimension]
   // Search box overrides: empty (the problem's box), one value for all variables, or one per
   // variable; finite, lower < upper and upper - lower finite.
   std::vector<double> lower, upper;

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "kinevo/core/grid_steps.hpp"
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/ga/island_model.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
@@ -774,6 +775,13 @@ void double_pendulum_study_options::validate() const {
   ga::require_island_count(islands);  // the one island-count rule (ga/island_model.hpp)
   io::require_real("t_end", t_end, io::non_negative());
   io::require_real("dt", dt, io::positive());
+  // Checked here too, before Table 5.1 is computed, not only when the motion starts.
+  if (grid_steps(t_end, dt) > max_grid_steps) {
+    throw io::option_error(
+        "dt", fmt::format("gives more than {:.0e} steps from t = 0 to {:g} (got {:g}; the limit "
+                          "of steps per run, docs/mechanics.md)",
+                          max_grid_steps, t_end, dt));
+  }
   io::require_real("divergence_scale", divergence_scale, io::positive());
   io::require_real("divergence_violation", divergence_violation, io::positive());
 }

@@ -28,12 +28,10 @@ namespace {
 // failure deep in compilation. abs, sign and step map to their real versions.
 const GiNaC::prototype_table& reader_table() {
   static const GiNaC::prototype_table table = [] {
-    const std::set<std::pair<std::string, std::size_t>> kept = {
-        {"sin", 1},  {"cos", 1},   {"tan", 1},  {"exp", 1},  {"log", 1},  {"asin", 1}, {"acos", 1},
-        {"atan", 1}, {"atan2", 2}, {"sinh", 1}, {"cosh", 1}, {"tanh", 1}, {"sqrt", 1}, {"pow", 2}};
     GiNaC::prototype_table t;
     for (const auto& [proto, read] : GiNaC::get_default_reader()) {
-      if (kept.count({proto.first, proto.second}) != 0) t.emplace(proto, read);
+      const expression_function* f = find_expression_function(proto.first);
+      if (f != nullptr && f->arity == proto.second) t.emplace(proto, read);
     }
     // GiNaC's reader tables name a registered function by its serial s, stored as the odd
     // value 2 s + 1 in place of a reader pointer (get_builtin_reader() does this for all of
@@ -171,11 +169,6 @@ void check_built(const GiNaC::ex& e, const std::string& context, const std::stri
 }
 
 }  // namespace
-
-std::string supported_functions() {
-  return "sin, cos, tan, asin, acos, atan, atan2(y, x), sinh, cosh, tanh, exp, log, sqrt, "
-         "pow(x, y), abs, sign, step";
-}
 
 bool is_identifier(const std::string& name) {
   if (name.empty()) return false;
@@ -389,6 +382,9 @@ GiNaC::ex expression_context::parse(const std::string& text, const std::string& 
     throw io::input_error(fmt::format("{}: empty expression", where));
   }
   check_expression_limits(text, where);
+  // Before GiNaC: its lexer drops what follows a '#', its reader table calls a function's
+  // reader for a call without arguments (check_expression_grammar()).
+  check_expression_grammar(text, where);
   if (!parser_) parser_ = std::make_unique<GiNaC::parser>(table_, true, reader_table());
   GiNaC::ex e;
   try {

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/symbolic/expression_grammar.hpp"
+
 namespace kinevo::symbolic {
 
 class expression_context {
@@ -109,8 +111,5 @@ GiNaC::ex number(double value, const std::string& where);
 // Converts a numeric (constant-only) expression to double; throws io::input_error naming
 // `where` if it still contains symbols or is not real and finite.
 double to_double(const GiNaC::ex& e, const std::string& where);
-
-// The functions expressions may use, for messages ("abs, acos, ...").
-std::string supported_functions();
 
 }  // namespace kinevo::symbolic

@@ -11,6 +11,8 @@
 #include <stdexcept>
 
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/input_file.hpp"
+#include "kinevo/io/toml_syntax.hpp"
 #include "kinevo/symbolic/evaluation_tape.hpp"
 #include "kinevo/symbolic/expression_context.hpp"
 
@@ -327,7 +329,8 @@ std::unique_ptr<expression_problem> load_optimization_problem_from_string(
   try {
     root = toml::parse(text, source);
   } catch (const toml::parse_error& e) {
-    throw io::input_error(fmt::format("{}:{}: {}", source, e.source().begin.line, e.description()));
+    throw io::input_error(fmt::format("{}:{}: {}", source, e.source().begin.line,
+                                      io::toml_syntax_reason(e.description())));
   }
   only_keys(source, root, "problem file", {"problem", "parameters", "variable", "constraint"});
   auto p = std::make_unique<expression_problem::impl>();
@@ -473,11 +476,10 @@ std::unique_ptr<expression_problem> load_optimization_problem_from_string(
 }
 
 std::unique_ptr<expression_problem> load_optimization_problem(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw io::input_error(fmt::format("{}: cannot open the problem file", path.string()));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return load_optimization_problem_from_string(ss.str(), path.string());
+  // Refuses devices and FIFOs before reading (/dev/zero was read until memory ran out, a FIFO
+  // blocked for ever).
+  return load_optimization_problem_from_string(io::read_input_file(path, "problem file"),
+                                               path.string());
 }
 
 }  // namespace kinevo::symbolic

@@ -10,6 +10,7 @@
 
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
+#include "kinevo/io/toml_syntax.hpp"
 
 namespace kinevo::synthesis {
 
@@ -179,7 +180,7 @@ cam_problem parse_cam_file(const std::string& text, const std::string& source) {
     root = toml::parse(io::strip_byte_order_mark(text), source);
   } catch (const toml::parse_error& e) {
     throw io::input_error(source, static_cast<int>(e.source().begin.line), "",
-                          "cannot read the cam file: " + io::excerpt(e.description(), 200));
+                          "cannot read the cam file: " + io::toml_syntax_reason(e.description()));
   }
   const toml_reader top(root, source, "",
                         {"follower", "unit", "sense", "samples", "phase", "bounds", "box"});

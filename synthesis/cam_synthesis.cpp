@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/synthesis/report_format.hpp"
@@ -184,6 +185,33 @@ void flat_face(const cam_motion_programme& p, const flat_face_options& o, const 
                         {vec(0.0, rb), vec(0.0, rb + p.max_displacement() + 0.6 * rb)}};
 }
 
+// The design found is reported as meeting its bounds only when its own figures say so: a box
+// of +-1e20 gave NaN areas and a 90 deg pressure angle under "bounds met".
+void check_design(const cam_problem& pb, cam_result& r) {
+  for (const auto& f : r.design) {
+    if (!std::isfinite(f.value)) {
+      r.found = false;
+      r.status = fmt::format(
+          "no usable design: its {} is not finite (NaN or infinite; the box is beyond what "
+          "doubles resolve)",
+          f.name);
+      return;
+    }
+  }
+  const double bound =
+      pb.follower == cam_follower::translating_roller   ? pb.translating.max_pressure_angle
+      : pb.follower == cam_follower::oscillating_roller ? pb.oscillating.max_pressure_angle
+                                                        : std::numeric_limits<double>::infinity();
+  const double worst = r.analysis.max_abs_pressure_angle();
+  if (!(worst <= bound * (1.0 + 1e-9))) {
+    r.found = false;
+    r.status = fmt::format(
+        "no usable design: the design found has a pressure angle of {:.4f} deg, beyond the "
+        "{:.4g} deg bound",
+        worst / degree, bound / degree);
+  }
+}
+
 }  // namespace
 
 cam_result synthesize_cam(const cam_problem& pb) {
@@ -207,6 +235,7 @@ cam_result synthesize_cam(const cam_problem& pb) {
       break;
   }
   r.status = r.found ? "bounds met" : "no design in the given box";
+  if (r.found) check_design(pb, r);
   if (r.found) {
     r.drawing.title = fmt::format("{} cam ({}), {}", r.follower, r.sense, pb.source);
     r.drawing.unit = pb.unit;

@@ -67,3 +67,14 @@ def test_a_bad_model_file_is_an_input_error_naming_it(tmp_path):
     bad.write_text("[model]\nname = 'x'\n[[coordinate]]\nname = 'q'\ninitial = 'nonsense('\n")
     with pytest.raises(kinevo.InputError, match="bad.toml"):
         kinevo.load_model(str(bad))
+
+
+@pytest.mark.parametrize("solver", ["gigsp", "uk", "sl", "kv", "lm", "qtz", "projection"])
+def test_accel_at_a_nan_state_is_non_finite_not_ok(example, solver):
+    # Issue 31: accel(q=NaN) segfaulted with sl and answered "ok" with gigsp (the NaN
+    # constraint row was dropped as degenerate). Every solver refuses the NaN system by name.
+    model = kinevo.load_model(example("pendulum.toml"))
+    answer = model.accel(q=np.array([math.nan, -1.0]), solver=solver)
+    assert answer.status == "non_finite"
+    assert not answer.ok
+    assert "'rod'" in answer.message

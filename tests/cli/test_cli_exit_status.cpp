@@ -183,7 +183,7 @@ TEST(ExitStatus, StudyInterruptedKeepsItsFinishedParts) {
   const auto dir = fresh_dir("exit_study_int");
   const auto out = dir / "study";
   const auto r = run_kinevo_signalled(
-      "study double-pendulum --quiet --t-end 1e5 --out " + out.string(), "INT", dir);
+      "study double-pendulum --quiet --t-end 1e4 --out " + out.string(), "INT", dir);
   EXPECT_EQ(r.status, 130) << r.err;
   EXPECT_TRUE(std::filesystem::exists(out / "report.md")) << "the report says what is missing";
   std::filesystem::remove_all(dir);

@@ -38,7 +38,8 @@ TEST(CliModel, BadChainOptions) {
            {"--links 2 --mass nan", "--mass must be finite and > 0"},
            {"--links 2 --gravity nan", "--gravity must be finite (got nan)"},
            {"--links 2 --gravity -inf", "--gravity must be finite (got -inf)"},
-           {"--links 2 --angle inf", "--angle must be finite (got inf)"}}) {
+           {"--links 2 --angle inf", "--angle must be finite and in [-360, 360] (got inf)"},
+           {"--links 2 --angle 1e308", "--angle must be finite and in [-360, 360] (got 1e+308)"}}) {
     const auto r = run_kinevo("model chain --quiet " + args);
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;
     EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;

@@ -52,7 +52,7 @@ TEST(CliOptimize, BadInputGivesAClearMessageAndExitTwo) {
   };
   for (const auto& c : std::vector<bad_case>{
            {"optimize --function nope", "unknown function 'nope'"},
-           {"optimize --dim 0", "--dim must be an integer >= 1 (got 0)"},
+           {"optimize --dim 0", "--dim must be an integer in [1, 100000] (got 0)"},
            {"optimize --function sphere --dim 2 --lower 1 --upper 0", "bad bounds for variable 0"},
            {"optimize --dim 3 --lower 0 0", "--lower has 2 values for dimension 3"},
            {"optimize --encoding binary --crossover sbx", "needs real genes"},
@@ -92,7 +92,7 @@ TEST(CliOptimize, NumericOptionsOutOfRangeAreRefusedByName) {
            {"--stall-generations -3", "--stall-generations must be an integer >= 0"},
            {"--stall-tolerance nan", "--stall-tolerance must be finite"},
            {"--target nan", "--target must be finite"},
-           {"--range-runs 0", "--range-runs must be an integer in [1, 1000000] (got 0)"},
+           {"--range-runs 0", "--range-runs must be an integer in [1, 10000] (got 0)"},
            {"--islands 0", "--islands must be an integer >= 1 (got 0)"},
            {"--threads -1", "--threads must be an integer in [0, 4096]"},
            {"--checkpoint-every -2 --checkpoint x", "--checkpoint-every must be an integer >= 0"},

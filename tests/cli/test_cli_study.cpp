@@ -203,12 +203,13 @@ TEST(CliStudy, InterruptWritesTheFinishedPartsAndNamesTheMissingOnes) {
 }
 
 // The real SIGTERM, once /proc/<pid>/status shows the handler (no sleep-based timing), on a
-// study whose motion would take hours: the part running finishes, the rest is named missing.
+// study whose motion would take hours (10^4 s: 10^7 steps, the most a run may have): the part
+// running finishes, the rest is named missing.
 TEST(CliStudy, SigtermWritesTheFinishedPartsAndExits130) {
   const auto dir = fresh_dir("study_sigterm");
   const auto out = dir / "out";
   const auto r = run_kinevo_signalled(
-      "study double-pendulum --quiet --t-end 100000 --out " + out.string(), "TERM", dir);
+      "study double-pendulum --quiet --t-end 10000 --out " + out.string(), "TERM", dir);
   EXPECT_EQ(r.status, 130) << r.err;
   EXPECT_NE(r.err.find("missing"), std::string::npos) << r.err;
   std::ifstream in(out / "report.md");

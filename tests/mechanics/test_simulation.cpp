@@ -316,17 +316,19 @@ TEST(Simulation, NonFiniteAccelerationOrStateStopsAtTheLastFiniteRecord) {
   for (const auto& rec : a.records) EXPECT_TRUE(rec.q.allFinite() && rec.qdd.allFinite());
   EXPECT_NE(a.message.find("non-finite acceleration"), std::string::npos) << a.message;
 
-  // Finite but enormous stage accelerations overflow the state at the end of step 1: caught
-  // before the next solve.
+  // Finite but enormous stage accelerations: the stage state of call 6 (after the huge k2) is
+  // huge but finite, and the model's constraints at it are NaN, which the solver refuses
+  // (status non_finite: the system is checked before solving) before the state overflows.
   auto huge_solver = scripted_solver([](long long call, acceleration_result& r) {
     if (call >= 5 && call <= 7) r.acceleration.setConstant(std::numeric_limits<double>::max());
   });
   const simulation_result b = simulate(m, huge_solver, o);
   EXPECT_FALSE(b.completed);
   EXPECT_EQ(b.stop, simulation_stop::non_finite);
-  EXPECT_EQ(huge_solver.calls, 8);
+  EXPECT_EQ(huge_solver.calls, 7);
   ASSERT_EQ(b.records.size(), 2u);
-  EXPECT_NE(b.message.find("non-finite state"), std::string::npos) << b.message;
+  EXPECT_NE(b.message.find("not finite"), std::string::npos) << b.message;
+  EXPECT_NE(b.message.find("constraint 'rod1'"), std::string::npos) << b.message;
 }
 
 TEST(Simulation, NaNForceNamesTheCoordinate) {
