@@ -5,10 +5,13 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <system_error>
+#include <vector>
 
 namespace kinevo::test {
 
@@ -46,12 +49,33 @@ inline command_output run_kinevo(const std::string& args) {
   return run_command(std::string(KINEVO_BINARY) + " " + args);
 }
 
+// The folders fresh_dir made, removed when the test process ends, so that runs of the suite do
+// not fill the temp directory. KINEVO_KEEP_TEST_FILES=1 keeps them, to read a failing test's
+// outputs.
+struct fresh_dir_registry {
+  std::vector<std::filesystem::path> dirs;
+  fresh_dir_registry() = default;
+  fresh_dir_registry(const fresh_dir_registry&) = delete;
+  fresh_dir_registry& operator=(const fresh_dir_registry&) = delete;
+  ~fresh_dir_registry() {
+    if (std::getenv("KINEVO_KEEP_TEST_FILES") != nullptr) return;
+    std::error_code ignored;
+    for (const auto& d : dirs) std::filesystem::remove_all(d, ignored);
+  }
+};
+
+inline fresh_dir_registry& fresh_dirs() {
+  static fresh_dir_registry registry;
+  return registry;
+}
+
 // A fresh empty folder under the system temp directory for a test's output files.
 inline std::filesystem::path fresh_dir(const std::string& name) {
   auto d = std::filesystem::temp_directory_path() /
            ("kinevo_test_" + name + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
+  fresh_dirs().dirs.push_back(d);
   return d;
 }
 
