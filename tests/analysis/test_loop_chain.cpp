@@ -34,7 +34,7 @@ double shovel_phi(double t) {
 }
 
 TEST(LoopChain, ShovelMatchesADirectEvaluation) {
-  const chain_file f = read_chain_file(KINEVO_EXAMPLES "/shovel_actuator.toml");
+  const chain_file f = read_chain_file(KINEVO_EXAMPLES + "/shovel_actuator.toml");
   ASSERT_EQ(f.chain.stages.size(), 2u);
   const auto r = analyse_chain(f.chain, sample_motion(f.motion, "motion"));
   ASSERT_TRUE(r.all_assembled());
@@ -52,7 +52,7 @@ TEST(LoopChain, ShovelMatchesADirectEvaluation) {
 }
 
 TEST(LoopMotion, ShovelInputDerivativesAreExact) {
-  const io::csv_table table = io::read_csv_table(KINEVO_TEST_DATA "/analysis/shovel_input.csv");
+  const io::csv_table table = io::read_csv_table(KINEVO_TEST_DATA + "/analysis/shovel_input.csv");
   expression_motion m{"3 + 0.5*sin(pi*t)^2", {0.0, 1.0, 0.05}};
   const auto samples = sample_motion(m, "test");
   ASSERT_EQ(samples.size(), table.rows.size());

@@ -80,7 +80,7 @@ double max_difference_to_kinematic_mode(const model& kinematic_model,
 TEST(KinematicAnalysis, Table431QuadraticConvergence) {
   const model m = slider_crank_model();
   const io::csv_table table =
-      io::read_csv_table(KINEVO_TEST_DATA "/kinematics/haug_table_4_3_1.csv");
+      io::read_csv_table(KINEVO_TEST_DATA + "/kinematics/haug_table_4_3_1.csv");
   const position_solution s = solve_position(m, scalar(2.0), 0.0);
   ASSERT_TRUE(s.converged()) << s.message;
   EXPECT_EQ(s.kind, convergence_kind::quadratic);
@@ -161,7 +161,7 @@ TEST(KinematicAnalysis, TighterTolerancesTakeMoreIterations) {
 }
 
 TEST(KinematicAnalysis, SliderCrankStopsAtTheLockUp) {
-  const model m = load_model(KINEVO_EXAMPLES "/slider_crank_lockup.toml");
+  const model m = load_model(KINEVO_EXAMPLES + "/slider_crank_lockup.toml");
   kinematic_analysis_options o;
   o.t_end = 1.5;
   o.dt = 0.01;
@@ -192,7 +192,7 @@ TEST(KinematicAnalysis, SliderCrankStopsAtTheLockUp) {
 }
 
 TEST(KinematicAnalysis, SliderCrankOnAGridThroughTheLockUpIsSingular) {
-  const model m = load_model(KINEVO_EXAMPLES "/slider_crank_lockup.toml");
+  const model m = load_model(KINEVO_EXAMPLES + "/slider_crank_lockup.toml");
   kinematic_analysis_options o;
   o.t_end = pi / 2.0;
   o.dt = pi / 40.0;  // t = pi/4 is the tenth step
@@ -209,7 +209,7 @@ TEST(KinematicAnalysis, SliderCrankOnAGridThroughTheLockUpIsSingular) {
 }
 
 TEST(KinematicAnalysis, HaugFourBarFullCrankRevolution) {
-  const model m = load_model(KINEVO_EXAMPLES "/haug_fourbar.toml");
+  const model m = load_model(KINEVO_EXAMPLES + "/haug_fourbar.toml");
   kinematic_analysis_options o;
   o.t_end = 2.0 * pi;  // omega = 1: one crank revolution
   o.dt = 0.01;
@@ -252,7 +252,7 @@ TEST(KinematicAnalysis, HaugFourBarFullCrankRevolution) {
 
   model_options ko;
   ko.kinematic = true;
-  const model km = load_model(KINEVO_EXAMPLES "/haug_fourbar.toml", ko);
+  const model km = load_model(KINEVO_EXAMPLES + "/haug_fourbar.toml", ko);
   EXPECT_LT(max_difference_to_kinematic_mode(km, r, 7), 1e-9);
 }
 
@@ -284,7 +284,7 @@ TEST(KinematicAnalysis, DrivenChains) {
 }
 
 TEST(KinematicAnalysis, ReportsJsonAndCsv) {
-  const model m = load_model(KINEVO_EXAMPLES "/slider_crank_lockup.toml");
+  const model m = load_model(KINEVO_EXAMPLES + "/slider_crank_lockup.toml");
   kinematic_analysis_options o;
   o.t_end = 1.0;
   o.dt = 0.1;
@@ -328,7 +328,7 @@ TEST(KinematicAnalysis, ReportsJsonAndCsv) {
 
 TEST(KinematicAnalysis, RefusesModelsThatAreNotKinematicallyDetermined) {
   // Nine coordinates, eight constraints: the crank has no driver.
-  const model m = load_model(KINEVO_EXAMPLES "/slider_crank.toml");
+  const model m = load_model(KINEVO_EXAMPLES + "/slider_crank.toml");
   try {
     analyse_kinematics(m, {});
     FAIL() << "expected an input_error";
@@ -498,7 +498,7 @@ TEST(KinematicAnalysis, LaterStartUsesTheInitialPositionsAsEstimate) {
 }
 
 TEST(KinematicAnalysis, StopsWhenInterrupted) {
-  const model m = load_model(KINEVO_EXAMPLES "/haug_fourbar.toml");
+  const model m = load_model(KINEVO_EXAMPLES + "/haug_fourbar.toml");
   std::atomic<bool> flag{true};
   kinematic_analysis_options o;
   o.interrupt = &flag;
