@@ -191,7 +191,7 @@ TEST(Cec2006KinevoScript, WritesOneRowPerRunWithErrorsFromTheHeader) {
       << "\n# best-known x* = [0.82287565553229529, 0.91143782776614765]\n"
       << problem;
   std::ofstream(dir / "plain.toml") << problem;
-  const std::string script = std::string(KINEVO_SOURCE_DIR) + "/bench/cec2006_kinevo.sh";
+  const std::string script = kinevo::test_paths::source_dir() + "/bench/cec2006_kinevo.sh";
   const auto r =
       run_command("bash " + script + " --label kinevo-test --kinevo " + KINEVO_BINARY + " --dir " +
                   dir.string() + " --problems bm,plain --seeds 2" + " --budgets 2000,4000 --out " +
@@ -234,7 +234,7 @@ TEST(Cec2006KinevoScript, WritesOneRowPerRunWithErrorsFromTheHeader) {
 
 TEST(Cec2006KinevoScript, AFailedRunIsAnInfeasibleRowAndExitStatusOne) {
   if (run_command("command -v jq >/dev/null 2>&1").status != 0) GTEST_SKIP() << "jq not installed";
-  const std::string script = std::string(KINEVO_SOURCE_DIR) + "/bench/cec2006_kinevo.sh";
+  const std::string script = kinevo::test_paths::source_dir() + "/bench/cec2006_kinevo.sh";
   const auto r =
       run_command("bash " + script + " --label bad --kinevo " + KINEVO_BINARY + " --dir " +
                   KINEVO_EXAMPLES + " --problems problem_constrained --seeds 1" +
@@ -245,7 +245,7 @@ TEST(Cec2006KinevoScript, AFailedRunIsAnInfeasibleRowAndExitStatusOne) {
 }
 
 TEST(Cec2006KinevoScript, RejectsAMissingLabelOrProblemFile) {
-  const std::string script = std::string(KINEVO_SOURCE_DIR) + "/bench/cec2006_kinevo.sh";
+  const std::string script = kinevo::test_paths::source_dir() + "/bench/cec2006_kinevo.sh";
   EXPECT_EQ(
       run_command("bash " + script + " --kinevo " + KINEVO_BINARY + " >/dev/null 2>&1").status, 2);
   EXPECT_EQ(run_command("bash " + script + " --label x --kinevo " + KINEVO_BINARY + " --dir " +
