@@ -136,6 +136,7 @@ int run_rssr(rssr_args& a) {
   const auto r = syn::synthesize_rssr(t, a.options);
   progress.finish();
   print(r, a, save_all(r, a));
+  for (const auto& w : r.warnings) fmt::print(stderr, "kinevo: synth rssr: warning: {}\n", w);
   return exit_ok;
 }
 

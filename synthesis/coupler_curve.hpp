@@ -35,6 +35,17 @@ struct path_position {
 // and d = |A O4| (law of cosines in triangle A B O4). No value where the loop does not close.
 std::optional<path_position> path_position_at(const path_linkage& l, double theta2, int branch);
 
+// Derivatives of the coupler point C (in the plane) with respect to the design, in closed form
+// (the chain rule through path_position_at: theta3 = gamma + branch beta, gamma the direction of
+// A -> O4, cos beta = (r3^2 + d^2 - r4^2) / (2 r3 d), d beta = -d cos beta / sin beta). Columns:
+// r1, r2, r3, r4, rcx, rcy, x0, y0, theta0, theta2. No value where the loop does not close or
+// is folded (sin beta = 0: the coupler and the output link in line, where the derivatives are
+// infinite). Near a fold they grow as 1 / sqrt(distance to it), which forward differences
+// cannot follow (the published case 4's optimum is 4e-5 from one).
+using path_coupler_jacobian = Eigen::Matrix<double, 2, 10>;
+std::optional<path_coupler_jacobian> path_coupler_derivatives(const path_linkage& l, double theta2,
+                                                              int branch);
+
 // Transmission angle mu in [0, pi] between coupler and output link at theta2:
 // cos mu = (r3^2 + r4^2 - d^2) / (2 r3 r4); NaN where the loop does not close.
 double path_transmission_angle(const path_linkage& l, double theta2);

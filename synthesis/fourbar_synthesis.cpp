@@ -62,6 +62,16 @@ crank_constrained_options fourbar_synthesis_options::crank_requirements() const 
 
 namespace {
 
+// One link's crank conditions in words, the source's equation numbers in brackets.
+std::string crank_line(const char* link, char symbol, int equation, const crank_test& t,
+                       bool turns) {
+  return fmt::format("{} link: {}: crank conditions {}1 = {:.6g} ({}a), {}2 = {:.6g} ({}b) {}{}\n",
+                     link, t.crank ? "a crank (turns fully)" : "a rocker (does not turn fully)",
+                     symbol, t.f1, equation, symbol, t.f2, equation,
+                     t.crank ? "hold" : "do not hold",
+                     t.crank ? (turns ? "; full turn checked" : "; FULL TURN FAILS") : "");
+}
+
 // Stage 1: k by the method the options ask for.
 void fit_k(const function_table& t, const fourbar_synthesis_options& o,
            fourbar_synthesis_result& r) {
@@ -251,12 +261,8 @@ std::string fourbar_synthesis_result::full_report() const {
   } else {
     fmt::format_to(out, "links: none ({})\n", link_problem);
   }
-  fmt::format_to(out, "input:  {} (f1 = {:.6g}, f2 = {:.6g}{})\n", input.crank ? "crank" : "rocker",
-                 input.f1, input.f2,
-                 input.crank ? (input_turns ? "; full turn checked" : "; FULL TURN FAILS") : "");
-  fmt::format_to(out, "output: {} (g1 = {:.6g}, g2 = {:.6g}{})\n",
-                 output.crank ? "crank" : "rocker", output.f1, output.f2,
-                 output.crank ? (output_turns ? "; full turn checked" : "; FULL TURN FAILS") : "");
+  fmt::format_to(out, "{}", crank_line("input", 'f', 18, input, input_turns));
+  fmt::format_to(out, "{}", crank_line("output", 'g', 19, output, output_turns));
   s += conditions.text();
   if (!input_dead_points_deg.empty()) {
     fmt::format_to(out, "input dead points: {:.4f} deg\n", fmt::join(input_dead_points_deg, ", "));

@@ -119,29 +119,39 @@ const char* verdict(bool required, bool holds) {
 }  // namespace
 
 std::string link_type_conditions::text() const {
+  // Conditions are named in words a designer reads, the source's equation number in brackets.
   std::string s;
   auto out = std::back_inserter(s);
-  fmt::format_to(out, "output {}: (19b) factors at phi = 0: {:.6g}, at pi: {:.6g}{}\n",
-                 output_rocker ? "rocker" : "turns fully", output_factor_zero, output_factor_pi,
+  fmt::format_to(out,
+                 "output link {}: output-crank condition, factors (19b) {:.6g} at phi = 0 and "
+                 "{:.6g} at phi = 180 deg ({}){}\n",
+                 output_rocker ? "oscillates (a rocker)" : "turns fully", output_factor_zero,
+                 output_factor_pi, output_rocker ? "one negative" : "both positive",
                  verdict(output_rocker_required, output_holds()));
   if (output_rocker) {
     const auto& e = output_extremes;
+    fmt::format_to(
+        out,
+        "output swings {:.4f} .. {:.4f} deg; curvature phi'' = {:.6g} at the minimum "
+        "and {:.6g} at the maximum: {} (second-order conditions (27), corrected)\n",
+        e.min / degree, e.max / degree, e.curvature_min, e.curvature_max,
+        e.second_order_holds() ? "a true minimum and maximum" : "NOT a minimum and maximum");
     fmt::format_to(out,
-                   "output range {:.4f} .. {:.4f} deg; phi'' = {:.6g} at the minimum, {:.6g} at "
-                   "the maximum ({}); (27a) = {:.6g}, (27b) = {:.6g} as printed ({})\n",
-                   e.min / degree, e.max / degree, e.curvature_min, e.curvature_max,
-                   e.second_order_holds() ? "second-order conditions hold" : "NOT min/max",
+                   "  the source's printed second-order conditions (27a) = {:.6g}, (27b) = {:.6g} "
+                   "{} (misprinted, not used: docs/synthesis.md)\n",
                    e.printed_27a, e.printed_27b, e.printed_holds() ? "hold" : "do not hold");
   }
   if (coupler.real) {
     fmt::format_to(out,
-                   "coupler {} relative to the frame: (32a) = {:.6g}, (32b) = {:.6g}, (37a) = "
-                   "{:.6g}, (37b) = {:.6g} (fixed forms){}\n",
+                   "coupler {} relative to the frame: coupler-crank conditions (32a) = {:.6g}, "
+                   "(32b) = {:.6g}, the same through the output (37a) = {:.6g}, (37b) = {:.6g} "
+                   "({}; corrected forms){}\n",
                    coupler.turns() ? "turns fully" : "oscillates", coupler.c32a, coupler.c32b,
                    coupler.c37a, coupler.c37b,
+                   coupler.turns() ? "all positive" : "not all positive",
                    verdict(coupler_required != "none", coupler_holds()));
   } else {
-    fmt::format_to(out, "coupler: no real coupler{}\n",
+    fmt::format_to(out, "coupler: no real coupler length for these k{}\n",
                    verdict(coupler_required != "none", coupler_holds()));
   }
   return s;

@@ -130,16 +130,16 @@ bool path_residuals(const path_problem& p, const path_design& d, Eigen::VectorXd
 // condition when the error falls away from it.
 Eigen::VectorXd path_step(const path_problem& p, const Eigen::MatrixXd& jac,
                           const Eigen::VectorXd& r, const Eigen::VectorXd& v, double lambda,
-                          const Eigen::VectorXd& scale) {
+                          const Eigen::VectorXd& scale, bool pin_active) {
   const Eigen::Index m = jac.rows(), n = jac.cols();
   // Conditions a step would cross are added as rows holding them a hair inside (margin
   // 1e-10 of the links, so that rounding never tips the step out), then the step is solved again.
-  // Conditions already (near) active at v start as rows: leaving one by a step of the linear
-  // model rarely lowers the error on these large-residual problems (the published case 4's
-  // optimum lies on two of them).
+  // With `pin_active`, conditions already (near) active at v start as rows (the step slides
+  // along them); without, the step may leave them (the caller tries both: the published case
+  // 4's optimum lies on Grashof's condition but off the crank condition next to it).
   const double inside = 1e-10 * (1.0 + v.head(4).maxCoeff());
-  std::vector<Eigen::VectorXd> rows =
-      path_condition_rows(p, v, 1e-9 * (1.0 + v.head(4).maxCoeff()));
+  std::vector<Eigen::VectorXd> rows;
+  if (pin_active) rows = path_condition_rows(p, v, 1e-9 * (1.0 + v.head(4).maxCoeff()));
   std::vector<double> rhs;
   for (const auto& row : rows) rhs.push_back(inside - row.dot(v));
   std::vector<std::pair<double, double>> bounds(6, {p.link_bounds.lo, p.link_bounds.hi});
@@ -189,11 +189,38 @@ Eigen::VectorXd path_step(const path_problem& p, const Eigen::MatrixXd& jac,
   return dx;
 }
 
-// Forward differences (the residual is cheap; the steps are relative to each variable), or
-// backward where the forward step leaves the assembly (an optimum at a folded position, as the
-// published case 4 has); each residual counts as an evaluation. False when neither assembles.
+// The Jacobian of the residuals in closed form (path_coupler_derivatives), its columns mapped
+// to the packed variables: lengths and coupler point, the frame unless fixed, then the input
+// angles (one offset shared by every point with relative timing, one per point when free).
+// False where some point has no derivative (not assembled, or exactly folded).
+bool path_closed_form_jacobian(const path_problem& p, const path_design& d, Eigen::MatrixXd& jac) {
+  jac.setZero();
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const auto ji = path_coupler_derivatives(d.linkage, d.input[i], d.branch);
+    if (!ji) return false;
+    const auto row = 2 * static_cast<Eigen::Index>(i);
+    jac.block(row, 0, 2, 6) = ji->leftCols(6);
+    Eigen::Index k = 6;
+    if (!p.fixed_frame) {
+      jac.block(row, k, 2, 3) = ji->middleCols(6, 3);
+      k += 3;
+    }
+    if (p.timing == path_timing::relative) jac.block(row, k, 2, 1) = ji->col(9);
+    if (p.timing == path_timing::free) {
+      jac.block(row, k + static_cast<Eigen::Index>(i), 2, 1) = ji->col(9);
+    }
+  }
+  return true;
+}
+
+// The Jacobian in closed form, counted as the n evaluations a forward-difference Jacobian
+// would cost (so that the budget compares with the papers' evaluation counts). Where it has no
+// value (a point exactly at a fold), forward differences, or backward where the forward step
+// leaves the assembly; each residual counts as an evaluation. False when neither assembles.
 bool path_jacobian(const path_problem& p, const path_packing& pk, int branch, Eigen::VectorXd& v,
                    const Eigen::VectorXd& r, Eigen::MatrixXd& jac, long long& evaluations) {
+  evaluations += v.size();
+  if (path_closed_form_jacobian(p, pk.unpack(v, branch), jac)) return true;
   Eigen::VectorXd rt;
   for (Eigen::Index j = 0; j < v.size(); ++j) {
     bool ok = false;
@@ -203,15 +230,33 @@ bool path_jacobian(const path_problem& p, const path_packing& pk, int branch, Ei
       v(j) = saved + h;
       ok = path_residuals(p, pk.unpack(v, branch), rt);
       v(j) = saved;
-      ++evaluations;
       if (ok) {
         jac.col(j) = (rt - r) / h;
         break;
       }
+      ++evaluations;  // the failed forward step, beyond the n counted above
     }
     if (!ok) return false;
   }
   return true;
+}
+
+// A candidate point of the refinement: the step that led to it, the point, and when it is
+// usable (inside the bounds, assembled, feasible), its design, residuals and error.
+struct path_trial {
+  Eigen::VectorXd dx, v, r;
+  path_design design;
+  double f = 0.0;
+  bool ok = false;
+};
+
+bool try_path_point(const path_problem& p, const path_packing& pk, const Eigen::VectorXd& v,
+                    int branch, path_trial& t) {
+  t.design = pk.unpack(v, branch);
+  t.ok = pk.in_bounds(v) && path_residuals(p, t.design, t.r) &&
+         evaluate_path_design(p, t.design).feasible();
+  if (t.ok) t.f = t.r.squaredNorm();
+  return t.ok;
 }
 
 }  // namespace
@@ -234,7 +279,6 @@ path_refinement_result refine_path_design(const path_problem& p, const path_desi
   double f = r.squaredNorm();
   double lambda = -1.0;
   Eigen::MatrixXd jac(m, n);
-  Eigen::VectorXd rt;
   std::vector<double> history{f};
   out.stop = "iteration limit";
   for (int it = 0; it < o.max_iterations; ++it) {
@@ -249,30 +293,37 @@ path_refinement_result refine_path_design(const path_problem& p, const path_desi
     }
     const Eigen::VectorXd scale = jac.colwise().norm().transpose().cwiseMax(1e-12);
     if (lambda < 0.0) lambda = 1e-3;
+    const bool near_active =
+        !path_condition_rows(p, v, 1e-9 * (1.0 + v.head(4).maxCoeff())).empty();
     bool accepted = false;
     while (!accepted && out.evaluations < o.max_evaluations && lambda < 1e16) {
-      const Eigen::VectorXd dx = path_step(p, jac, r, v, lambda, scale);
-      const Eigen::VectorXd w = pk.project(v + dx);
-      ++out.evaluations;
-      path_design trial = pk.unpack(w, start.branch);
-      if (pk.in_bounds(w) && path_residuals(p, trial, rt) && rt.squaredNorm() < f &&
-          evaluate_path_design(p, trial).feasible()) {
-        const double decrease = (f - rt.squaredNorm()) / std::max(f, 1e-300);
-        v = w, r = rt, f = rt.squaredNorm();
-        out.design = trial;
+      // The step along the (near) active conditions, and the one free to leave them: the
+      // better of the two that stays feasible and lowers the error.
+      path_trial best;
+      for (const bool pin : {true, false}) {
+        if (!pin && !near_active) break;
+        if (out.evaluations >= o.max_evaluations) break;
+        path_trial t;
+        t.dx = path_step(p, jac, r, v, lambda, scale, pin);
+        t.v = pk.project(v + t.dx);
+        ++out.evaluations;
+        if (try_path_point(p, pk, t.v, start.branch, t) && (!best.ok || t.f < best.f)) {
+          best = std::move(t);
+        }
+      }
+      if (best.ok && best.f < f) {
+        const double decrease = (f - best.f) / std::max(f, 1e-300);
+        v = best.v, r = best.r, f = best.f;
+        out.design = best.design;
         // Extrapolate along an accepted step while the error keeps falling: Gauss-Newton
         // steps shrink on large-residual valleys (the published case 4 runs into its bounds).
         for (double factor = 2.0; out.evaluations < o.max_evaluations; factor *= 2.0) {
-          const Eigen::VectorXd further = pk.project(v + (factor - 1.0) * dx);
-          path_design more = pk.unpack(further, start.branch);
+          path_trial more;
+          more.v = pk.project(v + (factor - 1.0) * best.dx);
           ++out.evaluations;
-          Eigen::VectorXd rm;
-          if (!(pk.in_bounds(further) && path_residuals(p, more, rm) && rm.squaredNorm() < f &&
-                evaluate_path_design(p, more).feasible())) {
-            break;
-          }
-          v = further, r = rm, f = rm.squaredNorm();
-          out.design = more;
+          if (!try_path_point(p, pk, more.v, start.branch, more) || !(more.f < f)) break;
+          v = more.v, r = more.r, f = more.f;
+          out.design = more.design;
         }
         out.improved = true;
         ++out.iterations;

@@ -187,13 +187,25 @@ void describe_path_result(path_synthesis_result& r) {
   if (!e.feasible()) {
     r.status = "infeasible";
     std::vector<std::string> failed;
-    if (e.link_type_violation > 0.0)
-      failed.push_back("the link type (" + to_string(p.link_type) + ")");
-    if (e.motion_violation > 0.0) failed.push_back("assembly between the points (branch defect)");
-    if (e.order_violation > 0.0) failed.push_back("the order of the inputs (order defect)");
+    if (e.link_type_violation > 0.0) {
+      failed.push_back(p.link_type == path_link_type::grashof
+                           ? "the link type: Grashof's condition, shortest + longest link at most "
+                             "the other two (s + l <= p + q)"
+                           : "the link type: a crank driving a rocker, Grashof's condition with "
+                             "the input the shortest link (crank condition (18))");
+    }
+    if (e.motion_violation > 0.0) {
+      failed.push_back("assembly between the points: the loop opens on the way (branch defect)");
+    }
+    if (e.order_violation > 0.0) {
+      failed.push_back(
+          "the order of the points: the inputs go back or sweep more than a turn "
+          "(order defect)");
+    }
     if (e.transmission_violation > 0.0) failed.push_back("the minimum transmission angle");
+    if (e.frame_violation > 0.0) failed.push_back("the frame bounds (input pivot outside them)");
     r.status_message = fmt::format("no design found meets {}; the least-violating one is shown",
-                                   fmt::join(failed, ", "));
+                                   fmt::join(failed, "; "));
   }
   const double deg = 180.0 / std::numbers::pi;
   r.warnings = buildability_warnings(

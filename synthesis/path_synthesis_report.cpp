@@ -63,11 +63,11 @@ std::string path_synthesis_result::full_report() const {
                  !order_defect && !branch_defect ? "yes" : "no", path_yes_no(order_defect, "order"),
                  path_yes_no(branch_defect, "branch"));
   fmt::format_to(out,
-                 "objective (sum of squared distances) {:.6e}; rms error {:.6e}, largest {:.6e}\n",
+                 "objective (sum of squared distances) {:.10e}; rms error {:.6e}, largest {:.6e}\n",
                  evaluation.objective, path_rms(evaluation.errors), path_max(evaluation.errors));
   if (best_published_objective) {
     fmt::format_to(
-        out, "best published objective {:.6e}: {}\n", *best_published_objective,
+        out, "best published objective {:.10e}: {}\n", *best_published_objective,
         evaluation.objective <= *best_published_objective ? "matched or beaten" : "not reached");
   }
   fmt::format_to(out,

@@ -1,5 +1,6 @@
 #include "kinevo/synthesis/rssr.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -72,6 +73,17 @@ std::vector<double> rssr_errors(const rssr_k& k, double alpha4, const std::vecto
   for (std::size_t i = 0; i < psi.size(); ++i)
     e.push_back(phi[i] - rssr_output(k, alpha4, psi[i], phi[i]));
   return e;
+}
+
+double rssr_transmission_angle(const rssr_k& k, const rssr_dimensions& d, double psi, double phi) {
+  const double ca = std::cos(d.alpha4);
+  const double cphi = std::cos(phi), sphi = std::sin(phi), cpsi = std::cos(psi),
+               spsi = std::sin(psi);
+  const double de_dphi = -k(0) * sphi + k(1) * cphi + k(4) * (cphi * cpsi - sphi * spsi * ca) -
+                         sphi * cpsi - ca * spsi * cphi;
+  const double s = std::abs(d.a3 * std::cos(d.phi0) * de_dphi) / d.a2;
+  if (!std::isfinite(s)) return std::numeric_limits<double>::quiet_NaN();
+  return std::asin(std::min(1.0, s));
 }
 
 rssr_dimensions rssr_dimensions_from_k(const rssr_k& k, double alpha4, double a4) {

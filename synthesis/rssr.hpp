@@ -4,8 +4,8 @@
 //     + k5 (sin phi cos psi + cos phi sin psi cos alpha4) + k6
 //     = -cos phi cos psi + cos alpha4 sin psi sin phi,
 // linear in k1..k6. The printed eq. (11) has "- cos phi sin psi cos alpha4" in the k5 term; an
-// RSSR with the source document's dimensions reproduces the sign used here (both agree at alpha4 = 90 deg,
-// the source document's example).
+// RSSR with the source document's dimensions reproduces the sign used here (both agree at alpha4 =
+// 90 deg, the source document's example).
 #pragma once
 
 #include <Eigen/Core>
@@ -38,13 +38,14 @@ double rssr_output(const rssr_k& k, double alpha4, double psi, double near);
 std::vector<double> rssr_sweep(const rssr_k& k, double alpha4, double lo, double hi, double start,
                                int samples = 181);
 
-// Structural errors prescribed - generated (radians), as the source document's Table 2 (NaN: no assembly).
+// Structural errors prescribed - generated (radians), as the source document's Table 2 (NaN: no
+// assembly).
 std::vector<double> rssr_errors(const rssr_k& k, double alpha4, const std::vector<double>& psi,
                                 const std::vector<double>& phi);
 
 // Dimensions from k for a given alpha4 and axis distance a4 (eq. (12), inverted). Signs follow
-// the source document's printed solution: a1 output link, a2 coupler, a3 input link, the offsets of the
-// output and input joints along their axes, and phi0 the zero of the output dial.
+// the source document's printed solution: a1 output link, a2 coupler, a3 input link, the offsets of
+// the output and input joints along their axes, and phi0 the zero of the output dial.
 struct rssr_dimensions {
   double a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 1.0;
   double alpha4 = 0.0;
@@ -52,6 +53,15 @@ struct rssr_dimensions {
   double phi0 = 0.0;
 };
 // Throws std::domain_error when k defines no real linkage (imaginary coupler, sin alpha4 = 0, ...).
+// Transmission angle mu of the RSSR at (psi, phi), radians in [0, pi/2]: the planar definition
+// carried over to space (Balli and Chand, "Transmission angle in mechanisms", Mechanism and
+// Machine Theory 37, 2002): sin mu = |cosine of the angle between the coupler and the velocity
+// of the output's spherical joint|, the share of the coupler force that turns the output. With
+// F(psi, phi) = |P(psi) - Q(phi)|^2 - a2^2 = -2 a1 a3 cos(phi0) E(psi, phi), E the left minus
+// the right side of eq. (11), dF/dphi = -2 (P - Q) . dQ/dphi gives
+// sin mu = |a3 cos(phi0) dE/dphi| / a2. NaN when the dimensions are not real.
+double rssr_transmission_angle(const rssr_k& k, const rssr_dimensions& d, double psi, double phi);
+
 rssr_dimensions rssr_dimensions_from_k(const rssr_k& k, double alpha4, double a4 = 1.0);
 rssr_k rssr_k_from_dimensions(const rssr_dimensions& d);
 

@@ -3,14 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <stdexcept>
 
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"
 #include "kinevo/io/svg_plot.hpp"
+#include "kinevo/synthesis/buildability.hpp"
 #include "kinevo/synthesis/fourbar_synthesis.hpp"
 #include "kinevo/synthesis/output_folder.hpp"
 #include "kinevo/synthesis/report_format.hpp"
@@ -40,6 +43,39 @@ double rms_deg(const std::vector<double>& errors) {
   double sum = 0.0;
   for (const double e : errors) sum += e * e;
   return std::sqrt(sum / static_cast<double>(errors.size())) / degree;
+}
+
+// Transmission angle over the table's input range (the generated circuit followed from the
+// lowest input, as rssr_sweep), link ratio and the buildability warnings.
+void assess_rssr_buildability(rssr_synthesis_result& r) {
+  if (!r.dimensions) return;
+  const rssr_dimensions& d = *r.dimensions;
+  const auto [lo, hi] = std::minmax_element(r.psi.begin(), r.psi.end());
+  const auto first = static_cast<std::size_t>(lo - r.psi.begin());
+  const int samples = 181;
+  const auto sweep = rssr_sweep(r.fit.k, d.alpha4, *lo, *hi, r.phi[first], samples);
+  double mu_min = std::numeric_limits<double>::infinity(), mu_max = 0.0;
+  for (int i = 0; i < samples; ++i) {
+    const double psi = *lo + (*hi - *lo) * i / (samples - 1);
+    const double mu = rssr_transmission_angle(r.fit.k, d, psi, sweep[static_cast<std::size_t>(i)]);
+    if (!std::isfinite(mu)) {
+      mu_min = mu_max = std::numeric_limits<double>::quiet_NaN();
+      break;
+    }
+    mu_min = std::min(mu_min, mu);
+    mu_max = std::max(mu_max, mu);
+  }
+  r.transmission_min_deg = mu_min / degree;
+  r.transmission_max_deg = mu_max / degree;
+  const std::array<double, 4> lengths{std::abs(d.a1), std::abs(d.a2), std::abs(d.a3),
+                                      std::abs(d.a4)};
+  const auto [shortest, longest] = std::minmax_element(lengths.begin(), lengths.end());
+  r.link_ratio = *shortest > 0.0 ? *longest / *shortest : std::numeric_limits<double>::infinity();
+  r.warnings = buildability_warnings(
+      r.transmission_min_deg, r.transmission_max_deg, r.link_ratio,
+      "the RSSR synthesis has no transmission-angle constraint: try another --alpha4, or a table "
+      "that keeps the output away from its dead point",
+      "--a4 scales every length alike; try another --alpha4 or table");
 }
 
 }  // namespace
@@ -73,6 +109,7 @@ rssr_synthesis_result synthesize_rssr(const function_table& t, const rssr_synthe
     r.dimension_problem = e.what();
   }
   r.rms_error_deg = rms_deg(r.errors);
+  assess_rssr_buildability(r);
   return r;
 }
 
@@ -115,10 +152,22 @@ std::string rssr_synthesis_result::full_report() const {
   }
   fmt::format_to(out, "rms error {:.8f} deg, equation residual {:.3e}\n", rms_error_deg,
                  fit.residual_norm);
+  if (dimensions) {
+    fmt::format_to(out,
+                   "transmission angle {:.2f} .. {:.2f} deg over the table's range (90 deg less "
+                   "the angle between the coupler and the output joint's velocity); link ratio "
+                   "{:.3g}:1\n",
+                   transmission_min_deg, transmission_max_deg, link_ratio);
+  }
   fmt::format_to(out, "{:>6} {:>10} {:>10} {:>14}\n", "line", "psi", "phi", "error_deg");
   for (std::size_t i = 0; i < psi.size(); ++i) {
     fmt::format_to(out, "{:>6} {:>10.4f} {:>10.4f} {:>14.8f}\n", lines[i], psi[i] / degree,
                    phi[i] / degree, errors[i] / degree);
+  }
+  for (const auto& w : warnings) fmt::format_to(out, "warning: {}\n", w);
+  if (dimensions && warnings.empty()) {
+    fmt::format_to(out,
+                   "buildable: transmission angle and link ratio within the documented rules\n");
   }
   return s;
 }
@@ -155,6 +204,10 @@ nlohmann::json rssr_synthesis_result::to_json() const {
     j["dimensions"] = nullptr;
     j["dimension_problem"] = dimension_problem;
   }
+  j["transmission_deg"] = {{"min", json_number(transmission_min_deg)},
+                           {"max", json_number(transmission_max_deg)}};
+  j["link_ratio"] = json_number(link_ratio);
+  j["warnings"] = warnings;
   j["seconds"] = seconds;
   return j;
 }

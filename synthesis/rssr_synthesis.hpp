@@ -51,6 +51,13 @@ struct rssr_synthesis_result {
   double rms_error_deg = 0.0;
   std::optional<rssr_dimensions> dimensions;
   std::string dimension_problem;  // why there are none
+  // Buildability (buildability.hpp): the transmission angle over the table's input range on
+  // the generated circuit (degrees, in [0, 90]; NaN where it does not assemble), the longest
+  // over the shortest of the output link, coupler, input link and axis distance, and the
+  // warnings when a documented rule fails.
+  double transmission_min_deg = 0.0, transmission_max_deg = 0.0;
+  double link_ratio = 0.0;
+  std::vector<std::string> warnings;
 
   std::string brief_report() const;
   std::string full_report() const;  // the summary `kinevo synth rssr` prints

@@ -142,7 +142,7 @@ def main():
     for key, case in CASES.items():
         for name, x in case["designs"].items():
             out, grashof, crank, ordered = evaluate(case, x)
-            branches = "; ".join(f"{b}: {v:.6e}{'' if ok else ' (does not assemble)'}"
+            branches = "; ".join(f"{b}: {v:.10e}{'' if ok else ' (does not assemble)'}"
                                  for b, (v, ok) in out.items())
             needs = "crank-rocker" if case["crank"] else "Grashof"
             holds = crank if case["crank"] else grashof

@@ -40,8 +40,8 @@ def main():
             if line.startswith("# evaluations ="):
                 budget = int(line.split("=")[1])
         reached = sum(o <= published for o in objectives)
-        print(f"| {case.stem} | {published:.6e} | {statistics.median(objectives):.6e} | "
-              f"{min(objectives):.6e} | {max(objectives):.6e} | {feasible}/{seeds} | "
+        print(f"| {case.stem} | {published:.10e} | {statistics.median(objectives):.10e} | "
+              f"{min(objectives):.10e} | {max(objectives):.10e} | {feasible}/{seeds} | "
               f"{reached}/{seeds} | {max(evaluations)} ({budget}) | "
               f"{statistics.median(walls):.2f} |")
 

@@ -97,3 +97,35 @@ TEST(Rssr, GeneralAlphaRecoversDimensions) {
   EXPECT_LT((k_back - fit.k).norm(), 1e-9);
   for (const double e : ks::rssr_errors(fit.k, d.alpha4, psi, phi)) EXPECT_NEAR(e, 0.0, 1e-8);
 }
+
+// The transmission angle from eq. (11) (rssr_transmission_angle) against the geometry of the
+// test above: sin mu = |(P - Q) . dP/dphi| / (|a1| a2), P the output link's tip, Q the input
+// link's, at the output eq. (11) generates (which the geometry checks: |P - Q| = a2).
+TEST(Rssr, TransmissionAngleAgainstGeometry) {
+  ks::rssr_dimensions d;
+  d.a1 = 0.9, d.a2 = 2.4, d.a3 = 0.7, d.a4 = 1.0;
+  d.alpha4 = 60 * deg;
+  d.output_offset = -0.8, d.input_offset = -1.9, d.phi0 = -15 * deg;
+  const ks::rssr_k k = ks::rssr_k_from_dimensions(d);
+  const double sa = std::sin(d.alpha4), ca = std::cos(d.alpha4);
+  double near = 0.0;
+  int checked = 0;
+  for (int i = 0; i < 72; ++i) {
+    const double psi = i * 5.0 * deg;
+    const double phi = ks::rssr_output(k, d.alpha4, psi, near);
+    if (!std::isfinite(phi)) continue;
+    near = phi;
+    const double f = d.phi0 - phi;
+    const Eigen::Vector3d p(-d.a1 * std::cos(f), -d.a1 * std::sin(f), -d.output_offset);
+    const Eigen::Vector3d dp(-d.a1 * std::sin(f), d.a1 * std::cos(f), 0.0);  // dP/dphi
+    const Eigen::Vector3d q(d.a4 - d.a3 * std::cos(psi),
+                            -d.a3 * std::sin(psi) * ca - d.input_offset * sa,
+                            -d.a3 * std::sin(psi) * sa + d.input_offset * ca);
+    ASSERT_NEAR((p - q).norm(), d.a2, 1e-9) << "psi " << psi / deg;
+    const double geometric = std::asin(std::abs((p - q).dot(dp)) / (std::abs(d.a1) * d.a2));
+    EXPECT_NEAR(ks::rssr_transmission_angle(k, d, psi, phi), geometric, 1e-9)
+        << "psi " << psi / deg;
+    ++checked;
+  }
+  EXPECT_GT(checked, 20);
+}

@@ -228,7 +228,8 @@ TEST(SynthesisContract, RssrReportKeys) {
   const auto r = ks::synthesize_rssr(t, {});
   const std::set<std::string> golden = {
       "table",         "points",     "alpha4_deg",    "method",     "k",
-      "residual_norm", "errors_deg", "rms_error_deg", "dimensions", "seconds"};
+      "residual_norm", "errors_deg", "rms_error_deg", "dimensions", "transmission_deg",
+      "link_ratio",    "warnings",   "seconds"};
   EXPECT_EQ(keys(r.to_json()), golden);
   EXPECT_EQ(keys(r.to_json()["dimensions"]),
             (std::set<std::string>{"a1_output", "a2_coupler", "a3_input", "a4_axis_distance",
@@ -279,6 +280,26 @@ TEST(SynthesisContract, BuildabilityWarnings) {
   EXPECT_TRUE(buildable.warnings.empty());
   EXPECT_GE(std::min(buildable.transmission_min_deg, 180.0 - buildable.transmission_max_deg),
             30.0 - 1e-9);
+  // Conditions in words, the equation number in brackets.
+  const std::string report = posed.full_report();
+  EXPECT_NE(report.find("input link: a crank (turns fully): crank conditions f1 = "),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("(18a)"), std::string::npos);
+  EXPECT_NE(report.find("coupler turns fully relative to the frame: coupler-crank conditions"),
+            std::string::npos)
+      << report;
+
+  // The source's RSSR (19 points, alpha4 = 90 deg): its output nears a dead point at the end of
+  // the table (psi = 90 deg), where the transmission angle falls to about 1.3 deg: flagged.
+  const auto rt = ks::read_function_table(data("rssr_19.csv"), false, 6, "test");
+  const auto rssr = ks::synthesize_rssr(rt, {});
+  EXPECT_LT(rssr.transmission_min_deg, 5.0);
+  EXPECT_GT(rssr.transmission_max_deg, 30.0);
+  EXPECT_LT(rssr.link_ratio, 10.0);
+  ASSERT_EQ(rssr.warnings.size(), 1u);
+  EXPECT_NE(rssr.warnings[0].find("transmission angle"), std::string::npos);
+  EXPECT_EQ(rssr.to_json()["warnings"].size(), 1u);
 
   const auto poses = ks::read_pose_table(data("dyad_17.csv"), false);
   ks::dyad_guidance_options o;
