@@ -80,7 +80,7 @@ system_data make_system(int m, int n, bool spd, unsigned seed) {
 
 // gigsp_solver's threaded path on `pool` (so that 1 thread can be timed: the solver itself is
 // serial below 2 threads).
-Eigen::VectorXd threaded_gigsp(const constrained_system& s, row_worker_pool& pool) {
+Eigen::VectorXd threaded_gigsp(const constrained_system& s, kinevo::core::thread_pool& pool) {
   return gigsp_dense_threaded(s, 1e-9, 1e-7, 1e-8, pool).acceleration;
 }
 
@@ -212,7 +212,7 @@ int main(int argc, char** argv) {
       "max abs(a_T{0} - a) | cores T1 / T{0} |\n",
       threads);
   fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  row_worker_pool pool1(1), pool(threads);
+  kinevo::core::thread_pool pool1(1), pool(threads);
   for (const auto& [m, n] : shapes) {
     for (bool spd : {false, true}) {
       const system_data d = make_system(m, n, spd, 2026u + static_cast<unsigned>(m));

@@ -1,7 +1,7 @@
 // kinevo optimize: the island-model GA on a built-in test function or a problem file. Binds the
 // options to optimization::optimize_options (the command line and the config file alike), calls
-// optimization::run_optimization, prints its report and writes its files. The numerical work
-// lives in optimization/ and ga/.
+// optimization::run_optimization, prints its report and notes and has it write its files. The
+// numerical work, the checks and the reports live in optimization/ and ga/.
 #include <fmt/format.h>
 
 #include <memory>
@@ -12,7 +12,6 @@
 #include "kinevo/cli/option_sources.hpp"
 #include "kinevo/io/interrupt.hpp"
 #include "kinevo/io/progress.hpp"
-#include "kinevo/io/svg_plot.hpp"
 #include "kinevo/optimization/run_driver.hpp"
 
 namespace kinevo::cli {
@@ -21,7 +20,8 @@ namespace {
 
 struct optimize_cli {
   optimization::optimize_options options;
-  std::string log, plot, table, config;
+  optimization::run_files files;
+  std::string config;
   bool json = false;
   bool quiet = false;
   bool print_hex = false;
@@ -51,12 +51,6 @@ optimization::optimization_run run_library(const optimize_cli& c) {
   }
 }
 
-void write_files(const optimize_cli& c, const optimization::optimization_run& run) {
-  if (!c.log.empty()) run.history_log().save(c.log);
-  if (!c.plot.empty()) io::save_line_chart(c.plot, run.best_per_generation(), run.chart_options());
-  if (!c.table.empty()) run.runs_table().save(c.table);
-}
-
 void print_results(const optimize_cli& c, const optimization::optimization_run& run) {
   if (c.print_hex) {
     fmt::print("{}", run.exact_report());  // the threads-versus-MPI tests (hidden option)
@@ -70,25 +64,19 @@ void print_results(const optimize_cli& c, const optimization::optimization_run& 
 int run_optimize(optimize_cli& c, CLI::App& sub) {
   if (!c.config.empty()) apply_config(sub, c.config, "optimize", c.origins);
   c.options.given = given_keys(sub);
-  c.options.record_history = !c.log.empty() || !c.plot.empty();
+  c.options.record_history = c.files.need_history();
   if (c.options.solver == optimization::method::sanlsu) {
     return run_sanlsu_method(c.options, {c.json, c.quiet}, c.origins);
   }
   auto run = run_library(c);
   if (!run.root) return run.interrupted() ? exit_interrupted : exit_ok;
-  write_files(c, run);
+  run.save_files(c.files);
   if (c.options.refine_sanlsu && !run.interrupted()) {
     return refine_and_print(c.options, std::move(run), {c.json, c.quiet}, c.origins);
   }
   print_results(c, run);
-  if (run.interrupted()) {
-    fmt::print(stderr, "kinevo optimize: {}\n", run.interruption_note());
-    return exit_interrupted;
-  }
-  if (run.infeasible()) {
-    fmt::print(stderr, "kinevo optimize: {}: {}\n", run.failed() ? "error" : "warning",
-               run.infeasibility_warning());
-  }
+  if (const auto note = run.outcome_note()) fmt::print(stderr, "kinevo optimize: {}\n", *note);
+  if (run.interrupted()) return exit_interrupted;
   return run.failed() ? exit_failure : exit_ok;
 }
 
@@ -271,9 +259,9 @@ void add_range_options(CLI::App& sub, optimization::range_settings& r) {
 }
 
 void add_output_options(CLI::App& sub, optimize_cli& c) {
-  sub.add_option("--log", c.log, "CSV log per generation and island");
-  sub.add_option("--plot", c.plot, "SVG chart of the best value per generation");
-  sub.add_option("--table", c.table, "CSV table of every (range) run's best");
+  sub.add_option("--log", c.files.log, "CSV log per generation and island");
+  sub.add_option("--plot", c.files.plot, "SVG chart of the best value per generation");
+  sub.add_option("--table", c.files.table, "CSV table of every (range) run's best");
   sub.add_option("--checkpoint", c.options.checkpoint, "Checkpoint file (whole state)");
   sub.add_option("--checkpoint-every", c.options.checkpoint_every,
                  "Generations between checkpoints");

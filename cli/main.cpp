@@ -14,6 +14,7 @@
 #include "kinevo/cli/did_you_mean.hpp"
 #include "kinevo/cli/json_contract.hpp"
 #include "kinevo/cli/version.hpp"
+#include "kinevo/core/resource_error.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/gauss/register_ga_solver.hpp"
 #include "kinevo/io/errors.hpp"
@@ -113,6 +114,10 @@ int main(int argc, char** argv) {
     return fail(cli::exit_bad_input, e.what());
   } catch (const io::option_error& e) {
     return fail(cli::exit_bad_input, e.what());
+  } catch (const core::resource_error& e) {
+    // A thread (or another system resource) the run cannot get: the run failed, the input is
+    // fine.
+    return fail(cli::exit_failure, fmt::format("error: {}", e.what()));
   } catch (const std::bad_alloc&) {
     // In kinevo's words, not "std::bad_alloc": the run asked for more memory than there is.
     return fail(cli::exit_failure,

@@ -9,26 +9,14 @@ namespace kinevo::cli {
 
 namespace {
 
-bool parse_refine(const std::string& text) {
-  if (text == "sanlsu") return true;
-  if (text == "none") return false;
-  throw std::invalid_argument("unknown refinement '" + text + "'; use sanlsu or none");
-}
-
 int print(const optimization::sanlsu_run& run, report_format f) {
   if (f.json) {
     fmt::print("{}\n", run.to_json().dump());
   } else if (!f.quiet) {
     fmt::print("{}", run.full_report());
   }
-  if (run.failed()) {
-    fmt::print(stderr, "kinevo optimize: {}\n", run.failure_message());
-    return exit_failure;
-  }
-  if (run.ga && run.ga->failed()) {
-    fmt::print(stderr, "kinevo optimize: error: {}\n", run.ga->infeasibility_warning());
-  }
-  return exit_ok;
+  if (const auto note = run.outcome_note()) fmt::print(stderr, "kinevo optimize: {}\n", *note);
+  return run.failed() ? exit_failure : exit_ok;
 }
 
 // Library errors as the user's input errors: options named as written, the rest as given.
@@ -50,7 +38,7 @@ void add_sanlsu_options(CLI::App& sub, optimization::optimize_options& o) {
                   "ga (island-model GA) or sanlsu (gradient projection from one start on a "
                   "problem file with equality constraints; docs/gradient-projection.md)")
       ->default_str("ga");
-  add_enum_option(sub, "--refine", o.refine_sanlsu, parse_refine,
+  add_enum_option(sub, "--refine", o.refine_sanlsu, optimization::parse_refine,
                   "sanlsu: after the GA, gradient projection from its best to the KKT point "
                   "(memetic); none (default)");
   optimization::gradient_projection_options& s = o.sanlsu;

@@ -15,12 +15,12 @@
 #include <thread>
 #include <tuple>
 
+#include "kinevo/core/thread_pool.hpp"
 #include "kinevo/ga/checkpoint_file.hpp"
 #include "kinevo/ga/island.hpp"
 #include "kinevo/ga/memory_budget.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/ga/random_stream.hpp"
-#include "kinevo/ga/worker_pool.hpp"
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"
@@ -169,7 +169,7 @@ struct island_model::impl {
   // stops; the others go on, so that the failure reported is the lowest island's whatever the
   // thread count or the distribution over ranks.
   std::vector<std::exception_ptr> island_errors;
-  std::unique_ptr<worker_pool> pool;
+  std::unique_ptr<core::thread_pool> pool;
   std::vector<std::vector<generation_record>> history;
 
   // State of the current (or last) run, enough to checkpoint it.
@@ -763,7 +763,10 @@ island_model::island_model(const ga_options& ga, const island_options& islands)
   m.local = c;
   const int hw = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   const int threads = std::min(m.local, islands.threads > 0 ? islands.threads : hw);
-  if (threads > 1) m.pool = std::make_unique<worker_pool>(threads);
+  if (threads > 1) {
+    m.pool = std::make_unique<core::thread_pool>(threads, "worker thread",
+                                                 "use fewer --threads or --islands");
+  }
 }
 
 island_model::~island_model() = default;

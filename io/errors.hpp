@@ -3,6 +3,8 @@
 //                  field when it knows them, and what() is the full user-facing message;
 //   option_error - an options struct's field out of its allowed range (validate()), also a
 //                  std::invalid_argument so that callers which knew it as such keep working.
+// Below io, core/resource_error.hpp has the third: resource_error, a system resource the run
+// cannot get (a thread that cannot be started; exit status 1).
 // Anything else escaping a loader is a defect (the fuzz harness in tests/fuzz/ checks this).
 #pragma once
 

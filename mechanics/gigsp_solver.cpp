@@ -14,7 +14,9 @@ acceleration_result gigsp_solver::solve(const constrained_system& s) {
   if (auto bad = refuse_non_finite(s, name())) return *bad;  // before the threaded path
   const bool sparse = options_.allow_sparse && sparse_gram::applicable(s);
   if (options_.threads > 1 && !sparse) {
-    if (!pool_) pool_ = std::make_unique<row_worker_pool>(options_.threads);
+    if (!pool_)
+      pool_ = std::make_unique<core::thread_pool>(options_.threads, "gigsp row worker thread",
+                                                  "use fewer --threads");
     return gigsp_dense_threaded(s, options_.rank_tolerance, options_.consistency_tolerance,
                                 options_.degenerate_tolerance, *pool_);
   }

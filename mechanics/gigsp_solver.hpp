@@ -27,7 +27,7 @@ class gigsp_solver final : public acceleration_solver {
  private:
   solver_options options_;
   sparse_gram sparse_;
-  std::unique_ptr<row_worker_pool> pool_;  // started at the first threaded solve, then kept
+  std::unique_ptr<core::thread_pool> pool_;  // started at the first threaded solve, then kept
 };
 
 }  // namespace kinevo::mechanics

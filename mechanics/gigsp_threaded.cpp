@@ -7,85 +7,9 @@
 #include <atomic>
 #include <cmath>
 #include <ctime>
-#include <exception>
-#include <stdexcept>
-#include <system_error>
 #include <utility>
 
 namespace kinevo::mechanics {
-
-row_worker_pool::row_worker_pool(int threads) {
-  try {
-    for (int t = 1; t < threads; ++t) workers_.emplace_back([this, t] { work(t); });
-  } catch (const std::system_error& e) {
-    // No destructor runs for a constructor that throws: join the workers started so far, or
-    // their joinable threads end the process.
-    const std::size_t started = workers_.size();
-    stop_workers();
-    throw std::runtime_error(fmt::format(
-        "gigsp: cannot start row worker thread {} of {} ({}): the system allows no more "
-        "threads; use fewer --threads",
-        started + 1, threads - 1, e.code().message()));
-  }
-}
-
-row_worker_pool::~row_worker_pool() {
-  stop_workers();
-}
-
-void row_worker_pool::stop_workers() {
-  {
-    std::lock_guard lock(mutex_);
-    stop_ = true;
-  }
-  start_.notify_all();
-  for (auto& w : workers_) w.join();
-  workers_.clear();
-}
-
-void row_worker_pool::run(const std::function<void(int)>& task) {
-  if (workers_.empty()) {
-    task(0);
-    return;
-  }
-  {
-    std::lock_guard lock(mutex_);
-    task_ = &task;
-    running_ = static_cast<int>(workers_.size());
-    ++generation_;
-  }
-  start_.notify_all();
-  // The workers hold a pointer to `task`: wait for them even when the caller's share throws.
-  std::exception_ptr failure;
-  try {
-    task(0);
-  } catch (...) {
-    failure = std::current_exception();
-  }
-  std::unique_lock lock(mutex_);
-  finished_.wait(lock, [this] { return running_ == 0; });
-  task_ = nullptr;
-  if (failure) std::rethrow_exception(failure);
-}
-
-void row_worker_pool::work(int t) {
-  unsigned long long seen = 0;
-  for (;;) {
-    const std::function<void(int)>* task = nullptr;
-    {
-      std::unique_lock lock(mutex_);
-      start_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_) return;
-      seen = generation_;
-      task = task_;
-    }
-    // The row process only throws std::bad_alloc; a worker cannot hand it back, so it ends
-    // the program rather than leave the caller waiting (noexcept below).
-    [&]() noexcept { (*task)(t); }();
-    std::lock_guard lock(mutex_);
-    if (--running_ == 0) finished_.notify_one();
-  }
-}
 
 namespace {
 
@@ -232,7 +156,7 @@ void work_share(sweep& s, int t, int threads) {
 gram_schmidt_rows orthonormalize_rows_threaded(const Eigen::MatrixXd& a_hat,
                                                const Eigen::VectorXd& b, double rank_tolerance,
                                                double consistency_tolerance,
-                                               double degenerate_tolerance, row_worker_pool& pool,
+                                               double degenerate_tolerance, core::thread_pool& pool,
                                                int block_rows, sweep_profile* profile) {
   const double cpu_start = profile ? thread_cpu_seconds() : 0.0;
   const int m = static_cast<int>(a_hat.rows());
@@ -263,12 +187,14 @@ gram_schmidt_rows orthonormalize_rows_threaded(const Eigen::MatrixXd& a_hat,
                            std::vector<double>(static_cast<std::size_t>(s.blocks), 0.0));
   }
 
-  const int threads = std::min(pool.threads(), s.blocks);
+  const int threads = std::min(pool.size(), s.blocks);
   if (threads <= 1) {
     if (s.blocks > 0) work_share(s, 0, 1);
   } else {
+    // The shares wait for each other's blocks: one that threw (only std::bad_alloc) would leave
+    // the others waiting for ever, so it ends the program instead (noexcept).
     pool.run([&](int t) {
-      if (t < threads) work_share(s, t, threads);
+      if (t < threads) [&]() noexcept { work_share(s, t, threads); }();
     });
   }
   if (s.deferred) {
@@ -323,10 +249,10 @@ gram_schmidt_rows orthonormalize_rows_threaded(const Eigen::MatrixXd& a_hat,
   return g;
 }
 
-bool threaded_cholesky(const Eigen::MatrixXd& m, row_worker_pool& pool, Eigen::MatrixXd& l,
+bool threaded_cholesky(const Eigen::MatrixXd& m, core::thread_pool& pool, Eigen::MatrixXd& l,
                        int block) {
   const int n = static_cast<int>(m.rows());
-  const int threads = pool.threads();
+  const int threads = pool.size();
   block = std::max(1, block);
   l = m;
   for (int k = 0; k < n; k += block) {
@@ -370,8 +296,8 @@ bool threaded_cholesky(const Eigen::MatrixXd& m, row_worker_pool& pool, Eigen::M
 
 Eigen::MatrixXd right_solve_lower_transpose_threaded(const Eigen::MatrixXd& l,
                                                      const Eigen::MatrixXd& a,
-                                                     row_worker_pool& pool) {
-  const int threads = pool.threads();
+                                                     core::thread_pool& pool) {
+  const int threads = pool.size();
   const auto solve = [&](const Eigen::MatrixXd& rows) -> Eigen::MatrixXd {
     return l.triangularView<Eigen::Lower>().solve(rows.transpose()).transpose();
   };
@@ -403,7 +329,7 @@ bool gigsp_diagnosis(const constrained_system& s, const gram_schmidt_rows& gs,
 
 acceleration_result gigsp_dense_threaded(const constrained_system& s, double rank_tolerance,
                                          double consistency_tolerance, double degenerate_tolerance,
-                                         row_worker_pool& pool) {
+                                         core::thread_pool& pool) {
   // L = diag(sqrt(m_ii)) on the diagonal fast path (a scaling, not worth threads).
   Eigen::MatrixXd l;
   Eigen::VectorXd sqrt_diag;

@@ -6,47 +6,18 @@
 // block's accepted rows from its own later blocks (two passes, block classical Gram-Schmidt
 // "twice is enough", as matrix products). The owner of the next block updates and factors it
 // first, so the serial in-block work overlaps the other threads' updates (look-ahead).
+// The threads are a core::thread_pool the solver keeps between solves.
 // Every block is written by one thread only and each thread works its blocks in a fixed order,
 // so the result does not depend on thread timing.
 #pragma once
 
 #include <Eigen/Core>
-#include <condition_variable>
-#include <functional>
-#include <mutex>
-#include <thread>
 #include <vector>
 
+#include "kinevo/core/thread_pool.hpp"
 #include "kinevo/mechanics/solver_support.hpp"
 
 namespace kinevo::mechanics {
-
-// A fixed set of worker threads kept by the solver between solves (creating threads per solve
-// would cost more than a small system's whole solve).
-class row_worker_pool {
- public:
-  // `threads` >= 1 counts the calling thread: threads - 1 workers are started.
-  explicit row_worker_pool(int threads);
-  ~row_worker_pool();
-  row_worker_pool(const row_worker_pool&) = delete;
-  row_worker_pool& operator=(const row_worker_pool&) = delete;
-
-  int threads() const { return static_cast<int>(workers_.size()) + 1; }
-  // Calls task(t) for t = 0 .. threads() - 1 (t = 0 on the calling thread) and returns when
-  // every call has returned. Not reentrant.
-  void run(const std::function<void(int)>& task);
-
- private:
-  void work(int t);
-  void stop_workers();  // wakes, stops and joins every worker
-  std::vector<std::thread> workers_;
-  std::mutex mutex_;
-  std::condition_variable start_, finished_;
-  const std::function<void(int)>* task_ = nullptr;
-  unsigned long long generation_ = 0;
-  int running_ = 0;
-  bool stop_ = false;
-};
 
 // The thread CPU seconds of each task of one threaded sweep: the benchmark replays the schedule
 // with them to model the time on idle cores (timings on a loaded machine measure its share).
@@ -66,7 +37,7 @@ struct sweep_profile {
 gram_schmidt_rows orthonormalize_rows_threaded(const Eigen::MatrixXd& a_hat,
                                                const Eigen::VectorXd& b, double rank_tolerance,
                                                double consistency_tolerance,
-                                               double degenerate_tolerance, row_worker_pool& pool,
+                                               double degenerate_tolerance, core::thread_pool& pool,
                                                int block_rows = 32,
                                                sweep_profile* profile = nullptr);
 
@@ -74,13 +45,13 @@ gram_schmidt_rows orthonormalize_rows_threaded(const Eigen::MatrixXd& a_hat,
 // diagonal block by Eigen's LLT, the panel under it (L21 = A21 L11^-T) and the trailing update
 // (A22 -= L21 L21^T) split over the pool by row blocks dealt cyclically. Returns false when M is
 // not positive definite.
-bool threaded_cholesky(const Eigen::MatrixXd& m, row_worker_pool& pool, Eigen::MatrixXd& l,
+bool threaded_cholesky(const Eigen::MatrixXd& m, core::thread_pool& pool, Eigen::MatrixXd& l,
                        int block = 64);
 
 // A L^-T for lower-triangular L, the rows of A split over the pool (each a triangular solve).
 Eigen::MatrixXd right_solve_lower_transpose_threaded(const Eigen::MatrixXd& l,
                                                      const Eigen::MatrixXd& a,
-                                                     row_worker_pool& pool);
+                                                     core::thread_pool& pool);
 
 // Sets rank, redundant and inconsistent rows of `r` from the row process; when rows are
 // inconsistent also the status and the message naming them, and returns true. Shared by the
@@ -93,6 +64,6 @@ bool gigsp_diagnosis(const constrained_system& s, const gram_schmidt_rows& gs,
 // threads > 1 calls it for systems without a sparse pattern.
 acceleration_result gigsp_dense_threaded(const constrained_system& s, double rank_tolerance,
                                          double consistency_tolerance, double degenerate_tolerance,
-                                         row_worker_pool& pool);
+                                         core::thread_pool& pool);
 
 }  // namespace kinevo::mechanics

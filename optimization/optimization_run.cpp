@@ -168,4 +168,16 @@ io::csv_writer optimization_run::runs_table() const {
   return t;
 }
 
+std::optional<std::string> optimization_run::outcome_note() const {
+  if (interrupted()) return interruption_note();
+  if (infeasible()) return (failed() ? "error: " : "warning: ") + infeasibility_warning();
+  return std::nullopt;
+}
+
+void optimization_run::save_files(const run_files& files) const {
+  if (!files.log.empty()) history_log().save(files.log);
+  if (!files.plot.empty()) io::save_line_chart(files.plot, best_per_generation(), chart_options());
+  if (!files.table.empty()) runs_table().save(files.table);
+}
+
 }  // namespace kinevo::optimization

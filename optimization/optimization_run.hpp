@@ -31,6 +31,15 @@ struct expression_report {
   bool allow_infeasible = false;  // an infeasible answer is then not a failure
 };
 
+// The files a run writes on request (empty: not written): the CSV log per generation and island
+// (key log), the SVG chart of the best value per generation (plot) and the CSV table of every
+// (range) run's best (table).
+struct run_files {
+  std::string log, plot, table;
+  // The log and the chart read the per-generation history (optimize_options::record_history).
+  bool need_history() const { return !log.empty() || !plot.empty(); }
+};
+
 struct optimization_run {
   std::string function;  // the test function's or the problem file's name
   int dim = 0;
@@ -66,6 +75,9 @@ struct optimization_run {
   std::string exact_report() const;
   // What an interrupt kept and how to continue (empty when not interrupted).
   std::string interruption_note() const;
+  // What the user must read on stderr after the report: the interruption note, else an
+  // infeasible answer as "error: ..." (failed()) or "warning: ..."; none otherwise.
+  std::optional<std::string> outcome_note() const;
 
   // Per generation and island of every run (needs the history recorded).
   io::csv_writer history_log() const;
@@ -74,6 +86,9 @@ struct optimization_run {
   io::chart_options chart_options() const;
   // Every run's evaluations, generations, best value, centre, radii and best point.
   io::csv_writer runs_table() const;
+  // Writes the files asked for, each atomically (io::output_error naming a path that cannot be
+  // written); the log and the chart need the history recorded.
+  void save_files(const run_files& files) const;
 };
 
 }  // namespace kinevo::optimization

@@ -41,6 +41,12 @@ method parse_method(const std::string& name) {
   throw std::invalid_argument("unknown method '" + name + "'; use ga or sanlsu");
 }
 
+bool parse_refine(const std::string& name) {
+  if (name == "sanlsu") return true;
+  if (name == "none") return false;
+  throw std::invalid_argument("unknown refinement '" + name + "'; use sanlsu or none");
+}
+
 namespace {
 
 // SANLSU works on a problem file's equalities from one start; the GA's refinement likewise.

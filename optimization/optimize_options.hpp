@@ -56,6 +56,9 @@ struct range_settings {
 enum class method { ga, sanlsu };
 std::string to_string(method m);
 method parse_method(const std::string& name);  // throws std::invalid_argument listing the names
+// Key refine: "sanlsu" (true: SANLSU from the GA's best) or "none" (false); throws
+// std::invalid_argument listing the names.
+bool parse_refine(const std::string& name);
 
 struct optimize_options {
   // What to minimise: a built-in test function of `dim` variables, or a TOML problem file.

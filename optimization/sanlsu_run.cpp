@@ -136,6 +136,12 @@ std::string sanlsu_run::failure_message() const {
                      ga ? " (the GA's answer is reported as best_x)" : "");
 }
 
+std::optional<std::string> sanlsu_run::outcome_note() const {
+  if (failed()) return failure_message();
+  if (ga && ga->failed()) return "error: " + ga->infeasibility_warning();
+  return std::nullopt;
+}
+
 std::string sanlsu_run::full_report() const {
   std::string s;
   if (ga) {

@@ -56,6 +56,9 @@ struct sanlsu_run {
   // SANLSU did not converge to a minimum (exit 1; with the GA, its answer is still reported).
   bool failed() const { return !sanlsu.ok(); }
   std::string failure_message() const;
+  // What the user must read on stderr after the report: the failure message, else the GA's
+  // infeasible answer as "error: ..."; none otherwise.
+  std::optional<std::string> outcome_note() const;
   std::string full_report() const;
   // Without the GA: function, problem, variables, constraint_names, dim, best_x, best_value,
   // lambda, iterations, status, ... (gradient_projection_result::to_json) and

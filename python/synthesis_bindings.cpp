@@ -9,12 +9,9 @@
 #include <string>
 
 #include "kinevo/synthesis/chebyshev_points.hpp"
-#include "kinevo/synthesis/dyad_guidance.hpp"
-#include "kinevo/synthesis/fourbar_synthesis.hpp"
-#include "kinevo/synthesis/input_tables.hpp"
 #include "kinevo/synthesis/output_folder.hpp"
-#include "kinevo/synthesis/path_synthesis.hpp"
-#include "kinevo/synthesis/rssr_synthesis.hpp"
+#include "kinevo/synthesis/path_table.hpp"
+#include "kinevo/synthesis/synthesis_request.hpp"
 #include "python/bindings.hpp"
 
 namespace kinevo::python {
@@ -58,12 +55,12 @@ syn::ga_synthesis_options ga_of(unsigned long long seed, int islands, long long 
   return g;
 }
 
-// Checks the options, then reads the table and synthesises without the GIL.
-template <class Options, class Read, class Synthesize>
-auto synthesize(const Options& o, Read read, Synthesize run) {
-  o.validate();
+// Checks the request (names and values), then reads the table and synthesises without the GIL.
+template <class Request>
+auto synthesize(const Request& request) {
+  request.validate();
   py::gil_scoped_release release;
-  return run(read(), o);
+  return request.run();
 }
 
 syn::fourbar_synthesis_result fourbar(const std::string& table, const std::string& method,
@@ -72,45 +69,45 @@ syn::fourbar_synthesis_result fourbar(const std::string& table, const std::strin
                                       double min_transmission, double max_ratio, double frame,
                                       bool radians, unsigned long long seed, int islands,
                                       long long generations, bool refine) {
-  syn::fourbar_synthesis_options o;
-  o.method = syn::parse_fourbar_method(method);
-  o.exact = exact;
-  o.crank = syn::parse_crank_requirement(crank);
-  o.output_rocker = syn::parse_output_rocker(output);
-  o.coupler = syn::parse_coupler_requirement(coupler);
-  o.min_transmission_deg = min_transmission;
-  o.max_ratio = max_ratio;
-  o.frame = frame;
-  o.ga = ga_of(seed, islands, generations, refine);
-  return synthesize(
-      o, [&] { return syn::read_function_table(table, radians, 3, "the four-bar (k1, k2, k3)"); },
-      syn::synthesize_fourbar);
+  syn::fourbar_request q;
+  q.table = table;
+  q.radians = radians;
+  q.method = method;
+  q.crank = crank;
+  q.output = output;
+  q.coupler = coupler;
+  q.options.exact = exact;
+  q.options.min_transmission_deg = min_transmission;
+  q.options.max_ratio = max_ratio;
+  q.options.frame = frame;
+  q.options.ga = ga_of(seed, islands, generations, refine);
+  return synthesize(q);
 }
 
 syn::rssr_synthesis_result rssr(const std::string& table, const std::string& method, double alpha4,
                                 double a4, bool radians, unsigned long long seed, int islands,
                                 long long generations, bool refine) {
-  syn::rssr_synthesis_options o;
-  o.method = syn::parse_rssr_method(method);
-  o.alpha4_deg = alpha4;
-  o.a4 = a4;
-  o.ga = ga_of(seed, islands, generations, refine);
-  return synthesize(
-      o, [&] { return syn::read_function_table(table, radians, 6, "the RSSR (k1..k6)"); },
-      syn::synthesize_rssr);
+  syn::rssr_request q;
+  q.table = table;
+  q.radians = radians;
+  q.method = method;
+  q.options.alpha4_deg = alpha4;
+  q.options.a4 = a4;
+  q.options.ga = ga_of(seed, islands, generations, refine);
+  return synthesize(q);
 }
 
 syn::dyad_guidance_result dyad(const std::string& poses, const std::string& method, int starts,
                                int keep, bool radians, unsigned long long seed, int islands,
                                long long generations, bool refine) {
-  syn::dyad_guidance_options o;
-  o.method = syn::parse_dyad_method(method);
-  o.starts.starts = starts;
-  o.starts.keep = keep;
-  o.starts.seed = seed;  // one seed for both methods, as `kinevo synth dyad --seed`
-  o.ga = ga_of(seed, islands, generations, refine);
-  return synthesize(
-      o, [&] { return syn::read_pose_table(poses, radians); }, syn::synthesize_dyad);
+  syn::dyad_request q;  // one seed for both methods, as `kinevo synth dyad --seed`
+  q.poses = poses;
+  q.radians = radians;
+  q.method = method;
+  q.options.starts.starts = starts;
+  q.options.starts.keep = keep;
+  q.options.ga = ga_of(seed, islands, generations, refine);
+  return synthesize(q);
 }
 
 // The points as the text of a path table, so that the table reader's checks (finite numbers,
@@ -164,8 +161,9 @@ syn::path_synthesis_result path(
   o.ga.islands.via = ga::transport::threads;  // MPI is never initialised inside Python
   o.ga.refine = refine;
   const std::string text = path_points_text(points, radians);
-  return synthesize(
-      o, [&] { return syn::path_table_from_text(text, "points", radians); }, syn::synthesize_path);
+  o.validate();
+  py::gil_scoped_release release;
+  return syn::synthesize_path(syn::path_table_from_text(text, "points", radians), o);
 }
 
 }  // namespace

@@ -10,23 +10,11 @@
 #include <fmt/format.h>
 
 #include "kinevo/io/svg_plot.hpp"
+#include "kinevo/synthesis/linkage_drawing.hpp"
 
 namespace kinevo::synthesis {
 
 namespace {
-
-struct bounds {
-  double xmin = 1e300, xmax = -1e300, ymin = 1e300, ymax = -1e300;
-  void add(double x, double y) {
-    xmin = std::min(xmin, x), xmax = std::max(xmax, x);
-    ymin = std::min(ymin, y), ymax = std::max(ymax, y);
-  }
-  // Margins: 40 px for the title, 80 px for the legend and scale bar.
-  io::svg_canvas canvas() const {
-    const double m = 0.08 * std::max({xmax - xmin, ymax - ymin, 1e-9});
-    return io::svg_canvas(xmin - m, xmax + m, ymin - m, ymax + m, 760, 620, 40, 80);
-  }
-};
 
 const char* palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd"};
 
@@ -46,11 +34,10 @@ io::animation fourbar_animation(const fourbar_links& l, const fourbar_sweep& swe
   p.links = {{"input", {0, 2}, false}, {"coupler", {2, 3}, false}, {"output", {1, 3}, false}};
   for (std::size_t i = 0; i < sweep.psi.size(); ++i) {
     const double psi = sweep.psi[i], phi = sweep.generated[i];
-    const double deg = psi * 180.0 / std::numbers::pi;
-    if (!std::isfinite(phi) || (!a.times.empty() && !(deg > a.times.back()))) continue;
-    a.times.push_back(deg);
-    p.frames.push_back({0.0, 0.0, l.a1, 0.0, l.a2 * std::cos(psi), l.a2 * std::sin(psi),
-                        l.a1 + l.a4 * std::cos(phi), l.a4 * std::sin(phi)});
+    if (!std::isfinite(phi)) continue;
+    add_animation_frame(a, p, psi * 180.0 / std::numbers::pi,
+                        {0.0, 0.0, l.a1, 0.0, l.a2 * std::cos(psi), l.a2 * std::sin(psi),
+                         l.a1 + l.a4 * std::cos(phi), l.a4 * std::sin(phi)});
   }
   a.panels.push_back(std::move(p));
   return a;
@@ -58,7 +45,7 @@ io::animation fourbar_animation(const fourbar_links& l, const fourbar_sweep& swe
 
 void save_fourbar_drawing(const std::filesystem::path& path, const fourbar_links& l,
                           const std::vector<double>& psi, const std::vector<double>& phi) {
-  bounds b;
+  drawing_extent b;
   b.add(0, 0);
   b.add(l.a1, 0);
   std::vector<std::size_t> shown;
@@ -76,40 +63,35 @@ void save_fourbar_drawing(const std::filesystem::path& path, const fourbar_links
     const std::size_t i = shown[n];
     const double ax = l.a2 * std::cos(psi[i]), ay = l.a2 * std::sin(psi[i]);
     const double bx = l.a1 + l.a4 * std::cos(phi[i]), by = l.a4 * std::sin(phi[i]);
-    const double w = n == 0 ? 3.0 : 1.2;
-    c.line(0, 0, ax, ay, n == 0 ? "#1f77b4" : "#9ecae1", w);
-    c.line(ax, ay, bx, by, n == 0 ? "#2ca02c" : "#a1d99b", w);
-    c.line(l.a1, 0, bx, by, n == 0 ? "#d62728" : "#fc9272", w);
+    draw_link(c, 0, 0, ax, ay, input_link_colors, n == 0, 1.2);
+    draw_link(c, ax, ay, bx, by, coupler_link_colors, n == 0, 1.2);
+    draw_link(c, l.a1, 0, bx, by, {"#d62728", "#fc9272"}, n == 0, 1.2);
     c.circle(ax, ay, 3.0);
     c.circle(bx, by, 3.0);
     c.mark_occupied(ax, ay, 3.0);
     c.mark_occupied(bx, by, 3.0);
     tips.push_back({bx, by});
   }
-  c.circle(0, 0, 5.0, "#555555");
-  c.circle(l.a1, 0, 5.0, "#555555");
-  c.mark_occupied(0, 0, 5.0);
-  c.mark_occupied(l.a1, 0, 5.0);
+  draw_ground_pivots(c, 0, 0, l.a1, 0);
   // Fixed pivots first, then the position numbers at the output tips (placed apart).
-  c.label(0, 0, "O2 (input)", 12);
-  c.label(l.a1, 0, "O4 (output)", 12);
+  label_ground_pivots(c, 0, 0, l.a1, 0);
   for (std::size_t n = 0; n < shown.size(); ++n) {
     const auto& t = tips[shown.size() - 1 - n];
     c.label(t[0], t[1], std::to_string(shown[n] + 1), 11, "#a50f15");
   }
-  c.legend({{"#555555", "frame a1", 3.0},
-            {"#1f77b4", "input link a2", 3.0},
-            {"#2ca02c", "coupler a3", 3.0},
-            {"#d62728", "output link a4", 3.0},
-            {"#bbbbbb", "other positions (pale)", 1.2},
-            {"#a50f15", "n: table position", 2.0, true}});
-  c.scale_bar("length units");
-  c.save(path);
+  finish_drawing(c,
+                 {{"#555555", "frame a1", 3.0},
+                  {"#1f77b4", "input link a2", 3.0},
+                  {"#2ca02c", "coupler a3", 3.0},
+                  {"#d62728", "output link a4", 3.0},
+                  {"#bbbbbb", "other positions (pale)", 1.2},
+                  {"#a50f15", "n: table position", 2.0, true}},
+                 path);
 }
 
 void save_dyad_drawing(const std::filesystem::path& path, const std::vector<pose>& poses,
                        const std::vector<dyad_solution>& solutions) {
-  bounds b;
+  drawing_extent b;
   double extent = 0.0;
   for (const auto& p : poses) b.add(p.x, p.y);
   extent = std::max(b.xmax - b.xmin, b.ymax - b.ymin);
@@ -166,9 +148,7 @@ void save_dyad_drawing(const std::filesystem::path& path, const std::vector<pose
   for (std::size_t j = 0; j < poses.size(); ++j) {
     c.label(poses[j].x, poses[j].y, std::to_string(j + 1), 11, "#333333");
   }
-  c.legend(legend);
-  c.scale_bar("length units");
-  c.save(path);
+  finish_drawing(c, legend, path);
 }
 
 }  // namespace kinevo::synthesis

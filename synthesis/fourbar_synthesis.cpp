@@ -8,6 +8,7 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "kinevo/core/resource_error.hpp"
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"
 #include "kinevo/io/svg_plot.hpp"
@@ -195,6 +196,8 @@ fourbar_synthesis_result synthesize_fourbar(const function_table& t,
   const auto t0 = std::chrono::steady_clock::now();
   try {
     fit_k(t, o, r);
+  } catch (const core::resource_error&) {
+    throw;  // the system's limit (no more threads), not the linkage's: no infeasible answer
   } catch (const std::runtime_error& e) {
     if (!o.constrained()) throw;
     // No linkage of the required types: report the unconstrained fit and its conditions.

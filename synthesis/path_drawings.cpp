@@ -7,23 +7,11 @@
 
 #include "kinevo/io/svg_plot.hpp"
 #include "kinevo/synthesis/drawings.hpp"
+#include "kinevo/synthesis/linkage_drawing.hpp"
 
 namespace kinevo::synthesis {
 
 namespace {
-
-struct path_extent {
-  double xmin = 1e300, xmax = -1e300, ymin = 1e300, ymax = -1e300;
-  void add(double x, double y) {
-    if (!std::isfinite(x) || !std::isfinite(y)) return;
-    xmin = std::min(xmin, x), xmax = std::max(xmax, x);
-    ymin = std::min(ymin, y), ymax = std::max(ymax, y);
-  }
-  io::svg_canvas canvas() const {
-    const double m = 0.08 * std::max({xmax - xmin, ymax - ymin, 1e-9});
-    return io::svg_canvas(xmin - m, xmax + m, ymin - m, ymax + m, 760, 620, 40, 80);
-  }
-};
 
 // The curve as polylines split where the loop does not close.
 void draw_path_curve(io::svg_canvas& c, const path_curve& curve, const std::string& color) {
@@ -57,21 +45,20 @@ void draw_path_points(io::svg_canvas& c, const path_problem& p) {
 
 void save_path_curve_drawing(const std::filesystem::path& path, const path_problem& p,
                              const path_curve& curve) {
-  path_extent b;
+  drawing_extent b;
   for (std::size_t i = 0; i < p.size(); ++i) b.add(p.x[i], p.y[i]);
   for (std::size_t i = 0; i < curve.x.size(); ++i) b.add(curve.x[i], curve.y[i]);
   auto c = b.canvas();
   c.title(fmt::format("Coupler curve through {} precision points", p.size()));
   draw_path_curve(c, curve, "#1f77b4");
   draw_path_points(c, p);
-  c.legend({{"#1f77b4", "coupler curve", 1.5}, {"#d62728", "n: precision point", 2.0, true}});
-  c.scale_bar("length units");
-  c.save(path);
+  finish_drawing(
+      c, {{"#1f77b4", "coupler curve", 1.5}, {"#d62728", "n: precision point", 2.0, true}}, path);
 }
 
 void save_path_linkage_drawing(const std::filesystem::path& path, const path_problem& p,
                                const path_design& d, const path_curve& curve) {
-  path_extent b;
+  drawing_extent b;
   std::vector<path_position> shown;
   for (const double th : d.input) {
     if (const auto pos = path_position_at(d.linkage, th, d.branch)) shown.push_back(*pos);
@@ -86,34 +73,31 @@ void save_path_linkage_drawing(const std::filesystem::path& path, const path_pro
   draw_path_curve(c, curve, "#9ecae1");
   for (std::size_t n = shown.size(); n-- > 0;) {
     const auto& q = shown[n];
-    const double w = n == 0 ? 3.0 : 1.0;
-    c.line(q.o2.x(), q.o2.y(), q.a.x(), q.a.y(), n == 0 ? "#1f77b4" : "#9ecae1", w);
-    c.line(q.a.x(), q.a.y(), q.b.x(), q.b.y(), n == 0 ? "#2ca02c" : "#a1d99b", w);
-    c.line(q.a.x(), q.a.y(), q.c.x(), q.c.y(), n == 0 ? "#2ca02c" : "#a1d99b", w);
-    c.line(q.b.x(), q.b.y(), q.c.x(), q.c.y(), n == 0 ? "#2ca02c" : "#a1d99b", w);
-    c.line(q.o4.x(), q.o4.y(), q.b.x(), q.b.y(), n == 0 ? "#ff7f0e" : "#fdd0a2", w);
+    const bool first = n == 0;
+    draw_link(c, q.o2.x(), q.o2.y(), q.a.x(), q.a.y(), input_link_colors, first, 1.0);
+    draw_link(c, q.a.x(), q.a.y(), q.b.x(), q.b.y(), coupler_link_colors, first, 1.0);
+    draw_link(c, q.a.x(), q.a.y(), q.c.x(), q.c.y(), coupler_link_colors, first, 1.0);
+    draw_link(c, q.b.x(), q.b.y(), q.c.x(), q.c.y(), coupler_link_colors, first, 1.0);
+    draw_link(c, q.o4.x(), q.o4.y(), q.b.x(), q.b.y(), {"#ff7f0e", "#fdd0a2"}, first, 1.0);
   }
   if (!shown.empty()) {
     const auto& q = shown.front();
     c.line(q.o2.x(), q.o2.y(), q.o4.x(), q.o4.y(), "#555555", 3.0);
-    c.circle(q.o2.x(), q.o2.y(), 5.0, "#555555");
-    c.circle(q.o4.x(), q.o4.y(), 5.0, "#555555");
-    c.mark_occupied(q.o2.x(), q.o2.y(), 5.0);
-    c.mark_occupied(q.o4.x(), q.o4.y(), 5.0);
+    draw_ground_pivots(c, q.o2.x(), q.o2.y(), q.o4.x(), q.o4.y());
   }
   draw_path_points(c, p);
   if (!shown.empty()) {
-    c.label(shown.front().o2.x(), shown.front().o2.y(), "O2 (input)", 12);
-    c.label(shown.front().o4.x(), shown.front().o4.y(), "O4 (output)", 12);
+    const auto& q = shown.front();
+    label_ground_pivots(c, q.o2.x(), q.o2.y(), q.o4.x(), q.o4.y());
   }
-  c.legend({{"#555555", "frame r1", 3.0},
-            {"#1f77b4", "input link r2", 3.0},
-            {"#2ca02c", "coupler r3 with its point", 3.0},
-            {"#ff7f0e", "output link r4", 3.0},
-            {"#9ecae1", "coupler curve; other positions pale", 1.2},
-            {"#d62728", "n: precision point", 2.0, true}});
-  c.scale_bar("length units");
-  c.save(path);
+  finish_drawing(c,
+                 {{"#555555", "frame r1", 3.0},
+                  {"#1f77b4", "input link r2", 3.0},
+                  {"#2ca02c", "coupler r3 with its point", 3.0},
+                  {"#ff7f0e", "output link r4", 3.0},
+                  {"#9ecae1", "coupler curve; other positions pale", 1.2},
+                  {"#d62728", "n: precision point", 2.0, true}},
+                 path);
 }
 
 io::animation path_animation(const path_problem& p, const path_design& d, const path_curve& curve) {
@@ -133,11 +117,11 @@ io::animation path_animation(const path_problem& p, const path_design& d, const 
   // The clock must increase: the swept angle from the first point, whichever the direction.
   for (std::size_t i = 0; i < curve.input.size(); ++i) {
     const auto q = path_position_at(l, curve.input[i], d.branch);
-    const double t = std::abs(curve.input[i] - curve.input.front()) * 180.0 / std::numbers::pi;
-    if (!q || (!a.times.empty() && !(t > a.times.back()))) continue;
-    a.times.push_back(t);
-    panel.frames.push_back({q->o2.x(), q->o2.y(), q->o4.x(), q->o4.y(), q->a.x(), q->a.y(),
-                            q->b.x(), q->b.y(), q->c.x(), q->c.y()});
+    if (!q) continue;
+    add_animation_frame(a, panel,
+                        std::abs(curve.input[i] - curve.input.front()) * 180.0 / std::numbers::pi,
+                        {q->o2.x(), q->o2.y(), q->o4.x(), q->o4.y(), q->a.x(), q->a.y(), q->b.x(),
+                         q->b.y(), q->c.x(), q->c.y()});
   }
   a.panels.push_back(std::move(panel));
   return a;

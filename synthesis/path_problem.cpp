@@ -3,48 +3,57 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numbers>
 
+#include "kinevo/io/enum_names.hpp"
 #include "kinevo/io/option_error.hpp"
 
 namespace kinevo::synthesis {
 
+namespace {
+
+constexpr std::array<io::enum_name<path_timing>, 3> path_timing_names{{
+    {path_timing::free, "free"},
+    {path_timing::prescribed, "prescribed"},
+    {path_timing::relative, "relative"},
+}};
+
+constexpr std::array<io::enum_name<path_link_type>, 3> path_link_type_names{{
+    {path_link_type::any, "any"},
+    {path_link_type::grashof, "grashof"},
+    {path_link_type::crank_rocker, "crank-rocker"},
+}};
+
+constexpr std::array<io::enum_name<bool>, 2> path_shape_names{{{false, "open"}, {true, "closed"}}};
+constexpr std::array<io::enum_name<bool>, 2> path_frame_names{{{true, "fixed"}, {false, "free"}}};
+
+}  // namespace
+
+bool parse_path_closed(const std::string& s) {
+  return io::value_named(path_shape_names, s, "path");
+}
+
+bool parse_path_fixed_frame(const std::string& s) {
+  return io::value_named(path_frame_names, s, "frame");
+}
+
 std::string to_string(path_timing t) {
-  switch (t) {
-    case path_timing::prescribed:
-      return "prescribed";
-    case path_timing::relative:
-      return "relative";
-    default:
-      return "free";
-  }
+  return io::name_of(path_timing_names, t);
 }
 
 path_timing parse_path_timing(const std::string& s) {
-  if (s == "free") return path_timing::free;
-  if (s == "prescribed") return path_timing::prescribed;
-  if (s == "relative") return path_timing::relative;
-  throw io::option_error("timing", fmt::format("'{}': use free, prescribed or relative", s));
+  return io::value_named(path_timing_names, s, "timing");
 }
 
 std::string to_string(path_link_type t) {
-  switch (t) {
-    case path_link_type::any:
-      return "any";
-    case path_link_type::grashof:
-      return "grashof";
-    default:
-      return "crank-rocker";
-  }
+  return io::name_of(path_link_type_names, t);
 }
 
 path_link_type parse_path_link_type(const std::string& s) {
-  if (s == "any") return path_link_type::any;
-  if (s == "grashof") return path_link_type::grashof;
-  if (s == "crank-rocker") return path_link_type::crank_rocker;
-  throw io::option_error("link_type", fmt::format("'{}': use any, grashof or crank-rocker", s));
+  return io::value_named(path_link_type_names, s, "link_type");
 }
 
 namespace {
@@ -93,10 +102,7 @@ void apply_path_header(const path_table& t, path_problem_options& o,
     from_path_header(t, "timing", [&](const std::string& v) { o.timing = parse_path_timing(v); });
   }
   if (!path_given(given, "path")) {
-    from_path_header(t, "path", [&](const std::string& v) {
-      if (v != "open" && v != "closed") throw io::option_error("path", "use open or closed");
-      o.closed = v == "closed";
-    });
+    from_path_header(t, "path", [&](const std::string& v) { o.closed = parse_path_closed(v); });
   }
   if (!path_given(given, "link_type")) {
     from_path_header(t, "link type",
@@ -113,10 +119,8 @@ void apply_path_header(const path_table& t, path_problem_options& o,
   interval("coupler bounds", "coupler_bounds", o.coupler_bounds);
   interval("frame bounds", "frame_bounds", o.frame_bounds);
   if (!path_given(given, "frame")) {
-    from_path_header(t, "frame", [&](const std::string& v) {
-      if (v != "fixed" && v != "free") throw io::option_error("frame", "use fixed or free");
-      o.fixed_frame = v == "fixed";
-    });
+    from_path_header(t, "frame",
+                     [&](const std::string& v) { o.fixed_frame = parse_path_fixed_frame(v); });
   }
   try {
     o.validate();

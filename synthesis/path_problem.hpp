@@ -30,6 +30,11 @@ enum class path_link_type { any, grashof, crank_rocker };
 std::string to_string(path_link_type t);
 path_link_type parse_path_link_type(const std::string& s);  // io::option_error ("link_type")
 
+// The path's shape, "open" or "closed" (closed: the points close a loop), and the frame,
+// "free" or "fixed"; io::option_error ("path", "frame") for another name.
+bool parse_path_closed(const std::string& s);
+bool parse_path_fixed_frame(const std::string& s);
+
 struct path_interval {
   double lo = 0.0, hi = 0.0;
 };

@@ -9,30 +9,16 @@
 #include <vector>
 
 #include "tests/cli/cli_test_support.hpp"
+#include "tests/cli/refusal_test_support.hpp"
 
 namespace kinevo::test {
 namespace {
-
-struct bounded_case {
-  std::string args;
-  int status;
-  std::string message;  // part of stderr
-};
-
-void expect_cases(const std::vector<bounded_case>& cases) {
-  for (const auto& c : cases) {
-    // `timeout` turns a regression into a failure instead of a hung test run.
-    const auto r = run_command("timeout -s KILL 60 " + std::string(KINEVO_BINARY) + " " + c.args);
-    EXPECT_EQ(r.status, c.status) << "kinevo " << c.args << "\n" << r.err;
-    EXPECT_NE(r.err.find(c.message), std::string::npos) << "kinevo " << c.args << "\n" << r.err;
-  }
-}
 
 TEST(CliBoundedRuns, StepCountsAreBoundedAndShortSpansEnd) {
   const auto dir = fresh_dir("bounded_steps");
   const std::string pendulum = example("pendulum.toml");
   const std::string csv = (dir / "run.csv").string();
-  expect_cases({
+  expect_refusals({
       {"simulate " + pendulum + " --t-end 1e308 --quiet", 2, "--dt gives more than 1e+09 steps"},
       {"simulate " + pendulum + " --dt 1e-320 --quiet", 2, "--dt gives more than 1e+09 steps"},
       {"simulate " + pendulum + " --t-end 100 --dt 1e-6 --quiet", 2, "more than 1e+07 rows"},
@@ -56,7 +42,7 @@ TEST(CliBoundedRuns, NonRegularFilesAreRefusedBeforeReading) {
   const auto dir = fresh_dir("bounded_files");
   const std::string fifo = (dir / "fifo").string();
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  expect_cases({
+  expect_refusals({
       {"optimize --problem /dev/zero --quiet", 2, "/dev/zero: is not a regular file"},
       {"optimize --problem /dev/urandom --quiet", 2, "is not a regular file"},
       {"optimize --problem " + fifo + " --quiet", 2, "is not a regular file"},
@@ -74,7 +60,7 @@ TEST(CliBoundedRuns, NonRegularFilesAreRefusedBeforeReading) {
 }
 
 TEST(CliBoundedRuns, SizesBeyondTheirLimitsAreRefusedBeforeAllocating) {
-  expect_cases({
+  expect_refusals({
       {"optimize --function sphere --dim 1000000000 --quiet", 2,
        "--dim must be an integer in [1, 100000]"},
       {"optimize --function sphere --dim 2147483647 --quiet", 2, "--dim"},

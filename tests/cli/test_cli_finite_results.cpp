@@ -9,26 +9,10 @@
 #include <vector>
 
 #include "tests/cli/cli_test_support.hpp"
+#include "tests/cli/refusal_test_support.hpp"
 
 namespace kinevo::test {
 namespace {
-
-struct refusal {
-  std::string args;
-  int status;
-  std::string message;  // part of stderr
-};
-
-void expect_refusals(const std::vector<refusal>& cases) {
-  for (const auto& c : cases) {
-    const auto r = run_kinevo(c.args);
-    EXPECT_EQ(r.status, c.status) << "kinevo " << c.args << "\n" << r.err;
-    EXPECT_NE(r.err.find(c.message), std::string::npos) << "kinevo " << c.args << "\n" << r.err;
-    for (const char* internal : {"std::", "At Most", "utf-8 sequence", "toml::", "CLI::"}) {
-      EXPECT_EQ(r.err.find(internal), std::string::npos) << "kinevo " << c.args << "\n" << r.err;
-    }
-  }
-}
 
 TEST(CliFiniteResults, EmptyValuesAndRepeatedOptionsAreRefusedInKinevosWords) {
   const auto dir = fresh_dir("finite_empty");

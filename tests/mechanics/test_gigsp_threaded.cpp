@@ -126,7 +126,7 @@ TEST_P(GigspThreadedRows, SameRowsAsTheSerialSweepForEveryThreadAndBlockCount) {
     EXPECT_EQ(serial.inconsistent, r.inconsistent);
   }
   for (int threads : {1, 2, 3}) {
-    row_worker_pool pool(threads);
+    core::thread_pool pool(threads);
     for (int block : {1, 7, 32}) {
       SCOPED_TRACE(testing::Message() << threads << " threads, blocks of " << block);
       expect_same_rows(orthonormalize_rows_threaded(r.jacobian, r.rhs, rank_tol, consistency_tol,
@@ -142,7 +142,7 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GigspThreadedRows,
 
 TEST(GigspThreaded, RepeatedRunsAreBitIdentical) {
   const random_system r = make_system(150, 240, 7u, false);
-  row_worker_pool pool(2);
+  core::thread_pool pool(2);
   const gram_schmidt_rows first = orthonormalize_rows_threaded(
       r.jacobian, r.rhs, rank_tol, consistency_tol, degenerate_tol, pool, 16);
   for (int run = 0; run < 20; ++run) {
@@ -162,7 +162,7 @@ TEST(GigspThreaded, DegenerateRowIsDecidedByTheSerialSweep) {
   r.rhs[3] *= 1e-6;
   const gram_schmidt_rows serial =
       orthonormalize_rows(r.jacobian, r.rhs, rank_tol, consistency_tol, degenerate_tol);
-  row_worker_pool pool(2);
+  core::thread_pool pool(2);
   const gram_schmidt_rows threaded = orthonormalize_rows_threaded(
       r.jacobian, r.rhs, rank_tol, consistency_tol, degenerate_tol, pool, 8);
   EXPECT_EQ(threaded.kept, serial.kept);
@@ -176,7 +176,7 @@ TEST(GigspThreaded, CholeskyAndProductSplitOverThreads) {
   mass_factor mf;
   ASSERT_TRUE(mf.compute(s));
   for (int threads : {1, 2, 3}) {
-    row_worker_pool pool(threads);
+    core::thread_pool pool(threads);
     for (int block : {7, 64}) {
       Eigen::MatrixXd l;
       ASSERT_TRUE(threaded_cholesky(s.mass, pool, l, block));
@@ -189,7 +189,7 @@ TEST(GigspThreaded, CholeskyAndProductSplitOverThreads) {
   }
   Eigen::MatrixXd indefinite = s.mass;
   indefinite(100, 100) = -1.0;
-  row_worker_pool pool(2);
+  core::thread_pool pool(2);
   Eigen::MatrixXd l;
   EXPECT_FALSE(threaded_cholesky(indefinite, pool, l, 16));
 }

@@ -114,6 +114,20 @@ TEST(OptimizationRun, InterruptedRangeRunsSayWhatWasKept) {
   EXPECT_NE(note.find("range run 1 of 4"), std::string::npos) << note;
   EXPECT_NE(note.find("start it with --checkpoint FILE"), std::string::npos) << note;
   EXPECT_EQ(note.find("saved to"), std::string::npos) << note;
+  EXPECT_EQ(run.outcome_note(), note);  // what the command prints after the report
+}
+
+// The note after the report: nothing for a plain run, the infeasibility as an error unless the
+// user accepts infeasible answers (then a warning).
+TEST(OptimizationRun, OutcomeNoteNamesAnInfeasibleAnswer) {
+  optimization_run run = run_optimization(small_sphere());
+  EXPECT_FALSE(run.outcome_note().has_value());
+  run.expression = expression_report{};
+  run.expression->feasible = false;
+  ASSERT_TRUE(run.failed());
+  EXPECT_EQ(run.outcome_note(), "error: " + run.infeasibility_warning());
+  run.expression->allow_infeasible = true;
+  EXPECT_EQ(run.outcome_note(), "warning: " + run.infeasibility_warning());
 }
 
 TEST(ExpressionObjective, PenaltiesOfTheExampleProblem) {
