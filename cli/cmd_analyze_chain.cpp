@@ -25,6 +25,7 @@ struct chain_args : output_args {
 
 int run_chain(const chain_args& a) {
   auto d = analysis::read_chain_description(a.file);
+  check_output_dir(a);
   if (!a.residual.empty()) {
     try {
       d.options.residual = analysis::parse_rotation_residual(a.residual);
@@ -57,8 +58,8 @@ const command_registration chain_registration(
       sub.add_option("file", a->file, "Chain description (TOML)")->required();
       add_output(sub, *a);
       sub.add_option("-o,--output-dir", a->output_dir,
-                     "Write chain.csv and chain.svg into this folder (replaced as a whole, other "
-                     "files in it are kept)");
+                     "Write chain.csv and chain.svg into this folder (its parent must exist; "
+                     "other files in it are kept)");
       sub.add_option("--residual", a->residual,
                      "Rotation residual: automatic (default), invariant or relative");
       sub.add_flag("--skip-singular", a->skip_singular,

@@ -29,8 +29,8 @@ namespace an = kinevo::analysis;
 void add_loop_output(CLI::App& app, output_args& a) {
   add_output(app, a);
   app.add_option("-o,--output-dir", a.output_dir,
-                 "Write loop.csv and loop.svg into this folder (created if needed; replaced as "
-                 "a whole, other files in it are kept)");
+                 "Write loop.csv and loop.svg into this folder (its parent must exist; other "
+                 "files in it are kept)");
 }
 
 // The input motion: an expression in t on a time grid, or a sweep at a constant rate.
@@ -106,6 +106,7 @@ struct loop_args : output_args {
     } else {
       validate_options(dims);
     }
+    check_output_dir(*this);
     const auto samples = sample(motion);
     return report(an::analyse_loop(std::make_unique<Loop>(dims), samples), *this);
   }
@@ -128,6 +129,7 @@ struct loop_chain_args : output_args {
   std::string file;
   int run() const {
     const an::chain_file f = an::read_chain_file(file);
+    check_output_dir(*this);
     return report(an::analyse_chain(f.chain, an::sample_motion(f.motion, f.motion_where)), *this);
   }
 };

@@ -32,7 +32,7 @@ void add_screw_options(CLI::App& app, screw_args& a, const std::string& columns)
       ->capture_default_str();
   add_output(app, a);
   app.add_option("-o,--output-dir", a.output_dir,
-                 "Write the per-point table (CSV) into this folder (created if needed)");
+                 "Write the per-point table (CSV) into this folder (its parent must exist)");
 }
 
 // Prints the report (JSON or text), writes the per-point CSV, and turns the status into the
@@ -56,6 +56,7 @@ int finish(const Result& r, const screw_args& a, const std::string& csv_name,
 
 int run_finite(const screw_args& a) {
   validate_options(a.options);
+  check_output_dir(a);
   const auto t = an::read_point_table(a.table, an::point_table_kind::finite);
   const auto r = an::finite_screw(t.first, t.second, a.options, t.labels);
   return finish(r, a, "screw_finite_points.csv", r.points_csv(t.first, t.second));
@@ -63,6 +64,7 @@ int run_finite(const screw_args& a) {
 
 int run_instant(const screw_args& a) {
   validate_options(a.options);
+  check_output_dir(a);
   const auto t = an::read_point_table(a.table, an::point_table_kind::instant);
   const auto r = an::instant_screw(t.first, t.second, a.options, t.labels);
   return finish(r, a, "screw_instant_points.csv", r.points_csv());

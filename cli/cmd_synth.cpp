@@ -33,8 +33,8 @@ struct synth_args : output_args {
 void add_tables(CLI::App& app, bool& radians, synth_args& a) {
   app.add_flag("--radians", radians, "Angles in the table are radians (default: degrees)");
   app.add_option("-o,--output-dir", a.output_dir,
-                 "Write CSV tables and SVG pictures into this folder (created if needed; "
-                 "replaced as a whole, other files in it are kept)");
+                 "Write CSV tables and SVG pictures into this folder (its parent must exist; "
+                 "other files in it are kept)");
 }
 
 void add_ga(CLI::App& app, syn::ga_synthesis_options& g) {
@@ -63,6 +63,7 @@ template <class Request>
 void prepare(Request& request, const synth_args& a, io::progress_line& progress,
              std::initializer_list<std::pair<const char*, const char*>> renames = {}) {
   validate_synth(request, renames);
+  check_output_dir(a);
   check_output_path(a.animate, "--animate");
   request.options.ga.on_progress = [&progress](double f) { progress.update(f, "GA"); };
 }

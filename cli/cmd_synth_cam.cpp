@@ -24,7 +24,8 @@ struct cam_args : output_args {
 
 int run_cam(const cam_args& a) {
   const auto problem = syn::read_cam_file(a.file);
-  // Prepared before the run, so that an unusable folder costs no run (exit 2 naming it).
+  // Checked and prepared before the run, so that an unusable folder costs no run (exit 2).
+  check_output_dir(a);
   std::optional<syn::output_folder> folder;
   if (!a.output_dir.empty()) folder.emplace(a.output_dir);
   const auto r = syn::synthesize_cam(problem);
@@ -51,7 +52,7 @@ const command_registration synth_cam_registration(
           ->required();
       sub.add_option("-o,--output-dir", a->output_dir,
                      "Write cam_profile.csv, cam_programme.csv and cam.svg into this folder "
-                     "(created if needed; replaced as a whole, other files in it are kept)");
+                     "(its parent must exist; other files in it are kept)");
       add_output(sub, *a);
       return [a]() { return run_cam(*a); };
     },

@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/io/atomic_file.hpp"
+#include "kinevo/io/csv_table.hpp"
+
 namespace kinevo::cli {
 
 struct output_args {
@@ -16,6 +19,17 @@ struct output_args {
   bool quiet = false;
   std::string output_dir;  // -o/--output-dir, added by each command with its own description
 };
+
+// Checks -o/--output-dir before the run (io::check_output_folder), so that an unusable folder
+// costs no run: exit 2 naming the option and the folder.
+inline void check_output_dir(const output_args& a) {
+  if (a.output_dir.empty()) return;
+  try {
+    io::check_output_folder(a.output_dir);
+  } catch (const io::output_error& e) {
+    throw io::input_error(fmt::format("--output-dir: {}", e.what()));
+  }
+}
 
 inline void add_output(CLI::App& app, output_args& a) {
   app.add_flag("--json", a.json, "Print one JSON object on stdout (nothing else)");

@@ -46,6 +46,8 @@ bool process_is_gone(const std::string& pid_text) {
   return ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
 }
 
+}  // namespace
+
 // Removes "<name>.tmp.<pid>.<n>" files of processes that no longer run (killed before their
 // rename); a live process's temporary file is its own business.
 void remove_stale_temporaries(const fs::path& path) {
@@ -61,6 +63,8 @@ void remove_stale_temporaries(const fs::path& path) {
     fs::remove(it->path(), ignored);
   }
 }
+
+namespace {
 
 [[noreturn]] void fail(const fs::path& path, const std::string& why) {
   throw output_error("cannot write '" + path.string() + "': " + why);
@@ -123,7 +127,7 @@ void write_atomically(const fs::path& path, const std::function<void(std::ostrea
   if (fs::is_directory(status)) fail(path, "it is a folder");
   if (is_special(status)) return write_through(target, write);
   check_folder(target, path);
-  remove_stale_temporaries(target);
+  remove_stale_temporaries(target);  // target: symbolic links already followed
   const auto tmp = temporary_name(target);
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);

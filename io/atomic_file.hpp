@@ -45,6 +45,13 @@ void check_writable(const std::filesystem::path& path);
 // Throws output_error naming the folder and the reason. Writes nothing that stays.
 void check_output_folder(const std::filesystem::path& dir);
 
+// Removes the temporary files that write_atomically(path, ...) of a process that no longer runs
+// left beside `path` (".<name>.tmp.<pid>.<n>", killed before its rename), and nothing else:
+// other files' temporaries and a live process's stay. `path` is taken as it is (call it with
+// resolve_output_path(path) to follow a symbolic link). write_atomically does this itself; a
+// long run calls it at its start too, so that a leftover does not wait for the first write.
+void remove_stale_temporaries(const std::filesystem::path& path);
+
 // The file `path` names after following symbolic links (the path itself when it is none);
 // a dangling link gives the path it points to.
 std::filesystem::path resolve_output_path(const std::filesystem::path& path);

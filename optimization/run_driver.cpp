@@ -11,7 +11,10 @@
 
 #include "kinevo/ga/constrained_objective.hpp"
 #include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/mpi_environment.hpp"
+#include "kinevo/ga/range_runs.hpp"
 #include "kinevo/ga/test_functions.hpp"
+#include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/option_error.hpp"
 #include "kinevo/optimization/costly_problem.hpp"
 #include "kinevo/optimization/expression_objective.hpp"
@@ -143,6 +146,12 @@ ga::range_run_result execute(const optimize_options& o, const run_plan& plan,
                              ga::island_model& model, const ga::problem& p,
                              const ga::search_box& box, const ga::termination& limits,
                              const run_hooks& hooks, ga::constrained_objective* constrained) {
+  if (!o.checkpoint.empty() && ga::mpi_environment::rank() == 0) {
+    // A run killed while checkpointing left a temporary beside the checkpoint: removed now, not
+    // only at this run's first checkpoint (which a short run may never reach).
+    io::remove_stale_temporaries(io::resolve_output_path(o.checkpoint));
+    io::remove_stale_temporaries(io::resolve_output_path(ga::range_state_path(o.checkpoint)));
+  }
   ga::run_settings settings;
   settings.record_history = o.record_history;
   settings.checkpoint_file = o.checkpoint;

@@ -37,7 +37,8 @@ py::class_<Result> bind_result(py::module_& m, const char* name, const char* doc
             return folder.written();
           },
           py::arg("output_dir"),
-          "Write the CSV tables and SVG pictures into this folder (replaced as a whole); "
+          "Write the CSV tables and SVG pictures into this folder (its parent must exist; "
+          "other files in it are kept); "
           "returns the paths written")
       .def("__repr__", [name](const Result& r) {
         return std::string("<kinevo.") + name + " " + r.brief_report() + ">";

@@ -250,6 +250,34 @@ TEST(CliOptimize, ResumeFromACheckpointEqualsTheUninterruptedRun) {
   std::filesystem::remove_all(dir);
 }
 
+// A run killed while checkpointing left "<checkpoint>.tmp.<pid>.<n>" beside the checkpoint: the
+// next run removes it (only that checkpoint's, of a dead process) and writes a valid checkpoint.
+TEST(CliOptimize, AStaleCheckpointTemporaryIsRemoved) {
+  const auto dir = fresh_dir("optimize_stale_tmp");
+  const std::string common =
+      "optimize --function rosenbrock --dim 5 --islands 3 --topology random --seed 5 --json";
+  const std::string ck = (dir / "state.ck").string();
+  // pid 2147483646 is above Linux's largest pid_max: no process has it.
+  const auto stale = dir / ".state.ck.tmp.2147483646.0";
+  const auto stale_range = dir / ".state.ck.ranges.tmp.2147483646.3";
+  const auto other = dir / ".notes.ck.tmp.2147483646.0";
+  for (const auto& p : {stale, stale_range, other}) std::ofstream(p) << "kinevo-ga-checkpoint\n";
+  // Fewer generations than --checkpoint-every: the leftovers go at the run's start already.
+  const auto r =
+      run_kinevo(common + " --generations 10 --checkpoint " + ck + " --checkpoint-every 25");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(stale));
+  EXPECT_FALSE(std::filesystem::exists(stale_range));
+  EXPECT_TRUE(std::filesystem::exists(other));
+  ASSERT_EQ(
+      run_kinevo(common + " --generations 50 --checkpoint " + ck + " --checkpoint-every 25").status,
+      0);
+  const auto resumed = run_kinevo(common + " --generations 100 --resume " + ck);
+  EXPECT_EQ(resumed.status, 0) << resumed.err;
+  EXPECT_EQ(json_of_output(resumed)["generations"], 100);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CliOptimize, CtrlCFinishesTheGenerationSavesStateAndExits130) {
   const auto dir = fresh_dir("optimize_sigint");
   const std::string ck = (dir / "state.ck").string();

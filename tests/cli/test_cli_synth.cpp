@@ -1,5 +1,7 @@
 // End-to-end tests of `kinevo synth` on the source document's tables (examples/).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -234,6 +236,24 @@ int partial_entries(const std::filesystem::path& parent) {
   return n;
 }
 
+// Entries beside the output folder that a run left behind (staging folders, probes).
+int leftovers_beside(const std::filesystem::path& parent) {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(parent)) {
+    const std::string f = e.path().filename().string();
+    if (f.find(".kinevo") != std::string::npos || f.ends_with(".partial")) ++n;
+  }
+  return n;
+}
+
+// The run's command under an unprivileged user when the tests run as root (root writes into
+// read-only folders anyway), so that a read-only folder is read-only to the run.
+std::string unprivileged(const std::string& args) {
+  const std::string bin = KINEVO_BINARY;
+  if (::geteuid() != 0) return bin + " " + args;
+  return "setpriv --reuid=65534 --regid=65534 --clear-groups " + bin + " " + args;
+}
+
 }  // namespace
 
 // A run killed while writing (here by the test hook, SIGKILL after the first file) leaves -o DIR
@@ -262,6 +282,111 @@ TEST(CliSynth, KilledRunLeavesTheOldOutputFolder) {
   EXPECT_EQ(now.at("mine.txt"), old.at("mine.txt"));
   EXPECT_EQ(partial_entries(root), 0);
   std::filesystem::remove_all(root);
+}
+
+// -o DIR keeps what the run does not write, never reads it (a FIFO inside was once copied and
+// failed the run), writes the complete set, and leaves no staging folder beside DIR.
+TEST(CliSynth, OutputFolderKeepsOtherEntriesAndLeavesNoStaging) {
+  const auto root = kinevo::test::fresh_dir("synth_outkeep");
+  const auto dir = root / "out";
+  std::filesystem::create_directories(dir / "notes");
+  { std::ofstream(dir / "mine.txt") << "the user's own file\n"; }
+  { std::ofstream(dir / "notes" / "n.txt") << "nested\n"; }
+  { std::ofstream(dir / "fourbar_errors.csv") << "old\n"; }
+  ASSERT_EQ(::mkfifo((dir / "pipe").c_str(), 0644), 0);
+  const auto r = run_kinevo("synth fourbar --table " + example("grashof_table1.csv") + " -q -o " +
+                            dir.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::is_fifo(dir / "pipe"));
+  std::filesystem::remove(dir / "pipe");  // folder_contents would block opening it
+  const auto now = folder_contents(dir);
+  for (const char* f : {"fourbar_errors.csv", "fourbar_sweep.csv", "fourbar_error.svg",
+                        "fourbar_linkage.svg", "mine.txt"}) {
+    EXPECT_EQ(now.count(f), 1u) << f;
+  }
+  EXPECT_NE(now.at("fourbar_errors.csv"), "old\n");
+  EXPECT_GT(now.at("fourbar_errors.csv").size(), 100u);
+  EXPECT_EQ(now.at("mine.txt"), "the user's own file\n");
+  EXPECT_TRUE(std::filesystem::exists(dir / "notes" / "n.txt"));
+  EXPECT_EQ(leftovers_beside(root), 0);
+  EXPECT_EQ(leftovers_beside(dir), 0);
+}
+
+// A missing DIR is created, but never its missing parents (README): -o missing/sub is refused
+// before the run, and creates nothing.
+TEST(CliSynth, OutputFolderMissingParentIsRefused) {
+  const auto root = kinevo::test::fresh_dir("synth_outparent");
+  const auto table = example("grashof_table1.csv");
+  auto r = run_kinevo("synth fourbar --table " + table + " -q -o " +
+                      (root / "missing" / "sub").string());
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--output-dir"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find((root / "missing" / "sub").string()), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(root / "missing"));
+  r = run_kinevo("synth fourbar --table " + table + " -q -o " + (root / "new").string());
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(root / "new" / "fourbar_errors.csv"));
+  EXPECT_EQ(leftovers_beside(root), 0);
+}
+
+// Folders that cannot take the files are refused before the run with exit 2, naming the option
+// and the folder in kinevo's words, for every subcommand with -o.
+TEST(CliSynth, UnwritableOutputFolderIsRefusedBeforeTheRun) {
+  const std::vector<std::string> commands = {
+      "synth fourbar --table " + example("grashof_table1.csv") + " -q",
+      "synth cam " + example("cam_translating_roller.toml") + " -q",
+      "screw instant -t " + example("screw_instant_points.csv") + " -q",
+      "analyze chain " + example("chain_6r_hexflex.toml") + " -q",
+      "analyze loop rrrr --a1 2 --a2 2.5 --a3 1.3 --a4 1 --from 0 --to 3 --step 0.5 -q"};
+  for (const auto& c : commands) {
+    for (const std::string dir : {"/proc", "/proc/kinevo_no_such_folder"}) {
+      const auto r = run_kinevo(c + " -o " + dir);
+      EXPECT_EQ(r.status, 2) << c << " -o " << dir << ": " << r.err;
+      EXPECT_NE(r.err.find("--output-dir: cannot write '" + dir + "'"), std::string::npos)
+          << c << ": " << r.err;
+      EXPECT_EQ(r.err.find("filesystem"), std::string::npos) << r.err;
+      EXPECT_EQ(r.err.find("std::"), std::string::npos) << r.err;
+    }
+  }
+}
+
+TEST(CliSynth, ReadOnlyOutputFolderIsRefusedBeforeTheRun) {
+  const auto root = kinevo::test::fresh_dir("synth_outro");
+  const auto dir = root / "ro";
+  std::filesystem::create_directories(dir);
+  { std::ofstream(dir / "mine.txt") << "kept\n"; }
+  std::filesystem::permissions(root, std::filesystem::perms::all);  // the run's user may enter
+  std::filesystem::permissions(
+      dir, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec |
+               std::filesystem::perms::others_read | std::filesystem::perms::others_exec);
+  const auto r = kinevo::test::run_command(unprivileged(
+      "synth fourbar --table " + example("grashof_table1.csv") + " -o " + dir.string()));
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--output-dir: cannot write '" + dir.string() + "'"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out.find("wrote"), std::string::npos) << r.out;
+  EXPECT_EQ(folder_contents(dir).size(), 1u);
+  EXPECT_EQ(leftovers_beside(root), 0);
+  std::filesystem::permissions(dir, std::filesystem::perms::owner_all);
+}
+
+// A run whose files cannot be moved in (a folder of an output's name is in the way) fails with
+// exit 2 naming the file, keeps DIR's other content and leaves no staging folder behind.
+TEST(CliSynth, FailedOutputMoveLeavesNoStaging) {
+  const auto root = kinevo::test::fresh_dir("synth_outfail");
+  const auto dir = root / "out";
+  std::filesystem::create_directories(dir / "fourbar_sweep.csv" / "inner");
+  { std::ofstream(dir / "mine.txt") << "kept\n"; }
+  const auto r = run_kinevo("synth fourbar --table " + example("grashof_table1.csv") + " -q -o " +
+                            dir.string());
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find((dir / "fourbar_sweep.csv").string()), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("filesystem"), std::string::npos) << r.err;
+  EXPECT_TRUE(std::filesystem::is_directory(dir / "fourbar_sweep.csv" / "inner"));
+  EXPECT_EQ(folder_contents(dir).at("mine.txt"), "kept\n");
+  EXPECT_EQ(leftovers_beside(root), 0);
+  EXPECT_EQ(leftovers_beside(dir), 0);
 }
 
 TEST(CliSynth, UnusableOutputFolderIsExit2) {

@@ -4,6 +4,7 @@
 #include "kinevo/ga/checkpoint_file.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -93,6 +94,26 @@ TEST(CheckpointFile, AnIntactCheckpointResumesAndEndsWithAChecksum) {
   EXPECT_EQ(f.resume_error(f.file), "");
   const search_box box = search_box::of(f.p);
   EXPECT_EQ(f.resume_error(f.file, &box), "");
+}
+
+// A SIGKILL between writing a checkpoint's temporary and its rename leaves the temporary; the
+// next checkpoint write removes it (that checkpoint's own, of a dead process, nothing else).
+TEST(CheckpointFile, TheNextWriteRemovesAStaleTemporary) {
+  fixture f;
+  // No process has pid 2147483646 (above Linux's largest pid_max): a killed writer's leftover.
+  const fs::path stale = f.dir / ".state.txt.tmp.2147483646.0";
+  const fs::path live = f.dir / (".state.txt.tmp." + std::to_string(::getpid()) + ".999999");
+  const fs::path other = f.dir / ".other.txt.tmp.2147483646.0";
+  for (const auto& p : {stale, live, other}) write(p, "kinevo-ga-checkpoint 4\nhalf");
+  island_model m(ga_options{}, two_islands());
+  run_settings s;
+  s.checkpoint_file = f.file;
+  s.checkpoint_every = 10;
+  m.run(f.p, search_box::of(f.p), generations(10), s);
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(live));
+  EXPECT_TRUE(fs::exists(other));
+  EXPECT_EQ(f.resume_error(f.file), "");
 }
 
 TEST(CheckpointFile, AHandEditedFingerprintIsRefusedByTheChecksum) {

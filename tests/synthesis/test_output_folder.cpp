@@ -1,8 +1,10 @@
-// The output folder is replaced as a whole: a run that stops before commit() leaves the old
-// content untouched, commit() gives exactly the new set, and the user's other files survive.
+// The output folder: a run that stops before commit() leaves the old content untouched,
+// commit() moves the new files in one rename each, and the user's other entries (a FIFO too)
+// are never read, copied or removed. Missing parents are never created.
 #include "kinevo/synthesis/output_folder.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -92,11 +94,59 @@ TEST(OutputFolder, CreatesAMissingFolderAndRemovesStaleStaging) {
   const auto dir = root / "deep" / "out";
   // A leftover of a killed run (pid 0 is never a live process we could own; use a huge one).
   fs::create_directories(root / "deep" / ".out.kinevo-2147483646.partial");
+  fs::create_directories(root / "deep" / ".other.kinevo-2147483646.partial");  // not ours
   ks::output_folder f(dir);
   write(f.file("x.csv"), "x");
   f.commit();
   EXPECT_EQ(read(dir / "x.csv"), "x");
-  EXPECT_EQ(staging_leftovers(root / "deep"), 0);
+  EXPECT_EQ(staging_leftovers(root / "deep", "out"), 0);
+  EXPECT_TRUE(fs::exists(root / "deep" / ".other.kinevo-2147483646.partial"));
+  fs::remove_all(root);
+}
+
+TEST(OutputFolder, MissingParentsAreRefusedAndNotCreated) {
+  const auto root = fresh("parents");
+  EXPECT_THROW(ks::output_folder::check(root / "missing" / "sub"), kinevo::io::output_error);
+  EXPECT_THROW(ks::output_folder{root / "missing" / "sub"}, kinevo::io::output_error);
+  EXPECT_FALSE(fs::exists(root / "missing"));
+  fs::remove_all(root);
+}
+
+// Entries the run does not write are never opened: a FIFO without a reader would block a copy
+// for ever (and a copy failed with "filesystem error: cannot copy").
+TEST(OutputFolder, FifoInsideIsLeftAlone) {
+  const auto root = fresh("fifo");
+  const auto dir = root / "out";
+  fs::create_directories(dir);
+  ASSERT_EQ(::mkfifo((dir / "pipe").c_str(), 0644), 0);
+  ks::output_folder f(dir);
+  write(f.file("a.csv"), "new a");
+  f.commit();
+  EXPECT_TRUE(fs::is_fifo(dir / "pipe"));
+  EXPECT_EQ(read(dir / "a.csv"), "new a");
+  EXPECT_EQ(staging_leftovers(root), 0);
+  fs::remove_all(root);
+}
+
+// A file that cannot be moved in (a folder of its name is in the way) is an output_error naming
+// it; the staging folder goes with the object.
+TEST(OutputFolder, FailedMoveNamesTheFileAndLeavesNoStaging) {
+  const auto root = fresh("failmove");
+  const auto dir = root / "out";
+  fs::create_directories(dir / "a.csv" / "inner");
+  {
+    ks::output_folder f(dir);
+    write(f.file("a.csv"), "new a");
+    try {
+      f.commit();
+      ADD_FAILURE() << "commit over a folder succeeded";
+    } catch (const kinevo::io::output_error& e) {
+      EXPECT_NE(std::string(e.what()).find((dir / "a.csv").string()), std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_TRUE(fs::is_directory(dir / "a.csv" / "inner"));
+  EXPECT_EQ(staging_leftovers(root), 0);
   fs::remove_all(root);
 }
 
@@ -123,8 +173,7 @@ TEST(OutputFolder, SymlinkIsFollowed) {
   fs::remove_all(root);
 }
 
-// DIR = the working directory cannot be swapped (the process would sit in a deleted folder):
-// its files are replaced one by one instead.
+// DIR = the working directory: its files are replaced, the folder itself stays.
 TEST(OutputFolder, WorkingDirectoryIsWrittenInPlace) {
   const auto root = fresh("cwd");
   write(root / "a.csv", "old a");
