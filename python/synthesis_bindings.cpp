@@ -20,10 +20,12 @@ namespace {
 
 namespace syn = kinevo::synthesis;
 
-// The methods every synthesis result has.
+// The methods every synthesis result has (and its buildability warnings, which every result
+// type carries: the same list as to_dict()["warnings"]).
 template <class Result>
 py::class_<Result> bind_result(py::module_& m, const char* name, const char* doc) {
   return py::class_<Result>(m, name, doc)
+      .def_readonly("warnings", &Result::warnings)
       .def("report", &Result::full_report, "The text `kinevo synth` prints")
       .def("brief_report", &Result::brief_report)
       .def("to_json", [](const Result& r) { return r.to_json().dump(); })
@@ -178,7 +180,6 @@ void add_synthesis(py::module_& m) {
   bind_result<syn::dyad_guidance_result>(m, "DyadResult", "RR dyads guiding a body");
   bind_result<syn::path_synthesis_result>(m, "PathResult", "A four-bar path generator")
       .def_readonly("status", &syn::path_synthesis_result::status)
-      .def_readonly("warnings", &syn::path_synthesis_result::warnings)
       .def_property_readonly(
           "objective", [](const syn::path_synthesis_result& r) { return r.evaluation.objective; })
       .def_property_readonly("feasible", &syn::path_synthesis_result::feasible);

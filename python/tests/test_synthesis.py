@@ -21,9 +21,13 @@ def test_fourbar_gives_the_cli_report(example, cli_json):
 def test_rssr_gives_the_cli_report(example, cli_json):
     table = example("rssr_19.csv")
     cli = cli_json("synth", "rssr", "--table", table)
-    mine = without_timings(kinevo.synth_rssr(table).to_dict())
+    result = kinevo.synth_rssr(table)
+    mine = without_timings(result.to_dict())
     theirs = without_timings(cli)
     assert {k: theirs[k] for k in mine} == mine
+    # The source's 19-point example is not buildable (transmission angle down to 1.3 deg):
+    # the warnings are an attribute too, the same list as the CLI's JSON.
+    assert result.warnings and result.warnings == theirs["warnings"]
 
 
 def test_dyad_and_files(example, tmp_path):
