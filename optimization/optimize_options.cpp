@@ -38,13 +38,13 @@ std::string to_string(method m) {
 method parse_method(const std::string& name) {
   if (name == "ga") return method::ga;
   if (name == "sanlsu") return method::sanlsu;
-  throw std::invalid_argument("unknown method '" + name + "'; use ga or sanlsu");
+  throw io::option_error("method", "'" + name + "' is unknown; use ga or sanlsu");
 }
 
 bool parse_refine(const std::string& name) {
   if (name == "sanlsu") return true;
   if (name == "none") return false;
-  throw std::invalid_argument("unknown refinement '" + name + "'; use sanlsu or none");
+  throw io::option_error("refine", "'" + name + "' is unknown; use sanlsu or none");
 }
 
 namespace {

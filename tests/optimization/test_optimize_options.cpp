@@ -109,5 +109,21 @@ TEST(OptimizeOptions, GaEnumsRoundTrip) {
   }
 }
 
+TEST(OptimizeOptions, UnknownMethodAndRefinementNameTheirOption) {
+  EXPECT_EQ(parse_method("sanlsu"), method::sanlsu);
+  EXPECT_TRUE(parse_refine("sanlsu"));
+  EXPECT_FALSE(parse_refine("none"));
+  const auto field_of = [](const std::function<void()>& parse) {
+    try {
+      parse();
+    } catch (const io::option_error& e) {
+      return e.field();
+    }
+    return std::string("nothing thrown");
+  };
+  EXPECT_EQ(field_of([] { (void)parse_method("simplex"); }), "method");
+  EXPECT_EQ(field_of([] { (void)parse_refine("newton"); }), "refine");
+}
+
 }  // namespace
 }  // namespace kinevo::optimization
