@@ -22,7 +22,7 @@ namespace {
 
 const std::string fivebar = examples + "/spatial_fivebar.toml";
 const std::string driven = examples + "/spatial_fivebar_driven.toml";
-const std::string pendulum = examples + "/spherical_pendulum_flywheel.toml";
+const std::string flywheel_pendulum = examples + "/spherical_pendulum_flywheel.toml";
 
 // In model order, the later row of each dependent pair (Haug, Example 4.6.1).
 const std::vector<std::string> redundant_rows{"B.z", "B.axis1", "B.axis2", "D.x",
@@ -153,7 +153,7 @@ void expect_formulations_agree(const std::string& model, double t_end, const std
 }
 
 TEST(CliSpatial, EveryFormulationAgreesWithFullOnThePendulumWithFlywheel) {
-  expect_formulations_agree(pendulum, 0.5, "pendulum");
+  expect_formulations_agree(flywheel_pendulum, 0.5, "pendulum");
 }
 
 TEST(CliSpatial, EveryFormulationAgreesWithFullOnTheFreeFiveBar) {
@@ -210,8 +210,8 @@ TEST(CliSpatial, DrivenFiveBarNeedsProjectionForFullAndReuse) {
 TEST(CliSpatial, PlotXPlotsTheColumnsAgainstAnotherColumn) {
   const auto dir = fresh_dir("spatial_plot_x");
   const auto svg = dir / "wheel_xy.svg";
-  const auto r = run_kinevo("simulate " + pendulum + " --quiet --t-end 0.5 --plot " + svg.string() +
-                            " --plot-x wheel_y --plot-columns wheel_z --json");
+  const auto r = run_kinevo("simulate " + flywheel_pendulum + " --quiet --t-end 0.5 --plot " +
+                            svg.string() + " --plot-x wheel_y --plot-columns wheel_z --json");
   ASSERT_EQ(r.status, 0) << r.err;
   std::ifstream in(svg);
   std::stringstream text;
@@ -224,7 +224,7 @@ TEST(CliSpatial, PlotXPlotsTheColumnsAgainstAnotherColumn) {
   for (const auto& [options, message] : std::vector<std::pair<std::string, std::string>>{
            {"--plot-x wheel_q --plot-columns wheel_y", "--plot-x has no column 'wheel_q'"},
            {"--plot-x wheel_x --plot-columns wheel_q", "--plot-columns has no column 'wheel_q'"}}) {
-    const auto bad = run_kinevo("simulate " + pendulum + " --quiet --t-end 0.01 --plot " +
+    const auto bad = run_kinevo("simulate " + flywheel_pendulum + " --quiet --t-end 0.01 --plot " +
                                 (dir / "bad.svg").string() + " " + options);
     EXPECT_EQ(bad.status, 2) << options;
     EXPECT_NE(bad.err.find(message), std::string::npos) << bad.err;
