@@ -149,7 +149,7 @@ int run_assemble(const model_args& a) {
     try {
       io::check_writable(a.out);
     } catch (const io::output_error& e) {
-      throw io::input_error(fmt::format("-o: {}", e.what()));
+      throw io::input_error(fmt::format("--out: {}", e.what()));
     }
   }
   const std::string text = io::read_input_file(a.file, "model file");
@@ -205,14 +205,14 @@ const command_registration model_registration(
           ->capture_default_str();
       chain->add_option("--out", a->out, "Model file to write (default: print it)");
       chain->add_flag("--json", a->json, "Print one JSON object on stdout");
-      chain->add_flag("--quiet", a->quiet, "No text output");
+      chain->add_flag("-q,--quiet", a->quiet, "No text output");
       CLI::App* info = sub.add_subcommand("info", "Load a model file and describe it");
       info->add_option("model", a->file, "Model file (TOML)")->required();
       info->add_option("--set", a->sets, "Override a parameter: name=value (repeatable)");
       info->add_flag("--rank", a->rank,
                      "Rank and mobility analysis also above 1000 coordinates (dense, O(n^3))");
       info->add_flag("--json", a->json, "Print one JSON object on stdout");
-      info->add_flag("--quiet", a->quiet, "No text output");
+      info->add_flag("-q,--quiet", a->quiet, "No text output");
       CLI::App* assemble = sub.add_subcommand(
           "assemble",
           "Assemble a model file's initial state (Haug 4.3) and write the corrected file");
@@ -245,7 +245,7 @@ const command_registration model_registration(
                        "Gauss-Newton corrections")
           ->capture_default_str();
       assemble->add_flag("--json", a->json, "Print one JSON object on stdout");
-      assemble->add_flag("--quiet", a->quiet, "No text output");
+      assemble->add_flag("-q,--quiet", a->quiet, "No text output");
       assemble->footer(
           "Exit status:\n"
           "  0  assembled (and written with -o)\n"

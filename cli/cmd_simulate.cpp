@@ -275,7 +275,7 @@ const command_registration simulate_registration(
       // Hidden: for the tests of the interrupted path.
       sub.add_option("--interrupt-after", a->interrupt_after)->group("");
       sub.add_flag("--json", a->json, "Print one JSON object on stdout");
-      sub.add_flag("--quiet", a->quiet, "No progress line, no text output");
+      sub.add_flag("-q,--quiet", a->quiet, "No progress line, no text output");
       sub.footer(
           "Exit status:\n"
           "  0    the run reached --t-end (with --allow-unconverged also past unconverged solves)\n"
