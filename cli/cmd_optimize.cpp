@@ -270,8 +270,8 @@ void add_output_options(CLI::App& sub, optimize_cli& c) {
   sub.add_option("--resume", c.options.resume, "Continue from a checkpoint file");
   sub.add_flag("--json", c.json, "Print one JSON object on stdout");
   sub.add_flag("-q,--quiet", c.quiet, "No progress line, no text output");
-  sub.add_option("--cost-us", c.options.cost_us, "Busy-wait per evaluation (benchmarking)")
-      ->group("");
+  sub.add_option("--cost-us", c.options.cost_us,
+                 "Busy-wait this many microseconds per evaluation (benchmarking: docs/ga.md)");
   sub.add_flag("--print-hex", c.print_hex, "Print the best point in hex floats (tests)")->group("");
 }
 
