@@ -11,6 +11,7 @@
 #include "kinevo/cli/command.hpp"
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/display_number.hpp"
 #include "kinevo/io/input_file.hpp"
 #include "kinevo/mechanics/assembly.hpp"
 #include "kinevo/mechanics/chain_model.hpp"
@@ -111,8 +112,9 @@ int run_info(const model_args& a) {
              m.kinematic() ? ", kinematic (M = I)" : "");
   for (int i = 0; i < m.coordinates(); ++i) {
     fmt::print("  {:<16} q0 = {:<14.8g} qd0 = {:.8g}\n",
-               m.coordinate_names()[static_cast<std::size_t>(i)], m.initial_positions()[i],
-               m.initial_velocities()[i]);
+               m.coordinate_names()[static_cast<std::size_t>(i)],
+               io::no_negative_zero(m.initial_positions()[i]),
+               io::no_negative_zero(m.initial_velocities()[i]));
   }
   for (const auto& c : m.constraint_names()) fmt::print("  constraint {}\n", c);
   if (rank) {
