@@ -51,6 +51,7 @@ endif()
 set(configure_args -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -G ${GENERATOR}
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
 if(C_COMPILER)
+  # Unused by the C++-only consumer (CMake says so only as a warning); the C one uses it.
   list(APPEND configure_args -DCMAKE_C_COMPILER=${C_COMPILER})
 endif()
 if(COMPILER_LAUNCHER)
@@ -63,6 +64,14 @@ if(EXTRA_FLAGS)
   # executables suppress that in the build tree only, so the consumer runs without leak checks.
   set(ENV{ASAN_OPTIONS} "detect_leaks=0:abort_on_error=1")
 endif()
+# A project with C and C++ (MPI found through its C component): configured only.
+if(CONSUMER_C_DIR)
+  set(c_args ${configure_args})
+  list(TRANSFORM c_args REPLACE "^${CONSUMER_DIR}$" "${CONSUMER_C_DIR}")
+  list(TRANSFORM c_args REPLACE "^${WORK_DIR}/build$" "${WORK_DIR}/build_c")
+  run_step("configure the C and C++ consumer" ${CMAKE_COMMAND} ${c_args})
+endif()
+# The consumer is C++ only (project(... LANGUAGES CXX)): the package must not need C.
 run_step("configure the consumer" ${CMAKE_COMMAND} ${configure_args})
 run_step("build the consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run_step("run the consumer" ${WORK_DIR}/build/consumer)
