@@ -36,6 +36,19 @@ foreach(absent include/kinevo/cli include/kinevo/symbolic/sanitizer)
   endif()
 endforeach()
 run_step("installed kinevo --help" ${prefix}/bin/kinevo --help)
+# The documentation --help points to, and the man page when help2man made one.
+foreach(installed share/doc/kinevo/README.md share/doc/kinevo/cli.md share/doc/kinevo/package.md
+        share/doc/kinevo/figures/chain_6r_hexflex.svg)
+  if(NOT EXISTS ${prefix}/${installed})
+    message(FATAL_ERROR "not installed: ${prefix}/${installed}")
+  endif()
+endforeach()
+if(MAN)
+  file(READ ${prefix}/share/man/man1/kinevo.1 man_page)
+  if(NOT man_page MATCHES "TH KINEVO \"1\"" OR NOT man_page MATCHES "genetic algorithms and classical")
+    message(FATAL_ERROR "share/man/man1/kinevo.1 is not kinevo's man page")
+  endif()
+endif()
 
 # The Python module, when this build has one: `import kinevo` from the installed prefix alone.
 if(PYTHON)
