@@ -3,12 +3,15 @@
 // accel` and `kinevo simulate`).
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 
 #include <Eigen/QR>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "kinevo/gauss/register_ga_solver.hpp"
@@ -32,7 +35,7 @@ mech::model_options model_options_of(const std::map<std::string, double>& set, b
   return o;
 }
 
-mech::model load(const std::string& path, const std::map<std::string, double>& set,
+mech::model load(const std::filesystem::path& path, const std::map<std::string, double>& set,
                  bool kinematic) {
   const auto options = model_options_of(set, kinematic);
   py::gil_scoped_release release;
@@ -112,8 +115,25 @@ struct simulation_run {
   std::vector<std::string> coordinates;
 };
 
-simulation_run simulate(const std::string& path, double t_end, double dt, const std::string& solver,
-                        const std::string& integrator,
+// A model argument: a file (str or pathlib.Path), loaded with `set` and `kinematic`, or a Model
+// already loaded (then `set` and `kinematic` are its own: giving them is a mistake).
+mech::model model_of(const std::variant<std::filesystem::path, mech::model>& model,
+                     const std::map<std::string, double>& set, bool kinematic) {
+  if (const auto* loaded = std::get_if<mech::model>(&model)) {
+    if (!set.empty() || kinematic) {
+      throw io::option_error("set",
+                             "and kinematic apply to a model file; pass them to "
+                             "load_model(path, set=..., kinematic=...) instead");
+    }
+    return *loaded;
+  }
+  const auto options = model_options_of(set, kinematic);
+  py::gil_scoped_release release;
+  return mech::load_model(std::get<std::filesystem::path>(model), options);
+}
+
+simulation_run simulate(const std::variant<std::filesystem::path, mech::model>& model, double t_end,
+                        double dt, const std::string& solver, const std::string& integrator,
                         const std::optional<std::string>& stabilization,
                         const std::string& formulation, int record_every,
                         const std::map<std::string, double>& set, bool kinematic,
@@ -128,9 +148,8 @@ simulation_run simulate(const std::string& path, double t_end, double dt, const 
   s.stabilization = stabilization ? mech::parse_stabilization(*stabilization)
                                   : mech::default_stabilization(s.formulation.kind);
   s.validate();
-  const auto options = model_options_of(set, kinematic);
+  const mech::model m = model_of(model, set, kinematic);
   py::gil_scoped_release release;
-  const mech::model m = mech::load_model(path, options);
   auto the_solver = mech::make_solver(solver);
   return {mech::simulate(m, *the_solver, s), m.coordinate_names()};
 }
@@ -159,6 +178,26 @@ void add_mechanics(py::module_& m) {
           py::arg("preset") = "default",
           "Constrained accelerations at (q, qd, t) (default: the initial state) by one solver: "
           "gigsp, lm, uk, sl, kv, qtz, projection or ga")
+      .def(
+          "system",
+          [](const mech::model& self, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+             double t) {
+            (void)as_state(q, self.initial_positions(), "q");
+            (void)as_state(qd, self.initial_velocities(), "qd");
+            const mech::constrained_system c = self.evaluate(q, qd, t);
+            return py::make_tuple(c.mass, c.force, c.jacobian, c.rhs);
+          },
+          py::arg("q"), py::arg("qd"), py::arg("t") = 0.0,
+          "The equations of motion at (q, qd, t) as numpy arrays (M, f, A, b): M q'' = f + A^T "
+          "lambda with A q'' = b (M n x n, f n, A m x n, b m; holonomic rows first)")
+      .def(
+          "phi",
+          [](const mech::model& self, const Eigen::VectorXd& q, double t) {
+            (void)as_state(q, self.initial_positions(), "q");
+            return self.position_violation(q, t);
+          },
+          py::arg("q"), py::arg("t") = 0.0,
+          "Phi(q, t), the holonomic constraints' values (zero on the constraints)")
       .def("__repr__", [](const mech::model& self) {
         return "<kinevo.Model " + self.name() + ": " + std::to_string(self.coordinates()) +
                " coordinates, " + std::to_string(self.constraints()) + " constraints>";
@@ -212,14 +251,16 @@ void add_mechanics(py::module_& m) {
 
   m.def("load_model", &load, py::arg("path"), py::kw_only(),
         py::arg("set") = std::map<std::string, double>{}, py::arg("kinematic") = false,
-        "Load a TOML model file; set={'name': value} overrides parameters");
-  m.def("simulate", &simulate, py::arg("path"), py::arg("t_end") = 1.0, py::arg("dt") = 1e-3,
+        "Load a TOML model file (str or pathlib.Path); set={'name': value} overrides "
+        "parameters");
+  m.def("simulate", &simulate, py::arg("model"), py::arg("t_end") = 1.0, py::arg("dt") = 1e-3,
         py::kw_only(), py::arg("solver") = "gigsp", py::arg("integrator") = "rk4",
         py::arg("stabilization") = py::none(), py::arg("formulation") = "full",
         py::arg("record_every") = 1, py::arg("set") = std::map<std::string, double>{},
         py::arg("kinematic") = false, py::arg("allow_unconverged") = false,
-        "Forward dynamics of a model file, as `kinevo simulate`; a run that stops early is a "
-        "result with completed False and the reason in message");
+        "Forward dynamics of a model (a file as str or pathlib.Path, or a loaded Model), as "
+        "`kinevo simulate`; a run that stops early is a result with completed False and the "
+        "reason in message");
 }
 
 }  // namespace kinevo::python

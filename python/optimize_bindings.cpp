@@ -6,8 +6,10 @@
 #include <pybind11/functional.h>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <string>
@@ -242,12 +244,12 @@ opt::optimization_run run_objective(const py::object& objective, const py::objec
   return opt::run_optimization(o, problem);
 }
 
-opt::optimization_run run_problem_file(const std::string& path, const py::kwargs& kw) {
+opt::optimization_run run_problem_file(const std::filesystem::path& path, const py::kwargs& kw) {
   opt::optimize_options o = bind_options(kw);
   if (o.is_given("dim")) {
     throw io::option_error("dim", "contradicts a problem file: the file has its own variables");
   }
-  o.problem_file = path;
+  o.problem_file = path.string();
   py::gil_scoped_release release;
   return opt::run_optimization(o);
 }
@@ -297,7 +299,8 @@ void add_optimization(py::module_& m) {
         "generations, max_evals, lower, upper (default box [-1, 1]), crossover, mutation, ...\n"
         "The native work runs without the GIL; the objective is called with it.");
   m.def("optimize_problem", &run_problem_file, py::arg("path"),
-        "Minimise a TOML problem file (docs/model-files.md) with the island-model GA; the\n"
+        "Minimise a TOML problem file (str or pathlib.Path; docs/model-files.md) with the\n"
+        "island-model GA; the\n"
         "keyword options are those of kinevo.optimize.");
   m.def("optimize_options", &known_options, "The keyword options of optimize, comma-separated");
 }
