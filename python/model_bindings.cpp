@@ -1,6 +1,8 @@
 // kinevo.load_model, Model.accel and kinevo.simulate: a model file's accelerations at a state
 // and its forward dynamics, as numpy arrays beside the library's reports (those of `kinevo
 // accel` and `kinevo simulate`).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -159,13 +161,118 @@ simulation_run simulate(const std::variant<std::filesystem::path, mech::model>& 
 void add_mechanics(py::module_& m) {
   gauss::register_ga_solver();  // solver="ga" (Gauss' principle by the island GA)
 
+  // The result classes first: a signature names a class registered before it (help() would
+  // show the C++ type otherwise).
+  py::class_<accel_answer>(m, "AccelResult", "One solver's accelerations at one state")
+      .def_property_readonly(
+          "acceleration", [](const accel_answer& a) { return a.result().acceleration; },
+          "q'', the constrained accelerations (numpy array, one per coordinate)")
+      .def_property_readonly(
+          "constraint_force", [](const accel_answer& a) { return a.result().constraint_force; },
+          "f_c = A^T lambda, the constraint forces on the coordinates (numpy array)")
+      .def_readonly("multipliers", &accel_answer::multipliers,
+                    "lambda of f_c = A^T lambda (numpy array, one per constraint row; least "
+                    "squares when rows are redundant)")
+      .def_property_readonly(
+          "status",
+          [](const accel_answer& a) { return std::string(status_name(a.result().status)); },
+          "The solve's status: ok, least_squares, inconsistent, singular or not_converged")
+      .def_property_readonly(
+          "rank", [](const accel_answer& a) { return a.result().rank; },
+          "Rank of the constraint matrix A the solver found")
+      .def_property_readonly(
+          "message", [](const accel_answer& a) { return a.result().message; },
+          "The solver's message ('' when none)")
+      .def_property_readonly(
+          "ok", [](const accel_answer& a) { return a.comparison.ok(); },
+          "True when the solve gave the constrained acceleration (as `kinevo accel` exit 0)")
+      .def(
+          "report", [](const accel_answer& a) { return a.comparison.full_report(); },
+          "The table `kinevo accel` prints for this solver (str)")
+      .def(
+          "to_json", [](const accel_answer& a) { return a.comparison.to_json().dump(); },
+          "The JSON object of `kinevo accel --json` (str)")
+      .def(
+          "to_dict", [](const accel_answer& a) { return to_python(a.comparison.to_json()); },
+          "to_json() as a dict")
+      .def("__repr__", [](const accel_answer& a) {
+        const auto& r = a.result();
+        return fmt::format("<kinevo.AccelResult {}: rank {}, acceleration [{:.6g}]>",
+                           status_name(r.status), r.rank, fmt::join(r.acceleration, ", "));
+      });
+
+  py::class_<simulation_run>(m, "SimulationResult", "A simulated motion: records and report")
+      .def_property_readonly(
+          "t", [](const simulation_run& s) { return column(s.result, &mech::step_record::t); },
+          "Times of the records (numpy array, records)")
+      .def_property_readonly(
+          "q", [](const simulation_run& s) { return stacked(s.result, &mech::step_record::q); },
+          "Positions per record (numpy array, records x coordinates)")
+      .def_property_readonly(
+          "qd", [](const simulation_run& s) { return stacked(s.result, &mech::step_record::qd); },
+          "Velocities per record (numpy array, records x coordinates)")
+      .def_property_readonly(
+          "qdd", [](const simulation_run& s) { return stacked(s.result, &mech::step_record::qdd); },
+          "Accelerations per record (numpy array, records x coordinates)")
+      .def_property_readonly(
+          "constraint_force",
+          [](const simulation_run& s) {
+            return stacked(s.result, &mech::step_record::constraint_force);
+          },
+          "Constraint forces f_c per record (numpy array, records x coordinates)")
+      .def_property_readonly(
+          "position_violation",
+          [](const simulation_run& s) {
+            return column(s.result, &mech::step_record::position_violation);
+          },
+          "max |Phi| per record (numpy array)")
+      .def_property_readonly(
+          "energy",
+          [](const simulation_run& s) { return column(s.result, &mech::step_record::energy); },
+          "Total energy per record (numpy array; NaN when the model defines none)")
+      .def_readonly("coordinate_names", &simulation_run::coordinates,
+                    "Names of the columns of q, qd and qdd (list of str)")
+      .def_property_readonly(
+          "completed", [](const simulation_run& s) { return s.result.completed; },
+          "True when the run reached t_end")
+      .def_property_readonly(
+          "status", [](const simulation_run& s) { return s.result.status(); },
+          "completed, diverged, interrupted or failed")
+      .def_property_readonly(
+          "message", [](const simulation_run& s) { return s.result.message; },
+          "Why the run stopped early ('' when completed)")
+      .def_property_readonly(
+          "steps", [](const simulation_run& s) { return s.result.steps; },
+          "Integration steps taken")
+      .def(
+          "report", [](const simulation_run& s) { return s.result.full_report(); },
+          "The report `kinevo simulate` prints (str)")
+      .def(
+          "to_json", [](const simulation_run& s) { return s.result.to_json().dump(); },
+          "The JSON object of `kinevo simulate --json` (str)")
+      .def(
+          "to_dict", [](const simulation_run& s) { return to_python(s.result.to_json()); },
+          "to_json() as a dict")
+      .def("__repr__", [](const simulation_run& s) {
+        const auto& r = s.result;
+        return fmt::format("<kinevo.SimulationResult {}: {} records, t = {:g} .. {:g}, {} steps>",
+                           r.status(), r.records.size(),
+                           r.records.empty() ? 0.0 : r.records.front().t,
+                           r.records.empty() ? 0.0 : r.records.back().t, r.steps);
+      });
+
   py::class_<mech::model>(m, "Model", "A loaded model file (docs/model-files.md)")
-      .def_property_readonly("name", &mech::model::name)
-      .def_property_readonly("coordinate_names", &mech::model::coordinate_names)
-      .def_property_readonly("constraint_names", &mech::model::constraint_names)
-      .def_property_readonly("q0", &mech::model::initial_positions)
-      .def_property_readonly("qd0", &mech::model::initial_velocities)
-      .def_property_readonly("parameters", &mech::model::parameters)
+      .def_property_readonly("name", &mech::model::name, "The model's name (its [model] name)")
+      .def_property_readonly("coordinate_names", &mech::model::coordinate_names,
+                             "Names of the coordinates q, in order (list of str)")
+      .def_property_readonly("constraint_names", &mech::model::constraint_names,
+                             "Names of the constraint rows, holonomic ones first (list of str)")
+      .def_property_readonly("q0", &mech::model::initial_positions,
+                             "Initial positions q(0) of the file (numpy array, one per coordinate)")
+      .def_property_readonly("qd0", &mech::model::initial_velocities,
+                             "Initial velocities q'(0) of the file (numpy array)")
+      .def_property_readonly("parameters", &mech::model::parameters,
+                             "Parameter values after set= overrides (dict name -> float)")
       .def(
           "accel",
           [](const mech::model& self, const std::optional<Eigen::VectorXd>& q,
@@ -202,52 +309,6 @@ void add_mechanics(py::module_& m) {
         return "<kinevo.Model " + self.name() + ": " + std::to_string(self.coordinates()) +
                " coordinates, " + std::to_string(self.constraints()) + " constraints>";
       });
-
-  py::class_<accel_answer>(m, "AccelResult", "One solver's accelerations at one state")
-      .def_property_readonly("acceleration",
-                             [](const accel_answer& a) { return a.result().acceleration; })
-      .def_property_readonly("constraint_force",
-                             [](const accel_answer& a) { return a.result().constraint_force; })
-      .def_readonly("multipliers", &accel_answer::multipliers)
-      .def_property_readonly(
-          "status",
-          [](const accel_answer& a) { return std::string(status_name(a.result().status)); })
-      .def_property_readonly("rank", [](const accel_answer& a) { return a.result().rank; })
-      .def_property_readonly("message", [](const accel_answer& a) { return a.result().message; })
-      .def_property_readonly("ok", [](const accel_answer& a) { return a.comparison.ok(); })
-      .def("report", [](const accel_answer& a) { return a.comparison.full_report(); })
-      .def("to_json", [](const accel_answer& a) { return a.comparison.to_json().dump(); })
-      .def("to_dict", [](const accel_answer& a) { return to_python(a.comparison.to_json()); });
-
-  py::class_<simulation_run>(m, "SimulationResult", "A simulated motion: records and report")
-      .def_property_readonly(
-          "t", [](const simulation_run& s) { return column(s.result, &mech::step_record::t); })
-      .def_property_readonly(
-          "q", [](const simulation_run& s) { return stacked(s.result, &mech::step_record::q); })
-      .def_property_readonly(
-          "qd", [](const simulation_run& s) { return stacked(s.result, &mech::step_record::qd); })
-      .def_property_readonly(
-          "qdd", [](const simulation_run& s) { return stacked(s.result, &mech::step_record::qdd); })
-      .def_property_readonly("constraint_force",
-                             [](const simulation_run& s) {
-                               return stacked(s.result, &mech::step_record::constraint_force);
-                             })
-      .def_property_readonly("position_violation",
-                             [](const simulation_run& s) {
-                               return column(s.result, &mech::step_record::position_violation);
-                             })
-      .def_property_readonly(
-          "energy",
-          [](const simulation_run& s) { return column(s.result, &mech::step_record::energy); })
-      .def_readonly("coordinate_names", &simulation_run::coordinates)
-      .def_property_readonly("completed",
-                             [](const simulation_run& s) { return s.result.completed; })
-      .def_property_readonly("status", [](const simulation_run& s) { return s.result.status(); })
-      .def_property_readonly("message", [](const simulation_run& s) { return s.result.message; })
-      .def_property_readonly("steps", [](const simulation_run& s) { return s.result.steps; })
-      .def("report", [](const simulation_run& s) { return s.result.full_report(); })
-      .def("to_json", [](const simulation_run& s) { return s.result.to_json().dump(); })
-      .def("to_dict", [](const simulation_run& s) { return to_python(s.result.to_json()); });
 
   m.def("load_model", &load, py::arg("path"), py::kw_only(),
         py::arg("set") = std::map<std::string, double>{}, py::arg("kinematic") = false,

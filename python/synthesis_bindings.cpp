@@ -29,11 +29,16 @@ namespace syn = kinevo::synthesis;
 template <class Result>
 py::class_<Result> bind_result(py::module_& m, const char* name, const char* doc) {
   return py::class_<Result>(m, name, doc)
-      .def_readonly("warnings", &Result::warnings)
+      .def_readonly("warnings", &Result::warnings,
+                    "Buildability warnings (transmission angle, link ratio, large errors), as the "
+                    "CLI prints them (list of str)")
       .def("report", &Result::full_report, "The text `kinevo synth` prints")
-      .def("brief_report", &Result::brief_report)
-      .def("to_json", [](const Result& r) { return r.to_json().dump(); })
-      .def("to_dict", [](const Result& r) { return to_python(r.to_json()); })
+      .def("brief_report", &Result::brief_report, "One line: the linkage found and its error (str)")
+      .def(
+          "to_json", [](const Result& r) { return r.to_json().dump(); },
+          "The JSON object of `kinevo synth ... --json` (str)")
+      .def(
+          "to_dict", [](const Result& r) { return to_python(r.to_json()); }, "to_json() as a dict")
       .def(
           "save",
           [](const Result& r, const std::filesystem::path& output_dir) {
@@ -217,15 +222,21 @@ syn::path_synthesis_result path(
 void add_synthesis(py::module_& m) {
   bind_result<syn::fourbar_synthesis_result>(m, "FourbarResult",
                                              "A four-bar function generator (Freudenstein)")
-      .def_readonly("status", &syn::fourbar_synthesis_result::status)
-      .def_readonly("status_message", &syn::fourbar_synthesis_result::status_message);
+      .def_readonly("status", &syn::fourbar_synthesis_result::status,
+                    "ok, infeasible or not_assembled")
+      .def_readonly("status_message", &syn::fourbar_synthesis_result::status_message,
+                    "Why the status is not ok ('' when ok)");
   bind_result<syn::rssr_synthesis_result>(m, "RssrResult", "An RSSR function generator");
   bind_result<syn::dyad_guidance_result>(m, "DyadResult", "RR dyads guiding a body");
   bind_result<syn::path_synthesis_result>(m, "PathResult", "A four-bar path generator")
-      .def_readonly("status", &syn::path_synthesis_result::status)
+      .def_readonly("status", &syn::path_synthesis_result::status,
+                    "ok, or why the linkage misses a requirement")
       .def_property_readonly(
-          "objective", [](const syn::path_synthesis_result& r) { return r.evaluation.objective; })
-      .def_property_readonly("feasible", &syn::path_synthesis_result::feasible);
+          "objective", [](const syn::path_synthesis_result& r) { return r.evaluation.objective; },
+          "The objective at the linkage found (sum of squared distances, with penalties)")
+      .def_property_readonly(
+          "feasible", &syn::path_synthesis_result::feasible,
+          "True when the linkage meets every requirement (link type, bounds, transmission angle)");
   m.def("synth_path", &path, py::arg("points"), py::kw_only(), py::arg("timing") = py::none(),
         py::arg("closed") = false, py::arg("link_type") = "crank-rocker",
         py::arg("min_transmission") = 0.0, py::arg("link_bounds") = py::none(),
