@@ -312,12 +312,12 @@ void add_optimization(py::module_& m) {
         "batch=True: objective(X) gets the population, X of shape (count, dim), and returns\n"
         "count values; batch=False: objective(x), x of shape (dim,), returns one value.\n"
         "Keyword options are `kinevo optimize`'s config keys: seed, islands, population,\n"
-        "generations, max_evals, lower and upper (required: one value or one per variable), crossover, mutation, ...\n"
+        "generations, max_evals, lower and upper (required: one value or one per\n"
+        "variable), crossover, mutation, ...\n"
         "The native work runs without the GIL; the objective is called with it.");
   m.def("optimize_problem", &run_problem_file, py::arg("path"),
         "Minimise a TOML problem file (str or pathlib.Path; docs/model-files.md) with the\n"
-        "island-model GA; the\n"
-        "keyword options are those of kinevo.optimize.");
+        "island-model GA; the keyword options are those of kinevo.optimize.");
   m.def("optimize_options", &known_options, "The keyword options of optimize, comma-separated");
 }
 
