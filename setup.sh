@@ -19,11 +19,12 @@ cd "$(dirname "$0")"
 # in headless Chromium and checks the positions it drew against the CSV.
 # pybind11-dev, python3-dev, python3-numpy, python3-pytest: the Python module `kinevo` (python/,
 # built against Debian's /usr/bin/python3) and its pytest suite.
+# help2man: the man page kinevo(1) from `kinevo --help` (optional for CMake: without it, no page).
 packages=(build-essential cmake ninja-build pkg-config ccache libeigen3-dev libopenmpi-dev openmpi-bin
   libboost-random-dev libcli11-dev libgtest-dev libgmock-dev libginac-dev libcln-dev
   libtomlplusplus-dev libfmt-dev libbenchmark-dev nlohmann-json3-dev libsundials-dev
   librsvg2-bin  # rsvg-convert: the cli_figures_render test renders every figure
-  chromium pybind11-dev python3-dev python3-numpy python3-pytest)
+  chromium pybind11-dev python3-dev python3-numpy python3-pytest help2man)
 bench_args=()
 if [[ " $* " == *" --bench "* ]]; then
   packages+=(libpagmo-dev libmujoco-dev jq)

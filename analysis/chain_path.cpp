@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "kinevo/core/numbers.hpp"
+#include "kinevo/io/display_number.hpp"
 #include "kinevo/io/json_number.hpp"
 #include "kinevo/io/option_error.hpp"
 #include "kinevo/io/svg_plot.hpp"
@@ -20,21 +21,28 @@ double max_abs(const Eigen::VectorXd& v) {
   return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff();
 }
 
-// A joint value as printed: degrees for an angle, the length for a prismatic pair.
+// A joint value in the chart: degrees for an angle (continuous along the path), the length
+// for a prismatic pair.
 double shown(double v, bool angle) {
   return angle ? v / degree : v;
+}
+
+// A joint value as reported (text, CSV, JSON): an angle in (-180, 180] degrees.
+double reported(double v, bool angle) {
+  return angle ? io::degrees_in_half_turn(v / degree) : io::no_negative_zero(v);
 }
 
 nlohmann::json json_vector(const Eigen::VectorXd& v, const std::vector<bool>& angle, bool convert) {
   nlohmann::json j = nlohmann::json::array();
   for (Eigen::Index i = 0; i < v.size(); ++i) {
-    j.push_back(io::json_number(convert ? shown(v[i], angle[static_cast<std::size_t>(i)]) : v[i]));
+    j.push_back(
+        io::json_number(convert ? reported(v[i], angle[static_cast<std::size_t>(i)]) : v[i]));
   }
   return j;
 }
 
 std::string cell(double x) {
-  return std::isfinite(x) ? fmt::format("{:.10g}", x) : "";
+  return std::isfinite(x) ? fmt::format("{:.10g}", io::no_negative_zero(x)) : "";
 }
 
 std::string input_text(const chain_path_result& r, const chain_point& p) {
@@ -214,7 +222,9 @@ std::string chain_path_result::full_report() const {
     std::string line =
         fmt::format("{:>16}", input_joint < 0 ? fmt::format("{:g}", p.t) : input_text(*this, p));
     for (Eigen::Index i = 0; i < p.q.size(); ++i) {
-      line += fmt::format(" {:>12.6f}", shown(p.q[i], joint_is_angle[static_cast<std::size_t>(i)]));
+      line += fmt::format(
+          " {:>12.6f}",
+          io::no_negative_zero(reported(p.q[i], joint_is_angle[static_cast<std::size_t>(i)]), 6));
     }
     s += line + fmt::format(" {:>4}  {}\n", p.iterations, to_string(p.status));
   }
@@ -270,7 +280,7 @@ std::string chain_path_result::csv() const {
                           : shown(p.input, joint_is_angle[static_cast<std::size_t>(input_joint)]);
     s += fmt::format("{},{}", cell(p.t), cell(in));
     for (Eigen::Index i = 0; i < p.q.size(); ++i) {
-      s += fmt::format(",{}", cell(shown(p.q[i], joint_is_angle[static_cast<std::size_t>(i)])));
+      s += fmt::format(",{}", cell(reported(p.q[i], joint_is_angle[static_cast<std::size_t>(i)])));
     }
     for (Eigen::Index i = 0; i < p.qdot.size(); ++i) s += fmt::format(",{}", cell(p.qdot[i]));
     for (Eigen::Index i = 0; i < p.qddot.size(); ++i) s += fmt::format(",{}", cell(p.qddot[i]));

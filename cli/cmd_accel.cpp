@@ -126,7 +126,7 @@ const command_registration accel_registration(
                    "estimate)");
       add_solver_options(sub, a->comparison.solver);
       sub.add_flag("--json", a->json, "Print one JSON object on stdout");
-      sub.add_flag("--quiet", a->quiet, "No text output");
+      sub.add_flag("-q,--quiet", a->quiet, "No text output");
       sub.footer(
           "Exit status:\n"
           "  0  every solver returned a finite result: the constrained acceleration, or a\n"

@@ -27,7 +27,7 @@ struct animate_args {
 };
 
 int run_animate(const animate_args& a) {
-  check_output_path(a.output, "--output");
+  check_output_path(a.output, "--out");
   const mechanics::model_drawing drawing = mechanics::model_drawing::load(a.model);
   const io::csv_table run = io::read_csv_table(a.run);
   io::animation anim;
@@ -59,7 +59,9 @@ const command_registration animate_registration(
                      "simulate --out)")
           ->required();
       sub.add_option("--model", a->model, "Model file (TOML) the run is of")->required();
-      sub.add_option("-o,--output", a->output, "HTML file to write")->capture_default_str();
+      sub.add_option("--out,-o,--output", a->output,
+                     "HTML file to write (-o and --output: older names, kept)")
+          ->capture_default_str();
       sub.add_option("--title", a->title, "Page title (default: the CSV's name)");
       sub.add_flag("--json", a->json, "Print one JSON object on stdout");
       sub.add_flag("-q,--quiet", a->quiet, "No text output");

@@ -109,7 +109,7 @@ const command_registration kinematics_registration(
       sub.add_flag("--assemble", a->assemble,
                    "Assemble the initial estimate onto the constraints first (Haug 4.3)");
       sub.add_flag("--json", a->json, "Print one JSON object on stdout");
-      sub.add_flag("--quiet", a->quiet, "No text output");
+      sub.add_flag("-q,--quiet", a->quiet, "No text output");
       sub.footer(
           "Exit status:\n"
           "  0    every time of the grid analysed\n"

@@ -11,6 +11,7 @@
 #include "kinevo/cli/command.hpp"
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/display_number.hpp"
 #include "kinevo/io/input_file.hpp"
 #include "kinevo/mechanics/assembly.hpp"
 #include "kinevo/mechanics/chain_model.hpp"
@@ -111,8 +112,9 @@ int run_info(const model_args& a) {
              m.kinematic() ? ", kinematic (M = I)" : "");
   for (int i = 0; i < m.coordinates(); ++i) {
     fmt::print("  {:<16} q0 = {:<14.8g} qd0 = {:.8g}\n",
-               m.coordinate_names()[static_cast<std::size_t>(i)], m.initial_positions()[i],
-               m.initial_velocities()[i]);
+               m.coordinate_names()[static_cast<std::size_t>(i)],
+               io::no_negative_zero(m.initial_positions()[i]),
+               io::no_negative_zero(m.initial_velocities()[i]));
   }
   for (const auto& c : m.constraint_names()) fmt::print("  constraint {}\n", c);
   if (rank) {
@@ -149,7 +151,7 @@ int run_assemble(const model_args& a) {
     try {
       io::check_writable(a.out);
     } catch (const io::output_error& e) {
-      throw io::input_error(fmt::format("-o: {}", e.what()));
+      throw io::input_error(fmt::format("--out: {}", e.what()));
     }
   }
   const std::string text = io::read_input_file(a.file, "model file");
@@ -205,14 +207,14 @@ const command_registration model_registration(
           ->capture_default_str();
       chain->add_option("--out", a->out, "Model file to write (default: print it)");
       chain->add_flag("--json", a->json, "Print one JSON object on stdout");
-      chain->add_flag("--quiet", a->quiet, "No text output");
+      chain->add_flag("-q,--quiet", a->quiet, "No text output");
       CLI::App* info = sub.add_subcommand("info", "Load a model file and describe it");
       info->add_option("model", a->file, "Model file (TOML)")->required();
       info->add_option("--set", a->sets, "Override a parameter: name=value (repeatable)");
       info->add_flag("--rank", a->rank,
                      "Rank and mobility analysis also above 1000 coordinates (dense, O(n^3))");
       info->add_flag("--json", a->json, "Print one JSON object on stdout");
-      info->add_flag("--quiet", a->quiet, "No text output");
+      info->add_flag("-q,--quiet", a->quiet, "No text output");
       CLI::App* assemble = sub.add_subcommand(
           "assemble",
           "Assemble a model file's initial state (Haug 4.3) and write the corrected file");
@@ -245,7 +247,7 @@ const command_registration model_registration(
                        "Gauss-Newton corrections")
           ->capture_default_str();
       assemble->add_flag("--json", a->json, "Print one JSON object on stdout");
-      assemble->add_flag("--quiet", a->quiet, "No text output");
+      assemble->add_flag("-q,--quiet", a->quiet, "No text output");
       assemble->footer(
           "Exit status:\n"
           "  0  assembled (and written with -o)\n"

@@ -225,7 +225,9 @@ void add_island_options(CLI::App& sub, ga::island_options& i) {
 }
 
 void add_termination_options(CLI::App& sub, ga::termination& t) {
-  sub.add_option("--generations", t.max_generations, "Generation limit (0: none)")
+  sub.add_option("--generations", t.max_generations,
+                 "Generation limit (0: none); the default applies only when neither "
+                 "--max-evals nor --max-seconds is given")
       ->capture_default_str();
   sub.add_option("--max-evals", t.max_evaluations, "Evaluation limit over all islands (0: none)")
       ->capture_default_str();
@@ -267,10 +269,21 @@ void add_output_options(CLI::App& sub, optimize_cli& c) {
                  "Generations between checkpoints");
   sub.add_option("--resume", c.options.resume, "Continue from a checkpoint file");
   sub.add_flag("--json", c.json, "Print one JSON object on stdout");
-  sub.add_flag("--quiet", c.quiet, "No progress line, no text output");
-  sub.add_option("--cost-us", c.options.cost_us, "Busy-wait per evaluation (benchmarking)")
-      ->group("");
+  sub.add_flag("-q,--quiet", c.quiet, "No progress line, no text output");
+  sub.add_option("--cost-us", c.options.cost_us,
+                 "Busy-wait this many microseconds per evaluation (benchmarking: docs/ga.md)");
   sub.add_flag("--print-hex", c.print_hex, "Print the best point in hex floats (tests)")->group("");
+}
+
+// Puts the options `add` adds into the --help section `group` (hidden options stay hidden).
+template <class Add>
+void in_group(CLI::App& sub, const std::string& group, Add add) {
+  const std::size_t before = sub.get_options().size();
+  add();
+  const auto options = sub.get_options([](CLI::Option*) { return true; });
+  for (std::size_t k = before; k < options.size(); ++k) {
+    if (!options[k]->get_group().empty()) options[k]->group(group);
+  }
 }
 
 const command_registration optimize_registration(
@@ -281,14 +294,19 @@ const command_registration optimize_registration(
       auto c = std::make_shared<optimize_cli>();
       sub.add_option("--config", c->config,
                      "Read options from a TOML file (keys are the long option names)");
-      add_problem_options(sub, c->options);
-      add_ga_options(sub, c->options);
-      add_constraint_options(sub, c->options);
-      add_island_options(sub, c->options.islands);
-      add_termination_options(sub, c->options.limits);
-      add_range_options(sub, c->options.range);
-      add_output_options(sub, *c);
-      add_sanlsu_options(sub, c->options);
+      // About 70 options: --help lists them in sections.
+      in_group(sub, "Problem", [&] { add_problem_options(sub, c->options); });
+      in_group(sub, "Genetic algorithm", [&] { add_ga_options(sub, c->options); });
+      in_group(sub, "Constraints (problem files)",
+               [&] { add_constraint_options(sub, c->options); });
+      in_group(sub, "Islands and parallelism",
+               [&] { add_island_options(sub, c->options.islands); });
+      in_group(sub, "Termination (the first limit met ends the run)",
+               [&] { add_termination_options(sub, c->options.limits); });
+      in_group(sub, "Range runs", [&] { add_range_options(sub, c->options.range); });
+      in_group(sub, "Output", [&] { add_output_options(sub, *c); });
+      in_group(sub, "SANLSU gradient projection (--method sanlsu, --refine sanlsu)",
+               [&] { add_sanlsu_options(sub, c->options); });
       return [c, &sub] { return run_optimize(*c, sub); };
     });
 

@@ -242,6 +242,9 @@ const command_registration simulate_registration(
           ->capture_default_str();
       sub.add_option("--atol", a->sim.atol, "Dormand-Prince absolute tolerance")
           ->capture_default_str();
+      sub.add_option("--dt-min", a->sim.dt_min,
+                     "Dormand-Prince gives up below this step (s; docs/formulations.md)")
+          ->capture_default_str();
       sub.add_option("--stabilization", a->stabilization, "none, baumgarte or projection")
           ->capture_default_str()
           ->each([a](const std::string&) { a->stabilization_given = true; });
@@ -257,8 +260,8 @@ const command_registration simulate_registration(
       sub.add_option("--set", a->sets, "Override a parameter: name=value (repeatable)");
       sub.add_flag("--kinematic", a->kinematic, "Kinematic mode: M = I, drivers as constraints");
       sub.add_flag("--assemble", a->assemble,
-                   "Assemble the initial state at --t-start first (Haug 4.3; the file's values are "
-                   "the estimate)");
+                   "Assemble the initial state at t = 0, where the run starts, first (Haug 4.3; "
+                   "the file's values are the estimate)");
       sub.add_flag("--allow-unconverged", a->sim.allow_unconverged,
                    "Go on past solves that did not converge (iterative solvers such as ga): they "
                    "are counted, warned about and flagged in the CSV, and the exit status is 0. "
@@ -275,7 +278,7 @@ const command_registration simulate_registration(
       // Hidden: for the tests of the interrupted path.
       sub.add_option("--interrupt-after", a->interrupt_after)->group("");
       sub.add_flag("--json", a->json, "Print one JSON object on stdout");
-      sub.add_flag("--quiet", a->quiet, "No progress line, no text output");
+      sub.add_flag("-q,--quiet", a->quiet, "No progress line, no text output");
       sub.footer(
           "Exit status:\n"
           "  0    the run reached --t-end (with --allow-unconverged also past unconverged solves)\n"

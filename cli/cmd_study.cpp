@@ -111,7 +111,7 @@ const command_registration study_registration(
       // Hidden: for the tests of the interrupted path.
       dp->add_option("--interrupt-after", a->interrupt_after)->group("");
       dp->add_flag("--json", a->json, "Print one JSON object on stdout");
-      dp->add_flag("--quiet", a->quiet, "No progress line, no text output");
+      dp->add_flag("-q,--quiet", a->quiet, "No progress line, no text output");
       dp->footer(
           "Exit status:\n"
           "  0    the default preset meets its targets: t = 0 relative error <= 1e-9 against the\n"

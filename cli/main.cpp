@@ -13,6 +13,7 @@
 #include "kinevo/cli/command.hpp"
 #include "kinevo/cli/did_you_mean.hpp"
 #include "kinevo/cli/json_contract.hpp"
+#include "kinevo/cli/subcommand_error.hpp"
 #include "kinevo/cli/version.hpp"
 #include "kinevo/core/resource_error.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
@@ -93,6 +94,13 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return json.finish(root ? app.exit(e) : 0);  // --help, --version
+    // A missing or unknown subcommand in kinevo's words (CLI11 says "A subcommand is required"
+    // even for a misspelt one).
+    if (const auto wrong = cli::subcommand_error(app, argc, argv)) {
+      if (root) fmt::print(stderr, "{}\n", *wrong);
+      json.set_message(*wrong);
+      return json.finish(cli::exit_bad_input);
+    }
     const std::string message = cli::plain_parse_error(e.what());
     if (root) {
       fmt::print(stderr, "{}\nRun with --help for more information.\n", message);

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "kinevo/io/atomic_file.hpp"
+#include "kinevo/io/display_number.hpp"
 #include "kinevo/io/input_file.hpp"
 
 namespace kinevo::io {
@@ -127,8 +128,8 @@ void csv_writer::add_row(const std::vector<double>& values) {
   for (std::size_t j = 0; j < values.size(); ++j) {
     if (j) text_ += ',';
     // fmt's "{}" is the shortest form that reads back to the same double (2.4, not
-    // 2.3999999999999999), so files stay exact and readable.
-    text_ += fmt::format("{}", values[j]);
+    // 2.3999999999999999), so files stay exact and readable; never "-0".
+    text_ += fmt::format("{}", no_negative_zero(values[j]));
   }
   text_ += '\n';
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <Eigen/QR>
+#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -95,6 +96,67 @@ bool project(const model& m, const std::vector<int>& kin, double t, int iteratio
   return false;
 }
 
+// Euler parameters of spatial bodies (<body>_e0.._e3 beside <body>_x, _y, _z: Haug, Computer-
+// Aided Kinematics and Dynamics of Mechanical Systems, section 6.3) are not coordinates a user
+// drives: a suggested driver is one of the others whenever they can do it.
+std::vector<bool> euler_parameter_columns(const std::vector<std::string>& names) {
+  const auto has = [&](const std::string& n) {
+    return std::find(names.begin(), names.end(), n) != names.end();
+  };
+  std::vector<bool> euler(names.size(), false);
+  for (std::size_t c = 0; c < names.size(); ++c) {
+    const std::string& n = names[c];
+    if (n.size() < 4 || n.compare(n.size() - 3, 2, "_e") != 0) continue;
+    const char k = n.back();
+    if (k < '0' || k > '3') continue;
+    const std::string body = n.substr(0, n.size() - 3);
+    euler[c] = has(body + "_x") && has(body + "_y") && has(body + "_z") && has(body + "_e0") &&
+               has(body + "_e1") && has(body + "_e2") && has(body + "_e3");
+  }
+  return euler;
+}
+
+// Coordinates to drive so that the holonomic rows `jac` (of rank `rank`) and the drivers on
+// them determine q: n - rank columns, drivable ones first. Driving the set S determines q when
+// the null space N of jac restricted to the rows S is non-singular; column-pivoted QR of N^T over
+// one group of columns at a time (the drivable ones, then the Euler parameters) picks them, the
+// null space of the rows and the columns picked so far at each step.
+std::vector<int> columns_to_drive(const Eigen::MatrixXd& jac, int rank,
+                                  const std::vector<bool>& euler, double relative_tolerance) {
+  const auto n = jac.cols();
+  std::vector<int> chosen;
+  for (const bool group_is_euler : {false, true}) {
+    const Eigen::Index free = n - rank - static_cast<Eigen::Index>(chosen.size());
+    if (free <= 0) break;
+    Eigen::MatrixXd rows(jac.rows() + static_cast<Eigen::Index>(chosen.size()), n);
+    rows.topRows(jac.rows()) = jac;
+    rows.bottomRows(static_cast<Eigen::Index>(chosen.size())).setZero();
+    for (std::size_t k = 0; k < chosen.size(); ++k) {
+      rows(jac.rows() + static_cast<Eigen::Index>(k), chosen[k]) = 1.0;
+    }
+    const Eigen::BDCSVD<Eigen::MatrixXd> svd(rows, Eigen::ComputeFullV);
+    const Eigen::MatrixXd null_space = svd.matrixV().rightCols(free);
+    std::vector<int> group;
+    for (Eigen::Index c = 0; c < n; ++c) {
+      if (euler[static_cast<std::size_t>(c)] == group_is_euler)
+        group.push_back(static_cast<int>(c));
+    }
+    if (group.empty()) continue;
+    Eigen::MatrixXd candidates(free, static_cast<Eigen::Index>(group.size()));
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      candidates.col(static_cast<Eigen::Index>(k)) = null_space.row(group[k]).transpose();
+    }
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(candidates);
+    qr.setThreshold(relative_tolerance);
+    const Eigen::Index take = std::min<Eigen::Index>(qr.rank(), free);
+    for (Eigen::Index k = 0; k < take; ++k) {
+      chosen.push_back(group[static_cast<std::size_t>(qr.colsPermutation().indices()[k])]);
+    }
+  }
+  std::sort(chosen.begin(), chosen.end());
+  return chosen;
+}
+
 std::string join(const std::vector<std::string>& names) {
   if (names.empty()) return "none";
   std::string s;
@@ -146,11 +208,16 @@ rank_report analyse_rank(const model& m, const Eigen::VectorXd& q, double t,
   // Rank of all rows and of the kinematic rows (Haug, section 4.4.3: full pivoting).
   elimination_options eo;
   eo.relative_tolerance = options.relative_tolerance;
+  const std::vector<bool> euler = euler_parameter_columns(coord_names);
   if (h > 0 && n > 0) {
     const elimination_result all = eliminate(jac, eo);
     r.rank = all.rank;
     std::vector<int> free = all.free_columns();
     std::sort(free.begin(), free.end());
+    if (std::any_of(free.begin(), free.end(),
+                    [&](int c) { return euler[static_cast<std::size_t>(c)]; })) {
+      free = columns_to_drive(jac, r.rank, euler, options.relative_tolerance);
+    }
     for (int c : free) r.suggested_drivers.push_back(coord_names[static_cast<std::size_t>(c)]);
   } else {
     r.suggested_drivers = coord_names;
@@ -162,6 +229,14 @@ rank_report analyse_rank(const model& m, const Eigen::VectorXd& q, double t,
     std::vector<int> dep = e.pivot_columns(), indep = e.free_columns();
     std::sort(dep.begin(), dep.end());
     std::sort(indep.begin(), indep.end());
+    if (std::any_of(indep.begin(), indep.end(),
+                    [&](int c) { return euler[static_cast<std::size_t>(c)]; })) {
+      indep = columns_to_drive(kin_jac, r.kinematic_rank, euler, options.relative_tolerance);
+      dep.clear();
+      for (int c = 0; c < n; ++c) {
+        if (std::find(indep.begin(), indep.end(), c) == indep.end()) dep.push_back(c);
+      }
+    }
     for (int c : dep) r.dependent.push_back(coord_names[static_cast<std::size_t>(c)]);
     for (int c : indep) r.independent.push_back(coord_names[static_cast<std::size_t>(c)]);
   } else {

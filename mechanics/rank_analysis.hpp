@@ -17,7 +17,10 @@
 //   Haug's Example 4.6.1, the later of two dependent rows is the redundant one.
 // - independent: the coordinates (columns) that take no pivot in the full-pivoting elimination
 //   of the kinematic rows (Haug, section 4.6: the suggested independent coordinates, the ones to
-//   drive); dependent: the pivot columns.
+//   drive); dependent: the pivot columns. Euler parameters of spatial bodies (<body>_e0.._e3)
+//   are replaced there by other coordinates whenever those can take their place (a driver is
+//   written on a position or an angle, not on an Euler parameter); the same holds for
+//   suggested_drivers.
 // - redundant_drivers: drivers that reduce to zero against the kinematic rows and the earlier
 //   drivers; missing_drivers = dof - (drivers that are not redundant) >= 0; suggested_drivers:
 //   the coordinates without a pivot when the drivers are included (the ones still free).

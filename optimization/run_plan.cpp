@@ -148,6 +148,12 @@ run_plan make_run_plan(const optimize_options& o, const constraint_counts& const
   p.islands = o.islands;
   p.islands.seed = o.seed;
   p.per_run = o.limits;
+  // A budget the user gave is the budget: the default generation limit does not cut short an
+  // evaluation or wall-time limit given without --generations (the stop reason then says
+  // which limit ended the run).
+  if (!o.is_given("generations") && (o.is_given("max_evals") || o.is_given("max_seconds"))) {
+    p.per_run.max_generations = 0;
+  }
   p.range = o.range;
   // The constrained preset is real-coded: asking for GAucsd or binary genes keeps the plain GA.
   const bool real = !o.gaucsd && !(o.is_given("encoding") && o.ga.genes != ga::encoding::real);

@@ -26,6 +26,9 @@ PYBIND11_MODULE(kinevo, m) {
       "(docs/python.md)";
   m.attr("__version__") = KINEVO_VERSION;
   static py::exception<kinevo::io::input_error> input_error(m, "InputError", PyExc_ValueError);
+  input_error.attr("__doc__") =
+      "Bad input file contents or table rows (a ValueError); the message names the file, the "
+      "line and the field, as the command line's does";
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

@@ -2,18 +2,23 @@
 // TOML problem file). Both bind keyword options onto optimization::optimize_options under the
 // names of `kinevo optimize`'s config-file keys, so that the same seed and settings give the
 // same run as the command line.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <pybind11/eigen.h>
 #include <pybind11/functional.h>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "kinevo/core/to_vector.hpp"
 #include "kinevo/ga/constraint_handling.hpp"
 #include "kinevo/ga/options.hpp"
 #include "kinevo/ga/problem.hpp"
@@ -242,12 +247,12 @@ opt::optimization_run run_objective(const py::object& objective, const py::objec
   return opt::run_optimization(o, problem);
 }
 
-opt::optimization_run run_problem_file(const std::string& path, const py::kwargs& kw) {
+opt::optimization_run run_problem_file(const std::filesystem::path& path, const py::kwargs& kw) {
   opt::optimize_options o = bind_options(kw);
   if (o.is_given("dim")) {
     throw io::option_error("dim", "contradicts a problem file: the file has its own variables");
   }
-  o.problem_file = path;
+  o.problem_file = path.string();
   py::gil_scoped_release release;
   return opt::run_optimization(o);
 }
@@ -258,26 +263,36 @@ void add_optimization(py::module_& m) {
   py::class_<opt::optimization_run>(m, "OptimizationResult",
                                     "What a GA run found: the best point and value, the runs, "
                                     "the stop reason; reports itself like `kinevo optimize`")
-      .def_property_readonly("best_x",
-                             [](const opt::optimization_run& r) { return r.result.best_x; })
-      .def_property_readonly("best_value",
-                             [](const opt::optimization_run& r) { return r.result.best_value; })
-      .def_property_readonly("best_violation",
-                             [](const opt::optimization_run& r) { return r.result.best_violation; })
-      .def_property_readonly("evaluations",
-                             [](const opt::optimization_run& r) { return r.result.evaluations; })
-      .def_readonly("generations", &opt::optimization_run::generations)
-      .def_readonly("function", &opt::optimization_run::function)
-      .def_readonly("dim", &opt::optimization_run::dim)
-      .def_readonly("seed", &opt::optimization_run::seed)
-      .def_readonly("islands", &opt::optimization_run::islands)
-      .def_readonly("seconds", &opt::optimization_run::seconds)
-      .def_property_readonly("stop_reason",
-                             [](const opt::optimization_run& r) { return ga::to_string(r.reason); })
-      .def_property_readonly("feasible",
-                             [](const opt::optimization_run& r) { return !r.infeasible(); })
+      .def_property_readonly(
+          "best_x", [](const opt::optimization_run& r) { return r.result.best_x; },
+          "The best point found (numpy array, dim)")
+      .def_property_readonly(
+          "best_value", [](const opt::optimization_run& r) { return r.result.best_value; },
+          "The objective at best_x")
+      .def_property_readonly(
+          "best_violation", [](const opt::optimization_run& r) { return r.result.best_violation; },
+          "Total constraint violation at best_x (0: feasible; problem files)")
+      .def_property_readonly(
+          "evaluations", [](const opt::optimization_run& r) { return r.result.evaluations; },
+          "Objective evaluations over all islands and runs")
+      .def_readonly("generations", &opt::optimization_run::generations,
+                    "Generations completed (over the range runs)")
+      .def_readonly("function", &opt::optimization_run::function,
+                    "The objective's name (the test function, the problem file or the name= given)")
+      .def_readonly("dim", &opt::optimization_run::dim, "Number of variables")
+      .def_readonly("seed", &opt::optimization_run::seed, "Master seed of the run")
+      .def_readonly("islands", &opt::optimization_run::islands, "Number of islands")
+      .def_readonly("seconds", &opt::optimization_run::seconds, "Wall time of the run in seconds")
+      .def_property_readonly(
+          "stop_reason", [](const opt::optimization_run& r) { return ga::to_string(r.reason); },
+          "The limit that ended the run: generations, evaluations, target, stall, wall_time or "
+          "interrupted")
+      .def_property_readonly(
+          "feasible", [](const opt::optimization_run& r) { return !r.infeasible(); },
+          "False when a problem file's constraints are violated at best_x")
       .def("report", &opt::optimization_run::full_report, "The text `kinevo optimize` prints")
-      .def("brief_report", &opt::optimization_run::brief_report)
+      .def("brief_report", &opt::optimization_run::brief_report,
+           "One line: evaluations, generations, stop reason, time (str)")
       .def(
           "to_json", [](const opt::optimization_run& r) { return r.to_json().dump(); },
           "The JSON object of `kinevo optimize --json`, as a string")
@@ -285,7 +300,10 @@ void add_optimization(py::module_& m) {
           "to_dict", [](const opt::optimization_run& r) { return to_python(r.to_json()); },
           "to_json() as a dict")
       .def("__repr__", [](const opt::optimization_run& r) {
-        return "<kinevo.OptimizationResult " + r.brief_report() + ">";
+        std::string brief = r.brief_report();
+        if (!brief.empty() && brief.back() == '\n') brief.pop_back();
+        return fmt::format("<kinevo.OptimizationResult best_value {:.10g} at [{:.6g}], {}>",
+                           r.result.best_value, fmt::join(to_vector(r.result.best_x), ", "), brief);
       });
 
   m.def("optimize", &run_objective, py::arg("objective"), py::arg("dim") = py::none(),
@@ -294,11 +312,12 @@ void add_optimization(py::module_& m) {
         "batch=True: objective(X) gets the population, X of shape (count, dim), and returns\n"
         "count values; batch=False: objective(x), x of shape (dim,), returns one value.\n"
         "Keyword options are `kinevo optimize`'s config keys: seed, islands, population,\n"
-        "generations, max_evals, lower, upper (default box [-1, 1]), crossover, mutation, ...\n"
+        "generations, max_evals, lower and upper (required: one value or one per\n"
+        "variable), crossover, mutation, ...\n"
         "The native work runs without the GIL; the objective is called with it.");
   m.def("optimize_problem", &run_problem_file, py::arg("path"),
-        "Minimise a TOML problem file (docs/model-files.md) with the island-model GA; the\n"
-        "keyword options are those of kinevo.optimize.");
+        "Minimise a TOML problem file (str or pathlib.Path; docs/model-files.md) with the\n"
+        "island-model GA; the keyword options are those of kinevo.optimize.");
   m.def("optimize_options", &known_options, "The keyword options of optimize, comma-separated");
 }
 

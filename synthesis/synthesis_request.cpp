@@ -19,8 +19,13 @@ fourbar_synthesis_options fourbar_request::resolved() const {
 }
 
 fourbar_synthesis_result fourbar_request::run() const {
+  (void)resolved();  // options are checked before the file is read
+  return run(io::read_csv_table(table));
+}
+
+fourbar_synthesis_result fourbar_request::run(const io::csv_table& t) const {
   const fourbar_synthesis_options o = resolved();
-  return synthesize_fourbar(read_function_table(table, radians, 3, "the four-bar (k1, k2, k3)"), o);
+  return synthesize_fourbar(function_table_from(t, radians, 3, "the four-bar (k1, k2, k3)"), o);
 }
 
 rssr_synthesis_options rssr_request::resolved() const {
@@ -31,8 +36,13 @@ rssr_synthesis_options rssr_request::resolved() const {
 }
 
 rssr_synthesis_result rssr_request::run() const {
+  (void)resolved();
+  return run(io::read_csv_table(table));
+}
+
+rssr_synthesis_result rssr_request::run(const io::csv_table& t) const {
   const rssr_synthesis_options o = resolved();
-  return synthesize_rssr(read_function_table(table, radians, 6, "the RSSR (k1..k6)"), o);
+  return synthesize_rssr(function_table_from(t, radians, 6, "the RSSR (k1..k6)"), o);
 }
 
 dyad_guidance_options dyad_request::resolved() const {
@@ -44,8 +54,13 @@ dyad_guidance_options dyad_request::resolved() const {
 }
 
 dyad_guidance_result dyad_request::run() const {
+  (void)resolved();
+  return run(io::read_csv_table(poses));
+}
+
+dyad_guidance_result dyad_request::run(const io::csv_table& t) const {
   const dyad_guidance_options o = resolved();
-  return synthesize_dyad(read_pose_table(poses, radians), o);
+  return synthesize_dyad(pose_table_from(t, radians), o);
 }
 
 path_synthesis_options path_request::resolved() const {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kinevo/io/animation_html.hpp"
+#include "kinevo/io/csv_table.hpp"
 #include "kinevo/synthesis/dyad_guidance.hpp"
 #include "kinevo/synthesis/fourbar_synthesis.hpp"
 #include "kinevo/synthesis/output_folder.hpp"
@@ -29,6 +30,8 @@ struct fourbar_request {
   fourbar_synthesis_options resolved() const;
   void validate() const { (void)resolved(); }
   fourbar_synthesis_result run() const;
+  // The same on a table already read (the Python module's arrays); `table` is unused.
+  fourbar_synthesis_result run(const io::csv_table& t) const;
 };
 
 struct rssr_request {
@@ -39,6 +42,8 @@ struct rssr_request {
   rssr_synthesis_options resolved() const;  // io::option_error ("method", the options' fields)
   void validate() const { (void)resolved(); }
   rssr_synthesis_result run() const;
+  // The same on a table already read (the Python module's arrays); `table` is unused.
+  rssr_synthesis_result run(const io::csv_table& t) const;
 };
 
 struct dyad_request {
@@ -49,6 +54,8 @@ struct dyad_request {
   dyad_guidance_options resolved() const;  // io::option_error ("method", the options' fields)
   void validate() const { (void)resolved(); }
   dyad_guidance_result run() const;
+  // The same on a table already read (the Python module's arrays); `poses` is unused.
+  dyad_guidance_result run(const io::csv_table& t) const;
 };
 
 struct path_request {

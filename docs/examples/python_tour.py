@@ -32,21 +32,27 @@ print("best x:", np.round(run.best_x, 4))
 print("options:", kinevo.optimize_options())
 
 # %% 2. A problem file with constraints (docs/model-files.md), as `kinevo optimize --problem`.
-constrained = kinevo.optimize_problem(str(examples / "problem_constrained.toml"), seed=1,
+# Files are a str or a pathlib.Path.
+constrained = kinevo.optimize_problem(examples / "problem_constrained.toml", seed=1,
                                       generations=200)
 print(constrained.report())
 summary = constrained.to_dict()  # the object `kinevo optimize --json` prints
 print("feasible:", summary["feasible"], "objective:", summary["objective"])
 
 # %% 3. A model: accelerations and multipliers at a state.
-pendulum = kinevo.load_model(str(examples / "pendulum.toml"))
+pendulum = kinevo.load_model(examples / "pendulum.toml")
 print(pendulum)
 answer = pendulum.accel(solver="gigsp")  # at the initial state, t = 0
+print(answer)
 print("q'' =", answer.acceleration, " lambda =", answer.multipliers)
 print(answer.report())
+# The equations of motion at a state: M q'' = f + A^T lambda, A q'' = b; and Phi(q, t).
+M, f, A, b = pendulum.system(pendulum.q0, pendulum.qd0, 0.0)
+print("M =", M.tolist(), " f =", f, " A =", A, " b =", b, " Phi =", pendulum.phi(pendulum.q0))
 
 # %% 4. Forward dynamics: arrays of t, q, q' (one row per record) and the report.
-motion = kinevo.simulate(str(examples / "pendulum.toml"), t_end=2.0, dt=1e-3)
+motion = kinevo.simulate(pendulum, t_end=2.0, dt=1e-3)  # a loaded Model, or a file
+print(motion)
 print(motion.report())
 x = motion.q[:, 0]
 crossings = motion.t[1:][np.diff(np.sign(x)) != 0]
@@ -54,7 +60,10 @@ print("x crosses zero at t =", np.round(crossings, 3), "(half period ~1.003 s)")
 print("largest energy change:", np.ptp(motion.energy))
 
 # %% 5. Linkage synthesis from a table (docs/synthesis.md).
-fourbar = kinevo.synth_fourbar(str(examples / "grashof_table1.csv"), crank="input")
+fourbar = kinevo.synth_fourbar(examples / "grashof_table1.csv", crank="input")
 print(fourbar.report())
-rssr = kinevo.synth_rssr(str(examples / "rssr_19.csv"))
+# The table may also be rows of numbers (psi, phi in degrees), checked as a file's rows are.
+table = np.array([[140, 80], [130, 74], [120, 67], [110, 60], [100, 52]])
+print(kinevo.synth_fourbar(table))
+rssr = kinevo.synth_rssr(examples / "rssr_19.csv")
 print(rssr.brief_report())

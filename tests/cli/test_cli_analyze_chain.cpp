@@ -64,3 +64,34 @@ TEST(CliAnalyzeChain, BadInputExitsTwo) {
   EXPECT_EQ(res.status, 2);
   std::filesystem::remove_all(dir);
 }
+
+// Joint angles are reported in (-180, 180] degrees (the 7R chain's theta4 turns through 250 deg
+// as theta7 sweeps 125..235 deg), and no value prints as "-0" (the hexflex's theta2 at t = 0 is
+// a round-off below zero).
+TEST(CliAnalyzeChain, AnglesInAHalfTurnAndNoNegativeZero) {
+  const auto dir = kinevo::test::fresh_dir("analyze_chain_angles");
+  const auto r = run_kinevo("analyze chain " + example("chain_7r.toml") + " --skip-singular -o " +
+                            dir.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream csv(kinevo::test::read_text(dir / "chain.csv"));
+  std::string line;
+  std::getline(csv, line);
+  int values = 0;
+  while (std::getline(csv, line)) {
+    std::istringstream cells(line);
+    std::string cell;
+    for (int column = 0; std::getline(cells, cell, ','); ++column) {
+      if (column < 2 || column > 8 || cell.empty()) continue;  // theta1_deg .. theta7_deg
+      const double v = std::stod(cell);
+      EXPECT_TRUE(v > -180.0 && v <= 180.0) << line;
+      ++values;
+    }
+  }
+  EXPECT_GT(values, 100);
+  // theta4 at theta7 = 125 deg: 250 deg before, -110 now.
+  EXPECT_NE(r.out.find("-110.000000"), std::string::npos) << r.out;
+  const auto hexflex = run_kinevo("analyze chain " + example("chain_6r_hexflex.toml"));
+  EXPECT_EQ(hexflex.out.find("-0.000000"), std::string::npos) << hexflex.out;
+  const auto info = run_kinevo("model info " + example("spatial_fivebar.toml"));
+  EXPECT_EQ(info.out.find("= -0 "), std::string::npos) << info.out;
+}

@@ -81,6 +81,13 @@ TEST(CliConventions, OptimizeOptionsAllHaveHelp) {
     }
     EXPECT_TRUE(found) << name;
   }
+  // About 70 options, listed in sections.
+  for (const char* section :
+       {"Problem:", "Genetic algorithm:", "Islands and parallelism:", "Range runs:", "Output:"}) {
+    EXPECT_NE(r.out.find(std::string("\n") + section + "\n"), std::string::npos) << section;
+  }
+  EXPECT_NE(r.out.find("\nTermination (the first limit met ends the run):\n  --generations"),
+            std::string::npos);
 }
 
 TEST(CliConventions, PresetListsItsValues) {
@@ -100,8 +107,9 @@ TEST(CliConventions, MisspeltNamesGetADidYouMeanAndExit2) {
   };
   const std::string model = std::string(KINEVO_EXAMPLES) + "/double_pendulum.toml";
   const std::vector<misspelling> cases = {
-      {"simulat " + model, "unknown 'simulat': did you mean 'simulate'?"},
-      {"synth forbar --table x.csv", "did you mean 'fourbar'?"},
+      {"simulat " + model, "kinevo: unknown subcommand 'simulat': did you mean 'simulate'?"},
+      {"synth forbar --table x.csv",
+       "kinevo synth: unknown subcommand 'forbar': did you mean 'fourbar'?"},
       {"simulate " + model + " --t-edn 1", "unknown '--t-edn': did you mean '--t-end'?"},
       {"frobnicate", ""},
   };
@@ -114,6 +122,31 @@ TEST(CliConventions, MisspeltNamesGetADidYouMeanAndExit2) {
       EXPECT_NE(r.err.find(c.suggestion), std::string::npos) << r.err;
     }
   }
+}
+
+// A missing or unknown subcommand is kinevo's message (one line, exit 2), not CLI11's "A
+// subcommand is required", which it printed even for a misspelt one.
+TEST(CliConventions, MissingOrUnknownSubcommandIsKinevosMessage) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", "kinevo: a subcommand is required: one of simulate, "},
+      {"--json", "kinevo: a subcommand is required: one of simulate, "},
+      {"synth", "kinevo synth: a subcommand is required: one of fourbar, "},
+      {"analyze loop",
+       "kinevo analyze loop: a subcommand is required: one of rrrr, rprr, rrrp or chain"},
+      {"frobnicate", "kinevo: unknown subcommand 'frobnicate': the subcommands are simulate, "},
+      {"simulat", "kinevo: unknown subcommand 'simulat': did you mean 'simulate'?"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto r = run_kinevo(args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(r.err.rfind(message, 0), 0u) << args << ": " << r.err;
+    EXPECT_EQ(r.err.find("A subcommand is required"), std::string::npos) << r.err;
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
+  }
+  // With --json the message is the JSON's too.
+  const auto j = nlohmann::json::parse(run_kinevo("synth --json").out);
+  EXPECT_EQ(j["status"], "bad_input");
+  EXPECT_EQ(j["message"].get<std::string>().rfind("kinevo synth: a subcommand is required", 0), 0u);
 }
 
 TEST(CliConventions, VersionIsTheProjectVersion) {

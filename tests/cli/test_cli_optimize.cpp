@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -148,6 +149,22 @@ TEST(CliOptimize, ConfigSectionBomAndValueErrorsNameTheFile) {
   std::filesystem::remove_all(dir);
 }
 
+// The budget rule (docs/ga.md): --max-evals alone runs to its evaluation limit (10 individuals x
+// 1000 default generations would stop at 10,010), and the stop reason says so; with
+// --generations also given, the first limit met ends the run.
+TEST(CliOptimize, GivenEvaluationBudgetIsTheBudget) {
+  const auto j = json_of_output(run_kinevo(
+      "optimize --function sphere --dim 2 --population 10 --seed 1 --max-evals 20000 --json"));
+  EXPECT_EQ(j["stop_reason"], "evaluations");
+  EXPECT_LE(j["evaluations"].get<std::int64_t>(), 20000);
+  EXPECT_GT(j["evaluations"].get<std::int64_t>(), 20000 - 10);
+  const auto k = json_of_output(
+      run_kinevo("optimize --function sphere --dim 2 --population 10 --seed 1 --max-evals 20000 "
+                 "--generations 50 --json"));
+  EXPECT_EQ(k["stop_reason"], "generations");
+  EXPECT_EQ(k["generations"], 50);
+}
+
 TEST(CliOptimize, OptionsFromATomlConfigFile) {
   const auto dir = fresh_dir("optimize_config");
   std::ofstream(dir / "opts.toml")
@@ -223,7 +240,7 @@ TEST(CliOptimize, TunedPresetSolvesRosenbrockWithinTheTotalBudget) {
     const auto j = json_of_output(run_kinevo(
         "optimize --function rosenbrock --dim 4 --preset tuned --max-evals 20000 --json --seed " +
         std::to_string(seed)));
-    EXPECT_LE(j["evaluations"].get<long long>(), 20000);
+    EXPECT_LE(j["evaluations"].get<std::int64_t>(), 20000);
     EXPECT_EQ(j["runs"].size(), 80u);
     best.push_back(j["best_value"].get<double>());
   }

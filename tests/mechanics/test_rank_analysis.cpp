@@ -6,6 +6,7 @@
 
 #include <Eigen/LU>
 
+#include <algorithm>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -164,6 +165,46 @@ TEST(RankAnalysis, SevenLinkLoopWithOneDriverMissesFour) {
   for (const auto& c : r.suggested_drivers) EXPECT_NE(c, "th1");
   EXPECT_NE(r.text().find("4 driver(s) missing"), std::string::npos) << r.text();
   EXPECT_TRUE(at_start(load_model(examples + "/haug_fourbar.toml")).suggested_drivers.empty());
+}
+
+// Rank of Phi_q with a unit row added for each named coordinate: full (= n) when driving those
+// coordinates determines q. Eigen's full-pivoting LU, not the elimination analyse_rank uses.
+Eigen::Index rank_with_drivers(const model& m, const row_names& driven) {
+  const Eigen::MatrixXd jac = m.position_jacobian(m.initial_positions(), 0.0);
+  Eigen::MatrixXd rows =
+      Eigen::MatrixXd::Zero(jac.rows() + static_cast<Eigen::Index>(driven.size()), jac.cols());
+  rows.topRows(jac.rows()) = jac;
+  const auto& names = m.coordinate_names();
+  for (std::size_t k = 0; k < driven.size(); ++k) {
+    const auto c = std::find(names.begin(), names.end(), driven[k]) - names.begin();
+    rows(jac.rows() + static_cast<Eigen::Index>(k), c) = 1.0;
+  }
+  Eigen::FullPivLU<Eigen::MatrixXd> lu(rows);
+  lu.setThreshold(1e-9);
+  return lu.rank();
+}
+
+bool is_euler_parameter(const std::string& name) {
+  return name.size() > 3 && name.compare(name.size() - 3, 2, "_e") == 0;
+}
+
+// A driver is not suggested on an Euler parameter when another coordinate can take its place:
+// the spatial five-bar's missing driver was crank4_e3. The suggested coordinates still determine
+// the mechanism; the spherical pendulum's spins about the rod and the wheel axle are Euler
+// parameters only, so two of its four stay.
+TEST(RankAnalysis, SuggestedDriversAreNotEulerParametersWhenOthersCanBeDriven) {
+  const model five = load_model(examples + "/spatial_fivebar.toml");
+  const rank_report r = at_start(five);
+  ASSERT_EQ(r.suggested_drivers.size(), 1u);
+  EXPECT_FALSE(is_euler_parameter(r.suggested_drivers[0])) << r.suggested_drivers[0];
+  EXPECT_EQ(r.independent, r.suggested_drivers);
+  EXPECT_EQ(rank_with_drivers(five, r.suggested_drivers), five.coordinates());
+  const model pendulum = load_model(examples + "/spherical_pendulum_flywheel.toml");
+  const rank_report p = at_start(pendulum);
+  ASSERT_EQ(p.suggested_drivers.size(), 4u);
+  EXPECT_EQ(
+      std::count_if(p.suggested_drivers.begin(), p.suggested_drivers.end(), is_euler_parameter), 2);
+  EXPECT_EQ(rank_with_drivers(pendulum, p.suggested_drivers), pendulum.coordinates());
 }
 
 TEST(RankAnalysis, FiveBarRedundantRowsAreNamed) {

@@ -39,6 +39,24 @@ TEST(RunPlan, GaucsdKeepsOnlyTheGivenFields) {
   EXPECT_EQ(p.ga.selection, ga::selection_method::sus);
 }
 
+// A budget the user gave is the budget: the default --generations 1000 does not cap
+// --max-evals or --max-seconds; a --generations given with them still does.
+TEST(RunPlan, GivenEvaluationOrTimeBudgetIsNotCappedByTheDefaultGenerations) {
+  optimize_options o;
+  o.limits.max_evaluations = 5000000;
+  o.given = {"max_evals"};
+  EXPECT_EQ(make_run_plan(o).per_run.max_generations, 0);
+  EXPECT_EQ(make_run_plan(o).per_run.max_evaluations, 5000000);
+  o.given = {"max_evals", "generations"};
+  EXPECT_EQ(make_run_plan(o).per_run.max_generations, 1000);
+  optimize_options t;
+  t.limits.max_seconds = 30.0;
+  t.given = {"max_seconds"};
+  EXPECT_EQ(make_run_plan(t).per_run.max_generations, 0);
+  // Without a budget of the user's the default generation limit applies.
+  EXPECT_EQ(make_run_plan(optimize_options{}).per_run.max_generations, 1000);
+}
+
 TEST(RunPlan, TunedPresetSharesTheTotalBudgetOverTheRuns) {
   optimize_options o;
   o.which = preset::tuned;

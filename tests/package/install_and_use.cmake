@@ -36,6 +36,19 @@ foreach(absent include/kinevo/cli include/kinevo/symbolic/sanitizer)
   endif()
 endforeach()
 run_step("installed kinevo --help" ${prefix}/bin/kinevo --help)
+# The documentation --help points to, and the man page when help2man made one.
+foreach(installed share/doc/kinevo/README.md share/doc/kinevo/cli.md share/doc/kinevo/package.md
+        share/doc/kinevo/figures/chain_6r_hexflex.svg)
+  if(NOT EXISTS ${prefix}/${installed})
+    message(FATAL_ERROR "not installed: ${prefix}/${installed}")
+  endif()
+endforeach()
+if(MAN)
+  file(READ ${prefix}/share/man/man1/kinevo.1 man_page)
+  if(NOT man_page MATCHES "TH KINEVO \"1\"" OR NOT man_page MATCHES "genetic algorithms and classical")
+    message(FATAL_ERROR "share/man/man1/kinevo.1 is not kinevo's man page")
+  endif()
+endif()
 
 # The Python module, when this build has one: `import kinevo` from the installed prefix alone.
 if(PYTHON)
@@ -44,6 +57,9 @@ if(PYTHON)
     message(FATAL_ERROR "the Python module is not installed under ${prefix}/lib/python3*/dist-packages")
   endif()
   get_filename_component(python_dir "${python_module}" DIRECTORY)
+  if(NOT EXISTS ${python_dir}/kinevo.pyi)
+    message(FATAL_ERROR "the type stubs kinevo.pyi are not installed beside the module")
+  endif()
   run_step("import the installed Python module" ${CMAKE_COMMAND} -E env PYTHONPATH=${python_dir}
            ${PYTHON} -c "import kinevo; r = kinevo.optimize(lambda x: (x * x).sum(axis=1), 2, lower=[-1, -1], upper=[1, 1], seed=1); assert r.best_value < 1e-3, r.best_value")
 endif()
@@ -51,6 +67,7 @@ endif()
 set(configure_args -S ${CONSUMER_DIR} -B ${WORK_DIR}/build -G ${GENERATOR}
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
 if(C_COMPILER)
+  # Unused by the C++-only consumer (CMake says so only as a warning); the C one uses it.
   list(APPEND configure_args -DCMAKE_C_COMPILER=${C_COMPILER})
 endif()
 if(COMPILER_LAUNCHER)
@@ -63,6 +80,14 @@ if(EXTRA_FLAGS)
   # executables suppress that in the build tree only, so the consumer runs without leak checks.
   set(ENV{ASAN_OPTIONS} "detect_leaks=0:abort_on_error=1")
 endif()
+# A project with C and C++ (MPI found through its C component): configured only.
+if(CONSUMER_C_DIR)
+  set(c_args ${configure_args})
+  list(TRANSFORM c_args REPLACE "^${CONSUMER_DIR}$" "${CONSUMER_C_DIR}")
+  list(TRANSFORM c_args REPLACE "^${WORK_DIR}/build$" "${WORK_DIR}/build_c")
+  run_step("configure the C and C++ consumer" ${CMAKE_COMMAND} ${c_args})
+endif()
+# The consumer is C++ only (project(... LANGUAGES CXX)): the package must not need C.
 run_step("configure the consumer" ${CMAKE_COMMAND} ${configure_args})
 run_step("build the consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run_step("run the consumer" ${WORK_DIR}/build/consumer)
