@@ -3,6 +3,7 @@
 // MuJoCo (hinge joints, minimal coordinates, its RK4 integrator) on the same chain,
 // N = 2, 10, 50, 90, 200 (or the N given as arguments). Medians of 7 repeats, the three
 // taking turns within each repeat. Run by hand: build/bench/compare_mujoco [N...].
+// `compare_mujoco profile N SOLVER STEPS` runs kinevo alone, for a profiler.
 // MuJoCo 2.2's XML reader refuses bodies nested about 100 deep, so it has no N = 200 figure.
 #include <fmt/format.h>
 #include <mujoco/mujoco.h>
@@ -101,6 +102,22 @@ struct mujoco_chain {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 5 && std::string(argv[1]) == "profile") {
+    // kinevo alone, for a profiler: profile N SOLVER STEPS.
+    kinevo::mechanics::chain_options c;
+    c.links = std::atoi(argv[2]);
+    const auto model =
+        kinevo::mechanics::load_model_from_string(kinevo::mechanics::chain_model_text(c), "chain");
+    auto solver = kinevo::mechanics::make_solver(argv[3]);
+    kinevo::mechanics::simulation_options o;
+    o.dt = 1e-3;
+    o.t_end = std::atoi(argv[4]) * o.dt;
+    o.diagnostics = false;
+    const auto r = kinevo::mechanics::simulate(
+        model, *solver, o, [](const kinevo::mechanics::step_record&) { return true; });
+    std::printf("%lld steps: %s\n", static_cast<long long>(r.steps), r.message.c_str());
+    return 0;
+  }
   std::vector<int> sizes;
   for (int i = 1; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
   if (sizes.empty()) sizes = {2, 10, 50, 90, 200};

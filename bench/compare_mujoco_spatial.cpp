@@ -12,6 +12,7 @@
 // (kinevo: 7 coordinates
 //   and one normalisation row per body, GIGSP and LM; MuJoCo: ball joints), the model
 //   evaluation, and the acceleration solve with and without the Euler-parameter rows "*.norm".
+// profile N SOLVER STEPS: kinevo alone (for perf), STEPS RK4 steps of the N-link chain.
 #include <fmt/format.h>
 #include <mujoco/mujoco.h>
 
@@ -642,9 +643,26 @@ void chains(const std::vector<int>& sizes) {
   }
 }
 
+// kinevo alone, for a profiler: `steps` RK4 steps of the N-link chain with one solver.
+void profile(int links, const std::string& solver_name, int steps) {
+  const mechanism m = spatial_chain(links);
+  const auto model = mech::load_model_from_string(kinevo_text(m), m.name);
+  auto solver = mech::make_solver(solver_name);
+  mech::simulation_options o;
+  o.dt = 1e-3;
+  o.t_end = steps * o.dt;
+  o.diagnostics = false;
+  const auto r = mech::simulate(model, *solver, o, [](const mech::step_record&) { return true; });
+  fmt::print("{} steps: {}\n", r.steps, r.message);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 5 && std::string(argv[1]) == "profile") {
+    profile(std::atoi(argv[2]), argv[3], std::atoi(argv[4]));
+    return 0;
+  }
   const std::string what = argc > 1 ? argv[1] : "all";
   std::vector<int> sizes;
   for (int i = 2; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
