@@ -205,10 +205,31 @@ bool entries_finite(const double* x, Eigen::Index size) {
   return (Eigen::Map<const Eigen::ArrayXd>(x, size) * 0.0).sum() == 0.0;
 }
 
+// M's entries the solvers read: its diagonal, its blocks, or all of it; the entries outside are
+// zero by the structure the system declares (mass_is_diagonal, mass_blocks).
+bool mass_finite(const constrained_system& s) {
+  if (s.mass_is_diagonal)
+    return s.mass.rows() == 0 || (s.mass.diagonal().array() * 0.0).sum() == 0.0;
+  if (s.mass_blocks.size() > 1) {
+    for (const auto& [start, size] : s.mass_blocks) {
+      if (!((s.mass.block(start, start, size, size).array() * 0.0).sum() == 0.0)) return false;
+    }
+    return true;
+  }
+  return entries_finite(s.mass.data(), s.mass.size());
+}
+
+// A's structurally non-zero entries when the pattern is given (the rest is zero by definition),
+// else all: a spatial chain of 90 bodies has 5,000 of 227,000.
+bool jacobian_finite(const constrained_system& s) {
+  if (s.jacobian_pattern.empty()) return entries_finite(s.jacobian.data(), s.jacobian.size());
+  double sum = 0.0;
+  for (const auto& [r, c] : s.jacobian_pattern) sum += s.jacobian(r, c) * 0.0;
+  return sum == 0.0;
+}
+
 bool system_finite(const constrained_system& s) {
-  return entries_finite(s.mass.data(), s.mass.size()) &&
-         entries_finite(s.force.data(), s.force.size()) &&
-         entries_finite(s.jacobian.data(), s.jacobian.size()) &&
+  return mass_finite(s) && entries_finite(s.force.data(), s.force.size()) && jacobian_finite(s) &&
          entries_finite(s.rhs.data(), s.rhs.size());
 }
 
