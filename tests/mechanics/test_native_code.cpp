@@ -138,7 +138,7 @@ TEST_F(NativeCode, EveryExampleModelAgreesWithTheTape) {
   EXPECT_GE(checked, 15);
 }
 
-TEST_F(NativeCode, ChainsAgreeWithTheTapeAndTheCacheIsReused) {
+TEST_F(NativeCode, ChainsAgreeWithTheTapeAndTheCacheHoldsWholeObjectsOnly) {
   if (!native_compiler_present())
     GTEST_SKIP() << "no C compiler 'cc': the compiled path is not tested";
   chain_options c;
