@@ -1,7 +1,9 @@
 // Side-by-side timing of one RK4 step of an N-link planar pendulum chain: kinevo (particles
 // with distance constraints, GIGSP or LM, n = 2N coordinates, m = N constraints) against
 // MuJoCo (hinge joints, minimal coordinates, its RK4 integrator) on the same chain,
-// N = 2, 10, 50, 90, 200. Medians of 7 repeats. Run by hand: build-*/bench/compare_mujoco.
+// N = 2, 10, 50, 90, 200 (or the N given as arguments). Medians of 7 repeats, the three
+// taking turns within each repeat. Run by hand: build/bench/compare_mujoco [N...].
+// `compare_mujoco profile N SOLVER STEPS` runs kinevo alone, for a profiler.
 // MuJoCo 2.2's XML reader refuses bodies nested about 100 deep, so it has no N = 200 figure.
 #include <fmt/format.h>
 #include <mujoco/mujoco.h>
@@ -9,8 +11,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,71 +49,114 @@ std::string mujoco_chain_xml(int links) {
          body + close + "</worldbody></mujoco>";
 }
 
-double mujoco_step_us(int links, int steps) {
-  const auto path =
-      std::filesystem::temp_directory_path() / fmt::format("kinevo_chain_{}.xml", links);
-  {
-    std::ofstream f(path);
-    f << mujoco_chain_xml(links);
-  }
-  char error[1000] = "";
-  mjModel* m = mj_loadXML(path.string().c_str(), nullptr, error, sizeof(error));
-  std::filesystem::remove(path);
-  if (m == nullptr) {
-    std::fprintf(stderr, "MuJoCo, N = %d: %s\n", links, error);
-    return -1.0;
-  }
-  mjData* d = mj_makeData(m);
-  std::vector<double> samples;
+// Medians over 7 samples of the mean time of `per_sample` calls of each of `fs`,
+// microseconds. The functions take turns within each repeat, so that a load from other
+// processes on the machine falls on all of them alike (the ratios are the figures to trust).
+std::vector<double> paired_us(int per_sample, const std::vector<std::function<void()>>& fs) {
+  std::vector<std::vector<double>> samples(fs.size());
   for (int rep = 0; rep < 7; ++rep) {
-    mj_resetData(m, d);
-    d->qpos[0] = 30.0 * 3.14159265358979323846 / 180.0;
-    const auto t0 = clock_type::now();
-    for (int i = 0; i < steps; ++i) mj_step(m, d);
-    samples.push_back(std::chrono::duration<double, std::micro>(clock_type::now() - t0).count() /
-                      steps);
+    for (std::size_t k = 0; k < fs.size(); ++k) {
+      const auto t0 = clock_type::now();
+      for (int i = 0; i < per_sample; ++i) fs[k]();
+      samples[k].push_back(
+          std::chrono::duration<double, std::micro>(clock_type::now() - t0).count() / per_sample);
+    }
   }
-  mj_deleteData(d);
-  mj_deleteModel(m);
-  return median(samples);
+  std::vector<double> medians;
+  for (auto& v : samples) medians.push_back(median(v));
+  return medians;
 }
 
-double kinevo_step_us(int links, const std::string& solver_name, int steps) {
-  kinevo::mechanics::chain_options c;
-  c.links = links;
-  const auto model =
-      kinevo::mechanics::load_model_from_string(kinevo::mechanics::chain_model_text(c), "chain");
-  auto solver = kinevo::mechanics::make_solver(solver_name);
-  kinevo::mechanics::simulation_options o;
-  o.dt = 1e-3;
-  o.t_end = steps * o.dt;
-  o.diagnostics = false;
-  std::vector<double> samples;
-  for (int rep = 0; rep < 7; ++rep) {
-    const auto t0 = clock_type::now();
-    const auto r = kinevo::mechanics::simulate(
-        model, *solver, o, [](const kinevo::mechanics::step_record&) { return true; });
-    samples.push_back(std::chrono::duration<double, std::micro>(clock_type::now() - t0).count() /
-                      static_cast<double>(r.steps));
+struct mujoco_chain {
+  mjModel* model = nullptr;
+  mjData* data = nullptr;
+  explicit mujoco_chain(int links) {
+    const auto path =
+        std::filesystem::temp_directory_path() / fmt::format("kinevo_chain_{}.xml", links);
+    {
+      std::ofstream f(path);
+      f << mujoco_chain_xml(links);
+    }
+    char error[1000] = "";
+    model = mj_loadXML(path.string().c_str(), nullptr, error, sizeof(error));
+    std::filesystem::remove(path);
+    if (model == nullptr) {
+      std::fprintf(stderr, "MuJoCo, N = %d: %s\n", links, error);
+      return;
+    }
+    data = mj_makeData(model);
   }
-  return median(samples);
-}
+  mujoco_chain(const mujoco_chain&) = delete;
+  mujoco_chain& operator=(const mujoco_chain&) = delete;
+  ~mujoco_chain() {
+    if (data != nullptr) mj_deleteData(data);
+    if (model != nullptr) mj_deleteModel(model);
+  }
+  void run(int steps) {
+    mj_resetData(model, data);
+    data->qpos[0] = 30.0 * 3.14159265358979323846 / 180.0;
+    for (int i = 0; i < steps; ++i) mj_step(model, data);
+  }
+};
 
 }  // namespace
 
-int main() {
-  std::printf("One RK4 step of an N-link pendulum chain, microseconds (median of 7 runs)\n");
-  std::printf("%6s %12s %12s %12s %12s\n", "N", "MuJoCo", "kinevo-gigsp", "kinevo-lm",
-              "gigsp/MuJoCo");
-  for (int links : {2, 10, 50, 90, 200}) {
+int main(int argc, char** argv) {
+  if (argc == 5 && std::string(argv[1]) == "profile") {
+    // kinevo alone, for a profiler: profile N SOLVER STEPS.
+    kinevo::mechanics::chain_options c;
+    c.links = std::atoi(argv[2]);
+    const auto model =
+        kinevo::mechanics::load_model_from_string(kinevo::mechanics::chain_model_text(c), "chain");
+    auto solver = kinevo::mechanics::make_solver(argv[3]);
+    kinevo::mechanics::simulation_options o;
+    o.dt = 1e-3;
+    o.t_end = std::atoi(argv[4]) * o.dt;
+    o.diagnostics = false;
+    const auto r = kinevo::mechanics::simulate(
+        model, *solver, o, [](const kinevo::mechanics::step_record&) { return true; });
+    std::printf("%lld steps: %s\n", static_cast<long long>(r.steps), r.message.c_str());
+    return 0;
+  }
+  std::vector<int> sizes;
+  for (int i = 1; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
+  if (sizes.empty()) sizes = {2, 10, 50, 90, 200};
+  std::printf(
+      "One RK4 step of an N-link pendulum chain, microseconds (median of 7 runs, "
+      "MuJoCo and kinevo taking turns)\n");
+  std::printf("%6s %12s %12s %12s %12s %12s\n", "N", "MuJoCo", "kinevo-gigsp", "kinevo-lm",
+              "gigsp/MuJoCo", "lm/MuJoCo");
+  for (int links : sizes) {
     const int steps = links >= 200 ? 200 : (links >= 50 ? 1000 : 5000);
-    const double mj = mujoco_step_us(links, steps);
-    const double g = kinevo_step_us(links, "gigsp", steps);
-    const double l = kinevo_step_us(links, "lm", steps);
-    if (mj > 0.0) {
-      std::printf("%6d %12.2f %12.2f %12.2f %12.2f\n", links, mj, g, l, g / mj);
+    kinevo::mechanics::chain_options c;
+    c.links = links;
+    const auto model =
+        kinevo::mechanics::load_model_from_string(kinevo::mechanics::chain_model_text(c), "chain");
+    auto gigsp = kinevo::mechanics::make_solver("gigsp");
+    auto lm = kinevo::mechanics::make_solver("lm");
+    kinevo::mechanics::simulation_options o;
+    o.dt = 1e-3;
+    o.t_end = steps * o.dt;
+    o.diagnostics = false;
+    auto kinevo_run = [&](kinevo::mechanics::acceleration_solver& solver) {
+      return [&] {
+        const auto r = kinevo::mechanics::simulate(
+            model, solver, o, [](const kinevo::mechanics::step_record&) { return true; });
+        if (r.steps != steps) std::fprintf(stderr, "N = %d: %s\n", links, r.message.c_str());
+      };
+    };
+    mujoco_chain mj(links);
+    std::vector<std::function<void()>> runs{kinevo_run(*gigsp), kinevo_run(*lm)};
+    if (mj.model != nullptr) runs.insert(runs.begin(), [&] { mj.run(steps); });
+    const auto us = paired_us(1, runs);
+    const std::size_t k = mj.model != nullptr ? 1 : 0;
+    const double g = us[k] / steps;
+    const double l = us[k + 1] / steps;
+    if (k == 1) {
+      const double t = us[0] / steps;
+      std::printf("%6d %12.2f %12.2f %12.2f %12.2f %12.2f\n", links, t, g, l, g / t, l / t);
     } else {
-      std::printf("%6d %12s %12.2f %12.2f %12s\n", links, "n/a", g, l, "-");
+      std::printf("%6d %12s %12.2f %12.2f %12s %12s\n", links, "n/a", g, l, "-", "-");
     }
   }
   return 0;

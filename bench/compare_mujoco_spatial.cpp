@@ -1,5 +1,5 @@
 // Spatial models (kinevo issue 12) against MuJoCo. Run by hand: build/bench/compare_mujoco_spatial
-// [trajectories|chains] (both by default). Each mechanism is described once (bodies, joints,
+// [trajectories|chains [N...]] (both by default). Each mechanism is described once (bodies, joints,
 // initial state) and written both as a kinevo spatial model file and as MuJoCo XML.
 //
 // trajectories: the spherical pendulum with flywheel and a 3D double pendulum. kinevo integrates
@@ -8,9 +8,11 @@
 //   MuJoCo is also run at half and a quarter of its step, and with each ball joint as three
 //   hinges, which separates its step error (its quaternion integration) from a model mismatch. Step
 //   times: kinevo RK4 and MuJoCo RK4 at the same fixed step, medians of 7.
-// chains: one RK4 step of N = 2, 10, 50 links joined by spherical joints (kinevo: 7 coordinates
+// chains: one RK4 step of N = 2, 10, 50, 90 links (or the N given) joined by spherical joints
+// (kinevo: 7 coordinates
 //   and one normalisation row per body, GIGSP and LM; MuJoCo: ball joints), the model
 //   evaluation, and the acceleration solve with and without the Euler-parameter rows "*.norm".
+// profile N SOLVER STEPS: kinevo alone (for perf), STEPS RK4 steps of the N-link chain.
 #include <fmt/format.h>
 #include <mujoco/mujoco.h>
 
@@ -20,6 +22,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -547,7 +550,7 @@ reduced_system without_norm_rows(const mech::constrained_system& s) {
 
 double sink = 0.0;  // keeps the timed results alive
 
-void chains() {
+void chains(const std::vector<int>& sizes) {
   constexpr double dt = 1e-3;
   fmt::print("\n## spatial chains: one RK4 step (dt = {:g}), microseconds, median of {}\n\n", dt,
              repeats);
@@ -558,10 +561,10 @@ void chains() {
     double evaluate, gigsp_all, gigsp_no_norm, lm_all, lm_no_norm, da_gigsp, da_lm;
   };
   std::vector<solve_row> solve_rows;
-  for (int links : {2, 10, 50}) {
+  for (int links : sizes) {
     const mechanism m = spatial_chain(links);
     const auto model = mech::load_model_from_string(kinevo_text(m), m.name);
-    const int steps = links >= 50 ? 200 : (links >= 10 ? 1000 : 5000);
+    const int steps = links >= 90 ? 100 : (links >= 50 ? 200 : (links >= 10 ? 1000 : 5000));
 
     mujoco_run run(m, dt);
     auto gigsp = mech::make_solver("gigsp");
@@ -592,7 +595,7 @@ void chains() {
     mech::constrained_system s;
     const auto& q = model.initial_positions();
     const auto& qd = model.initial_velocities();
-    const int per = links >= 50 ? 50 : 5000;
+    const int per = links >= 50 ? 20 : 5000;
     model.evaluate(q, qd, 0.0, s);
     const reduced_system r = without_norm_rows(s);
     auto solve = [&](mech::acceleration_solver& solver, const mech::constrained_system& system) {
@@ -640,12 +643,32 @@ void chains() {
   }
 }
 
+// kinevo alone, for a profiler: `steps` RK4 steps of the N-link chain with one solver.
+void profile(int links, const std::string& solver_name, int steps) {
+  const mechanism m = spatial_chain(links);
+  const auto model = mech::load_model_from_string(kinevo_text(m), m.name);
+  auto solver = mech::make_solver(solver_name);
+  mech::simulation_options o;
+  o.dt = 1e-3;
+  o.t_end = steps * o.dt;
+  o.diagnostics = false;
+  const auto r = mech::simulate(model, *solver, o, [](const mech::step_record&) { return true; });
+  fmt::print("{} steps: {}\n", r.steps, r.message);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 5 && std::string(argv[1]) == "profile") {
+    profile(std::atoi(argv[2]), argv[3], std::atoi(argv[4]));
+    return 0;
+  }
   const std::string what = argc > 1 ? argv[1] : "all";
+  std::vector<int> sizes;
+  for (int i = 2; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
+  if (sizes.empty()) sizes = {2, 10, 50, 90};
   if (what != "all" && what != "trajectories" && what != "chains") {
-    std::fprintf(stderr, "usage: %s [trajectories|chains]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [trajectories|chains [N...]]\n", argv[0]);
     return 2;
   }
   try {
@@ -654,7 +677,7 @@ int main(int argc, char** argv) {
       trajectory(flywheel_pendulum());
       trajectory(double_pendulum());
     }
-    if (what != "trajectories") chains();
+    if (what != "trajectories") chains(sizes);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "compare_mujoco_spatial: %s\n", e.what());
     return 1;

@@ -81,6 +81,12 @@ class acceleration_solver {
   virtual std::string name() const = 0;
   // Non-const: a solver may keep state between calls (warm starts, workspaces).
   virtual acceleration_result solve(const constrained_system& system) = 0;
+  // The same result into `out`, which the caller keeps from one solve to the next (a
+  // simulation, at every stage): a solver that overrides this reuses out's storage and its
+  // own, so a step allocates nothing. The default calls solve().
+  virtual void solve_into(const constrained_system& system, acceleration_result& out) {
+    out = solve(system);
+  }
 };
 
 }  // namespace kinevo::mechanics

@@ -129,6 +129,11 @@ class formulation {
   // dy/dt at a full state and its acceleration.
   virtual Eigen::VectorXd derivative(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                                      const Eigen::VectorXd& qdd) = 0;
+  // The same into `dy`, which the integrator keeps between stages (no allocation once sized).
+  virtual void derivative_into(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                               const Eigen::VectorXd& qdd, Eigen::VectorXd& dy) {
+    dy = derivative(q, qd, qdd);
+  }
   // After an accepted step of size h (h_max: the largest step the integrator may take, dt for
   // RK4): corrections, re-partitioning, switching.
   virtual step_outcome after_step(double t, double h, double h_max, Eigen::VectorXd& y) = 0;

@@ -28,6 +28,11 @@ class full_coordinates : public formulation {
                              const Eigen::VectorXd& qdd) override {
     return pack_state(qd, qdd);
   }
+  void derivative_into(const Eigen::VectorXd& /*q*/, const Eigen::VectorXd& qd,
+                       const Eigen::VectorXd& qdd, Eigen::VectorXd& dy) override {
+    dy.resize(qd.size() + qdd.size());
+    dy << qd, qdd;
+  }
 };
 
 }  // namespace kinevo::mechanics

@@ -14,6 +14,7 @@
 #include "kinevo/mechanics/acceleration_solver.hpp"
 #include "kinevo/mechanics/gigsp_threaded.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 #include "kinevo/mechanics/sparse_gram.hpp"
 
 namespace kinevo::mechanics {
@@ -23,10 +24,17 @@ class gigsp_solver final : public acceleration_solver {
   explicit gigsp_solver(const solver_options& options = {}) : options_(options) {}
   std::string name() const override;
   acceleration_result solve(const constrained_system& system) override;
+  void solve_into(const constrained_system& system, acceleration_result& out) override;
 
  private:
   solver_options options_;
   sparse_gram sparse_;
+  // Kept between solves so that the factors' storage is reused (same sizes at every state).
+  mass_factor mf_;
+  Eigen::VectorXd a_f_, g_, y_, work_;
+  Eigen::MatrixXd a_hat_, a_hat_t_;
+  gram_schmidt_workspace sweep_work_;
+  gram_schmidt_rows sweep_;
   std::unique_ptr<core::thread_pool> pool_;  // started at the first threaded solve, then kept
 };
 

@@ -3,8 +3,11 @@
 // row rank: reports a singular system otherwise.
 #pragma once
 
+#include <Eigen/Cholesky>
+
 #include "kinevo/mechanics/acceleration_solver.hpp"
 #include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/solver_support.hpp"
 #include "kinevo/mechanics/sparse_gram.hpp"
 
 namespace kinevo::mechanics {
@@ -14,10 +17,16 @@ class lagrange_multiplier_solver final : public acceleration_solver {
   explicit lagrange_multiplier_solver(const solver_options& options = {}) : options_(options) {}
   std::string name() const override;
   acceleration_result solve(const constrained_system& system) override;
+  void solve_into(const constrained_system& system, acceleration_result& out) override;
 
  private:
   solver_options options_;
   sparse_gram sparse_;
+  // Kept between solves so that the factors' storage is reused (same sizes at every state).
+  mass_factor mf_;
+  Eigen::VectorXd a_f_, residual_, lambda_, y_, work_;
+  Eigen::MatrixXd a_hat_, a_hat_t_, gram_;
+  Eigen::LDLT<Eigen::MatrixXd> ldlt_;
 };
 
 }  // namespace kinevo::mechanics

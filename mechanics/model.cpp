@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
+#include <string_view>
 
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/input_file.hpp"
@@ -16,6 +17,7 @@
 #include "kinevo/symbolic/constraint_derivatives.hpp"
 #include "kinevo/symbolic/evaluation_tape.hpp"
 #include "kinevo/symbolic/exact_numbers.hpp"
+#include "kinevo/symbolic/native_code.hpp"
 
 namespace kinevo::mechanics {
 
@@ -36,6 +38,10 @@ class compiled_model {
   symbolic::evaluation_tape energy;    // T + V (1), only when the model defines energy
   // Intermittent rows: inputs (q, q', t, force_1..force_k), outputs (F_i, on_i, off_i) per row.
   symbolic::evaluation_tape intermittent;
+  // The tapes above (but intermittent) as native code, when model_options::native_code is on
+  // and the compile succeeded; empty functions run the tapes.
+  symbolic::native_function main_native, position_native, velocity_native, jacobian_native,
+      energy_native;
   int registers = 0;
   int main_outputs = 0;
 };
@@ -84,7 +90,22 @@ struct input_buffer {
 thread_local input_buffer tape_inputs;
 thread_local std::vector<double> tape_outputs;
 
+// The native function when there is one, else the tape.
+void run_tape_or_native(const symbolic::evaluation_tape& tape,
+                        const symbolic::native_function& native, const double* in, double* out,
+                        double* scratch) {
+  if (native) {
+    native(in, out);
+  } else {
+    tape.evaluate(in, out, scratch);
+  }
+}
+
 }  // namespace
+
+bool model::native_code() const {
+  return static_cast<bool>(compiled_->main_native);
+}
 
 void model::evaluate(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t,
                      constrained_system& out) const {
@@ -102,7 +123,8 @@ void model::evaluate(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double
   tape_inputs.fill(q, qd, t);
   tape_outputs.resize(static_cast<std::size_t>(c.main_outputs));
   scratch_.resize(static_cast<std::size_t>(c.registers));
-  c.main.evaluate(tape_inputs.values.data(), tape_outputs.data(), scratch_.data());
+  run_tape_or_native(c.main, c.main_native, tape_inputs.values.data(), tape_outputs.data(),
+                     scratch_.data());
   const double* o = tape_outputs.data();
   if (c.diagonal) {
     for (int i = 0; i < c.n; ++i) out.mass(i, i) = *o++;
@@ -126,7 +148,8 @@ Eigen::VectorXd model::position_violation(const Eigen::VectorXd& q, double t) co
   Eigen::VectorXd out(c.h);
   tape_inputs.fill(q, Eigen::VectorXd::Zero(c.n), t);
   scratch_.resize(static_cast<std::size_t>(c.registers));
-  c.position.evaluate(tape_inputs.values.data(), out.data(), scratch_.data());
+  run_tape_or_native(c.position, c.position_native, tape_inputs.values.data(), out.data(),
+                     scratch_.data());
   return out;
 }
 
@@ -136,7 +159,8 @@ Eigen::VectorXd model::velocity_violation(const Eigen::VectorXd& q, const Eigen:
   Eigen::VectorXd out(c.m);
   tape_inputs.fill(q, qd, t);
   scratch_.resize(static_cast<std::size_t>(c.registers));
-  c.velocity.evaluate(tape_inputs.values.data(), out.data(), scratch_.data());
+  run_tape_or_native(c.velocity, c.velocity_native, tape_inputs.values.data(), out.data(),
+                     scratch_.data());
   return out;
 }
 
@@ -146,7 +170,8 @@ Eigen::MatrixXd model::position_jacobian(const Eigen::VectorXd& q, double t) con
   tape_inputs.fill(q, Eigen::VectorXd::Zero(c.n), t);
   tape_outputs.resize(static_cast<std::size_t>(std::max(c.holonomic_nnz, 1)));
   scratch_.resize(static_cast<std::size_t>(c.registers));
-  c.jacobian.evaluate(tape_inputs.values.data(), tape_outputs.data(), scratch_.data());
+  run_tape_or_native(c.jacobian, c.jacobian_native, tape_inputs.values.data(), tape_outputs.data(),
+                     scratch_.data());
   for (int k = 0; k < c.holonomic_nnz; ++k) {
     const auto& [r, col] = pattern_[static_cast<std::size_t>(k)];
     out(r, col) = tape_outputs[static_cast<std::size_t>(k)];
@@ -182,7 +207,7 @@ std::optional<double> model::energy(const Eigen::VectorXd& q, const Eigen::Vecto
   double e = 0.0;
   tape_inputs.fill(q, qd, t);
   scratch_.resize(static_cast<std::size_t>(c.registers));
-  c.energy.evaluate(tape_inputs.values.data(), &e, scratch_.data());
+  run_tape_or_native(c.energy, c.energy_native, tape_inputs.values.data(), &e, scratch_.data());
   return e;
 }
 
@@ -205,6 +230,7 @@ class model_builder {
   static derived_rows differentiate(const model_description& d, const row_list& rows);
   static void build_pattern(const derived_rows& derived, int holonomic, model& result,
                             compiled_model& c);
+  static void compile_native(const model& result, const model_options& options, compiled_model& c);
   static void compile_tapes(const model_description& d, const row_list& rows,
                             const derived_rows& derived, model& result, compiled_model& c);
   static void check_initial_mass(const model_description& d, const model& result,
@@ -500,6 +526,38 @@ void model_builder::check_initial_constraints(const row_list& rows, const model&
   }
 }
 
+// The tapes as native code (symbolic/native_code.hpp), checked against the tapes at the initial
+// state; a failure keeps the tapes and says why in one line.
+void model_builder::compile_native(const model& result, const model_options& options,
+                                   compiled_model& c) {
+  bool wanted = false;
+  if (options.native_code) {
+    wanted = *options.native_code;
+  } else {
+    const char* env = std::getenv("KINEVO_NATIVE_CODE");
+    wanted = env != nullptr && std::string_view(env) == "1";
+  }
+  if (!wanted) return;
+  std::vector<double> at_start(result.q0_.data(), result.q0_.data() + result.q0_.size());
+  at_start.insert(at_start.end(), result.qd0_.data(), result.qd0_.data() + result.qd0_.size());
+  at_start.push_back(0.0);
+  std::vector<const symbolic::evaluation_tape*> tapes{&c.main, &c.position, &c.velocity,
+                                                      &c.jacobian};
+  if (result.has_energy_) tapes.push_back(&c.energy);
+  const symbolic::native_build b =
+      symbolic::build_native(tapes, std::vector<std::vector<double>>(tapes.size(), at_start));
+  if (b.functions.empty()) {
+    fmt::print(stderr, "kinevo: {}: native code not used, evaluating with the tape: {}\n",
+               result.name_.empty() ? std::string("model") : result.name_, b.reason);
+    return;
+  }
+  c.main_native = b.functions[0];
+  c.position_native = b.functions[1];
+  c.velocity_native = b.functions[2];
+  c.jacobian_native = b.functions[3];
+  if (result.has_energy_) c.energy_native = b.functions[4];
+}
+
 model model_builder::build(model_description& d, const model_options& options) {
   model result;
   auto c = std::make_shared<compiled_model>();
@@ -519,6 +577,7 @@ model model_builder::build(model_description& d, const model_options& options) {
   if (!c->diagonal) build_mass_pattern(d, result, *c);
   build_pattern(derived, c->h, result, *c);
   compile_tapes(d, rows, derived, result, *c);
+  compile_native(result, options, *c);
   result.compiled_ = c;
   check_initial_mass(d, result, *c);
   if (options.require_assembled) check_initial_constraints(rows, result, options);

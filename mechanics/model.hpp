@@ -39,6 +39,11 @@ struct model_options {
   // false: load an unassembled initial state without that check, to assemble it
   // (mechanics/assembly.hpp).
   bool require_assembled = true;
+  // Evaluate the model with its expressions compiled to native code by the system C compiler
+  // (docs/native-code.md) instead of the tape interpreter; the same numbers to the last bit.
+  // nullopt: the environment variable KINEVO_NATIVE_CODE decides ("1" on, otherwise off). When
+  // the compile fails (no compiler, ...) the model keeps the tape and says why on stderr.
+  std::optional<bool> native_code;
 };
 
 class compiled_model;  // the evaluation tapes (symbolic/), private to model.cpp
@@ -91,6 +96,8 @@ class model {
   // diagonal); a model whose M couples everything has one block of size n.
   const std::vector<std::pair<int, int>>& mass_blocks() const { return mass_blocks_; }
   bool has_energy() const { return has_energy_; }
+  // Whether the evaluation runs compiled native code (model_options::native_code).
+  bool native_code() const;
   // Parameter values after overrides, by name.
   const std::map<std::string, double>& parameters() const { return parameters_; }
 

@@ -47,6 +47,9 @@ struct run_state {
   int pending_unconverged = 0;
   record_thinner thinner{1};
   intermittent_set* intermittent = nullptr;  // a model with intermittent constraints
+  // The record handed to a step callback, reused from step to step (its vectors keep their
+  // storage); records kept in the result are made afresh.
+  step_record streamed;
 };
 
 void stop_run(run_state& st, simulation_stop why, std::string message) {
@@ -153,7 +156,7 @@ class dynamics {
       state_.intermittent->reduce(q, qd, t, system_, reduced_);
       solved_ = &reduced_;
     }
-    result_ = current_->solve(*solved_);
+    current_->solve_into(*solved_, result_);
     evaluations_ += result_.evaluations;
     runs_ += result_.runs;
     return account(t) ? &result_ : nullptr;
@@ -234,7 +237,10 @@ void make_record(const model& m, dynamics& dyn, acceleration_solver* reference,
                  const simulation_options& o, double t, const Eigen::VectorXd& q,
                  const Eigen::VectorXd& qd, const acceleration_result& a, run_state& st,
                  bool force_keep) {
-  step_record r;
+  const bool streaming = st.callback != nullptr && *st.callback;
+  step_record fresh;
+  step_record& r = streaming ? st.streamed : fresh;
+  r.slip.clear();
   r.t = t;
   r.q = q;
   r.qd = qd;
@@ -314,7 +320,7 @@ void make_record(const model& m, dynamics& dyn, acceleration_solver* reference,
   res.last_t = t;
   r.final = force_keep;
   check_halt(o, r, st, first);
-  if (st.callback != nullptr && *st.callback) {
+  if (streaming) {
     if (!(*st.callback)(r) && !st.halt) {
       stop_run(st, simulation_stop::caller, fmt::format("stopped by the caller at t = {:.6g}", t));
       st.halt = true;
@@ -353,7 +359,7 @@ class stage_evaluator {
     }
     const acceleration_result* a = dyn_.solve(q_, qd_, t);
     if (a == nullptr) return nullptr;
-    dy = form_.derivative(q_, qd_, a->acceleration);
+    form_.derivative_into(q_, qd_, a->acceleration, dy);
     return a;
   }
   // The formulation's corrections after an accepted step; false when the run must stop.
@@ -547,7 +553,8 @@ void run_rk4(const model& m, acceleration_solver& solver, formulation& form,
   };
   Eigen::VectorXd y = form.begin(q0, qd0, o.t_start);
   if (events.enabled() && !events.start(y, o.t_start)) return;
-  Eigen::VectorXd k1, y_new, g;
+  // The stages' vectors live across steps: sized once, no allocation per step.
+  Eigen::VectorXd k1, k2, k3, k4, y_stage, y_new, g;
   double t = o.t_start;
   // The last grid point reached; t is past it (and before the next) after an event.
   long long k = 0;
@@ -561,11 +568,13 @@ void run_rk4(const model& m, acceleration_solver& solver, formulation& form,
     const double t_next = grid(k + 1);
     const double h = t_next - t;
     // Classical Runge-Kutta on the integrated state, a length s from (t, y).
-    Eigen::VectorXd k2, k3, k4;
     auto rk4_step = [&](double s, Eigen::VectorXd& out) {
-      if (stage.evaluate(y + 0.5 * s * k1, t + 0.5 * s, k2) == nullptr) return false;
-      if (stage.evaluate(y + 0.5 * s * k2, t + 0.5 * s, k3) == nullptr) return false;
-      if (stage.evaluate(y + s * k3, t + s, k4) == nullptr) return false;
+      y_stage = y + 0.5 * s * k1;
+      if (stage.evaluate(y_stage, t + 0.5 * s, k2) == nullptr) return false;
+      y_stage = y + 0.5 * s * k2;
+      if (stage.evaluate(y_stage, t + 0.5 * s, k3) == nullptr) return false;
+      y_stage = y + s * k3;
+      if (stage.evaluate(y_stage, t + s, k4) == nullptr) return false;
       out = y + s / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4);
       return true;
     };

@@ -6,6 +6,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -20,11 +21,19 @@ class mass_factor {
   // Returns false when M is not positive definite.
   bool compute(const constrained_system& s);
   bool diagonal() const { return diagonal_; }
-  bool blocked() const { return !blocks_.empty(); }
+  bool blocked() const { return block_count_ > 0; }
   Eigen::VectorXd solve(const Eigen::VectorXd& f) const;              // M^-1 f
   Eigen::VectorXd solve_lower(const Eigen::VectorXd& f) const;        // L^-1 f
   Eigen::VectorXd solve_upper(const Eigen::VectorXd& y) const;        // L^-T y
   Eigen::MatrixXd right_solve_upper(const Eigen::MatrixXd& a) const;  // A L^-T
+  // The same in place or into storage the caller keeps between solves (no allocation once the
+  // sizes are reached); the arithmetic is that of the forms above, bit for bit.
+  void solve_in_place(Eigen::VectorXd& x) const;        // x <- M^-1 x
+  void solve_lower_in_place(Eigen::VectorXd& x) const;  // x <- L^-1 x
+  void solve_upper_in_place(Eigen::VectorXd& x) const;  // x <- L^-T x
+  // out = A L^-T; `work` holds its transpose on the way.
+  void right_solve_upper(const Eigen::MatrixXd& a, Eigen::MatrixXd& out,
+                         Eigen::MatrixXd& work) const;
   const Eigen::VectorXd& inverse_diagonal() const { return inv_diag_; }
 
  private:
@@ -35,11 +44,15 @@ class mass_factor {
   bool diagonal_ = false;
   Eigen::VectorXd sqrt_diag_, inv_diag_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
-  std::vector<block> blocks_;  // non-empty: the block-diagonal path
+  std::vector<block> blocks_;    // storage, kept between compute() calls
+  std::size_t block_count_ = 0;  // > 0: the block-diagonal path, blocks_[0, block_count_)
+  std::span<const block> active_blocks() const { return {blocks_.data(), block_count_}; }
 };
 
 // M x, using M's diagonal or its blocks when known.
 Eigen::VectorXd mass_times(const constrained_system& s, const Eigen::VectorXd& x);
+// out = M x into the caller's storage (out must not alias x).
+void mass_times(const constrained_system& s, const Eigen::VectorXd& x, Eigen::VectorXd& out);
 
 // "'rod1', 'rod2'" (or "row 3" when the system has no names).
 std::string row_names(const constrained_system& s, const std::vector<int>& rows);
@@ -47,6 +60,12 @@ std::string row_names(const constrained_system& s, const std::vector<int>& rows)
 // Finishes a result: f_c = M (a - a_f).
 void set_constraint_force(const constrained_system& s, const Eigen::VectorXd& a_f,
                           acceleration_result& r);
+// The same with `work` for a - a_f, reusing r.constraint_force's storage.
+void set_constraint_force(const constrained_system& s, const Eigen::VectorXd& a_f,
+                          acceleration_result& r, Eigen::VectorXd& work);
+// Empties a result for reuse by solve_into (status ok, no rows, no message), keeping the
+// storage of its vectors.
+void reset_result(acceleration_result& r);
 
 acceleration_result not_positive_definite(const std::string& solver);
 
@@ -79,5 +98,18 @@ struct gram_schmidt_rows {
 gram_schmidt_rows orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
                                       double rank_tolerance, double consistency_tolerance,
                                       double degenerate_tolerance);
+// The sweep's scratch, kept by a solver between solves so that the sweep allocates nothing once
+// the sizes are reached.
+struct gram_schmidt_workspace {
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rem, q;
+  Eigen::VectorXd beta, norm0, qb, remainder;
+  std::vector<char> decided;
+  std::vector<int> dependent;
+};
+// The same sweep into `out` (its storage reused), with the caller's scratch.
+void orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
+                         double rank_tolerance, double consistency_tolerance,
+                         double degenerate_tolerance, gram_schmidt_workspace& work,
+                         gram_schmidt_rows& out);
 
 }  // namespace kinevo::mechanics

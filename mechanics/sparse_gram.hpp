@@ -8,10 +8,12 @@
 // redundancy test as the dense sweep.
 #pragma once
 
+#include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <Eigen/OrderingMethods>
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
+#include <utility>
 #include <vector>
 
 #include "kinevo/mechanics/acceleration_solver.hpp"
@@ -32,13 +34,33 @@ class sparse_gram {
   Eigen::VectorXd times(const constrained_system& s, const Eigen::VectorXd& x) const;
 
  private:
-  Eigen::SparseMatrix<double> block_inverse(const constrained_system& s);
-  Eigen::SparseMatrix<double> a_, aw_, at_, g_;
-  std::vector<Eigen::Triplet<double>> triplets_, inverse_triplets_;
+  // The structure of A, A M^-1 and G, worked out once per pattern (a simulation keeps it for
+  // every step): each entry of A M^-1 and of G's lower triangle as a list of products in the
+  // order in which Eigen's sparse products sum them, so that forming G at a state is a few
+  // loops over flat arrays with no allocation, and the numbers are those of the products.
+  void analyse(const constrained_system& s);
+  bool analysed_for(const constrained_system& s) const;
+  void form(const constrained_system& s);
+
+  Eigen::SparseMatrix<double> a_, g_;   // g_: lower triangle of G, fixed structure
+  std::vector<Eigen::Index> a_source_;  // a_'s values: their index in the dense A
+  // M^-1: the diagonal's inverse, or each block's inverse (column-major) one after another.
+  std::vector<double> w_;
+  std::vector<int> w_block_start_;  // offset of each block's inverse in w_
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> block_llt_;
+  Eigen::MatrixXd block_inverse_;
+  // A M^-1 entries: terms [aw_first_[e], aw_first_[e + 1]) of (a_ value, w_ index) pairs.
+  std::vector<double> aw_;
+  std::vector<int> aw_first_, aw_a_, aw_w_;
+  // G lower entries (in g_'s storage order): terms of (aw_ index, a_ value index) pairs.
+  std::vector<int> g_first_, g_aw_, g_a_;
+  std::vector<int> g_diagonal_;  // index of G_ii among g_'s values (-1: a zero row of A)
+  // What the analysis was made for.
+  std::vector<std::pair<int, int>> analysed_pattern_, analysed_blocks_;
+  Eigen::Index analysed_rows_ = -1, analysed_cols_ = -1;
+  bool analysed_diagonal_ = false;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::NaturalOrdering<int>>
       ldlt_;
-  std::size_t analysed_pattern_size_ = 0;
-  Eigen::Index analysed_rows_ = -1;
 };
 
 }  // namespace kinevo::mechanics

@@ -53,12 +53,21 @@ class evaluation_tape {
     sign
   };
 
- private:
-  friend class tape_builder;
   struct instruction {
     op code;
     int a, b;  // register operands
   };
+
+  // Read-only view of the program, for translating it to native code (symbolic/native_code.hpp).
+  // Register layout: [0, inputs()) inputs, then constants(), then one register per instruction
+  // from first_result() on; outputs are copied from registers by output_map().
+  const std::vector<double>& constants() const { return constants_; }
+  const std::vector<instruction>& code() const { return code_; }
+  int first_result() const { return first_result_; }
+  const std::vector<std::pair<int, int>>& output_map() const { return output_map_; }
+
+ private:
+  friend class tape_builder;
   int inputs_ = 0;
   int outputs_ = 0;
   int registers_ = 0;
