@@ -48,6 +48,11 @@ inline real_range any_finite() {
   return {};
 }
 
+// Throws option_error(field, what) unless ok: a condition between fields that no range states.
+inline void require_option(bool ok, const std::string& field, const std::string& what) {
+  if (!ok) throw option_error(field, what);
+}
+
 // Throws option_error unless v is finite and in `range`.
 inline void require_real(const std::string& field, double v, const real_range& range) {
   if (range.contains(v)) return;

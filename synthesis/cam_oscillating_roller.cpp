@@ -7,16 +7,13 @@
 #include <optional>
 
 #include "kinevo/io/errors.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::synthesis {
 
 namespace {
 
 using vec = Eigen::Vector2d;
-
-void require(bool ok, const char* field, const char* what) {
-  if (!ok) throw io::option_error(field, what);
-}
 
 // The programme tabulated once: the searches evaluate the pressure angle many times.
 struct tabulated {
@@ -49,15 +46,15 @@ follower_point roller_centre(const oscillating_roller_design& d, const programme
 
 void oscillating_roller_options::validate() const {
   validate_roller_bounds(max_pressure_angle, roller_fraction, samples);
-  require(std::isfinite(max_roller_arm_ratio) && max_roller_arm_ratio > 0.0, "max_roller_arm_ratio",
-          "must be finite and > 0");
-  require(sense == 1 || sense == -1, "sense", "must be counterclockwise or clockwise");
-  require(
+  io::require_option(std::isfinite(max_roller_arm_ratio) && max_roller_arm_ratio > 0.0,
+                     "max_roller_arm_ratio", "must be finite and > 0");
+  io::require_option(sense == 1 || sense == -1, "sense", "must be counterclockwise or clockwise");
+  io::require_option(
       std::isfinite(b_min) && std::isfinite(b_max) && b_min > 0.0 && b_min < b_max && b_max < 1.0,
       "b_ratio", "box must satisfy 0 < min < max < 1 (the arm shorter than a)");
-  require(std::isfinite(c_min) && std::isfinite(c_max) && c_min > 0.0 && c_min < c_max &&
-              c_max < std::numbers::pi,
-          "c", "box must satisfy 0 < min < max < 180 deg");
+  io::require_option(std::isfinite(c_min) && std::isfinite(c_max) && c_min > 0.0 && c_min < c_max &&
+                         c_max < std::numbers::pi,
+                     "c", "box must satisfy 0 < min < max < 180 deg");
 }
 
 double oscillating_pressure_angle(const programme_value& v, const oscillating_roller_design& d,

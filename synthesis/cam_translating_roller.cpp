@@ -9,16 +9,13 @@
 #include <optional>
 
 #include "kinevo/io/errors.hpp"
+#include "kinevo/io/option_error.hpp"
 
 namespace kinevo::synthesis {
 
 namespace {
 
 using vec = Eigen::Vector2d;
-
-void require(bool ok, const char* field, const std::string& what) {
-  if (!ok) throw io::option_error(field, what);
-}
 
 follower_motion translating_motion(const translating_roller_design& d) {
   return [d](const programme_value& v) {
@@ -139,12 +136,12 @@ std::optional<vec> curvature_optimum(const cam_motion_programme& p,
 
 void translating_roller_options::validate() const {
   validate_roller_bounds(max_pressure_angle, roller_fraction, samples);
-  require(std::isfinite(min_roller_radius) && min_roller_radius >= 0.0, "min_roller_radius",
-          "must be finite and >= 0");
-  require(std::isfinite(c_min) && std::isfinite(c_max) && c_min > 0.0 && c_min < c_max, "c",
-          "box must be finite with 0 < min < max");
-  require(std::isfinite(e_min) && std::isfinite(e_max) && e_min < e_max, "e",
-          "box must be finite with min < max");
+  io::require_option(std::isfinite(min_roller_radius) && min_roller_radius >= 0.0,
+                     "min_roller_radius", "must be finite and >= 0");
+  io::require_option(std::isfinite(c_min) && std::isfinite(c_max) && c_min > 0.0 && c_min < c_max,
+                     "c", "box must be finite with 0 < min < max");
+  io::require_option(std::isfinite(e_min) && std::isfinite(e_max) && e_min < e_max, "e",
+                     "box must be finite with min < max");
 }
 
 double translating_roller_design::base_radius() const {
