@@ -17,13 +17,16 @@ cd "$(dirname "$0")"
 # eq. 46) with variable-order BDF and its own error control, instead of a Radau code of our own.
 # chromium: the animation test (tests/cli/test_cli_animate.cpp) loads kinevo animate's HTML page
 # in headless Chromium and checks the positions it drew against the CSV.
+# libjs-three: three.js, inlined into the 3D viewer page of `kinevo animate` (read at run time
+# from /usr/share/javascript/three; without it the page is the 2D SVG one, with a warning).
+# libpng-dev: the 3D viewer's Chromium test reads the pixels of its screenshots.
 # pybind11-dev, python3-dev, python3-numpy, python3-pytest: the Python module `kinevo` (python/,
 # built against Debian's /usr/bin/python3) and its pytest suite.
 packages=(build-essential cmake ninja-build pkg-config ccache libeigen3-dev libopenmpi-dev openmpi-bin
   libboost-random-dev libcli11-dev libgtest-dev libgmock-dev libginac-dev libcln-dev
   libtomlplusplus-dev libfmt-dev libbenchmark-dev nlohmann-json3-dev libsundials-dev
   librsvg2-bin  # rsvg-convert: the cli_figures_render test renders every figure
-  chromium pybind11-dev python3-dev python3-numpy python3-pytest)
+  chromium libjs-three libpng-dev pybind11-dev python3-dev python3-numpy python3-pytest)
 bench_args=()
 if [[ " $* " == *" --bench "* ]]; then
   packages+=(libpagmo-dev libmujoco-dev jq)
