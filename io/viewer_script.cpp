@@ -112,7 +112,10 @@ const withAxis = j => j.axis.some(x => x !== 0);
 const jointBalls = D.joints.filter(j => !withAxis(j)), jointPins = D.joints.filter(withAxis);
 const ballMesh = instanced('sphere', jointMat, jointBalls.length);
 const pinMesh = instanced('cylinder', jointMat, jointPins.length);
-const J = 0.035 * L;
+// Joint markers: a fraction of the scene, but no larger than a quarter of a typical body
+// (a chain of hundreds of links would otherwise be all joints).
+const sized = D.solids.filter(s => !s.particle && Math.max(...s.size) > 0).map(s => Math.max(...s.size)).sort((x, y) => x - y);
+const J = sized.length ? Math.min(0.035 * L, 0.25 * sized[sized.length >> 1]) : 0.035 * L;
 // Ground anchors: grey blocks at every point fixed to ground.
 const anchors = [];
 for (const j of D.joints) for (const p of [j.i, j.j]) if (p.solid < 0) anchors.push(p);
@@ -274,7 +277,7 @@ function spring(p, q) {
   }
   segment(prev, q, c);
 }
-let current = 0, drawMs = 0, draws = 0;
+let current = 0, drawMs = 0, draws = 0, measuring = args.has('redraw');
 function draw(k) {
   const start = performance.now();
   current = k;
@@ -308,7 +311,9 @@ function draw(k) {
   lineGeo.attributes.position.needsUpdate = true; lineGeo.attributes.color.needsUpdate = true;
   for (const line of trails.values()) line.geometry.setDrawRange(0, k + 1);
   render();
-  drawMs += performance.now() - start; ++draws;
+  if (measuring) renderer.getContext().finish();  // count the raster too, not only the calls
+  // The first draw compiles the shaders: left out of the mean time to draw a frame.
+  if (draws++ > 0) drawMs += performance.now() - start;
   slider.value = k;
   clockText.textContent = D.label + ' = ' + D.times[k].toFixed(4) + ' ' + D.unit;
   view.dataset.t = D.times[k]; view.dataset.frame = k;
@@ -336,7 +341,7 @@ function publish() {
     joints: D.joints.map((j, i) => ({name: j.name, type: j.type, position: jointAt[i].toArray()})),
     anchors: anchors.map(p => p.at), trails: [...trails.keys()],
     view_projection: vp.elements, canvas: [rect.left + window.scrollX, rect.top + window.scrollY, rect.width, rect.height],
-    grid_spacing: spacing, extent: L, draw_ms: drawMs / Math.max(draws, 1), draw_calls: renderer.info.render.calls
+    grid_spacing: spacing, extent: L, draw_ms: draws > 1 ? drawMs / (draws - 1) : null, frames_drawn: draws, draw_calls: renderer.info.render.calls
   };
   document.getElementById('scene-state').textContent = JSON.stringify(window.kinevo_scene);
 }
@@ -370,7 +375,12 @@ slider.oninput = () => { clock = D.times[Number(slider.value)]; draw(Number(slid
 showLabels.onchange = () => render();
 document.getElementById('home').onclick = () => { homeView(); controls.target.copy(centre); controls.update(); render(); };
 const at = Number(args.get('t'));
-if (args.has('t') && isFinite(at)) { clock = at; draw(nearest(at)); }
+if (args.has('t') && isFinite(at)) {
+  // &redraw=N: draw N other frames first (to measure the time a frame takes), then the asked one.
+  const k = nearest(at);
+  for (let i = 1; i <= Math.min(Number(args.get('redraw')) || 0, 10000); ++i) draw((k + i) % F);
+  clock = at; draw(k);
+}
 else { draw(0); setPlaying(true); }
 document.body.setAttribute('data-ready', '1');
 )JS";
