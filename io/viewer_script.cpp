@@ -264,7 +264,8 @@ function segment(p, q, c) {
 }
 function spring(p, q) {
   const d = q.clone().sub(p), len = d.length();
-  n1.set(1, 0, 0).cross(d); if (n1.lengthSq() < 1e-12 * len * len) n1.set(0, 1, 0).cross(d);
+  // Zigzag across the spring: in the plane of a planar model (about z first).
+  n1.copy(Z).cross(d); if (n1.lengthSq() < 1e-6 * len * len) n1.set(1, 0, 0).cross(d);
   n1.normalize().multiplyScalar(0.015 * L);
   const ends = 0.1, c = [0.1, 0.55, 0.2];
   let prev = p.clone().addScaledVector(d, ends);
