@@ -61,9 +61,8 @@ const command_registration animate_registration(
                      "Draw the path of this body, particle or joint from the start (repeatable; "
                      "the page can add others)");
       sub.add_option("--view", a->view, "3d: three.js viewer; 2d: the SVG page (XY projection)")
-          ->transform(CLI::CheckedTransformer(
-              std::map<std::string, motion_view>{{"3d", motion_view::three_d},
-                                                 {"2d", motion_view::two_d}}))
+          ->transform(CLI::CheckedTransformer(std::map<std::string, motion_view>{
+              {"3d", motion_view::three_d}, {"2d", motion_view::two_d}}))
           ->default_str("3d");
       sub.add_flag("--json", a->json, "Print one JSON object on stdout");
       sub.add_flag("-q,--quiet", a->quiet, "No text output");

@@ -32,9 +32,12 @@ motion_page_report write_motion_page(const mechanics::model_drawing& drawing,
       scene.validate();
       io::save_viewer_html(scene, *three, path);
       r.text = scene.report();
-      r.json = {{"frames", scene.times.size()}, {"start", scene.times.front()},
-                {"end", scene.times.back()},    {"solids", scene.solids.size()},
-                {"joints", scene.joints.size()}, {"links", scene.links.size()},
+      r.json = {{"frames", scene.times.size()},
+                {"start", scene.times.front()},
+                {"end", scene.times.back()},
+                {"solids", scene.solids.size()},
+                {"joints", scene.joints.size()},
+                {"links", scene.links.size()},
                 {"view", "3d"}};
     } else {
       const io::animation anim = mechanics::animate_run(drawing, run, title);

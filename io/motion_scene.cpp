@@ -39,16 +39,14 @@ void motion_scene::validate() const {
   for (const auto& s : solids) {
     for (const double v : s.size) {
       if (!std::isfinite(v) || v < 0.0) {
-        throw std::invalid_argument(
-            fmt::format("motion scene: solid '{}' has size {}", s.name, v));
+        throw std::invalid_argument(fmt::format("motion scene: solid '{}' has size {}", s.name, v));
       }
     }
   }
   for (std::size_t k = 0; k < poses.size(); ++k) {
     if (poses[k].size() != solids.size() * pose_size()) {
-      throw std::invalid_argument(
-          fmt::format("motion scene: frame {} has {} values for {} solids", k, poses[k].size(),
-                      solids.size()));
+      throw std::invalid_argument(fmt::format("motion scene: frame {} has {} values for {} solids",
+                                              k, poses[k].size(), solids.size()));
     }
     if (!std::all_of(poses[k].begin(), poses[k].end(), [](double v) { return std::isfinite(v); })) {
       throw std::invalid_argument(

@@ -130,8 +130,8 @@ double text_width(const std::string& s, int size_px) {
 // The points of a curve to draw: at most four per pixel column of the plot (the first, lowest,
 // highest and last of the column), so a long run neither bloats the file nor loses a peak.
 std::vector<std::size_t> drawn_points(const std::vector<std::size_t>& kept,
-                                      const std::vector<double>& px,
-                                      const std::vector<double>& py, double width_px) {
+                                      const std::vector<double>& px, const std::vector<double>& py,
+                                      double width_px) {
   if (static_cast<double>(kept.size()) <= 4.0 * width_px) return kept;
   std::vector<std::size_t> out;
   std::size_t start = 0;
@@ -375,6 +375,8 @@ std::string line_chart_svg(const std::vector<chart_series>& series, const chart_
     ylo -= pad;
     yhi += pad;
   }
+  const bool clipped = !o.log_y && o.y_min < o.y_max;
+  if (clipped) ylo = o.y_min, yhi = o.y_max;
   if (o.equal_aspect && !o.log_y) {
     // Units per pixel equal on both axes: widen the smaller range about its centre.
     const double per_px = std::max((xhi - xlo) / w, (yhi - ylo) / h);
@@ -400,6 +402,13 @@ std::string line_chart_svg(const std::vector<chart_series>& series, const chart_
   out += fmt::format(
       "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#444\"/>\n", left,
       top, w, h);
+  if (clipped) {
+    out += fmt::format(
+        "<clipPath id=\"plot-area\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>"
+        "</clipPath>\n",
+        left, top, w, h);
+  }
+  const std::string clip_attr = clipped ? " clip-path=\"url(#plot-area)\"" : "";
   const double xstep = tick_step(xlo, xhi, 8);
   const auto xt = ticks(xlo, xhi, xstep);
   const auto xl = tick_labels(xt, xstep);
@@ -475,8 +484,9 @@ std::string line_chart_svg(const std::vector<chart_series>& series, const chart_
       marks += marker(k, X(s.x[kept[n]]), Y(s.y[kept[n]]), color);
     }
     out += fmt::format(
-        "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"{}/>\n{}\n", pts,
-        color, dash_attr, marks);
+        "<g{}><polyline points=\"{}\" fill=\"none\" stroke=\"{}\" "
+        "stroke-width=\"1.5\"{}/>\n{}</g>\n",
+        clip_attr, pts, color, dash_attr, marks);
     const double ly = top + 14 + 18.0 * static_cast<double>(k);
     out += fmt::format(
         "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"{3}\" "

@@ -76,6 +76,9 @@ struct chart_options {
   // Equal scales on both axes (a path in the x-y plane: a circle stays a circle); the smaller
   // range is widened about its centre.
   bool equal_aspect = false;
+  // A fixed y range (linear axes; e.g. the tail of a convergence, when the first points are far
+  // off): curves are clipped to the plot frame. Empty (lo >= hi): fitted to the data.
+  double y_min = 0.0, y_max = 0.0;
   int width = 720;
   int height = 420;
 };

@@ -28,7 +28,9 @@ const char* shape_name(solid_shape s) {
   return "box";
 }
 
-nlohmann::json point_json(const scene_point& p) { return {{"solid", p.solid}, {"at", p.at}}; }
+nlohmann::json point_json(const scene_point& p) {
+  return {{"solid", p.solid}, {"at", p.at}};
+}
 
 // The scene without its poses (written apart, with fewer digits: see scene_json).
 nlohmann::json scene_frame_json(const motion_scene& s) {
@@ -53,10 +55,17 @@ nlohmann::json scene_frame_json(const motion_scene& s) {
     links.push_back(
         {{"name", l.name}, {"spring", l.spring}, {"i", point_json(l.i)}, {"j", point_json(l.j)}});
   }
-  return {{"title", s.title},   {"planar", s.planar},         {"up", s.up},
-          {"times", s.times},   {"label", s.time_label},      {"unit", s.time_unit},
-          {"length_unit", s.length_unit}, {"solids", solids}, {"joints", joints},
-          {"links", links},     {"trails", s.trails}};
+  return {{"title", s.title},
+          {"planar", s.planar},
+          {"up", s.up},
+          {"times", s.times},
+          {"label", s.time_label},
+          {"unit", s.time_unit},
+          {"length_unit", s.length_unit},
+          {"solids", solids},
+          {"joints", joints},
+          {"links", links},
+          {"trails", s.trails}};
 }
 
 // The poses with 9 significant digits (a part in 1e9 of the motion: far below a pixel, and
@@ -93,7 +102,8 @@ std::string read_script(const std::filesystem::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   if (!in || text.str().empty()) {
-    throw std::runtime_error(fmt::format("cannot read {} (three.js for the 3D page)", path.string()));
+    throw std::runtime_error(
+        fmt::format("cannot read {} (three.js for the 3D page)", path.string()));
   }
   return text.str();
 }

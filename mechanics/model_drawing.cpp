@@ -51,7 +51,8 @@ class model_drawing_reader {
     out_.spatial_ =
         m != nullptr && fields_.string_or(*m, "[model]", "space", "planar") == "spatial";
     out_.scene_.planar = !out_.spatial_;
-    out_.scene_.up = out_.spatial_ ? std::array<double, 3>{0, 0, 1} : std::array<double, 3>{0, 1, 0};
+    out_.scene_.up =
+        out_.spatial_ ? std::array<double, 3>{0, 0, 1} : std::array<double, 3>{0, 1, 0};
   }
 
   // Up is against gravity ([model] gravity or a [[force]] of type gravity), when there is one.
@@ -72,7 +73,8 @@ class model_drawing_reader {
     const auto v = fields_.vector(*g_table, section, key, ctx_, dimension);
     const std::string at = fields_.field_where(*g_table, section, key);
     Eigen::Vector3d g = Eigen::Vector3d::Zero();
-    for (std::size_t k = 0; k < dimension; ++k) g[static_cast<int>(k)] = fields_.constant_value(v[k], at);
+    for (std::size_t k = 0; k < dimension; ++k)
+      g[static_cast<int>(k)] = fields_.constant_value(v[k], at);
     if (g.norm() > 0.0) {
       const Eigen::Vector3d u = -g.normalized();
       out_.scene_.up = {u.x(), u.y(), u.z()};

@@ -1,6 +1,7 @@
 // kinevo animate --view 2d: the SVG page's drawing checked in a real browser (the 3D viewer's
-// tests are in test_cli_viewer.cpp). Headless Chromium loads motion.html#t=T, the page draws that frame paused and --dump-dom gives the SVG attributes it
-// set, which must be the model's points computed here from the CSV in closed form.
+// tests are in test_cli_viewer.cpp). Headless Chromium loads motion.html#t=T, the page draws that
+// frame paused and --dump-dom gives the SVG attributes it set, which must be the model's points
+// computed here from the CSV in closed form.
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>

@@ -27,8 +27,8 @@ int count_of(const std::string& text, const std::string& what) {
 std::vector<std::string> axis_labels(const std::string& svg) {
   std::vector<std::string> out;
   const std::regex y_label(R"re(rotate\(-90\)" text-anchor="middle">([^<]*)<)re");
-  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), y_label); it != std::sregex_iterator();
-       ++it) {
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), y_label);
+       it != std::sregex_iterator(); ++it) {
     out.push_back((*it)[1]);
   }
   return out;
@@ -36,13 +36,17 @@ std::vector<std::string> axis_labels(const std::string& svg) {
 
 // Units per pixel along x and y, from the first two labelled ticks of each axis.
 std::pair<double, double> units_per_pixel(const std::string& svg) {
-  const std::regex xt(R"re(<text x="([-0-9.]+)" y="[-0-9.]+" text-anchor="middle">([-0-9.e]+)</text>)re");
-  const std::regex yt(R"re(<text x="[-0-9.]+" y="([-0-9.]+)" text-anchor="end">([-0-9.e]+)</text>)re");
+  const std::regex xt(
+      R"re(<text x="([-0-9.]+)" y="[-0-9.]+" text-anchor="middle">([-0-9.e]+)</text>)re");
+  const std::regex yt(
+      R"re(<text x="[-0-9.]+" y="([-0-9.]+)" text-anchor="end">([-0-9.e]+)</text>)re");
   std::vector<std::pair<double, double>> x, y;
-  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), xt); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), xt); it != std::sregex_iterator();
+       ++it) {
     x.emplace_back(std::stod((*it)[1]), std::stod((*it)[2]));
   }
-  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), yt); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), yt); it != std::sregex_iterator();
+       ++it) {
     y.emplace_back(std::stod((*it)[1]), std::stod((*it)[2]));
   }
   if (x.size() < 2 || y.size() < 2) {
@@ -75,8 +79,8 @@ TEST(CliFigures, MixedUnitsGoToSeparatePanels) {
                             " --plot-columns b1_phi,b2_x,b3_x,b1_phi_dot");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto labels = axis_labels(read_text(svg));
-  EXPECT_EQ(labels, (std::vector<std::string>{"b1_phi [rad]", "b2_x, b3_x [m]",
-                                              "b1_phi_dot [rad/s]"}));
+  EXPECT_EQ(labels,
+            (std::vector<std::string>{"b1_phi [rad]", "b2_x, b3_x [m]", "b1_phi_dot [rad/s]"}));
 }
 
 TEST(CliFigures, TheDefaultPlotOfALargeModelHasAFewSeries) {

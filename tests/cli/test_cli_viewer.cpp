@@ -134,8 +134,8 @@ flywheel_run animate_flywheel(const std::string& name) {
   f.model = std::string(KINEVO_EXAMPLES) + "/spherical_pendulum_flywheel.toml";
   f.csv = f.dir / "run.csv";
   f.html = f.dir / "flywheel.html";
-  const auto sim = run_kinevo("simulate " + f.model.string() + " --t-end 2 --dt 0.01 --quiet --out " +
-                              f.csv.string());
+  const auto sim = run_kinevo("simulate " + f.model.string() +
+                              " --t-end 2 --dt 0.01 --quiet --out " + f.csv.string());
   EXPECT_EQ(sim.status, 0) << sim.err;
   const auto r = run_kinevo("animate " + f.csv.string() + " --model " + f.model.string() + " -o " +
                             f.html.string() + " --trail wheel --json");
@@ -162,8 +162,8 @@ TEST(CliAnimate, ViewerFallsBackTo2DWithAWarningWithoutThreeJs) {
   const auto dir = fresh_dir("viewer_fallback");
   const std::string model = std::string(KINEVO_EXAMPLES) + "/slider_crank.toml";
   const auto html = dir / "m.html";
-  const auto r = run_kinevo("simulate " + model + " --t-end 0.05 --quiet --out " +
-                            (dir / "r.csv").string());
+  const auto r =
+      run_kinevo("simulate " + model + " --t-end 0.05 --quiet --out " + (dir / "r.csv").string());
   ASSERT_EQ(r.status, 0) << r.err;
   const auto a = run_command("KINEVO_THREE_JS=" + (dir / "none.js").string() + " " +
                              std::string(KINEVO_BINARY) + " animate " + (dir / "r.csv").string() +
@@ -186,7 +186,9 @@ TEST(CliAnimate, Chromium3DDrawsTheFlywheelWhereTheCsvPutsIt) {
     ASSERT_TRUE(state.contains("solids"));
     EXPECT_NEAR(state["t"].get<double>(), t, 1e-12);
     for (const std::string body : {"rod", "wheel"}) {
-      const auto q = [&](const std::string& c) { return tab.rows[row][tab.column(body + "_" + c)]; };
+      const auto q = [&](const std::string& c) {
+        return tab.rows[row][tab.column(body + "_" + c)];
+      };
       const auto& s = entry_named(state["solids"], body);
       const Eigen::Vector3d r(q("x"), q("y"), q("z"));
       EXPECT_LT((vec(s["position"]) - r).norm(), 1e-6) << body << " at t = " << t;
@@ -213,7 +215,9 @@ TEST(CliAnimate, Chromium3DDrawsTheFlywheelWhereTheCsvPutsIt) {
 }
 
 #ifdef KINEVO_TEST_PNG
-bool bluish(const std::array<int, 3>& c) { return c[2] > c[0] + 30 && c[2] >= c[1]; }
+bool bluish(const std::array<int, 3>& c) {
+  return c[2] > c[0] + 30 && c[2] >= c[1];
+}
 
 // The wheel's disc in the screenshot: points at 0.7 R in the wheel's plane (off the rod, which
 // is along the wheel's axis) are body-coloured, a corner of the view is background.
@@ -227,20 +231,24 @@ TEST(CliAnimate, Chromium3DScreenshotShowsTheWheel) {
   const rgb_image img = screenshot(f.html, fragment, f.dir / "shot");
   ASSERT_GT(img.width, 0);
   const auto q = [&](const std::string& c) { return tab.rows[row][tab.column("wheel_" + c)]; };
-  const Eigen::Matrix3d R = Eigen::Quaterniond(q("e0"), q("e1"), q("e2"), q("e3")).toRotationMatrix();
+  const Eigen::Matrix3d R =
+      Eigen::Quaterniond(q("e0"), q("e1"), q("e2"), q("e3")).toRotationMatrix();
   const Eigen::Vector3d centre(q("x"), q("y"), q("z"));
   int on_wheel = 0;
   for (int k = 0; k < 8; ++k) {
     const double a = k * std::acos(-1.0) / 4;
-    const Eigen::Vector3d p = centre + R * Eigen::Vector3d(0.105 * std::cos(a), 0.105 * std::sin(a), 0);
+    const Eigen::Vector3d p =
+        centre + R * Eigen::Vector3d(0.105 * std::cos(a), 0.105 * std::sin(a), 0);
     const Eigen::Vector2d px = on_page(state, p);
-    const auto c = img.at(static_cast<int>(std::lround(px.x())), static_cast<int>(std::lround(px.y())));
+    const auto c =
+        img.at(static_cast<int>(std::lround(px.x())), static_cast<int>(std::lround(px.y())));
     on_wheel += bluish(c) ? 1 : 0;
   }
   // Seen from the camera, a few of the points may lie behind the rod or the trail.
   EXPECT_GE(on_wheel, 6);
   const auto& c = state["canvas"];
-  const auto corner = img.at(static_cast<int>(c[0].get<double>()) + 3, static_cast<int>(c[1].get<double>()) + 3);
+  const auto corner =
+      img.at(static_cast<int>(c[0].get<double>()) + 3, static_cast<int>(c[1].get<double>()) + 3);
   EXPECT_EQ(corner, (std::array<int, 3>{255, 255, 255}));
 }
 
@@ -253,20 +261,23 @@ TEST(CliAnimate, Chromium3DDrawsBothGroundPivotSpellingsTheSame) {
       "body_i = \"ground\"\nbody_j = \"rod\"\npoint_i = [0, 0, 0]\npoint_j = [0, 0, \"-L/2\"]";
   const std::size_t at = text.find(pivot);
   ASSERT_NE(at, std::string::npos);
-  text.replace(at, pivot.size(),
-               "body_i = \"rod\"\nbody_j = \"ground\"\npoint_i = [0, 0, \"-L/2\"]\npoint_j = [0, 0, 0]");
+  text.replace(
+      at, pivot.size(),
+      "body_i = \"rod\"\nbody_j = \"ground\"\npoint_i = [0, 0, \"-L/2\"]\npoint_j = [0, 0, 0]");
   const auto swapped = f.dir / "swapped.toml";
   std::ofstream(swapped) << text;
   const auto html2 = f.dir / "swapped.html";
-  const auto r = run_kinevo("animate " + f.csv.string() + " --model " + swapped.string() +
-                            " -o " + html2.string() + " --trail wheel");
+  const auto r = run_kinevo("animate " + f.csv.string() + " --model " + swapped.string() + " -o " +
+                            html2.string() + " --trail wheel");
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string fragment = "t=1.2";
   auto a = scene_state(f.html, fragment, f.dir / "profile");
   auto b = scene_state(html2, fragment, f.dir / "profile");
   EXPECT_EQ(a["anchors"].size(), 1u);
   EXPECT_LT((vec(entry_named(a["joints"], "pivot")["position"]) -
-             vec(entry_named(b["joints"], "pivot")["position"])).norm(), 1e-12);
+             vec(entry_named(b["joints"], "pivot")["position"]))
+                .norm(),
+            1e-12);
   for (auto* s : {&a, &b}) s->erase("draw_ms");
   EXPECT_EQ(a, b);
   const rgb_image ia = screenshot(f.html, fragment, f.dir / "shot_a");
@@ -303,7 +314,8 @@ TEST(CliAnimate, Chromium3DDrawsThePlanarSliderCrankInTheXyPlane) {
                            s["quaternion"][3].get<double>() * std::sin(phi / 2)),
                   1.0, 1e-6);
     }
-    const Eigen::Vector3d pin(q("b1_x") + std::cos(q("b1_phi")), q("b1_y") + std::sin(q("b1_phi")), 0);
+    const Eigen::Vector3d pin(q("b1_x") + std::cos(q("b1_phi")), q("b1_y") + std::sin(q("b1_phi")),
+                              0);
     EXPECT_LT((vec(entry_named(state["joints"], "crank_pin")["position"]) - pin).norm(), 1e-6);
   }
 }
@@ -315,8 +327,9 @@ TEST(CliAnimate, Chromium3DDrawsAChainOfTwoHundredLinksInstanced) {
   const auto dir = fresh_dir("viewer_chain");
   const auto model = dir / "chain.toml", csv = dir / "run.csv", html = dir / "chain.html";
   ASSERT_EQ(run_kinevo("model chain --links 200 --spatial --out " + model.string()).status, 0);
-  const auto sim = run_kinevo("simulate " + model.string() + " --t-end 0.02 --dt 0.01 --quiet --out " +
-                              csv.string() + " --animate " + html.string());
+  const auto sim =
+      run_kinevo("simulate " + model.string() + " --t-end 0.02 --dt 0.01 --quiet --out " +
+                 csv.string() + " --animate " + html.string());
   ASSERT_EQ(sim.status, 0) << sim.err;
   const auto state = scene_state(html, "t=0.01", dir / "profile");
   ASSERT_TRUE(state.contains("solids"));
