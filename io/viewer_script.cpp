@@ -37,10 +37,13 @@ renderer.setSize(W, H);
 view.insertBefore(renderer.domElement, view.firstChild);
 const scene = new THREE.Scene();
 scene.background = new THREE.Color(0xffffff);
-scene.add(new THREE.HemisphereLight(0xffffff, 0x707070, 0.85));
+const Z = new THREE.Vector3(0, 0, 1), up = new THREE.Vector3(...D.up).normalize();
+// Sky light from up (planar models: from the viewer, +z), so the side one sees is lit.
+const sky = new THREE.HemisphereLight(0xffffff, 0x707070, 0.85);
+sky.position.copy(D.planar ? Z : up);
+scene.add(sky);
 const sun = new THREE.DirectionalLight(0xffffff, 0.5);
 scene.add(sun);
-const Z = new THREE.Vector3(0, 0, 1), up = new THREE.Vector3(...D.up).normalize();
 
 // Pose of solid s at frame k: planar x y phi (a turn about z) or spatial x y z e0 e1 e2 e3.
 const tp = new THREE.Vector3(), tq = new THREE.Quaternion();
