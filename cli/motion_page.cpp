@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
@@ -28,6 +29,14 @@ motion_page_report write_motion_page(const mechanics::model_drawing& drawing,
   try {
     if (three) {
       io::motion_scene scene = mechanics::animate_scene(drawing, run, title);
+      for (const auto& name : trails) {
+        const auto named = [&](const auto& e) { return e.name == name; };
+        if (std::none_of(scene.solids.begin(), scene.solids.end(), named) &&
+            std::none_of(scene.joints.begin(), scene.joints.end(), named)) {
+          throw io::input_error(
+              fmt::format("--trail: '{}' is no body, particle or joint of the model", name));
+        }
+      }
       scene.trails = trails;
       scene.validate();
       io::save_viewer_html(scene, *three, path);

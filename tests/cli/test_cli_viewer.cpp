@@ -174,6 +174,21 @@ TEST(CliAnimate, ViewerFallsBackTo2DWithAWarningWithoutThreeJs) {
   EXPECT_NE(read_text(html).find("http://www.w3.org/2000/svg"), std::string::npos);
 }
 
+TEST(CliAnimate, ViewerRefusesATrailOfNothing) {
+  if (!std::filesystem::exists(three_js)) GTEST_SKIP() << three_js << " is not installed";
+  const auto dir = fresh_dir("viewer_trail");
+  const std::string model = std::string(KINEVO_EXAMPLES) + "/slider_crank.toml";
+  ASSERT_EQ(
+      run_kinevo("simulate " + model + " --t-end 0.05 --quiet --out " + (dir / "r.csv").string())
+          .status,
+      0);
+  const auto r = run_kinevo("animate " + (dir / "r.csv").string() + " --model " + model + " -o " +
+                            (dir / "m.html").string() + " --trail nowhere");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--trail: 'nowhere'"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "m.html"));
+}
+
 // The rod and the wheel where the CSV puts them at two times; the hub (the rod's point
 // (0, 0, L/2)) at r + R(p) s' with Eigen's rotation; the solids sized from their inertia.
 TEST(CliAnimate, Chromium3DDrawsTheFlywheelWhereTheCsvPutsIt) {
