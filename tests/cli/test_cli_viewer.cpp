@@ -346,7 +346,7 @@ TEST(CliAnimate, Chromium3DDrawsAChainOfTwoHundredLinksInstanced) {
       run_kinevo("simulate " + model.string() + " --t-end 0.02 --dt 0.01 --quiet --out " +
                  csv.string() + " --animate " + html.string());
   ASSERT_EQ(sim.status, 0) << sim.err;
-  const auto state = scene_state(html, "t=0.01", dir / "profile");
+  const auto state = scene_state(html, "t=0.01&redraw=10", dir / "profile");
   ASSERT_TRUE(state.contains("solids"));
   EXPECT_EQ(state["solids"].size(), 200u);
   EXPECT_LT(state["draw_calls"].get<int>(), 12);
