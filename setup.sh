@@ -17,6 +17,9 @@ cd "$(dirname "$0")"
 # eq. 46) with variable-order BDF and its own error control, instead of a Radau code of our own.
 # chromium: the animation test (tests/cli/test_cli_animate.cpp) loads kinevo animate's HTML page
 # in headless Chromium and checks the positions it drew against the CSV.
+# libjs-three: three.js, inlined into the 3D viewer page of `kinevo animate` (read at run time
+# from /usr/share/javascript/three; without it the page is the 2D SVG one, with a warning).
+# libpng-dev: the 3D viewer's Chromium test reads the pixels of its screenshots.
 # pybind11-dev, python3-dev, python3-numpy, python3-pytest: the Python module `kinevo` (python/,
 # built against Debian's /usr/bin/python3) and its pytest suite.
 # help2man: the man page kinevo(1) from `kinevo --help` (optional for CMake: without it, no page).
@@ -24,7 +27,7 @@ packages=(build-essential cmake ninja-build pkg-config ccache libeigen3-dev libo
   libboost-random-dev libcli11-dev libgtest-dev libgmock-dev libginac-dev libcln-dev
   libtomlplusplus-dev libfmt-dev libbenchmark-dev nlohmann-json3-dev libsundials-dev
   librsvg2-bin  # rsvg-convert: the cli_figures_render test renders every figure
-  chromium pybind11-dev python3-dev python3-numpy python3-pytest help2man)
+  chromium libjs-three libpng-dev pybind11-dev python3-dev python3-numpy python3-pytest help2man)
 bench_args=()
 if [[ " $* " == *" --bench "* ]]; then
   packages+=(libpagmo-dev libmujoco-dev jq)

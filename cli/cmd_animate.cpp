@@ -1,15 +1,15 @@
-// kinevo animate: one self-contained HTML page (inline SVG and JavaScript) that plays a run's
-// CSV on its model (spatial ones projected onto XY): play/pause, a time slider and a speed control
-// (docs/animation.md). Parses options, calls mechanics::model_drawing and io::save_animation_html,
-// prints the report.
+// kinevo animate: one self-contained HTML page that plays a run's CSV on its model in 3D
+// (three.js inlined; the 2D SVG page with --view 2d or when three.js is not installed):
+// docs/animation.md. Parses options, calls write_motion_page, prints the report.
 #include <fmt/format.h>
 
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "kinevo/cli/command.hpp"
-#include "kinevo/io/animation_html.hpp"
+#include "kinevo/cli/motion_page.hpp"
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/mechanics/model_drawing.hpp"
 
@@ -22,6 +22,8 @@ struct animate_args {
   std::string model;
   std::string output = "motion.html";
   std::string title;
+  std::vector<std::string> trails;
+  motion_view view = motion_view::three_d;
   bool json = false;
   bool quiet = false;
 };
@@ -30,22 +32,16 @@ int run_animate(const animate_args& a) {
   check_output_path(a.output, "--out");
   const mechanics::model_drawing drawing = mechanics::model_drawing::load(a.model);
   const io::csv_table run = io::read_csv_table(a.run);
-  io::animation anim;
-  try {
-    anim = mechanics::animate_run(drawing, run, a.title.empty() ? a.run : a.title);
-    anim.validate();
-  } catch (const std::invalid_argument& e) {
-    throw io::input_error(fmt::format("{}: {}", a.run, e.what()));
-  }
-  io::save_animation_html(anim, a.output);
+  const motion_page_report page = write_motion_page(
+      drawing, run, a.run, a.title.empty() ? a.run : a.title, a.trails, a.view, a.output);
   if (a.json) {
-    nlohmann::json j = anim.to_json();
+    nlohmann::json j = page.json;
     j["run"] = a.run;
     j["model"] = a.model;
     j["output"] = a.output;
     fmt::print("{}\n", j.dump());
   } else if (!a.quiet) {
-    fmt::print("{}\n  wrote {}\n", anim.report(), a.output);
+    fmt::print("{}\n  wrote {}\n", page.text, a.output);
   }
   return exit_ok;
 }
@@ -63,6 +59,13 @@ const command_registration animate_registration(
                      "HTML file to write (-o and --output: older names, kept)")
           ->capture_default_str();
       sub.add_option("--title", a->title, "Page title (default: the CSV's name)");
+      sub.add_option("--trail", a->trails,
+                     "Draw the path of this body, particle or joint from the start (repeatable; "
+                     "the page can add others)");
+      sub.add_option("--view", a->view, "3d: three.js viewer; 2d: the SVG page (XY projection)")
+          ->transform(CLI::CheckedTransformer(std::map<std::string, motion_view>{
+              {"3d", motion_view::three_d}, {"2d", motion_view::two_d}}))
+          ->default_str("3d");
       sub.add_flag("--json", a->json, "Print one JSON object on stdout");
       sub.add_flag("-q,--quiet", a->quiet, "No text output");
       sub.footer(

@@ -201,6 +201,9 @@ int run_simulate(simulate_args& a) {
   if (!a.plot.empty()) {
     recorder.save_plot(a.plot,
                        fmt::format("{} ({})", m.name().empty() ? a.file : m.name(), a.solver));
+    if (!a.quiet && !recorder.plot_note().empty()) {
+      fmt::print(stderr, "kinevo simulate: --plot {}: {}\n", a.plot, recorder.plot_note());
+    }
   }
   if (drawing) save_animation(a.animate, *drawing, recorder, a.file);
   if (a.json) {
@@ -270,7 +273,8 @@ const command_registration simulate_registration(
                      "CSV of t, q, q', q'', violations, energy, constraint forces");
       sub.add_option("--plot", a->plot, "SVG plot of the chosen columns against t or --plot-x");
       sub.add_option("--plot-columns", a->plot_columns,
-                     "CSV columns to plot (default: coordinates)")
+                     "CSV columns to plot (default: the coordinates, or the first and last "
+                     "bodies' positions when there are more than 8; one panel per unit)")
           ->delimiter(',');
       sub.add_option("--plot-x", a->plot_x, "CSV column on the plot's x axis (default: t)");
       add_animation_option(sub, a->animate);

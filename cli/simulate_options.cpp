@@ -5,7 +5,7 @@
 #include <exception>
 
 #include "kinevo/cli/command.hpp"
-#include "kinevo/io/animation_html.hpp"
+#include "kinevo/cli/motion_page.hpp"
 #include "kinevo/io/csv_table.hpp"
 
 namespace kinevo::cli {
@@ -28,8 +28,8 @@ void add_divergence_options(CLI::App& sub, mechanics::simulation_options& sim,
 
 void add_animation_option(CLI::App& sub, std::string& animate) {
   sub.add_option("--animate", animate,
-                 "Self-contained HTML page playing the run on the model (spatial ones "
-                 "projected onto XY; docs/animation.md)");
+                 "Self-contained HTML page playing the run on the model in 3D "
+                 "(docs/animation.md)");
 }
 
 std::optional<mechanics::model_drawing> prepare_animation(
@@ -45,7 +45,7 @@ void save_animation(const std::string& animate, const mechanics::model_drawing& 
   try {
     const io::csv_table rows = io::parse_csv_table(recorder.table().str(), animate);
     if (rows.rows.empty()) return;  // nothing was recorded: no page
-    io::save_animation_html(mechanics::animate_run(drawing, rows, title), animate);
+    write_motion_page(drawing, rows, animate, title, {}, motion_view::three_d, animate);
   } catch (const std::exception& e) {
     // A diverged run's non-finite rows: the CSV and the report still stand.
     fmt::print(stderr, "kinevo simulate: --animate {}: not written: {}\n", animate, e.what());

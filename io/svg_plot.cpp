@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "kinevo/io/atomic_file.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::io {
 
@@ -124,6 +125,40 @@ std::vector<std::string> tick_labels(const std::vector<double>& t, double step) 
 
 double text_width(const std::string& s, int size_px) {
   return 0.6 * size_px * static_cast<double>(s.size());
+}
+
+// The points of a curve to draw: at most four per pixel column of the plot (the first, lowest,
+// highest and last of the column), so a long run neither bloats the file nor loses a peak.
+std::vector<std::size_t> drawn_points(const std::vector<std::size_t>& kept,
+                                      const std::vector<double>& px, const std::vector<double>& py,
+                                      double width_px) {
+  if (static_cast<double>(kept.size()) <= 4.0 * width_px) return kept;
+  std::vector<std::size_t> out;
+  std::size_t start = 0;
+  while (start < kept.size()) {
+    const long column = std::lround(std::floor(px[kept[start]]));
+    std::size_t end = start, lo = start, hi = start;
+    while (end < kept.size() && std::lround(std::floor(px[kept[end]])) == column) {
+      if (py[kept[end]] < py[kept[lo]]) lo = end;
+      if (py[kept[end]] > py[kept[hi]]) hi = end;
+      ++end;
+    }
+    std::vector<std::size_t> pick{start, std::min(lo, hi), std::max(lo, hi), end - 1};
+    pick.erase(std::unique(pick.begin(), pick.end()), pick.end());
+    for (const std::size_t i : pick) out.push_back(kept[i]);
+    start = end;
+  }
+  return out;
+}
+
+void check_figure_size(const std::filesystem::path& path, const std::string& svg) {
+  if (svg.size() > max_figure_bytes) {
+    throw input_error(fmt::format(
+        "{}: the figure would be {:.1f} MB, above the {:.0f} MB limit for one SVG: plot fewer "
+        "columns",
+        path.string(), static_cast<double>(svg.size()) / 1e6,
+        static_cast<double>(max_figure_bytes) / 1e6));
+  }
 }
 
 }  // namespace
@@ -340,6 +375,15 @@ std::string line_chart_svg(const std::vector<chart_series>& series, const chart_
     ylo -= pad;
     yhi += pad;
   }
+  const bool clipped = !o.log_y && o.y_min < o.y_max;
+  if (clipped) ylo = o.y_min, yhi = o.y_max;
+  if (o.equal_aspect && !o.log_y) {
+    // Units per pixel equal on both axes: widen the smaller range about its centre.
+    const double per_px = std::max((xhi - xlo) / w, (yhi - ylo) / h);
+    const double xc = 0.5 * (xlo + xhi), yc = 0.5 * (ylo + yhi);
+    xlo = xc - 0.5 * per_px * w, xhi = xc + 0.5 * per_px * w;
+    ylo = yc - 0.5 * per_px * h, yhi = yc + 0.5 * per_px * h;
+  }
   auto X = [&](double x) { return left + w * (x - xlo) / (xhi - xlo); };
   auto Y = [&](double y) { return top + h * (1.0 - (ty(y) - ylo) / (yhi - ylo)); };
   auto Yt = [&](double t) { return top + h * (1.0 - (t - ylo) / (yhi - ylo)); };
@@ -358,6 +402,13 @@ std::string line_chart_svg(const std::vector<chart_series>& series, const chart_
   out += fmt::format(
       "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#444\"/>\n", left,
       top, w, h);
+  if (clipped) {
+    out += fmt::format(
+        "<clipPath id=\"plot-area\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>"
+        "</clipPath>\n",
+        left, top, w, h);
+  }
+  const std::string clip_attr = clipped ? " clip-path=\"url(#plot-area)\"" : "";
   const double xstep = tick_step(xlo, xhi, 8);
   const auto xt = ticks(xlo, xhi, xstep);
   const auto xl = tick_labels(xt, xstep);
@@ -419,8 +470,12 @@ std::string line_chart_svg(const std::vector<chart_series>& series, const chart_
     for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
       if (usable(s.x[i], s.y[i])) kept.push_back(i);
     }
+    std::vector<double> px(s.x.size()), py(s.x.size());
+    for (std::size_t i : kept) px[i] = X(s.x[i]), py[i] = Y(s.y[i]);
     std::string pts;
-    for (std::size_t i : kept) pts += fmt::format("{:.2f},{:.2f} ", X(s.x[i]), Y(s.y[i]));
+    for (std::size_t i : drawn_points(kept, px, py, w)) {
+      pts += fmt::format("{:.2f},{:.2f} ", px[i], py[i]);
+    }
     // A few markers per curve, staggered by series so coinciding curves show both.
     std::string marks;
     const std::size_t every = s.markers ? 1 : std::max<std::size_t>(1, kept.size() / 10);
@@ -429,8 +484,9 @@ std::string line_chart_svg(const std::vector<chart_series>& series, const chart_
       marks += marker(k, X(s.x[kept[n]]), Y(s.y[kept[n]]), color);
     }
     out += fmt::format(
-        "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"{}/>\n{}\n", pts,
-        color, dash_attr, marks);
+        "<g{}><polyline points=\"{}\" fill=\"none\" stroke=\"{}\" "
+        "stroke-width=\"1.5\"{}/>\n{}</g>\n",
+        clip_attr, pts, color, dash_attr, marks);
     const double ly = top + 14 + 18.0 * static_cast<double>(k);
     out += fmt::format(
         "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"{3}\" "
@@ -444,7 +500,33 @@ std::string line_chart_svg(const std::vector<chart_series>& series, const chart_
 
 void save_line_chart(const std::filesystem::path& path, const std::vector<chart_series>& series,
                      const chart_options& options) {
-  write_text_atomically(path, line_chart_svg(series, options));
+  const std::string svg = line_chart_svg(series, options);
+  check_figure_size(path, svg);
+  write_text_atomically(path, svg);
+}
+
+std::string stacked_charts_svg(const std::vector<chart_panel>& panels) {
+  // Each chart is a nested <svg> placed at its offset: the same drawing as on its own.
+  const std::string head = "<svg xmlns=\"http://www.w3.org/2000/svg\" ";
+  std::string inner;
+  double width = 0, height = 0;
+  for (const auto& p : panels) {
+    std::string chart = line_chart_svg(p.series, p.options);
+    chart.replace(0, head.size(), fmt::format("<svg y=\"{}\" ", height));
+    inner += chart;
+    height += p.options.height;
+    const std::size_t at = chart.find("width=\"") + 7;
+    width = std::max(width, std::stod(chart.substr(at, chart.find('"', at) - at)));
+  }
+  return fmt::format("{}width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">\n{}</svg>\n", head, width,
+                     height, width, height, inner);
+}
+
+void save_stacked_charts(const std::filesystem::path& path,
+                         const std::vector<chart_panel>& panels) {
+  const std::string svg = stacked_charts_svg(panels);
+  check_figure_size(path, svg);
+  write_text_atomically(path, svg);
 }
 
 }  // namespace kinevo::io

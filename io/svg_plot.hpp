@@ -73,6 +73,12 @@ struct chart_options {
   std::string x_label;
   std::string y_label;
   bool log_y = false;  // non-positive values are dropped on a log axis
+  // Equal scales on both axes (a path in the x-y plane: a circle stays a circle); the smaller
+  // range is widened about its centre.
+  bool equal_aspect = false;
+  // A fixed y range (linear axes; e.g. the tail of a convergence, when the first points are far
+  // off): curves are clipped to the plot frame. Empty (lo >= hi): fitted to the data.
+  double y_min = 0.0, y_max = 0.0;
   int width = 720;
   int height = 420;
 };
@@ -87,5 +93,20 @@ std::string format_number(double v);
 std::string line_chart_svg(const std::vector<chart_series>& series, const chart_options& options);
 void save_line_chart(const std::filesystem::path& path, const std::vector<chart_series>& series,
                      const chart_options& options);
+
+// Charts stacked in one SVG, one above the other (e.g. one panel per unit, so that no axis mixes
+// units), each drawn by line_chart_svg.
+struct chart_panel {
+  std::vector<chart_series> series;
+  chart_options options;
+};
+std::string stacked_charts_svg(const std::vector<chart_panel>& panels);
+void save_stacked_charts(const std::filesystem::path& path, const std::vector<chart_panel>& panels);
+
+// The largest SVG a figure may be (bytes). A curve keeps at most four points per pixel column
+// (the first, lowest, highest and last of the column, so peaks stay), so only very many series
+// reach it; save_line_chart and save_stacked_charts then throw io::input_error naming the file,
+// its size and the limit instead of writing it.
+constexpr std::size_t max_figure_bytes = 4'000'000;
 
 }  // namespace kinevo::io

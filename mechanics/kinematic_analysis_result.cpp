@@ -161,11 +161,25 @@ void kinematic_analysis_result::save_plot(const std::filesystem::path& path,
       series[i].y.push_back(r.q[static_cast<Eigen::Index>(i)]);
     }
   }
-  io::chart_options co;
-  co.title = title;
-  co.x_label = "t [s]";
-  co.y_label = column_axis_label(coordinate_names);
-  io::save_line_chart(path, series, co);
+  // One panel per unit, so that no axis mixes units (trajectory_recorder::save_plot alike).
+  std::vector<io::chart_panel> panels;
+  for (const auto& group : columns_by_unit(coordinate_names)) {
+    io::chart_panel p;
+    std::vector<std::string> names;
+    for (const std::size_t i : group) {
+      p.series.push_back(series[i]);
+      names.push_back(coordinate_names[i]);
+    }
+    p.options.title = panels.empty() ? title : std::string();
+    p.options.x_label = "t [s]";
+    p.options.y_label = column_axis_label(names);
+    panels.push_back(std::move(p));
+  }
+  if (panels.size() == 1) {
+    io::save_line_chart(path, panels.front().series, panels.front().options);
+  } else {
+    io::save_stacked_charts(path, panels);
+  }
 }
 
 }  // namespace kinevo::mechanics

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "kinevo/io/input_file.hpp"
+#include "kinevo/mechanics/inertia_shape.hpp"
 #include "kinevo/mechanics/toml_fields.hpp"
 #include "kinevo/symbolic/expression_context.hpp"
 
@@ -24,6 +25,7 @@ class model_drawing_reader {
   model_drawing read() {
     read_space();
     read_parameters();
+    read_up();
     for (const toml::table* p : fields_.tables(root_, "particle")) add_particle(*p);
     for (const toml::table* b : fields_.tables(root_, "body")) add_body(*b);
     for (const char* section : {"joint", "force"}) {
@@ -40,6 +42,7 @@ class model_drawing_reader {
  private:
   struct body {
     int x = -1, y = -1, phi = -1, z = -1;  // phi: e0 of a spatial body (e1..e3 follow)
+    int solid = -1;                        // its index in the 3D scene
     std::vector<int> points;               // drawn points on it, in the order the file names them
   };
 
@@ -47,6 +50,63 @@ class model_drawing_reader {
     const toml::table* m = root_["model"].as_table();
     out_.spatial_ =
         m != nullptr && fields_.string_or(*m, "[model]", "space", "planar") == "spatial";
+    out_.scene_.planar = !out_.spatial_;
+    out_.scene_.up =
+        out_.spatial_ ? std::array<double, 3>{0, 0, 1} : std::array<double, 3>{0, 1, 0};
+  }
+
+  // Up is against gravity ([model] gravity or a [[force]] of type gravity), when there is one.
+  void read_up() {
+    const std::size_t dimension = out_.spatial_ ? 3 : 2;
+    const toml::table* g_table = nullptr;
+    std::string key, section;
+    if (const toml::table* m = root_["model"].as_table(); m != nullptr && m->contains("gravity")) {
+      g_table = m, key = "gravity", section = "[model]";
+    }
+    for (const toml::table* f : fields_.tables(root_, "force")) {
+      if (g_table == nullptr && fields_.string_or(*f, "[[force]]", "type", "") == "gravity" &&
+          f->contains("g")) {
+        g_table = f, key = "g", section = "[[force]]";
+      }
+    }
+    if (g_table == nullptr) return;
+    const auto v = fields_.vector(*g_table, section, key, ctx_, dimension);
+    const std::string at = fields_.field_where(*g_table, section, key);
+    Eigen::Vector3d g = Eigen::Vector3d::Zero();
+    for (std::size_t k = 0; k < dimension; ++k)
+      g[static_cast<int>(k)] = fields_.constant_value(v[k], at);
+    if (g.norm() > 0.0) {
+      const Eigen::Vector3d u = -g.normalized();
+      out_.scene_.up = {u.x(), u.y(), u.z()};
+    }
+  }
+
+  int add_solid(io::scene_solid solid, std::array<int, 4> columns) {
+    out_.scene_.solids.push_back(std::move(solid));
+    out_.pose_columns_.push_back(columns);
+    return static_cast<int>(out_.scene_.solids.size()) - 1;
+  }
+
+  // A spatial body's centroidal inertia: principal moments [Ixx, Iyy, Izz] or a 3x3 matrix.
+  Eigen::Matrix3d spatial_inertia(const toml::table& t) const {
+    Eigen::Matrix3d I = Eigen::Matrix3d::Zero();
+    const toml::array* rows = t["inertia"].as_array();
+    if (rows == nullptr) return I;
+    const std::string at = fields_.field_where(t, "[[body]]", "inertia");
+    const auto value = [&](const toml::node& n) {
+      return fields_.constant_value(fields_.expression_of(n, at, ctx_), at);
+    };
+    for (std::size_t r = 0; r < rows->size() && r < 3; ++r) {
+      const toml::node& row = *rows->get(r);
+      if (const toml::array* cols = row.as_array()) {
+        for (std::size_t c = 0; c < cols->size() && c < 3; ++c) {
+          I(static_cast<int>(r), static_cast<int>(c)) = value(*cols->get(c));
+        }
+      } else {
+        I(static_cast<int>(r), static_cast<int>(r)) = value(row);
+      }
+    }
+    return I;
   }
 
   // Parameters may use each other in any order: repeated passes until none is left.
@@ -88,7 +148,13 @@ class model_drawing_reader {
   void add_particle(const toml::table& p) {
     const std::string name = fields_.string(p, "[[particle]]", "name");
     const int x = coordinate(name + "_x"), y = coordinate(name + "_y");
-    body b{x, y, -1, out_.spatial_ ? coordinate(name + "_z") : -1, {}};
+    body b{x, y, -1, out_.spatial_ ? coordinate(name + "_z") : -1, -1, {}};
+    io::scene_solid solid;
+    solid.name = name;
+    solid.particle = true;
+    solid.shape = io::solid_shape::sphere;
+    solid.sized_by = "a particle: sized from the scene";
+    b.solid = add_solid(std::move(solid), {b.x, b.y, b.z, -1});
     b.points.push_back(
         add_point({name, io::point_style::particle, b.x, b.y, -1, 0.0, 0.0, b.z, 0.0}));
     bodies_[name] = b;
@@ -97,14 +163,21 @@ class model_drawing_reader {
   void add_body(const toml::table& t) {
     const std::string name = fields_.string(t, "[[body]]", "name");
     const int x = coordinate(name + "_x"), y = coordinate(name + "_y");
+    const double mass = fields_.constant_or(t, "[[body]]", "mass", ctx_, 0.0);
     if (!out_.spatial_) {
-      bodies_[name] = body{x, y, coordinate(name + "_phi"), -1, {}};
+      const int phi = coordinate(name + "_phi");
+      io::scene_solid solid =
+          planar_inertia_solid(mass, fields_.constant_or(t, "[[body]]", "inertia", ctx_, 0.0));
+      solid.name = name;
+      bodies_[name] = body{x, y, phi, -1, add_solid(std::move(solid), {x, y, -1, phi}), {}};
       return;
     }
     const int z = coordinate(name + "_z");
     const int e0 = coordinate(name + "_e0");
     for (int k = 1; k <= 3; ++k) coordinate(fmt::format("{}_e{}", name, k));
-    bodies_[name] = body{x, y, e0, z, {}};
+    io::scene_solid solid = inertia_solid(mass, spatial_inertia(t));
+    solid.name = name;
+    bodies_[name] = body{x, y, e0, z, add_solid(std::move(solid), {x, y, z, e0}), {}};
   }
 
   int add_point(model_drawing::point p) {
@@ -114,7 +187,7 @@ class model_drawing_reader {
 
   // The drawn point of side `side` ("i" or "j") of a joint or force; -1 when it names no body.
   int side_point(const toml::table& t, const std::string& section, const std::string& name,
-                 const char* side) {
+                 const char* side, io::scene_point& where) {
     const std::string key = fmt::format("body_{}", side);
     if (!t.contains(key)) return -1;
     const std::string on = fields_.string(t, section, key);
@@ -127,6 +200,7 @@ class model_drawing_reader {
       for (std::size_t k = 0; k < dimension; ++k) s[k] = fields_.constant_value(v[k], at);
     }
     const std::string point_name = fmt::format("{}_{}", name, side);
+    where.at = {s[0], s[1], s[2]};
     if (on == "ground") {
       return add_point({point_name, io::point_style::ground, -1, -1, -1, s[0], s[1], -1, s[2]});
     }
@@ -136,7 +210,11 @@ class model_drawing_reader {
                    fmt::format("unknown body '{}'", io::excerpt(on, 40)));
     }
     body& b = it->second;
-    if (b.phi < 0) return b.points.front();  // a particle is its own point
+    where.solid = b.solid;
+    if (b.phi < 0) {
+      where.at = {0.0, 0.0, 0.0};
+      return b.points.front();
+    }  // a particle is its own point
     const int i =
         add_point({point_name, io::point_style::joint, b.x, b.y, b.phi, s[0], s[1], b.z, s[2]});
     b.points.push_back(i);
@@ -146,13 +224,43 @@ class model_drawing_reader {
   void connect(const toml::table& t, const char* kind, int k) {
     const std::string section = fmt::format("[[{}]]", kind);
     const std::string name = fields_.string_or(t, section, "name", fmt::format("{}{}", kind, k));
-    const int i = side_point(t, section, name, "i");
-    const int j = side_point(t, section, name, "j");
+    io::scene_point pi, pj;
+    const int i = side_point(t, section, name, "i", pi);
+    const int j = side_point(t, section, name, "j", pj);
     const std::string type = fields_.string_or(t, section, "type", "");
+    if (i < 0 || j < 0) return;
     // Rods and springs are drawn as lines between their two points.
-    if (i >= 0 && j >= 0 && (type == "distance" || type == "spring_damper")) {
+    if (type == "distance" || type == "spring_damper") {
       out_.links_.push_back({name, {i, j}, false});
+      out_.scene_.links.push_back({name, type == "spring_damper", pi, pj});
+      return;
     }
+    if (std::string(kind) != "joint") return;
+    out_.scene_.joints.push_back({name, type, pi, pj, joint_axis(t, section, type)});
+  }
+
+  // The axis a joint turns about or slides along, on body i: a planar revolute joint's is z,
+  // a planar slider's its axis_i in the plane; a spatial revolute, cylindrical or translational
+  // joint's its axis_i (default z, as the model reads it). None for the others.
+  std::array<double, 3> joint_axis(const toml::table& t, const std::string& section,
+                                   const std::string& type) const {
+    const bool spatial_axis =
+        type == "revolute" || type == "cylindrical" || type == "translational";
+    if (!out_.spatial_) {
+      if (type == "revolute") return {0.0, 0.0, 1.0};
+      if ((type == "translational" || type == "point_on_line") && t.contains("axis_i")) {
+        const auto v = fields_.vector(t, section, "axis_i", ctx_, 2);
+        const std::string at = fields_.field_where(t, section, "axis_i");
+        return {fields_.constant_value(v[0], at), fields_.constant_value(v[1], at), 0.0};
+      }
+      return {0.0, 0.0, 0.0};
+    }
+    if (!spatial_axis) return {0.0, 0.0, 0.0};
+    if (!t.contains("axis_i")) return {0.0, 0.0, 1.0};
+    const auto v = fields_.vector(t, section, "axis_i", ctx_, 3);
+    const std::string at = fields_.field_where(t, section, "axis_i");
+    return {fields_.constant_value(v[0], at), fields_.constant_value(v[1], at),
+            fields_.constant_value(v[2], at)};
   }
 
   // Each body as a line through its joints (a polygon with three or more); a body with a single
@@ -263,10 +371,35 @@ io::animation_panel model_drawing::panel(const io::csv_table& run, const std::st
   return p;
 }
 
-io::animation animate_run(const model_drawing& drawing, const io::csv_table& run,
-                          const std::string& title) {
-  // A run that restarted at a time (an intermittent row switching) repeats it: the page's clock
-  // must increase, so a row at or before the previous time is left out.
+io::motion_scene model_drawing::scene(const io::csv_table& run, const std::string& title) const {
+  std::vector<std::size_t> column;
+  for (const auto& c : coordinates_) column.push_back(run.column(c));
+  io::motion_scene s = scene_;
+  s.title = title;
+  s.times = run.column_values("t");
+  for (const auto& row : run.rows) {
+    const auto q = [&](int i) { return row[column[static_cast<std::size_t>(i)]]; };
+    std::vector<double> f;
+    f.reserve(s.solids.size() * s.pose_size());
+    for (const auto& [x, y, z, angle] : pose_columns_) {
+      if (s.planar) {
+        f.insert(f.end(), {q(x), q(y), angle < 0 ? 0.0 : q(angle)});
+      } else if (angle < 0) {
+        f.insert(f.end(), {q(x), q(y), q(z), 1.0, 0.0, 0.0, 0.0});
+      } else {
+        f.insert(f.end(), {q(x), q(y), q(z), q(angle), q(angle + 1), q(angle + 2), q(angle + 3)});
+      }
+    }
+    s.poses.push_back(std::move(f));
+  }
+  return s;
+}
+
+namespace {
+
+// A run that restarted at a time (an intermittent row switching) repeats it: the page's clock
+// must increase, so a row at or before the previous time is left out.
+io::csv_table increasing_rows(const io::csv_table& run) {
   io::csv_table kept = run;
   kept.rows.clear();
   kept.line_numbers.clear();
@@ -276,6 +409,19 @@ io::animation animate_run(const model_drawing& drawing, const io::csv_table& run
     kept.rows.push_back(run.rows[i]);
     if (i < run.line_numbers.size()) kept.line_numbers.push_back(run.line_numbers[i]);
   }
+  return kept;
+}
+
+}  // namespace
+
+io::motion_scene animate_scene(const model_drawing& drawing, const io::csv_table& run,
+                               const std::string& title) {
+  return drawing.scene(increasing_rows(run), title);
+}
+
+io::animation animate_run(const model_drawing& drawing, const io::csv_table& run,
+                          const std::string& title) {
+  const io::csv_table kept = increasing_rows(run);
   io::animation a;
   a.title = title;
   a.times = kept.column_values("t");

@@ -1,15 +1,19 @@
 // What `kinevo animate` draws of a planar model file: its particles (dots), the joints' points on
 // bodies (circles), the points fixed to ground (pivots), each body as a line through its joints
 // (a polygon with three or more) and each distance joint as a rod, placed at every row of a run's
-// CSV of coordinates. Spatial models are drawn projected onto the XY plane.
+// CSV of coordinates, for the 2D page (spatial models projected onto the XY plane); and the 3D
+// scene of the viewer page (io/motion_scene.hpp): bodies as solids of equal inertia
+// (mechanics/inertia_shape.hpp), particles, joints with their axes, rods, springs, ground points.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "kinevo/io/animation_html.hpp"
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/motion_scene.hpp"
 #include "kinevo/mechanics/model.hpp"
 
 namespace kinevo::mechanics {
@@ -31,6 +35,8 @@ class model_drawing {
   // One panel with a frame for each row of `run` (which needs a "t" column and every
   // coordinate_names() column: io::input_error naming the CSV otherwise).
   io::animation_panel panel(const io::csv_table& run, const std::string& title) const;
+  // The 3D scene with a pose of every solid for each row of `run` (the same columns as panel()).
+  io::motion_scene scene(const io::csv_table& run, const std::string& title) const;
 
  private:
   // A drawn point: body origin + A(phi) s, or a fixed ground point when x < 0.
@@ -46,11 +52,19 @@ class model_drawing {
   bool spatial_ = false;  // drawn projected onto the XY plane
   std::vector<point> points_;
   std::vector<io::animation_link> links_;
+  // The 3D scene without times and poses; solid k's pose from the coordinates pose_columns_[k]
+  // (x, y, phi or x, y, z, e0; -1 for a particle's angle).
+  io::motion_scene scene_;
+  std::vector<std::array<int, 4>> pose_columns_;
   friend class model_drawing_reader;
 };
 
 // An animation of one run: its times and one panel (rows whose t does not increase left out).
 io::animation animate_run(const model_drawing& drawing, const io::csv_table& run,
                           const std::string& title);
+
+// The 3D scene of one run (rows whose t does not increase left out).
+io::motion_scene animate_scene(const model_drawing& drawing, const io::csv_table& run,
+                               const std::string& title);
 
 }  // namespace kinevo::mechanics

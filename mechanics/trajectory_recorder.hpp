@@ -38,8 +38,13 @@ class trajectory_recorder {
   std::string written_span() const;
   // The column the series are plotted against ("t" unless plot_x was given).
   const std::string& plot_x() const { return plot_x_; }
-  // The plotted series against t (or plot_x) as an SVG chart (atomically), titled `title`.
+  // The plotted series against t (or plot_x) as an SVG chart (atomically), titled `title`: one
+  // panel per unit, lengths against a length at equal scales. Throws io::input_error when the
+  // figure would exceed io::max_figure_bytes.
   void save_plot(const std::filesystem::path& path, const std::string& title) const;
+  // When the default columns left some coordinates out: what was plotted and how to get the
+  // others (empty otherwise).
+  std::string plot_note() const;
 
  private:
   const model& model_;
@@ -48,6 +53,7 @@ class trajectory_recorder {
   record_thinner thinner_;
   io::csv_writer table_;
   std::vector<std::string> plotted_;
+  std::size_t default_left_out_ = 0;
   std::vector<std::size_t> plot_index_;
   std::string plot_x_;
   std::size_t plot_x_index_ = 0;  // column of plot_x_ in a row (t is column 0)
@@ -55,6 +61,14 @@ class trajectory_recorder {
   long long rows_ = 0;
   double last_t_ = std::numeric_limits<double>::quiet_NaN();
 };
+
+// The default plotted columns: every coordinate of a model with at most max_default_series of
+// them; else the positions of its first and last component (the ends of a chain), so that the
+// default plot of a large model stays readable.
+constexpr std::size_t max_default_series = 8;
+std::vector<std::string> default_plot_columns(const std::vector<std::string>& coordinates);
+// Indices of `columns` grouped by unit (in order of first appearance): one panel each.
+std::vector<std::vector<std::size_t>> columns_by_unit(const std::vector<std::string>& columns);
 
 // A plot axis label for recorded columns: "names [unit]" (units from the coordinate names the
 // components give: _x/_y/_z m, _phi rad, _dot per s, ...; "model units" where the name does not

@@ -31,6 +31,27 @@ using namespace kinevo::mechanics;
 
 namespace {
 
+// The y range of a convergence figure: the second half of every run's snapshots and the exact
+// value, so that the first, far-off estimates (thousands of m/s^2) do not flatten the
+// convergence; they leave the chart at its top or bottom edge. Kept as fitted when the whole
+// data is within three times that range.
+void tail_range(const std::vector<io::chart_series>& series, double exact_value,
+                io::chart_options& co) {
+  double lo = exact_value, hi = exact_value, all_lo = lo, all_hi = hi;
+  for (const auto& s : series) {
+    for (std::size_t i = 0; i < s.y.size(); ++i) {
+      if (!std::isfinite(s.y[i])) continue;
+      all_lo = std::min(all_lo, s.y[i]), all_hi = std::max(all_hi, s.y[i]);
+      if (2 * i >= s.y.size()) lo = std::min(lo, s.y[i]), hi = std::max(hi, s.y[i]);
+    }
+  }
+  const double span = std::max(hi - lo, 1e-9 * std::max(1.0, std::abs(exact_value)));
+  if (all_hi - all_lo <= 3 * span) return;
+  co.y_min = lo - 0.15 * span;
+  co.y_max = hi + 0.15 * span;
+  co.title += " (y range: the second half of the runs)";
+}
+
 const std::vector<std::string>& rod_names() {
   static const std::vector<std::string> names{"rod1", "rod2"};
   return names;
@@ -513,6 +534,7 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
     co.title = fmt::format("Convergence of {} at t = 0 (Fig. 5.{})", accel_names[k], 3 + k);
     co.x_label = "evaluations (all islands; runs of 6400)";
     co.y_label = fmt::format("{} [m/s^2]", accel_names[k]);
+    tail_range(accel_series[k], exact(k), co);
     const fs::path p = o.out / fmt::format("convergence_{}.svg", accel_names[k]);
     io::save_line_chart(p, accel_series[k], co);
     note(p);

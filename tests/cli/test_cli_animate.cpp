@@ -1,6 +1,7 @@
-// kinevo animate: the page's drawing checked in a real browser. Headless Chromium loads
-// motion.html#t=T, the page draws that frame paused and --dump-dom gives the SVG attributes it
-// set, which must be the model's points computed here from the CSV in closed form.
+// kinevo animate --view 2d: the SVG page's drawing checked in a real browser (the 3D viewer's
+// tests are in test_cli_viewer.cpp). Headless Chromium loads motion.html#t=T, the page draws that
+// frame paused and --dump-dom gives the SVG attributes it set, which must be the model's points
+// computed here from the CSV in closed form.
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
@@ -72,7 +73,7 @@ slider_crank_run animate_slider_crank(const std::string& name) {
       run_kinevo("simulate " + model + " --t-end 0.2 --dt 0.01 --quiet --out " + s.csv.string());
   EXPECT_EQ(sim.status, 0) << sim.err;
   const auto r = run_kinevo("animate " + s.csv.string() + " --model " + model + " -o " +
-                            s.html.string() + " --json");
+                            s.html.string() + " --view 2d --json");
   EXPECT_EQ(r.status, 0) << r.err;
   s.table = kinevo::io::read_csv_table(s.csv);
   const auto j = nlohmann::json::parse(r.out);
@@ -110,7 +111,9 @@ TEST(CliAnimate, SimulateWritesThePage) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out)["animate"], html.string());
   const std::string page = read_text(html);
-  EXPECT_NE(page.find(R"("names":["p1","p2","rod1_i"])"), std::string::npos);
+  // The 3D viewer's scene: the two particles and the rod between them.
+  EXPECT_NE(page.find(R"("solids":[{"name":"p1","particle":true)"), std::string::npos);
+  EXPECT_NE(page.find(R"("name":"rod1","spring":false)"), std::string::npos);
 }
 
 // A spatial model is drawn projected onto XY: the point (0.5, 0, 0) of crank2 against r + R s'
@@ -119,10 +122,12 @@ TEST(CliAnimate, ChromiumDrawsASpatialModelProjectedOntoXy) {
   if (!std::filesystem::exists(chromium)) GTEST_SKIP() << chromium << " is not installed";
   const auto dir = fresh_dir("animate_spatial");
   const auto csv = dir / "run.csv", html = dir / "sp.html";
-  const auto r = run_kinevo("simulate " + std::string(KINEVO_EXAMPLES) +
-                            "/spatial_fivebar.toml --t-end 0.2 --quiet --out " + csv.string() +
-                            " --animate " + html.string());
+  const std::string model = std::string(KINEVO_EXAMPLES) + "/spatial_fivebar.toml";
+  const auto r = run_kinevo("simulate " + model + " --t-end 0.2 --quiet --out " + csv.string());
   ASSERT_EQ(r.status, 0) << r.err;
+  const auto a = run_kinevo("animate " + csv.string() + " --model " + model + " --view 2d -o " +
+                            html.string());
+  ASSERT_EQ(a.status, 0) << a.err;
   const auto tab = kinevo::io::read_csv_table(csv);
   const std::size_t row = tab.rows.size() / 2;
   const auto q = [&](const std::string& c) { return tab.rows[row][tab.column("crank2_" + c)]; };
