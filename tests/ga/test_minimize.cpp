@@ -29,7 +29,7 @@ class shifted_sphere_problem final : public problem {
   }
 };
 
-minimize_options two_islands() {
+minimize_options two_island_minimize_options() {
   minimize_options o;
   o.ga.population = 40;
   o.islands.islands = 2;
@@ -40,7 +40,7 @@ minimize_options two_islands() {
 }
 
 TEST(Minimize, LambdaFindsTheShiftedSphereMinimum) {
-  const minimize_options o = two_islands();
+  const minimize_options o = two_island_minimize_options();
   const run_result r = minimize(shifted_sphere, Eigen::VectorXd::Constant(3, -5.0),
                                 Eigen::VectorXd::Constant(3, 5.0), o);
   EXPECT_LT(r.best_value, 1e-6);
@@ -50,7 +50,7 @@ TEST(Minimize, LambdaFindsTheShiftedSphereMinimum) {
 }
 
 TEST(Minimize, SameRunAsTheIslandModelOnTheProblem) {
-  const minimize_options o = two_islands();
+  const minimize_options o = two_island_minimize_options();
   const run_result a = minimize(shifted_sphere, Eigen::VectorXd::Constant(3, -5.0),
                                 Eigen::VectorXd::Constant(3, 5.0), o);
   const shifted_sphere_problem p;

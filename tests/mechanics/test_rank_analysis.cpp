@@ -199,12 +199,12 @@ TEST(RankAnalysis, SuggestedDriversAreNotEulerParametersWhenOthersCanBeDriven) {
   EXPECT_FALSE(is_euler_parameter(r.suggested_drivers[0])) << r.suggested_drivers[0];
   EXPECT_EQ(r.independent, r.suggested_drivers);
   EXPECT_EQ(rank_with_drivers(five, r.suggested_drivers), five.coordinates());
-  const model pendulum = load_model(examples + "/spherical_pendulum_flywheel.toml");
-  const rank_report p = at_start(pendulum);
+  const model flywheel = load_model(examples + "/spherical_pendulum_flywheel.toml");
+  const rank_report p = at_start(flywheel);
   ASSERT_EQ(p.suggested_drivers.size(), 4u);
   EXPECT_EQ(
       std::count_if(p.suggested_drivers.begin(), p.suggested_drivers.end(), is_euler_parameter), 2);
-  EXPECT_EQ(rank_with_drivers(pendulum, p.suggested_drivers), pendulum.coordinates());
+  EXPECT_EQ(rank_with_drivers(flywheel, p.suggested_drivers), flywheel.coordinates());
 }
 
 TEST(RankAnalysis, FiveBarRedundantRowsAreNamed) {
