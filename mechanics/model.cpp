@@ -203,6 +203,8 @@ class model_builder {
   static void apply_kinematic_mode(model_description& d);
   static row_list order_rows(const model_description& d, int& holonomic);
   static derived_rows differentiate(const model_description& d, const row_list& rows);
+  static symbolic::constraint_row_expressions derived_row(const model_description::constraint& k,
+                                                          const symbolic::coordinate_symbols& s);
   static void build_pattern(const derived_rows& derived, int holonomic, model& result,
                             compiled_model& c);
   static void compile_tapes(const model_description& d, const row_list& rows,
@@ -281,7 +283,7 @@ model_builder::derived_rows model_builder::differentiate(const model_description
   derived.reserve(rows.size());
   for (const auto* k : rows) {
     if (!k->holonomic) {
-      derived.push_back(symbolic::nonholonomic_row(k->expression, s, k->where));
+      derived.push_back(derived_row(*k, s));
       continue;
     }
     // A holonomic constraint must not depend on velocities.
@@ -290,9 +292,24 @@ model_builder::derived_rows model_builder::differentiate(const model_description
           "{}: constraint '{}' uses the velocity {}: write it as nonholonomic = \"...\"", k->where,
           k->name, s.velocities()[static_cast<std::size_t>(used.front())].get_name()));
     }
-    derived.push_back(symbolic::holonomic_row(k->expression, s));
+    derived.push_back(derived_row(*k, s));
   }
   return derived;
+}
+
+symbolic::constraint_row_expressions model_builder::derived_row(
+    const model_description::constraint& k, const symbolic::coordinate_symbols& s) {
+  // GiNaC evaluates while it differentiates: d/dt of 0.0^t is 0.0^t log(0.0), a pole
+  // ("power::eval(): division by zero" escaped the loader, found by the grammar fuzzer).
+  try {
+    return k.holonomic ? symbolic::holonomic_row(k.expression, s)
+                       : symbolic::nonholonomic_row(k.expression, s, k.where);
+  } catch (const GiNaC::pole_error&) {
+    throw io::input_error(
+        fmt::format("{}: constraint '{}': its derivatives divide by zero (e.g. a power of 0 with a "
+                    "variable exponent, whose derivative has log(0))",
+                    k.where, k.name));
+  }
 }
 
 void model_builder::build_pattern(const derived_rows& derived, int holonomic, model& result,

@@ -250,6 +250,13 @@ std::string expression_context::known_names() const {
   return s.empty() ? "(none)" : s;
 }
 
+std::vector<std::string> expression_context::names() const {
+  std::vector<std::string> out;
+  out.reserve(table_.size());
+  for (const auto& [name, value] : table_) out.push_back(name);
+  return out;
+}
+
 namespace {
 
 // Number literals whose exponent is beyond any double (1e999999999) made CLN compute 10^e
@@ -269,11 +276,31 @@ bool is_digit(char c) {
 // True when the literal at `pos` is (the start of) an exponent: '^' before it, past spaces,
 // opening brackets and signs. GiNaC computes powers of exact numbers exactly while parsing, so
 // 10^99999999999 did not finish (the fuzz harness found it).
+// pow(x, y) is the same power: its second argument counts (pow(99999999999999999999999,
+// 99999999999999999999999) did not finish, found by the grammar fuzzer).
 bool in_exponent(const std::string& text, std::size_t pos) {
   while (pos > 0) {
     const char c = text[--pos];
     if (c == '^') return true;
+    if (c == ',') break;
     if (c != ' ' && c != '\t' && c != '(' && c != '+' && c != '-') return false;
+  }
+  if (pos == 0 || text[pos] != ',') return false;
+  // After the first comma of a call: is the call pow's?
+  for (std::size_t depth = 0; pos > 0;) {
+    const char c = text[--pos];
+    if (c == ')') {
+      ++depth;
+    } else if (c == '(' && depth > 0) {
+      --depth;
+    } else if (c == '(') {
+      std::size_t b = pos;
+      while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t')) --b;
+      return b >= 3 && text.compare(b - 3, 3, "pow") == 0 &&
+             (b == 3 || !is_identifier_char(text[b - 4]));
+    } else if (c == ',' && depth == 0) {
+      return false;  // a third argument
+    }
   }
   return false;
 }
