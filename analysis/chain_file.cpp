@@ -126,8 +126,13 @@ class motion_expression {
                     const std::string& text, std::string where)
       : t_(t), where_(std::move(where)) {
     value_ = ctx.parse(text, where_);
-    rate_ = value_.diff(t_);
-    acceleration_ = rate_.diff(t_);
+    try {
+      rate_ = value_.diff(t_);
+      acceleration_ = rate_.diff(t_);
+    } catch (const GiNaC::pole_error&) {
+      // d/dt 0^(-pi) ...: GiNaC evaluates while it differentiates (found by the grammar fuzzer).
+      throw io::input_error(fmt::format("{}: its derivatives in t divide by zero", where_));
+    }
   }
   // The time as an exact number: GiNaC::numeric(1e-320) throws CLN's "floating point
   // underflow" (a subnormal t_from escaped as a non-input error, found by the grammar fuzzer),
@@ -138,6 +143,8 @@ class motion_expression {
       const GiNaC::exmap m{{t_, symbolic::exact_number(t)}};
       return {symbolic::to_double(value_.subs(m), where), symbolic::to_double(rate_.subs(m), where),
               symbolic::to_double(acceleration_.subs(m), where)};
+    } catch (const GiNaC::pole_error&) {
+      throw io::input_error(fmt::format("{}: the value divides by zero", where));
     } catch (const std::exception& e) {
       if (!symbolic::is_floating_point_trap(e)) throw;
       throw io::input_error(fmt::format("{}: the value leaves the range of doubles", where));

@@ -362,8 +362,24 @@ void check_expression_limits(const std::string& text, const std::string& where) 
   std::vector<level> open(1);
   std::size_t depth = 0;
   bool operand_before = false;  // the previous token ends an operand: a sign after it is binary
+  // The sign of a literal's exponent (1e-400) is not an operator: taken for one, it ended the
+  // '^' run and let 2^1e-400^2 through to GiNaC (found by the grammar fuzzer).
+  bool number_token = false;
+  char prev = ' ';
   for (const char c : text) {
     if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
+    const char before = prev;
+    prev = c;
+    const bool digit = (c >= '0' && c <= '9') || c == '.';
+    if (digit) {
+      if (!is_identifier_char(before) && before != '.') number_token = true;
+    } else if (is_identifier_char(c)) {
+      if (!(number_token && (c == 'e' || c == 'E'))) number_token = false;
+    } else if ((c == '-' || c == '+') && number_token && (before == 'e' || before == 'E')) {
+      continue;
+    } else {
+      number_token = false;
+    }
     level& here = open.back();
     if (c == '(' || c == '[' || c == '{') {
       open.emplace_back();
@@ -520,6 +536,9 @@ double to_double(const GiNaC::ex& e, const std::string& where) {
   GiNaC::ex v;
   try {
     v = GiNaC::evalf(e);
+  } catch (const GiNaC::pole_error&) {
+    // 0^(-pi) once the file's values are put in (found by the grammar fuzzer).
+    throw io::input_error(fmt::format("{}: the value divides by zero", where));
   } catch (const std::exception& err) {
     if (!is_floating_point_trap(err)) throw;
     throw io::input_error(fmt::format("{}: the value leaves the range of doubles", where));
