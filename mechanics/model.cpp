@@ -154,6 +154,24 @@ Eigen::MatrixXd model::position_jacobian(const Eigen::VectorXd& q, double t) con
   return out;
 }
 
+Eigen::SparseMatrix<double> model::position_jacobian_sparse(const Eigen::VectorXd& q,
+                                                            double t) const {
+  const compiled_model& c = *compiled_;
+  tape_inputs.fill(q, Eigen::VectorXd::Zero(c.n), t);
+  tape_outputs.resize(static_cast<std::size_t>(std::max(c.holonomic_nnz, 1)));
+  scratch_.resize(static_cast<std::size_t>(c.registers));
+  c.jacobian.evaluate(tape_inputs.values.data(), tape_outputs.data(), scratch_.data());
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<std::size_t>(c.holonomic_nnz));
+  for (int k = 0; k < c.holonomic_nnz; ++k) {
+    const auto& [r, col] = pattern_[static_cast<std::size_t>(k)];
+    entries.emplace_back(r, col, tape_outputs[static_cast<std::size_t>(k)]);
+  }
+  Eigen::SparseMatrix<double> out(c.h, c.n);
+  out.setFromTriplets(entries.begin(), entries.end());
+  return out;
+}
+
 void model::evaluate_intermittent(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t,
                                   const Eigen::VectorXd& force, intermittent_values& out) const {
   const compiled_model& c = *compiled_;
@@ -558,6 +576,13 @@ model load_model_from_string(const std::string& text, const std::string& source,
     // repeated in labels), so that no input gives a message of megabytes.
     if (std::string_view(e.what()).size() <= max_message_bytes) throw;
     throw io::input_error(io::excerpt(e.what(), max_message_bytes));
+  } catch (const GiNaC::pole_error&) {
+    // GiNaC evaluates while it substitutes and differentiates: 0^(-pi) reached through a
+    // substitution is a division by zero (found by the grammar fuzzer).
+    throw io::input_error(fmt::format(
+        "{}: an expression of the file divides by zero once its values are put in (e.g. a power "
+        "of 0 with a negative exponent)",
+        source));
   } catch (const std::exception& e) {
     // CLN's floating-point traps from GiNaC's arithmetic on the file's constants (a product of
     // tiny or huge values): an input the double range cannot hold, not a failed computation.
