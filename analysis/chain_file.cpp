@@ -11,6 +11,7 @@
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
 #include "kinevo/io/toml_syntax.hpp"
+#include "kinevo/symbolic/exact_numbers.hpp"
 #include "kinevo/symbolic/expression_context.hpp"
 
 namespace kinevo::analysis {
@@ -125,13 +126,29 @@ class motion_expression {
                     const std::string& text, std::string where)
       : t_(t), where_(std::move(where)) {
     value_ = ctx.parse(text, where_);
-    rate_ = value_.diff(t_);
-    acceleration_ = rate_.diff(t_);
+    try {
+      rate_ = value_.diff(t_);
+      acceleration_ = rate_.diff(t_);
+    } catch (const GiNaC::pole_error&) {
+      // d/dt 0^(-pi) ...: GiNaC evaluates while it differentiates (found by the grammar fuzzer).
+      throw io::input_error(fmt::format("{}: its derivatives in t divide by zero", where_));
+    }
   }
+  // The time as an exact number: GiNaC::numeric(1e-320) throws CLN's "floating point
+  // underflow" (a subnormal t_from escaped as a non-input error, found by the grammar fuzzer),
+  // and GiNaC evaluates while substituting, so a value out of the double range traps there too.
   Eigen::Vector3d at(double t) const {
-    const GiNaC::exmap m{{t_, GiNaC::numeric(t)}};
-    return {symbolic::to_double(value_.subs(m), where_), symbolic::to_double(rate_.subs(m), where_),
-            symbolic::to_double(acceleration_.subs(m), where_)};
+    const std::string where = fmt::format("{} at t = {:g}", where_, t);
+    try {
+      const GiNaC::exmap m{{t_, symbolic::exact_number(t)}};
+      return {symbolic::to_double(value_.subs(m), where), symbolic::to_double(rate_.subs(m), where),
+              symbolic::to_double(acceleration_.subs(m), where)};
+    } catch (const GiNaC::pole_error&) {
+      throw io::input_error(fmt::format("{}: the value divides by zero", where));
+    } catch (const std::exception& e) {
+      if (!symbolic::is_floating_point_trap(e)) throw;
+      throw io::input_error(fmt::format("{}: the value leaves the range of doubles", where));
+    }
   }
 
  private:

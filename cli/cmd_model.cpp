@@ -85,7 +85,8 @@ int run_info(const model_args& a) {
       std::vector<double>(m.initial_velocities().begin(), m.initial_velocities().end());
   // Rank and mobility at the initial state (Haug 4.4, 4.6): rank, dof, redundant, independent,
   // missing_drivers, singular, ... at the top level of the JSON (the model's own keys win). The
-  // elimination is dense, O(n^3): large models skip it unless --rank asks for it.
+  // analysis (sparse above 400 coordinates) still grows faster than linearly: large models
+  // skip it unless --rank asks for it.
   std::optional<mechanics::rank_report> rank;
   std::string skipped;
   if (a.rank || m.coordinates() <= rank_auto_limit) {
@@ -96,7 +97,8 @@ int run_info(const model_args& a) {
     }
   } else {
     skipped = fmt::format(
-        "rank analysis skipped: {} coordinates > {} (dense elimination); --rank forces it",
+        "rank analysis skipped: {} coordinates > {} (its time grows faster than the size: "
+        "docs/kinematics.md); --rank forces it",
         m.coordinates(), rank_auto_limit);
     j["rank_analysis"] = skipped;
   }

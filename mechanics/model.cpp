@@ -179,6 +179,24 @@ Eigen::MatrixXd model::position_jacobian(const Eigen::VectorXd& q, double t) con
   return out;
 }
 
+Eigen::SparseMatrix<double> model::position_jacobian_sparse(const Eigen::VectorXd& q,
+                                                            double t) const {
+  const compiled_model& c = *compiled_;
+  tape_inputs.fill(q, Eigen::VectorXd::Zero(c.n), t);
+  tape_outputs.resize(static_cast<std::size_t>(std::max(c.holonomic_nnz, 1)));
+  scratch_.resize(static_cast<std::size_t>(c.registers));
+  c.jacobian.evaluate(tape_inputs.values.data(), tape_outputs.data(), scratch_.data());
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<std::size_t>(c.holonomic_nnz));
+  for (int k = 0; k < c.holonomic_nnz; ++k) {
+    const auto& [r, col] = pattern_[static_cast<std::size_t>(k)];
+    entries.emplace_back(r, col, tape_outputs[static_cast<std::size_t>(k)]);
+  }
+  Eigen::SparseMatrix<double> out(c.h, c.n);
+  out.setFromTriplets(entries.begin(), entries.end());
+  return out;
+}
+
 void model::evaluate_intermittent(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t,
                                   const Eigen::VectorXd& force, intermittent_values& out) const {
   const compiled_model& c = *compiled_;
@@ -228,6 +246,8 @@ class model_builder {
   static void apply_kinematic_mode(model_description& d);
   static row_list order_rows(const model_description& d, int& holonomic);
   static derived_rows differentiate(const model_description& d, const row_list& rows);
+  static symbolic::constraint_row_expressions derived_row(const model_description::constraint& k,
+                                                          const symbolic::coordinate_symbols& s);
   static void build_pattern(const derived_rows& derived, int holonomic, model& result,
                             compiled_model& c);
   static void compile_native(const model& result, const model_options& options, compiled_model& c);
@@ -307,7 +327,7 @@ model_builder::derived_rows model_builder::differentiate(const model_description
   derived.reserve(rows.size());
   for (const auto* k : rows) {
     if (!k->holonomic) {
-      derived.push_back(symbolic::nonholonomic_row(k->expression, s, k->where));
+      derived.push_back(derived_row(*k, s));
       continue;
     }
     // A holonomic constraint must not depend on velocities.
@@ -316,9 +336,24 @@ model_builder::derived_rows model_builder::differentiate(const model_description
           "{}: constraint '{}' uses the velocity {}: write it as nonholonomic = \"...\"", k->where,
           k->name, s.velocities()[static_cast<std::size_t>(used.front())].get_name()));
     }
-    derived.push_back(symbolic::holonomic_row(k->expression, s));
+    derived.push_back(derived_row(*k, s));
   }
   return derived;
+}
+
+symbolic::constraint_row_expressions model_builder::derived_row(
+    const model_description::constraint& k, const symbolic::coordinate_symbols& s) {
+  // GiNaC evaluates while it differentiates: d/dt of 0.0^t is 0.0^t log(0.0), a pole
+  // ("power::eval(): division by zero" escaped the loader, found by the grammar fuzzer).
+  try {
+    return k.holonomic ? symbolic::holonomic_row(k.expression, s)
+                       : symbolic::nonholonomic_row(k.expression, s, k.where);
+  } catch (const GiNaC::pole_error&) {
+    throw io::input_error(
+        fmt::format("{}: constraint '{}': its derivatives divide by zero (e.g. a power of 0 with a "
+                    "variable exponent, whose derivative has log(0))",
+                    k.where, k.name));
+  }
 }
 
 void model_builder::build_pattern(const derived_rows& derived, int holonomic, model& result,
@@ -600,6 +635,13 @@ model load_model_from_string(const std::string& text, const std::string& source,
     // repeated in labels), so that no input gives a message of megabytes.
     if (std::string_view(e.what()).size() <= max_message_bytes) throw;
     throw io::input_error(io::excerpt(e.what(), max_message_bytes));
+  } catch (const GiNaC::pole_error&) {
+    // GiNaC evaluates while it substitutes and differentiates: 0^(-pi) reached through a
+    // substitution is a division by zero (found by the grammar fuzzer).
+    throw io::input_error(fmt::format(
+        "{}: an expression of the file divides by zero once its values are put in (e.g. a power "
+        "of 0 with a negative exponent)",
+        source));
   } catch (const std::exception& e) {
     // CLN's floating-point traps from GiNaC's arithmetic on the file's constants (a product of
     // tiny or huge values): an input the double range cannot hold, not a failed computation.

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/SparseCore>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -121,6 +122,9 @@ class model {
                                      double t) const;
   // Phi_q (holonomic rows only, dense) and Phi_t, for projection onto the constraints.
   Eigen::MatrixXd position_jacobian(const Eigen::VectorXd& q, double t) const;
+  // The same as a sparse matrix (its pattern is jacobian_pattern()'s holonomic part): the rank
+  // analysis of large models, whose dense Phi_q would not fit in memory.
+  Eigen::SparseMatrix<double> position_jacobian_sparse(const Eigen::VectorXd& q, double t) const;
   // Kinetic energy 1/2 q'^T M q' plus the potentials of gravity and springs; nullopt when the
   // model has forces without a potential (dampers, applied forces, free-form f).
   std::optional<double> energy(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t) const;

@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <Eigen/OrderingMethods>
 #include <Eigen/QR>
 #include <Eigen/SVD>
+#include <Eigen/SparseQR>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <stdexcept>
 
@@ -21,6 +24,7 @@ void rank_options::validate() const {
   io::require_integer("perturbation_trials", perturbation_trials, 0, 100);
   io::require_integer("projection_iterations", projection_iterations, 1, 1000);
   io::require_integer("probe_coordinates", probe_coordinates, 0, 1000000000);
+  io::require_integer("dense_coordinates", dense_coordinates, 0, 1000000000);
 }
 
 namespace {
@@ -96,6 +100,136 @@ bool project(const model& m, const std::vector<int>& kin, double t, int iteratio
   return false;
 }
 
+std::string join(const std::vector<std::string>& names) {
+  if (names.empty()) return "none";
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+// What the elimination (dense) or the QR factorisations (sparse) give; analyse_rank() names it.
+struct rank_factors {
+  double threshold = 0.0;     // of all rows
+  int rank = 0;               // of all rows
+  std::vector<int> free_all;  // columns without a pivot, all rows
+  int kinematic_rank = 0;
+  std::vector<int> pivot_kin, free_kin;  // columns with and without a pivot, kinematic rows
+  std::vector<bool> kept;                // per row: not redundant against the rows before it
+};
+
+rank_factors dense_factors(const Eigen::MatrixXd& jac, const std::vector<int>& kin,
+                           const std::vector<int>& drv, double relative_tolerance) {
+  rank_factors f;
+  const auto h = jac.rows();
+  const auto n = jac.cols();
+  f.threshold = relative_tolerance * max_abs(jac);
+  elimination_options eo;
+  eo.relative_tolerance = relative_tolerance;
+  if (h > 0 && n > 0) {
+    const elimination_result all = eliminate(jac, eo);
+    f.rank = all.rank;
+    f.free_all = all.free_columns();
+  } else {
+    for (int c = 0; c < n; ++c) f.free_all.push_back(c);
+  }
+  const Eigen::MatrixXd kin_jac = select_rows(jac, kin);
+  if (!kin.empty() && n > 0) {
+    const elimination_result e = eliminate(kin_jac, eo);
+    f.kinematic_rank = e.rank;
+    f.pivot_kin = e.pivot_columns();
+    f.free_kin = e.free_columns();
+  } else {
+    for (int c = 0; c < n; ++c) f.free_kin.push_back(c);
+  }
+  // Redundant rows in model order, kinematic rows before drivers (a driver's redundancy is
+  // judged against the kinematic rows). The kinematic rows use the threshold of their own
+  // elimination, so that their redundant count is rows - kinematic_rank; drivers that of all rows.
+  std::vector<int> order = kin;
+  order.insert(order.end(), drv.begin(), drv.end());
+  std::vector<double> threshold(static_cast<std::size_t>(h), f.threshold);
+  for (int i : kin) {
+    threshold[static_cast<std::size_t>(i)] = relative_tolerance * max_abs(kin_jac);
+  }
+  f.kept = ordered_basis(jac, order, threshold);
+  return f;
+}
+
+using sparse_matrix = Eigen::SparseMatrix<double>;
+
+sparse_matrix select_sparse_rows(const sparse_matrix& a, const std::vector<int>& rows) {
+  sparse_matrix pick(static_cast<Eigen::Index>(rows.size()), a.rows());
+  std::vector<Eigen::Triplet<double>> ones;
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    ones.emplace_back(static_cast<int>(k), rows[k], 1.0);
+  pick.setFromTriplets(ones.begin(), ones.end());
+  return pick * a;
+}
+
+double sparse_max_abs(const sparse_matrix& a) {
+  double m = 0.0;
+  for (Eigen::Index k = 0; k < a.nonZeros(); ++k) m = std::max(m, std::abs(a.valuePtr()[k]));
+  return m;
+}
+
+// SparseQR with a fixed pivot threshold: the rank and the column permutation (the columns of a
+// zero pivot are moved to the end, the others keep the ordering's order).
+template <typename Ordering>
+void sparse_qr(const sparse_matrix& a, double threshold, int& rank, std::vector<int>& pivots,
+               std::vector<int>& free) {
+  rank = 0;
+  pivots.clear();
+  free.clear();
+  if (a.rows() == 0 || a.cols() == 0) {
+    for (int c = 0; c < a.cols(); ++c) free.push_back(c);
+    return;
+  }
+  Eigen::SparseQR<sparse_matrix, Ordering> qr;
+  // A zero threshold would make SparseQR use its default (20 (m + n) eps max|column|).
+  qr.setPivotThreshold(std::max(threshold, std::numeric_limits<double>::min()));
+  sparse_matrix compressed = a;
+  compressed.makeCompressed();
+  qr.compute(compressed);
+  if (qr.info() != Eigen::Success) {
+    throw std::runtime_error("rank analysis: the sparse QR factorisation failed");
+  }
+  rank = static_cast<int>(qr.rank());
+  const auto& perm = qr.colsPermutation().indices();
+  for (Eigen::Index k = 0; k < perm.size(); ++k) (k < rank ? pivots : free).push_back(perm[k]);
+}
+
+rank_factors sparse_factors(const sparse_matrix& jac, const std::vector<int>& kin,
+                            const std::vector<int>& drv, double relative_tolerance) {
+  rank_factors f;
+  f.threshold = relative_tolerance * sparse_max_abs(jac);
+  std::vector<int> pivots;
+  sparse_qr<Eigen::COLAMDOrdering<int>>(jac, f.threshold, f.rank, pivots, f.free_all);
+  const sparse_matrix kin_jac = select_sparse_rows(jac, kin);
+  const double kin_threshold = relative_tolerance * sparse_max_abs(kin_jac);
+  sparse_qr<Eigen::COLAMDOrdering<int>>(kin_jac, kin_threshold, f.kinematic_rank, f.pivot_kin,
+                                        f.free_kin);
+  // Redundant rows: the columns of Phi^T in model order (kinematic rows first, then drivers)
+  // that the QR in natural order finds dependent on the columns before them. The kinematic
+  // rows with their own threshold, the drivers against all rows with that of all rows.
+  f.kept.assign(static_cast<std::size_t>(jac.rows()), false);
+  int r = 0;
+  std::vector<int> kept_cols, dropped;
+  const sparse_matrix kin_t = sparse_matrix(kin_jac.transpose());
+  sparse_qr<Eigen::NaturalOrdering<int>>(kin_t, kin_threshold, r, kept_cols, dropped);
+  for (int c : kept_cols) f.kept[static_cast<std::size_t>(kin[static_cast<std::size_t>(c)])] = true;
+  if (!drv.empty()) {
+    std::vector<int> order = kin;
+    order.insert(order.end(), drv.begin(), drv.end());
+    const sparse_matrix all_t = sparse_matrix(select_sparse_rows(jac, order).transpose());
+    sparse_qr<Eigen::NaturalOrdering<int>>(all_t, f.threshold, r, kept_cols, dropped);
+    for (int c : kept_cols) {
+      if (static_cast<std::size_t>(c) >= kin.size()) {
+        f.kept[static_cast<std::size_t>(order[static_cast<std::size_t>(c)])] = true;
+      }
+    }
+  }
+  return f;
+}
+
 // Euler parameters of spatial bodies (<body>_e0.._e3 beside <body>_x, _y, _z: Haug, Computer-
 // Aided Kinematics and Dynamics of Mechanical Systems, section 6.3) are not coordinates a user
 // drives: a suggested driver is one of the others whenever they can do it.
@@ -157,11 +291,52 @@ std::vector<int> columns_to_drive(const Eigen::MatrixXd& jac, int rank,
   return chosen;
 }
 
-std::string join(const std::vector<std::string>& names) {
-  if (names.empty()) return "none";
-  std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
+// Euler parameters cannot be driven: when the elimination leaves one among the free columns, the
+// free columns are chosen again from the null space of Phi_q, drivable coordinates first (the
+// dense path; the sparse one keeps its QR's choice).
+void prefer_drivable_columns(const Eigen::MatrixXd& jac, const std::vector<int>& kin,
+                             const std::vector<std::string>& coord_names, double relative_tolerance,
+                             rank_factors& f) {
+  const int n = static_cast<int>(jac.cols());
+  if (n == 0) return;
+  const std::vector<bool> euler = euler_parameter_columns(coord_names);
+  const auto any_euler = [&](const std::vector<int>& columns) {
+    return std::any_of(columns.begin(), columns.end(),
+                       [&](int c) { return euler[static_cast<std::size_t>(c)]; });
+  };
+  if (jac.rows() > 0 && any_euler(f.free_all)) {
+    f.free_all = columns_to_drive(jac, f.rank, euler, relative_tolerance);
+  }
+  if (!kin.empty() && any_euler(f.free_kin)) {
+    f.free_kin =
+        columns_to_drive(select_rows(jac, kin), f.kinematic_rank, euler, relative_tolerance);
+    f.pivot_kin.clear();
+    for (int c = 0; c < n; ++c) {
+      if (std::find(f.free_kin.begin(), f.free_kin.end(), c) == f.free_kin.end())
+        f.pivot_kin.push_back(c);
+    }
+  }
+}
+
+// Throws std::domain_error naming the rows whose Jacobian entries are NaN or infinite.
+void require_finite_jacobian(const model& m, const sparse_matrix& jac, const Eigen::VectorXd& q,
+                             double t) {
+  std::vector<bool> bad(static_cast<std::size_t>(jac.rows()), false);
+  bool any = !q.allFinite();
+  for (Eigen::Index c = 0; c < jac.outerSize(); ++c) {
+    for (sparse_matrix::InnerIterator it(jac, c); it; ++it) {
+      if (!std::isfinite(it.value())) any = bad[static_cast<std::size_t>(it.row())] = true;
+    }
+  }
+  if (!any) return;
+  std::string rows;
+  for (std::size_t i = 0; i < bad.size(); ++i) {
+    if (bad[i]) rows += (rows.empty() ? "'" : ", '") + m.constraint_names()[i] + "'";
+  }
+  throw std::domain_error(
+      fmt::format("rank analysis of '{}' at t = {:g}: {}", m.name(), t,
+                  rows.empty() ? std::string("q has NaN or infinite entries")
+                               : "the Jacobian of constraint(s) " + rows + " is NaN or infinite"));
 }
 
 }  // namespace
@@ -189,78 +364,35 @@ rank_report analyse_rank(const model& m, const Eigen::VectorXd& q, double t,
   for (int i = 0; i < h; ++i) (m.is_driver(i) ? drv : kin).push_back(i);
   for (int i : drv) r.drivers.push_back(row_names[static_cast<std::size_t>(i)]);
 
-  const Eigen::MatrixXd jac = m.position_jacobian(q, t);
+  const bool sparse = options.method == rank_method::sparse ||
+                      (options.method == rank_method::automatic && n > options.dense_coordinates);
+  r.method = sparse ? "sparse" : "dense";
+  const sparse_matrix sjac = m.position_jacobian_sparse(q, t);
+  require_finite_jacobian(m, sjac, q, t);
   const Eigen::VectorXd phi = m.position_violation(q, t);
-  if (!jac.allFinite() || !q.allFinite()) {
-    std::string rows;
-    for (int i = 0; i < h; ++i) {
-      if (!jac.row(i).allFinite())
-        rows += (rows.empty() ? "'" : ", '") + row_names[static_cast<std::size_t>(i)] + "'";
-    }
-    throw std::domain_error(fmt::format(
-        "rank analysis of '{}' at t = {:g}: {}", m.name(), t,
-        rows.empty() ? std::string("q has NaN or infinite entries")
-                     : "the Jacobian of constraint(s) " + rows + " is NaN or infinite"));
-  }
   r.violation = phi.size() == 0 ? 0.0 : phi.cwiseAbs().maxCoeff();
-  r.threshold = options.relative_tolerance * max_abs(jac);
-
-  // Rank of all rows and of the kinematic rows (Haug, section 4.4.3: full pivoting).
-  elimination_options eo;
-  eo.relative_tolerance = options.relative_tolerance;
-  const std::vector<bool> euler = euler_parameter_columns(coord_names);
-  if (h > 0 && n > 0) {
-    const elimination_result all = eliminate(jac, eo);
-    r.rank = all.rank;
-    std::vector<int> free = all.free_columns();
-    std::sort(free.begin(), free.end());
-    if (std::any_of(free.begin(), free.end(),
-                    [&](int c) { return euler[static_cast<std::size_t>(c)]; })) {
-      free = columns_to_drive(jac, r.rank, euler, options.relative_tolerance);
-    }
-    for (int c : free) r.suggested_drivers.push_back(coord_names[static_cast<std::size_t>(c)]);
-  } else {
-    r.suggested_drivers = coord_names;
-  }
-  const Eigen::MatrixXd kin_jac = select_rows(jac, kin);
-  if (!kin.empty() && n > 0) {
-    const elimination_result e = eliminate(kin_jac, eo);
-    r.kinematic_rank = e.rank;
-    std::vector<int> dep = e.pivot_columns(), indep = e.free_columns();
-    std::sort(dep.begin(), dep.end());
-    std::sort(indep.begin(), indep.end());
-    if (std::any_of(indep.begin(), indep.end(),
-                    [&](int c) { return euler[static_cast<std::size_t>(c)]; })) {
-      indep = columns_to_drive(kin_jac, r.kinematic_rank, euler, options.relative_tolerance);
-      dep.clear();
-      for (int c = 0; c < n; ++c) {
-        if (std::find(indep.begin(), indep.end(), c) == indep.end()) dep.push_back(c);
-      }
-    }
-    for (int c : dep) r.dependent.push_back(coord_names[static_cast<std::size_t>(c)]);
-    for (int c : indep) r.independent.push_back(coord_names[static_cast<std::size_t>(c)]);
-  } else {
-    r.independent = coord_names;
-  }
+  const Eigen::MatrixXd jac = sparse ? Eigen::MatrixXd() : Eigen::MatrixXd(sjac);
+  rank_factors f = sparse ? sparse_factors(sjac, kin, drv, options.relative_tolerance)
+                          : dense_factors(jac, kin, drv, options.relative_tolerance);
+  if (!sparse) prefer_drivable_columns(jac, kin, coord_names, options.relative_tolerance, f);
+  r.threshold = f.threshold;
+  r.rank = f.rank;
+  r.kinematic_rank = f.kinematic_rank;
+  auto names = [&](std::vector<int> columns, std::vector<std::string>& out) {
+    std::sort(columns.begin(), columns.end());
+    for (int c : columns) out.push_back(coord_names[static_cast<std::size_t>(c)]);
+  };
+  names(f.free_all, r.suggested_drivers);
+  names(f.pivot_kin, r.dependent);
+  names(f.free_kin, r.independent);
   r.dof = n - r.kinematic_rank;
-
-  // Redundant rows in model order, kinematic rows before drivers (a driver's redundancy is
-  // judged against the kinematic rows). The kinematic rows use the threshold of their own
-  // elimination, so that their redundant count is rows - kinematic_rank; drivers that of all rows.
-  std::vector<int> order = kin;
-  order.insert(order.end(), drv.begin(), drv.end());
-  std::vector<double> threshold(static_cast<std::size_t>(h), r.threshold);
-  for (int i : kin) {
-    threshold[static_cast<std::size_t>(i)] = options.relative_tolerance * max_abs(kin_jac);
-  }
-  const std::vector<bool> kept = ordered_basis(jac, order, threshold);
   int drivers_kept = 0;
   for (int i : kin) {
-    if (!kept[static_cast<std::size_t>(i)])
+    if (!f.kept[static_cast<std::size_t>(i)])
       r.redundant.push_back(row_names[static_cast<std::size_t>(i)]);
   }
   for (int i : drv) {
-    if (kept[static_cast<std::size_t>(i)]) {
+    if (f.kept[static_cast<std::size_t>(i)]) {
       ++drivers_kept;
     } else {
       r.redundant_drivers.push_back(row_names[static_cast<std::size_t>(i)]);
@@ -380,7 +512,8 @@ nlohmann::json rank_report::to_json() const {
                         {"generic_rank", generic_rank},
                         {"generic_kinematic_rank", generic_kinematic_rank},
                         {"probes", probes},
-                        {"singular_test", singular_test}};
+                        {"singular_test", singular_test},
+                        {"rank_method", method}};
 }
 
 }  // namespace kinevo::mechanics

@@ -45,6 +45,18 @@
 
 namespace kinevo::mechanics {
 
+// How the rank, the pivot columns and the redundant rows are found. dense: Gaussian elimination
+// with full pivoting (Haug 4.4.3), O(n^3) time and O(n^2) memory (1,000 links: 3 s; 10,000 did
+// not finish in 300 s). sparse: Eigen's SparseQR of Phi_q (COLAMD column order) for the rank and
+// the pivot columns, and of Phi_q^T in row order for the redundant rows (a column of Phi_q^T
+// whose remaining 2-norm is below the threshold depends on the rows before it). The same pivot
+// threshold: a remaining column of 2-norm <= relative_tolerance * max|a_ij| counts as zero (the
+// dense elimination compares the largest remaining entry), so rank, dof, redundant rows and
+// drivers agree; the suggested independent coordinates are another valid choice when several
+// exist (the QR picks columns in fill-reducing order, not by size). automatic: dense up to
+// dense_coordinates coordinates, sparse above.
+enum class rank_method { automatic, dense, sparse };
+
 struct rank_options {
   // A pivot |p| <= relative_tolerance * max|a_ij| counts as zero. Finite, in (0, 1).
   double relative_tolerance = 1e-8;
@@ -59,6 +71,8 @@ struct rank_options {
   // The probes are dense minimum-norm solves (about 4 s at 1000 coordinates): models with more
   // coordinates than this skip the singular-point test (singular_test = "skipped"). >= 0.
   int probe_coordinates = 400;
+  rank_method method = rank_method::automatic;
+  int dense_coordinates = 400;  // automatic: dense up to this many coordinates. >= 0.
 
   // Throws io::option_error naming the field.
   void validate() const;
@@ -92,13 +106,14 @@ struct rank_report {
   // "made" (at least one probe), "inconclusive" (no probe reached the constraints: e.g. a
   // structure without mobility), "skipped" (no trials, or more than probe_coordinates).
   std::string singular_test = "skipped";
+  std::string method;  // "dense" or "sparse" (rank_method), the one used
 
   std::vector<std::string> lines() const;
   std::string text() const;  // lines() joined with '\n'
   // Keys: rank, dof, redundant, independent, dependent, drivers, missing_drivers,
   // redundant_drivers, suggested_drivers, determined, singular, generic_rank, and also model, t,
   // coordinates, holonomic_rows, nonholonomic_rows, kinematic_rank, generic_kinematic_rank,
-  // violation, threshold, probes, singular_test.
+  // violation, threshold, probes, singular_test, rank_method.
   nlohmann::json to_json() const;
 };
 

@@ -43,6 +43,9 @@ class expression_context {
 
   // The names known, for messages (the first 20 and how many more).
   std::string known_names() const;
+  // Every name expressions may use here, sorted: the built-in constants (pi, Pi) and the names
+  // added since. The grammar fuzzer (tests/fuzz/) draws its constants from a fresh context's.
+  std::vector<std::string> names() const;
 
   // What a name may be in these expressions, for the unknown-name message: "unknown name 'l3'
   // in '...' (not a coordinate, velocity, parameter or definition; known names: ...)".
@@ -77,8 +80,9 @@ inline constexpr std::size_t max_expression_length = 100'000;
 // Throws io::input_error naming `where` when `text` is longer than max_expression_length,
 // nests deeper than max_expression_depth, chains powers (a^b^c, which GiNaC refuses with an
 // internal message), or holds a number literal longer than 1,000 characters, with a decimal
-// exponent beyond +-1000, or written as a power's exponent and larger than 1024 in magnitude
-// (CLN would expand those exactly: a hang); parse() calls it before GiNaC sees the text.
+// exponent beyond +-1000, or written as a power's exponent (after ^ or as pow's second argument)
+// and larger than 1024 in magnitude (CLN would expand those exactly: a hang); parse() calls it
+// before GiNaC sees the text.
 void check_expression_limits(const std::string& text, const std::string& where);
 
 // Limits on an expression with its definitions written out. Definitions nested in each other

@@ -2,11 +2,13 @@
 // sections 4.4 and 4.6): the parallelogram of Example 4.6.1 at a regular configuration and at
 // its isolated singular point, Haug's four-bar (Example 4.2.1) with and without its driver, the
 // redundant five-bar, and pendulum chains.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <Eigen/LU>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -332,6 +334,90 @@ TEST(RankAnalysis, OptionsValidateThemselves) {
   } catch (const std::domain_error& e) {
     EXPECT_NE(std::string(e.what()).find("'c1', 'c2'"), std::string::npos) << e.what();
   }
+}
+
+// The sparse analysis (SparseQR, rank_method::sparse) against the dense elimination: the same
+// rank, dof, redundant rows, drivers and determinacy on every example model and on planar and
+// spatial chains, with the same relative tolerance (1e-8, rank_options' default). The dependent
+// coordinates it suggests may be another choice; they must be a valid one: the columns of the
+// kinematic rows it calls dependent have full rank (checked by the dense elimination).
+void expect_sparse_equals_dense(const model& m, const std::string& what) {
+  rank_options dense, sparse;
+  dense.method = rank_method::dense;
+  sparse.method = rank_method::sparse;
+  const rank_report d = analyse_rank(m, m.initial_positions(), 0.0, dense);
+  const rank_report s = analyse_rank(m, m.initial_positions(), 0.0, sparse);
+  EXPECT_EQ(d.method, "dense");
+  EXPECT_EQ(s.method, "sparse");
+  EXPECT_EQ(s.rank, d.rank) << what;
+  EXPECT_EQ(s.kinematic_rank, d.kinematic_rank) << what;
+  EXPECT_EQ(s.dof, d.dof) << what;
+  EXPECT_EQ(s.redundant, d.redundant) << what;
+  EXPECT_EQ(s.redundant_drivers, d.redundant_drivers) << what;
+  EXPECT_EQ(s.missing_drivers, d.missing_drivers) << what;
+  EXPECT_EQ(s.determined, d.determined) << what;
+  EXPECT_EQ(s.suggested_drivers.size(), d.suggested_drivers.size()) << what;
+  EXPECT_EQ(s.independent.size(), d.independent.size()) << what;
+  EXPECT_DOUBLE_EQ(s.threshold, d.threshold) << what;
+  // The suggested dependent coordinates are a basis of the kinematic rows' columns.
+  const Eigen::MatrixXd jac = m.position_jacobian(m.initial_positions(), 0.0);
+  std::vector<int> kin;
+  for (int i = 0; i < m.holonomic_constraints(); ++i) {
+    if (!m.is_driver(i)) kin.push_back(i);
+  }
+  Eigen::MatrixXd dep(static_cast<Eigen::Index>(kin.size()),
+                      static_cast<Eigen::Index>(s.dependent.size()));
+  const auto& names = m.coordinate_names();
+  for (std::size_t c = 0; c < s.dependent.size(); ++c) {
+    const auto col = std::find(names.begin(), names.end(), s.dependent[c]) - names.begin();
+    for (std::size_t k = 0; k < kin.size(); ++k) {
+      dep(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(c)) = jac(kin[k], col);
+    }
+  }
+  if (dep.size() > 0) {
+    EXPECT_EQ(Eigen::FullPivLU<Eigen::MatrixXd>(dep).rank(), s.kinematic_rank) << what;
+  }
+}
+
+TEST(RankAnalysis, SparseEqualsDenseOnEveryExampleModel) {
+  int models = 0;
+  for (const auto& e : std::filesystem::directory_iterator(examples)) {
+    if (e.path().extension() != ".toml") continue;
+    const std::string text = read_text(e.path().string());
+    if (text.find("[[coordinate]]") == std::string::npos &&
+        text.find("[[particle]]") == std::string::npos &&
+        text.find("[[body]]") == std::string::npos) {
+      continue;
+    }
+    const model m = load_model(e.path());
+    expect_sparse_equals_dense(m, e.path().filename().string());
+    ++models;
+  }
+  EXPECT_GT(models, 20);
+}
+
+TEST(RankAnalysis, SparseEqualsDenseOnChains) {
+  for (const bool spatial : {false, true}) {
+    for (int links : {1, 2, 10, 60}) {
+      chain_options o;
+      o.links = links;
+      o.spatial = spatial;
+      const model m = load_model_from_string(chain_model_text(o), "chain.toml");
+      expect_sparse_equals_dense(
+          m, fmt::format("{} chain of {} links", spatial ? "spatial" : "planar", links));
+    }
+  }
+}
+
+TEST(RankAnalysis, AutomaticMethodIsSparseAboveTheDenseLimit) {
+  chain_options o;
+  o.links = 300;  // 600 coordinates > dense_coordinates = 400
+  const model m = load_model_from_string(chain_model_text(o), "chain.toml");
+  const rank_report r = at_start(m);
+  EXPECT_EQ(r.method, "sparse");
+  EXPECT_EQ(r.rank, 300);
+  EXPECT_EQ(r.dof, 300);
+  EXPECT_TRUE(r.redundant.empty());
 }
 
 }  // namespace
