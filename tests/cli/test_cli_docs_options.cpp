@@ -92,6 +92,14 @@ std::set<std::string> options_under(const help_tree& tree, const std::string& pa
 // Options of other programs that the documents name: Chromium (docs/animation.md), CMake and
 // CTest, mpiexec, setup.sh, the benchmark programs and scripts (bench/) and the fuzz driver.
 const std::set<std::string> other_programs_options = {"--headless",
+                                                      "--use-angle",
+                                                      "--enable-unsafe-swiftshader",
+                                                      "--hide-scrollbars",
+                                                      "--window-size",
+                                                      "--screenshot",
+                                                      "--mode",
+                                                      "--replay",
+                                                      "--targets",
                                                       "--no-sandbox",
                                                       "--disable-gpu",
                                                       "--disable-quic",
