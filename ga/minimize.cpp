@@ -5,6 +5,7 @@
 
 #include "kinevo/ga/problem.hpp"
 #include "kinevo/ga/search_box.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::ga {
 
@@ -45,9 +46,9 @@ void minimize_options::validate() const {
 run_result minimize(const std::function<double(const Eigen::VectorXd&)>& f,
                     const Eigen::VectorXd& lower, const Eigen::VectorXd& upper,
                     const minimize_options& options) {
-  if (!f) throw std::invalid_argument("minimize: the objective is empty");
+  if (!f) throw io::option_error("objective", "must be a callable function (it is empty)");
   options.validate();
-  if (lower.size() == 0) throw std::invalid_argument("minimize: the box has no variables");
+  if (lower.size() == 0) throw io::option_error("lower", "must have at least one variable");
   const search_box box{lower, upper};
   box.validate(static_cast<int>(lower.size()));
   const pointwise_objective objective(f, lower, upper);

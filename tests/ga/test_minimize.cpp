@@ -8,6 +8,7 @@
 
 #include "kinevo/ga/minimize.hpp"
 #include "kinevo/ga/search_box.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::ga {
 namespace {
@@ -67,12 +68,11 @@ TEST(Minimize, BadBoxesAndObjectivesAreRefused) {
   EXPECT_THROW(minimize(shifted_sphere, lo, Eigen::VectorXd::Constant(3, 1.0)),
                std::invalid_argument);
   EXPECT_THROW(minimize(shifted_sphere, hi, lo), std::invalid_argument);
-  EXPECT_THROW(minimize({}, lo, hi), std::invalid_argument);
-  EXPECT_THROW(minimize(shifted_sphere, Eigen::VectorXd(), Eigen::VectorXd()),
-               std::invalid_argument);
+  EXPECT_THROW(minimize({}, lo, hi), io::option_error);
+  EXPECT_THROW(minimize(shifted_sphere, Eigen::VectorXd(), Eigen::VectorXd()), io::option_error);
   minimize_options no_limit;
   no_limit.limits.max_generations = 0;
-  EXPECT_THROW(minimize(shifted_sphere, lo, hi, no_limit), std::invalid_argument);
+  EXPECT_THROW(minimize(shifted_sphere, lo, hi, no_limit), io::option_error);
   // A NaN from the objective stops the run with a message, not a silent best value.
   EXPECT_THROW(minimize([](const Eigen::VectorXd&) { return std::nan(""); }, lo, hi),
                std::runtime_error);
