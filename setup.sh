@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages kinevo needs (only those missing), then configures and builds
-# Release into build/: the kinevo executable, its libraries and the Python module. The tests are
-# built by `ctest --test-dir build` itself, before it runs them (docs/build.md). Idempotent: a
-# second run with nothing changed only checks and returns.
+# Release into build/: the kinevo executable and its libraries. The tests (and the Python module
+# they use) are built by `ctest --test-dir build` itself, before it runs them (docs/build.md).
+# Idempotent: a second run with nothing changed only checks and returns.
 #   ./setup.sh            build
+#   ./setup.sh --python   also build the Python module into build/python
 #   ./setup.sh --bench    also build the benchmarks (bench/) and install the optional comparison
 #                         libraries (pagmo2, MuJoCo) and jq (bench/cec2006_kinevo.sh reads
 #                         kinevo's JSON with it)
@@ -57,6 +58,9 @@ if [[ ! -f "$build_dir/build.ninja" ]] || ((${#missing[@]})) || [[ " $* " == *" 
   # shellcheck disable=SC2086
   cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${bench_args[@]}" ${CMAKE_ARGS:-}
 fi
-# The default target: the executable, the libraries and the Python module (no tests, no
+# The default target: the executable and the libraries (no tests, no Python module, no
 # benchmarks unless --bench). One job per core: each heavy translation unit needs ~1 GiB.
 cmake --build "$build_dir" -j "${JOBS:-$(nproc)}"
+if [[ " $* " == *" --python "* ]]; then
+  cmake --build "$build_dir" -j "${JOBS:-$(nproc)}" --target kinevo_python
+fi

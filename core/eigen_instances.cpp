@@ -9,7 +9,6 @@ template class Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>;
 template class Eigen::FullPivLU<Eigen::MatrixXd>;
 template class Eigen::PartialPivLU<Eigen::MatrixXd>;
 template class Eigen::ColPivHouseholderQR<Eigen::MatrixXd>;
-template class Eigen::FullPivHouseholderQR<Eigen::MatrixXd>;
 template class Eigen::HouseholderQR<Eigen::MatrixXd>;
 template class Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>;
 KINEVO_EIGEN_ALL_SOLVES()

@@ -16,7 +16,6 @@ extern template class Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>;
 extern template class Eigen::FullPivLU<Eigen::MatrixXd>;
 extern template class Eigen::PartialPivLU<Eigen::MatrixXd>;
 extern template class Eigen::ColPivHouseholderQR<Eigen::MatrixXd>;
-extern template class Eigen::FullPivHouseholderQR<Eigen::MatrixXd>;
 extern template class Eigen::HouseholderQR<Eigen::MatrixXd>;
 extern template class Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>;
 
@@ -32,7 +31,6 @@ extern template class Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>;
   KINEVO_EIGEN_SOLVES(prefix, Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>) \
   KINEVO_EIGEN_SOLVES(prefix, Eigen::HouseholderQR<Eigen::MatrixXd>)                   \
   KINEVO_EIGEN_SOLVES(prefix, Eigen::ColPivHouseholderQR<Eigen::MatrixXd>)             \
-  KINEVO_EIGEN_SOLVES(prefix, Eigen::FullPivHouseholderQR<Eigen::MatrixXd>)            \
   KINEVO_EIGEN_SOLVES(prefix, Eigen::FullPivLU<Eigen::MatrixXd>)                       \
   KINEVO_EIGEN_SOLVES(prefix, Eigen::LDLT<Eigen::MatrixXd>)                            \
   KINEVO_EIGEN_SOLVES(prefix, Eigen::SVDBase<Eigen::BDCSVD<Eigen::MatrixXd>>)          \

@@ -1,7 +1,7 @@
-# The default build target (what ./setup.sh builds before the study) must not build the tests or
-# the benchmarks: those are built by ctest (target kinevo_tests) and by ./setup.sh --bench.
-# Reads the commands Ninja would run for `all` and fails on any that compiles or links a file of
-# tests/ or bench/.
+# The default build target (what ./setup.sh builds before the study) must not build the tests,
+# the benchmarks or the Python module: those are built by ctest (target kinevo_tests), by
+# ./setup.sh --bench and by ./setup.sh --python. Reads the commands Ninja would run for `all` and
+# fails on any that compiles or links a file of tests/, bench/ or python/.
 #   cmake -DBUILD_DIR=... -DNINJA=... -DBENCH=ON|OFF -P default_target.cmake
 cmake_minimum_required(VERSION 3.25)
 foreach(var BUILD_DIR NINJA)
@@ -16,7 +16,7 @@ if(NOT status EQUAL 0)
 endif()
 string(REPLACE "\n" ";" lines "${commands}")
 list(LENGTH lines total)
-set(pattern "[ /]tests/")
+set(pattern "[ /]tests/|[ /]python/")
 if(NOT BENCH)  # configured with -DKINEVO_BUILD_BENCH=ON (./setup.sh --bench) they belong to all
   string(APPEND pattern "|[ /]bench/")
 endif()
@@ -30,7 +30,7 @@ endforeach()
 list(LENGTH offending bad)
 if(bad GREATER 0)
   list(JOIN offending "\n  " shown)
-  message(FATAL_ERROR "the default target builds ${bad} of its ${total} commands for tests or "
-                      "benchmarks (keep them out of `all`: EXCLUDE_FROM_ALL, target kinevo_tests):\n  ${shown}")
+  message(FATAL_ERROR "the default target builds ${bad} of its ${total} commands for tests, "
+                      "benchmarks or the Python module (keep them out of `all`: EXCLUDE_FROM_ALL, target kinevo_tests):\n  ${shown}")
 endif()
-message(STATUS "default target: ${total} commands, none for tests or benchmarks")
+message(STATUS "default target: ${total} commands, none for tests, benchmarks or the Python module")
