@@ -48,6 +48,23 @@ if(MAN)
   if(NOT man_page MATCHES "TH KINEVO \"1\"" OR NOT man_page MATCHES "genetic algorithms and classical")
     message(FATAL_ERROR "share/man/man1/kinevo.1 is not kinevo's man page")
   endif()
+  # A page per subcommand at every level, each with that subcommand's own options.
+  foreach(page_option kinevo-simulate:--formulation kinevo-synth-fourbar:--table
+          kinevo-analyze-loop-rrrr:--branch kinevo-model-chain:--links kinevo-study-double-pendulum:--t-end)
+    string(REPLACE ":" ";" page_option "${page_option}")
+    list(GET page_option 0 page)
+    list(GET page_option 1 option)
+    set(path ${prefix}/share/man/man1/${page}.1)
+    if(NOT EXISTS ${path})
+      message(FATAL_ERROR "no man page ${path}")
+    endif()
+    file(READ ${path} text)
+    string(REPLACE "\\-" "-" text "${text}")
+    string(FIND "${text}" "${option}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${path} does not name ${option}")
+    endif()
+  endforeach()
 endif()
 
 # The Python module, when this build has one: `import kinevo` from the installed prefix alone.
