@@ -4,7 +4,8 @@
 // (gauss/gradient_baselines.hpp). Prints one Markdown table and the fitted growth exponents.
 // Run by hand from the repository root:
 //   build/bench/bench_gauss_scale [--islands K] [--seed S] [--steps N] [--planar 50,100,200]
-//     [--spatial 20,50] [--trace MODEL]   (MODEL: "chain N", "spatial N" or an example name)
+//     [--spatial 20,50] [--trace MODEL] [--cold-only]
+//   (MODEL: "chain N", "spatial N" or an example name; --cold-only: no warm solves)
 // Tuning flags (ablation): --weight W --pop-per-n P --de-weight F --crossover-rate C
 //   --max-runs R --budget-per-n E --preset NAME
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,14 @@ using clock_type = std::chrono::steady_clock;
 
 double seconds_since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+// CPU time of the whole process (all threads): on a shared machine the wall time is inflated
+// by the other jobs, the CPU time much less so.
+double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
 double scaled_error(const Eigen::VectorXd& a, const Eigen::VectorXd& ref) {
@@ -67,6 +77,7 @@ struct settings {
   gauss_ga_options ga = gauss_ga_preset("default");
   int steps = 3;
   bool trace = false;
+  bool cold_only = false;  // the largest models: the cold solve alone
 };
 
 struct measured {
@@ -74,6 +85,7 @@ struct measured {
   double seconds = 0.0, error = 0.0;
   bool ok = false;
   int runs = 0;
+  double cpu_seconds = 0.0;
 };
 
 void print_trace(const gauss_ga_solver& ga) {
@@ -103,14 +115,16 @@ ga_row run_ga(const model& mdl, const settings& st) {
   const auto accel = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& vv, double t) {
     const constrained_system s = mdl.evaluate(qq, vv, t);
     const auto t0 = clock_type::now();
+    const double c0 = process_cpu_seconds();
     const acceleration_result r = ga.solve(s);
     measured m{r.evaluations, seconds_since(t0), 0.0, r.status == solve_status::ok, r.runs};
+    m.cpu_seconds = process_cpu_seconds() - c0;
     const acceleration_result ref = gigsp->solve(s);
     m.error = scaled_error(r.acceleration, ref.acceleration);
     if (st.trace) {
-      fmt::print("solve {} ({}): {} evals, {:.3g} s, error {:.3g}{}\n", solves,
-                 solves == 0 ? "cold" : "warm", m.evaluations, m.seconds, m.error,
-                 m.ok ? "" : "  " + r.message);
+      fmt::print("solve {} ({}): {} evals, {} runs, {:.3g} s ({:.3g} s CPU), error {:.3g}{}\n",
+                 solves, solves == 0 ? "cold" : "warm", m.evaluations, m.runs, m.seconds,
+                 m.cpu_seconds, m.error, m.ok ? "" : "  " + r.message);
       print_trace(ga);
     }
     if (solves++ == 0) {
@@ -120,6 +134,10 @@ ga_row run_ga(const model& mdl, const settings& st) {
     }
     return ref.acceleration;
   };
+  if (st.cold_only) {
+    accel(q, qd, 0.0);
+    return out;
+  }
   for (int step = 0; step < st.steps; ++step) {
     const double t = step * h;
     const Eigen::VectorXd a1 = accel(q, qd, t);
@@ -211,6 +229,7 @@ int main(int argc, char** argv) {
     if (a == "--islands") st.ga.islands.islands = std::stoi(next());
     if (a == "--seed") st.ga.islands.seed = std::stoull(next());
     if (a == "--steps") st.steps = std::stoi(next());
+    if (a == "--cold-only") st.cold_only = true;
     if (a == "--planar") planar = parse_list(next());
     if (a == "--spatial") spatial = parse_list(next());
     if (a == "--trace") trace_model = next();
@@ -262,11 +281,13 @@ int main(int argc, char** argv) {
   for (int k : planar) names.push_back(fmt::format("chain {}", k));
   for (int k : spatial) names.push_back(fmt::format("spatial {}", k));
   fmt::print(
-      "| model | n | m | GA cold evals | GA cold s | GA cold error | GA warm evals (median) | GA "
-      "warm s (median) | GA warm max error | CG evals | CG s | CG error | Newton evals | Newton s "
-      "| Newton error |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  std::vector<double> xs[2], xg[2], ga_cold_e[2], ga_warm_e[2], cg_e[2], ga_cold_s[2], ga_warm_s[2],
-      cg_s[2], nt_s[2];
+      "| model | n | m | GA cold runs | GA cold evals | GA cold s (CPU s) | GA cold error | GA "
+      "warm "
+      "evals (median) | GA warm s (CPU s, median) | GA warm max error | CG evals | CG s | CG error "
+      "| Newton evals | Newton s | Newton error |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::vector<double> xs[2], xw[2], xg[2], ga_cold_e[2], ga_warm_e[2], cg_e[2], ga_cold_s[2],
+      ga_warm_s[2], cg_s[2], nt_s[2];
   for (const auto& name : names) {
     const model mdl = load_named(name);
     const constrained_system s0 =
@@ -274,12 +295,13 @@ int main(int argc, char** argv) {
     const bool ga_runs = s0.coordinates() <= ga_max_n;
     const ga_row g = ga_runs ? run_ga(mdl, st) : ga_row{};
     std::vector<long long> we;
-    std::vector<double> ws;
+    std::vector<double> ws, wc;
     double werr = 0.0;
     int wbad = 0;
     for (const auto& w : g.warm) {
       we.push_back(w.evaluations);
       ws.push_back(w.seconds);
+      wc.push_back(w.cpu_seconds);
       werr = std::max(werr, w.error);
       wbad += w.ok ? 0 : 1;
     }
@@ -291,7 +313,7 @@ int main(int argc, char** argv) {
     const auto flag = [](const measured& m) { return m.ok ? "" : " (not converged)"; };
     if (!ga_runs) {
       fmt::print(
-          "| {} | {} | {} | skipped (n > {}) | - | - | - | - | - | {} | {:.3g} | {:.2g}{} | {} "
+          "| {} | {} | {} | - | skipped (n > {}) | - | - | - | - | - | {} | {:.3g} | {:.2g}{} | {} "
           "| {:.3g} | {:.2g}{} |\n",
           name, s0.coordinates(), s0.constraints(), ga_max_n, cg.evaluations, cg.seconds, cg.error,
           flag(cg), nt.evaluations, nt.seconds, nt.error, flag(nt));
@@ -299,12 +321,13 @@ int main(int argc, char** argv) {
     }
     if (ga_runs)
       fmt::print(
-          "| {} | {} | {} | {}{} | {:.3g} | {:.2g} | {} | {:.3g} | {:.2g}{} | {} | {:.3g} | "
-          "{:.2g}{} | {} | {:.3g} | {:.2g}{} |\n",
-          name, s0.coordinates(), s0.constraints(), g.cold.evaluations, flag(g.cold),
-          g.cold.seconds, g.cold.error, median(we), median(ws), werr,
-          wbad > 0 ? fmt::format(" ({} not converged)", wbad) : "", cg.evaluations, cg.seconds,
-          cg.error, flag(cg), nt.evaluations, nt.seconds, nt.error, flag(nt));
+          "| {} | {} | {} | {} | {}{} | {:.3g} ({:.3g}) | {:.2g} | {} | {:.3g} ({:.3g}) | {:.2g}{} "
+          "| "
+          "{} | {:.3g} | {:.2g}{} | {} | {:.3g} | {:.2g}{} |\n",
+          name, s0.coordinates(), s0.constraints(), g.cold.runs, g.cold.evaluations, flag(g.cold),
+          g.cold.seconds, g.cold.cpu_seconds, g.cold.error, median(we), median(ws), median(wc),
+          werr, wbad > 0 ? fmt::format(" ({} not converged)", wbad) : "", cg.evaluations,
+          cg.seconds, cg.error, flag(cg), nt.evaluations, nt.seconds, nt.error, flag(nt));
     std::fflush(stdout);
     const int k = name.rfind("spatial", 0) == 0 ? 1 : 0;
     xg[k].push_back(s0.coordinates());
@@ -315,6 +338,8 @@ int main(int argc, char** argv) {
     xs[k].push_back(s0.coordinates());
     ga_cold_e[k].push_back(static_cast<double>(g.cold.evaluations));
     ga_cold_s[k].push_back(g.cold.seconds);
+    if (we.empty()) continue;  // --cold-only
+    xw[k].push_back(s0.coordinates());
     ga_warm_e[k].push_back(static_cast<double>(median(we)));
     ga_warm_s[k].push_back(median(ws));
   }
@@ -328,7 +353,7 @@ int main(int argc, char** argv) {
           "{} chains, growth exponents against n (converged GA rows): GA cold evaluations {:.2f}, "
           "GA cold time {:.2f}, GA warm evaluations {:.2f}, GA warm time {:.2f}\n",
           kind, growth_exponent(xs[k], ga_cold_e[k]), growth_exponent(xs[k], ga_cold_s[k]),
-          growth_exponent(xs[k], ga_warm_e[k]), growth_exponent(xs[k], ga_warm_s[k]));
+          growth_exponent(xw[k], ga_warm_e[k]), growth_exponent(xw[k], ga_warm_s[k]));
     }
     if (xg[k].size() >= 2) {
       fmt::print(

@@ -123,19 +123,22 @@ void add_ga_options(CLI::App& sub, optimization::optimize_options& o) {
   add_enum_option(sub, "--crossover", g.crossover, ga::parse_crossover,
                   "n_point, uniform, sbx, blx, de (differential evolution DE/rand/1/bin with "
                   "one-to-one survivors; default: sbx for real, n_point for binary/gray), "
-                  "or the multi-parent pcx, undx, spx (rotation invariant; g3 model)");
+                  "or the multi-parent pcx, undx, spx (rotation invariant; g3 or mgg model)");
   add_enum_option(sub, "--generation-model", g.model, ga::parse_generation_model,
                   "generational, or g3 (Deb et al.'s generalized generation gap: best + random "
                   "parents, --offspring children, replace --replaced random members by the "
-                  "best of them and the children; default with pcx, undx, spx). A g3 "
-                  "generation is ceil(population / offspring) such family steps, about "
-                  "population evaluations as in the generational model")
+                  "best of them and the children; default with pcx, undx, spx), or mgg "
+                  "(Satoh et al.'s minimal generation gap, UNDX's model: random parents, "
+                  "--offspring children, the family's best and a rank-roulette draw replace "
+                  "the first two parents). A g3/mgg generation is ceil(population / offspring) "
+                  "such family steps, about population evaluations as in the generational model")
       ->default_str(ga::to_string(g.model));
-  sub.add_option("--parents", g.parents, "g3: parents per family step (mu; spx: n+1 advised)")
+  sub.add_option("--parents", g.parents, "g3/mgg: parents per family step (mu; spx: n+1 advised)")
       ->capture_default_str();
-  sub.add_option("--offspring", g.offspring, "g3: children per family step (lambda)")
+  sub.add_option("--offspring", g.offspring, "g3/mgg: children per family step (lambda)")
       ->capture_default_str();
-  sub.add_option("--replaced", g.replaced, "g3: members replaced per family step (r)")
+  sub.add_option("--replaced", g.replaced,
+                 "g3: members replaced per family step (r; mgg: always 2)")
       ->capture_default_str();
   sub.add_option("--pcx-sigma-zeta", g.pcx_sigma_zeta, "pcx: spread along the index parent's line")
       ->capture_default_str();

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kinevo/ga/minimal_generation_gap.hpp"
 #include "kinevo/ga/rotation_frame.hpp"
 
 namespace kinevo::ga {
@@ -86,17 +87,19 @@ void island::configure(const ga_options& options, int dimension) {
   pcx_ = parent_centric_crossover(options.pcx_sigma_zeta, options.pcx_sigma_eta);
   undx_ = unimodal_normal_crossover(options.undx_sigma_xi, options.undx_sigma_eta);
   spx_ = simplex_crossover(options.spx_epsilon);
-  if (options.model == generation_model::g3) {
+  if (options.steady_state()) {
+    // mgg replaces 2 members whatever `replaced` says.
+    const int r = options.model == generation_model::mgg ? 2 : options.replaced;
     parent_x_.resize(n_, options.parents);
     pick_.resize(options.population);
     std::iota(pick_.begin(), pick_.end(), 0);
-    swapped_.resize(std::max(options.parents, options.replaced));
-    slots_.resize(options.replaced);
-    moved_.resize(options.replaced);
-    family_x_.resize(n_, options.replaced);
-    family_f_.resize(options.replaced);
-    family_v_.resize(options.replaced);
-    family_.resize(options.replaced + options.offspring);
+    swapped_.resize(std::max(options.parents, r));
+    slots_.resize(r);
+    moved_.resize(r);
+    family_x_.resize(n_, r);
+    family_f_.resize(r);
+    family_v_.resize(r);
+    family_.resize(r + options.offspring);
   }
   if (!uses_frame()) frame_.resize(0, 0);
 }
@@ -566,6 +569,8 @@ void island::step(const problem& p) {
     // island model synchronises, migrates and counts per generation, and that per-generation
     // work would cost more than two evaluations of a cheap objective.
     for (int s = options_.family_steps(); s > 0; --s) step_g3(p);
+  } else if (options_.model == generation_model::mgg) {
+    for (int s = options_.family_steps(); s > 0; --s) step_mgg(p);
   } else if (options_.crossover == crossover_method::de) {
     step_differential(p);
   } else {
@@ -768,6 +773,10 @@ void island::replace_from_family() {
     family_v_[moved] = v_of(e);
     moved_[moved++] = slots_[k];
   }
+  move_in_survivors(moved);
+}
+
+void island::move_in_survivors(int moved) {
   for (int k = 0; k < moved; ++k) {
     x_.col(moved_[k]) = family_x_.col(k);
     f_[moved_[k]] = family_f_[k];
@@ -784,6 +793,52 @@ void island::replace_from_family() {
   for (auto it = moved_.begin(); it != changed; ++it) {
     if (ahead(*it, best_index_)) best_index_ = *it;
   }
+}
+
+void island::step_mgg(const problem& p) {
+  choose_mgg_parents();
+  make_g3_children();
+  evaluate_columns(p, 0, options_.offspring);
+  replace_mgg_pair();
+}
+
+void island::choose_mgg_parents() {
+  // All parents at random (Satoh et al. 1996, step 1); the first two are the pair the family
+  // step may replace (UNDX's primary parents; pcx centres its children on the first).
+  const int mu = options_.parents;
+  draw_distinct(mu, options_.population);
+  for (int k = 0; k < mu; ++k) parent_x_.col(k) = x_.col(pick_[k]);
+  slots_[0] = pick_[0];
+  slots_[1] = pick_[1];
+  restore_picks(mu);
+}
+
+void island::replace_mgg_pair() {
+  const int lambda = options_.offspring;
+  const int size = 2 + lambda;
+  // Family entry e < 2 is parent slots_[e], e >= 2 child e - 2; ties keep the parents.
+  const auto f_of = [&](int e) { return e < 2 ? f_[slots_[e]] : f_next_[e - 2]; };
+  const auto v_of = [&](int e) { return e < 2 ? v_[slots_[e]] : v_next_[e - 2]; };
+  const auto before = [&](int a, int b) {
+    if (better(f_of(a), v_of(a), f_of(b), v_of(b))) return true;
+    if (better(f_of(b), v_of(b), f_of(a), v_of(a))) return false;
+    return a < b;
+  };
+  std::iota(family_.begin(), family_.begin() + size, 0);
+  std::sort(family_.begin(), family_.begin() + size, before);
+  // The elite of the family and one more by rank-based roulette (minimal_generation_gap.hpp).
+  const auto positions = mgg_survivor_positions(size, rng_);
+  const int chosen[2] = {family_[positions[0]], family_[positions[1]]};
+  int moved = 0;
+  for (int k = 0; k < 2; ++k) {
+    const int e = chosen[k];
+    if (e == k) continue;
+    family_x_.col(moved) = e < 2 ? x_.col(slots_[e]) : x_next_.col(e - 2);
+    family_f_[moved] = f_of(e);
+    family_v_[moved] = v_of(e);
+    moved_[moved++] = slots_[k];
+  }
+  move_in_survivors(moved);
 }
 
 int island::individual_bytes() const {

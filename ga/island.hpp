@@ -83,6 +83,14 @@ class island {
   void choose_g3_parents();
   void make_g3_children();
   void replace_from_family();
+  // One family step of the mgg model (Satoh, Yamamura and Kobayashi 1996): random parents, the
+  // same children, the family's best and a rank-roulette draw replace the first two parents.
+  void step_mgg(const problem& p);
+  void choose_mgg_parents();
+  void replace_mgg_pair();
+  // Writes the survivors copied to family_x_/f_/v_ into their slots moved_[0..moved-1] and
+  // keeps best_index_ what a full scan would give.
+  void move_in_survivors(int moved);
   int population_best();  // best_index_, rescanned when unknown
   // The first `count` entries of pick_ become distinct members drawn from the first `from`
   // entries (a partial Fisher-Yates shuffle); restore_picks(count) undoes the swaps, so that
@@ -94,7 +102,7 @@ class island {
     return constrained_ ? precedes(fa, va, fb, vb, eps_) : fa < fb;
   }
   bool uses_frame() const {
-    return options_.model == generation_model::g3 && options_.crossover != crossover_method::spx;
+    return options_.steady_state() && options_.crossover != crossover_method::spx;
   }
   void round_integers(Eigen::MatrixXd& x, int first, int count) const;
   // The order of candidates i and j at the current epsilon level, ties by index.

@@ -61,7 +61,7 @@ std::string fingerprint(const ga_options& g, const island_options& o, int n,
     << " seed=" << o.seed;
   // Only for g3, so that the fingerprints of generational runs stay what they were. The family
   // steps per generation: a checkpoint from when a g3 generation was one step is refused.
-  if (g.model == generation_model::g3) {
+  if (g.steady_state()) {
     s << " model=" << to_string(g.model) << " family_steps=" << g.family_steps()
       << " parents=" << g.parents << " offspring=" << g.offspring << " replaced=" << g.replaced
       << " pcx=" << hex_float(g.pcx_sigma_zeta) << ',' << hex_float(g.pcx_sigma_eta)

@@ -42,8 +42,10 @@ constexpr std::array<std::pair<const char*, crossover_method>, 8> crossovers{
      {"pcx", crossover_method::pcx},
      {"undx", crossover_method::undx},
      {"spx", crossover_method::spx}}};
-constexpr std::array<std::pair<const char*, generation_model>, 2> generation_models{
-    {{"generational", generation_model::generational}, {"g3", generation_model::g3}}};
+constexpr std::array<std::pair<const char*, generation_model>, 3> generation_models{
+    {{"generational", generation_model::generational},
+     {"g3", generation_model::g3},
+     {"mgg", generation_model::mgg}}};
 constexpr std::array<std::pair<const char*, mutation_method>, 3> mutations{
     {{"bit_flip", mutation_method::bit_flip},
      {"polynomial", mutation_method::polynomial},
@@ -57,24 +59,27 @@ std::string name_of(E e, const std::array<std::pair<const char*, E>, N>& table) 
   return "?";
 }
 
-// The g3 model and the multi-parent crossovers belong together: each names the other as the fix.
+// The steady-state models (g3, mgg) and the multi-parent crossovers belong together: each names
+// the other as the fix.
 void validate_generation_model(const ga_options& o) {
   const auto got = [](auto v) { return " (got " + std::to_string(v) + ")"; };
-  const bool g3 = o.model == generation_model::g3;
+  const bool g3 = o.steady_state();
+  const std::string model = to_string(o.model);
   if (o.multi_parent() && !g3) {
     throw io::option_error("crossover", to_string(o.crossover) +
-                                            " is a multi-parent crossover for the g3 generation "
-                                            "model: set generation_model g3");
+                                            " is a multi-parent crossover for the g3 or mgg "
+                                            "generation model: set generation_model g3 or mgg");
   }
   if (g3 && !o.multi_parent()) {
     throw io::option_error("generation_model",
-                           "g3 needs a multi-parent crossover: set crossover pcx, undx or spx "
-                           "(got " +
+                           model +
+                               " needs a multi-parent crossover: set crossover pcx, undx or "
+                               "spx (got " +
                                to_string(o.crossover) + ")");
   }
   if (g3 && o.genes != encoding::real) {
-    throw io::option_error("generation_model",
-                           "g3 needs real genes (got " + to_string(o.genes) + "); set genes real");
+    throw io::option_error("generation_model", model + " needs real genes (got " +
+                                                   to_string(o.genes) + "); set genes real");
   }
   if (!g3) return;
   const int min_parents = o.crossover == crossover_method::undx ? 3 : 2;

@@ -28,7 +28,7 @@ enum class selection_method { sus, tournament, rank };
 // (one-to-one survivor selection instead of parent selection and elites).
 // pcx, undx and spx are multi-parent operators whose offspring follow the parents' geometry
 // rather than the coordinate axes (rotation invariant; docs/ga.md, "Rotation-invariant
-// recombination"); they run in the g3 generation model:
+// recombination"); they run in a steady-state generation model (g3 or mgg):
 //   pcx: parent-centric recombination (Deb, Anand and Joshi, "A computationally efficient
 //        evolutionary algorithm for real-parameter optimization", Evol. Comput. 10(4), 2002),
 //        ga/parent_centric_crossover.hpp;
@@ -47,7 +47,14 @@ enum class crossover_method { n_point, uniform, sbx, blx, de, pcx, undx, spx };
 // stall limits, checkpoints and progress reports mean the same work under either model (and
 // the islands synchronise every few thousand evaluations, not every few dozen). The "best" is
 // the island's order (values, or Deb's rules / the epsilon level).
-enum class generation_model { generational, g3 };
+// mgg: the minimal generation gap of Satoh, Yamamura and Kobayashi (1996), the model UNDX was
+// designed for (Ono and Kobayashi 1997; Kita, Ono and Kobayashi 1999): a family step draws
+// `parents` members at random (no best-parent bias; pcx centres its children on the first
+// drawn), makes `offspring` children, and the family is the first two drawn parents and the
+// children; the family's best and one other member drawn by rank-based roulette (weight
+// family size - rank, rank 1 for the best) take the two parents' places. `replaced` is not
+// used (always 2). Generations count as under g3 (ceil(population / offspring) steps).
+enum class generation_model { generational, g3, mgg };
 
 // bit_flip is for binary/Gray genomes (per-bit rate, positions drawn by geometric skips);
 // polynomial and gaussian are for real genes (per-gene rate).
@@ -75,12 +82,13 @@ struct ga_options {
   double blx_alpha = 0.5;     // BLX-alpha extension of the parents' interval
   double de_weight = 0.5;     // F of de, in (0, 2]
 
-  // The g3 generation model and its multi-parent crossovers (pcx, undx, spx); the defaults are
+  // The g3 (or mgg) generation model and its multi-parent crossovers (pcx, undx, spx); the
+  // defaults are
   // Deb et al.'s G3-PCX (2002, sec. 5): mu = 3 parents, lambda = 2 children, r = 2 replaced.
   generation_model model = generation_model::generational;
   int parents = 3;    // mu: >= 2 (pcx, spx), >= 3 (undx); <= population
-  int offspring = 2;  // lambda: children per g3 family step, 1..population
-  int replaced = 2;   // r: members replaced per g3 family step, 1..population
+  int offspring = 2;  // lambda: children per g3/mgg family step, 1..population
+  int replaced = 2;   // r: members replaced per g3 family step, 1..population (mgg: always 2)
   // pcx: spread along the index parent's direction from the centroid (sigma_zeta) and across it
   // (sigma_eta, times the mean distance of the other parents from that line); Deb et al. 0.1.
   double pcx_sigma_zeta = 0.1;
@@ -120,10 +128,12 @@ struct ga_options {
   // to offspring - 1 more), population with de (every individual gets a trial), population -
   // elites otherwise.
   int offspring_per_generation() const {
-    if (model == generation_model::g3) return family_steps() * offspring;
+    if (steady_state()) return family_steps() * offspring;
     return crossover == crossover_method::de ? population : population - elites;
   }
-  // pcx, undx or spx: a crossover of `parents` parents for the g3 model.
+  // g3 or mgg: family steps of multi-parent recombination instead of generations.
+  bool steady_state() const { return model != generation_model::generational; }
+  // pcx, undx or spx: a crossover of `parents` parents for the g3 or mgg model.
   bool multi_parent() const {
     return crossover == crossover_method::pcx || crossover == crossover_method::undx ||
            crossover == crossover_method::spx;
@@ -145,7 +155,7 @@ std::string to_string(encoding e);
 std::string to_string(selection_method s);
 std::string to_string(crossover_method c);
 std::string to_string(mutation_method m);
-std::string to_string(generation_model g);
+std::string to_string(generation_model g);  // generational, g3, mgg
 // Parse the names printed by to_string; throw std::invalid_argument listing the valid names.
 encoding parse_encoding(const std::string& name);
 selection_method parse_selection(const std::string& name);

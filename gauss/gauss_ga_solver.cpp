@@ -217,13 +217,45 @@ void gauss_ga_options::validate() const {
   }
 }
 
+// G3-PCX (Deb, Anand and Joshi 2002: parent-centric recombination in the generalized
+// generation gap model) in mass-scaled axes. PCX is rotation-invariant: children spread along
+// the index parent's direction from the parents' centroid and across it in proportion to the
+// parents' spread, so the population learns the metric of the constraint rows that the mass
+// scaling leaves out. Measured (one run of the first inner problem, 64,000 evaluations,
+// distance to its minimiser over the box): 4e-7 on the 20-link chain at w = 1e2, where
+// DE/rand/1/bin reached 1.1.
+ga::ga_options oracle_free_ga() {
+  ga::ga_options g;
+  g.genes = ga::encoding::real;
+  g.population = 100;
+  g.crossover = ga::crossover_method::pcx;
+  g.model = ga::generation_model::g3;
+  g.mutation = ga::mutation_method::polynomial;
+  g.gene_mutation_rate = 0.0;
+  g.elites = 0;
+  return g;
+}
+
+// Weights 1e3 balance the inner conditioning against the multiplier loop (1e2 leaves the
+// 20-link chain's soft modes converging too slowly for 40 runs, 1e4 gives an inner problem PCX
+// cannot resolve in one run).
+gauss_penalty_options oracle_free_penalty() {
+  gauss_penalty_options p;
+  p.kind = penalty_kind::multipliers;
+  p.relative = true;
+  p.weight = 1e3;
+  return p;
+}
+
 namespace {
 
 // The former default, kept for the ablation: BLX-0.3 and a fine polynomial mutation in the
 // whitened eigen-axes of H (Z1 a unit sphere: the eigen-decomposition already determines the
-// minimiser) with least-squares warm multipliers. Not oracle-free; see docs/gauss.md.
+// minimiser) with least-squares warm multipliers. Not oracle-free; see docs/gauss.md. Every
+// field that differs from the oracle-free default is set here.
 gauss_ga_options exact_hessian_preset() {
   gauss_ga_options o;
+  o.ga = ga::ga_options{};
   o.ga.genes = ga::encoding::real;
   o.ga.population = 20;
   o.ga.selection = ga::selection_method::tournament;
@@ -239,6 +271,7 @@ gauss_ga_options exact_hessian_preset() {
   o.penalty.weight = 1e4;
   o.evaluations_per_run = 6400;
   o.evaluations_per_coordinate = 1600;
+  o.migrations_per_run = 0;  // the island model's own interval
   o.axes = search_axes::exact_hessian;
   o.multipliers = warm_multipliers::least_squares;
   o.diagnose_rank = true;
@@ -247,6 +280,36 @@ gauss_ga_options exact_hessian_preset() {
   o.shrink = 0.01;
   o.max_runs = 12;
   o.tolerance = 1e-9;
+  o.change_fraction = 1.0;
+  return o;
+}
+
+// The dissertation's GAucsd settings (Table 5.1).
+gauss_ga_options thesis_preset() {
+  gauss_ga_options o;
+  o.ga = ga::gaucsd_options();
+  o.ga.population = 100;
+  o.ga.bits_per_variable = 16;
+  o.ga.crossover_points = 2;
+  o.ga.crossover_rate = 0.6;
+  o.ga.bit_mutation_rate = 0.001;
+  o.evaluations_per_run = 6400;
+  o.evaluations_per_coordinate = 0;
+  o.migrations_per_run = 0;
+  o.penalty.kind = penalty_kind::fixed;
+  o.penalty.weight = 1e4;  // eq. 5.18
+  o.penalty.relative = false;
+  o.axes = search_axes::coordinates;  // GAucsd searched the accelerations themselves
+  o.cold = cold_box::fixed;
+  o.cold_radius = 50.0;
+  // r = 50 in run 1 and r = 10 in run 2 are printed; later runs shrink by ten likewise.
+  o.radii_per_run = {50.0, 10.0, 1.0, 0.1, 0.01};
+  o.shrink = 0.1;
+  o.face_fraction = 0.5;
+  o.max_runs = 5;
+  o.tolerance = 0.0;  // the dissertation always makes its five runs
+  o.change_fraction = 1.0;
+  o.run_resolution = 0.0;  // runs are compared, never accepted alone
   return o;
 }
 
@@ -257,73 +320,12 @@ std::vector<std::string> gauss_ga_preset_names() {
 }
 
 gauss_ga_options gauss_ga_preset(const std::string& name) {
-  gauss_ga_options o;
-  if (name == "thesis") {
-    o.ga = ga::gaucsd_options();
-    o.ga.population = 100;
-    o.ga.bits_per_variable = 16;
-    o.ga.crossover_points = 2;
-    o.ga.crossover_rate = 0.6;
-    o.ga.bit_mutation_rate = 0.001;
-    o.evaluations_per_run = 6400;
-    o.evaluations_per_coordinate = 0;
-    o.penalty.kind = penalty_kind::fixed;
-    o.penalty.weight = 1e4;  // eq. 5.18
-    o.penalty.relative = false;
-    o.axes = search_axes::coordinates;  // GAucsd searched the accelerations themselves
-    o.cold = cold_box::fixed;
-    o.cold_radius = 50.0;
-    // r = 50 in run 1 and r = 10 in run 2 are printed; later runs shrink by ten likewise.
-    o.radii_per_run = {50.0, 10.0, 1.0, 0.1, 0.01};
-    o.shrink = 0.1;
-    o.face_fraction = 0.5;
-    o.max_runs = 5;
-    o.tolerance = 0.0;       // the dissertation always makes its five runs
-    o.run_resolution = 0.0;  // runs are compared, never accepted alone
-    return o;
-  }
-  if (name != "no-oracle" && name != "default" && name != "exact-hessian") {
-    throw std::invalid_argument(fmt::format(
-        "unknown ga preset '{}': use exact-hessian, no-oracle, default or thesis", name));
-  }
-  // "default" is the oracle-free preset; "exact-hessian" the ablation.
+  if (name == "thesis") return thesis_preset();
   if (name == "exact-hessian") return exact_hessian_preset();
-  // "no-oracle": G3-PCX (Deb, Anand and Joshi 2002: parent-centric recombination in the
-  // generalized generation gap model) in mass-scaled axes. PCX is rotation-invariant: children
-  // spread along the index parent's direction from the parents' centroid and across it in
-  // proportion to the parents' spread, so the population learns the metric of the constraint
-  // rows that the mass scaling leaves out. Measured (one run of the first inner problem,
-  // 64,000 evaluations, distance to its minimiser over the box): 4e-7 on the 20-link chain at
-  // w = 1e2, where DE/rand/1/bin reached 1.1; weights 1e3 balance the inner conditioning
-  // against the multiplier loop (1e2 leaves the 20-link chain's soft modes converging too
-  // slowly for 40 runs, 1e4 an inner problem PCX cannot resolve in one run).
-  o.ga.genes = ga::encoding::real;
-  o.ga.population = 100;
-  o.ga.crossover = ga::crossover_method::pcx;
-  o.ga.model = ga::generation_model::g3;
-  o.ga.mutation = ga::mutation_method::polynomial;
-  o.ga.gene_mutation_rate = 0.0;
-  o.ga.elites = 0;
-  // A G3 generation is 50 family steps (100 evaluations per island): a run of 6400 is 31
-  // generations with 2 islands and 7 with 8. Exchanging about 6 times a run keeps the islands
-  // one search (cold solves at t = 0 of the double pendulum, seeds 1-10: 8 islands need at most
-  // 12 runs; with the fixed interval of 20, no exchange within a run, 17) at a synchronisation
-  // every 5 generations with 2 islands, which costs nothing measurable.
-  o.migrations_per_run = 6;
-  o.penalty.kind = penalty_kind::multipliers;
-  o.penalty.relative = true;
-  o.penalty.weight = 1e3;
-  o.evaluations_per_run = 6400;
-  o.evaluations_per_coordinate = 1600;
-  o.axes = search_axes::mass_scaled;
-  o.multipliers = warm_multipliers::extrapolated;
-  o.cold = cold_box::derived;
-  o.box_margin = 4.0;
-  o.shrink = 0.01;
-  o.max_runs = 60;
-  o.tolerance = 1e-9;
-  o.change_fraction = 0.25;
-  return o;
+  // "no-oracle" is the older name of the default.
+  if (name == "default" || name == "no-oracle") return gauss_ga_options{};
+  throw std::invalid_argument(
+      fmt::format("unknown ga preset '{}': use exact-hessian, no-oracle, default or thesis", name));
 }
 
 gauss_ga_solver::gauss_ga_solver(gauss_ga_options options) : options_(std::move(options)) {

@@ -229,10 +229,10 @@ TEST(OptionContracts, EveryGaEnumRoundTripsThroughItsName) {
                  crossover_method::undx, crossover_method::spx}) {
     EXPECT_EQ(parse_crossover(to_string(c)), c);
   }
-  for (auto g : {generation_model::generational, generation_model::g3}) {
+  for (auto g : {generation_model::generational, generation_model::g3, generation_model::mgg}) {
     EXPECT_EQ(parse_generation_model(to_string(g)), g);
   }
-  EXPECT_THROW(parse_generation_model("mgg"), std::invalid_argument);
+  EXPECT_THROW(parse_generation_model("g4"), std::invalid_argument);
   for (auto m :
        {mutation_method::bit_flip, mutation_method::polynomial, mutation_method::gaussian}) {
     EXPECT_EQ(parse_mutation(to_string(m)), m);

@@ -82,6 +82,51 @@ TEST(gauss_no_oracle, every_example_model) {
   EXPECT_GE(solved, 10);
 }
 
+// gauss_ga_options{} built without a preset is the oracle-free default: the same settings as
+// gauss_ga_preset("default") (the same bits on a cold and 3 warm solves), and no coupled
+// factorisation, cold or warm (the exact-Hessian ablation's least-squares warm multipliers would
+// count one per warm solve, its frame one per solve).
+TEST(gauss_no_oracle, a_default_constructed_options_struct_is_the_oracle_free_default) {
+  const gauss_ga_options plain{};
+  EXPECT_EQ(plain.axes, search_axes::mass_scaled);
+  EXPECT_EQ(plain.multipliers, warm_multipliers::extrapolated);
+  EXPECT_FALSE(plain.diagnose_rank);
+  std::vector<std::pair<std::string, model>> models;
+  for (const char* name : {"double_pendulum", "slider_crank"}) {
+    models.emplace_back(
+        name, load_model(std::string(KINEVO_EXAMPLES) + "/" + std::string(name) + ".toml"));
+  }
+  for (const bool spatial : {false, true}) {
+    chain_options c;
+    c.links = spatial ? 3 : 5;
+    c.spatial = spatial;
+    models.emplace_back(fmt::format("{} chain of {}", spatial ? "spatial" : "planar", c.links),
+                        load_model_from_string(chain_model_text(c), "chain"));
+  }
+  for (const auto& [what, m] : models) {
+    gauss_ga_solver plain_solver(gauss_ga_options{});
+    gauss_ga_solver preset_solver(gauss_ga_preset("default"));
+    auto gigsp = make_solver("gigsp");
+    const Eigen::VectorXd q0 = m.initial_positions(), v0 = m.initial_velocities();
+    const Eigen::VectorXd a0 = gigsp->solve(m.evaluate(q0, v0, 0.0)).acceleration;
+    const double h = 1e-3;
+    for (int k = 0; k < 4; ++k) {  // a cold solve, then warm ones along a short Euler motion
+      const double t = k * h;
+      const constrained_system s = m.evaluate(q0 + t * v0, v0 + t * a0, t);
+      const long long before = coupled_factorisations();
+      const acceleration_result r = plain_solver.solve(s);
+      EXPECT_EQ(coupled_factorisations(), before)
+          << what << ", solve " << k << ": a default-constructed options struct factored A";
+      const acceleration_result p = preset_solver.solve(s);
+      EXPECT_EQ(r.status, solve_status::ok) << what << ", solve " << k << ": " << r.message;
+      EXPECT_EQ(r.evaluations, p.evaluations) << what << ", solve " << k;
+      EXPECT_TRUE(r.acceleration == p.acceleration) << what << ", solve " << k;
+      EXPECT_LE(scaled_error(r.acceleration, gigsp->solve(s).acceleration), 1e-9)
+          << what << ", solve " << k;
+    }
+  }
+}
+
 void expect_chains_solved(int first, int last, bool spatial) {
   for (int links = first; links <= last; ++links) {
     chain_options c;

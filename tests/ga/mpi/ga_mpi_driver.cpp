@@ -4,8 +4,9 @@
 // Function g06 is the constrained CEC 2006 g06 (dim ignored) with <encoding> naming the
 // constraint handling and crossover instead, e.g. epsilon_de or feasibility_sbx; the best's
 // violation is printed after each best value. Encoding g3_pcx, g3_undx or g3_spx runs the g3
-// generation model with that crossover (G3-PCX settings otherwise); g06 takes e.g.
-// feasibility_pcx the same way.
+// generation model with that crossover (G3-PCX settings otherwise), mgg_pcx, mgg_undx or
+// mgg_spx the mgg model; g06 takes e.g. feasibility_pcx (g3) or feasibility_undx_mgg the same
+// way.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -32,18 +33,26 @@ int main(int argc, char** argv) {
     const testing::cec2006_g06 g06;
     std::unique_ptr<problem> p;
     const bool g3 = encoding_name.rfind("g3_", 0) == 0;
+    const bool mgg = encoding_name.rfind("mgg_", 0) == 0;
     ga_options ga = encoding_name == "real" || constrained ? ga_options{} : gaucsd_options();
-    if (g3) {
+    if (g3 || mgg) {
       ga = g3_pcx_options();
-      ga.crossover = parse_crossover(encoding_name.substr(3));
+      ga.crossover = parse_crossover(encoding_name.substr(g3 ? 3 : 4));
+      if (mgg) ga.model = generation_model::mgg;
     }
     if (constrained) {
       const auto cut = encoding_name.find('_');
+      std::string crossover = encoding_name.substr(cut + 1);
+      const bool constrained_mgg =
+          crossover.size() > 4 && crossover.compare(crossover.size() - 4, 4, "_mgg") == 0;
+      if (constrained_mgg) crossover.resize(crossover.size() - 4);
       constraint_options co;
       co.method = parse_constraint_handling(encoding_name.substr(0, cut));
       ga.constraints = co.method;
-      ga.crossover = parse_crossover(encoding_name.substr(cut + 1));
-      if (ga.multi_parent()) ga.model = generation_model::g3;
+      ga.crossover = parse_crossover(crossover);
+      if (ga.multi_parent()) {
+        ga.model = constrained_mgg ? generation_model::mgg : generation_model::g3;
+      }
       p = std::make_unique<constrained_objective>(g06, co);
     } else {
       p = make_test_function(function, std::atoi(argv[2]));
