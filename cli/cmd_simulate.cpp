@@ -82,10 +82,11 @@ void prepare_options(simulate_args& a) {
 
 // The rows and plotted series the run keeps; an unknown column name is bad input.
 mechanics::trajectory_recorder make_recorder(const simulate_args& a, const mechanics::model& m,
-                                             bool with_reference) {
+                                             bool with_reference,
+                                             std::vector<std::ostream*> row_sinks) {
   try {
     return mechanics::trajectory_recorder(m, with_reference, a.sim.record_every, a.plot_columns,
-                                          !a.out.empty() || !a.animate.empty(), a.plot_x);
+                                          std::move(row_sinks), a.plot_x);
   } catch (const io::option_error& e) {
     const char* option = e.field() == "plot_x" ? "--plot-x" : "--plot-columns";
     throw io::input_error(fmt::format("{} {}", option, e.requirement()));
@@ -158,7 +159,12 @@ int run_simulate(simulate_args& a) {
   std::unique_ptr<mechanics::acceleration_solver> reference;
   if (!a.check.empty()) reference = make_solver_for(a.check, a.solver_options, "--check");
 
-  mechanics::trajectory_recorder recorder = make_recorder(a, m, reference != nullptr);
+  // The rows are streamed to the files as they are computed (rank 0 writes): memory does not
+  // grow with the run's length.
+  std::optional<run_row_files> row_files;
+  if (root) row_files.emplace(a.out, drawing.has_value());
+  mechanics::trajectory_recorder recorder = make_recorder(
+      a, m, reference != nullptr, row_files ? row_files->sinks() : std::vector<std::ostream*>{});
 
   io::progress_line progress("simulate", a.quiet || a.json || !root);
   const double span = a.sim.t_end - a.sim.t_start;
@@ -195,7 +201,7 @@ int run_simulate(simulate_args& a) {
   if (!root) return exit_status(res);
   // Whatever was computed is saved, also when the run stopped early: the rows before the stop
   // (a row is only written once every solve that led to it was accepted).
-  if (!a.out.empty()) recorder.table().save(a.out);
+  row_files->commit();
   const std::string up_to = recorder.written_span();
   report_stderr(a, res, up_to);
   if (!a.plot.empty()) {
@@ -205,7 +211,7 @@ int run_simulate(simulate_args& a) {
       fmt::print(stderr, "kinevo simulate: --plot {}: {}\n", a.plot, recorder.plot_note());
     }
   }
-  if (drawing) save_animation(a.animate, *drawing, recorder, a.file);
+  if (drawing) save_animation(a.animate, *drawing, *row_files, a.file);
   if (a.json) {
     nlohmann::json j = json_summary(a, m, res, recorder);
     if (assembly) j["assembly"] = assembly->to_json();

@@ -154,6 +154,56 @@ void write_atomically(const fs::path& path, const std::function<void(std::ostrea
   }
 }
 
+atomic_output_stream::atomic_output_stream(const fs::path& path)
+    : named_(path), target_(resolve_output_path(path)) {
+  std::error_code ec;
+  const auto status = fs::status(target_, ec);
+  if (fs::is_directory(status)) fail(path, "it is a folder");
+  through_ = is_special(status);
+  if (through_) {
+    probe_special(target_, path);
+    out_.open(target_, std::ios::binary);
+    if (!out_) fail(path, "cannot open it for writing");
+    return;
+  }
+  check_folder(target_, path);
+  remove_stale_temporaries(target_);
+  temporary_ = temporary_name(target_);
+  out_.open(temporary_, std::ios::binary | std::ios::trunc);
+  if (!out_) fail(path, "cannot create a file in '" + folder_of(target_).string() + "'");
+}
+
+atomic_output_stream::~atomic_output_stream() {
+  if (committed_ || through_) return;
+  out_.close();
+  std::error_code ignored;
+  fs::remove(temporary_, ignored);
+}
+
+void atomic_output_stream::commit() {
+  if (committed_) return;
+  out_.flush();
+  const bool written = static_cast<bool>(out_);
+  out_.close();
+  if (through_) {
+    committed_ = true;
+    if (!written) fail(named_, "error while writing");
+    return;
+  }
+  std::error_code ec;
+  if (!written || out_.fail()) {
+    fs::remove(temporary_, ec);
+    fail(named_, "error while writing (disk full?)");
+  }
+  fs::rename(temporary_, target_, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(temporary_, ignored);
+    fail(named_, "cannot replace it: " + ec.message());
+  }
+  committed_ = true;
+}
+
 void write_text_atomically(const fs::path& path, std::string_view text) {
   write_atomically(path, [&](std::ostream& out) {
     out.write(text.data(), static_cast<std::streamsize>(text.size()));

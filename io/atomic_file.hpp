@@ -9,6 +9,7 @@
 #pragma once
 
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iosfwd>
 #include <stdexcept>
@@ -31,6 +32,34 @@ class output_error : public input_error {
 // file cannot be written; the previous content of `path` is left untouched in that case.
 void write_atomically(const std::filesystem::path& path,
                       const std::function<void(std::ostream&)>& write);
+
+// The same for a file written progressively, as its content is computed (a simulation's rows),
+// so that it need not be held in memory: the stream goes to a temporary file beside `path`
+// (".<name>.tmp.<pid>.<n>", the name write_atomically uses, so a leftover of a killed run is
+// removed alike), commit() renames it over `path`, and a stream destroyed without commit() (an
+// exception, a failed run that keeps nothing) removes its temporary: `path` never holds a half
+// file. A device node or pipe is written through, as by write_atomically.
+class atomic_output_stream {
+ public:
+  // Opens the temporary file (or the device); throws output_error naming `path`.
+  explicit atomic_output_stream(const std::filesystem::path& path);
+  ~atomic_output_stream();
+  atomic_output_stream(const atomic_output_stream&) = delete;
+  atomic_output_stream& operator=(const atomic_output_stream&) = delete;
+
+  std::ostream& stream() { return out_; }
+  // Flushes and renames the temporary over the target. Throws output_error naming the path
+  // (a write error such as a full disk, a failed rename); the temporary is then removed.
+  void commit();
+  // Whether the target is a device node or pipe written directly (nothing to read back).
+  bool written_through() const { return through_; }
+
+ private:
+  std::filesystem::path named_, target_, temporary_;
+  bool through_ = false;
+  bool committed_ = false;
+  std::ofstream out_;
+};
 
 // Convenience for text already in memory.
 void write_text_atomically(const std::filesystem::path& path, std::string_view text);

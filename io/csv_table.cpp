@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
+#include <ostream>
 #include <sstream>
 
 #include "kinevo/io/atomic_file.hpp"
@@ -120,18 +122,29 @@ csv_writer::csv_writer(std::vector<std::string> columns) : width_(columns.size()
   text_ = fmt::format("{}\n", fmt::join(columns, ","));
 }
 
+csv_writer::csv_writer(std::vector<std::string> columns, std::vector<std::ostream*> sinks)
+    : csv_writer(std::move(columns)) {
+  sinks_ = std::move(sinks);
+  for (std::ostream* out : sinks_) *out << text_;
+}
+
 void csv_writer::add_row(const std::vector<double>& values) {
   if (values.size() != width_) {
     throw std::logic_error(
         fmt::format("csv_writer: row of {} values for {} columns", values.size(), width_));
   }
+  std::string& line = sinks_.empty() ? text_ : line_;
+  line_.clear();
+  auto out = std::back_inserter(line);
   for (std::size_t j = 0; j < values.size(); ++j) {
-    if (j) text_ += ',';
+    if (j) line += ',';
     // fmt's "{}" is the shortest form that reads back to the same double (2.4, not
     // 2.3999999999999999), so files stay exact and readable; never "-0".
-    text_ += fmt::format("{}", no_negative_zero(values[j]));
+    fmt::format_to(out, "{}", no_negative_zero(values[j]));
   }
-  text_ += '\n';
+  line += '\n';
+  for (std::ostream* sink : sinks_)
+    sink->write(line.data(), static_cast<std::streamsize>(line.size()));
 }
 
 void csv_writer::save(const std::filesystem::path& path) const {

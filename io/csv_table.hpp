@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <iosfwd>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -32,7 +33,11 @@ csv_table parse_csv_table(const std::string& text, const std::string& source);
 // Writes rows of numbers with full precision (17 significant digits) under a header.
 class csv_writer {
  public:
+  // Keeps the text in memory (str(), save()).
   explicit csv_writer(std::vector<std::string> columns);
+  // Streams the header and every row to each of `sinks` as they come (a long run's rows are
+  // then not held in memory; str() has the header only).
+  csv_writer(std::vector<std::string> columns, std::vector<std::ostream*> sinks);
   void add_row(const std::vector<double>& values);
   std::string str() const { return text_; }
   void save(const std::filesystem::path& path) const;  // atomic
@@ -40,6 +45,8 @@ class csv_writer {
  private:
   std::size_t width_;
   std::string text_;
+  std::vector<std::ostream*> sinks_;
+  std::string line_;  // the row being formatted (streaming)
 };
 
 }  // namespace kinevo::io

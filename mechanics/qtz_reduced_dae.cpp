@@ -174,6 +174,7 @@ struct qtz_reduced_dae::impl {
     v_ = y.segment(n_, n_);
     if (!q_.allFinite() || !v_.allFinite()) return 1;  // recoverable: IDA cuts the step
     model_.evaluate(q_, v_, t, system_);
+    note_non_finite(system_, t);
     if (identity_) {
       psi_q_ = system_.jacobian;
     } else {
@@ -196,6 +197,18 @@ struct qtz_reduced_dae::impl {
       res.segment(2 * n_ + m_ + rank_, m_ - rank_) = eta.tail(m_ - rank_);
     }
     return res.allFinite() ? 0 : 1;
+  }
+
+  // The model's entries that are not finite at the state just evaluated into system_ (a
+  // constraint outside its domain, x - sqrt(1.5 - y) past y = 1.5), kept with the time for the
+  // message of a failed step; IDA cuts the step and tries again, so they only matter when the
+  // step fails.
+  void note_non_finite(const constrained_system& s, double t) {
+    const bool finite =
+        s.mass.allFinite() && s.force.allFinite() && s.jacobian.allFinite() && s.rhs.allFinite();
+    if (finite) return;
+    non_finite_ = non_finite_entries(model_, s);
+    non_finite_t_ = t;
   }
 
   static int residual_callback(double t, N_Vector yy, N_Vector yp, N_Vector rr, void* user_data) {
@@ -233,6 +246,7 @@ struct qtz_reduced_dae::impl {
     const auto small_terms = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& vv,
                                  Eigen::VectorXd& out) {
       model_.evaluate(qq, vv, t, sys);
+      note_non_finite(sys, t);
       const Eigen::MatrixXd psi_q =
           identity_ ? sys.jacobian : Eigen::MatrixXd(combination_ * sys.jacobian);
       out.resize(2 * n_ + rank_);
@@ -526,6 +540,15 @@ struct qtz_reduced_dae::impl {
     }
     message_ = fmt::format("stopped at t = {:.6g}: SUNDIALS IDA (qtz-reduced): {}{}", t_now, why,
                            ida_message_.empty() ? "" : " [" + ida_message_ + "]");
+    // The model turned NaN at the states the failed step tried: that is the cause, named by
+    // row as in every other formulation (simulation.cpp, stop_non_finite).
+    if (!non_finite_.empty()) {
+      failure_ = dae_failure::non_finite;
+      message_ = fmt::format(
+          "stopped at t = {:.6g}: the model gives NaN or infinite {} at t = {:.6g}, where SUNDIALS "
+          "IDA (qtz-reduced) tried to step; {}",
+          t_now, fmt::join(non_finite_, ", "), non_finite_t_, why);
+    }
   }
 
   void count_run() {
@@ -555,6 +578,9 @@ struct qtz_reduced_dae::impl {
   dae_failure failure_ = dae_failure::none;
   std::string message_;
   std::string ida_message_;  // the last message of IDA's error handler
+  // The model's non-finite entries met since the last accepted step (note_non_finite).
+  std::vector<std::string> non_finite_;
+  double non_finite_t_ = 0.0;
   constrained_system system_;
   Eigen::VectorXd q_, v_;
   // Destroyed in reverse order: IDA's memory before the solver, matrix, vectors and context.
@@ -647,6 +673,7 @@ bool qtz_reduced_dae::advance_to(double t_out, Eigen::VectorXd& q, Eigen::Vector
                                       recovery_widening * d.window_) < d.rank_;
       if (flag != IDA_TOO_MUCH_WORK && near_singular && d.recoveries_ < max_recoveries) {
         ++d.recoveries_;
+        d.non_finite_.clear();
         d.window_ *= recovery_widening;
         d.t_ = t_reached;
         const auto y = view(d.y_.get());
@@ -659,6 +686,7 @@ bool qtz_reduced_dae::advance_to(double t_out, Eigen::VectorXd& q, Eigen::Vector
       return false;
     }
     d.t_ = flag == IDA_TSTOP_RETURN ? t_out : t_reached;
+    d.non_finite_.clear();  // recovered: IDA cut the step and went on
     const auto y = view(d.y_.get());
     q = y.segment(0, d.n_);
     qd = y.segment(d.n_, d.n_);

@@ -61,6 +61,9 @@ enum class dae_failure {
   none,
   step_size,      // the step size fell below dt_min, repeated error-test failures, too much work
   not_converged,  // Newton iteration, singular iteration matrix, residual not computable
+  // The model turned NaN or infinite at the states IDA tried in the failed step (a constraint
+  // outside its domain): message() names its rows, as the other formulations do.
+  non_finite,
 };
 
 class qtz_reduced_dae {

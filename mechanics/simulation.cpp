@@ -771,8 +771,9 @@ void run_dae(const model& m, acceleration_solver& solver, formulation& form,
     rebases = dae.rebases();
     if (!advanced) {
       stop_run(st,
-               dae.failure() == dae_failure::step_size ? simulation_stop::step_size
-                                                       : simulation_stop::not_converged,
+               dae.failure() == dae_failure::step_size    ? simulation_stop::step_size
+               : dae.failure() == dae_failure::non_finite ? simulation_stop::non_finite
+                                                          : simulation_stop::not_converged,
                dae.message());
       return;
     }

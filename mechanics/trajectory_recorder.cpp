@@ -132,13 +132,13 @@ std::string column_axis_label(const std::vector<std::string>& columns) {
 }
 
 trajectory_recorder::trajectory_recorder(const model& m, bool with_reference, int record_every,
-                                         std::vector<std::string> plotted, bool keep_rows,
-                                         std::string plot_x)
+                                         std::vector<std::string> plotted,
+                                         std::vector<std::ostream*> row_sinks, std::string plot_x)
     : model_(m),
       with_reference_(with_reference),
-      keep_rows_(keep_rows),
+      keep_rows_(!row_sinks.empty()),
       thinner_(record_every),
-      table_(record_columns(m, with_reference)),
+      table_(record_columns(m, with_reference), std::move(row_sinks)),
       plotted_(plotted.empty() ? default_plot_columns(m.coordinate_names()) : plotted),
       default_left_out_(plotted.empty() ? m.coordinate_names().size() - plotted_.size() : 0),
       plot_index_(indices_of(plotted_, record_columns(m, with_reference))),
@@ -153,12 +153,29 @@ void trajectory_recorder::add(const step_record& r) {
   if (!thinner_.keep(flagged, r.final)) return;
   const auto row = record_row(model_, flagged, with_reference_);
   if (keep_rows_) table_.add_row(row);
-  for (std::size_t i = 0; i < plot_index_.size(); ++i) {
-    series_[i].x.push_back(row[plot_x_index_]);
-    series_[i].y.push_back(row[plot_index_[i]]);
+  if (!series_.empty() && series_[0].x.size() >= 2 * max_plot_points) thin_series();
+  if (rows_ % plot_stride_ == 0 || r.final) {
+    for (std::size_t i = 0; i < plot_index_.size(); ++i) {
+      series_[i].x.push_back(row[plot_x_index_]);
+      series_[i].y.push_back(row[plot_index_[i]]);
+    }
   }
   ++rows_;
   last_t_ = r.t;
+}
+
+// Keeps every second point of the series (rows 0, 2 stride, 4 stride, ...): the series stay
+// a uniform sample of the rows with twice the stride.
+void trajectory_recorder::thin_series() {
+  for (auto& s : series_) {
+    for (std::size_t k = 0; 2 * k < s.x.size(); ++k) {
+      s.x[k] = s.x[2 * k];
+      s.y[k] = s.y[2 * k];
+    }
+    s.x.resize((s.x.size() + 1) / 2);
+    s.y.resize((s.y.size() + 1) / 2);
+  }
+  plot_stride_ *= 2;
 }
 
 std::string trajectory_recorder::written_span() const {

@@ -1,11 +1,13 @@
 // What a caller keeps of a simulation run through its step callback: the CSV rows (every
 // record_every-th step and the last, each flagged with the solves since the previous written
-// row) and the series of the plotted columns. Whatever was recorded up to a stop (divergence,
-// interrupt, an unconverged solve) can be saved: a row is only added once every solve that led
-// to it was accepted.
+// row), streamed to the caller's files as they come, and the series of the plotted columns,
+// decimated so that memory does not grow with the run's length. Whatever was recorded up to a
+// stop (divergence, interrupt, an unconverged solve) can be saved: a row is only added once
+// every solve that led to it was accepted.
 #pragma once
 
 #include <filesystem>
+#include <iosfwd>
 #include <limits>
 #include <string>
 #include <vector>
@@ -22,14 +24,19 @@ class trajectory_recorder {
   // `plotted`: CSV column names to plot (empty: the coordinates); `plot_x`: the column they are
   // plotted against (empty: t), e.g. a point's x for its path in the XY plane. Throws
   // io::option_error (field "plot_columns" or "plot_x") naming a column that does not exist and
-  // listing those that do. Without `keep_rows` only the plotted series are kept.
+  // listing those that do. The CSV text (header, then one line per row) is written to each of
+  // `row_sinks` as the rows come and not kept (none: only the plotted series are kept).
   trajectory_recorder(const model& m, bool with_reference, int record_every,
-                      std::vector<std::string> plotted, bool keep_rows, std::string plot_x = {});
+                      std::vector<std::string> plotted, std::vector<std::ostream*> row_sinks,
+                      std::string plot_x = {});
 
   // Adds the record if record_every keeps it (always its final one).
   void add(const step_record& r);
 
-  const io::csv_writer& table() const { return table_; }
+  // The plotted series: every row up to 2 max_plot_points; beyond, every 2^k-th row (k grows
+  // as the run does, so that at least max_plot_points rows stay) and the last. The SVG keeps
+  // at most four points per pixel column anyway (io/svg_plot.hpp).
+  static constexpr std::size_t max_plot_points = 65536;
   const std::vector<io::chart_series>& series() const { return series_; }
   const std::vector<std::string>& plotted() const { return plotted_; }
   long long rows() const { return rows_; }
@@ -47,11 +54,14 @@ class trajectory_recorder {
   std::string plot_note() const;
 
  private:
+  void thin_series();
+
   const model& model_;
   bool with_reference_;
   bool keep_rows_;
   record_thinner thinner_;
   io::csv_writer table_;
+  long long plot_stride_ = 1;  // every plot_stride_-th row is in the series
   std::vector<std::string> plotted_;
   std::size_t default_left_out_ = 0;
   std::vector<std::size_t> plot_index_;

@@ -2,12 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <cln/integer.h>
 #include <cln/number_io.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -342,7 +346,211 @@ void check_number_literals(const std::string& text, const std::string& where) {
   }
 }
 
+// Exact numbers are computed exactly while GiNaC reads an expression, with no hook where a
+// result's size could be checked first: ((9^999)^999)^999 (every exponent within the literal
+// limit) did not finish. exact_size_reader reads the text the way GiNaC's parser does (sums,
+// products, quotients, signs, one '^' per operand, calls, brackets) and bounds, for every
+// subexpression, the number of decimal digits of the exact numbers it evaluates to: a literal
+// its digits, a name the exact numbers of its value, a sum or product the sum of its operands'
+// (a rational's numerator and denominator grow so), a^k for an exact k the digits of a times
+// |k|. A power whose bound exceeds max_exact_digits is refused before GiNaC reads the text.
+// Floating-point numbers (2.0, 1e3) stay floating point in GiNaC and are not counted; a text
+// that is not well formed is left to GiNaC's own message.
+struct exact_size {
+  double digits = 0.0;  // bound on the decimal digits of the exact numbers in it
+  double value = std::numeric_limits<double>::quiet_NaN();  // when an exact number: its value
+  bool exact = false;                                       // an exact number (no symbol)
+};
+
+class exact_size_reader {
+ public:
+  exact_size_reader(const std::string& text, const std::string& where,
+                    const std::function<exact_size(const std::string&)>& name_size)
+      : text_(text), where_(where), name_size_(name_size) {}
+
+  // Reads the whole text; false when it is not well formed (GiNaC then says why).
+  bool read() {
+    try {
+      (void)sum();
+      skip_spaces();
+      return pos_ == text_.size();
+    } catch (const malformed&) {
+      return false;
+    }
+  }
+
+ private:
+  struct malformed {};
+
+  void skip_spaces() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  char peek() {
+    skip_spaces();
+    return pos_ < text_.size() ? text_[pos_] : '\0';
+  }
+
+  exact_size sum() {
+    exact_size a = product();
+    for (char c = peek(); c == '+' || c == '-'; c = peek()) {
+      ++pos_;
+      const exact_size b = product();
+      // Exact operands make one rational; with a symbol the sum keeps its terms apart.
+      const bool exact = a.exact && b.exact;
+      a = {exact ? a.digits + b.digits + 1.0 : std::max(a.digits, b.digits),
+           c == '+' ? a.value + b.value : a.value - b.value, exact};
+    }
+    return a;
+  }
+
+  exact_size product() {
+    exact_size a = signed_power();
+    for (char c = peek(); c == '*' || c == '/'; c = peek()) {
+      ++pos_;
+      const exact_size b = signed_power();
+      a = {a.digits + b.digits, c == '*' ? a.value * b.value : a.value / b.value,
+           a.exact && b.exact};
+    }
+    return a;
+  }
+
+  exact_size signed_power() {
+    const char c = peek();
+    if (c == '-' || c == '+') {
+      ++pos_;
+      exact_size a = signed_power();
+      if (c == '-') a.value = -a.value;
+      return a;
+    }
+    return power();
+  }
+
+  exact_size power() {
+    const std::size_t begin = pos_;
+    const exact_size base = primary();
+    if (peek() != '^') return base;
+    ++pos_;
+    const exact_size expo = signed_power();
+    return power_of(base, expo, begin);
+  }
+
+  // base^expo (also pow(base, expo)), the text from `begin` to here.
+  exact_size power_of(const exact_size& base, const exact_size& expo, std::size_t begin) const {
+    exact_size r;
+    if (expo.exact) {
+      r = {base.digits * std::abs(expo.value), std::pow(base.value, expo.value), base.exact};
+    } else {
+      r = {std::max(base.digits, expo.digits), std::numeric_limits<double>::quiet_NaN(), false};
+    }
+    if (!(r.digits <= static_cast<double>(max_exact_digits))) {
+      throw io::input_error(fmt::format(
+          "{}: the exact power '{}' would have about {} digits, more than the limit of {}: "
+          "powers of exact numbers are computed exactly when the file is read (write a "
+          "decimal base, e.g. 9.0 for 9, to compute in floating point)",
+          where_, io::excerpt(text_.substr(begin, pos_ - begin), 40),
+          std::isfinite(r.digits) ? fmt::format("{:.3g}", r.digits)
+                                  : std::string("infinitely many"),
+          max_exact_digits));
+    }
+    return r;
+  }
+
+  exact_size primary() {
+    const char c = peek();
+    if (c == '(' || c == '[' || c == '{') {
+      ++pos_;
+      const exact_size inner = sum();
+      if (peek() != (c == '(' ? ')' : c == '[' ? ']' : '}')) throw malformed{};
+      ++pos_;
+      return inner;
+    }
+    if (is_digit(c) || c == '.') return number();
+    if (!is_identifier_char(c)) throw malformed{};
+    const std::size_t begin = pos_;
+    while (pos_ < text_.size() && is_identifier_char(text_[pos_])) ++pos_;
+    const std::string name = text_.substr(begin, pos_ - begin);
+    if (peek() != '(') return name_size_(name);
+    ++pos_;
+    // A call: pow(a, b) is a^b; another function's value is not an exact number this reader
+    // follows, its arguments' sizes count.
+    std::vector<exact_size> args;
+    if (peek() == ')') {
+      ++pos_;
+      return {};
+    }
+    for (;;) {
+      args.push_back(sum());
+      const char d = peek();
+      ++pos_;
+      if (d == ')') break;
+      if (d != ',') throw malformed{};
+    }
+    if (name == "pow" && args.size() == 2) return power_of(args[0], args[1], begin);
+    exact_size r;
+    for (const auto& a : args) r.digits = std::max(r.digits, a.digits);
+    return r;
+  }
+
+  exact_size number() {
+    const std::size_t begin = pos_;
+    bool decimal = false;
+    while (pos_ < text_.size() && (is_digit(text_[pos_]) || text_[pos_] == '.')) {
+      decimal = decimal || text_[pos_] == '.';
+      ++pos_;
+    }
+    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+      decimal = true;
+      ++pos_;
+      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
+      while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
+    }
+    const std::string literal = text_.substr(begin, pos_ - begin);
+    if (decimal) return {0.0, std::strtod(literal.c_str(), nullptr), false};
+    return {static_cast<double>(literal.size()), std::strtod(literal.c_str(), nullptr), true};
+  }
+
+  const std::string& text_;
+  const std::string& where_;
+  const std::function<exact_size(const std::string&)>& name_size_;
+  std::size_t pos_ = 0;
+};
+
+// The decimal digits of the largest exact rational in `e` (numerator and denominator), and
+// its value when `e` is one.
+exact_size exact_size_of(const GiNaC::ex& e) {
+  exact_size r;
+  constexpr double log10_2 = 0.30102999566398120;
+  const auto digits = [&](const GiNaC::numeric& n) {
+    const auto bits = [](const GiNaC::numeric& i) {
+      return static_cast<double>(cln::integer_length(cln::the<cln::cl_I>(i.to_cl_N())));
+    };
+    return (bits(n.numer()) + bits(n.denom())) * log10_2 + 1.0;
+  };
+  if (GiNaC::is_a<GiNaC::numeric>(e)) {
+    const auto& n = GiNaC::ex_to<GiNaC::numeric>(e);
+    if (n.is_rational()) return {digits(n), n.to_double(), true};
+    return r;
+  }
+  for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+    if (!GiNaC::is_a<GiNaC::numeric>(*it)) continue;
+    const auto& n = GiNaC::ex_to<GiNaC::numeric>(*it);
+    if (n.is_rational()) r.digits = std::max(r.digits, digits(n));
+  }
+  return r;
+}
+
 }  // namespace
+
+void expression_context::check_exact_sizes(const std::string& text,
+                                           const std::string& where) const {
+  const std::function<exact_size(const std::string&)> name_size = [&](const std::string& name) {
+    const auto it = table_.find(name);
+    if (it == table_.end()) return exact_size{};
+    const auto sub = substitutions_.find(it->second);
+    return exact_size_of(sub == substitutions_.end() ? it->second : sub->second);
+  };
+  exact_size_reader(text, where, name_size).read();
+}
 
 void check_expression_limits(const std::string& text, const std::string& where) {
   if (text.size() > max_expression_length) {
@@ -428,6 +636,7 @@ GiNaC::ex expression_context::parse(const std::string& text, const std::string& 
   // Before GiNaC: its lexer drops what follows a '#', its reader table calls a function's
   // reader for a call without arguments (check_expression_grammar()).
   check_expression_grammar(text, where);
+  check_exact_sizes(text, where);
   if (!parser_) parser_ = std::make_unique<GiNaC::parser>(table_, true, reader_table());
   GiNaC::ex e;
   try {

@@ -62,6 +62,10 @@ class expression_context {
   GiNaC::ex substitute(const GiNaC::ex& e, const std::string& where) const;
 
  private:
+  // Throws io::input_error naming `where` when an exact power in `text` would have more than
+  // max_exact_digits digits (its names' values counted): GiNaC computes those while reading.
+  void check_exact_sizes(const std::string& text, const std::string& where) const;
+
   GiNaC::symtab table_;
   std::vector<std::string> order_;
   std::string name_kinds_;
@@ -76,6 +80,11 @@ class expression_context {
 // nested brackets in a release build, fewer under AddressSanitizer) and above any real model.
 inline constexpr std::size_t max_expression_depth = 200;
 inline constexpr std::size_t max_expression_length = 100'000;
+// Exact numbers (integers and rationals, the values of exact literals and of doubles read from
+// a file) beyond this many decimal digits are refused where a power would make them: GiNaC
+// computes them exactly while it reads the text (((9^999)^999)^999 did not finish). Far
+// above a model's numbers: a double is an exact rational of at most about 1,100 digits.
+inline constexpr std::size_t max_exact_digits = 100'000;
 
 // Throws io::input_error naming `where` when `text` is longer than max_expression_length,
 // nests deeper than max_expression_depth, chains powers (a^b^c, which GiNaC refuses with an

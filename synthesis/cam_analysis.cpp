@@ -117,8 +117,8 @@ void validate_roller_bounds(double max_pressure_angle, double roller_fraction, i
   if (!std::isfinite(roller_fraction) || roller_fraction <= 0.0 || roller_fraction >= 1.0) {
     throw io::option_error("roller_fraction", "must be in (0, 1)");
   }
-  if (samples < 36 || samples > 10'000'000)
-    throw io::option_error("samples", "must be in [36, 1e7]");
+  if (samples < 36 || samples > max_cam_samples)
+    throw io::option_error("samples", "must be in [36, 1e6]");
 }
 
 }  // namespace kinevo::synthesis

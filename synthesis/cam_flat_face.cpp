@@ -17,8 +17,8 @@ void flat_face_options::validate() const {
   if (!std::isfinite(base_radius_max) || base_radius_max <= 0.0) {
     throw io::option_error("base_radius_max", "must be finite and > 0");
   }
-  if (samples < 36 || samples > 10'000'000) {
-    throw io::option_error("samples", "must be in [36, 1e7]");
+  if (samples < 36 || samples > max_cam_samples) {
+    throw io::option_error("samples", "must be in [36, 1e6]");
   }
 }
 

@@ -107,4 +107,8 @@ TEST(CliSynthCam, BadInputNamesFileLineAndField) {
   expect_bad_input("cam_flat_face.toml", "max_eccentricity = 0.5", "max_eccentricty = 0.5",
                    "bad_key.toml", {"bad_key.toml:", "max_eccentricty", "not a known key"});
   EXPECT_EQ(run_kinevo("synth cam /nonexistent/cam.toml").status, 2);
+  // 10^7 samples took 14 s of CPU and 2.4 GB (minutes on a loaded machine): the documented
+  // limit is 10^6 (max_cam_samples), refused before any work, naming file, line and field.
+  expect_bad_input("cam_translating_roller.toml", "samples = 3600", "samples = 10000000",
+                   "many_samples.toml", {"many_samples.toml:7", "samples", "[36, 1e6]"});
 }

@@ -137,5 +137,44 @@ TEST(AtomicFile, FailedWriteLeavesTheOldContentAndNoTemporary) {
   fs::remove_all(d);
 }
 
+// The streamed form (simulate's rows): the target keeps its old content while the stream is
+// written, gets the whole new content at commit(), and a stream dropped without commit() (an
+// exception during the run) leaves neither a half file nor a temporary.
+TEST(AtomicFile, StreamedFileAppearsWholeAtCommitAndNotAtAllWithout) {
+  const auto d = fresh_dir("stream");
+  write_text_atomically(d / "rows.csv", "old\n");
+  {
+    atomic_output_stream out(d / "rows.csv");
+    EXPECT_FALSE(out.written_through());
+    for (int i = 0; i < 1000; ++i) out.stream() << i << "\n";
+    out.stream().flush();
+    EXPECT_EQ(read(d / "rows.csv"), "old\n");
+    EXPECT_EQ(temporaries(d), 1);
+    out.commit();
+  }
+  std::string expected;
+  for (int i = 0; i < 1000; ++i) expected += std::to_string(i) + "\n";
+  EXPECT_EQ(read(d / "rows.csv"), expected);
+  EXPECT_EQ(temporaries(d), 0);
+  {
+    atomic_output_stream dropped(d / "rows.csv");
+    dropped.stream() << "half";
+  }
+  EXPECT_EQ(read(d / "rows.csv"), expected);
+  {
+    atomic_output_stream fresh(d / "new.csv");
+    fresh.stream() << "half";
+  }
+  EXPECT_FALSE(fs::exists(d / "new.csv"));
+  EXPECT_EQ(temporaries(d), 0);
+  EXPECT_THROW(atomic_output_stream(d / "missing" / "x.csv"), output_error);
+  EXPECT_THROW(atomic_output_stream{d}, output_error);
+  atomic_output_stream null("/dev/null");
+  EXPECT_TRUE(null.written_through());
+  null.stream() << "x";
+  EXPECT_NO_THROW(null.commit());
+  fs::remove_all(d);
+}
+
 }  // namespace
 }  // namespace kinevo::io

@@ -246,5 +246,32 @@ TEST(ExpressionContext, DeepOrLongExpressionsAreRefusedBeforeParsing) {
   EXPECT_NO_THROW((void)ctx.parse(std::string(150, '-') + "x", "f"));
 }
 
+// Nested exact powers, each exponent within the literal limit, were computed exactly while
+// GiNaC read them: ((9^999)^999)^999 has about 9.5e8 digits and did not finish. A power whose
+// exact result would exceed max_exact_digits digits is refused before GiNaC reads the text,
+// whether written with ^, pow() or through a name's value; smaller ones read as before.
+TEST(ExpressionContext, NestedExactPowersBeyondTheDigitLimitAreRefusedBeforeParsing) {
+  for (const std::string text :
+       {"((9^999)^999)^999", "x + pow(pow(pow(9, 999), 999), 999)", "(x*9^999)^999",
+        "((2^1000)^(1000))", "(1/3^999)^(-999)", "2^(10^400)"}) {
+    const std::string m = error_of_parse(text);
+    EXPECT_NE(m.find("m.toml:3: [[coordinate]] 'x' field 'initial'"), std::string::npos) << m;
+    EXPECT_NE(m.find("more than the limit of 100000"), std::string::npos) << m;
+    EXPECT_LT(m.size(), 400u) << m;
+  }
+  // Through a name: 1e300 is an exact integer of 301 digits, its 999th power 3e5 digits.
+  expression_context ctx;
+  ctx.add_constant("c", 1e300, "test");
+  const GiNaC::symbol x = ctx.add_symbol("x", "test");
+  EXPECT_THROW((void)ctx.parse("(x + c^999)", "f"), io::input_error);
+  // Within the limit: exact, with the closed-form values.
+  EXPECT_TRUE(ctx.parse("(2^10)^10 - 2^100", "f").is_zero());
+  EXPECT_TRUE((ctx.parse("(3^5)^2", "f") - 59049).is_zero());
+  EXPECT_TRUE((ctx.parse("(2*x)^3", "f") - 8 * GiNaC::pow(x, 3)).expand().is_zero());
+  EXPECT_EQ(error_of_parse("(9^999)^99 * 0 + (1 + x^2 + 3*x)^500"), "(no error)");
+  // Floating point is not expanded exactly and not limited here.
+  EXPECT_NO_THROW((void)ctx.parse("((9.0^9)^2)^2 + c*x", "f"));
+}
+
 }  // namespace
 }  // namespace kinevo::symbolic
