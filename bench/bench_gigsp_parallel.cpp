@@ -20,10 +20,10 @@
 
 #include <sys/resource.h>
 
-#include "kinevo/mechanics/gigsp_solver.hpp"
-#include "kinevo/mechanics/gigsp_threaded.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
-#include "kinevo/mechanics/solver_support.hpp"
+#include "kinevo/mechanics/solvers/gigsp_solver.hpp"
+#include "kinevo/mechanics/solvers/gigsp_threaded.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
+#include "kinevo/mechanics/solvers/solver_support.hpp"
 
 namespace {
 

@@ -15,8 +15,8 @@
 #include "kinevo/cli/solver_options.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/io/csv_table.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/solver_comparison.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/dynamics/solver_comparison.hpp"
 
 namespace kinevo::cli {
 

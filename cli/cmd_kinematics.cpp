@@ -13,8 +13,8 @@
 #include "kinevo/cli/command.hpp"
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/interrupt.hpp"
-#include "kinevo/mechanics/kinematic_analysis.hpp"
-#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/kinematics/kinematic_analysis.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 
 namespace kinevo::cli {
 

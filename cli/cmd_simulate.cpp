@@ -17,10 +17,10 @@
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/interrupt.hpp"
 #include "kinevo/io/progress.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
-#include "kinevo/mechanics/trajectory_recorder.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
+#include "kinevo/mechanics/dynamics/trajectory_recorder.hpp"
 
 namespace kinevo::cli {
 

@@ -16,8 +16,8 @@
 #include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/progress.hpp"
-#include "kinevo/synthesis/chebyshev_points.hpp"
-#include "kinevo/synthesis/synthesis_request.hpp"
+#include "kinevo/synthesis/linkages/chebyshev_points.hpp"
+#include "kinevo/synthesis/linkages/synthesis_request.hpp"
 
 namespace kinevo::cli {
 

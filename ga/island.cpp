@@ -1,4 +1,4 @@
-#include "kinevo/ga/island.hpp"
+#include "kinevo/ga/detail/island.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "kinevo/ga/rotation_frame.hpp"
+#include "kinevo/ga/detail/rotation_frame.hpp"
 
 namespace kinevo::ga {
 

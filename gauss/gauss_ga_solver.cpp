@@ -16,11 +16,11 @@
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/ga/search_box.hpp"
-#include "kinevo/gauss/coupled_factorisations.hpp"
+#include "kinevo/gauss/detail/coupled_factorisations.hpp"
 #include "kinevo/gauss/gauss_objective.hpp"
 #include "kinevo/gauss/mass_scaling.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
-#include "kinevo/mechanics/solver_support.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
+#include "kinevo/mechanics/solvers/solver_support.hpp"
 
 namespace kinevo::gauss {
 

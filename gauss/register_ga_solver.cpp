@@ -3,7 +3,7 @@
 #include <mutex>
 
 #include "kinevo/gauss/gauss_ga_solver.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::gauss {
 

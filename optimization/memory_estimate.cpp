@@ -1,4 +1,4 @@
-#include "kinevo/optimization/memory_estimate.hpp"
+#include "kinevo/optimization/detail/memory_estimate.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

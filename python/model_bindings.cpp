@@ -18,10 +18,10 @@
 
 #include "kinevo/gauss/register_ga_solver.hpp"
 #include "kinevo/io/errors.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_comparison.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/dynamics/solver_comparison.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "python/bindings.hpp"
 
 namespace kinevo::python {

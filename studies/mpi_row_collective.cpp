@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "kinevo/ga/mpi_environment.hpp"
-#include "kinevo/mechanics/gigsp_distributed.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/solvers/gigsp_distributed.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::studies {
 

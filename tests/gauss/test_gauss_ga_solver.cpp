@@ -11,8 +11,8 @@
 #include <random>
 
 #include "gauss_test_support.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "kinevo/studies/double_pendulum_study.hpp"
 #include "kkt_reference.hpp"
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 
 namespace kinevo::mechanics {
 namespace {

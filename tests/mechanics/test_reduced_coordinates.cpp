@@ -6,10 +6,10 @@
 #include <cmath>
 #include <string>
 
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/reduced_coordinates.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/dynamics/detail/reduced_coordinates.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {

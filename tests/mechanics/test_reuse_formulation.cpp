@@ -13,12 +13,12 @@
 
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/option_error.hpp"
-#include "kinevo/mechanics/approximate_inverse.hpp"
-#include "kinevo/mechanics/formulation.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/reuse_formulation.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/solvers/approximate_inverse.hpp"
+#include "kinevo/mechanics/dynamics/formulation.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/dynamics/detail/reuse_formulation.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {

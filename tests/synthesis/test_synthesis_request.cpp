@@ -9,7 +9,7 @@
 #include <string>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/synthesis/synthesis_request.hpp"
+#include "kinevo/synthesis/linkages/synthesis_request.hpp"
 
 namespace ks = kinevo::synthesis;
 
