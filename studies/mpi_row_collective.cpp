@@ -30,7 +30,7 @@ bool register_distributed_gigsp() {
       "gigsp", "generalized inverse by Gram-Schmidt (GIGSP), rows distributed over the MPI ranks",
       [](const mechanics::solver_options& o) -> std::unique_ptr<mechanics::acceleration_solver> {
         return std::make_unique<mechanics::gigsp_distributed_solver>(
-            o, std::make_shared<mpi_row_collective>());
+            o.direct, std::make_shared<mpi_row_collective>());
       });
 }
 

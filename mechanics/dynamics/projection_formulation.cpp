@@ -11,8 +11,8 @@ namespace kinevo::mechanics {
 
 namespace {
 
-solver_options solver_options_of(const formulation_options& o) {
-  solver_options s;
+direct_solver_options solver_options_of(const formulation_options& o) {
+  direct_solver_options s;
   s.rank_tolerance = o.rank_tolerance;
   return s;
 }

@@ -6,6 +6,7 @@
 
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/mechanics/dynamics/detail/full_formulation.hpp"
+#include "kinevo/mechanics/dynamics/detail/qtz_solver_options.hpp"
 #include "kinevo/mechanics/solvers/qtz_decomposition.hpp"
 
 namespace kinevo::mechanics {

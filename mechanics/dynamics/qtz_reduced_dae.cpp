@@ -20,9 +20,10 @@
 
 #include "kinevo/io/errors.hpp"
 #include "kinevo/mechanics/dynamics/detail/full_formulation.hpp"
+#include "kinevo/mechanics/dynamics/detail/qtz_solver_options.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/solvers/qtz_decomposition.hpp"
-#include "kinevo/mechanics/dynamics/simulation.hpp"
 
 namespace kinevo::mechanics {
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/dynamics/detail/qtz_solver_options.hpp"
 #include "kinevo/mechanics/solvers/qtz_decomposition.hpp"
 
 namespace kinevo::mechanics {

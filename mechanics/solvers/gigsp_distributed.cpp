@@ -58,7 +58,7 @@ void gigsp_distribution_options::validate() const {
   io::require_integer("min_rows", min_rows, 0);
 }
 
-gigsp_distributed_solver::gigsp_distributed_solver(const solver_options& options,
+gigsp_distributed_solver::gigsp_distributed_solver(const direct_solver_options& options,
                                                    std::shared_ptr<row_collective> collective,
                                                    const gigsp_distribution_options& distribution)
     : options_(options),

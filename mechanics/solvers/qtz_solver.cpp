@@ -100,10 +100,4 @@ acceleration_result qtz_solver::solve(const constrained_system& s) {
   return r;
 }
 
-solver_options qtz_solver_options(const formulation_options& options) {
-  solver_options s;
-  s.rank_tolerance = options.rank_tolerance;
-  return s;
-}
-
 }  // namespace kinevo::mechanics

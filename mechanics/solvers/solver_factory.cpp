@@ -6,14 +6,13 @@
 #include <mutex>
 
 #include "kinevo/io/csv_table.hpp"
-#include "kinevo/io/option_error.hpp"
-#include "kinevo/mechanics/solvers/gigsp_solver.hpp"
 #include "kinevo/mechanics/solvers/detail/kim_vanderploeg_solver.hpp"
 #include "kinevo/mechanics/solvers/detail/lagrange_multiplier_solver.hpp"
-#include "kinevo/mechanics/solvers/null_space_projection.hpp"
-#include "kinevo/mechanics/solvers/qtz_solver.hpp"
 #include "kinevo/mechanics/solvers/detail/singh_likins_solver.hpp"
 #include "kinevo/mechanics/solvers/detail/udwadia_kalaba_solver.hpp"
+#include "kinevo/mechanics/solvers/gigsp_solver.hpp"
+#include "kinevo/mechanics/solvers/null_space_projection.hpp"
+#include "kinevo/mechanics/solvers/qtz_solver.hpp"
 
 namespace kinevo::mechanics {
 
@@ -22,11 +21,12 @@ namespace {
 struct entry {
   std::string description;
   solver_factory_fn factory;
+  solver_options_validator validate;
 };
 
 template <typename T>
 solver_factory_fn make_factory() {
-  return [](const solver_options& o) { return std::make_unique<T>(o); };
+  return [](const solver_options& o) { return std::make_unique<T>(o.direct); };
 }
 
 struct registry {
@@ -60,10 +60,10 @@ std::vector<std::string> direct_solver_names() {
 }
 
 bool register_solver(const std::string& name, const std::string& description,
-                     solver_factory_fn factory) {
+                     solver_factory_fn factory, solver_options_validator validate) {
   auto& r = the_registry();
   std::lock_guard lock(r.mutex);
-  r.entries[name] = {description, std::move(factory)};
+  r.entries[name] = {description, std::move(factory), std::move(validate)};
   return true;
 }
 
@@ -91,13 +91,17 @@ std::string solver_description(const std::string& name) {
 }
 
 void solver_options::validate() const {
-  io::require_real("rank_tolerance", rank_tolerance, {0.0, 1.0, true, true});
-  io::require_real("consistency_tolerance", consistency_tolerance, io::positive());
-  io::require_real("degenerate_tolerance", degenerate_tolerance, {0.0, 1.0, true, true});
-  // The island-count rule of ga::require_island_count (mechanics cannot see ga/): >= 1, named.
-  io::require_integer("islands", islands, 1);
-  io::require_integer("threads", threads, 0, 4096);  // the GA's islands.threads rule
-  io::require_real("tolerance", tolerance, io::positive());
+  direct.validate();
+  for (const auto& [name, own] : registered) {
+    solver_options_validator validate;
+    {
+      auto& r = the_registry();
+      std::lock_guard lock(r.mutex);
+      auto it = r.entries.find(name);
+      if (it != r.entries.end()) validate = it->second.validate;
+    }
+    if (validate) validate(own);
+  }
 }
 
 std::unique_ptr<acceleration_solver> make_solver(const std::string& name,

@@ -1,3 +1,4 @@
+#include "kinevo/gauss/ga_solver_options.hpp"
 #include "kinevo/gauss/gauss_ga_solver.hpp"
 #include "kinevo/gauss/register_ga_solver.hpp"
 
@@ -192,8 +193,8 @@ TEST(gauss_ga_solver, warm_solves_follow_a_changing_state) {
 
 TEST(gauss_ga_solver, factory_builds_the_ga_solver_and_rejects_bad_presets) {
   solver_options o;
-  o.islands = 2;
-  o.seed = 4;
+  ga_solver_options_of(o).islands = 2;
+  ga_solver_options_of(o).seed = 4;
   register_ga_solver();  // explicit: a static initialiser would be dropped from the library
   auto s = make_solver("ga", o);
   EXPECT_EQ(s->name(), "ga");

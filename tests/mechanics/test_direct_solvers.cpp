@@ -137,7 +137,7 @@ TEST(DirectSolvers, SparseChainPathMatchesDenseSweep) {
   }
   const constrained_system s = m.evaluate(m.initial_positions(), qd, 0.0);
   solver_options dense;
-  dense.allow_sparse = false;
+  dense.direct.allow_sparse = false;
   for (const auto& name : {"gigsp", "lm"}) {
     const acceleration_result sparse = make_solver(name)->solve(s);
     const acceleration_result full = make_solver(name, dense)->solve(s);

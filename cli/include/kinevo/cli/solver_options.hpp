@@ -11,6 +11,7 @@
 #include <string>
 
 #include "kinevo/cli/command.hpp"
+#include "kinevo/gauss/ga_solver_options.hpp"
 #include "kinevo/gauss/gauss_ga_solver.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/mechanics/solvers/solver_factory.hpp"
@@ -18,21 +19,30 @@
 namespace kinevo::cli {
 
 inline void add_solver_options(CLI::App& sub, mechanics::solver_options& o) {
-  sub.add_option("--rank-tolerance", o.rank_tolerance, "Direct solvers: relative rank tolerance")
+  // The GA solver's options live in its own entry (the factory knows no islands or presets).
+  gauss::ga_solver_options& ga = gauss::ga_solver_options_of(o);
+  sub.add_option("--rank-tolerance", o.direct.rank_tolerance,
+                 "Direct solvers: relative rank tolerance")
       ->capture_default_str();
-  sub.add_option("--islands", o.islands, "GA solver: islands")->capture_default_str();
-  sub.add_option("--threads", o.threads,
-                 "Threads: gigsp's dense Gram-Schmidt sweep and A L^-T (0, 1: serial); GA "
-                 "solver: worker threads per process (0: one per island, at most the cores)")
+  sub.add_option("--islands", ga.islands, "GA solver: islands")->capture_default_str();
+  // One value for both: GIGSP's threads and the GA solver's.
+  sub.add_option_function<int>(
+         "--threads",
+         [&o, &ga](const int& threads) {
+           o.direct.threads = threads;
+           ga.threads = threads;
+         },
+         "Threads: gigsp's dense Gram-Schmidt sweep and A L^-T (0, 1: serial); GA "
+         "solver: worker threads per process (0: one per island, at most the cores)")
       ->check(CLI::Range(0, 4096));
-  add_seed_option(sub, "--seed", o.seed, "GA solver: seed");
+  add_seed_option(sub, "--seed", ga.seed, "GA solver: seed");
   std::string presets;
   for (const auto& name : gauss::gauss_ga_preset_names()) {
     presets += (presets.empty() ? "" : ", ") + name;
   }
-  sub.add_option("--preset", o.preset, "GA solver: preset, one of " + presets)
+  sub.add_option("--preset", ga.preset, "GA solver: preset, one of " + presets)
       ->capture_default_str();
-  sub.add_option("--tolerance", o.tolerance, "Iterative solvers: stopping tolerance")
+  sub.add_option("--tolerance", ga.tolerance, "Iterative solvers: stopping tolerance")
       ->capture_default_str();
 }
 
@@ -46,7 +56,8 @@ inline std::unique_ptr<mechanics::acceleration_solver> make_solver_for(
     const std::string what = e.what();
     const bool preset = what.find("preset") != std::string::npos;
     throw io::input_error(fmt::format("{} {}: {}", preset ? "--preset" : option,
-                                      preset ? options.preset : name, what));
+                                      preset ? gauss::ga_solver_options_of(options).preset : name,
+                                      what));
   }
 }
 

@@ -19,14 +19,15 @@
 #include <vector>
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
-#include "kinevo/mechanics/solvers/solver_factory.hpp"
+#include "kinevo/mechanics/solvers/direct_solver_options.hpp"
 
 namespace kinevo::mechanics {
 
 class approximate_inverse_solver final : public acceleration_solver {
  public:
   // `options`: the GIGSP row tolerances of the exact steps (rank, consistency, degenerate).
-  explicit approximate_inverse_solver(const solver_options& options = {}) : options_(options) {}
+  explicit approximate_inverse_solver(const direct_solver_options& options = {})
+      : options_(options) {}
   std::string name() const override { return "gigsp-reuse"; }
   // Exact GIGSP (Gram-Schmidt on the rows of A L^-T, its diagnostics: rank, redundant and
   // inconsistent rows by name) when an exact inverse is due, the kept inverse otherwise. The
@@ -46,7 +47,7 @@ class approximate_inverse_solver final : public acceleration_solver {
   long long exact_inverses() const { return exact_inverses_; }
 
  private:
-  solver_options options_;
+  direct_solver_options options_;
   bool exact_due_ = true;  // the first solve is exact
   long long exact_inverses_ = 0;
   // G = L^-T (A_1 L^-T)^+ of the last exact step (n x m; zero columns for the rows GIGSP

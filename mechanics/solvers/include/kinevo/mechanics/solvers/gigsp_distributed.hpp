@@ -19,9 +19,9 @@
 #include <memory>
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
+#include "kinevo/mechanics/solvers/direct_solver_options.hpp"
 #include "kinevo/mechanics/solvers/gigsp_solver.hpp"
 #include "kinevo/mechanics/solvers/row_collective.hpp"
-#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 
@@ -49,7 +49,7 @@ struct gigsp_distribution_statistics {
 
 class gigsp_distributed_solver final : public acceleration_solver {
  public:
-  gigsp_distributed_solver(const solver_options& options,
+  gigsp_distributed_solver(const direct_solver_options& options,
                            std::shared_ptr<row_collective> collective,
                            const gigsp_distribution_options& distribution = {});
   // "gigsp": the same solver to the user, on any number of ranks.
@@ -64,7 +64,7 @@ class gigsp_distributed_solver final : public acceleration_solver {
   void allgather(std::span<const double> local, std::span<double> all);
   void broadcast_result(acceleration_result& r);
 
-  solver_options options_;
+  direct_solver_options options_;
   std::shared_ptr<row_collective> collective_;
   gigsp_distribution_options distribution_;
   gigsp_solver serial_;

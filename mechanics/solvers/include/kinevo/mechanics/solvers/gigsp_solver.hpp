@@ -12,8 +12,8 @@
 #include <memory>
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
+#include "kinevo/mechanics/solvers/direct_solver_options.hpp"
 #include "kinevo/mechanics/solvers/gigsp_threaded.hpp"
-#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "kinevo/mechanics/solvers/solver_support.hpp"
 #include "kinevo/mechanics/solvers/sparse_gram.hpp"
 
@@ -21,13 +21,13 @@ namespace kinevo::mechanics {
 
 class gigsp_solver final : public acceleration_solver {
  public:
-  explicit gigsp_solver(const solver_options& options = {}) : options_(options) {}
+  explicit gigsp_solver(const direct_solver_options& options = {}) : options_(options) {}
   std::string name() const override;
   acceleration_result solve(const constrained_system& system) override;
   void solve_into(const constrained_system& system, acceleration_result& out) override;
 
  private:
-  solver_options options_;
+  direct_solver_options options_;
   sparse_gram sparse_;
   // Kept between solves so that the factors' storage is reused (same sizes at every state).
   mass_factor mf_;

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
-#include "kinevo/mechanics/solvers/solver_factory.hpp"
+#include "kinevo/mechanics/solvers/direct_solver_options.hpp"
 
 namespace kinevo::mechanics {
 
@@ -33,14 +33,15 @@ std::vector<int> independent_null_space_columns(const Eigen::MatrixXd& projector
 
 class null_space_projection_solver final : public acceleration_solver {
  public:
-  explicit null_space_projection_solver(const solver_options& options = {}) : options_(options) {}
+  explicit null_space_projection_solver(const direct_solver_options& options = {})
+      : options_(options) {}
   std::string name() const override;
   acceleration_result solve(const constrained_system& system) override;
   // The multipliers of the last successful solve (size m): M q'' + A^T lambda = f.
   const Eigen::VectorXd& multipliers() const { return lambda_; }
 
  private:
-  solver_options options_;
+  direct_solver_options options_;
   Eigen::VectorXd lambda_;
 };
 

@@ -11,23 +11,19 @@
 #pragma once
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
-#include "kinevo/mechanics/dynamics/formulation.hpp"
-#include "kinevo/mechanics/solvers/solver_factory.hpp"
+#include "kinevo/mechanics/solvers/direct_solver_options.hpp"
 
 namespace kinevo::mechanics {
 
 class qtz_solver final : public acceleration_solver {
  public:
   // Reads rank_tolerance and consistency_tolerance.
-  explicit qtz_solver(const solver_options& options = {}) : options_(options) {}
+  explicit qtz_solver(const direct_solver_options& options = {}) : options_(options) {}
   std::string name() const override;
   acceleration_result solve(const constrained_system& system) override;
 
  private:
-  solver_options options_;
+  direct_solver_options options_;
 };
-
-// The solver options of the QTZ formulations: their rank tolerance.
-solver_options qtz_solver_options(const formulation_options& options);
 
 }  // namespace kinevo::mechanics

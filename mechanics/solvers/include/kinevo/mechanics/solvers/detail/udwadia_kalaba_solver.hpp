@@ -5,18 +5,18 @@
 #pragma once
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
-#include "kinevo/mechanics/solvers/solver_factory.hpp"
+#include "kinevo/mechanics/solvers/direct_solver_options.hpp"
 
 namespace kinevo::mechanics {
 
 class udwadia_kalaba_solver final : public acceleration_solver {
  public:
-  explicit udwadia_kalaba_solver(const solver_options& options = {}) : options_(options) {}
+  explicit udwadia_kalaba_solver(const direct_solver_options& options = {}) : options_(options) {}
   std::string name() const override;
   acceleration_result solve(const constrained_system& system) override;
 
  private:
-  solver_options options_;
+  direct_solver_options options_;
 };
 
 }  // namespace kinevo::mechanics
