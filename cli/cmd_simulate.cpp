@@ -1,7 +1,7 @@
 // kinevo simulate: forward dynamics of a model file with a chosen acceleration solver,
 // integrator and constraint-violation control; CSV of every state, SVG plot, JSON summary.
 // Parses options, calls mechanics::simulate, prints the result's report and writes files;
-// every figure comes from the library (mechanics/simulation_result.hpp).
+// every figure comes from the library (mechanics/dynamics/simulation_result.hpp).
 #include <fmt/format.h>
 
 #include <memory>

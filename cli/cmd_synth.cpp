@@ -1,7 +1,7 @@
 // kinevo synth: linkage synthesis from input-output tables (four-bar, RSSR), from poses (RR dyad)
 // and through points (four-bar path generator). Parses options into the library's requests
-// (synthesis/synthesis_request.hpp), which check themselves, read the tables and synthesise;
-// prints the result's report and has the library write its files.
+// (synthesis/linkages/synthesis_request.hpp), which check themselves, read the tables and
+// synthesise; prints the result's report and has the library write its files.
 #include <fmt/format.h>
 
 #include <memory>

@@ -13,7 +13,7 @@ namespace kinevo::optimization {
 
 namespace {
 
-// Per island (ga/island.hpp): points and offspring, the tiled bounds and the mutation sites,
+// Per island (ga/detail/island.hpp): points and offspring, the tiled bounds and the mutation sites,
 // n doubles each per individual; two bit genomes for binary/Gray genes; a few per-individual
 // vectors (values, order, parents, weights).
 double island_bytes(const ga::ga_options& g, int dim) {

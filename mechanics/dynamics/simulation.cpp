@@ -754,8 +754,9 @@ void run_dopri(const model& m, acceleration_solver& solver, formulation& form,
 }
 
 // qtz-reduced: Del Citto et al.'s reduced DAE (eq. 46) integrated by SUNDIALS IDA
-// (mechanics/qtz_reduced_dae.hpp) instead of the integrator, records at t_start + k dt, each
-// from an IDA step that ends there. `rebases`: how often the combined constraints were rebuilt.
+// (mechanics/dynamics/detail/qtz_reduced_dae.hpp) instead of the integrator, records at t_start + k
+// dt, each from an IDA step that ends there. `rebases`: how often the combined constraints were
+// rebuilt.
 void run_dae(const model& m, acceleration_solver& solver, formulation& form,
              const simulation_options& o, acceleration_solver* reference, const Eigen::VectorXd& q0,
              const Eigen::VectorXd& qd0, run_state& st, long long& rebases) {

@@ -561,8 +561,8 @@ void model_builder::check_initial_constraints(const row_list& rows, const model&
   }
 }
 
-// The tapes as native code (symbolic/native_code.hpp), checked against the tapes at the initial
-// state; a failure keeps the tapes and says why in one line.
+// The tapes as native code (symbolic/detail/native_code.hpp), checked against the tapes at the
+// initial state; a failure keeps the tapes and says why in one line.
 void model_builder::compile_native(const model& result, const model_options& options,
                                    compiled_model& c) {
   bool wanted = false;

@@ -322,7 +322,7 @@ namespace {
 
 // A spatial body-fixed point in the global frame, r + A(p) s' with the Euler parameters'
 // A(p) = (e0^2 - e.e) I + 2 e e^T + 2 e0 e~ (Haug, Computer-Aided Kinematics and Dynamics of
-// Mechanical Systems, section 6.3; mechanics/euler_parameters.hpp).
+// Mechanical Systems, section 6.3; mechanics/model/detail/euler_parameters.hpp).
 Eigen::Vector3d spatial_point(const Eigen::Vector3d& r, const Eigen::Vector4d& p,
                               const Eigen::Vector3d& s) {
   const double e0 = p[0];

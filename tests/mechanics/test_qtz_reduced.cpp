@@ -124,7 +124,7 @@ TEST(QtzReduced, YooParallelogramWithRecordsEvery1e4) {
 // The same parallelogram built from three bodies (9 coordinates, 8 rows, rank 8 -> 7 when the
 // bars lie flat). The coupler's angle stays 0 on the parallelogram branch: with the bare
 // atol = 1e-12 on that coordinate IDA's corrector failed 12 ms before the first crossing
-// (mechanics/qtz_reduced_dae.cpp, set_tolerances).
+// (mechanics/dynamics/qtz_reduced_dae.cpp, set_tolerances).
 void expect_bodies_parallelogram(double dt) {
   const model m = load_model(examples + "/parallelogram_bodies.toml");
   auto gigsp = make_solver("gigsp");

@@ -1,6 +1,7 @@
-// The common machinery of the reduced formulations (mechanics/reduced_coordinates.hpp), driven by a
-// classical RK4 written here, on a basis chosen in the test: recovery of the dependent coordinates
-// and velocities, and the motion against the full formulation of the same model.
+// The common machinery of the reduced formulations
+// (mechanics/dynamics/detail/reduced_coordinates.hpp), driven by a classical RK4 written here, on a
+// basis chosen in the test: recovery of the dependent coordinates and velocities, and the motion
+// against the full formulation of the same model.
 #include <gtest/gtest.h>
 
 #include <cmath>

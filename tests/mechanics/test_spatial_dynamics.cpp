@@ -9,7 +9,7 @@
 // motor reacting on the rod); an applied pair with reaction and a spring-damper between two
 // bodies keep their total momenta. The test computes E(p), G(p) and A(p) itself (Haug,
 // Computer-Aided Kinematics and Dynamics of Mechanical Systems, section 6.3) instead of calling
-// mechanics/euler_parameters.hpp, so that an error there cannot cancel out.
+// mechanics/model/detail/euler_parameters.hpp, so that an error there cannot cancel out.
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>

@@ -1,5 +1,5 @@
 // The `--assemble` step shared by simulate and accel: load the model without the initial-state
-// check, assemble it (mechanics/assembly.hpp) at the run's start time, report on stderr.
+// check, assemble it (mechanics/kinematics/assembly.hpp) at the run's start time, report on stderr.
 #pragma once
 
 #include <fmt/format.h>

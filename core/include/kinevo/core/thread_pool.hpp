@@ -1,8 +1,8 @@
 // Persistent worker threads: started once, woken for every task run, so that a caller running
 // many short parallel steps pays no thread creation per step. The GA's islands run their epochs
 // (the generations between two synchronisation points) on one, GIGSP's threaded row process its
-// blocks (mechanics/gigsp_threaded.hpp): creating threads per solve would cost more than a small
-// system's whole solve.
+// blocks (mechanics/solvers/gigsp_threaded.hpp): creating threads per solve would cost more than a
+// small system's whole solve.
 #pragma once
 
 #include <condition_variable>

@@ -31,10 +31,10 @@ enum class selection_method { sus, tournament, rank };
 // recombination"); they run in the g3 generation model:
 //   pcx: parent-centric recombination (Deb, Anand and Joshi, "A computationally efficient
 //        evolutionary algorithm for real-parameter optimization", Evol. Comput. 10(4), 2002),
-//        ga/parent_centric_crossover.hpp;
+//        ga/detail/parent_centric_crossover.hpp;
 //   undx: unimodal normal distribution crossover, UNDX-m (Ono and Kobayashi 1997; Kita, Ono
-//        and Kobayashi 1999), ga/unimodal_normal_crossover.hpp;
-//   spx: simplex crossover (Tsutsui, Yamamura and Higuchi 1999), ga/simplex_crossover.hpp.
+//        and Kobayashi 1999), ga/detail/unimodal_normal_crossover.hpp;
+//   spx: simplex crossover (Tsutsui, Yamamura and Higuchi 1999), ga/detail/simplex_crossover.hpp.
 enum class crossover_method { n_point, uniform, sbx, blx, de, pcx, undx, spx };
 
 // generational: the whole population is replaced every generation (minus the elites).

@@ -122,8 +122,9 @@ class quadratic_function : public problem {
 };
 
 // The built-in functions by name (sphere, rosenbrock, rastrigin, ackley, griewank, schwefel,
-// quadratic, and ga/ill_conditioned_functions.hpp's ellipsoid, double_sum, rotated_ellipsoid,
-// rotated_rastrigin); throws std::invalid_argument listing the names for an unknown one or a bad n.
+// quadratic, and ga/detail/ill_conditioned_functions.hpp's ellipsoid, double_sum,
+// rotated_ellipsoid, rotated_rastrigin); throws std::invalid_argument listing the names for an
+// unknown one or a bad n.
 std::unique_ptr<problem> make_test_function(const std::string& name, int n);
 std::vector<std::string> test_function_names();
 

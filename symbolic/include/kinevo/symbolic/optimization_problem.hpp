@@ -1,7 +1,7 @@
 // `kinevo optimize --problem FILE`: a box-bounded problem written as expressions in a TOML
 // file, compiled once into an evaluation tape. This module exports the compiled functions
 // (objective, constraints, bounds, the penalty weights the file names); turning them into a
-// GA problem (the penalty sum) is optimization/expression_objective.hpp's work, so that
+// GA problem (the penalty sum) is optimization/detail/expression_objective.hpp's work, so that
 // symbolic/ does not depend on ga/. File format: docs/model-files.md, "Optimization problems".
 #pragma once
 

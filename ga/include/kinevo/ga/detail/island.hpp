@@ -126,7 +126,8 @@ class island {
   unimodal_normal_crossover undx_;
   simplex_crossover spx_;
   // The rotation frame of the initial population (pcx, undx): where their isotropic noise is
-  // drawn, so that the run turns with the problem (ga/rotation_frame.hpp). Saved in checkpoints.
+  // drawn, so that the run turns with the problem (ga/detail/rotation_frame.hpp). Saved in
+  // checkpoints.
   Eigen::MatrixXd frame_;
   Eigen::MatrixXd parent_x_;  // n x parents: the g3 family step's parents
   std::vector<int> pick_;     // draws of distinct members; the identity between draws

@@ -6,8 +6,8 @@
 // where Dbar is the mean perpendicular distance of the other mu - 1 parents from the line through
 // x^(p) along d, P = I - d d^T / |d|^2 projects onto the space perpendicular to d and z ~ N(0, I_n)
 // (as the authors' code draws it: the perpendicular spread covers all n - 1 directions, not only
-// those the parents span). z is expressed in a rotation frame (ga/rotation_frame.hpp) so that
-// the arithmetic turns with the problem. Cost: prepare O(mu n), one child O(n^2) in a frame
+// those the parents span). z is expressed in a rotation frame (ga/detail/rotation_frame.hpp) so
+// that the arithmetic turns with the problem. Cost: prepare O(mu n), one child O(n^2) in a frame
 // (the product frame * z), O(n) in the coordinate axes.
 #pragma once
 

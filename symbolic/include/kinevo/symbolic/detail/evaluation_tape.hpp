@@ -58,9 +58,10 @@ class evaluation_tape {
     int a, b;  // register operands
   };
 
-  // Read-only view of the program, for translating it to native code (symbolic/native_code.hpp).
-  // Register layout: [0, inputs()) inputs, then constants(), then one register per instruction
-  // from first_result() on; outputs are copied from registers by output_map().
+  // Read-only view of the program, for translating it to native code
+  // (symbolic/detail/native_code.hpp). Register layout: [0, inputs()) inputs, then constants(),
+  // then one register per instruction from first_result() on; outputs are copied from registers by
+  // output_map().
   const std::vector<double>& constants() const { return constants_; }
   const std::vector<instruction>& code() const { return code_; }
   int first_result() const { return first_result_; }

@@ -36,7 +36,8 @@ class expression_context {
   // kinds>; known names: ...)" for an undefined name, otherwise "<where>: cannot parse '<text>':
   // <reason>" with a plain reason (unknown function with the supported ones,
   // ambiguous a^b^c, a number out of the double range, ...); the text is echoed to at most 80
-  // characters. abs, sign and step parse to their real versions (symbolic/real_functions.hpp).
+  // characters. abs, sign and step parse to their real versions
+  // (symbolic/detail/real_functions.hpp).
   GiNaC::ex parse(const std::string& text, const std::string& where) const;
   // Parses and evaluates an expression that may only use constants (parameters, pi).
   double evaluate_constant(const std::string& text, const std::string& where) const;

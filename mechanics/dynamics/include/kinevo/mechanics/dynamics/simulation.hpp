@@ -36,8 +36,9 @@ struct simulation_options {
   double projection_tolerance = 1e-12;
   int projection_iterations = 8;
 
-  // How the constraints enter the integration (mechanics/formulation.hpp, docs/formulations.md):
-  // `full` integrates every coordinate with the given solver and `stabilization`.
+  // How the constraints enter the integration (mechanics/dynamics/formulation.hpp,
+  // docs/formulations.md): `full` integrates every coordinate with the given solver and
+  // `stabilization`.
   formulation_options formulation;
 
   int record_every = 1;  // keep every k-th record (the callback still sees every step)

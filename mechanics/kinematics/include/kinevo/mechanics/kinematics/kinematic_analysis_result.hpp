@@ -1,7 +1,7 @@
-// What a kinematic analysis produced (mechanics/kinematic_analysis.hpp): the Newton-Raphson
-// solves with their convergence diagnosis, the analysed steps (t, q, q', q''), why it stopped.
-// The result reports itself like simulation_result: brief_report(), full_report(), to_json(),
-// csv() and save_plot().
+// What a kinematic analysis produced (mechanics/kinematics/kinematic_analysis.hpp): the
+// Newton-Raphson solves with their convergence diagnosis, the analysed steps (t, q, q', q''), why
+// it stopped. The result reports itself like simulation_result: brief_report(), full_report(),
+// to_json(), csv() and save_plot().
 #pragma once
 
 #include <Eigen/Core>

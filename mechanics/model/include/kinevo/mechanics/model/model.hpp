@@ -38,7 +38,7 @@ struct model_options {
   // tolerance, or loading fails with the offending constraint's name.
   double assembly_tolerance = 1e-6;
   // false: load an unassembled initial state without that check, to assemble it
-  // (mechanics/assembly.hpp).
+  // (mechanics/kinematics/assembly.hpp).
   bool require_assembled = true;
   // Evaluate the model with its expressions compiled to native code by the system C compiler
   // (docs/native-code.md) instead of the tape interpreter; the same numbers to the last bit.
@@ -104,7 +104,7 @@ class model {
 
   const Eigen::VectorXd& initial_positions() const { return q0_; }
   const Eigen::VectorXd& initial_velocities() const { return qd0_; }
-  // Replaces the initial state (by an assembled one: mechanics/assembly.hpp). Throws
+  // Replaces the initial state (by an assembled one: mechanics/kinematics/assembly.hpp). Throws
   // std::invalid_argument when a size differs from coordinates().
   void set_initial_state(const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
 

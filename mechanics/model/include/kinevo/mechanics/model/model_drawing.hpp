@@ -3,7 +3,8 @@
 // (a polygon with three or more) and each distance joint as a rod, placed at every row of a run's
 // CSV of coordinates, for the 2D page (spatial models projected onto the XY plane); and the 3D
 // scene of the viewer page (io/motion_scene.hpp): bodies as solids of equal inertia
-// (mechanics/inertia_shape.hpp), particles, joints with their axes, rods, springs, ground points.
+// (mechanics/model/detail/inertia_shape.hpp), particles, joints with their axes, rods, springs,
+// ground points.
 #pragma once
 
 #include <array>

@@ -18,8 +18,8 @@ enum class crank_requirement { none, input, output, both };
 std::string to_string(crank_requirement c);
 crank_requirement parse_crank_requirement(const std::string& s);  // throws io::option_error
 
-// The coupler's motion relative to the frame (synthesis/mobility_conditions.hpp, (32) fixed):
-// a full turn (crank) or an oscillation (rocker).
+// The coupler's motion relative to the frame (synthesis/linkages/mobility_conditions.hpp, (32)
+// fixed): a full turn (crank) or an oscillation (rocker).
 enum class coupler_requirement { none, crank, rocker };
 std::string to_string(coupler_requirement c);
 coupler_requirement parse_coupler_requirement(const std::string& s);  // io::option_error

@@ -75,8 +75,8 @@ struct fourbar_synthesis_result {
   double transmission_min_deg = 0.0, transmission_max_deg = 0.0;  // NaN: no linkage
   link_type_conditions conditions;  // output rocker, coupler (32)/(37) fixed, what was required
   double link_ratio = 0.0;          // longest / shortest |link| (NaN: no linkage)
-  // Buildability (synthesis/buildability.hpp: transmission angle, link ratio) and other things
-  // the user must see; the command also prints them on stderr.
+  // Buildability (synthesis/linkages/detail/buildability.hpp: transmission angle, link ratio) and
+  // other things the user must see; the command also prints them on stderr.
   std::vector<std::string> warnings;
 
   std::string brief_report() const;  // one line: k, residual, links, largest error

@@ -1,9 +1,9 @@
 // QTZ constraint orthogonalisation (Del Citto, Pennestri and Vita, "Coordinates reduction and
 // numerical integration of models of constrained multibody systems", eq. 47): every coordinate
 // is integrated, as in the full formulation, with the accelerations of the QTZ solver
-// (Q2^T M q'' = Q2^T g with the r independent combined constraints, mechanics/qtz_solver.hpp).
-// After each step (the paper: "monitor and eventually correct") the state goes back onto the
-// constraints through the QTZ decomposition at the current q:
+// (Q2^T M q'' = Q2^T g with the r independent combined constraints,
+// mechanics/solvers/qtz_solver.hpp). After each step (the paper: "monitor and eventually correct")
+// the state goes back onto the constraints through the QTZ decomposition at the current q:
 //   positions   Newton dq = -Q1^ C Phi (minimum norm; Psi''_q dq = -Psi'', eqs. 34 and 41-46)
 //               until max |Phi| and max |dq| are within newton_tolerance, at most
 //               newton_iterations (near a singular configuration |Phi| alone misses a drift along

@@ -2,7 +2,7 @@
 // numerical integration of models of constrained multibody systems", eq. 46,
 //   M q'' + Psi''_q^T lambda'_1 = g,   Psi''(q, t) = C Phi(q, t) = 0,
 // with the r independent combined constraints Psi'' of the QTZ decomposition (eqs. 41-46,
-// mechanics/qtz_decomposition.hpp), integrated implicitly by SUNDIALS IDA (variable-order,
+// mechanics/solvers/qtz_decomposition.hpp), integrated implicitly by SUNDIALS IDA (variable-order,
 // variable-step BDF with its own error control; the paper used Radau).
 //
 // Form given to IDA: the stabilized index-2 form of Gear, Gupta and Leimkuhler, with the

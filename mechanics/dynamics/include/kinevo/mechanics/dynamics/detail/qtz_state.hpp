@@ -5,8 +5,8 @@
 // matrix (so that p'' = Q2^T g, eq. 47, and constraint-force round-off near singular
 // configurations does not reach p''; the paper's B = Q2^T complements Phi_q's rows too), re-chosen
 // after every step as in the paper. The dependent part of q is recovered by Newton and the
-// velocities from [Phi_q; B] q' = [-Phi_t; p'] (mechanics/reduced_coordinates.hpp); the
-// accelerations come from the QTZ solver, q'' = Q1^ gamma'' + Q2 p'' with M^ p'' = Q2^T g - M'
+// velocities from [Phi_q; B] q' = [-Phi_t; p'] (mechanics/dynamics/detail/reduced_coordinates.hpp);
+// the accelerations come from the QTZ solver, q'' = Q1^ gamma'' + Q2 p'' with M^ p'' = Q2^T g - M'
 // gamma'' (eqs. 62-67; the right-hand side needs the full gamma, which the model's b is). Holonomic
 // constraints only: the constructor refuses nonholonomic rows by name.
 #pragma once
