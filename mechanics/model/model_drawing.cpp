@@ -59,7 +59,10 @@ class model_drawing_reader {
   void read_up() {
     const std::size_t dimension = out_.spatial_ ? 3 : 2;
     const toml::table* g_table = nullptr;
-    std::string key, section;
+    // C strings, not string assignments: GCC 12's -Wrestrict misfires on those here at -O3
+    // (seen once this file shared a unity batch with the other model readers).
+    const char* key = "";
+    const char* section = "";
     if (const toml::table* m = root_["model"].as_table(); m != nullptr && m->contains("gravity")) {
       g_table = m, key = "gravity", section = "[model]";
     }

@@ -21,7 +21,7 @@ namespace {
 struct entry {
   std::string description;
   solver_factory_fn factory;
-  solver_options_validator validate;
+  solver_options_validator validate = {};  // none for the built-in solvers
 };
 
 template <typename T>
@@ -33,18 +33,20 @@ struct registry {
   std::mutex mutex;
   std::map<std::string, entry> entries;
   registry() {
-    entries["lm"] = {"Lagrange multipliers (augmented system)",
-                     make_factory<lagrange_multiplier_solver>()};
-    entries["uk"] = {"Udwadia-Kalaba (Moore-Penrose inverse)",
-                     make_factory<udwadia_kalaba_solver>()};
-    entries["gigsp"] = {"generalized inverse by Gram-Schmidt (GIGSP)",
-                        make_factory<gigsp_solver>()};
-    entries["sl"] = {"Singh-Likins (SVD)", make_factory<singh_likins_solver>()};
-    entries["kv"] = {"Kim-Vanderploeg (QR)", make_factory<kim_vanderploeg_solver>()};
+    entries["lm"] = {
+        "Lagrange multipliers (augmented system)", make_factory<lagrange_multiplier_solver>(), {}};
+    entries["uk"] = {
+        "Udwadia-Kalaba (Moore-Penrose inverse)", make_factory<udwadia_kalaba_solver>(), {}};
+    entries["gigsp"] = {
+        "generalized inverse by Gram-Schmidt (GIGSP)", make_factory<gigsp_solver>(), {}};
+    entries["sl"] = {"Singh-Likins (SVD)", make_factory<singh_likins_solver>(), {}};
+    entries["kv"] = {"Kim-Vanderploeg (QR)", make_factory<kim_vanderploeg_solver>(), {}};
     entries["qtz"] = {"QTZ decomposition, minimal coordinates (Del Citto, Pennestri, Vita)",
-                      make_factory<qtz_solver>()};
+                      make_factory<qtz_solver>(),
+                      {}};
     entries["projection"] = {"Yoo-Kim-Kim projection onto the null space of A (COD)",
-                             make_factory<null_space_projection_solver>()};
+                             make_factory<null_space_projection_solver>(),
+                             {}};
   }
 };
 
