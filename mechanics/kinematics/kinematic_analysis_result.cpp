@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/json_number.hpp"
 #include "kinevo/io/svg_plot.hpp"
+#include "kinevo/mechanics/dynamics/trajectory_recorder.hpp"
 
 namespace kinevo::mechanics {
 
