@@ -268,7 +268,7 @@ TEST(GigspThreaded, ThreadsOptionIsValidated) {
   EXPECT_THROW(o.validate(), io::option_error);
   o.direct.threads = -1;
   EXPECT_THROW(o.validate(), io::option_error);
-  o.threads = 4096;
+  o.direct.threads = 4096;
   EXPECT_NO_THROW(o.validate());
 }
 
