@@ -202,7 +202,7 @@ TEST(gauss_ga_solver, factory_builds_the_ga_solver_and_rejects_bad_presets) {
   EXPECT_LE(scaled_error(r.acceleration, double_pendulum_exact_t0()), 1e-9);
   EXPECT_GT(r.evaluations, 0);
   EXPECT_GE(r.runs, 2);
-  o.preset = "fastest";
+  ga_solver_options_of(o).preset = "fastest";
   EXPECT_THROW(make_solver("ga", o), std::invalid_argument);
 }
 
