@@ -11,8 +11,8 @@
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
 #include "kinevo/io/toml_syntax.hpp"
-#include "kinevo/symbolic/exact_numbers.hpp"
-#include "kinevo/symbolic/expression_context.hpp"
+#include "kinevo/symbolic/detail/exact_numbers.hpp"
+#include "kinevo/symbolic/detail/expression_context.hpp"
 
 namespace kinevo::analysis {
 

@@ -8,8 +8,8 @@
 #include "kinevo/core/grid_steps.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/option_error.hpp"
-#include "kinevo/symbolic/evaluation_tape.hpp"
-#include "kinevo/symbolic/expression_context.hpp"
+#include "kinevo/symbolic/detail/evaluation_tape.hpp"
+#include "kinevo/symbolic/detail/expression_context.hpp"
 
 namespace kinevo::analysis {
 

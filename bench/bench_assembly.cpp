@@ -13,9 +13,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "kinevo/mechanics/assembly.hpp"
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/kinematics/assembly.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 
 namespace {
 

@@ -6,9 +6,9 @@
 
 #include <numbers>
 
-#include "kinevo/synthesis/cam_flat_face.hpp"
-#include "kinevo/synthesis/cam_oscillating_roller.hpp"
-#include "kinevo/synthesis/cam_translating_roller.hpp"
+#include "kinevo/synthesis/cams/cam_flat_face.hpp"
+#include "kinevo/synthesis/cams/cam_oscillating_roller.hpp"
+#include "kinevo/synthesis/cams/cam_translating_roller.hpp"
 
 namespace ks = kinevo::synthesis;
 

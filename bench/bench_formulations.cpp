@@ -1,11 +1,11 @@
 // Yoo, Kim and Kim's Table 1 on this machine ("A hybrid scheme using LU decomposition and
 // projection matrix for dynamic analysis of constrained multibody systems", section 6): the CPU
-// time of each formulation (mechanics/formulation.hpp) over one run, its ratio to LU
+// time of each formulation (mechanics/dynamics/formulation.hpp) over one run, its ratio to LU
 // partitioning, the largest relative energy deviation, the largest position violation and how
 // the run ended; one Markdown table per model:
 //   Yoo's parallelogram in relative angles (examples/yoo_parallelogram.toml), RK4, dt = 1e-4, 2 s
 //   the same from three bodies (examples/parallelogram_bodies.toml),      RK4, dt = 1e-4, 2 s
-//   the 50-link pendulum chain (mechanics/chain_model.hpp),               RK4, dt = 1e-3, 1 s
+//   the 50-link pendulum chain (mechanics/model/chain_model.hpp),               RK4, dt = 1e-3, 1 s
 // Rows: every formulation of formulation_names() (the ones this build does not have say "not
 // available"), `full` with GIGSP and with Lagrange multipliers (no stabilization: today's
 // default; and LM with projection), and `reuse` with either compensation. CPU time: median of
@@ -30,11 +30,11 @@
 #include <vector>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/formulation.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/dynamics/formulation.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace {
 

@@ -18,9 +18,9 @@
 
 #include "kinevo/gauss/gauss_ga_solver.hpp"
 #include "kinevo/gauss/gauss_objective.hpp"
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 #ifdef KINEVO_HAVE_PAGMO
 #include <pagmo/algorithm.hpp>

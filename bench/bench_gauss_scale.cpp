@@ -23,9 +23,9 @@
 #include "kinevo/gauss/gauss_objective.hpp"
 #include "kinevo/gauss/gradient_baselines.hpp"
 #include "kinevo/gauss/mass_scaling.hpp"
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace {
 

@@ -20,10 +20,10 @@
 
 #include <sys/resource.h>
 
-#include "kinevo/mechanics/gigsp_solver.hpp"
-#include "kinevo/mechanics/gigsp_threaded.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
-#include "kinevo/mechanics/solver_support.hpp"
+#include "kinevo/mechanics/solvers/gigsp_solver.hpp"
+#include "kinevo/mechanics/solvers/gigsp_threaded.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
+#include "kinevo/mechanics/solvers/solver_support.hpp"
 
 namespace {
 
@@ -237,7 +237,7 @@ int main(int argc, char** argv) {
       const double sweep_s = t[4].seconds, sweep_1 = t[5].seconds, sweep_p = t[6].seconds;
       // The solver with threads set must give the mirrored path's answer.
       solver_options o;
-      o.threads = threads;
+      o.direct.threads = threads;
       const Eigen::VectorXd a_solver = make_solver("gigsp", o)->solve(s).acceleration;
       if ((a_solver - a_p).cwiseAbs().maxCoeff() > 1e-12 * (1.0 + a_p.cwiseAbs().maxCoeff())) {
         fmt::print(stderr, "solver and mirrored path differ at {}x{}\n", m, n);

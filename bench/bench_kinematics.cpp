@@ -11,9 +11,9 @@
 #include <map>
 #include <string>
 
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/kinematic_analysis.hpp"
-#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/kinematics/kinematic_analysis.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 
 namespace {
 

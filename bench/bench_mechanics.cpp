@@ -7,10 +7,10 @@
 #include <map>
 #include <string>
 
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace {
 
@@ -70,7 +70,7 @@ void solve_chain(benchmark::State& state, const std::string& name, bool sparse) 
   const model& m = chain(static_cast<int>(state.range(0)));
   const constrained_system s = m.evaluate(m.initial_positions(), chain_velocity(m), 0.0);
   solver_options o;
-  o.allow_sparse = sparse;
+  o.direct.allow_sparse = sparse;
   auto solver = make_solver(name, o);
   for (auto _ : state) {
     auto r = solver->solve(s);

@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 
 namespace {
 

@@ -9,10 +9,10 @@
 #include <numbers>
 #include <vector>
 
-#include "kinevo/synthesis/crank_constrained.hpp"
-#include "kinevo/synthesis/ga_synthesis.hpp"
-#include "kinevo/synthesis/rr_dyad.hpp"
-#include "kinevo/synthesis/rssr.hpp"
+#include "kinevo/synthesis/linkages/crank_constrained.hpp"
+#include "kinevo/synthesis/linkages/ga_synthesis.hpp"
+#include "kinevo/synthesis/linkages/rr_dyad.hpp"
+#include "kinevo/synthesis/linkages/rssr.hpp"
 
 namespace ks = kinevo::synthesis;
 

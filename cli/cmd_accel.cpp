@@ -15,8 +15,8 @@
 #include "kinevo/cli/solver_options.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/io/csv_table.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/solver_comparison.hpp"
+#include "kinevo/mechanics/dynamics/solver_comparison.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 
 namespace kinevo::cli {
 
@@ -46,7 +46,8 @@ mechanics::solver_comparison compare(const mechanics::model& m, const accel_args
     // A solver's own option errors (an unknown GA preset, ...) are bad input: exit 2.
     const std::string what = e.what();
     if (what.find("preset") != std::string::npos) {
-      throw io::input_error(fmt::format("--preset {}: {}", a.comparison.solver.preset, what));
+      throw io::input_error(fmt::format(
+          "--preset {}: {}", gauss::ga_solver_options_of(a.comparison.solver).preset, what));
     }
     throw io::input_error(fmt::format("--solvers: {}", what));
   }

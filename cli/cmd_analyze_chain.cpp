@@ -11,7 +11,7 @@
 #include "kinevo/cli/command.hpp"
 #include "kinevo/cli/report_output.hpp"
 #include "kinevo/io/atomic_file.hpp"
-#include "kinevo/synthesis/output_folder.hpp"
+#include "kinevo/synthesis/common/output_folder.hpp"
 
 namespace kinevo::cli {
 

@@ -18,7 +18,7 @@
 #include "kinevo/analysis/rrrr_loop.hpp"
 #include "kinevo/cli/command.hpp"
 #include "kinevo/cli/report_output.hpp"
-#include "kinevo/synthesis/output_folder.hpp"
+#include "kinevo/synthesis/common/output_folder.hpp"
 
 namespace kinevo::cli {
 

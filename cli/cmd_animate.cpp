@@ -11,7 +11,7 @@
 #include "kinevo/cli/command.hpp"
 #include "kinevo/cli/motion_page.hpp"
 #include "kinevo/io/csv_table.hpp"
-#include "kinevo/mechanics/model_drawing.hpp"
+#include "kinevo/mechanics/model/model_drawing.hpp"
 
 namespace kinevo::cli {
 

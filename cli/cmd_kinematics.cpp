@@ -1,7 +1,7 @@
 // kinevo kinematics: position (Newton-Raphson), velocity and acceleration of a driven model over
 // a time grid (Haug, Computer-Aided Kinematics and Dynamics of Mechanical Systems, sec. 4.5).
 // Parses options, calls mechanics::analyse_kinematics, prints its report and writes the CSV and
-// SVG; every figure comes from the library (mechanics/kinematic_analysis_result.hpp).
+// SVG; every figure comes from the library (mechanics/kinematics/kinematic_analysis_result.hpp).
 #include <fmt/format.h>
 
 #include <optional>
@@ -13,8 +13,8 @@
 #include "kinevo/cli/command.hpp"
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/interrupt.hpp"
-#include "kinevo/mechanics/kinematic_analysis.hpp"
-#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/kinematics/kinematic_analysis.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 
 namespace kinevo::cli {
 

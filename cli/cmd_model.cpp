@@ -13,11 +13,11 @@
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/display_number.hpp"
 #include "kinevo/io/input_file.hpp"
-#include "kinevo/mechanics/assembly.hpp"
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/model_writer.hpp"
-#include "kinevo/mechanics/rank_analysis.hpp"
+#include "kinevo/mechanics/kinematics/assembly.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/model/model_writer.hpp"
+#include "kinevo/mechanics/kinematics/rank_analysis.hpp"
 
 namespace kinevo::cli {
 

@@ -1,7 +1,7 @@
 // kinevo simulate: forward dynamics of a model file with a chosen acceleration solver,
 // integrator and constraint-violation control; CSV of every state, SVG plot, JSON summary.
 // Parses options, calls mechanics::simulate, prints the result's report and writes files;
-// every figure comes from the library (mechanics/simulation_result.hpp).
+// every figure comes from the library (mechanics/dynamics/simulation_result.hpp).
 #include <fmt/format.h>
 
 #include <memory>
@@ -17,10 +17,10 @@
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/interrupt.hpp"
 #include "kinevo/io/progress.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
-#include "kinevo/mechanics/trajectory_recorder.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
+#include "kinevo/mechanics/dynamics/trajectory_recorder.hpp"
 
 namespace kinevo::cli {
 

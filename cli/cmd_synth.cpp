@@ -1,7 +1,7 @@
 // kinevo synth: linkage synthesis from input-output tables (four-bar, RSSR), from poses (RR dyad)
 // and through points (four-bar path generator). Parses options into the library's requests
-// (synthesis/synthesis_request.hpp), which check themselves, read the tables and synthesise;
-// prints the result's report and has the library write its files.
+// (synthesis/linkages/synthesis_request.hpp), which check themselves, read the tables and
+// synthesise; prints the result's report and has the library write its files.
 #include <fmt/format.h>
 
 #include <memory>
@@ -16,8 +16,8 @@
 #include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/progress.hpp"
-#include "kinevo/synthesis/chebyshev_points.hpp"
-#include "kinevo/synthesis/synthesis_request.hpp"
+#include "kinevo/synthesis/linkages/chebyshev_points.hpp"
+#include "kinevo/synthesis/linkages/synthesis_request.hpp"
 
 namespace kinevo::cli {
 

@@ -8,9 +8,9 @@
 
 #include "kinevo/cli/command.hpp"
 #include "kinevo/cli/report_output.hpp"
-#include "kinevo/synthesis/cam_file.hpp"
-#include "kinevo/synthesis/cam_synthesis.hpp"
-#include "kinevo/synthesis/output_folder.hpp"
+#include "kinevo/synthesis/cams/cam_file.hpp"
+#include "kinevo/synthesis/cams/cam_synthesis.hpp"
+#include "kinevo/synthesis/common/output_folder.hpp"
 
 namespace kinevo::cli {
 

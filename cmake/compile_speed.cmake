@@ -36,7 +36,7 @@ set(KINEVO_UNITY_BATCH 16 CACHE STRING "Files per unity batch of a test executab
 # The batches are written here rather than by CMake's UNITY_BUILD, whose batch files include
 # each source by its absolute path: those paths reach the preprocessed text, so ccache could not
 # share a batch between two clones or worktrees of the same commit. A batch here includes its
-# files relative to the source tree (`#include "mechanics/gigsp_solver.cpp"`, found through
+# files relative to the source tree (`#include "mechanics/solvers/gigsp_solver.cpp"`, found through
 # -I<source tree>, which the ccache launcher makes relative), and a file marked
 # SKIP_UNITY_BUILD_INCLUSION is compiled alone as before.
 function(kinevo_unity_batches target enabled batch)

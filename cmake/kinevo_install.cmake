@@ -1,23 +1,24 @@
 # Install rules and the exported CMake package (docs/package.md):
-#   lib/libkinevo_<module>.a, include/kinevo/<module>/*.hpp, bin/kinevo,
+#   lib/libkinevo_<library>.a, include/kinevo/<library>/*.hpp (not detail/), bin/kinevo,
 #   lib/cmake/kinevo/{kinevoConfig,kinevoConfigVersion,kinevoTargets}.cmake
 # An outside project then uses find_package(kinevo) and target_link_libraries(app kinevo::kinevo).
 include(CMakePackageConfigHelpers)
 
 set(KINEVO_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/kinevo)
 
-install(TARGETS ${_kinevo_module_targets} kinevo_all
+install(TARGETS ${_kinevo_library_targets} kinevo_all
   EXPORT kinevoTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS kinevo RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-# Headers keep their module folder under the kinevo/ prefix; cli/ is the executable's, not the
-# library's, and symbolic/sanitizer/ holds only a build-tree source.
-foreach(_module IN LISTS KINEVO_MODULES)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${_module}/
-    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kinevo/${_module}
+# The public headers of every library (<folder>/include/kinevo/...), without their detail/ folders:
+# those are internal (and the only ones that include toml++ or GiNaC). cli/ is the executable's.
+get_property(_kinevo_header_dirs GLOBAL PROPERTY KINEVO_HEADER_DIRS)
+foreach(_dir IN LISTS _kinevo_header_dirs)
+  install(DIRECTORY ${_dir}/
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
     FILES_MATCHING PATTERN "*.hpp"
-    PATTERN "sanitizer" EXCLUDE)  # else an empty folder is created
+    PATTERN "detail" EXCLUDE)
 endforeach()
 
 install(EXPORT kinevoTargets

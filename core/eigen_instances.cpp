@@ -1,5 +1,5 @@
 // The one instantiation of the decompositions declared extern in eigen_instances.hpp.
-#include "kinevo/core/eigen_instances.hpp"
+#include "kinevo/core/detail/eigen_instances.hpp"
 
 template class Eigen::BDCSVD<Eigen::MatrixXd>;
 template class Eigen::JacobiSVD<Eigen::MatrixXd>;

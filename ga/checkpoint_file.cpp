@@ -1,4 +1,4 @@
-#include "kinevo/ga/checkpoint_file.hpp"
+#include "kinevo/ga/detail/checkpoint_file.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "kinevo/ga/ill_conditioned_functions.hpp"
+#include "kinevo/ga/detail/ill_conditioned_functions.hpp"
 #include "kinevo/core/householder_q.hpp"
 
 #include <Eigen/QR>

@@ -1,4 +1,4 @@
-#include "kinevo/ga/island.hpp"
+#include "kinevo/ga/detail/island.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -14,7 +14,7 @@
 #include <string>
 
 #include "kinevo/ga/minimal_generation_gap.hpp"
-#include "kinevo/ga/rotation_frame.hpp"
+#include "kinevo/ga/detail/rotation_frame.hpp"
 
 namespace kinevo::ga {
 

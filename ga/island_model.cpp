@@ -16,11 +16,11 @@
 #include <tuple>
 
 #include "kinevo/core/thread_pool.hpp"
-#include "kinevo/ga/checkpoint_file.hpp"
-#include "kinevo/ga/island.hpp"
-#include "kinevo/ga/memory_budget.hpp"
+#include "kinevo/ga/detail/checkpoint_file.hpp"
+#include "kinevo/ga/detail/island.hpp"
+#include "kinevo/ga/detail/memory_budget.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
-#include "kinevo/ga/random_stream.hpp"
+#include "kinevo/ga/detail/random_stream.hpp"
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"

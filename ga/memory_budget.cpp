@@ -1,4 +1,4 @@
-#include "kinevo/ga/memory_budget.hpp"
+#include "kinevo/ga/detail/memory_budget.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

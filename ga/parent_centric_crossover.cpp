@@ -1,4 +1,4 @@
-#include "kinevo/ga/parent_centric_crossover.hpp"
+#include "kinevo/ga/detail/parent_centric_crossover.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -12,7 +12,7 @@
 #include <string>
 #include <utility>
 
-#include "kinevo/ga/checkpoint_file.hpp"
+#include "kinevo/ga/detail/checkpoint_file.hpp"
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"
 

@@ -1,4 +1,4 @@
-#include "kinevo/ga/rotation_frame.hpp"
+#include "kinevo/ga/detail/rotation_frame.hpp"
 #include "kinevo/core/householder_q.hpp"
 
 #include <Eigen/QR>

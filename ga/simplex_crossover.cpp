@@ -1,4 +1,4 @@
-#include "kinevo/ga/simplex_crossover.hpp"
+#include "kinevo/ga/detail/simplex_crossover.hpp"
 
 #include <cmath>
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "kinevo/ga/ill_conditioned_functions.hpp"
+#include "kinevo/ga/detail/ill_conditioned_functions.hpp"
 
 namespace kinevo::ga {
 

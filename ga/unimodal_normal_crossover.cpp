@@ -1,4 +1,4 @@
-#include "kinevo/ga/unimodal_normal_crossover.hpp"
+#include "kinevo/ga/detail/unimodal_normal_crossover.hpp"
 #include "kinevo/core/householder_q.hpp"
 
 #include <Eigen/QR>

@@ -1,4 +1,4 @@
-#include "kinevo/gauss/coupled_factorisations.hpp"
+#include "kinevo/gauss/detail/coupled_factorisations.hpp"
 
 #include <atomic>
 

@@ -16,11 +16,11 @@
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/ga/search_box.hpp"
-#include "kinevo/gauss/coupled_factorisations.hpp"
+#include "kinevo/gauss/detail/coupled_factorisations.hpp"
 #include "kinevo/gauss/gauss_objective.hpp"
 #include "kinevo/gauss/mass_scaling.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
-#include "kinevo/mechanics/solver_support.hpp"
+#include "kinevo/mechanics/solvers/direct_solver_options.hpp"
+#include "kinevo/mechanics/solvers/solver_support.hpp"
 
 namespace kinevo::gauss {
 
@@ -114,7 +114,7 @@ void report_rank(const constrained_system& s, acceleration_result& out) {
   note_coupled_factorisation();
   mechanics::mass_factor mf;
   if (!mf.compute(s)) return;
-  const mechanics::solver_options d;
+  const mechanics::direct_solver_options d;
   const mechanics::gram_schmidt_rows gs =
       mechanics::orthonormalize_rows(mf.right_solve_upper(s.jacobian), s.rhs, d.rank_tolerance,
                                      d.consistency_tolerance, d.degenerate_tolerance);

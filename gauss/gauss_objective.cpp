@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "kinevo/gauss/coupled_factorisations.hpp"
+#include "kinevo/gauss/detail/coupled_factorisations.hpp"
 
 namespace kinevo::gauss {
 

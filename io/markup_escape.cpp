@@ -1,4 +1,4 @@
-#include "kinevo/io/markup_escape.hpp"
+#include "kinevo/io/detail/markup_escape.hpp"
 
 namespace kinevo::io {
 

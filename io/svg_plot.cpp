@@ -1,5 +1,5 @@
 #include "kinevo/io/svg_plot.hpp"
-#include "kinevo/io/markup_escape.hpp"
+#include "kinevo/io/detail/markup_escape.hpp"
 
 #include <fmt/format.h>
 

@@ -9,8 +9,8 @@
 #include <stdexcept>
 
 #include "kinevo/io/atomic_file.hpp"
-#include "kinevo/io/markup_escape.hpp"
-#include "kinevo/io/viewer_script.hpp"
+#include "kinevo/io/detail/markup_escape.hpp"
+#include "kinevo/io/detail/viewer_script.hpp"
 
 namespace kinevo::io {
 

@@ -1,4 +1,4 @@
-#include "kinevo/io/viewer_script.hpp"
+#include "kinevo/io/detail/viewer_script.hpp"
 
 namespace kinevo::io {
 

@@ -1,4 +1,4 @@
-#include "kinevo/optimization/expression_objective.hpp"
+#include "kinevo/optimization/detail/expression_objective.hpp"
 
 #include <utility>
 #include <vector>

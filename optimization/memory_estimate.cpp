@@ -1,4 +1,4 @@
-#include "kinevo/optimization/memory_estimate.hpp"
+#include "kinevo/optimization/detail/memory_estimate.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -13,7 +13,7 @@ namespace kinevo::optimization {
 
 namespace {
 
-// Per island (ga/island.hpp): points and offspring, the tiled bounds and the mutation sites,
+// Per island (ga/detail/island.hpp): points and offspring, the tiled bounds and the mutation sites,
 // n doubles each per individual; two bit genomes for binary/Gray genes; a few per-individual
 // vectors (values, order, parents, weights).
 double island_bytes(const ga::ga_options& g, int dim) {

@@ -16,10 +16,10 @@
 #include "kinevo/ga/test_functions.hpp"
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/option_error.hpp"
-#include "kinevo/optimization/costly_problem.hpp"
-#include "kinevo/optimization/expression_objective.hpp"
-#include "kinevo/optimization/memory_estimate.hpp"
-#include "kinevo/optimization/run_plan.hpp"
+#include "kinevo/optimization/detail/costly_problem.hpp"
+#include "kinevo/optimization/detail/expression_objective.hpp"
+#include "kinevo/optimization/detail/memory_estimate.hpp"
+#include "kinevo/optimization/detail/run_plan.hpp"
 
 namespace kinevo::optimization {
 

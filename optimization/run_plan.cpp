@@ -1,4 +1,4 @@
-#include "kinevo/optimization/run_plan.hpp"
+#include "kinevo/optimization/detail/run_plan.hpp"
 
 #include <algorithm>
 #include <initializer_list>

@@ -16,12 +16,13 @@
 #include <variant>
 #include <vector>
 
+#include "kinevo/gauss/ga_solver_options.hpp"
 #include "kinevo/gauss/register_ga_solver.hpp"
 #include "kinevo/io/errors.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_comparison.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/dynamics/solver_comparison.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "python/bindings.hpp"
 
 namespace kinevo::python {
@@ -88,9 +89,10 @@ accel_answer accel(const mech::model& m, const std::optional<Eigen::VectorXd>& q
 mech::solver_options solver_options_of(int islands, unsigned long long seed,
                                        const std::string& preset) {
   mech::solver_options o;
-  o.islands = islands;
-  o.seed = seed;
-  o.preset = preset;
+  gauss::ga_solver_options& ga = gauss::ga_solver_options_of(o);
+  ga.islands = islands;
+  ga.seed = seed;
+  ga.preset = preset;
   return o;
 }
 

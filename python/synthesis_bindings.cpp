@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "kinevo/synthesis/chebyshev_points.hpp"
-#include "kinevo/synthesis/output_folder.hpp"
-#include "kinevo/synthesis/path_table.hpp"
-#include "kinevo/synthesis/synthesis_request.hpp"
+#include "kinevo/synthesis/linkages/chebyshev_points.hpp"
+#include "kinevo/synthesis/common/output_folder.hpp"
+#include "kinevo/synthesis/linkages/path_table.hpp"
+#include "kinevo/synthesis/linkages/synthesis_request.hpp"
 #include "python/bindings.hpp"
 
 namespace kinevo::python {

@@ -20,9 +20,9 @@
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"
 #include "kinevo/io/svg_plot.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::studies {
 

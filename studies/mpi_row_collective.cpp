@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "kinevo/ga/mpi_environment.hpp"
-#include "kinevo/mechanics/gigsp_distributed.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/solvers/gigsp_distributed.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::studies {
 
@@ -30,7 +30,7 @@ bool register_distributed_gigsp() {
       "gigsp", "generalized inverse by Gram-Schmidt (GIGSP), rows distributed over the MPI ranks",
       [](const mechanics::solver_options& o) -> std::unique_ptr<mechanics::acceleration_solver> {
         return std::make_unique<mechanics::gigsp_distributed_solver>(
-            o, std::make_shared<mpi_row_collective>());
+            o.direct, std::make_shared<mpi_row_collective>());
       });
 }
 

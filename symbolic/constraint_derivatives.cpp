@@ -1,4 +1,4 @@
-#include "kinevo/symbolic/constraint_derivatives.hpp"
+#include "kinevo/symbolic/detail/constraint_derivatives.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "kinevo/symbolic/coordinate_symbols.hpp"
+#include "kinevo/symbolic/detail/coordinate_symbols.hpp"
 
 #include <algorithm>
 #include <unordered_set>

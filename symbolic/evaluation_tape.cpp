@@ -1,4 +1,4 @@
-#include "kinevo/symbolic/evaluation_tape.hpp"
+#include "kinevo/symbolic/detail/evaluation_tape.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "kinevo/symbolic/exact_numbers.hpp"
-#include "kinevo/symbolic/expression_text.hpp"
+#include "kinevo/symbolic/detail/exact_numbers.hpp"
+#include "kinevo/symbolic/detail/expression_text.hpp"
 
 namespace kinevo::symbolic {
 

@@ -1,4 +1,4 @@
-#include "kinevo/symbolic/exact_numbers.hpp"
+#include "kinevo/symbolic/detail/exact_numbers.hpp"
 
 #include <cln/exception.h>
 #include <cln/float.h>

@@ -1,4 +1,4 @@
-#include "kinevo/symbolic/expression_context.hpp"
+#include "kinevo/symbolic/detail/expression_context.hpp"
 
 #include <fmt/format.h>
 
@@ -19,9 +19,9 @@
 #include <utility>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/symbolic/exact_numbers.hpp"
-#include "kinevo/symbolic/expression_text.hpp"
-#include "kinevo/symbolic/real_functions.hpp"
+#include "kinevo/symbolic/detail/exact_numbers.hpp"
+#include "kinevo/symbolic/detail/expression_text.hpp"
+#include "kinevo/symbolic/detail/real_functions.hpp"
 
 namespace kinevo::symbolic {
 

@@ -1,4 +1,4 @@
-#include "kinevo/symbolic/native_code.hpp"
+#include "kinevo/symbolic/detail/native_code.hpp"
 
 #include <dlfcn.h>
 #include <fcntl.h>

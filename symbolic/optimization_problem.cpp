@@ -13,8 +13,8 @@
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/input_file.hpp"
 #include "kinevo/io/toml_syntax.hpp"
-#include "kinevo/symbolic/evaluation_tape.hpp"
-#include "kinevo/symbolic/expression_context.hpp"
+#include "kinevo/symbolic/detail/evaluation_tape.hpp"
+#include "kinevo/symbolic/detail/expression_context.hpp"
 
 namespace kinevo::symbolic {
 

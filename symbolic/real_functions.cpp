@@ -1,4 +1,4 @@
-#include "kinevo/symbolic/real_functions.hpp"
+#include "kinevo/symbolic/detail/real_functions.hpp"
 
 namespace kinevo::symbolic {
 

@@ -8,7 +8,7 @@ d = r1 + r2 reaches r3 + r4). Near the fold the coupler point moves as the squar
 margin m = r3 + r4 - r1 - r2, so this script takes e = sqrt(m) as a variable: with
 r1 = 50 - m/2, r3 = r2 + m/2 the conditions hold exactly and the objective is smooth in
 (r2, e, rcx, rcy, x0, y0, theta0). Levenberg-Marquardt with central differences from several
-margins, the coupler point by the law of cosines (as synthesis/coupler_curve.cpp). Then the
+margins, the coupler point by the law of cosines (as synthesis/linkages/coupler_curve.cpp). Then the
 same with Grashof's margin g or the bound's slack a opened (both raise f: the conditions are
 active) and with Grashof violated by 1e-6 (f falls below the published value: HCDJ's design
 gains from its 8e-7 violation).

@@ -29,11 +29,11 @@ foreach(line IN LISTS dot_lines)
   list(GET pair 1 to)
   set(ours_from FALSE)
   # kinevo_all is the installed umbrella (kinevo::kinevo) over every module, not a layer.
-  if(from MATCHES "^kinevo(_[a-z]+)?$" AND NOT from STREQUAL "kinevo_warnings"
+  if(from MATCHES "^kinevo(_[a-z_]+)?$" AND NOT from STREQUAL "kinevo_warnings"
      AND NOT from STREQUAL "kinevo_all")
     set(ours_from TRUE)
   endif()
-  if(ours_from AND (to MATCHES "^kinevo_[a-z]+$" AND NOT to STREQUAL "kinevo_warnings"
+  if(ours_from AND (to MATCHES "^kinevo_[a-z_]+$" AND NOT to STREQUAL "kinevo_warnings"
                     OR to STREQUAL "MPI::MPI_C" OR to STREQUAL "PkgConfig::GINAC"))
     string(REPLACE "::" "_" to_id "${to}")
     list(APPEND edges "${from} --> ${to_id}")

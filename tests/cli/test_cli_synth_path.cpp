@@ -13,7 +13,7 @@
 #include <numbers>
 #include <string>
 
-#include "kinevo/synthesis/coupler_curve.hpp"
+#include "kinevo/synthesis/linkages/coupler_curve.hpp"
 #include "tests/cli/cli_test_support.hpp"
 
 namespace {

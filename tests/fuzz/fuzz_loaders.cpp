@@ -30,11 +30,11 @@
 #include "kinevo/analysis/chain_file.hpp"
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/errors.hpp"
-#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/optimization/config_file.hpp"
 #include "kinevo/symbolic/optimization_problem.hpp"
-#include "kinevo/synthesis/cam_file.hpp"
-#include "kinevo/synthesis/input_tables.hpp"
+#include "kinevo/synthesis/cams/cam_file.hpp"
+#include "kinevo/synthesis/linkages/input_tables.hpp"
 #include "mutator.hpp"
 
 namespace fs = std::filesystem;

@@ -4,7 +4,7 @@
 #include <array>
 #include <string_view>
 
-#include "kinevo/symbolic/expression_context.hpp"
+#include "kinevo/symbolic/detail/expression_context.hpp"
 #include "kinevo/symbolic/expression_grammar.hpp"
 
 namespace kinevo::fuzz {

@@ -1,4 +1,4 @@
-#include "kinevo/ga/binary_genome.hpp"
+#include "kinevo/ga/detail/binary_genome.hpp"
 
 #include <gtest/gtest.h>
 

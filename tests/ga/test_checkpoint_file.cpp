@@ -1,7 +1,7 @@
 // Resume refuses, with a message naming the file and line, every checkpoint that would not
 // continue the run it claims to: other options, another box, a hand edit (checksum), a
 // generation count that disagrees with the islands, a truncated file (issue 16, item 13).
-#include "kinevo/ga/checkpoint_file.hpp"
+#include "kinevo/ga/detail/checkpoint_file.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

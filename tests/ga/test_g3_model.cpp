@@ -16,8 +16,8 @@
 #include "constrained_test_problems.hpp"
 #include "ga_test_support.hpp"
 #include "kinevo/ga/constrained_objective.hpp"
-#include "kinevo/ga/ill_conditioned_functions.hpp"
-#include "kinevo/ga/island.hpp"
+#include "kinevo/ga/detail/ill_conditioned_functions.hpp"
+#include "kinevo/ga/detail/island.hpp"
 #include "kinevo/ga/island_model.hpp"
 #include "kinevo/ga/test_functions.hpp"
 

@@ -1,6 +1,6 @@
 // The ill-conditioned and rotated test functions against their definitions: value 0 at the
 // optimum x = 0, the closed-form values along chosen directions, and an orthogonal rotation.
-#include "kinevo/ga/ill_conditioned_functions.hpp"
+#include "kinevo/ga/detail/ill_conditioned_functions.hpp"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "ga_test_support.hpp"
-#include "kinevo/ga/island.hpp"
+#include "kinevo/ga/detail/island.hpp"
 #include "kinevo/ga/test_functions.hpp"
 
 namespace kinevo::ga {

@@ -1,6 +1,6 @@
 // Huge settings are refused up front with a message naming them (issue 16, item 11), and the
 // estimate is linear in each of islands, population and dimension.
-#include "kinevo/ga/memory_budget.hpp"
+#include "kinevo/ga/detail/memory_budget.hpp"
 
 #include <gtest/gtest.h>
 

@@ -10,12 +10,12 @@
 #include <Eigen/QR>
 #include <cmath>
 
-#include "kinevo/ga/ill_conditioned_functions.hpp"
-#include "kinevo/ga/parent_centric_crossover.hpp"
-#include "kinevo/ga/random_stream.hpp"
-#include "kinevo/ga/rotation_frame.hpp"
-#include "kinevo/ga/simplex_crossover.hpp"
-#include "kinevo/ga/unimodal_normal_crossover.hpp"
+#include "kinevo/ga/detail/ill_conditioned_functions.hpp"
+#include "kinevo/ga/detail/parent_centric_crossover.hpp"
+#include "kinevo/ga/detail/random_stream.hpp"
+#include "kinevo/ga/detail/rotation_frame.hpp"
+#include "kinevo/ga/detail/simplex_crossover.hpp"
+#include "kinevo/ga/detail/unimodal_normal_crossover.hpp"
 
 namespace kinevo::ga {
 namespace {

@@ -9,8 +9,8 @@
 #include <functional>
 #include <vector>
 
-#include "kinevo/ga/random_stream.hpp"
-#include "kinevo/ga/real_operators.hpp"
+#include "kinevo/ga/detail/random_stream.hpp"
+#include "kinevo/ga/detail/real_operators.hpp"
 
 namespace kinevo::ga {
 namespace {

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "ga_test_support.hpp"
-#include "kinevo/ga/ill_conditioned_functions.hpp"
-#include "kinevo/ga/island.hpp"
+#include "kinevo/ga/detail/ill_conditioned_functions.hpp"
+#include "kinevo/ga/detail/island.hpp"
 
 namespace kinevo::ga {
 namespace {

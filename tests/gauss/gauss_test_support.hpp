@@ -5,7 +5,7 @@
 #include <Eigen/Core>
 #include <algorithm>
 
-#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 
 namespace kinevo::test {
 

@@ -7,7 +7,7 @@
 
 #include <Eigen/Dense>
 
-#include "kinevo/mechanics/acceleration_solver.hpp"
+#include "kinevo/mechanics/solvers/acceleration_solver.hpp"
 
 namespace kinevo::test {
 

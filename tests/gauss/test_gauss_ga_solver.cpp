@@ -1,3 +1,4 @@
+#include "kinevo/gauss/ga_solver_options.hpp"
 #include "kinevo/gauss/gauss_ga_solver.hpp"
 #include "kinevo/gauss/register_ga_solver.hpp"
 
@@ -11,8 +12,8 @@
 #include <random>
 
 #include "gauss_test_support.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "kinevo/studies/double_pendulum_study.hpp"
 #include "kkt_reference.hpp"
 
@@ -192,8 +193,8 @@ TEST(gauss_ga_solver, warm_solves_follow_a_changing_state) {
 
 TEST(gauss_ga_solver, factory_builds_the_ga_solver_and_rejects_bad_presets) {
   solver_options o;
-  o.islands = 2;
-  o.seed = 4;
+  ga_solver_options_of(o).islands = 2;
+  ga_solver_options_of(o).seed = 4;
   register_ga_solver();  // explicit: a static initialiser would be dropped from the library
   auto s = make_solver("ga", o);
   EXPECT_EQ(s->name(), "ga");
@@ -201,7 +202,7 @@ TEST(gauss_ga_solver, factory_builds_the_ga_solver_and_rejects_bad_presets) {
   EXPECT_LE(scaled_error(r.acceleration, double_pendulum_exact_t0()), 1e-9);
   EXPECT_GT(r.evaluations, 0);
   EXPECT_GE(r.runs, 2);
-  o.preset = "fastest";
+  ga_solver_options_of(o).preset = "fastest";
   EXPECT_THROW(make_solver("ga", o), std::invalid_argument);
 }
 

@@ -6,15 +6,21 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <functional>
+#include <limits>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "gauss_test_support.hpp"
+#include "kinevo/gauss/ga_solver_options.hpp"
 #include "kinevo/gauss/gauss_ga_solver.hpp"
 #include "kinevo/gauss/register_ga_solver.hpp"
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::gauss {
 namespace {
@@ -259,8 +265,31 @@ TEST(gauss_generality, registered_explicitly_for_the_factory) {
   register_ga_solver();  // idempotent
   EXPECT_TRUE(solver_available("ga"));
   solver_options o;
-  o.islands = 0;
+  ga_solver_options_of(o).islands = 0;
   EXPECT_THROW(make_solver("ga", o), std::invalid_argument);  // no silent clamp to 1
+}
+
+// The GA solver owns its options; the factory checks them through the validator gauss
+// registered, for every solver it makes (as when they were fields of one options struct).
+TEST(gauss_generality, its_options_are_checked_by_the_factory_naming_the_field) {
+  register_ga_solver();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<std::pair<std::string, std::function<void(ga_solver_options&)>>> cases{
+      {"islands", [](ga_solver_options& g) { g.islands = 0; }},
+      {"threads", [](ga_solver_options& g) { g.threads = -1; }},
+      {"tolerance", [&](ga_solver_options& g) { g.tolerance = nan; }}};
+  for (const auto& [field, spoil] : cases) {
+    for (const std::string solver : {"ga", "gigsp"}) {
+      solver_options o;
+      spoil(ga_solver_options_of(o));
+      try {
+        (void)make_solver(solver, o);
+        ADD_FAILURE() << field << " " << solver;
+      } catch (const io::option_error& e) {
+        EXPECT_EQ(e.field(), field) << solver;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -17,13 +17,13 @@
 #include <string>
 
 #include "gauss_test_support.hpp"
-#include "kinevo/gauss/coupled_factorisations.hpp"
+#include "kinevo/gauss/detail/coupled_factorisations.hpp"
 #include "kinevo/gauss/gauss_ga_solver.hpp"
 #include "kinevo/gauss/gauss_objective.hpp"
 #include "kinevo/gauss/mass_scaling.hpp"
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::gauss {
 namespace {

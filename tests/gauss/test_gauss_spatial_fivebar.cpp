@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "kinevo/gauss/gauss_ga_solver.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::gauss {
 namespace {

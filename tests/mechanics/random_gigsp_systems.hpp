@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kinevo/mechanics/acceleration_solver.hpp"
+#include "kinevo/mechanics/solvers/acceleration_solver.hpp"
 
 namespace kinevo::test {
 

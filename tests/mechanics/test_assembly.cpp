@@ -12,9 +12,9 @@
 
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/errors.hpp"
-#include "kinevo/mechanics/assembly.hpp"
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/kinematics/assembly.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 #include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {

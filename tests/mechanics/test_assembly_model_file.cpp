@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "kinevo/io/csv_table.hpp"
-#include "kinevo/mechanics/assembly.hpp"
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/model_writer.hpp"
+#include "kinevo/mechanics/kinematics/assembly.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/model/model_writer.hpp"
 #include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {

@@ -6,10 +6,10 @@
 
 #include <Eigen/Cholesky>
 
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
-#include "kinevo/mechanics/solver_support.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
+#include "kinevo/mechanics/solvers/solver_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
@@ -72,7 +72,7 @@ TEST(BlockMass, SolversAgreeWithTheDensePath) {
   for (const std::string name : {"gigsp", "lm"}) {
     solver_options fast;
     solver_options slow;
-    slow.allow_sparse = false;
+    slow.direct.allow_sparse = false;
     const acceleration_result a = make_solver(name, fast)->solve(s);
     const acceleration_result b = make_solver(name, slow)->solve(dense);
     ASSERT_EQ(a.status, solve_status::ok) << name << ": " << a.message;

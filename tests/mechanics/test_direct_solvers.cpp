@@ -5,9 +5,9 @@
 #include <Eigen/LU>
 #include <random>
 
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 namespace {
@@ -137,7 +137,7 @@ TEST(DirectSolvers, SparseChainPathMatchesDenseSweep) {
   }
   const constrained_system s = m.evaluate(m.initial_positions(), qd, 0.0);
   solver_options dense;
-  dense.allow_sparse = false;
+  dense.direct.allow_sparse = false;
   for (const auto& name : {"gigsp", "lm"}) {
     const acceleration_result sparse = make_solver(name)->solve(s);
     const acceleration_result full = make_solver(name, dense)->solve(s);

@@ -1,6 +1,6 @@
-// The contract every formulation keeps (mechanics/formulation.hpp), tested on every model kind
-// the examples have, with the defaults: the motion equals full + GIGSP (with projection, so that
-// the reference itself stays on the constraints) to 1e-8 in q, on particles, planar bodies, a
+// The contract every formulation keeps (mechanics/dynamics/formulation.hpp), tested on every model
+// kind the examples have, with the defaults: the motion equals full + GIGSP (with projection, so
+// that the reference itself stays on the constraints) to 1e-8 in q, on particles, planar bodies, a
 // full mass matrix, redundant rows (the five-bar, 0 degrees of freedom) and a chain: after 0.5 s,
 // 0.15 s for the parallelogram (before it lies flat: docs/formulations.md for the crossings) and
 // 0.01 s for the seven-link loop (links at 100 rad/s: over 0.5 s its motion is chaotic, every
@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/formulation.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/dynamics/formulation.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {

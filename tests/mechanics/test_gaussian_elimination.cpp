@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/mechanics/gaussian_elimination.hpp"
+#include "kinevo/mechanics/kinematics/detail/gaussian_elimination.hpp"
 
 namespace kinevo::mechanics {
 namespace {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "kinevo/io/option_error.hpp"
-#include "kinevo/mechanics/gigsp_distributed.hpp"
-#include "kinevo/mechanics/gigsp_solver.hpp"
+#include "kinevo/mechanics/solvers/gigsp_distributed.hpp"
+#include "kinevo/mechanics/solvers/gigsp_solver.hpp"
 #include "random_gigsp_systems.hpp"
 
 namespace kinevo::mechanics {

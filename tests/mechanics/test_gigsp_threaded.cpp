@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "kinevo/io/option_error.hpp"
-#include "kinevo/mechanics/gigsp_solver.hpp"
-#include "kinevo/mechanics/gigsp_threaded.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
-#include "kinevo/mechanics/solver_support.hpp"
+#include "kinevo/mechanics/solvers/gigsp_solver.hpp"
+#include "kinevo/mechanics/solvers/gigsp_threaded.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
+#include "kinevo/mechanics/solvers/solver_support.hpp"
 
 namespace kinevo::mechanics {
 namespace {
@@ -207,7 +207,7 @@ TEST_P(GigspThreadedSolver, SameAccelerationAndDiagnosisAsSerial) {
       const constrained_system s = r.view();
       solver_options serial_options;
       solver_options threaded_options;
-      threaded_options.threads = 2;
+      threaded_options.direct.threads = 2;
       auto serial = make_solver("gigsp", serial_options);
       auto threaded = make_solver("gigsp", threaded_options);
       const acceleration_result a = serial->solve(s);
@@ -242,7 +242,7 @@ TEST(GigspThreaded, NoConstraintsAndIndefiniteMassAsSerial) {
   for (bool spd : {false, true}) {
     random_system r = make_system(10, 140, 3u, spd);
     solver_options o;
-    o.threads = 2;
+    o.direct.threads = 2;
     auto serial = make_solver("gigsp", {});
     auto threaded = make_solver("gigsp", o);
     random_system free_body = r;
@@ -264,11 +264,11 @@ TEST(GigspThreaded, NoConstraintsAndIndefiniteMassAsSerial) {
 
 TEST(GigspThreaded, ThreadsOptionIsValidated) {
   solver_options o;
-  o.threads = 4097;
+  o.direct.threads = 4097;
   EXPECT_THROW(o.validate(), io::option_error);
-  o.threads = -1;
+  o.direct.threads = -1;
   EXPECT_THROW(o.validate(), io::option_error);
-  o.threads = 4096;
+  o.direct.threads = 4096;
   EXPECT_NO_THROW(o.validate());
 }
 

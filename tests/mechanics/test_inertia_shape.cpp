@@ -1,6 +1,6 @@
 // mechanics::inertia_solid: the solid drawn for a body has the body's mass and inertia. Checked
 // by the forward formulas of uniform solids (box, cylinder, sphere): shape -> inertia -> shape.
-#include "kinevo/mechanics/inertia_shape.hpp"
+#include "kinevo/mechanics/model/detail/inertia_shape.hpp"
 
 #include <gtest/gtest.h>
 

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 // The disc example's numbers are short names at namespace scope (m, R, mu, g, w0, as in the
 // source): a namespace of their own keeps them from the other files of a unity batch.

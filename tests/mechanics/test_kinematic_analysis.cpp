@@ -13,10 +13,10 @@
 
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/errors.hpp"
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/kinematic_analysis.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/kinematics/kinematic_analysis.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 namespace {

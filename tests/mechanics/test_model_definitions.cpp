@@ -13,7 +13,7 @@
 #include <string>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/symbolic/optimization_problem.hpp"
 #include "mechanics_test_support.hpp"
 

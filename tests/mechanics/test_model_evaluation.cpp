@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "kinevo/io/option_error.hpp"
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 
 namespace kinevo::mechanics {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "kinevo/io/csv_table.hpp"
-#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 #include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {

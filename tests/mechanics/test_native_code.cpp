@@ -1,8 +1,8 @@
-// Models compiled to native code (model_options::native_code, symbolic/native_code.hpp) against
-// the tape interpreter: every example model, the planar and spatial chains, at random states;
-// and the fallback to the tape, with a note on stderr, when the compiler is missing or fails.
-// The compiled path needs the system C compiler (Debian's build-essential, which builds kinevo):
-// a test that finds none says so and skips rather than fail.
+// Models compiled to native code (model_options::native_code, symbolic/detail/native_code.hpp)
+// against the tape interpreter: every example model, the planar and spatial chains, at random
+// states; and the fallback to the tape, with a note on stderr, when the compiler is missing or
+// fails. The compiled path needs the system C compiler (Debian's build-essential, which builds
+// kinevo): a test that finds none says so and skips rather than fail.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 
 namespace kinevo::mechanics {
 namespace {

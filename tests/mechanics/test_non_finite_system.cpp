@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
@@ -37,8 +37,8 @@ TEST(NonFiniteSystem, EverySolverRefusesItNamingTheRow) {
   std::vector<std::pair<std::string, solver_options>> solvers;
   for (const auto& name : solver_names()) solvers.push_back({name, solver_options{}});
   solver_options threaded;
-  threaded.threads = 2;
-  threaded.allow_sparse = false;
+  threaded.direct.threads = 2;
+  threaded.direct.allow_sparse = false;
   solvers.push_back({"gigsp", threaded});  // the threaded row process
   for (const auto& [name, options] : solvers) {
     for (const auto& s : {system_with(1.0, nan_value, 0.0), system_with(1.0, 0.5, nan_value),

@@ -10,10 +10,10 @@
 #include <numbers>
 #include <string>
 
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/rank_analysis.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/kinematics/rank_analysis.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {

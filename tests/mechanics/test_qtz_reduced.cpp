@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/qtz_reduced_dae.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/dynamics/detail/qtz_reduced_dae.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
@@ -124,7 +124,7 @@ TEST(QtzReduced, YooParallelogramWithRecordsEvery1e4) {
 // The same parallelogram built from three bodies (9 coordinates, 8 rows, rank 8 -> 7 when the
 // bars lie flat). The coupler's angle stays 0 on the parallelogram branch: with the bare
 // atol = 1e-12 on that coordinate IDA's corrector failed 12 ms before the first crossing
-// (mechanics/qtz_reduced_dae.cpp, set_tolerances).
+// (mechanics/dynamics/qtz_reduced_dae.cpp, set_tolerances).
 void expect_bodies_parallelogram(double dt) {
   const model m = load_model(examples + "/parallelogram_bodies.toml");
   auto gigsp = make_solver("gigsp");

@@ -15,9 +15,9 @@
 #include <string>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/mechanics/chain_model.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/rank_analysis.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/kinematics/rank_analysis.hpp"
 #include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {

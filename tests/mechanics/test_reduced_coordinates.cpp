@@ -1,15 +1,16 @@
-// The common machinery of the reduced formulations (mechanics/reduced_coordinates.hpp), driven by a
-// classical RK4 written here, on a basis chosen in the test: recovery of the dependent coordinates
-// and velocities, and the motion against the full formulation of the same model.
+// The common machinery of the reduced formulations
+// (mechanics/dynamics/detail/reduced_coordinates.hpp), driven by a classical RK4 written here, on a
+// basis chosen in the test: recovery of the dependent coordinates and velocities, and the motion
+// against the full formulation of the same model.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/reduced_coordinates.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/dynamics/detail/reduced_coordinates.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <numbers>
 
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "kinevo/io/option_error.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_comparison.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/dynamics/solver_comparison.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
@@ -123,8 +123,9 @@ TEST(SolverComparison, OptionsRefuseEveryBadFieldByName) {
   EXPECT_NO_THROW(solver_comparison_options{}.validate());
   const std::vector<std::pair<std::string, std::function<void(solver_comparison_options&)>>> cases{
       {"t", [&](solver_comparison_options& o) { o.t = nan; }},
-      {"rank_tolerance", [&](solver_comparison_options& o) { o.solver.rank_tolerance = nan; }},
-      {"islands", [&](solver_comparison_options& o) { o.solver.islands = 0; }}};
+      {"rank_tolerance",
+       [&](solver_comparison_options& o) { o.solver.direct.rank_tolerance = nan; }},
+      {"threads", [&](solver_comparison_options& o) { o.solver.direct.threads = -1; }}};
   for (const auto& [field, spoil] : cases) {
     solver_comparison_options o;
     spoil(o);

@@ -13,12 +13,12 @@
 
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/option_error.hpp"
-#include "kinevo/mechanics/approximate_inverse.hpp"
-#include "kinevo/mechanics/formulation.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/reuse_formulation.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/dynamics/detail/reuse_formulation.hpp"
+#include "kinevo/mechanics/dynamics/formulation.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/approximate_inverse.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
@@ -146,7 +146,7 @@ TEST(ApproximateInverseSolver, ExactStepIsGigspWithItsDiagnostics) {
   const model m = load_model(examples + "/fivebar_redundant.toml");
   const constrained_system s = m.evaluate(m.initial_positions(), m.initial_velocities(), 0.0);
   solver_options dense;
-  dense.allow_sparse = false;
+  dense.direct.allow_sparse = false;
   auto gigsp = make_solver("gigsp", dense);
   const acceleration_result exact = gigsp->solve(s);
   approximate_inverse_solver reuse;

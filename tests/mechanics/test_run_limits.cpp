@@ -9,10 +9,10 @@
 
 #include "kinevo/core/grid_steps.hpp"
 #include "kinevo/io/option_error.hpp"
-#include "kinevo/mechanics/kinematic_analysis.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/kinematics/kinematic_analysis.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {

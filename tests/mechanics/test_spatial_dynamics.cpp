@@ -9,7 +9,7 @@
 // motor reacting on the rod); an applied pair with reaction and a spring-damper between two
 // bodies keep their total momenta. The test computes E(p), G(p) and A(p) itself (Haug,
 // Computer-Aided Kinematics and Dynamics of Mechanical Systems, section 6.3) instead of calling
-// mechanics/euler_parameters.hpp, so that an error there cannot cancel out.
+// mechanics/model/detail/euler_parameters.hpp, so that an error there cannot cancel out.
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
@@ -24,10 +24,10 @@
 #include <utility>
 #include <vector>
 
-#include "kinevo/mechanics/formulation.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/dynamics/formulation.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "mechanics_test_support.hpp"
 #include "spatial_test_support.hpp"
 

@@ -21,11 +21,11 @@
 #include <vector>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/mechanics/kinematic_analysis.hpp"
-#include "kinevo/mechanics/model.hpp"
-#include "kinevo/mechanics/rank_analysis.hpp"
-#include "kinevo/mechanics/simulation.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/kinematics/kinematic_analysis.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/kinematics/rank_analysis.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "spatial_test_support.hpp"
 
 // The test body's numbers are short names at namespace scope (mass, g, c, h, as in Haug): a

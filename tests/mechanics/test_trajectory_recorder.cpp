@@ -1,5 +1,5 @@
 // The rows and series `kinevo simulate` keeps of a run (mechanics/trajectory_recorder).
-#include "kinevo/mechanics/trajectory_recorder.hpp"
+#include "kinevo/mechanics/dynamics/trajectory_recorder.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/mechanics/solver_factory.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "kinevo/optimization/run_driver.hpp"
-#include "kinevo/optimization/run_plan.hpp"
+#include "kinevo/optimization/detail/run_plan.hpp"
 
 namespace kinevo::optimization {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "kinevo/ga/constrained_objective.hpp"
 #include "kinevo/io/option_error.hpp"
-#include "kinevo/optimization/expression_objective.hpp"
+#include "kinevo/optimization/detail/expression_objective.hpp"
 #include "kinevo/optimization/run_driver.hpp"
 
 namespace kinevo::optimization {

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "kinevo/io/option_error.hpp"
-#include "kinevo/optimization/memory_estimate.hpp"
-#include "kinevo/optimization/run_plan.hpp"
+#include "kinevo/optimization/detail/memory_estimate.hpp"
+#include "kinevo/optimization/detail/run_plan.hpp"
 
 namespace kinevo::optimization {
 namespace {

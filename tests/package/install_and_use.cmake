@@ -23,7 +23,8 @@ file(REMOVE_RECURSE ${WORK_DIR})
 
 run_step("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 foreach(installed bin/kinevo include/kinevo/ga/island_model.hpp
-        include/kinevo/mechanics/model.hpp lib/libkinevo_ga.a lib/cmake/kinevo/kinevoConfig.cmake
+        include/kinevo/mechanics/model/model.hpp include/kinevo/mechanics/solvers/solver_factory.hpp
+        lib/libkinevo_ga.a lib/libkinevo_mechanics_solvers.a lib/cmake/kinevo/kinevoConfig.cmake
         lib/cmake/kinevo/kinevoConfigVersion.cmake lib/cmake/kinevo/kinevoTargets.cmake)
   if(NOT EXISTS ${prefix}/${installed})
     message(FATAL_ERROR "not installed: ${prefix}/${installed}")
@@ -35,6 +36,25 @@ foreach(absent include/kinevo/cli include/kinevo/symbolic/sanitizer)
     message(FATAL_ERROR "installed but private: ${prefix}/${absent}")
   endif()
 endforeach()
+# Only public headers: no detail/ folder, and none includes toml++, GiNaC or a header that is not
+# installed (docs/architecture.md).
+file(GLOB_RECURSE installed_headers RELATIVE ${prefix}/include ${prefix}/include/kinevo/*)
+foreach(header IN LISTS installed_headers)
+  if(header MATCHES "/detail/")
+    message(FATAL_ERROR "installed but internal: ${prefix}/include/${header}")
+  endif()
+  file(STRINGS ${prefix}/include/${header} includes REGEX "^[ \t]*#[ \t]*include")
+  foreach(line IN LISTS includes)
+    if(line MATCHES "[\"<](toml\\+\\+|ginac)/")
+      message(FATAL_ERROR "${header} includes toml++ or GiNaC, which the package does not export: ${line}")
+    endif()
+    if(line MATCHES "[\"<](kinevo/[^\">]+)[\">]" AND NOT EXISTS ${prefix}/include/${CMAKE_MATCH_1})
+      message(FATAL_ERROR "${header} includes ${CMAKE_MATCH_1}, which is not installed")
+    endif()
+  endforeach()
+endforeach()
+list(LENGTH installed_headers installed_count)
+message(STATUS "${installed_count} public headers installed, none internal")
 run_step("installed kinevo --help" ${prefix}/bin/kinevo --help)
 # The documentation --help points to, and the man page when help2man made one.
 foreach(installed share/doc/kinevo/README.md share/doc/kinevo/cli.md share/doc/kinevo/package.md

@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "kinevo/io/csv_table.hpp"
-#include "kinevo/symbolic/constraint_derivatives.hpp"
-#include "kinevo/symbolic/expression_context.hpp"
+#include "kinevo/symbolic/detail/constraint_derivatives.hpp"
+#include "kinevo/symbolic/detail/expression_context.hpp"
 
 namespace kinevo::symbolic {
 namespace {

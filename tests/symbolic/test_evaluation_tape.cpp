@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "kinevo/io/csv_table.hpp"
-#include "kinevo/symbolic/evaluation_tape.hpp"
-#include "kinevo/symbolic/expression_context.hpp"
+#include "kinevo/symbolic/detail/evaluation_tape.hpp"
+#include "kinevo/symbolic/detail/expression_context.hpp"
 
 namespace kinevo::symbolic {
 namespace {

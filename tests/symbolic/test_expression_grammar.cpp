@@ -8,7 +8,7 @@
 #include <string>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/symbolic/expression_context.hpp"
+#include "kinevo/symbolic/detail/expression_context.hpp"
 #include "kinevo/symbolic/expression_grammar.hpp"
 #include "problem_test_support.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <numbers>
 
-#include "kinevo/synthesis/cam_motion_programme.hpp"
+#include "kinevo/synthesis/cams/cam_motion_programme.hpp"
 #include "synthesis_test_support.hpp"
 
 namespace kinevo::test {

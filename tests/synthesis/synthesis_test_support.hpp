@@ -5,7 +5,7 @@
 #include <numbers>
 #include <string>
 
-#include "kinevo/synthesis/input_tables.hpp"
+#include "kinevo/synthesis/linkages/input_tables.hpp"
 
 namespace kinevo::test {
 

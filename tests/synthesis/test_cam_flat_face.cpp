@@ -1,4 +1,4 @@
-#include "kinevo/synthesis/cam_flat_face.hpp"
+#include "kinevo/synthesis/cams/cam_flat_face.hpp"
 
 #include <gtest/gtest.h>
 

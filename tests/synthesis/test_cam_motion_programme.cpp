@@ -1,4 +1,4 @@
-#include "kinevo/synthesis/cam_motion_programme.hpp"
+#include "kinevo/synthesis/cams/cam_motion_programme.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "kinevo/synthesis/cam_oscillating_roller.hpp"
+#include "kinevo/synthesis/cams/cam_oscillating_roller.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "kinevo/synthesis/cam_profile.hpp"
+#include "kinevo/synthesis/cams/cam_profile.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // independent check: the linkage's closed circuit traced with the closed-form position analysis
 // (synthesis/fourbar_analysis), on which the output's and the coupler's net rotations and the
 // output's extremes are measured; and against the classical Grashof criterion on the lengths.
-#include "kinevo/synthesis/mobility_conditions.hpp"
+#include "kinevo/synthesis/linkages/mobility_conditions.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,10 +14,10 @@
 #include <numbers>
 #include <vector>
 
-#include "kinevo/synthesis/fourbar_analysis.hpp"
-#include "kinevo/synthesis/fourbar_synthesis.hpp"
-#include "kinevo/synthesis/freudenstein.hpp"
-#include "kinevo/synthesis/grashof.hpp"
+#include "kinevo/synthesis/linkages/fourbar_analysis.hpp"
+#include "kinevo/synthesis/linkages/fourbar_synthesis.hpp"
+#include "kinevo/synthesis/linkages/freudenstein.hpp"
+#include "kinevo/synthesis/linkages/grashof.hpp"
 
 namespace ks = kinevo::synthesis;
 

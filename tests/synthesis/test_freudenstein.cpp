@@ -1,12 +1,12 @@
-#include "kinevo/synthesis/freudenstein.hpp"
+#include "kinevo/synthesis/linkages/freudenstein.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 
-#include "kinevo/synthesis/fourbar_analysis.hpp"
-#include "kinevo/synthesis/input_tables.hpp"
+#include "kinevo/synthesis/linkages/fourbar_analysis.hpp"
+#include "kinevo/synthesis/linkages/input_tables.hpp"
 #include "synthesis_test_support.hpp"
 
 namespace ks = kinevo::synthesis;

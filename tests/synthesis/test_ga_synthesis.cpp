@@ -1,4 +1,4 @@
-#include "kinevo/synthesis/ga_synthesis.hpp"
+#include "kinevo/synthesis/linkages/ga_synthesis.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 #include <numbers>
 #include <vector>
 
-#include "kinevo/synthesis/fourbar_analysis.hpp"
-#include "kinevo/synthesis/grashof.hpp"
-#include "kinevo/synthesis/input_tables.hpp"
+#include "kinevo/synthesis/linkages/fourbar_analysis.hpp"
+#include "kinevo/synthesis/linkages/grashof.hpp"
+#include "kinevo/synthesis/linkages/input_tables.hpp"
 #include "synthesis_test_support.hpp"
 
 namespace ks = kinevo::synthesis;

@@ -1,4 +1,4 @@
-#include "kinevo/synthesis/grashof.hpp"
+#include "kinevo/synthesis/linkages/grashof.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "kinevo/synthesis/fourbar_analysis.hpp"
+#include "kinevo/synthesis/linkages/fourbar_analysis.hpp"
 
 namespace ks = kinevo::synthesis;
 

@@ -1,4 +1,4 @@
-#include "kinevo/synthesis/input_tables.hpp"
+#include "kinevo/synthesis/linkages/input_tables.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,9 +5,9 @@
 #include <limits>
 #include <stdexcept>
 
-#include "kinevo/synthesis/damped_newton.hpp"
-#include "kinevo/synthesis/interior_penalty.hpp"
-#include "kinevo/synthesis/least_squares.hpp"
+#include "kinevo/synthesis/common/damped_newton.hpp"
+#include "kinevo/synthesis/common/interior_penalty.hpp"
+#include "kinevo/synthesis/common/least_squares.hpp"
 
 namespace ks = kinevo::synthesis;
 

@@ -1,7 +1,7 @@
 // The output folder: a run that stops before commit() leaves the old content untouched,
 // commit() moves the new files in one rename each, and the user's other entries (a FIFO too)
 // are never read, copied or removed. Missing parents are never created.
-#include "kinevo/synthesis/output_folder.hpp"
+#include "kinevo/synthesis/common/output_folder.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/synthesis/coupler_curve.hpp"
-#include "kinevo/synthesis/path_problem.hpp"
-#include "kinevo/synthesis/path_synthesis.hpp"
-#include "kinevo/synthesis/path_table.hpp"
+#include "kinevo/synthesis/linkages/coupler_curve.hpp"
+#include "kinevo/synthesis/linkages/path_problem.hpp"
+#include "kinevo/synthesis/linkages/path_synthesis.hpp"
+#include "kinevo/synthesis/linkages/path_table.hpp"
 
 namespace ks = kinevo::synthesis;
 

@@ -1,11 +1,11 @@
-#include "kinevo/synthesis/rr_dyad.hpp"
+#include "kinevo/synthesis/linkages/rr_dyad.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
 
-#include "kinevo/synthesis/input_tables.hpp"
+#include "kinevo/synthesis/linkages/input_tables.hpp"
 
 namespace ks = kinevo::synthesis;
 

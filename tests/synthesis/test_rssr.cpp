@@ -1,4 +1,4 @@
-#include "kinevo/synthesis/rssr.hpp"
+#include "kinevo/synthesis/linkages/rssr.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <numbers>
 
 #include "kinevo/io/csv_table.hpp"
-#include "kinevo/synthesis/input_tables.hpp"
+#include "kinevo/synthesis/linkages/input_tables.hpp"
 #include "synthesis_test_support.hpp"
 
 namespace ks = kinevo::synthesis;

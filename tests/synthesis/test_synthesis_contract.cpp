@@ -12,11 +12,11 @@
 #include <string>
 
 #include "kinevo/io/option_error.hpp"
-#include "kinevo/synthesis/chebyshev_points.hpp"
-#include "kinevo/synthesis/dyad_guidance.hpp"
-#include "kinevo/synthesis/fourbar_synthesis.hpp"
-#include "kinevo/synthesis/input_tables.hpp"
-#include "kinevo/synthesis/rssr_synthesis.hpp"
+#include "kinevo/synthesis/linkages/chebyshev_points.hpp"
+#include "kinevo/synthesis/linkages/dyad_guidance.hpp"
+#include "kinevo/synthesis/linkages/fourbar_synthesis.hpp"
+#include "kinevo/synthesis/linkages/input_tables.hpp"
+#include "kinevo/synthesis/linkages/rssr_synthesis.hpp"
 
 namespace ks = kinevo::synthesis;
 

@@ -1,6 +1,6 @@
-// synthesis/synthesis_request.hpp: the settings named by words are parsed into the options and
-// checked before any file is read (io::option_error naming the field), the path request lets the
-// user's settings beat the table's header, and the results' files and animation are written
+// synthesis/linkages/synthesis_request.hpp: the settings named by words are parsed into the options
+// and checked before any file is read (io::option_error naming the field), the path request lets
+// the user's settings beat the table's header, and the results' files and animation are written
 // through the library.
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/synthesis/synthesis_request.hpp"
+#include "kinevo/synthesis/linkages/synthesis_request.hpp"
 
 namespace ks = kinevo::synthesis;
 

@@ -11,8 +11,8 @@
 
 #include "../random_gigsp_systems.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
-#include "kinevo/mechanics/gigsp_distributed.hpp"
-#include "kinevo/mechanics/gigsp_solver.hpp"
+#include "kinevo/mechanics/solvers/gigsp_distributed.hpp"
+#include "kinevo/mechanics/solvers/gigsp_solver.hpp"
 #include "kinevo/studies/mpi_row_collective.hpp"
 
 namespace {

@@ -7,8 +7,8 @@
 #include <kinevo/ga/minimize.hpp>
 #include <kinevo/ga/search_box.hpp>
 #include <kinevo/io/errors.hpp>
-#include <kinevo/mechanics/model.hpp>
-#include <kinevo/mechanics/solver_factory.hpp>
+#include <kinevo/mechanics/model/model.hpp>
+#include <kinevo/mechanics/solvers/solver_factory.hpp>
 
 #include <Eigen/Core>
 #include <cmath>

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <exception>
 
-#include "kinevo/mechanics/model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 
 namespace {
 void print(const char* what, const double* v, Eigen::Index n) {

@@ -1,0 +1,67 @@
+// Option groups of `kinevo simulate` kept apart from cmd_simulate.cpp (which parses, runs and
+// prints): the divergence checks and the animation of the run.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kinevo/io/atomic_file.hpp"
+#include "kinevo/io/csv_table.hpp"
+
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/model/model_drawing.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/dynamics/trajectory_recorder.hpp"
+
+namespace kinevo::cli {
+
+// --divergence-growth, --divergence-violation, --divergence-energy, --no-divergence-check.
+void add_divergence_options(CLI::App& sub, mechanics::simulation_options& sim,
+                            bool& no_divergence_check);
+
+// --animate FILE: the run as a self-contained HTML page (docs/animation.md).
+void add_animation_option(CLI::App& sub, std::string& animate);
+
+// Before the run: the output path and the model's drawing (a bad geometry is bad input, exit
+// 2, without costing the run). nullopt when --animate was not given.
+std::optional<mechanics::model_drawing> prepare_animation(
+    const std::string& animate, const std::string& model_file,
+    const std::vector<mechanics::parameter_override>& overrides);
+
+// Where a run's CSV rows go as they are computed, so that memory does not grow with the run's
+// length: --out through a temporary file beside it, renamed into place by commit() (a run that
+// ends by an exception leaves no half file); for --animate, when --out is not given or is a
+// device or pipe that cannot be read back, also a scratch file in the system's temporary
+// folder, removed at the end. Only the rank that writes (rank 0) opens them.
+class run_row_files {
+ public:
+  // Throws io::output_error naming --out's path when it cannot be opened.
+  run_row_files(const std::string& out, bool animate);
+  ~run_row_files();
+  run_row_files(const run_row_files&) = delete;
+  run_row_files& operator=(const run_row_files&) = delete;
+
+  std::vector<std::ostream*> sinks();
+  // Renames --out's temporary into place (the rows computed, also after an early stop).
+  void commit();
+  // The rows written, read back for the animation (from --out or the scratch file): the page
+  // holds every row, so the run is read into memory for it. `source` names them in messages.
+  io::csv_table read_rows(const std::string& source);
+
+ private:
+  std::optional<io::atomic_output_stream> out_;
+  std::string out_path_;
+  std::filesystem::path scratch_path_;
+  std::ofstream scratch_;
+};
+
+// After the run: the recorded rows (those computed, also when the run stopped early) as a page.
+void save_animation(const std::string& animate, const mechanics::model_drawing& drawing,
+                    run_row_files& rows, const std::string& title);
+
+}  // namespace kinevo::cli

@@ -1,0 +1,61 @@
+// Coordinate partitioning by LU with full pivoting: Yoo, Kim and Kim, "A hybrid scheme using LU
+// decomposition and projection matrix for dynamic analysis of constrained multibody systems",
+// eqs. 7-9. The pivot columns of Phi_q are the dependent coordinates u (Phi_q = [Phi_u Phi_v]
+// after reordering, eq. 7), the rest the independent ones v, integrated as p = B q with B the
+// rows of the identity at v; u is recovered by Newton (eq. 8) and q' from eq. 9
+// (reduced_coordinates). The partition is frozen until the dependent block degrades: a new one
+// is chosen when the reciprocal condition number of Phi_u falls below
+// formulation_options::repartition_ratio times that of the block LU would choose at the same
+// state. Holonomic constraints only; the acceleration solver is the user's.
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "kinevo/mechanics/dynamics/detail/reduced_coordinates.hpp"
+
+namespace kinevo::mechanics {
+
+// One partition of the columns of Phi_q: `dependent` (r pivot columns of LU with full pivoting,
+// the first `rank` of its column permutation) and `independent` (the others), both ascending.
+struct coordinate_partition {
+  std::vector<int> dependent, independent;
+  double rcond = 1.0;  // reciprocal condition number of Phi_q(:, dependent) (block_rcond)
+};
+
+// LU with full pivoting of `jacobian` (threshold rank_tolerance), keeping `rank` pivots (the
+// rank the partition was started with; < 0: the LU's own rank).
+coordinate_partition partition_by_lu(const Eigen::MatrixXd& jacobian, int rank,
+                                     double rank_tolerance);
+
+// The reciprocal condition number of jacobian(:, columns): LU's estimate when the block is
+// square, sigma_min / sigma_max of its SVD otherwise (redundant rows); 1 for no columns.
+double block_rcond(const Eigen::MatrixXd& jacobian, const std::vector<int>& columns);
+
+class partitioning_formulation : public reduced_coordinates {
+ public:
+  partitioning_formulation(const model& m, const formulation_options& options);
+  formulation_kind kind() const override { return formulation_kind::partitioning; }
+  step_outcome after_step(double t, double h, double h_max, Eigen::VectorXd& y) override;
+
+  // Reciprocal condition number of the dependent block Phi_u at the last accepted step (after
+  // a re-partition there: of the new block).
+  double dependent_rcond() const { return partition_.rcond; }
+  const std::vector<int>& independent_coordinates() const { return partition_.independent; }
+  const std::vector<int>& dependent_coordinates() const { return partition_.dependent; }
+  // Whether the last after_step chose a new partition.
+  bool repartitioned() const { return repartitioned_; }
+  // The rcond of the block LU with full pivoting would choose at (q, t).
+  double best_rcond(const Eigen::VectorXd& q, double t) const;
+
+ protected:
+  Eigen::MatrixXd choose_basis(const Eigen::VectorXd& q, double t) override;
+  bool rebase_wanted(const Eigen::VectorXd& q, double t) override;
+
+ private:
+  coordinate_partition partition_;
+  int rank_ = -1;  // fixed at the first partition: the state size n - rank must not change
+  bool repartitioned_ = false;
+};
+
+}  // namespace kinevo::mechanics

@@ -1,0 +1,735 @@
+#include "kinevo/mechanics/dynamics/detail/qtz_reduced_dae.hpp"
+
+#include <fmt/format.h>
+#include <ida/ida.h>
+#include <nvector/nvector_serial.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+#include <Eigen/QR>
+#include <Eigen/SVD>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/dynamics/detail/full_formulation.hpp"
+#include "kinevo/mechanics/dynamics/detail/qtz_solver_options.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/qtz_decomposition.hpp"
+
+namespace kinevo::mechanics {
+
+namespace {
+
+// RAII over the SUNDIALS objects: each pointer type with the function that frees it.
+struct context_deleter {
+  void operator()(SUNContext c) const { SUNContext_Free(&c); }
+};
+struct vector_deleter {
+  void operator()(N_Vector v) const { N_VDestroy(v); }
+};
+struct matrix_deleter {
+  void operator()(SUNMatrix a) const { SUNMatDestroy(a); }
+};
+struct linear_solver_deleter {
+  void operator()(SUNLinearSolver s) const { SUNLinSolFree(s); }
+};
+struct ida_deleter {
+  void operator()(void* mem) const { IDAFree(&mem); }
+};
+using context_ptr = std::unique_ptr<std::remove_pointer_t<SUNContext>, context_deleter>;
+using vector_ptr = std::unique_ptr<std::remove_pointer_t<N_Vector>, vector_deleter>;
+using matrix_ptr = std::unique_ptr<std::remove_pointer_t<SUNMatrix>, matrix_deleter>;
+using linear_solver_ptr =
+    std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, linear_solver_deleter>;
+using ida_ptr = std::unique_ptr<void, ida_deleter>;
+
+template <class T>
+T require(T p, const char* what) {
+  if (p == nullptr) throw std::runtime_error(fmt::format("SUNDIALS: could not create {}", what));
+  return p;
+}
+
+void check(int flag, const char* call) {
+  if (flag < 0) throw std::runtime_error(fmt::format("SUNDIALS: {} failed ({})", call, flag));
+}
+
+// IDA's local error control at rtol gives global position errors of 5-20 rtol on the examples
+// (double pendulum, slider-crank at t = 0.5 s), Dormand-Prince's about rtol: IDA gets
+// rtol / 10 so that --rtol means about the same accuracy for both integrators.
+constexpr double bdf_tolerance_factor = 0.1;
+// Absolute tolerance of the integrated multipliers in the Newton convergence test.
+constexpr double multiplier_atol = 1.0;
+// When IDA fails near a singular configuration, the run goes on from IDA's last step with the
+// windows recovery_widening times wider until the rank is restored, at most max_recoveries
+// times per run (the parallelogram built from bodies uses it 2 or 3 times per 2 s run, the one
+// in relative angles not).
+constexpr double recovery_widening = 5.0;
+constexpr int max_recoveries = 20;
+// Near a singular configuration (the parallelogram lying flat) the smallest singular value
+// sigma_r of Phi_q goes through zero, and positions within the Newton tolerance e of the
+// constraints make the velocity constraint's direction uncertain by e / sigma_r: the error test
+// then fails at any step size. A combination is therefore dropped while its singular value of
+// the M-weighted Jacobian Phi_q M^-1/2 is below singular_window times the largest one, or its
+// pivot of the unweighted QTZ decomposition below pivot_window times the largest one (the force
+// it would carry is sigma_r lambda, small: lambda stays bounded through the crossing), and
+// restored with a projection onto all constraints once both are back above.
+// Why both (measured, 2 s, records every 1e-2 .. 1e-4 s): the two models differ in scaling,
+// and neither criterion alone suits both. The unweighted pivots at 1e-3 alone: the model from
+// bodies fails with records every 1e-2 s. The M-weighted window alone: 2e-3 makes the
+// relative-angle model's velocity violation 5e-6 (records every 1e-4 s); 5e-3 .. 2e-2 spare the
+// model from bodies all recoveries but cost the relative-angle model recoveries, energy (up to
+// 1e-5) or violations up to 6e-7 in position and 7e-5 in velocity inside the window.
+// Together (with the tolerance floors below): every run completes, |E - E0| / E0 <= 2.3e-7,
+// position violation <= 8e-10.
+constexpr double singular_window = 2e-3;
+constexpr double pivot_window = 1e-3;
+// Floors of the absolute tolerances of q and v as fractions of rtol times the size of the
+// positions and of the largest speed so far (impl::set_tolerances). Measured on the
+// parallelograms (2 s, records every 1e-2 .. 1e-4 s) and against full + Dormand-Prince
+// (0.5 s): a position floor of 0.01 is again below the rounding noise near the flat
+// configuration (corrector failures at t = 0.17); without a velocity floor records every
+// 2e-4 s fail at t = 0.195 on the model from bodies; a velocity floor of 0.1 moves the double
+// pendulum and the slider-crank to 9.3e-9 and 9.6e-9 from the reference (0.03: 7.4e-9, 6.1e-9).
+constexpr double position_atol_factor = 0.1;
+constexpr double velocity_atol_factor = 0.03;
+// Steps for which the differenced part of the iteration matrix is reused (impl::jacobian).
+constexpr long long jacobian_reuse_steps = 10;
+
+Eigen::Map<Eigen::VectorXd> view(N_Vector v) {
+  return {N_VGetArrayPointer(v), static_cast<Eigen::Index>(N_VGetLength(v))};
+}
+
+// IDA's linear solver: Eigen's blocked LU with partial pivoting on IDA's dense iteration
+// matrix. SUNDIALS' own dense LU (unblocked) took half the time of the 50-link chain
+// (300 unknowns: IDA refactors about every second step as its step size follows the
+// records). The SUNLinearSolver holds a pointer to the factorisation owned by impl.
+using dense_lu = Eigen::PartialPivLU<Eigen::MatrixXd>;
+
+SUNLinearSolver_Type lu_type(SUNLinearSolver /*s*/) {
+  return SUNLINEARSOLVER_DIRECT;
+}
+SUNLinearSolver_ID lu_id(SUNLinearSolver /*s*/) {
+  return SUNLINEARSOLVER_CUSTOM;
+}
+
+int lu_setup(SUNLinearSolver s, SUNMatrix a) {
+  auto& lu = *static_cast<dense_lu*>(s->content);
+  const auto rows = static_cast<Eigen::Index>(SUNDenseMatrix_Rows(a));
+  lu.compute(Eigen::Map<const Eigen::MatrixXd>(SUNDenseMatrix_Data(a), rows, rows));
+  const Eigen::VectorXd pivots = lu.matrixLU().diagonal();
+  // A zero or non-finite pivot: recoverable for IDA (it retries with a smaller step).
+  if (!pivots.allFinite() || (pivots.array() == 0.0).any()) return SUNLS_LUFACT_FAIL;
+  return SUNLS_SUCCESS;
+}
+
+int lu_solve(SUNLinearSolver s, SUNMatrix /*a*/, N_Vector x, N_Vector b, double /*tol*/) {
+  const auto& lu = *static_cast<const dense_lu*>(s->content);
+  auto out = view(x);
+  out = lu.solve(Eigen::VectorXd(view(b)));
+  return out.allFinite() ? SUNLS_SUCCESS : SUNLS_PACKAGE_FAIL_REC;
+}
+
+int lu_free(SUNLinearSolver s) {
+  s->content = nullptr;  // owned by impl
+  SUNLinSolFreeEmpty(s);
+  return SUNLS_SUCCESS;
+}
+
+SUNLinearSolver make_lu_solver(SUNContext ctx, dense_lu& lu) {
+  SUNLinearSolver s = SUNLinSolNewEmpty(ctx);
+  if (s == nullptr) return nullptr;
+  s->ops->gettype = lu_type;
+  s->ops->getid = lu_id;
+  s->ops->setup = lu_setup;
+  s->ops->solve = lu_solve;
+  s->ops->free = lu_free;
+  s->content = &lu;
+  return s;
+}
+
+}  // namespace
+
+struct qtz_reduced_dae::impl {
+  impl(const model& m, const formulation_options& fo, const simulation_options& so)
+      : model_(m),
+        options_(fo),
+        n_(m.coordinates()),
+        m_(m.constraints()),
+        size_(2 * (n_ + m_)),
+        dt_min_(so.dt_min) {}
+
+  // IDA's residual F(t, y, y') (the header's equations), called through the C callback.
+  int residual(double t, N_Vector yy, N_Vector yp, N_Vector rr) {
+    const auto y = view(yy), dy = view(yp);
+    auto res = view(rr);
+    q_ = y.segment(0, n_);
+    v_ = y.segment(n_, n_);
+    if (!q_.allFinite() || !v_.allFinite()) return 1;  // recoverable: IDA cuts the step
+    model_.evaluate(q_, v_, t, system_);
+    note_non_finite(system_, t);
+    if (identity_) {
+      psi_q_ = system_.jacobian;
+    } else {
+      psi_q_.noalias() = combination_ * system_.jacobian;  // r x n
+    }
+    const Eigen::MatrixXd& psi_q = psi_q_;
+    // The multipliers enter through the derivatives of their integrals: lambda = Lambda',
+    // mu = eta'.
+    const auto lambda = dy.segment(2 * n_, m_), mu = dy.segment(2 * n_ + m_, m_);
+    const auto big_lambda = y.segment(2 * n_, m_), eta = y.segment(2 * n_ + m_, m_);
+    res.segment(0, n_) = dy.segment(0, n_) - v_ + psi_q.transpose() * mu.head(rank_);
+    res.segment(n_, n_) =
+        system_.mass * dy.segment(n_, n_) + psi_q.transpose() * lambda.head(rank_) - system_.force;
+    if (m_ > 0) {
+      const Eigen::VectorXd phi = model_.position_violation(q_, t);
+      const Eigen::VectorXd phi_v = model_.velocity_violation(q_, v_, t);
+      res.segment(2 * n_, rank_) = identity_ ? phi : Eigen::VectorXd(combination_ * phi);
+      res.segment(2 * n_ + rank_, m_ - rank_) = big_lambda.tail(m_ - rank_);
+      res.segment(2 * n_ + m_, rank_) = identity_ ? phi_v : Eigen::VectorXd(combination_ * phi_v);
+      res.segment(2 * n_ + m_ + rank_, m_ - rank_) = eta.tail(m_ - rank_);
+    }
+    return res.allFinite() ? 0 : 1;
+  }
+
+  // The model's entries that are not finite at the state just evaluated into system_ (a
+  // constraint outside its domain, x - sqrt(1.5 - y) past y = 1.5), kept with the time for the
+  // message of a failed step; IDA cuts the step and tries again, so they only matter when the
+  // step fails.
+  void note_non_finite(const constrained_system& s, double t) {
+    const bool finite =
+        s.mass.allFinite() && s.force.allFinite() && s.jacobian.allFinite() && s.rhs.allFinite();
+    if (finite) return;
+    non_finite_ = non_finite_entries(model_, s);
+    non_finite_t_ = t;
+  }
+
+  static int residual_callback(double t, N_Vector yy, N_Vector yp, N_Vector rr, void* user_data) {
+    try {
+      return static_cast<impl*>(user_data)->residual(t, yy, yp, rr);
+    } catch (...) {
+      return -1;  // unrecoverable: no exception may cross IDA's C frames
+    }
+  }
+
+  // IDA's iteration matrix dF/dy + cj dF/dy' of the residual above, assembled from its exact
+  // structure (the identities, cj M, cj Psi''_q^T, Psi''_q) with central differences only for
+  // the small terms that depend on q and v nonlinearly: (Psi''_q^T mu)_q,
+  // (M q'' + Psi''_q^T lambda - f)_q, -f_v and (C (Phi_q v + Phi_t))_q, each with its own
+  // increment eps^(1/3) max(|x_j|, 1).
+  // Why not IDA's dense difference quotients: they perturb y_j by max(sqrt(eps) |y_j|,
+  // rtol |y_j| + atol), i.e. by atol = 1e-12 for a coordinate that stays near zero (the
+  // coupler's angle of the parallelogram built from bodies is identically 0). Phi, with
+  // entries of size 1, is then differenced at the level of its rounding (2e-16 / 1e-12: about
+  // 1e-4 relative error in that column), and near the flat configuration the iteration matrix
+  // (condition ~ 1 / sigma_r of Phi_q) amplifies that error. With the difference quotients the
+  // run stopped at t = 0.1667 (12 ms before the first crossing, h = 1e-12), with this matrix
+  // at 0.1681; the rest of the failure was the tolerance of that coordinate (set_tolerances).
+  // Also cheaper: 4 n model evaluations instead of 2 (n + m) + 1 residuals.
+  int jacobian(double t, double cj, N_Vector yy, N_Vector yp, SUNMatrix jac) {
+    const auto y = view(yy), dy = view(yp);
+    Eigen::Map<Eigen::MatrixXd> j(SUNDenseMatrix_Data(jac), size_, size_);
+    j.setZero();
+    const Eigen::VectorXd q = y.segment(0, n_), v = y.segment(n_, n_);
+    const Eigen::VectorXd acceleration = dy.segment(n_, n_);
+    const Eigen::VectorXd lambda = dy.segment(2 * n_, m_).head(rank_);
+    const Eigen::VectorXd mu = dy.segment(2 * n_ + m_, m_).head(rank_);
+    constrained_system sys;
+    // The terms of the residual that depend on (q, v) beyond the linear structure.
+    const auto small_terms = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& vv,
+                                 Eigen::VectorXd& out) {
+      model_.evaluate(qq, vv, t, sys);
+      note_non_finite(sys, t);
+      const Eigen::MatrixXd psi_q =
+          identity_ ? sys.jacobian : Eigen::MatrixXd(combination_ * sys.jacobian);
+      out.resize(2 * n_ + rank_);
+      out.segment(0, n_) = psi_q.transpose() * mu;
+      out.segment(n_, n_) = sys.mass * acceleration + psi_q.transpose() * lambda - sys.force;
+      if (rank_ > 0) {
+        const Eigen::VectorXd phi_v = model_.velocity_violation(qq, vv, t);
+        out.segment(2 * n_, rank_) = identity_ ? phi_v : Eigen::VectorXd(combination_ * phi_v);
+      }
+    };
+    // The differenced terms change slowly next to the exact cj terms: they are reused for up
+    // to jacobian_reuse_steps steps (a modified Newton iteration), recomputed at a repeated
+    // setup within one step (IDA retries after a convergence failure), after a re-base, and
+    // always while a combination is dropped (in the singular window: reusing them there raised
+    // the relative-angle parallelogram's velocity violation from 5e-7 to 5e-5).
+    long int steps_now = 0;
+    IDAGetNumSteps(mem_.get(), &steps_now);
+    const long long step_count = steps_before_ + steps_now;
+    const bool reuse = identity_ && differenced_step_ >= 0 && step_count > differenced_step_ &&
+                       step_count - differenced_step_ < jacobian_reuse_steps;
+    if (!reuse) {
+      differenced_step_ = step_count;
+      differenced_q_.resize(2 * n_ + rank_, n_);
+      differenced_v_.resize(n_, n_);
+      const double step = std::cbrt(std::numeric_limits<double>::epsilon());
+      Eigen::VectorXd plus, minus;
+      for (int c = 0; c < n_; ++c) {
+        const double d = step * std::max(std::abs(q[c]), 1.0);
+        Eigen::VectorXd qp = q, qm = q;
+        qp[c] += d;
+        qm[c] -= d;
+        small_terms(qp, v, plus);
+        small_terms(qm, v, minus);
+        differenced_q_.col(c) = (plus - minus) / (qp[c] - qm[c]);
+      }
+      for (int c = 0; c < n_; ++c) {
+        const double d = step * std::max(std::abs(v[c]), 1.0);
+        Eigen::VectorXd vp = v, vm = v;
+        vp[c] += d;
+        vm[c] -= d;
+        small_terms(q, vp, plus);
+        small_terms(q, vm, minus);
+        // Only the force depends on v in rows n..2n (C (Phi_q v + Phi_t) is Psi''_q v exactly).
+        differenced_v_.col(c) = (plus.segment(n_, n_) - minus.segment(n_, n_)) / (vp[c] - vm[c]);
+      }
+      if (!differenced_q_.allFinite() || !differenced_v_.allFinite()) {
+        differenced_step_ = -1;
+        return 1;
+      }
+    }
+    j.block(0, 0, 2 * n_, n_) = differenced_q_.topRows(2 * n_);
+    if (rank_ > 0) j.block(2 * n_ + m_, 0, rank_, n_) = differenced_q_.bottomRows(rank_);
+    j.block(n_, n_, n_, n_) = differenced_v_;
+    model_.evaluate(q, v, t, sys);
+    const Eigen::MatrixXd psi_q =
+        identity_ ? sys.jacobian : Eigen::MatrixXd(combination_ * sys.jacobian);
+    j.block(0, 0, n_, n_).diagonal().array() += cj;
+    j.block(0, n_, n_, n_).diagonal().array() -= 1.0;
+    j.block(n_, n_, n_, n_) += cj * sys.mass;
+    if (m_ > 0) {
+      j.block(0, 2 * n_ + m_, n_, rank_) = cj * psi_q.transpose();
+      j.block(n_, 2 * n_, n_, rank_) = cj * psi_q.transpose();
+      j.block(2 * n_, 0, rank_, n_) = psi_q;
+      j.block(2 * n_ + rank_, 2 * n_ + rank_, m_ - rank_, m_ - rank_).setIdentity();
+      j.block(2 * n_ + m_, n_, rank_, n_) = psi_q;
+      j.block(2 * n_ + m_ + rank_, 2 * n_ + m_ + rank_, m_ - rank_, m_ - rank_).setIdentity();
+    }
+    return j.allFinite() ? 0 : 1;
+  }
+
+  static int jacobian_callback(double t, double cj, N_Vector yy, N_Vector yp, N_Vector /*rr*/,
+                               SUNMatrix jac, void* user_data, N_Vector /*tmp1*/, N_Vector /*tmp2*/,
+                               N_Vector /*tmp3*/) {
+    try {
+      return static_cast<impl*>(user_data)->jacobian(t, cj, yy, yp, jac);
+    } catch (...) {
+      return -1;
+    }
+  }
+
+  // Absolute tolerances of q and v relative to the size of the whole state, not of each
+  // component: atol_q = max(atol, k_q rtol max_j |q_j|), atol_v = max(atol, k_v rtol max |v| so
+  // far) (position_atol_factor, velocity_atol_factor).
+  // Why (the root cause of the failure on the parallelogram built from bodies): a coordinate
+  // that stays near zero (the coupler angle is identically 0 there, the cranks' y pass through
+  // 0 at the flat configuration) otherwise gets the bare atol = 1e-12, below what the
+  // constraints determine near a singular configuration (rounding of Phi, about 1e-16 |q|,
+  // over sigma_r of Phi_q): Newton's corrections in that component are noise larger than its
+  // tolerance and the corrector fails at any step size (t = 0.1667, h = 1e-12). The velocity
+  // floor matters at the restarts after the singular window (the coupler's angular velocity is
+  // identically 0 as well).
+  void set_tolerances(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+    velocity_scale_ = std::max(velocity_scale_, qd.lpNorm<Eigen::Infinity>());
+    auto abstol = view(abstol_.get());
+    abstol.head(n_).setConstant(
+        std::max(atol_, position_atol_factor * rtol_ * q.lpNorm<Eigen::Infinity>()));
+    abstol.segment(n_, n_).setConstant(
+        std::max(atol_, velocity_atol_factor * rtol_ * velocity_scale_));
+    abstol.tail(2 * m_).setConstant(multiplier_atol);
+  }
+
+  static int weight_callback(N_Vector yy, N_Vector ewt, void* user_data) {
+    const impl& d = *static_cast<const impl*>(user_data);
+    view(ewt) = (d.rtol_ * view(yy).cwiseAbs() + view(d.abstol_.get())).cwiseInverse();
+    return 0;
+  }
+
+  // The QTZ decomposition of Phi_q at (q, t) with the singular window (`window`: the
+  // M-weighted one, singular_window unless widened by a recovery): rows redundant to
+  // rank_tolerance as always, and in addition the combinations whose singular value of the
+  // M-weighted Jacobian Phi_q M^-1/2 falls below window times the largest one dropped.
+  // M-weighted, because that is the matrix whose conditioning the acceleration-level system
+  // sees, whatever the coordinates' units (bodies: x, y in m next to angles with inertia
+  // m l^2 / 12; relative angles: all angles).
+  qtz_decomposition decompose_windowed(const Eigen::VectorXd& q, double t, double window) const {
+    const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
+    return decompose_qtz(jac, windowed_threshold(q, t, jac, window));
+  }
+
+  // The pivot threshold of decompose_qtz that gives the windowed rank (one column-pivoted QR
+  // of Phi_q^T for the pivots, and the M-weighted singular values as square roots of the
+  // eigenvalues of the m x m Gram matrix Phi_q M^-1 Phi_q^T: a ratio of 2e-3 is 4e-6 there,
+  // far above rounding, and an SVD after every step was 14% of the 50-link chain's time).
+  double windowed_threshold(const Eigen::VectorXd& q, double t, const Eigen::MatrixXd& jac,
+                            double window) const {
+    const double tolerance = options_.rank_tolerance;
+    const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(jac.transpose());
+    const Eigen::VectorXd p = qr.matrixR().diagonal().cwiseAbs();  // non-increasing
+    const auto count_above = [&](double threshold) {
+      int k = 0;
+      while (k < p.size() && p[k] > threshold * p[0]) ++k;
+      return k;
+    };
+    if (p.size() == 0 || p[0] == 0.0) return tolerance;
+    const int full_rank = count_above(tolerance);
+    if (full_rank <= 1) return tolerance;
+    // ... the combinations below pivot_window on the unweighted QTZ pivots (widened alike
+    // after a recovery) ...
+    int r = count_above(std::max(tolerance, pivot_window * window / singular_window));
+    constrained_system sys;
+    model_.evaluate(q, Eigen::VectorXd::Zero(n_), t, sys);
+    const Eigen::LLT<Eigen::MatrixXd> mass(sys.mass);
+    if (mass.info() == Eigen::Success) {
+      const Eigen::MatrixXd x = mass.matrixL().solve(jac.transpose());  // L^-1 Phi_q^T
+      const Eigen::MatrixXd gram = x.transpose() * x;                   // Phi_q M^-1 Phi_q^T
+      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(gram, Eigen::EigenvaluesOnly);
+      const Eigen::VectorXd e = eig.eigenvalues().reverse();  // non-increasing
+      int r_weighted = 0;
+      while (r_weighted < e.size() && e[r_weighted] > window * window * e[0]) ++r_weighted;
+      r = std::min(r, r_weighted);
+    }
+    r = std::max(r, 1);
+    if (r >= full_rank) return tolerance;
+    // A threshold between the pivots r - 1 and r gives the QTZ decomposition of rank r.
+    return std::sqrt(p[r - 1] * p[r]) / p[0];
+  }
+
+  int windowed_rank(const Eigen::VectorXd& q, double t, double window) const {
+    const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
+    const double threshold = windowed_threshold(q, t, jac, window);
+    const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(jac.transpose());
+    const Eigen::VectorXd p = qr.matrixR().diagonal().cwiseAbs();
+    int k = 0;
+    while (k < p.size() && p[0] > 0.0 && p[k] > threshold * p[0]) ++k;
+    return k;
+  }
+
+  // C from the QTZ decomposition of Phi_q at (q, t).
+  void set_combination(const Eigen::VectorXd& q, double t) {
+    if (m_ == 0) {
+      rank_ = 0;
+      combination_.resize(0, 0);
+      return;
+    }
+    const qtz_decomposition d = decompose_windowed(q, t, window_);
+    rank_ = d.rank;
+    // Full row rank: every constraint is independent, and C = I (any orthogonal C would do)
+    // spares the products with C in every residual.
+    identity_ = rank_ == m_;
+    combination_ = identity_ ? Eigen::MatrixXd::Identity(m_, m_) : d.combination;
+  }
+
+  // Whether the frozen C still suits the state (q, t): same rank, and C Phi_q keeps its
+  // conditioning (rank_ = m: C is square orthogonal and C Phi_q has Phi_q's singular values).
+  bool combination_suits(const Eigen::VectorXd& q, double t) const {
+    if (m_ == 0) return true;
+    if (rank_ != windowed_rank(q, t, window_)) return false;
+    const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
+    if (rank_ == m_ || rank_ == 0) return true;
+    const Eigen::VectorXd s_all = Eigen::JacobiSVD<Eigen::MatrixXd>(jac).singularValues();
+    const Eigen::VectorXd s_c =
+        Eigen::JacobiSVD<Eigen::MatrixXd>(combination_ * jac).singularValues();
+    return s_c[rank_ - 1] >= 0.5 * s_all[rank_ - 1];
+  }
+
+  // Consistent (y, y') at a state on the constraints: lambda_1 and q'' from the acceleration-
+  // level system [M Psi_q^T; Psi_q 0] [q''; lambda_1] = [f; C gamma] (gamma: the full right-hand
+  // side b of the holonomic rows), mu = 0.
+  void consistent_values(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t) {
+    model_.evaluate(q, qd, t, system_);
+    Eigen::LLT<Eigen::MatrixXd> mass(system_.mass);
+    if (mass.info() != Eigen::Success) {
+      throw io::input_error(
+          fmt::format("--formulation qtz-reduced: the mass matrix is not positive definite at "
+                      "t = {:.6g}",
+                      t));
+    }
+    const Eigen::VectorXd a_f = mass.solve(system_.force);
+    Eigen::VectorXd acceleration = a_f;
+    Eigen::VectorXd lambda = Eigen::VectorXd::Zero(m_);
+    if (rank_ > 0) {
+      const Eigen::MatrixXd psi_q = combination_ * system_.jacobian;
+      const Eigen::MatrixXd x = mass.solve(psi_q.transpose());  // M^-1 Psi_q^T
+      const Eigen::MatrixXd gram = psi_q * x;
+      const Eigen::VectorXd l1 =
+          Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(gram).solve(
+              psi_q * a_f - combination_ * system_.rhs);
+      lambda.head(rank_) = l1;
+      acceleration = a_f - x * l1;
+    }
+    auto y = view(y_.get()), dy = view(yp_.get());
+    y.setZero();
+    dy.setZero();
+    y.segment(0, n_) = q;
+    y.segment(n_, n_) = qd;
+    dy.segment(0, n_) = qd;
+    dy.segment(n_, n_) = acceleration;
+    dy.segment(2 * n_, m_) = lambda;
+  }
+
+  // A new C (rank or conditioning changed): back onto all constraints, consistent
+  // multipliers for the new combination, and IDA restarted there with its last step size.
+  void rebase(Eigen::VectorXd& q, Eigen::VectorXd& qd) {
+    count_run();
+    ++rebases_;
+    differenced_step_ = -1;
+    project_weighted(model_, t_, options_.newton_tolerance, options_.newton_iterations, q, qd);
+    const int old_rank = rank_;
+    set_combination(q, t_);
+    if (rank_ > old_rank) window_ = singular_window;  // past the singular configuration
+    consistent_values(q, qd, t_);
+    double h = 0.0;
+    IDAGetLastStep(mem_.get(), &h);
+    check(IDAReInit(mem_.get(), t_, y_.get(), yp_.get()), "IDAReInit");
+    if (h > 0.0) check(IDASetInitStep(mem_.get(), h), "IDASetInitStep");
+  }
+
+  // IDA's failure in plain words with the time, and how it failed.
+  void fail(int flag) {
+    void* mem = mem_.get();
+    double t_now = t_;
+    IDAGetCurrentTime(mem, &t_now);
+    std::string why;
+    switch (flag) {
+      case IDA_TOO_MUCH_WORK:
+        failure_ = dae_failure::step_size;
+        why = "too many steps for one output interval (the step size became tiny)";
+        break;
+      case IDA_TOO_MUCH_ACC:
+        failure_ = dae_failure::step_size;
+        why = "rtol and atol ask for more accuracy than double precision gives";
+        break;
+      case IDA_ERR_FAIL:
+        failure_ = dae_failure::step_size;
+        why = fmt::format(
+            "the local error test failed repeatedly or with the step size at its minimum {:g} "
+            "(dt_min)",
+            dt_min_);
+        break;
+      case IDA_CONV_FAIL:
+        failure_ = dae_failure::not_converged;
+        why =
+            "the Newton iteration on the constraints and dynamics did not converge, repeatedly "
+            "or with the step size at its minimum";
+        break;
+      case IDA_LSETUP_FAIL:
+      case IDA_LSOLVE_FAIL:
+        failure_ = dae_failure::not_converged;
+        why = "the iteration matrix is singular (the combined constraints lost rank)";
+        break;
+      case IDA_RES_FAIL:
+      case IDA_REP_RES_ERR:
+      case IDA_FIRST_RES_FAIL:
+        failure_ = dae_failure::not_converged;
+        why = "the residual could not be evaluated (NaN or infinite values)";
+        break;
+      default:
+        failure_ = dae_failure::not_converged;
+        why = fmt::format("IDASolve returned {}", flag);
+        break;
+    }
+    message_ = fmt::format("stopped at t = {:.6g}: SUNDIALS IDA (qtz-reduced): {}{}", t_now, why,
+                           ida_message_.empty() ? "" : " [" + ida_message_ + "]");
+    // The model turned NaN at the states the failed step tried: that is the cause, named by
+    // row as in every other formulation (simulation.cpp, stop_non_finite).
+    if (!non_finite_.empty()) {
+      failure_ = dae_failure::non_finite;
+      message_ = fmt::format(
+          "stopped at t = {:.6g}: the model gives NaN or infinite {} at t = {:.6g}, where SUNDIALS "
+          "IDA (qtz-reduced) tried to step; {}",
+          t_now, fmt::join(non_finite_, ", "), non_finite_t_, why);
+    }
+  }
+
+  void count_run() {
+    long int n = 0;
+    IDAGetNumSteps(mem_.get(), &n);
+    steps_before_ += n;
+    IDAGetNumErrTestFails(mem_.get(), &n);
+    failures_before_ += n;
+  }
+
+  const model& model_;
+  formulation_options options_;
+  int n_, m_, size_;
+  double dt_min_;
+  double atol_ = 0.0, rtol_ = 0.0, velocity_scale_ = 0.0;
+  int rank_ = 0;
+  Eigen::MatrixXd combination_;      // C, rank_ x m
+  bool identity_ = false;            // C = I (full row rank)
+  double window_ = singular_window;  // widened for one crossing after a failure
+  int recoveries_ = 0;
+  Eigen::MatrixXd psi_q_;  // Psi''_q = C Phi_q of the last residual
+  // The differenced part of the iteration matrix (jacobian) and the step it was computed at.
+  Eigen::MatrixXd differenced_q_, differenced_v_;
+  long long differenced_step_ = -1;
+  double t_ = 0.0;
+  long long steps_before_ = 0, failures_before_ = 0, rebases_ = 0;
+  dae_failure failure_ = dae_failure::none;
+  std::string message_;
+  std::string ida_message_;  // the last message of IDA's error handler
+  // The model's non-finite entries met since the last accepted step (note_non_finite).
+  std::vector<std::string> non_finite_;
+  double non_finite_t_ = 0.0;
+  constrained_system system_;
+  Eigen::VectorXd q_, v_;
+  // Destroyed in reverse order: IDA's memory before the solver, matrix, vectors and context.
+  context_ptr context_;
+  vector_ptr y_, yp_, id_, abstol_;
+  matrix_ptr matrix_;
+  dense_lu lu_;
+  linear_solver_ptr solver_;
+  ida_ptr mem_;
+};
+
+namespace {
+
+void error_callback(int /*code*/, const char* /*module*/, const char* /*function*/, char* msg,
+                    void* user_data) {
+  static_cast<std::string*>(user_data)->assign(msg != nullptr ? msg : "");
+}
+
+}  // namespace
+
+qtz_reduced_dae::qtz_reduced_dae(const model& m, const formulation_options& fo,
+                                 const simulation_options& so, const Eigen::VectorXd& q0,
+                                 const Eigen::VectorXd& qd0, double t0)
+    : impl_(std::make_unique<impl>(m, fo, so)) {
+  require_holonomic(m, formulation_kind::qtz_reduced,
+                    "the combined constraints Psi'' = C Phi combine positions");
+  impl& d = *impl_;
+  d.t_ = t0;
+  SUNContext ctx = nullptr;
+  check(SUNContext_Create(nullptr, &ctx), "SUNContext_Create");
+  d.context_.reset(ctx);
+  const auto size = static_cast<sunindextype>(d.size_);
+  d.y_.reset(require(N_VNew_Serial(size, ctx), "the state vector"));
+  d.yp_.reset(require(N_VNew_Serial(size, ctx), "the derivative vector"));
+  d.id_.reset(require(N_VNew_Serial(size, ctx), "the variable-kind vector"));
+  d.abstol_.reset(require(N_VNew_Serial(size, ctx), "the tolerance vector"));
+  d.matrix_.reset(require(SUNDenseMatrix(size, size, ctx), "the iteration matrix"));
+  d.solver_.reset(require(make_lu_solver(ctx, d.lu_), "the dense linear solver"));
+  d.mem_.reset(require(IDACreate(ctx), "the IDA memory"));
+
+  d.set_combination(q0, t0);
+  d.consistent_values(q0, qd0, t0);
+  // q, v differential (1), lambda, mu algebraic (0): excluded from the error test.
+  auto id = view(d.id_.get());
+  id.setZero();
+  id.head(2 * d.n_).setOnes();
+  // The integrated multipliers are out of the error test and enter only the Newton
+  // convergence test, with a unit absolute tolerance: their components along a nearly
+  // degenerate combination are ill-determined (times sigma they give a finite force) and must
+  // not hold the iteration up; q and v, which they drive, carry the test.
+  d.atol_ = so.atol;
+  d.rtol_ = bdf_tolerance_factor * so.rtol;
+  d.set_tolerances(q0, qd0);
+
+  void* mem = d.mem_.get();
+  check(IDASetErrHandlerFn(mem, error_callback, &d.ida_message_), "IDASetErrHandlerFn");
+  check(IDAInit(mem, impl::residual_callback, t0, d.y_.get(), d.yp_.get()), "IDAInit");
+  // Our own error weights 1 / (rtol |y_j| + abstol_j), so that the scaled absolute tolerances
+  // can change between steps (IDASVtolerances may only be called before IDA's first step
+  // after IDAInit / IDAReInit).
+  check(IDAWFtolerances(mem, impl::weight_callback), "IDAWFtolerances");
+  check(IDASetUserData(mem, impl_.get()), "IDASetUserData");
+  check(IDASetLinearSolver(mem, d.solver_.get(), d.matrix_.get()), "IDASetLinearSolver");
+  check(IDASetJacFn(mem, impl::jacobian_callback), "IDASetJacFn");
+  check(IDASetId(mem, d.id_.get()), "IDASetId");
+  check(IDASetSuppressAlg(mem, SUNTRUE), "IDASetSuppressAlg");
+  check(IDASetMinStep(mem, so.dt_min), "IDASetMinStep");
+  // advance_to covers one output interval: a generous bound on the steps it may take.
+  check(IDASetMaxNumSteps(mem, 1000000), "IDASetMaxNumSteps");
+}
+
+qtz_reduced_dae::~qtz_reduced_dae() = default;
+
+bool qtz_reduced_dae::advance_to(double t_out, Eigen::VectorXd& q, Eigen::VectorXd& qd) {
+  impl& d = *impl_;
+  void* mem = d.mem_.get();
+  // One internal step at a time, so that C is checked (and re-based) after every step: a
+  // singular configuration is then met with the combination that suits it, whatever dt is.
+  while (t_out > d.t_) {
+    check(IDASetStopTime(mem, t_out), "IDASetStopTime");
+    double t_reached = d.t_;
+    d.ida_message_.clear();
+    const int flag = IDASolve(mem, t_out, &t_reached, d.y_.get(), d.yp_.get(), IDA_ONE_STEP);
+    if (flag < 0) {
+      // Near a singular configuration: once more from IDA's last accepted step (where y_ and
+      // t_reached are left), with the degenerate combination dropped in a window
+      // recovery_widening times wider until the rank is restored.
+      const bool near_singular =
+          d.m_ > 0 && d.windowed_rank(view(d.y_.get()).head(d.n_), t_reached,
+                                      recovery_widening * d.window_) < d.rank_;
+      if (flag != IDA_TOO_MUCH_WORK && near_singular && d.recoveries_ < max_recoveries) {
+        ++d.recoveries_;
+        d.non_finite_.clear();
+        d.window_ *= recovery_widening;
+        d.t_ = t_reached;
+        const auto y = view(d.y_.get());
+        q = y.segment(0, d.n_);
+        qd = y.segment(d.n_, d.n_);
+        d.rebase(q, qd);
+        continue;
+      }
+      d.fail(flag);
+      return false;
+    }
+    d.t_ = flag == IDA_TSTOP_RETURN ? t_out : t_reached;
+    d.non_finite_.clear();  // recovered: IDA cut the step and went on
+    const auto y = view(d.y_.get());
+    q = y.segment(0, d.n_);
+    qd = y.segment(d.n_, d.n_);
+    if (!d.combination_suits(q, d.t_)) d.rebase(q, qd);
+    d.set_tolerances(q, qd);
+  }
+  const auto y = view(d.y_.get());
+  q = y.segment(0, d.n_);
+  qd = y.segment(d.n_, d.n_);
+  return true;
+}
+
+long long qtz_reduced_dae::steps() const {
+  long int n = 0;
+  IDAGetNumSteps(impl_->mem_.get(), &n);
+  return impl_->steps_before_ + n;
+}
+
+long long qtz_reduced_dae::error_test_failures() const {
+  long int n = 0;
+  IDAGetNumErrTestFails(impl_->mem_.get(), &n);
+  return impl_->failures_before_ + n;
+}
+
+long long qtz_reduced_dae::rebases() const {
+  return impl_->rebases_;
+}
+int qtz_reduced_dae::rank() const {
+  return impl_->rank_;
+}
+dae_failure qtz_reduced_dae::failure() const {
+  return impl_->failure_;
+}
+const std::string& qtz_reduced_dae::message() const {
+  return impl_->message_;
+}
+
+qtz_reduced_formulation::qtz_reduced_formulation(const model& m, const formulation_options& options)
+    : solver_(qtz_solver_options(options)) {
+  require_holonomic(m, formulation_kind::qtz_reduced,
+                    "the combined constraints Psi'' = C Phi combine positions");
+  report_.name = to_string(formulation_kind::qtz_reduced);
+}
+
+}  // namespace kinevo::mechanics

@@ -1,0 +1,74 @@
+#include "kinevo/mechanics/solvers/gigsp_solver.hpp"
+
+#include <fmt/format.h>
+
+#include "kinevo/mechanics/solvers/solver_support.hpp"
+
+namespace kinevo::mechanics {
+
+std::string gigsp_solver::name() const {
+  return "gigsp";
+}
+
+acceleration_result gigsp_solver::solve(const constrained_system& s) {
+  acceleration_result r;
+  solve_into(s, r);
+  return r;
+}
+
+// Every vector and matrix below is a member kept between solves: a simulation solves systems
+// of the same sizes at every stage, so after the first one nothing is allocated.
+void gigsp_solver::solve_into(const constrained_system& s, acceleration_result& r) {
+  reset_result(r);
+  if (auto bad = refuse_non_finite(s, name())) {  // before the threaded path
+    r = std::move(*bad);
+    return;
+  }
+  const bool sparse = options_.allow_sparse && sparse_gram::applicable(s);
+  if (options_.threads > 1 && !sparse) {
+    if (!pool_)
+      pool_ = std::make_unique<core::thread_pool>(options_.threads, "gigsp row worker thread",
+                                                  "use fewer --threads");
+    r = gigsp_dense_threaded(s, options_.rank_tolerance, options_.consistency_tolerance,
+                             options_.degenerate_tolerance, *pool_);
+    return;
+  }
+  mass_factor& mf = mf_;
+  Eigen::VectorXd& a_f = a_f_;
+  if (auto done = start_solve(s, name(), mf, a_f)) {
+    r = std::move(*done);
+    return;
+  }
+  const int m = s.constraints();
+  if (sparse && sparse_.factor(s, options_.rank_tolerance)) {
+    // Full row rank: A_1^T (b_1 - A_1 L^T a_f) = A L^-T G^-1 (b - A a_f) with G = T^-1 T^-T.
+    const Eigen::VectorXd lambda = sparse_.solve(s.rhs - sparse_.times(s, a_f));
+    r.acceleration = a_f + mf.solve(sparse_.transpose_times(s, lambda));
+    r.rank = m;
+    set_constraint_force(s, a_f, r, work_);
+    return;
+  }
+  // Dense sweep, eq. 2.30: with g = L^-1 f = L^T a_f, a = L^-T (g + A_1^T (b_1 - A_1 g)).
+  mf.right_solve_upper(s.jacobian, a_hat_, a_hat_t_);
+  orthonormalize_rows(a_hat_, s.rhs, options_.rank_tolerance, options_.consistency_tolerance,
+                      options_.degenerate_tolerance, sweep_work_, sweep_);
+  const gram_schmidt_rows& gs = sweep_;
+  if (gigsp_diagnosis(s, gs, r)) {
+    r.acceleration.resize(0);  // refused: no acceleration, as from a fresh result
+    r.constraint_force.resize(0);
+    return;
+  }
+  g_ = s.force;
+  mf.solve_lower_in_place(g_);
+  // The order of Eigen's evaluation of g + Q^T (beta - Q g) (x = c; x -= P; y = g; y += P),
+  // so that the answer is the same to the last bit as the expression's.
+  work_ = gs.beta;
+  work_.noalias() -= gs.q * g_;
+  y_ = g_;
+  y_.noalias() += gs.q.transpose() * work_;
+  mf.solve_upper_in_place(y_);
+  r.acceleration = y_;
+  set_constraint_force(s, a_f, r, work_);
+}
+
+}  // namespace kinevo::mechanics

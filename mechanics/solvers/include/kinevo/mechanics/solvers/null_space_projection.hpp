@@ -1,0 +1,48 @@
+// The projection method of Yoo, Kim and Kim, "A hybrid scheme using LU decomposition and
+// projection matrix for dynamic analysis of constrained multibody systems", eqs. 10-19, as an
+// acceleration solver ("projection"):
+//   I_R = A^+                      (eq. 10; the Moore-Penrose inverse through a rank-revealing
+//                                   complete orthogonal decomposition of A, never the explicit
+//                                   inverse of A A^T, which is singular at singular configurations)
+//   P_N = I - I_R A                (eq. 11, the projector onto the null space of A)
+//   P_T = P_N B                    (eq. 12, B selects k = n - r independent columns of P_N)
+//   M11 z'' = P_T^T (f - M I_R b)  (eqs. 16-19; the paper prints M I_R^T b)
+//   q'' = I_R b + P_T z''          (eq. 14)
+//   lambda = I_R^T (f - M q'')     (eq. 17, with the sign fixed: M q'' + A^T lambda = f)
+// Redundant rows drop out (I_R of a rank-deficient A); a right-hand side outside the range of A
+// (inconsistent rows) is refused and the rows are named, like GIGSP.
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "kinevo/mechanics/solvers/acceleration_solver.hpp"
+#include "kinevo/mechanics/solvers/direct_solver_options.hpp"
+
+namespace kinevo::mechanics {
+
+// P_N = I - A^+ A (eq. 11) for a Jacobian A (m x n; m = 0 gives I), the Moore-Penrose inverse
+// from Eigen's CompleteOrthogonalDecomposition with threshold rank_tolerance (a pivot below
+// rank_tolerance times the largest one counts as zero).
+Eigen::MatrixXd null_space_projector(const Eigen::MatrixXd& jacobian, double rank_tolerance);
+
+// The k = n - rank columns of P_N that column-pivoted QR chooses first (the B of eq. 12),
+// ascending.
+std::vector<int> independent_null_space_columns(const Eigen::MatrixXd& projector, int k);
+
+class null_space_projection_solver final : public acceleration_solver {
+ public:
+  explicit null_space_projection_solver(const direct_solver_options& options = {})
+      : options_(options) {}
+  std::string name() const override;
+  acceleration_result solve(const constrained_system& system) override;
+  // The multipliers of the last successful solve (size m): M q'' + A^T lambda = f.
+  const Eigen::VectorXd& multipliers() const { return lambda_; }
+
+ private:
+  direct_solver_options options_;
+  Eigen::VectorXd lambda_;
+};
+
+}  // namespace kinevo::mechanics

@@ -1,0 +1,29 @@
+// Constrained accelerations through the QTZ decomposition of A (Del Citto, Pennestri and Vita,
+// "Coordinates reduction and numerical integration of models of constrained multibody
+// systems", eqs. 15-35 and 54-67): with A^T P = Q [T 0; 0 0] Z, the r combined rows C A have
+// full row rank, and
+//   gamma'' = C b                                   (eq. 62)
+//   M^ p'' = Q2^T (f - M Q1^ gamma''),  M^ = Q2^T M Q2   (eqs. 64-66; LLT, M^ is SPD with M)
+//   q'' = Q1^ gamma'' + Q2 p''                       (eq. 67; Q2^ = Q2)
+// The m - r dropped combinations of b must vanish (redundant rows); otherwise the set is refused
+// as inconsistent, naming the rows that carry the disagreement. Works for any A (nonholonomic
+// rows too). constraint_force = M (q'' - a_f).
+#pragma once
+
+#include "kinevo/mechanics/solvers/acceleration_solver.hpp"
+#include "kinevo/mechanics/solvers/direct_solver_options.hpp"
+
+namespace kinevo::mechanics {
+
+class qtz_solver final : public acceleration_solver {
+ public:
+  // Reads rank_tolerance and consistency_tolerance.
+  explicit qtz_solver(const direct_solver_options& options = {}) : options_(options) {}
+  std::string name() const override;
+  acceleration_result solve(const constrained_system& system) override;
+
+ private:
+  direct_solver_options options_;
+};
+
+}  // namespace kinevo::mechanics

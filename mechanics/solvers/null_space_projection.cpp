@@ -1,0 +1,126 @@
+#include "kinevo/mechanics/solvers/null_space_projection.hpp"
+
+#include <fmt/format.h>
+
+#include <Eigen/Cholesky>
+#include <Eigen/QR>
+#include <algorithm>
+
+#include "kinevo/mechanics/solvers/solver_support.hpp"
+
+namespace kinevo::mechanics {
+
+namespace {
+
+Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> decompose(const Eigen::MatrixXd& a,
+                                                                  double rank_tolerance) {
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+  cod.setThreshold(rank_tolerance);
+  cod.compute(a);
+  return cod;
+}
+
+}  // namespace
+
+Eigen::MatrixXd null_space_projector(const Eigen::MatrixXd& jacobian, double rank_tolerance) {
+  const Eigen::Index n = jacobian.cols();
+  if (jacobian.rows() == 0) return Eigen::MatrixXd::Identity(n, n);
+  const auto cod = decompose(jacobian, rank_tolerance);
+  // Eq. 11 with I_R = A^+ (eq. 10 is A^+ only when A has full row rank).
+  return Eigen::MatrixXd::Identity(n, n) - cod.pseudoInverse() * jacobian;
+}
+
+std::vector<int> independent_null_space_columns(const Eigen::MatrixXd& projector, int k) {
+  std::vector<int> columns;
+  if (k <= 0) return columns;
+  // Column-pivoted QR takes the columns of P_N in order of their remaining norm: the first k
+  // are the best-conditioned set spanning the null space (P_N has rank k).
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(projector);
+  const auto& p = qr.colsPermutation().indices();
+  columns.assign(p.data(), p.data() + k);
+  std::sort(columns.begin(), columns.end());
+  return columns;
+}
+
+std::string null_space_projection_solver::name() const {
+  return "projection";
+}
+
+acceleration_result null_space_projection_solver::solve(const constrained_system& s) {
+  mass_factor mf;
+  Eigen::VectorXd a_f;
+  lambda_.resize(0);
+  if (auto done = start_solve(s, name(), mf, a_f)) {
+    lambda_ = Eigen::VectorXd::Zero(s.constraints());
+    return *done;
+  }
+  acceleration_result r;
+  const Eigen::Index n = s.coordinates(), m = s.constraints();
+  const auto cod = decompose(s.jacobian, options_.rank_tolerance);
+  const auto rank = static_cast<Eigen::Index>(cod.rank());
+  r.rank = static_cast<int>(rank);
+  const Eigen::MatrixXd i_r = cod.pseudoInverse();  // eq. 10, n x m
+  const Eigen::VectorXd particular = i_r * s.rhs;   // I_R b: minimum-norm solution of A q'' = b
+  if (rank < m) {
+    // Dependent rows: b must lie in the range of A at this rank, or no acceleration satisfies
+    // the set. The rows are classified (and named) as GIGSP does.
+    const Eigen::VectorXd residual = s.jacobian * particular - s.rhs;
+    const double b_scale = 1.0 + s.rhs.cwiseAbs().maxCoeff();
+    const gram_schmidt_rows gs =
+        orthonormalize_rows(mf.right_solve_upper(s.jacobian), s.rhs, options_.rank_tolerance,
+                            options_.consistency_tolerance, options_.degenerate_tolerance);
+    r.redundant = gs.redundant;
+    std::vector<int> bad = gs.inconsistent;
+    if (bad.empty() && residual.cwiseAbs().maxCoeff() > options_.consistency_tolerance * b_scale) {
+      // The two rank decisions disagree at the margin: name the rows A^+ cannot satisfy.
+      for (Eigen::Index i = 0; i < m; ++i) {
+        if (std::abs(residual[i]) > options_.consistency_tolerance * b_scale) {
+          bad.push_back(static_cast<int>(i));
+        }
+      }
+    }
+    if (!bad.empty()) {
+      r.inconsistent = bad;
+      r.redundant.erase(
+          std::remove_if(r.redundant.begin(), r.redundant.end(),
+                         [&](int i) { return std::find(bad.begin(), bad.end(), i) != bad.end(); }),
+          r.redundant.end());
+      r.status = solve_status::inconsistent;
+      r.message = fmt::format(
+          "projection: inconsistent constraints: {} {} dependent on other constraints but "
+          "{} right-hand side is not in the range of the Jacobian (rank {} of {} rows), so no "
+          "acceleration satisfies the set; correct the model",
+          row_names(s, bad), bad.size() == 1 ? "is" : "are", bad.size() == 1 ? "its" : "their",
+          rank, m);
+      return r;
+    }
+  }
+  const Eigen::Index k = n - rank;
+  Eigen::VectorXd qdd = particular;
+  if (k > 0) {
+    const Eigen::MatrixXd p_n = Eigen::MatrixXd::Identity(n, n) - i_r * s.jacobian;  // eq. 11
+    const std::vector<int> columns = independent_null_space_columns(p_n, static_cast<int>(k));
+    Eigen::MatrixXd p_t(n, k);  // eq. 12: P_T = P_N B
+    for (Eigen::Index j = 0; j < k; ++j) p_t.col(j) = p_n.col(columns[static_cast<std::size_t>(j)]);
+    // Eqs. 16-19: M11 z'' = P_T^T (f - M I_R b), M11 = P_T^T M P_T.
+    const Eigen::MatrixXd m_p_t = s.mass * p_t;
+    const Eigen::MatrixXd m11 = p_t.transpose() * m_p_t;
+    Eigen::LLT<Eigen::MatrixXd> llt(m11);
+    if (llt.info() != Eigen::Success) {
+      r.status = solve_status::singular;
+      r.message = fmt::format(
+          "projection: the reduced mass matrix P_T^T M P_T ({} x {}) is not positive definite", k,
+          k);
+      return r;
+    }
+    const Eigen::VectorXd z = llt.solve(p_t.transpose() * (s.force - s.mass * particular));
+    qdd += p_t * z;  // eq. 14
+  }
+  r.acceleration = qdd;
+  // Eq. 17 with the sign fixed: A^T lambda = f - M q''.
+  lambda_ = i_r.transpose() * (s.force - s.mass * qdd);
+  set_constraint_force(s, a_f, r);
+  return r;
+}
+
+}  // namespace kinevo::mechanics

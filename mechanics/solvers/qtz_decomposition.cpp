@@ -1,0 +1,42 @@
+#include "kinevo/mechanics/solvers/qtz_decomposition.hpp"
+#include "kinevo/core/householder_q.hpp"
+
+#include <Eigen/QR>
+
+namespace kinevo::mechanics {
+
+qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tolerance) {
+  const Eigen::Index m = jacobian.rows(), n = jacobian.cols();
+  qtz_decomposition d;
+  if (m == 0) {
+    d.q1.resize(n, 0);
+    d.q2 = Eigen::MatrixXd::Identity(n, n);
+    d.t.resize(0, 0);
+    d.combination.resize(0, 0);
+    d.q1_hat.resize(n, 0);
+    return d;
+  }
+  // Phi_q^T P = Q [T 0; 0 0] Z (Eigen: A P = Q T Z).
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+  cod.setThreshold(rank_tolerance);
+  cod.compute(jacobian.transpose());
+  const auto r = static_cast<Eigen::Index>(cod.rank());
+  d.rank = static_cast<int>(r);
+  const Eigen::MatrixXd q = householder_q(cod);  // n x n
+  d.q1 = q.leftCols(r);
+  d.q2 = q.rightCols(n - r);
+  d.t = cod.matrixT().topLeftCorner(r, r).triangularView<Eigen::Upper>();
+  // Z P^T: rows of the combined constraints. Z is m x m; P^T applied on the right of Z.
+  // With full rank (r = m) there is no Z step and Z = I: Eigen 3.4.0's matrixZ() would apply
+  // reflectors with uninitialised coefficients then (it only guards solve()), scaling rows of
+  // Z by garbage.
+  const Eigen::MatrixXd z =
+      r < m ? Eigen::MatrixXd(cod.matrixZ()) : Eigen::MatrixXd::Identity(m, m);
+  const Eigen::MatrixXd zpt = z * cod.colsPermutation().transpose();
+  d.combination = zpt.topRows(r);
+  // Q1^ = Q1 T^-T, i.e. T Q1^T^T = Q1^T.
+  d.q1_hat = d.t.triangularView<Eigen::Upper>().solve(d.q1.transpose()).transpose();
+  return d;
+}
+
+}  // namespace kinevo::mechanics

@@ -1,0 +1,224 @@
+#include "kinevo/mechanics/solvers/sparse_gram.hpp"
+
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace kinevo::mechanics {
+
+bool sparse_gram::applicable(const constrained_system& s) {
+  const auto m = static_cast<double>(s.constraints());
+  const auto n = static_cast<double>(s.coordinates());
+  // Below ~8 rows the dense sweep is as fast and has no set-up cost. M must be diagonal or
+  // block-diagonal with small blocks (spatial bodies), so that M^-1 stays sparse.
+  int largest_block = 0;
+  for (const auto& [start, size] : s.mass_blocks) largest_block = std::max(largest_block, size);
+  const bool sparse_mass = s.mass_is_diagonal || (s.mass_blocks.size() > 1 && largest_block <= 16);
+  return sparse_mass && !s.jacobian_pattern.empty() && m >= 8 &&
+         static_cast<double>(s.jacobian_pattern.size()) <= 0.25 * m * n;
+}
+
+bool sparse_gram::analysed_for(const constrained_system& s) const {
+  if (analysed_rows_ != s.constraints() || analysed_cols_ != s.coordinates() ||
+      analysed_diagonal_ != s.mass_is_diagonal ||
+      analysed_pattern_.size() != s.jacobian_pattern.size()) {
+    return false;
+  }
+  if (!std::equal(analysed_pattern_.begin(), analysed_pattern_.end(), s.jacobian_pattern.begin())) {
+    return false;
+  }
+  if (s.mass_is_diagonal) return true;
+  return analysed_blocks_.size() == s.mass_blocks.size() &&
+         std::equal(analysed_blocks_.begin(), analysed_blocks_.end(), s.mass_blocks.begin());
+}
+
+void sparse_gram::analyse(const constrained_system& s) {
+  const int m = s.constraints(), n = s.coordinates();
+  // A's structure; a_source_ maps its values to the dense A (column-major).
+  std::vector<Eigen::Triplet<double>> triplets;
+  for (const auto& [r, c] : s.jacobian_pattern) triplets.emplace_back(r, c, 1.0);
+  a_.resize(m, n);
+  a_.setFromTriplets(triplets.begin(), triplets.end());
+  a_source_.clear();
+  // rows[i]: (column k, index of A(i, k) among a_'s values), k ascending.
+  std::vector<std::vector<std::pair<int, int>>> rows(static_cast<std::size_t>(m));
+  for (int k = 0; k < n; ++k) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(a_, k); it; ++it) {
+      const auto index = static_cast<int>(a_source_.size());
+      a_source_.push_back(it.row() + static_cast<Eigen::Index>(k) * m);
+      rows[static_cast<std::size_t>(it.row())].emplace_back(k, index);
+    }
+  }
+  // M^-1 as blocks (a diagonal M: blocks of one): block of each coordinate, offsets in w_.
+  std::vector<std::pair<int, int>> blocks;
+  if (s.mass_is_diagonal) {
+    for (int k = 0; k < n; ++k) blocks.emplace_back(k, 1);
+  } else {
+    blocks.assign(s.mass_blocks.begin(), s.mass_blocks.end());
+  }
+  std::vector<int> block_of(static_cast<std::size_t>(n), -1);
+  w_block_start_.clear();
+  int w_size = 0;
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    const auto [start, size] = blocks[b];
+    for (int k = start; k < start + size; ++k)
+      block_of[static_cast<std::size_t>(k)] = static_cast<int>(b);
+    w_block_start_.push_back(w_size);
+    w_size += size * size;
+  }
+  w_.assign(static_cast<std::size_t>(w_size), 0.0);
+  if (!s.mass_is_diagonal) block_llt_.resize(blocks.size());
+  auto w_index = [&](int k, int j) {
+    const auto b = static_cast<std::size_t>(block_of[static_cast<std::size_t>(k)]);
+    const auto [start, size] = blocks[b];
+    return w_block_start_[b] + (k - start) + (j - start) * size;
+  };
+  // A M^-1, entry (i, j) = sum over k of A(i, k) W(k, j), k ascending within j's block (the
+  // order of Eigen's sparse product). aw_columns[j]: (row i, entry), rows ascending.
+  aw_first_.assign(1, 0);
+  aw_a_.clear();
+  aw_w_.clear();
+  std::vector<std::vector<std::pair<int, int>>> aw_columns(static_cast<std::size_t>(n));
+  for (int i = 0; i < m; ++i) {
+    const auto& row = rows[static_cast<std::size_t>(i)];
+    std::vector<int> touched;
+    for (const auto& [k, index] : row) {
+      const int b = block_of[static_cast<std::size_t>(k)];
+      if (b >= 0 && std::find(touched.begin(), touched.end(), b) == touched.end())
+        touched.push_back(b);
+    }
+    std::sort(touched.begin(), touched.end());
+    for (const int b : touched) {
+      const auto [start, size] = blocks[static_cast<std::size_t>(b)];
+      for (int j = start; j < start + size; ++j) {
+        for (const auto& [k, index] : row) {
+          if (block_of[static_cast<std::size_t>(k)] != b) continue;
+          aw_a_.push_back(index);
+          aw_w_.push_back(w_index(k, j));
+        }
+        const auto entry = static_cast<int>(aw_first_.size()) - 1;
+        aw_first_.push_back(static_cast<int>(aw_a_.size()));
+        aw_columns[static_cast<std::size_t>(j)].emplace_back(i, entry);
+      }
+    }
+  }
+  aw_.assign(aw_first_.size() - 1, 0.0);
+  // G's lower triangle, column j: G(i, j) = sum over k of AW(i, k) A(j, k), k ascending over
+  // row j of A (the order of Eigen's product AW * A^T).
+  g_first_.assign(1, 0);
+  g_aw_.clear();
+  g_a_.clear();
+  g_diagonal_.assign(static_cast<std::size_t>(m), -1);
+  std::vector<Eigen::Triplet<double>> g_triplets;
+  std::vector<int> slot(static_cast<std::size_t>(m), -1);
+  std::vector<std::vector<std::pair<int, int>>> terms;  // per entry of column j
+  std::vector<int> entry_rows;
+  for (int j = 0; j < m; ++j) {
+    terms.clear();
+    entry_rows.clear();
+    for (const auto& [k, a_index] : rows[static_cast<std::size_t>(j)]) {
+      for (const auto& [i, aw_entry] : aw_columns[static_cast<std::size_t>(k)]) {
+        if (i < j) continue;
+        int& e = slot[static_cast<std::size_t>(i)];
+        if (e < 0) {
+          e = static_cast<int>(terms.size());
+          terms.emplace_back();
+          entry_rows.push_back(i);
+        }
+        terms[static_cast<std::size_t>(e)].emplace_back(aw_entry, a_index);
+      }
+    }
+    std::vector<int> order(entry_rows.size());
+    for (std::size_t e = 0; e < order.size(); ++e) order[e] = static_cast<int>(e);
+    std::sort(order.begin(), order.end(), [&](int x, int y) {
+      return entry_rows[static_cast<std::size_t>(x)] < entry_rows[static_cast<std::size_t>(y)];
+    });
+    for (const int e : order) {
+      const int i = entry_rows[static_cast<std::size_t>(e)];
+      for (const auto& [aw_entry, a_index] : terms[static_cast<std::size_t>(e)]) {
+        g_aw_.push_back(aw_entry);
+        g_a_.push_back(a_index);
+      }
+      if (i == j) g_diagonal_[static_cast<std::size_t>(j)] = static_cast<int>(g_first_.size()) - 1;
+      g_first_.push_back(static_cast<int>(g_aw_.size()));
+      g_triplets.emplace_back(i, j, 0.0);
+      slot[static_cast<std::size_t>(i)] = -1;
+    }
+  }
+  g_.resize(m, m);
+  g_.setFromTriplets(g_triplets.begin(), g_triplets.end());
+  g_.makeCompressed();
+  if (static_cast<std::size_t>(g_.nonZeros()) + 1 != g_first_.size()) {
+    throw std::logic_error("sparse_gram: the Gram matrix's structure is not the one analysed");
+  }
+  ldlt_.analyzePattern(g_);
+  analysed_pattern_.assign(s.jacobian_pattern.begin(), s.jacobian_pattern.end());
+  analysed_blocks_.assign(s.mass_blocks.begin(), s.mass_blocks.end());
+  analysed_rows_ = m;
+  analysed_cols_ = n;
+  analysed_diagonal_ = s.mass_is_diagonal;
+}
+
+void sparse_gram::form(const constrained_system& s) {
+  double* a = a_.valuePtr();
+  const double* dense = s.jacobian.data();
+  for (std::size_t p = 0; p < a_source_.size(); ++p) a[p] = dense[a_source_[p]];
+  if (s.mass_is_diagonal) {
+    for (Eigen::Index k = 0; k < s.coordinates(); ++k)
+      w_[static_cast<std::size_t>(k)] = 1.0 / s.mass(k, k);
+  } else {
+    // Each block's inverse as LLT(M_b).solve(I), the one the sparse product used before.
+    for (std::size_t b = 0; b < s.mass_blocks.size(); ++b) {
+      const auto [start, size] = s.mass_blocks[b];
+      block_llt_[b].compute(s.mass.block(start, start, size, size));
+      block_inverse_ = block_llt_[b].solve(Eigen::MatrixXd::Identity(size, size));
+      std::copy(block_inverse_.data(), block_inverse_.data() + size * size,
+                w_.begin() + w_block_start_[b]);
+    }
+  }
+  for (std::size_t e = 0; e + 1 < aw_first_.size(); ++e) {
+    const auto first = static_cast<std::size_t>(aw_first_[e]);
+    const auto last = static_cast<std::size_t>(aw_first_[e + 1]);
+    double sum = a[aw_a_[first]] * w_[static_cast<std::size_t>(aw_w_[first])];
+    for (std::size_t t = first + 1; t < last; ++t)
+      sum += a[aw_a_[t]] * w_[static_cast<std::size_t>(aw_w_[t])];
+    aw_[e] = sum;
+  }
+  double* g = g_.valuePtr();
+  for (std::size_t e = 0; e + 1 < g_first_.size(); ++e) {
+    const auto first = static_cast<std::size_t>(g_first_[e]);
+    const auto last = static_cast<std::size_t>(g_first_[e + 1]);
+    double sum = aw_[static_cast<std::size_t>(g_aw_[first])] * a[g_a_[first]];
+    for (std::size_t t = first + 1; t < last; ++t)
+      sum += aw_[static_cast<std::size_t>(g_aw_[t])] * a[g_a_[t]];
+    g[e] = sum;
+  }
+}
+
+bool sparse_gram::factor(const constrained_system& s, double rank_tolerance) {
+  if (!analysed_for(s)) analyse(s);
+  form(s);
+  ldlt_.factorize(g_);
+  if (ldlt_.info() != Eigen::Success) return false;
+  const auto& d = ldlt_.vectorD();
+  const double* g = g_.valuePtr();
+  const double tol2 = rank_tolerance * rank_tolerance;
+  for (std::size_t i = 0; i < g_diagonal_.size(); ++i) {
+    // Every row of A has an entry, so G_ii is in the structure; a missing one is a zero row.
+    const double diag = g_diagonal_[i] < 0 ? 0.0 : g[g_diagonal_[i]];
+    if (!(diag > 0.0) || !(d[static_cast<Eigen::Index>(i)] > tol2 * diag)) return false;
+  }
+  return true;
+}
+
+Eigen::VectorXd sparse_gram::transpose_times(const constrained_system&,
+                                             const Eigen::VectorXd& y) const {
+  return a_.transpose() * y;
+}
+
+Eigen::VectorXd sparse_gram::times(const constrained_system&, const Eigen::VectorXd& x) const {
+  return a_ * x;
+}
+
+}  // namespace kinevo::mechanics
