@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "kinevo/ga/minimal_generation_gap.hpp"
+#include "kinevo/ga/detail/minimal_generation_gap.hpp"
 #include "kinevo/ga/detail/rotation_frame.hpp"
 
 namespace kinevo::ga {

@@ -1,4 +1,4 @@
-#include "kinevo/ga/minimal_generation_gap.hpp"
+#include "kinevo/ga/detail/minimal_generation_gap.hpp"
 
 namespace kinevo::ga {
 

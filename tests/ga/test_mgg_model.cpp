@@ -22,7 +22,7 @@
 #include "kinevo/ga/detail/ill_conditioned_functions.hpp"
 #include "kinevo/ga/detail/island.hpp"
 #include "kinevo/ga/island_model.hpp"
-#include "kinevo/ga/minimal_generation_gap.hpp"
+#include "kinevo/ga/detail/minimal_generation_gap.hpp"
 #include "kinevo/ga/range_runs.hpp"
 #include "kinevo/ga/test_functions.hpp"
 #include "kinevo/io/errors.hpp"
