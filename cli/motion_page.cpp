@@ -56,7 +56,8 @@ motion_page_report write_motion_page(const mechanics::model_drawing& drawing,
       r.json = anim.to_json();
       r.json["view"] = "2d";
     }
-  } catch (const std::invalid_argument& e) {
+  } catch (const io::input_error& e) {
+    // The scene's checks name what is wrong, not the run it came from.
     throw io::input_error(fmt::format("{}: {}", run_name, e.what()));
   }
   const auto bytes = std::filesystem::file_size(path);

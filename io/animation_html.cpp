@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "kinevo/io/errors.hpp"
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -146,30 +148,30 @@ polyline.link { fill: none; }
 void animation_panel::validate(std::size_t frame_count) const {
   const std::size_t n = point_names.size();
   if (point_styles.size() != n) {
-    throw std::invalid_argument(fmt::format("animation panel '{}': {} point styles for {} points",
+    throw input_error(fmt::format("animation panel '{}': {} point styles for {} points",
                                             title, point_styles.size(), n));
   }
   if (frames.size() != frame_count) {
-    throw std::invalid_argument(fmt::format("animation panel '{}': {} frames for {} times", title,
+    throw input_error(fmt::format("animation panel '{}': {} frames for {} times", title,
                                             frames.size(), frame_count));
   }
   for (const auto& l : links) {
     for (const int i : l.points) {
       if (i < 0 || static_cast<std::size_t>(i) >= n) {
-        throw std::invalid_argument(fmt::format(
+        throw input_error(fmt::format(
             "animation panel '{}': link '{}' names point {} of {}", title, l.name, i, n));
       }
     }
   }
   for (std::size_t k = 0; k < frames.size(); ++k) {
     if (frames[k].size() != 2 * n) {
-      throw std::invalid_argument(
+      throw input_error(
           fmt::format("animation panel '{}': frame {} has {} values for {} points", title, k,
                       frames[k].size(), n));
     }
     for (const double v : frames[k]) {
       if (!std::isfinite(v)) {
-        throw std::invalid_argument(
+        throw input_error(
             fmt::format("animation panel '{}': frame {} has a non-finite coordinate", title, k));
       }
     }
@@ -177,14 +179,14 @@ void animation_panel::validate(std::size_t frame_count) const {
 }
 
 void animation::validate() const {
-  if (times.empty()) throw std::invalid_argument("animation: no frames");
+  if (times.empty()) throw input_error("animation: no frames");
   for (std::size_t k = 1; k < times.size(); ++k) {
     if (!(times[k] > times[k - 1])) {
-      throw std::invalid_argument(
+      throw input_error(
           fmt::format("animation: times not increasing at frame {} (t = {})", k, times[k]));
     }
   }
-  if (panels.empty()) throw std::invalid_argument("animation: no panels");
+  if (panels.empty()) throw input_error("animation: no panels");
   for (const auto& p : panels) p.validate(times.size());
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "kinevo/io/errors.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -12,12 +14,12 @@ namespace {
 
 void check_scene_point(const scene_point& p, std::size_t solids, const std::string& what) {
   if (p.solid < -1 || (p.solid >= 0 && static_cast<std::size_t>(p.solid) >= solids)) {
-    throw std::invalid_argument(
+    throw input_error(
         fmt::format("motion scene: {} names solid {} of {}", what, p.solid, solids));
   }
   for (const double v : p.at) {
     if (!std::isfinite(v)) {
-      throw std::invalid_argument(fmt::format("motion scene: {} has a non-finite point", what));
+      throw input_error(fmt::format("motion scene: {} has a non-finite point", what));
     }
   }
 }
@@ -25,31 +27,31 @@ void check_scene_point(const scene_point& p, std::size_t solids, const std::stri
 }  // namespace
 
 void motion_scene::validate() const {
-  if (times.empty()) throw std::invalid_argument("motion scene: no frames");
+  if (times.empty()) throw input_error("motion scene: no frames");
   for (std::size_t k = 1; k < times.size(); ++k) {
     if (!(times[k] > times[k - 1])) {
-      throw std::invalid_argument(
+      throw input_error(
           fmt::format("motion scene: times not increasing at frame {} (t = {})", k, times[k]));
     }
   }
   if (poses.size() != times.size()) {
-    throw std::invalid_argument(
+    throw input_error(
         fmt::format("motion scene: {} poses for {} times", poses.size(), times.size()));
   }
   for (const auto& s : solids) {
     for (const double v : s.size) {
       if (!std::isfinite(v) || v < 0.0) {
-        throw std::invalid_argument(fmt::format("motion scene: solid '{}' has size {}", s.name, v));
+        throw input_error(fmt::format("motion scene: solid '{}' has size {}", s.name, v));
       }
     }
   }
   for (std::size_t k = 0; k < poses.size(); ++k) {
     if (poses[k].size() != solids.size() * pose_size()) {
-      throw std::invalid_argument(fmt::format("motion scene: frame {} has {} values for {} solids",
+      throw input_error(fmt::format("motion scene: frame {} has {} values for {} solids",
                                               k, poses[k].size(), solids.size()));
     }
     if (!std::all_of(poses[k].begin(), poses[k].end(), [](double v) { return std::isfinite(v); })) {
-      throw std::invalid_argument(
+      throw input_error(
           fmt::format("motion scene: frame {} has a non-finite coordinate", k));
     }
   }
@@ -66,7 +68,7 @@ void motion_scene::validate() const {
         std::any_of(solids.begin(), solids.end(), [&](const auto& s) { return s.name == name; }) ||
         std::any_of(joints.begin(), joints.end(), [&](const auto& j) { return j.name == name; });
     if (!known) {
-      throw std::invalid_argument(
+      throw input_error(
           fmt::format("motion scene: trail '{}' names no body, particle or joint", name));
     }
   }

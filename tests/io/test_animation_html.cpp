@@ -1,5 +1,6 @@
 // io::animation_html: the page holds its frames and player inline; bad animations are refused.
 #include "kinevo/io/animation_html.hpp"
+#include "kinevo/io/errors.hpp"
 
 #include <gtest/gtest.h>
 
@@ -52,19 +53,19 @@ TEST(AnimationHtml, NamesCannotCloseTheScript) {
 TEST(AnimationHtml, RefusesInconsistentAnimations) {
   animation a = two_frames();
   a.times = {0.0, 0.0};
-  EXPECT_THROW(a.validate(), std::invalid_argument);
+  EXPECT_THROW(a.validate(), kinevo::io::input_error);
   a = two_frames();
   a.panels[0].frames[1].pop_back();
-  EXPECT_THROW(a.validate(), std::invalid_argument);
+  EXPECT_THROW(a.validate(), kinevo::io::input_error);
   a = two_frames();
   a.panels[0].links[0].points = {0, 2};
-  EXPECT_THROW(a.validate(), std::invalid_argument);
+  EXPECT_THROW(a.validate(), kinevo::io::input_error);
   a = two_frames();
   a.panels[0].frames[0][2] = NAN;
-  EXPECT_THROW(a.validate(), std::invalid_argument);
+  EXPECT_THROW(a.validate(), kinevo::io::input_error);
   a = two_frames();
   a.panels[0].frames.pop_back();
-  EXPECT_THROW(a.validate(), std::invalid_argument);
+  EXPECT_THROW(a.validate(), kinevo::io::input_error);
 }
 
 }  // namespace
