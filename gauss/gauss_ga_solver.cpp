@@ -19,6 +19,7 @@
 #include "kinevo/gauss/detail/coupled_factorisations.hpp"
 #include "kinevo/gauss/gauss_objective.hpp"
 #include "kinevo/gauss/mass_scaling.hpp"
+#include "kinevo/io/errors.hpp"
 #include "kinevo/mechanics/solvers/direct_solver_options.hpp"
 #include "kinevo/mechanics/solvers/solver_support.hpp"
 
@@ -324,8 +325,9 @@ gauss_ga_options gauss_ga_preset(const std::string& name) {
   if (name == "exact-hessian") return exact_hessian_preset();
   // "no-oracle" is the older name of the default.
   if (name == "default" || name == "no-oracle") return gauss_ga_options{};
-  throw std::invalid_argument(
-      fmt::format("unknown ga preset '{}': use exact-hessian, no-oracle, default or thesis", name));
+  throw io::option_error("preset", fmt::format("must be exact-hessian, no-oracle (the default's "
+                                               "older name), default or thesis, not '{}'",
+                                               name));
 }
 
 gauss_ga_solver::gauss_ga_solver(gauss_ga_options options) : options_(std::move(options)) {
