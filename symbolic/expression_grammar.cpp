@@ -13,7 +13,7 @@ namespace {
 
 // One table for the parser (symbolic/expression_context.cpp builds GiNaC's reader table from
 // it), the arity check below and the messages. sqrt and pow parse to powers.
-constexpr std::array<expression_function, 17> functions{{
+constexpr std::array<expression_function, 17> function_table{{
     {"sin", 1, "sin(x)"},
     {"cos", 1, "cos(x)"},
     {"tan", 1, "tan(x)"},
@@ -87,20 +87,20 @@ call_arguments arguments_of(const std::string& text, std::size_t open) {
 
 std::string supported_functions() {
   std::string s;
-  for (const auto& f : functions) {
+  for (const auto& f : function_table) {
     s += (s.empty() ? "" : ", ") + std::string(f.arity == 1 ? f.name : f.usage);
   }
   return s;
 }
 
 std::span<const expression_function> expression_functions() {
-  return functions;
+  return function_table;
 }
 
 const expression_function* find_expression_function(std::string_view name) {
-  const auto it = std::find_if(functions.begin(), functions.end(),
+  const auto it = std::find_if(function_table.begin(), function_table.end(),
                                [&](const expression_function& f) { return f.name == name; });
-  return it == functions.end() ? nullptr : &*it;
+  return it == function_table.end() ? nullptr : &*it;
 }
 
 void check_expression_grammar(const std::string& text, const std::string& where) {

@@ -30,7 +30,10 @@ void read_parameters(const toml::table& root, const toml_fields& fields,
       return a.second->source().begin.line < b.second->source().begin.line;
     });
   }
-  for (const auto& [name, value] : params) {
+  for (const auto& entry : params) {
+    // Named, not a structured binding: clang 14 cannot capture a binding in a lambda.
+    const auto& name = entry.first;
+    const auto& value = entry.second;
     const std::string at =
         fmt::format("{}: [parameters] '{}'", fields.where(value), io::excerpt(name, 40));
     double v = 0.0;

@@ -14,6 +14,7 @@
 
 #include "kinevo/io/csv_table.hpp"
 #include "tests/cli/cli_test_support.hpp"
+#include "tests/cli/headless_browser.hpp"
 
 namespace {
 
@@ -22,19 +23,11 @@ using kinevo::test::read_text;
 using kinevo::test::run_command;
 using kinevo::test::run_kinevo;
 
-const std::string chromium = "/usr/bin/chromium";
-
 // The DOM after the page's scripts ran, with a fresh profile and nothing reaching the network.
 std::string dump_dom(const std::filesystem::path& page, const std::string& fragment,
                      const std::filesystem::path& profile) {
-  std::filesystem::remove_all(profile);
-  std::filesystem::create_directories(profile);
-  const auto r =
-      run_command(chromium +
-                  " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run"
-                  " --disable-background-networking --disable-component-update --disable-sync"
-                  " --user-data-dir=" +
-                  profile.string() + " --dump-dom 'file://" + page.string() + "#" + fragment + "'");
+  const auto r = run_command(kinevo::test::headless_browser_command(profile) +
+                             " --dump-dom 'file://" + page.string() + "#" + fragment + "'");
   EXPECT_EQ(r.status, 0) << r.err;
   return r.out;
 }
@@ -119,7 +112,7 @@ TEST(CliAnimate, SimulateWritesThePage) {
 // A spatial model is drawn projected onto XY: the point (0.5, 0, 0) of crank2 against r + R s'
 // with R from Eigen's quaternion (a second, independent rotation formula).
 TEST(CliAnimate, ChromiumDrawsASpatialModelProjectedOntoXy) {
-  if (!std::filesystem::exists(chromium)) GTEST_SKIP() << chromium << " is not installed";
+  if (!kinevo::test::headless_browser_present()) GTEST_SKIP() << "no Chromium is installed";
   const auto dir = fresh_dir("animate_spatial");
   const auto csv = dir / "run.csv", html = dir / "sp.html";
   const std::string model = std::string(KINEVO_EXAMPLES) + "/spatial_fivebar.toml";
@@ -142,7 +135,7 @@ TEST(CliAnimate, ChromiumDrawsASpatialModelProjectedOntoXy) {
 }
 
 TEST(CliAnimate, ChromiumDrawsTheCsvPositionsAtTwoTimes) {
-  if (!std::filesystem::exists(chromium)) GTEST_SKIP() << chromium << " is not installed";
+  if (!kinevo::test::headless_browser_present()) GTEST_SKIP() << "no Chromium is installed";
   const auto s = animate_slider_crank("animate_chromium");
   const auto& tab = s.table;
   for (const std::size_t row : {std::size_t{5}, std::size_t{15}}) {
@@ -163,7 +156,7 @@ TEST(CliAnimate, ChromiumDrawsTheCsvPositionsAtTwoTimes) {
 }
 
 TEST(CliAnimate, ChromiumDrawsTheStudyGaBesideGigsp) {
-  if (!std::filesystem::exists(chromium)) GTEST_SKIP() << chromium << " is not installed";
+  if (!kinevo::test::headless_browser_present()) GTEST_SKIP() << "no Chromium is installed";
   const auto dir = fresh_dir("animate_study");
   const auto r =
       run_kinevo("study double-pendulum --t-end 0.01 --seed 2 --quiet --out " + dir.string());
@@ -173,7 +166,9 @@ TEST(CliAnimate, ChromiumDrawsTheStudyGaBesideGigsp) {
     const double t = tab.rows[row][tab.column("t")];
     const std::string dom =
         dump_dom(dir / "motion.html", "t=" + std::to_string(t), dir / "profile");
-    for (const auto& [panel, solver] : {std::pair{"panel0", "ga"}, std::pair{"panel1", "gigsp"}}) {
+    for (const auto& [panel, solver_name] :
+         {std::pair{"panel0", "ga"}, std::pair{"panel1", "gigsp"}}) {
+      const std::string solver = solver_name;  // clang 14 cannot capture a structured binding
       const auto q = [&](const std::string& c) {
         return tab.rows[row][tab.column(c + "_" + solver)];
       };
@@ -185,7 +180,7 @@ TEST(CliAnimate, ChromiumDrawsTheStudyGaBesideGigsp) {
 }
 
 TEST(CliAnimate, ChromiumDrawsTheSynthesisedFourbarAtTwoInputs) {
-  if (!std::filesystem::exists(chromium)) GTEST_SKIP() << chromium << " is not installed";
+  if (!kinevo::test::headless_browser_present()) GTEST_SKIP() << "no Chromium is installed";
   const auto dir = fresh_dir("animate_fourbar");
   const auto html = dir / "fourbar.html";
   const auto r = run_kinevo("synth fourbar --table " + std::string(KINEVO_EXAMPLES) +

@@ -212,7 +212,8 @@ struct campaign {
   }
 
   int report() const {
-    for (const auto& [name, by] : tally) {
+    for (const auto& [name, counts] : tally) {
+      const auto& by = counts;  // clang 14 cannot capture a structured binding
       auto get = [&](outcome o) { return by.count(o) != 0 ? by.at(o) : 0L; };
       std::printf("%-8s loaded %ld, refused %ld, failed %ld\n", name.c_str(), get(outcome::loaded),
                   get(outcome::refused), get(outcome::failed));

@@ -4,7 +4,9 @@
 #include <cmath>
 // GCC 12 at -O1 with the sanitizers (the CI's second build) warns that std::regex's internal
 // std::function "may be used uninitialized": a known false positive inside libstdc++.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <regex>
 #include <string>
 #include <vector>
