@@ -16,6 +16,7 @@
 
 #include "kinevo/io/csv_table.hpp"
 #include "tests/cli/cli_test_support.hpp"
+#include "tests/cli/headless_browser.hpp"
 
 #ifdef KINEVO_TEST_PNG
 #include <png.h>
@@ -28,18 +29,10 @@ using kinevo::test::read_text;
 using kinevo::test::run_command;
 using kinevo::test::run_kinevo;
 
-const std::string chromium_binary = "/usr/bin/chromium";
 const std::string three_js = "/usr/share/javascript/three/three.min.js";
 
 std::string chromium_command(const std::filesystem::path& profile) {
-  std::filesystem::remove_all(profile);
-  std::filesystem::create_directories(profile);
-  return chromium_binary +
-         " --headless --no-sandbox --use-angle=swiftshader --enable-unsafe-swiftshader"
-         " --disable-quic --no-first-run --disable-background-networking"
-         " --disable-component-update --disable-sync --hide-scrollbars --window-size=1000,800"
-         " --user-data-dir=" +
-         profile.string();
+  return kinevo::test::headless_browser_command(profile);
 }
 
 // What the page drew at `fragment` (its #scene-state), from the DOM after its scripts ran.
@@ -119,7 +112,7 @@ Eigen::Vector3d vec(const nlohmann::json& a) {
 }
 
 bool chromium_and_three() {
-  return std::filesystem::exists(chromium_binary) && std::filesystem::exists(three_js);
+  return kinevo::test::headless_browser_present() && std::filesystem::exists(three_js);
 }
 
 struct flywheel_run {
