@@ -3,7 +3,9 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -11,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 namespace kinevo::test {
@@ -23,7 +26,7 @@ struct command_output {
 
 // Runs a shell command line; stdout and stderr are captured apart.
 inline command_output run_command(const std::string& command) {
-  static int counter = 0;
+  static std::atomic<int> counter = 0;
   const auto dir = std::filesystem::temp_directory_path();
   const auto err_file =
       dir / ("kinevo_test_err_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
@@ -47,6 +50,31 @@ inline command_output run_command(const std::string& command) {
 // Runs `kinevo <args>` (args are passed through the shell, so quote paths with spaces).
 inline command_output run_kinevo(const std::string& args) {
   return run_command(std::string(KINEVO_BINARY) + " " + args);
+}
+
+// Runs independent command lines on as many threads as the machine has cores and returns their
+// outputs in order. The README's `ctest` runs one test at a time (CMake 3.25 has no project
+// default for -j), so a test that starts several independent runs one after the other leaves the
+// other core idle; the checks on the outputs stay in the test's own thread.
+inline std::vector<command_output> run_commands(const std::vector<std::string>& commands) {
+  std::vector<command_output> out(commands.size());
+  std::atomic<std::size_t> next = 0;
+  const auto work = [&] {
+    for (std::size_t i = next++; i < commands.size(); i = next++) out[i] = run_command(commands[i]);
+  };
+  const std::size_t n = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1,
+                                                std::max<std::size_t>(commands.size(), 1));
+  std::vector<std::thread> threads;
+  for (std::size_t k = 1; k < n; ++k) threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
+  return out;
+}
+
+inline std::vector<command_output> run_kinevos(const std::vector<std::string>& args) {
+  std::vector<std::string> commands;
+  for (const auto& a : args) commands.push_back(std::string(KINEVO_BINARY) + " " + a);
+  return run_commands(commands);
 }
 
 // The folders fresh_dir made, removed when the test process ends, so that runs of the suite do
