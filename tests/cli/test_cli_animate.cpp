@@ -77,7 +77,7 @@ slider_crank_run animate_slider_crank(const std::string& name) {
       run_kinevo("simulate " + model + " --t-end 0.2 --dt 0.01 --quiet --out " + s.csv.string());
   EXPECT_EQ(sim.status, 0) << sim.err;
   const auto r = run_kinevo("animate " + s.csv.string() + " --model " + model + " -o " +
-                            s.html.string() + " --view 2d --json");
+                            s.html.string() + " --view 2d --json --title 'slider-crank'");
   EXPECT_EQ(r.status, 0) << r.err;
   s.table = kinevo::io::read_csv_table(s.csv);
   const auto j = nlohmann::json::parse(r.out);

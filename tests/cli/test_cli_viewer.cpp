@@ -221,6 +221,9 @@ bool chromium_and_three() {
   return std::filesystem::exists(chromium_binary) && std::filesystem::exists(three_js);
 }
 
+// The pages' title (the documentation's screenshot shows it), the same for both spellings.
+const std::string flywheel_title = "'spherical pendulum with flywheel'";
+
 struct flywheel_run {
   std::filesystem::path dir, model, csv, html;
   kinevo::io::csv_table table;
@@ -237,7 +240,7 @@ flywheel_run animate_flywheel(const std::string& name) {
                               " --t-end 2 --dt 0.01 --quiet --out " + f.csv.string());
   EXPECT_EQ(sim.status, 0) << sim.err;
   const auto r = run_kinevo("animate " + f.csv.string() + " --model " + f.model.string() + " -o " +
-                            f.html.string() + " --trail wheel --json");
+                            f.html.string() + " --trail wheel --json --title " + flywheel_title);
   EXPECT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["view"], "3d");
@@ -386,7 +389,7 @@ TEST(CliAnimate, Chromium3DDrawsBothGroundPivotSpellingsTheSame) {
   std::ofstream(swapped) << text;
   const auto html2 = f.dir / "swapped.html";
   const auto r = run_kinevo("animate " + f.csv.string() + " --model " + swapped.string() + " -o " +
-                            html2.string() + " --trail wheel");
+                            html2.string() + " --trail wheel --title " + flywheel_title);
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string fragment = "t=1.2";
   auto a = scene_state(f.html, fragment, f.dir / "profile");
