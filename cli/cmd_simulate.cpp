@@ -17,10 +17,10 @@
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/interrupt.hpp"
 #include "kinevo/io/progress.hpp"
-#include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
-#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "kinevo/mechanics/dynamics/trajectory_recorder.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::cli {
 
@@ -211,7 +211,10 @@ int run_simulate(simulate_args& a) {
       fmt::print(stderr, "kinevo simulate: --plot {}: {}\n", a.plot, recorder.plot_note());
     }
   }
-  if (drawing) save_animation(a.animate, *drawing, *row_files, a.file);
+  // The page's title as the plot's: the model's name, else its file.
+  if (drawing) {
+    save_animation(a.animate, *drawing, *row_files, m.name().empty() ? a.file : m.name());
+  }
   if (a.json) {
     nlohmann::json j = json_summary(a, m, res, recorder);
     if (assembly) j["assembly"] = assembly->to_json();

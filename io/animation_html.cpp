@@ -1,5 +1,5 @@
 #include "kinevo/io/animation_html.hpp"
-#include "kinevo/io/detail/markup_escape.hpp"
+#include "kinevo/io/detail/html_page.hpp"
 
 #include <fmt/format.h>
 
@@ -43,14 +43,6 @@ nlohmann::json panel_json(const animation_panel& p) {
           {"styles", styles},
           {"links", links},
           {"frames", p.frames}};
-}
-
-// The JSON inside a <script> element: "</" would end the element early.
-std::string script_safe(std::string text) {
-  for (std::size_t at = text.find("</"); at != std::string::npos; at = text.find("</", at + 3)) {
-    text.replace(at, 2, "<\\/");
-  }
-  return text;
 }
 
 // The player: builds one SVG per panel (y up, model units, so the attributes are the model's
@@ -118,14 +110,18 @@ function tick() {
   draw(nearest(clock));
 }
 function setPlaying(on) {
-  if (timer !== null) clearInterval(timer);
-  timer = on ? setInterval(tick, 1000 / 60) : null; last = null;
+  // Pausing draws the time it is paused at (the last tick may be a while ago: timers of a busy
+  // or hidden page are delayed); playing counts from the press, not from the first tick.
+  if (timer !== null) { tick(); clearInterval(timer); }
+  timer = on ? setInterval(tick, 1000 / 60) : null;
+  last = on ? performance.now() : null;
   button.textContent = on ? 'Pause' : 'Play';
 }
 button.onclick = () => setPlaying(timer === null);
 slider.oninput = () => { clock = times[Number(slider.value)]; draw(Number(slider.value)); };
 const asked = /(?:^#|&)t=([^&]+)/.exec(location.hash);
-if (asked && isFinite(Number(asked[1]))) { clock = Number(asked[1]); draw(nearest(clock)); }
+// Play goes on from the frame shown (an address before the start would never reach it).
+if (asked && isFinite(Number(asked[1]))) { const k = nearest(Number(asked[1])); clock = times[k]; draw(k); }
 else { draw(0); setPlaying(true); }
 document.body.setAttribute('data-ready', '1');
 )JS";
@@ -148,26 +144,25 @@ polyline.link { fill: none; }
 void animation_panel::validate(std::size_t frame_count) const {
   const std::size_t n = point_names.size();
   if (point_styles.size() != n) {
-    throw input_error(fmt::format("animation panel '{}': {} point styles for {} points",
-                                            title, point_styles.size(), n));
+    throw input_error(fmt::format("animation panel '{}': {} point styles for {} points", title,
+                                  point_styles.size(), n));
   }
   if (frames.size() != frame_count) {
     throw input_error(fmt::format("animation panel '{}': {} frames for {} times", title,
-                                            frames.size(), frame_count));
+                                  frames.size(), frame_count));
   }
   for (const auto& l : links) {
     for (const int i : l.points) {
       if (i < 0 || static_cast<std::size_t>(i) >= n) {
-        throw input_error(fmt::format(
-            "animation panel '{}': link '{}' names point {} of {}", title, l.name, i, n));
+        throw input_error(fmt::format("animation panel '{}': link '{}' names point {} of {}", title,
+                                      l.name, i, n));
       }
     }
   }
   for (std::size_t k = 0; k < frames.size(); ++k) {
     if (frames[k].size() != 2 * n) {
-      throw input_error(
-          fmt::format("animation panel '{}': frame {} has {} values for {} points", title, k,
-                      frames[k].size(), n));
+      throw input_error(fmt::format("animation panel '{}': frame {} has {} values for {} points",
+                                    title, k, frames[k].size(), n));
     }
     for (const double v : frames[k]) {
       if (!std::isfinite(v)) {
@@ -218,20 +213,14 @@ std::string animation_html(const animation& a) {
       {"title", a.title}, {"times", a.times}, {"label", a.time_label}, {"unit", a.time_unit}};
   data["panels"] = nlohmann::json::array();
   for (const auto& p : a.panels) data["panels"].push_back(panel_json(p));
-  const std::string title = markup_escape(a.title);
-  return fmt::format(
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<title>{0}</title>\n<style>{1}</style>\n</head>\n<body>\n<h1>{0}</h1>\n"
-      "<div id=\"controls\"><button id=\"play\">Play</button>\n"
-      "<input id=\"time\" type=\"range\" min=\"0\" step=\"1\" value=\"0\">\n"
-      "<span id=\"clock\"></span>\n<label>speed <select id=\"speed\">"
-      "<option value=\"0.1\">0.1x</option><option value=\"0.25\">0.25x</option>"
-      "<option value=\"0.5\">0.5x</option><option value=\"1\" selected>1x</option>"
-      "<option value=\"2\">2x</option><option value=\"4\">4x</option></select></label></div>\n"
-      "<div id=\"panels\"></div>\n"
-      "<script type=\"application/json\" id=\"animation-data\">{2}</script>\n"
-      "<script>{3}</script>\n</body>\n</html>\n",
-      title, page_style, script_safe(data.dump()), player_script);
+  html_page_parts page;
+  page.title = a.title;
+  page.style = page_style;
+  page.body = "<div id=\"panels\"></div>";
+  page.data_id = "animation-data";
+  page.data = data.dump();
+  page.scripts = {player_script};
+  return html_page(page);
 }
 
 void save_animation_html(const animation& a, const std::filesystem::path& path) {

@@ -14,8 +14,7 @@ namespace {
 
 void check_scene_point(const scene_point& p, std::size_t solids, const std::string& what) {
   if (p.solid < -1 || (p.solid >= 0 && static_cast<std::size_t>(p.solid) >= solids)) {
-    throw input_error(
-        fmt::format("motion scene: {} names solid {} of {}", what, p.solid, solids));
+    throw input_error(fmt::format("motion scene: {} names solid {} of {}", what, p.solid, solids));
   }
   for (const double v : p.at) {
     if (!std::isfinite(v)) {
@@ -47,12 +46,11 @@ void motion_scene::validate() const {
   }
   for (std::size_t k = 0; k < poses.size(); ++k) {
     if (poses[k].size() != solids.size() * pose_size()) {
-      throw input_error(fmt::format("motion scene: frame {} has {} values for {} solids",
-                                              k, poses[k].size(), solids.size()));
+      throw input_error(fmt::format("motion scene: frame {} has {} values for {} solids", k,
+                                    poses[k].size(), solids.size()));
     }
     if (!std::all_of(poses[k].begin(), poses[k].end(), [](double v) { return std::isfinite(v); })) {
-      throw input_error(
-          fmt::format("motion scene: frame {} has a non-finite coordinate", k));
+      throw input_error(fmt::format("motion scene: frame {} has a non-finite coordinate", k));
     }
   }
   for (const auto& j : joints) {
@@ -72,6 +70,22 @@ void motion_scene::validate() const {
           fmt::format("motion scene: trail '{}' names no body, particle or joint", name));
     }
   }
+}
+
+nlohmann::json motion_scene::to_json() const {
+  nlohmann::json j = {{"frames", times.size()},
+                      {"time", time_label},
+                      {"time_unit", time_unit},
+                      {"start", times.empty() ? 0.0 : times.front()},
+                      {"end", times.empty() ? 0.0 : times.back()},
+                      {"solids", solids.size()},
+                      {"joints", joints.size()},
+                      {"links", links.size()}};
+  if (!panels.empty()) {
+    j["panels"] = nlohmann::json::array();
+    for (const auto& p : panels) j["panels"].push_back(p.title);
+  }
+  return j;
 }
 
 std::string motion_scene::report() const {

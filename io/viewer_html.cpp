@@ -6,11 +6,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <stdexcept>
 
 #include "kinevo/io/atomic_file.hpp"
-#include "kinevo/io/detail/markup_escape.hpp"
+#include "kinevo/io/detail/html_page.hpp"
 #include "kinevo/io/detail/viewer_script.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::io {
 
@@ -55,6 +55,10 @@ nlohmann::json scene_frame_json(const motion_scene& s) {
     links.push_back(
         {{"name", l.name}, {"spring", l.spring}, {"i", point_json(l.i)}, {"j", point_json(l.j)}});
   }
+  nlohmann::json panels = nlohmann::json::array();
+  for (const auto& p : s.panels) {
+    panels.push_back({{"title", p.title}, {"shift", p.shift}, {"caption_at", p.caption_at}});
+  }
   return {{"title", s.title},
           {"planar", s.planar},
           {"up", s.up},
@@ -65,7 +69,8 @@ nlohmann::json scene_frame_json(const motion_scene& s) {
           {"solids", solids},
           {"joints", joints},
           {"links", links},
-          {"trails", s.trails}};
+          {"trails", s.trails},
+          {"panels", panels}};
 }
 
 // The poses with 9 significant digits (a part in 1e9 of the motion: far below a pixel, and
@@ -89,21 +94,15 @@ std::string scene_json(const motion_scene& s) {
   return text + ",\"poses\":" + poses_json(s) + "}";
 }
 
-// Text inside a <script> element: "</" would end the element early.
-std::string inside_script(std::string text) {
-  for (std::size_t at = text.find("</"); at != std::string::npos; at = text.find("</", at + 3)) {
-    text.replace(at, 2, "<\\/");
-  }
-  return text;
-}
-
 std::string read_script(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
   if (!in || text.str().empty()) {
-    throw std::runtime_error(
-        fmt::format("cannot read {} (three.js for the 3D page)", path.string()));
+    throw input_error(
+        fmt::format("{}: cannot read three.js for the 3D page (Debian package "
+                    "libjs-three, or $KINEVO_THREE_JS)",
+                    path.string()));
   }
   return text.str();
 }
@@ -127,29 +126,22 @@ std::optional<three_js_files> find_three_js() {
 
 std::string viewer_html(const motion_scene& scene, const three_js_files& three) {
   scene.validate();
-  const std::string title = markup_escape(scene.title);
-  return fmt::format(
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<title>{0}</title>\n<style>{1}</style>\n</head>\n<body>\n<h1>{0}</h1>\n"
-      "<div id=\"controls\"><button id=\"play\">Play</button>\n"
-      "<input id=\"time\" type=\"range\" min=\"0\" step=\"1\" value=\"0\">\n"
-      "<span id=\"clock\"></span>\n<label>speed <select id=\"speed\">"
-      "<option value=\"0.1\">0.1x</option><option value=\"0.25\">0.25x</option>"
-      "<option value=\"0.5\">0.5x</option><option value=\"1\" selected>1x</option>"
-      "<option value=\"2\">2x</option><option value=\"4\">4x</option></select></label>\n"
+  html_page_parts page;
+  page.title = scene.title;
+  page.style = viewer_style;
+  page.extra_controls =
       "<label><input id=\"show-labels\" type=\"checkbox\"> labels</label>\n"
       "<button id=\"home\">reset view</button>\n"
       "<details><summary>trails</summary><div id=\"trails\"><div id=\"trail-list\"></div>"
-      "</div></details></div>\n"
+      "</div></details>\n";
+  page.body =
       "<div id=\"error\"></div>\n<div id=\"view\"><div id=\"labels\"></div></div>\n"
       "<div id=\"legend\"></div>\n"
-      "<script type=\"application/json\" id=\"scene-data\">{2}</script>\n"
-      "<script type=\"application/json\" id=\"scene-state\"></script>\n"
-      "<script>\n{3}\n</script>\n<script>\n{4}\n</script>\n<script>{5}</script>\n"
-      "</body>\n</html>\n",
-      title, viewer_style, inside_script(scene_json(scene)),
-      inside_script(read_script(three.library)), inside_script(read_script(three.orbit_controls)),
-      viewer_script);
+      "<script type=\"application/json\" id=\"scene-state\"></script>";
+  page.data_id = "scene-data";
+  page.data = scene_json(scene);
+  page.scripts = {read_script(three.library), read_script(three.orbit_controls), viewer_script};
+  return html_page(page);
 }
 
 void save_viewer_html(const motion_scene& scene, const three_js_files& three,

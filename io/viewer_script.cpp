@@ -12,6 +12,7 @@ body { font-family: sans-serif; margin: 1em; }
 .label { position: absolute; font-size: 12px; color: #222; background: rgba(255,255,255,0.7);
          padding: 0 2px; white-space: nowrap; transform: translate(4px, -50%); }
 .axis-label { color: #000; font-weight: bold; }
+.panel-label { transform: translate(-50%, -100%); font-size: 14px; }
 .joint-label { transform: translate(calc(-100% - 4px), -50%); color: #8a4a00; }
 #legend { font-size: 13px; color: #444; margin-top: 0.3em; max-width: 960px; }
 #trails { max-height: 12em; overflow: auto; font-size: 13px; }
@@ -206,6 +207,11 @@ function label(text, cls, at) {
   const at = new THREE.Vector3(); at.setComponent(i, axisLength * 1.08);
   label(a + ' [' + D.length_unit + ']', 'axis-label', () => at);
 });
+// Panels laid side by side (several mechanisms on one clock): their titles, always shown.
+for (const p of D.panels) {
+  const at = new THREE.Vector3(...p.caption_at);
+  label(p.title, 'axis-label panel-label', () => at);
+}
 const solidAt = D.solids.map(() => new THREE.Vector3());
 const jointAt = D.joints.map(() => new THREE.Vector3());
 D.solids.forEach((s, i) => label(s.name, 'named', () => solidAt[i]));
@@ -214,7 +220,7 @@ const showLabels = document.getElementById('show-labels');
 showLabels.checked = args.get('labels') === '1';
 function placeLabels() {
   for (const l of labels) {
-    const on = l.cls === 'axis-label' || showLabels.checked;
+    const on = l.cls.startsWith('axis-label') || showLabels.checked;
     l.e.style.display = on ? '' : 'none';
     if (!on) continue;
     const p = l.at().clone().project(camera);
@@ -343,7 +349,8 @@ function publish() {
   window.kinevo_scene = {
     t: D.times[current], frame: current, solids,
     joints: D.joints.map((j, i) => ({name: j.name, type: j.type, position: jointAt[i].toArray()})),
-    anchors: anchors.map(p => p.at), trails: [...trails.keys()],
+    anchors: anchors.map(p => p.at), trails: [...trails.keys()], panels: D.panels,
+    clock: clockText.textContent, playing: timer !== null,
     view_projection: vp.elements, canvas: [rect.left + window.scrollX, rect.top + window.scrollY, rect.width, rect.height],
     grid_spacing: spacing, extent: L, draw_ms: draws > 1 ? drawMs / (draws - 1) : null, frames_drawn: draws, draw_calls: renderer.info.render.calls
   };
@@ -369,8 +376,11 @@ function tick() {
   draw(nearest(clock));
 }
 function setPlaying(on) {
-  if (timer !== null) clearInterval(timer);
-  timer = on ? setInterval(tick, 1000 / 60) : null; last = null;
+  // Pausing draws the time it is paused at (the last tick may be a while ago: timers of a busy
+  // or hidden page are delayed); playing counts from the press, not from the first tick.
+  if (timer !== null) { tick(); clearInterval(timer); }
+  timer = on ? setInterval(tick, 1000 / 60) : null;
+  last = on ? performance.now() : null;
   button.textContent = on ? 'Pause' : 'Play';
   if (!on) publish();
 }
@@ -383,7 +393,8 @@ if (args.has('t') && isFinite(at)) {
   // &redraw=N: draw N other frames first (to measure the time a frame takes), then the asked one.
   const k = nearest(at);
   for (let i = 1; i <= Math.min(Number(args.get('redraw')) || 0, 10000); ++i) draw((k + i) % F);
-  clock = at; draw(k);
+  // Play goes on from the frame shown (an address before the start would never reach it).
+  clock = D.times[k]; draw(k);
 }
 else { draw(0); setPlaying(true); }
 document.body.setAttribute('data-ready', '1');

@@ -18,10 +18,11 @@
 #include "kinevo/io/animation_html.hpp"
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/motion_page.hpp"
 #include "kinevo/io/option_error.hpp"
 #include "kinevo/io/svg_plot.hpp"
-#include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::studies {
@@ -602,7 +603,7 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
     co.log_y = false;
     io::save_line_chart(o.out / "motion_evaluations.svg", {ev}, co);
     note(o.out / "motion_evaluations.svg");
-    io::save_animation_html(motion_animation(motion_rows), o.out / "motion.html");
+    io::save_motion_page(motion_animation(motion_rows), o.out / "motion.html");
     note(o.out / "motion.html");
   }
 }

@@ -63,3 +63,6 @@ done
 "$kinevo" optimize --function ackley --dim 3 --islands 2 --generations 20 --quiet \
   --plot $fig/optimize_ackley.svg
 echo "regenerated the figures in $fig"
+# The screenshots of the motion pages (viewer_*.png, animation_slider_crank.png) are taken by the
+# Chromium tests; copy them after a test run (docs/animation.md, "Screenshots"):
+#   ctest --test-dir build -R 'CliAnimate\.Chromium' && cmake --build build --target docs_screenshots

@@ -36,7 +36,9 @@ bool ends_with(const std::string& s, const std::string& tail) {
 // The unit of a recorded column, read from the names the components give their coordinates
 // (<body>_x, _y, _z: length; _phi: angle; _e0.._e3: Euler parameters, no unit) with SI units,
 // the units of the examples; a coordinate declared by name in the file has "model units".
-std::string column_unit(const std::string& column) {
+// `declared` (the file's own units, e.g. a slip's) come first.
+std::string column_unit(const std::string& column, const column_units& declared = {}) {
+  if (const auto it = declared.find(column); it != declared.end()) return it->second;
   if (column == "t") return "s";
   if (column == "energy") return "J";
   if (column == "position_violation" || column == "velocity_violation" ||
@@ -47,7 +49,7 @@ std::string column_unit(const std::string& column) {
     return "1";
   }
   // A nonholonomic row's value: a velocity in the units of its expression (m/s for a rolling
-  // contact's R*th_dot - x_dot), which the name does not tell.
+  // contact's R*th_dot - x_dot), which the name does not tell; the file's `unit` does.
   if (ends_with(column, "_slip")) return "model units/s";
   // Views and C strings, not string assignments: GCC 12's -Wrestrict misfires on those here.
   const bool force = column.rfind("fc_", 0) == 0;
@@ -104,11 +106,21 @@ std::vector<std::string> default_plot_columns(const std::vector<std::string>& co
   return out;
 }
 
-std::vector<std::vector<std::size_t>> columns_by_unit(const std::vector<std::string>& columns) {
+column_units declared_column_units(const model& m) {
+  column_units units;
+  for (const auto& k : m.intermittent_constraints()) {
+    if (k.slip_unit.empty()) continue;
+    units[m.constraint_names()[static_cast<std::size_t>(k.row)] + "_slip"] = k.slip_unit;
+  }
+  return units;
+}
+
+std::vector<std::vector<std::size_t>> columns_by_unit(const std::vector<std::string>& columns,
+                                                      const column_units& declared) {
   std::vector<std::string> units;
   std::vector<std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < columns.size(); ++i) {
-    const std::string u = column_unit(columns[i]);
+    const std::string u = column_unit(columns[i], declared);
     const auto it = std::find(units.begin(), units.end(), u);
     if (it == units.end()) {
       units.push_back(u);
@@ -120,10 +132,11 @@ std::vector<std::vector<std::size_t>> columns_by_unit(const std::vector<std::str
   return groups;
 }
 
-std::string column_axis_label(const std::vector<std::string>& columns) {
+std::string column_axis_label(const std::vector<std::string>& columns,
+                              const column_units& declared) {
   std::vector<std::string> units;
   for (const auto& c : columns) {
-    const auto u = column_unit(c);
+    const auto u = column_unit(c, declared);
     if (std::find(units.begin(), units.end(), u) == units.end()) units.push_back(u);
   }
   const std::string names = columns.size() <= 4 ? fmt::format("{}", fmt::join(columns, ", "))
@@ -144,7 +157,8 @@ trajectory_recorder::trajectory_recorder(const model& m, bool with_reference, in
       plot_index_(indices_of(plotted_, record_columns(m, with_reference))),
       plot_x_(plot_x.empty() ? "t" : std::move(plot_x)),
       plot_x_index_(index_of(plot_x_, record_columns(m, with_reference), "plot_x")),
-      series_(plotted_.size()) {
+      series_(plotted_.size()),
+      declared_units_(declared_column_units(m)) {
   for (std::size_t i = 0; i < plotted_.size(); ++i) series_[i].label = plotted_[i];
 }
 
@@ -194,7 +208,7 @@ void trajectory_recorder::save_plot(const std::filesystem::path& path,
   // One panel per unit, so that no axis mixes units; a path (lengths against a length) is drawn
   // to equal scales.
   std::vector<io::chart_panel> panels;
-  for (const auto& group : columns_by_unit(plotted_)) {
+  for (const auto& group : columns_by_unit(plotted_, declared_units_)) {
     io::chart_panel p;
     std::vector<std::string> names;
     for (const std::size_t i : group) {
@@ -202,9 +216,10 @@ void trajectory_recorder::save_plot(const std::filesystem::path& path,
       names.push_back(plotted_[i]);
     }
     p.options.title = panels.empty() ? title : std::string();
-    p.options.x_label = column_axis_label({plot_x_});
-    p.options.y_label = column_axis_label(names);
-    p.options.equal_aspect = column_unit(plot_x_) == "m" && column_unit(names.front()) == "m";
+    p.options.x_label = column_axis_label({plot_x_}, declared_units_);
+    p.options.y_label = column_axis_label(names, declared_units_);
+    p.options.equal_aspect = column_unit(plot_x_, declared_units_) == "m" &&
+                             column_unit(names.front(), declared_units_) == "m";
     if (p.options.equal_aspect) p.options.height = 560;
     panels.push_back(std::move(p));
   }

@@ -483,8 +483,8 @@ void model_builder::compile_tapes(const model_description& d, const row_list& ro
     set_named_output(intermittent, out_index++, ir.friction, row_what(r) + " field 'friction'");
     set_named_output(intermittent, out_index++, ir.on_condition, row_what(r) + " field 'on'");
     set_named_output(intermittent, out_index++, ir.off_condition, row_what(r) + " field 'off'");
-    result.intermittent_.push_back(
-        {r, ir.initially_active, ir.has_friction, ir.on_tolerance, ir.slip_condition});
+    result.intermittent_.push_back({r, ir.initially_active, ir.has_friction, ir.on_tolerance,
+                                    ir.slip_condition, ir.slip_unit});
   }
   if (!intermittent_rows.empty()) c.intermittent = intermittent.build();
   c.registers =

@@ -100,7 +100,12 @@ void model_description::add_constraint(std::string constraint_name, std::string 
                                       constraints[it->second].where));
   }
   constraint_index_.emplace(constraint_name, constraints.size());
-  constraints.push_back({std::move(constraint_name), std::move(where), holonomic, std::move(e)});
+  constraint c;
+  c.name = std::move(constraint_name);
+  c.where = std::move(where);
+  c.holonomic = holonomic;
+  c.expression = std::move(e);
+  constraints.push_back(std::move(c));
 }
 
 }  // namespace kinevo::mechanics

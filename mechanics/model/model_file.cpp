@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/errors.hpp"
 #include "kinevo/mechanics/model/detail/spatial_components.hpp"
 #include "kinevo/symbolic/detail/real_functions.hpp"
 
@@ -191,6 +192,12 @@ void read_intermittent_keys(const toml::table& c, const toml_fields& fields, mod
   static constexpr const char* section = "[[constraint]]";
   const bool any = c.contains("active") || c.contains("friction") || c.contains("on") ||
                    c.contains("off") || c.contains("on_tolerance");
+  if (!any && c.contains("unit")) {
+    fields.fail(fields.field_where(c, section, "unit"),
+                fmt::format("constraint '{}': `unit` is the unit of an intermittent row's slip "
+                            "(its <name>_slip column); this row is not intermittent",
+                            k.name));
+  }
   if (!any) return;
   if (k.holonomic) {
     const char* key = c.contains("friction") ? "friction"
@@ -209,6 +216,18 @@ void read_intermittent_keys(const toml::table& c, const toml_fields& fields, mod
   if (!(k.on_tolerance > 0.0)) {
     fields.fail(fields.field_where(c, section, "on_tolerance"),
                 fmt::format("must be > 0 (not {:g})", k.on_tolerance));
+  }
+  // The slip's unit, for its column's plots: the file knows it (R*th_dot - x_dot is in m/s when
+  // x is in m and R th_dot too), the coordinates' names do not.
+  k.slip_unit = fields.string_or(c, section, "unit", "");
+  const bool printable = std::all_of(k.slip_unit.begin(), k.slip_unit.end(), [](char ch) {
+    return static_cast<unsigned char>(ch) >= 0x20 && ch != '[' && ch != ']' && ch != 0x7f;
+  });
+  if (c.contains("unit") && (k.slip_unit.empty() || k.slip_unit.size() > 24 || !printable)) {
+    fields.fail(fields.field_where(c, section, "unit"),
+                fmt::format("must be a unit such as \"m/s\" or \"rad/s\" (1 to 24 characters, "
+                            "no brackets), not '{}'",
+                            io::excerpt(k.slip_unit, 40)));
   }
   k.has_friction = c.contains("friction");
   if (k.has_friction) k.friction = fields.expression(c, section, "friction", out.context);
@@ -320,7 +339,7 @@ void read_equation_terms(const toml::table& root, const toml_fields& fields, mod
   for (const toml::table* c : fields.tables(root, "constraint")) {
     fields.only_keys(*c, "[[constraint]]",
                      {"name", "holonomic", "nonholonomic", "driver", "active", "friction", "on",
-                      "off", "on_tolerance"});
+                      "off", "on_tolerance", "unit"});
     const std::string name = fields.string(*c, "[[constraint]]", "name");
     const bool h = c->contains("holonomic"), nh = c->contains("nonholonomic");
     if (h == nh) {

@@ -6,10 +6,11 @@
 #include <numbers>
 
 #include "kinevo/io/csv_table.hpp"
-#include "kinevo/synthesis/linkages/detail/drawings.hpp"
+#include "kinevo/io/motion_page.hpp"
 #include "kinevo/synthesis/common/output_folder.hpp"
-#include "kinevo/synthesis/linkages/path_synthesis.hpp"
 #include "kinevo/synthesis/common/report_format.hpp"
+#include "kinevo/synthesis/linkages/detail/drawings.hpp"
+#include "kinevo/synthesis/linkages/path_synthesis.hpp"
 
 namespace kinevo::synthesis {
 
@@ -174,7 +175,7 @@ void path_synthesis_result::save_files(output_folder& folder) const {
   save_path_curve_drawing(folder.file("path_curve.svg"), problem, curve);
   save_path_linkage_drawing(folder.file("path_linkage.svg"), problem, design, curve);
   const io::animation motion = animation();
-  if (!motion.times.empty()) io::save_animation_html(motion, folder.file("path_animation.html"));
+  if (!motion.times.empty()) io::save_motion_page(motion, folder.file("path_animation.html"));
 }
 
 }  // namespace kinevo::synthesis

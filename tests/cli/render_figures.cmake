@@ -61,6 +61,7 @@ expect_count(simulate_chain.svg "<polyline" 4)          # the chain's two ends, 
 expect_count(simulate_path.svg "rotate\\(-90\\)[^>]*>wheel_y \\[m\\]<" 1)
 expect_count(simulate_units.svg "rotate\\(-90\\)" 3)    # rad, m, rad/s: three panels
 expect_count(simulate_slip.svg "\\[1\\]" 0)              # a velocity, not dimensionless
+expect_count(simulate_slip.svg ">rolling_slip \\[m/s\\]<" 1)  # the unit its constraint declares
 foreach(f simulate.svg simulate_x.svg simulate_chain.svg simulate_units.svg)
   expect_count(${f} ">[^<]*\\[[^<]*, [^<]*\\]<" 0)    # no axis mixing units: [m, rad]
 endforeach()

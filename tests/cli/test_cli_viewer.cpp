@@ -12,6 +12,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kinevo/io/csv_table.hpp"
@@ -35,11 +36,23 @@ std::string chromium_command(const std::filesystem::path& profile) {
   return kinevo::test::headless_browser_command(profile);
 }
 
-// What the page drew at `fragment` (its #scene-state), from the DOM after its scripts ran.
+// Where a test saves a screenshot for the documentation (docs/animation.md, docs/figures.md):
+// the build folder's docs_screenshots/, copied into docs/figures/ by the CMake target
+// docs_screenshots.
+std::filesystem::path docs_screenshot(const std::string& name) {
+  const std::filesystem::path dir = KINEVO_SCREENSHOT_DIR;
+  std::filesystem::create_directories(dir);
+  return dir / name;
+}
+
+// What the page drew at `fragment` (its #scene-state), from the DOM after its scripts ran; with
+// `shot`, the same launch also saves a screenshot there.
 nlohmann::json scene_state(const std::filesystem::path& page, const std::string& fragment,
-                           const std::filesystem::path& profile) {
-  const auto r = run_command(chromium_command(profile) + " --dump-dom 'file://" + page.string() +
-                             "#" + fragment + "'");
+                           const std::filesystem::path& profile,
+                           const std::filesystem::path& shot = {}) {
+  const std::string screenshot = shot.empty() ? "" : " --screenshot=" + shot.string();
+  const auto r = run_command(chromium_command(profile) + screenshot + " --dump-dom 'file://" +
+                             page.string() + "#" + fragment + "'");
   EXPECT_EQ(r.status, 0) << r.err;
   const std::string open = "id=\"scene-state\">";
   const std::size_t at = r.out.find(open);
@@ -51,6 +64,92 @@ nlohmann::json scene_state(const std::filesystem::path& page, const std::string&
   const std::string text = r.out.substr(begin, r.out.find("</script>", begin) - begin);
   EXPECT_FALSE(text.empty()) << "the page wrote no state (no WebGL?)";
   return text.empty() ? nlohmann::json::object() : nlohmann::json::parse(text);
+}
+
+// The player driven as a user would, in one Chromium launch: a harness page beside `page` loads
+// it (at `fragment`) into a frame filling the window, presses Play, waits until the drawn time
+// moves and 0.2 s more, presses Pause, waits 0.3 s, then sets the time slider to frame
+// `slider_a` and to `slider_b`; after each step it records the page's #scene-state (and
+// performance.now()). The clock runs in Chromium's virtual time (--virtual-time-budget), which
+// the page's own clock reads through performance.now(). Returns the steps as JSON.
+nlohmann::json drive_player(const std::filesystem::path& page, const std::string& fragment,
+                            int slider_a, int slider_b, const std::filesystem::path& profile,
+                            const std::filesystem::path& shot = {}) {
+  const auto harness = page.parent_path() / (page.stem().string() + "_harness.html");
+  std::string text = R"(<!DOCTYPE html><html><head><style>
+body { margin: 0; } #result { display: none; }
+#page { position: fixed; left: 0; top: 0; width: 100%; height: 100%; border: 0; }
+</style></head><body><pre id="result"></pre><iframe id="page"></iframe><script>
+const frame = document.getElementById('page'), steps = [];
+const sleep = ms => new Promise(r => setTimeout(r, ms));
+frame.onload = async () => {
+  let error = null;
+  try {
+    const w = frame.contentWindow, d = w.document, view = d.getElementById('view');
+    for (let i = 0; i < 400 && d.body.dataset.ready !== '1'; ++i) await sleep(50);
+    const record = (what, extra) =>
+        steps.push(Object.assign({what, now: w.performance.now(),
+                                  state: JSON.parse(JSON.stringify(w.kinevo_scene))}, extra));
+    record('loaded', {});
+    const t0 = view.dataset.t, play = d.getElementById('play');
+    play.click();
+    const started = w.performance.now();
+    record('pressed', {button: play.textContent});
+    for (let i = 0; i < 400 && view.dataset.t === t0; ++i) await sleep(25);
+    await sleep(200);
+    const playedFrom = started, pausedAt = w.performance.now();
+    play.click();
+    record('paused', {played_ms: pausedAt - playedFrom, button: play.textContent});
+    await sleep(300);
+    record('waited', {});
+    const slider = d.getElementById('time');
+    for (const k of [SLIDER_A, SLIDER_B]) {
+      slider.value = k;
+      slider.dispatchEvent(new w.Event('input'));
+      record('slider', {slider: k});
+    }
+  } catch (e) { error = String(e); }
+  document.getElementById('result').textContent = JSON.stringify({steps, error});
+};
+frame.src = 'PAGE' + location.hash;
+</script></body></html>)";
+  for (const auto& [key, value] :
+       {std::pair<std::string, std::string>{"SLIDER_A", std::to_string(slider_a)},
+        {"SLIDER_B", std::to_string(slider_b)},
+        {"PAGE", page.filename().string()}}) {
+    text.replace(text.find(key), key.size(), value);
+  }
+  std::ofstream(harness) << text;
+  const std::string screenshot = shot.empty() ? "" : " --screenshot=" + shot.string();
+  // The harness reads the page's DOM through its frame: file:// pages may do that only with
+  // --allow-file-access-from-files.
+  const auto r = run_command(chromium_command(profile) + screenshot +
+                             " --allow-file-access-from-files --virtual-time-budget=60000"
+                             " --dump-dom 'file://" +
+                             harness.string() + "#" + fragment + "'");
+  EXPECT_EQ(r.status, 0) << r.err;
+  const std::string open = "<pre id=\"result\">";
+  const std::size_t at = r.out.find(open);
+  if (at == std::string::npos) {
+    ADD_FAILURE() << "no result in the harness";
+    return nlohmann::json::object();
+  }
+  std::string json = r.out.substr(at + open.size(), r.out.find("</pre>", at) - at - open.size());
+  for (const auto& [entity, c] : {std::pair<std::string, std::string>{"&quot;", "\""},
+                                  {"&lt;", "<"},
+                                  {"&gt;", ">"},
+                                  {"&amp;", "&"}}) {
+    for (std::size_t k = json.find(entity); k != std::string::npos; k = json.find(entity, k + 1)) {
+      json.replace(k, entity.size(), c);
+    }
+  }
+  if (json.empty()) {
+    ADD_FAILURE() << "the harness wrote no result";
+    return nlohmann::json::object();
+  }
+  auto result = nlohmann::json::parse(json);
+  EXPECT_TRUE(result["error"].is_null()) << result["error"];
+  return result;
 }
 
 struct rgb_image {
@@ -115,6 +214,9 @@ bool chromium_and_three() {
   return kinevo::test::headless_browser_present() && std::filesystem::exists(three_js);
 }
 
+// The pages' title (the documentation's screenshot shows it), the same for both spellings.
+const std::string flywheel_title = "'spherical pendulum with flywheel'";
+
 struct flywheel_run {
   std::filesystem::path dir, model, csv, html;
   kinevo::io::csv_table table;
@@ -131,7 +233,7 @@ flywheel_run animate_flywheel(const std::string& name) {
                               " --t-end 2 --dt 0.01 --quiet --out " + f.csv.string());
   EXPECT_EQ(sim.status, 0) << sim.err;
   const auto r = run_kinevo("animate " + f.csv.string() + " --model " + f.model.string() + " -o " +
-                            f.html.string() + " --trail wheel --json");
+                            f.html.string() + " --trail wheel --json --title " + flywheel_title);
   EXPECT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["view"], "3d");
@@ -190,7 +292,11 @@ TEST(CliAnimate, Chromium3DDrawsTheFlywheelWhereTheCsvPutsIt) {
   const auto& tab = f.table;
   for (const std::size_t row : {std::size_t{40}, std::size_t{170}}) {
     const double t = tab.rows[row][tab.column("t")];
-    const auto state = scene_state(f.html, "t=" + std::to_string(t), f.dir / "profile");
+    // The second time is the documentation's picture, with the labels shown.
+    const bool shot = row == 170;
+    const auto state =
+        scene_state(f.html, "t=" + std::to_string(t) + (shot ? "&labels=1" : ""), f.dir / "profile",
+                    shot ? docs_screenshot("viewer_flywheel.png") : "");
     ASSERT_TRUE(state.contains("solids"));
     EXPECT_NEAR(state["t"].get<double>(), t, 1e-12);
     for (const std::string body : {"rod", "wheel"}) {
@@ -276,7 +382,7 @@ TEST(CliAnimate, Chromium3DDrawsBothGroundPivotSpellingsTheSame) {
   std::ofstream(swapped) << text;
   const auto html2 = f.dir / "swapped.html";
   const auto r = run_kinevo("animate " + f.csv.string() + " --model " + swapped.string() + " -o " +
-                            html2.string() + " --trail wheel");
+                            html2.string() + " --trail wheel --title " + flywheel_title);
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string fragment = "t=1.2";
   auto a = scene_state(f.html, fragment, f.dir / "profile");
@@ -310,7 +416,8 @@ TEST(CliAnimate, Chromium3DDrawsThePlanarSliderCrankInTheXyPlane) {
   const auto tab = kinevo::io::read_csv_table(csv);
   for (const std::size_t row : {std::size_t{5}, std::size_t{15}}) {
     const double t = tab.rows[row][tab.column("t")];
-    const auto state = scene_state(html, "t=" + std::to_string(t), dir / "profile");
+    const auto state = scene_state(html, "t=" + std::to_string(t), dir / "profile",
+                                   row == 15 ? docs_screenshot("viewer_slider_crank.png") : "");
     ASSERT_TRUE(state.contains("solids"));
     const auto q = [&](const std::string& c) { return tab.rows[row][tab.column(c)]; };
     for (const std::string b : {"b1", "b2", "b3"}) {
@@ -346,6 +453,109 @@ TEST(CliAnimate, Chromium3DDrawsAChainOfTwoHundredLinksInstanced) {
   std::printf("200-link chain: %.2f ms per frame drawn, %d draw calls, page %.2f MB\n",
               state["draw_ms"].get<double>(), state["draw_calls"].get<int>(),
               static_cast<double>(std::filesystem::file_size(html)) / 1e6);
+}
+
+// The study's motion page is the 3D viewer too: the GA solver's and GIGSP's particles, each panel
+// shifted beside the other by its panel's shift, where motion.csv puts them at two times (set by
+// the time slider, one Chromium launch).
+TEST(CliAnimate, Chromium3DDrawsTheStudyPanelsWhereTheCsvPutsThem) {
+  if (!chromium_and_three()) GTEST_SKIP() << "needs chromium and libjs-three";
+  const auto dir = fresh_dir("viewer_study");
+  const auto r =
+      run_kinevo("study double-pendulum --t-end 0.01 --seed 2 --quiet --out " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string page = read_text(dir / "motion.html");
+  EXPECT_NE(page.find("id=\"scene-data\""), std::string::npos);
+  EXPECT_NE(page.find(R"("panels":[{"caption_at")"), std::string::npos);
+  const auto tab = kinevo::io::read_csv_table(dir / "motion.csv");
+  const auto run = drive_player(dir / "motion.html", "t=0.002&labels=1", 3, 9, dir / "profile",
+                                docs_screenshot("viewer_study.png"));
+  ASSERT_EQ(run["steps"].size(), 6u);
+  for (const auto& step : {run["steps"][4], run["steps"][5]}) {
+    const auto& state = step["state"];
+    const std::size_t row = step["slider"].get<std::size_t>();
+    EXPECT_NEAR(state["t"].get<double>(), tab.rows[row][tab.column("t")], 1e-12);
+    ASSERT_EQ(state["panels"].size(), 2u);
+    for (const auto& [k, title, solver] :
+         {std::tuple{0, "GA solver", "ga"}, std::tuple{1, "GIGSP", "gigsp"}}) {
+      const auto& panel = state["panels"][k];
+      EXPECT_EQ(panel["title"], title);
+      const Eigen::Vector3d shift = vec(panel["shift"]);
+      const auto q = [&](const std::string& c) {
+        return tab.rows[row][tab.column(c + "_" + solver)];
+      };
+      for (const std::string p : {"1", "2"}) {
+        const auto& s = entry_named(state["solids"], "p" + p + " (" + title + ")");
+        EXPECT_LT((vec(s["position"]) - shift - Eigen::Vector3d(q("x" + p), q("y" + p), 0)).norm(),
+                  1e-6)
+            << title << " p" << p << " at row " << row;
+      }
+    }
+  }
+  // The panels side by side: GIGSP's pivot right of everything the GA panel draws.
+  EXPECT_EQ(run["steps"][5]["state"]["panels"][0]["shift"][0], 0.0);
+  EXPECT_GT(run["steps"][5]["state"]["panels"][1]["shift"][0].get<double>(), 0.0);
+}
+
+// Playback, in one Chromium launch: Play advances the drawn time as the elapsed time says
+// (1x: the four-bar's clock, the input angle psi, runs at 1 degree per second), the drawn input
+// tip follows a2 e^{i psi} at the time drawn; Pause stops it; the slider sets the time.
+TEST(CliAnimate, Chromium3DPlaysPausesAndSeeksTheSynthesisedFourbar) {
+  if (!chromium_and_three()) GTEST_SKIP() << "needs chromium and libjs-three";
+  const auto dir = fresh_dir("viewer_fourbar");
+  const auto html = dir / "fourbar.html";
+  const auto r = run_kinevo("synth fourbar --table " + std::string(KINEVO_EXAMPLES) +
+                            "/grashof_table1.csv --json --animate " + html.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const double a1 = j["links"][0], a2 = j["links"][1];
+  const double deg = std::acos(-1.0) / 180.0;
+  // The page's own times, to know the frames.
+  const std::string page = read_text(html);
+  const std::size_t at = page.find("\"times\":");
+  ASSERT_NE(at, std::string::npos);
+  const auto times = nlohmann::json::parse(page.substr(at + 8, page.find(']', at) - at - 7))
+                         .get<std::vector<double>>();
+  ASSERT_GT(times.size(), 100u);
+  const auto run =
+      drive_player(html, "t=-1e9", 20, 150, dir / "profile", docs_screenshot("viewer_fourbar.png"));
+  ASSERT_EQ(run["steps"].size(), 6u);
+  const auto& steps = run["steps"];
+  const auto tip_at_drawn_time = [&](const nlohmann::json& state) {
+    const double psi = state["t"].get<double>() * deg;
+    EXPECT_LT((vec(entry_named(state["solids"], "A")["position"]) -
+               Eigen::Vector3d(a2 * std::cos(psi), a2 * std::sin(psi), 0))
+                  .norm(),
+              1e-6)
+        << "at psi = " << state["t"];
+    EXPECT_EQ(state["anchors"][1], nlohmann::json::array({a1, 0.0, 0.0}));
+  };
+  // Loaded paused at the first input; the button reads Pause while playing, Play after.
+  EXPECT_EQ(steps[0]["state"]["t"].get<double>(), times.front());
+  EXPECT_EQ(steps[1]["button"], "Pause");
+  EXPECT_EQ(steps[2]["button"], "Play");
+  const auto& paused = steps[2]["state"];
+  EXPECT_FALSE(paused["playing"].get<bool>());
+  const double advanced = paused["t"].get<double>() - times.front();
+  const double played = steps[2]["played_ms"].get<double>() / 1000.0;
+  EXPECT_GT(advanced, 0.0);
+  // The clock runs at 1 unit per second from the press; Pause draws the frame nearest to the
+  // time it was pressed at: within half a frame's spacing (and the moment between the harness's
+  // reading of the time and its click).
+  const double spacing = times[1] - times[0];
+  EXPECT_NEAR(advanced, played, 0.5 * spacing + 1e-3) << "played " << played << " s";
+  EXPECT_NE(paused["clock"].get<std::string>().find("psi = "), std::string::npos);
+  tip_at_drawn_time(paused);
+  // Paused: 0.3 s later the same frame, nothing drawn since.
+  EXPECT_EQ(steps[3]["state"]["frame"], paused["frame"]);
+  EXPECT_EQ(steps[3]["state"]["frames_drawn"], paused["frames_drawn"]);
+  // The slider: frames 20 and 150, drawn paused.
+  for (const auto& step : {steps[4], steps[5]}) {
+    const std::size_t k = step["slider"].get<std::size_t>();
+    EXPECT_EQ(step["state"]["frame"].get<std::size_t>(), k);
+    EXPECT_NEAR(step["state"]["t"].get<double>(), times[k], 1e-9);
+    tip_at_drawn_time(step["state"]);
+  }
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // io::animation_html: the page holds its frames and player inline; bad animations are refused.
+// io::animation_scene: a 2D animation as the 3D viewer's scene.
 #include "kinevo/io/animation_html.hpp"
+#include "kinevo/io/animation_scene.hpp"
 #include "kinevo/io/errors.hpp"
 
 #include <gtest/gtest.h>
@@ -69,3 +71,27 @@ TEST(AnimationHtml, RefusesInconsistentAnimations) {
 }
 
 }  // namespace
+
+// The 3D viewer's scene of a 2D animation: moving points are particles at (x, y, 0) with no
+// turn, a ground point that stays put is a ground anchor, a link is a rod; a second panel lies
+// right of the first (its shift added to every position) and names carry the panel's title.
+TEST(AnimationScene, PanelsSideBySideWithTheirShift) {
+  animation a = two_frames();
+  a.panels.push_back(a.panels[0]);
+  a.panels[1].title = "other";
+  const auto s = kinevo::io::animation_scene(a);
+  EXPECT_TRUE(s.planar);
+  ASSERT_EQ(s.solids.size(), 2u);
+  EXPECT_EQ(s.solids[0].name, "tip (panel)");
+  EXPECT_EQ(s.solids[1].name, "tip (other)");
+  ASSERT_EQ(s.links.size(), 2u);
+  EXPECT_EQ(s.links[0].i.solid, -1);  // the pivot: fixed, on ground
+  EXPECT_EQ(s.links[0].j.solid, 0);
+  ASSERT_EQ(s.panels.size(), 2u);
+  EXPECT_EQ(s.panels[0].shift[0], 0.0);
+  // The first panel spans x in [0, 1]: the second starts half its size (0.5) to the right.
+  EXPECT_DOUBLE_EQ(s.panels[1].shift[0], 1.5);
+  EXPECT_DOUBLE_EQ(s.links[1].i.at[0], 1.5);
+  // Frame 1: the tip at (0, 1) in both panels, the second shifted.
+  EXPECT_EQ(s.poses[1], (std::vector<double>{0.0, 1.0, 0.0, 1.5, 1.0, 0.0}));
+}

@@ -1,6 +1,5 @@
-// The motion page of `kinevo animate` and `simulate --animate`: the 3D viewer
-// (io/viewer_html.hpp) when three.js is installed, else the 2D SVG page (io/animation_html.hpp)
-// with a warning on stderr naming the missing package, so a page is always written.
+// The motion page of `kinevo animate` and `simulate --animate`: a run on its model, written by
+// io::save_motion_page (the 3D viewer, or the 2D page without three.js).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -8,16 +7,13 @@
 #include <vector>
 
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/motion_page.hpp"
 #include "kinevo/mechanics/model/model_drawing.hpp"
 
 namespace kinevo::cli {
 
-enum class motion_view { three_d, two_d };
-
-struct motion_page_report {
-  nlohmann::json json;  // frames, time span, view ("3d" or "2d"), bytes, solids or panels
-  std::string text;     // one line
-};
+using io::motion_page_report;
+using io::motion_view;
 
 // Writes `path` atomically. Throws io::input_error naming `run_name` when the run does not fit
 // the drawing (a missing column, a non-finite value) or a trail names nothing drawn.

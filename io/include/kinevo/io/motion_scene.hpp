@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,13 @@ struct scene_link {
   scene_point i, j;
 };
 
+// A group of solids drawn beside the others (a panel of a 2D animation, io/animation_scene.hpp):
+// its title, shown at `caption_at`, and the shift added to its positions to place it there.
+struct scene_panel {
+  std::string title;
+  std::array<double, 3> shift{0.0, 0.0, 0.0}, caption_at{0.0, 0.0, 0.0};
+};
+
 struct motion_scene {
   std::string title;
   bool planar = false;
@@ -59,12 +67,15 @@ struct motion_scene {
   std::vector<std::vector<double>> poses;
   // Names of solids or joints whose paths the page draws from the start (others on demand).
   std::vector<std::string> trails;
+  std::vector<scene_panel> panels;  // empty for a model's run (one mechanism, unshifted)
 
   std::size_t pose_size() const { return planar ? 3 : 7; }
   // Throws std::invalid_argument naming what is inconsistent (sizes, indices, non-finite or
   // negative sizes and poses, an unknown trail name).
   void validate() const;
   std::string report() const;  // one line: frames, time span, solids, joints
+  // What the page shows (for a command's report): frames, time span, solids, joints, links.
+  nlohmann::json to_json() const;
 };
 
 }  // namespace kinevo::io

@@ -9,15 +9,21 @@
 #include <filesystem>
 #include <iosfwd>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/svg_plot.hpp"
-#include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 
 namespace kinevo::mechanics {
+
+// Units the model file declares for columns the names do not explain: an intermittent row's
+// `<name>_slip` column has its [[constraint]]'s `unit` (column name -> unit).
+using column_units = std::map<std::string, std::string>;
+column_units declared_column_units(const model& m);
 
 class trajectory_recorder {
  public:
@@ -68,6 +74,7 @@ class trajectory_recorder {
   std::string plot_x_;
   std::size_t plot_x_index_ = 0;  // column of plot_x_ in a row (t is column 0)
   std::vector<io::chart_series> series_;
+  column_units declared_units_;
   long long rows_ = 0;
   double last_t_ = std::numeric_limits<double>::quiet_NaN();
 };
@@ -78,11 +85,14 @@ class trajectory_recorder {
 constexpr std::size_t max_default_series = 8;
 std::vector<std::string> default_plot_columns(const std::vector<std::string>& coordinates);
 // Indices of `columns` grouped by unit (in order of first appearance): one panel each.
-std::vector<std::vector<std::size_t>> columns_by_unit(const std::vector<std::string>& columns);
+std::vector<std::vector<std::size_t>> columns_by_unit(const std::vector<std::string>& columns,
+                                                      const column_units& declared = {});
 
 // A plot axis label for recorded columns: "names [unit]" (units from the coordinate names the
 // components give: _x/_y/_z m, _phi rad, _dot per s, ...; "model units" where the name does not
-// tell), e.g. "p2_x, p2_y [m]" or "b1_phi, b2_x [rad, m]".
-std::string column_axis_label(const std::vector<std::string>& columns);
+// tell; a slip column the unit the file declares, else "model units/s"), e.g. "p2_x, p2_y [m]" or
+// "b1_phi, b2_x [rad, m]".
+std::string column_axis_label(const std::vector<std::string>& columns,
+                              const column_units& declared = {});
 
 }  // namespace kinevo::mechanics

@@ -59,6 +59,9 @@ struct intermittent_constraint {
   // `on` not given, friction given: the row switches on when the slip C enters the band
   // |C| <= on_tolerance from the side it slips on (or jumps across it within a step).
   bool slip_condition = false;
+  // The unit of the row's value C (the `<name>_slip` column), as the file's `unit` gives it
+  // ("m/s", "rad/s"); empty when the file does not say.
+  std::string slip_unit;
 };
 
 // The values of the intermittent rows' quantities at one state, in the order of

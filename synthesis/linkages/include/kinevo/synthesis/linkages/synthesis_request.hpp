@@ -13,9 +13,10 @@
 
 #include "kinevo/io/animation_html.hpp"
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/motion_page.hpp"
+#include "kinevo/synthesis/common/output_folder.hpp"
 #include "kinevo/synthesis/linkages/dyad_guidance.hpp"
 #include "kinevo/synthesis/linkages/fourbar_synthesis.hpp"
-#include "kinevo/synthesis/common/output_folder.hpp"
 #include "kinevo/synthesis/linkages/path_synthesis.hpp"
 #include "kinevo/synthesis/linkages/rssr_synthesis.hpp"
 
@@ -95,7 +96,7 @@ template <class Result>
 bool save_result_animation(const Result& result, const std::filesystem::path& path) {
   const io::animation motion = result.animation();
   if (motion.times.empty()) return false;
-  io::save_animation_html(motion, path);
+  io::save_motion_page(motion, path);
   return true;
 }
 

@@ -64,6 +64,7 @@ struct model_description {
     GiNaC::symbol force{"force"};
     double on_tolerance = 1e-6;
     bool slip_condition = false;  // the default `on` of a row with friction
+    std::string slip_unit;        // `unit`: of the row's value C, the slip velocity ("m/s")
   };
   std::vector<constraint> constraints;
 
