@@ -20,6 +20,10 @@ cd "$(dirname "$0")"
 # sources compile in about two thirds of GCC 12's CPU time (the default target 459 s against
 # 729 s, the tests about 400 s against 740 s), into a kinevo whose outputs are byte-identical and
 # whose run times are the same within the noise (docs/build.md). CXX=g++ ./setup.sh builds with GCC.
+# libclang-rt-dev: clang's sanitizer runtimes (ASan, UBSan, LSan) for the CI's second build; only
+# recommended by clang, so --no-install-recommends would leave it out.
+# libomp-dev: SUNDIALS' CMake package asks for OpenMP (find_dependency), which clang finds only
+# with LLVM's libomp; without it SUNDIALS, and so the qtz-reduced formulation, would not be found.
 # chromium: the animation test (tests/cli/test_cli_animate.cpp) loads kinevo animate's HTML page
 # in headless Chromium and checks the positions it drew against the CSV.
 # chromium-headless-shell: the same browser without its desktop UI; the page tests start it in
@@ -30,7 +34,7 @@ cd "$(dirname "$0")"
 # pybind11-dev, python3-dev, python3-numpy, python3-pytest: the Python module `kinevo` (python/,
 # built against Debian's /usr/bin/python3) and its pytest suite.
 # help2man: the man page kinevo(1) from `kinevo --help` (optional for CMake: without it, no page).
-packages=(build-essential clang cmake ninja-build pkg-config ccache libeigen3-dev libopenmpi-dev openmpi-bin
+packages=(build-essential clang libclang-rt-dev libomp-dev cmake ninja-build pkg-config ccache libeigen3-dev libopenmpi-dev openmpi-bin
   libboost-random-dev libcli11-dev libgtest-dev libgmock-dev libginac-dev libcln-dev
   libtomlplusplus-dev libfmt-dev libbenchmark-dev nlohmann-json3-dev libsundials-dev
   librsvg2-bin  # rsvg-convert: the cli_figures_render test renders every figure
