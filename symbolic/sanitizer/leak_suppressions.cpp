@@ -18,7 +18,16 @@ extern "C" const char* __lsan_default_suppressions() {
   return "leak:libcln.so\nleak:libginac.so\n";
 }
 
+// GCC says -fsanitize=address with __SANITIZE_ADDRESS__, clang 14 only through __has_feature.
 #if defined(__SANITIZE_ADDRESS__)
+#define KINEVO_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KINEVO_ADDRESS_SANITIZER 1
+#endif
+#endif
+
+#if defined(KINEVO_ADDRESS_SANITIZER)
 #include <sanitizer/lsan_interface.h>
 
 namespace {
