@@ -476,8 +476,9 @@ TEST(CliAnimate, Chromium3DDrawsTheStudyPanelsWhereTheCsvPutsThem) {
     const std::size_t row = step["slider"].get<std::size_t>();
     EXPECT_NEAR(state["t"].get<double>(), tab.rows[row][tab.column("t")], 1e-12);
     ASSERT_EQ(state["panels"].size(), 2u);
-    for (const auto& [k, title, solver] :
+    for (const auto& [k, title, solver_name] :
          {std::tuple{0, "GA solver", "ga"}, std::tuple{1, "GIGSP", "gigsp"}}) {
+      const std::string solver = solver_name;  // clang 14 cannot capture a structured binding
       const auto& panel = state["panels"][k];
       EXPECT_EQ(panel["title"], title);
       const Eigen::Vector3d shift = vec(panel["shift"]);
