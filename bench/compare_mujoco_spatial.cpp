@@ -13,6 +13,8 @@
 //   and one normalisation row per body, GIGSP and LM; MuJoCo: ball joints), the model
 //   evaluation, and the acceleration solve with and without the Euler-parameter rows "*.norm".
 // profile N SOLVER STEPS: kinevo alone (for perf), STEPS RK4 steps of the N-link chain.
+// mechanisms: one RK4 step (dt = 1e-3) of the spherical pendulum with flywheel, GIGSP and LM,
+//   against MuJoCo's, as in the chains' table (compare_mujoco mechanisms: the planar ones).
 #include <fmt/format.h>
 #include <mujoco/mujoco.h>
 
@@ -33,8 +35,8 @@
 #include <utility>
 #include <vector>
 
-#include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace {
@@ -643,6 +645,40 @@ void chains(const std::vector<int>& sizes) {
   }
 }
 
+// The flywheel pendulum's RK4 step at dt = 1e-3 with GIGSP and LM against MuJoCo's, medians of
+// `repeats`, taking turns (the table of compare_mujoco mechanisms).
+void mechanisms() {
+  constexpr double dt = 1e-3;
+  constexpr int steps = 5000;
+  const mechanism m = flywheel_pendulum();
+  const auto model = mech::load_model_from_string(kinevo_text(m), m.name);
+  mujoco_run run(m, dt);
+  auto gigsp = mech::make_solver("gigsp");
+  auto lm = mech::make_solver("lm");
+  mech::simulation_options o;
+  o.dt = dt;
+  o.t_end = steps * dt;
+  o.diagnostics = false;
+  auto kinevo_run = [&](mech::acceleration_solver& solver) {
+    return [&] {
+      const auto r =
+          mech::simulate(model, solver, o, [](const mech::step_record&) { return true; });
+      if (r.steps != steps) throw std::runtime_error(fmt::format("{}: {}", m.name, r.message));
+    };
+  };
+  const auto us = paired_us(1, {[&] {
+                                  run.reset(m);
+                                  for (int i = 0; i < steps; ++i) mj_step(run.model, run.data);
+                                },
+                                kinevo_run(*gigsp), kinevo_run(*lm)});
+  const double t = us[0] / steps, g = us[1] / steps, l = us[2] / steps;
+  fmt::print("{:<24} {:>4} {:>4} {:>10} {:>12} {:>10} {:>13} {:>10}\n", "model", "n", "m", "MuJoCo",
+             "kinevo-gigsp", "kinevo-lm", "gigsp/MuJoCo", "lm/MuJoCo");
+  fmt::print("{:<24} {:>4} {:>4} {:>10.2f} {:>12.2f} {:>10.2f} {:>13.2f} {:>10.2f}\n",
+             "pendulum with flywheel", model.coordinates(), model.constraints(), t, g, l, g / t,
+             l / t);
+}
+
 // kinevo alone, for a profiler: `steps` RK4 steps of the N-link chain with one solver.
 void profile(int links, const std::string& solver_name, int steps) {
   const mechanism m = spatial_chain(links);
@@ -661,6 +697,15 @@ void profile(int links, const std::string& solver_name, int steps) {
 int main(int argc, char** argv) {
   if (argc == 5 && std::string(argv[1]) == "profile") {
     profile(std::atoi(argv[2]), argv[3], std::atoi(argv[4]));
+    return 0;
+  }
+  if (argc == 2 && std::string(argv[1]) == "mechanisms") {
+    try {
+      mechanisms();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "compare_mujoco_spatial: %s\n", e.what());
+      return 1;
+    }
     return 0;
   }
   const std::string what = argc > 1 ? argv[1] : "all";

@@ -35,7 +35,7 @@ void gigsp_solver::solve_into(const constrained_system& s, acceleration_result& 
   }
   mass_factor& mf = mf_;
   Eigen::VectorXd& a_f = a_f_;
-  if (auto done = start_solve(s, name(), mf, a_f)) {
+  if (auto done = start_solve(s, name(), mf, a_f, /*checked=*/true)) {
     r = std::move(*done);
     return;
   }

@@ -21,10 +21,17 @@ bool mass_factor::compute(const constrained_system& s) {
     // The blocks' factors keep their storage from one solve to the next (a solver owns its
     // mass_factor): the same sizes at every state, so no allocation after the first.
     if (blocks_.size() < s.mass_blocks.size()) blocks_.resize(s.mass_blocks.size());
+    all_small_ = true;
     for (const auto& [start, size] : s.mass_blocks) {
       block& b = blocks_[block_count_++];
       b.start = start;
       b.size = size;
+      b.is_small = size <= small_cholesky::max_size;
+      all_small_ = all_small_ && b.is_small;
+      if (b.is_small) {
+        if (!b.small.compute(s.mass, start, size)) return false;
+        continue;
+      }
       b.llt.compute(s.mass.block(start, start, size, size));
       if (b.llt.info() != Eigen::Success) return false;
     }
@@ -37,9 +44,8 @@ bool mass_factor::compute(const constrained_system& s) {
 Eigen::VectorXd mass_factor::solve(const Eigen::VectorXd& f) const {
   if (diagonal_) return f.cwiseProduct(inv_diag_);
   if (blocked()) {
-    Eigen::VectorXd x(f.size());
-    for (const block& b : active_blocks())
-      x.segment(b.start, b.size) = b.llt.solve(f.segment(b.start, b.size));
+    Eigen::VectorXd x = f;
+    solve_in_place(x);
     return x;
   }
   return llt_.solve(f);
@@ -48,9 +54,8 @@ Eigen::VectorXd mass_factor::solve(const Eigen::VectorXd& f) const {
 Eigen::VectorXd mass_factor::solve_lower(const Eigen::VectorXd& f) const {
   if (diagonal_) return f.cwiseQuotient(sqrt_diag_);
   if (blocked()) {
-    Eigen::VectorXd x(f.size());
-    for (const block& b : active_blocks())
-      x.segment(b.start, b.size) = b.llt.matrixL().solve(f.segment(b.start, b.size));
+    Eigen::VectorXd x = f;
+    solve_lower_in_place(x);
     return x;
   }
   return llt_.matrixL().solve(f);
@@ -59,9 +64,8 @@ Eigen::VectorXd mass_factor::solve_lower(const Eigen::VectorXd& f) const {
 Eigen::VectorXd mass_factor::solve_upper(const Eigen::VectorXd& y) const {
   if (diagonal_) return y.cwiseQuotient(sqrt_diag_);
   if (blocked()) {
-    Eigen::VectorXd x(y.size());
-    for (const block& b : active_blocks())
-      x.segment(b.start, b.size) = b.llt.matrixU().solve(y.segment(b.start, b.size));
+    Eigen::VectorXd x = y;
+    solve_upper_in_place(x);
     return x;
   }
   return llt_.matrixU().solve(y);
@@ -70,12 +74,8 @@ Eigen::VectorXd mass_factor::solve_upper(const Eigen::VectorXd& y) const {
 Eigen::MatrixXd mass_factor::right_solve_upper(const Eigen::MatrixXd& a) const {
   if (diagonal_) return a * sqrt_diag_.cwiseInverse().asDiagonal();
   if (blocked()) {
-    // A L^-T column block by column block: (L_b^-1 A_b^T)^T.
-    Eigen::MatrixXd out(a.rows(), a.cols());
-    for (const block& b : active_blocks()) {
-      out.middleCols(b.start, b.size) =
-          b.llt.matrixL().solve(a.middleCols(b.start, b.size).transpose()).transpose();
-    }
+    Eigen::MatrixXd out, work;
+    right_solve_upper(a, out, work);
     return out;
   }
   // A L^-T = (L^-1 A^T)^T
@@ -86,7 +86,14 @@ void mass_factor::solve_in_place(Eigen::VectorXd& x) const {
   if (diagonal_) {
     x = x.cwiseProduct(inv_diag_);
   } else if (blocked()) {
-    for (const block& b : active_blocks()) b.llt.solveInPlace(x.segment(b.start, b.size));
+    for (const block& b : active_blocks()) {
+      if (b.is_small) {
+        b.small.solve_lower(x.data() + b.start);
+        b.small.solve_upper(x.data() + b.start);
+      } else {
+        b.llt.solveInPlace(x.segment(b.start, b.size));
+      }
+    }
   } else {
     llt_.solveInPlace(x);
   }
@@ -96,7 +103,12 @@ void mass_factor::solve_lower_in_place(Eigen::VectorXd& x) const {
   if (diagonal_) {
     x = x.cwiseQuotient(sqrt_diag_);
   } else if (blocked()) {
-    for (const block& b : active_blocks()) b.llt.matrixL().solveInPlace(x.segment(b.start, b.size));
+    for (const block& b : active_blocks()) {
+      if (b.is_small)
+        b.small.solve_lower(x.data() + b.start);
+      else
+        b.llt.matrixL().solveInPlace(x.segment(b.start, b.size));
+    }
   } else {
     llt_.matrixL().solveInPlace(x);
   }
@@ -106,7 +118,12 @@ void mass_factor::solve_upper_in_place(Eigen::VectorXd& x) const {
   if (diagonal_) {
     x = x.cwiseQuotient(sqrt_diag_);
   } else if (blocked()) {
-    for (const block& b : active_blocks()) b.llt.matrixU().solveInPlace(x.segment(b.start, b.size));
+    for (const block& b : active_blocks()) {
+      if (b.is_small)
+        b.small.solve_upper(x.data() + b.start);
+      else
+        b.llt.matrixU().solveInPlace(x.segment(b.start, b.size));
+    }
   } else {
     llt_.matrixU().solveInPlace(x);
   }
@@ -118,10 +135,26 @@ void mass_factor::right_solve_upper(const Eigen::MatrixXd& a, Eigen::MatrixXd& o
     out.noalias() = a * sqrt_diag_.cwiseInverse().asDiagonal();
     return;
   }
+  if (blocked() && all_small_) {
+    // Straight on A's rows (each row of A is a column of the transposed right-hand side).
+    out = a;
+    const Eigen::Index stride = out.outerStride();
+    for (const block& b : active_blocks()) {
+      for (Eigen::Index i = 0; i < out.rows(); ++i)
+        b.small.solve_lower_strided(&out(i, b.start), stride);
+    }
+    return;
+  }
   work = a.transpose();
   if (blocked()) {
-    for (const block& b : active_blocks())
-      b.llt.matrixL().solveInPlace(work.middleRows(b.start, b.size));
+    for (const block& b : active_blocks()) {
+      if (!b.is_small) {
+        b.llt.matrixL().solveInPlace(work.middleRows(b.start, b.size));
+        continue;
+      }
+      for (Eigen::Index j = 0; j < work.cols(); ++j)
+        b.small.solve_lower_strided(&work(b.start, j), 1);
+    }
   } else {
     llt_.matrixL().solveInPlace(work);
   }
@@ -360,10 +393,13 @@ void orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
 
 std::optional<acceleration_result> start_solve(const constrained_system& s,
                                                const std::string& solver, mass_factor& mf,
-                                               Eigen::VectorXd& a_f) {
-  if (auto bad = refuse_non_finite(s, solver)) return bad;
+                                               Eigen::VectorXd& a_f, bool checked) {
+  if (!checked) {
+    if (auto bad = refuse_non_finite(s, solver)) return bad;
+  }
   if (!mf.compute(s)) return not_positive_definite(solver);
-  a_f = mf.solve(s.force);
+  a_f = s.force;  // into a_f's storage: M^-1 f as mf.solve(f) computes it
+  mf.solve_in_place(a_f);
   if (s.constraints() > 0) return std::nullopt;
   acceleration_result r;
   r.acceleration = a_f;

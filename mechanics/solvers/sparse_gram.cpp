@@ -68,7 +68,10 @@ void sparse_gram::analyse(const constrained_system& s) {
     w_size += size * size;
   }
   w_.assign(static_cast<std::size_t>(w_size), 0.0);
-  if (!s.mass_is_diagonal) block_llt_.resize(blocks.size());
+  if (!s.mass_is_diagonal) {
+    block_llt_.resize(blocks.size());
+    block_small_.resize(blocks.size());
+  }
   auto w_index = [&](int k, int j) {
     const auto b = static_cast<std::size_t>(block_of[static_cast<std::size_t>(k)]);
     const auto [start, size] = blocks[b];
@@ -171,10 +174,23 @@ void sparse_gram::form(const constrained_system& s) {
     // Each block's inverse as LLT(M_b).solve(I), the one the sparse product used before.
     for (std::size_t b = 0; b < s.mass_blocks.size(); ++b) {
       const auto [start, size] = s.mass_blocks[b];
+      double* inverse = w_.data() + w_block_start_[b];
+      if (size <= small_cholesky::max_size) {
+        // The same numbers with the fixed-size kernels, column by column of I, into w_.
+        small_cholesky& f = block_small_[b];
+        f.compute(s.mass, start, size);
+        for (int j = 0; j < size; ++j) {
+          double* column = inverse + j * size;
+          std::fill(column, column + size, 0.0);
+          column[j] = 1.0;
+          f.solve_lower_strided(column, 1);
+          f.solve_upper_strided(column, 1);
+        }
+        continue;
+      }
       block_llt_[b].compute(s.mass.block(start, start, size, size));
       block_inverse_ = block_llt_[b].solve(Eigen::MatrixXd::Identity(size, size));
-      std::copy(block_inverse_.data(), block_inverse_.data() + size * size,
-                w_.begin() + w_block_start_[b]);
+      std::copy(block_inverse_.data(), block_inverse_.data() + size * size, inverse);
     }
   }
   for (std::size_t e = 0; e + 1 < aw_first_.size(); ++e) {

@@ -13,28 +13,37 @@ std::string udwadia_kalaba_solver::name() const {
 }
 
 acceleration_result udwadia_kalaba_solver::solve(const constrained_system& s) {
-  mass_factor mf;
-  Eigen::VectorXd a_f;
-  if (auto done = start_solve(s, name(), mf, a_f)) return *done;
   acceleration_result r;
+  solve_into(s, r);
+  return r;
+}
+
+// The vectors, matrices and the decomposition are members kept between solves; the arithmetic
+// is that of the expressions they replace (r = b; r -= A a_f for b - A a_f), bit for bit.
+void udwadia_kalaba_solver::solve_into(const constrained_system& s, acceleration_result& r) {
+  reset_result(r);
+  if (auto done = start_solve(s, name(), mf_, a_f_)) {
+    r = std::move(*done);
+    return;
+  }
   const int m = s.constraints();
-  const Eigen::MatrixXd a_hat = mf.right_solve_upper(s.jacobian);
-  const Eigen::VectorXd residual = s.rhs - s.jacobian * a_f;
-  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
-  cod.setThreshold(options_.rank_tolerance);
-  cod.compute(a_hat);
+  mf_.right_solve_upper(s.jacobian, a_hat_, a_hat_t_);
+  residual_ = s.rhs;
+  residual_.noalias() -= s.jacobian * a_f_;
+  cod_.setThreshold(options_.rank_tolerance);
+  cod_.compute(a_hat_);
   // Minimum-norm least-squares solution: y = (A L^-T)^+ (b - A a_f).
-  const Eigen::VectorXd y = cod.solve(residual);
-  r.acceleration = a_f + mf.solve_upper(y);
-  r.rank = static_cast<int>(cod.rank());
-  set_constraint_force(s, a_f, r);
+  y_ = cod_.solve(residual_);
+  mf_.solve_upper_in_place(y_);
+  r.acceleration = a_f_ + y_;
+  r.rank = static_cast<int>(cod_.rank());
+  set_constraint_force(s, a_f_, r, work_);
   if (r.rank < m) {
     // Name the dependent rows the same way GIGSP does, for side-by-side diagnostics.
-    const auto g =
-        orthonormalize_rows(a_hat, s.rhs, options_.rank_tolerance, options_.consistency_tolerance,
-                            options_.degenerate_tolerance);
-    r.redundant = g.redundant;
-    r.inconsistent = g.inconsistent;
+    orthonormalize_rows(a_hat_, s.rhs, options_.rank_tolerance, options_.consistency_tolerance,
+                        options_.degenerate_tolerance, sweep_work_, sweep_);
+    r.redundant = sweep_.redundant;
+    r.inconsistent = sweep_.inconsistent;
     if (!r.inconsistent.empty()) {
       r.status = solve_status::least_squares;
       r.message = fmt::format(
@@ -43,7 +52,6 @@ acceleration_result udwadia_kalaba_solver::solve(const constrained_system& s) {
           row_names(s, r.inconsistent));
     }
   }
-  return r;
 }
 
 }  // namespace kinevo::mechanics

@@ -53,6 +53,56 @@ TEST(BlockMass, BlockFactorEqualsTheDenseCholesky) {
   EXPECT_LT((mass_times(s, f) - s.mass * f).norm(), 1e-12 * (s.mass * f).norm());
 }
 
+// Blocks of up to 4 rows are factored and solved with fixed-size kernels that do Eigen's
+// operations in Eigen's order: every result equals, to the last bit, the one of Eigen's
+// dynamic-size LLT of each block (blocks of 1 to 5 rows, the 5 x 5 on the dynamic path).
+TEST(BlockMass, SmallBlockKernelsEqualEigensLltToTheBit) {
+  const std::vector<std::pair<int, int>> blocks{{0, 1}, {1, 2}, {3, 3}, {6, 4}, {10, 5}, {15, 1}};
+  const int n = 16, m = 5;
+  constrained_system s;
+  s.mass = Eigen::MatrixXd::Zero(n, n);
+  std::srand(7);
+  for (const auto& [start, size] : blocks) {
+    const Eigen::MatrixXd r = Eigen::MatrixXd::Random(size, size);
+    s.mass.block(start, start, size, size) =
+        r * r.transpose() + 0.1 * Eigen::MatrixXd::Identity(size, size);
+  }
+  s.mass_blocks = blocks;
+  s.force = Eigen::VectorXd::Random(n);
+  s.force[4] = 0.0;  // the kernels skip zero entries as Eigen's do
+  s.jacobian = Eigen::MatrixXd::Random(m, n);
+  s.rhs = Eigen::VectorXd::Random(m);
+  mass_factor f;
+  ASSERT_TRUE(f.compute(s));
+  Eigen::VectorXd x(n), lower(n), upper(n);
+  Eigen::MatrixXd a_hat(m, n);
+  for (const auto& [start, size] : blocks) {
+    const Eigen::LLT<Eigen::MatrixXd> llt(s.mass.block(start, start, size, size));
+    x.segment(start, size) = llt.solve(s.force.segment(start, size));
+    lower.segment(start, size) = llt.matrixL().solve(s.force.segment(start, size));
+    upper.segment(start, size) = llt.matrixU().solve(s.force.segment(start, size));
+    a_hat.middleCols(start, size) =
+        llt.matrixL().solve(s.jacobian.middleCols(start, size).transpose()).transpose();
+  }
+  for (int i = 0; i < n; ++i) {
+    EXPECT_EQ(f.solve(s.force)[i], x[i]) << i;
+    EXPECT_EQ(f.solve_lower(s.force)[i], lower[i]) << i;
+    EXPECT_EQ(f.solve_upper(s.force)[i], upper[i]) << i;
+  }
+  Eigen::MatrixXd out, work;
+  f.right_solve_upper(s.jacobian, out, work);
+  EXPECT_EQ(out, a_hat);
+  EXPECT_EQ(f.right_solve_upper(s.jacobian), a_hat);
+  // Only small blocks: the direct path on A's rows.
+  s.mass_blocks = std::span(blocks.data(), 4);
+  s.force.conservativeResize(10);
+  s.mass.conservativeResize(10, 10);
+  s.jacobian.conservativeResize(m, 10);
+  ASSERT_TRUE(f.compute(s));
+  f.right_solve_upper(s.jacobian, out, work);
+  EXPECT_EQ(out, a_hat.leftCols(10));
+}
+
 // A non-positive-definite block is refused, as the dense Cholesky would.
 TEST(BlockMass, NonPositiveBlockIsRefused) {
   const model m = spatial_chain(2);

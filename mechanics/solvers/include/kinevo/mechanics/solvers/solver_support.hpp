@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
+#include "kinevo/mechanics/solvers/small_cholesky.hpp"
 
 namespace kinevo::mechanics {
 
@@ -37,8 +38,12 @@ class mass_factor {
   const Eigen::VectorXd& inverse_diagonal() const { return inv_diag_; }
 
  private:
+  // A block of at most small_cholesky::max_size rows is factored in fixed-size storage
+  // (`small`), a larger one by a dynamic-size LLT.
   struct block {
     Eigen::Index start = 0, size = 0;
+    bool is_small = false;
+    small_cholesky small;
     Eigen::LLT<Eigen::MatrixXd> llt;
   };
   bool diagonal_ = false;
@@ -46,6 +51,7 @@ class mass_factor {
   Eigen::LLT<Eigen::MatrixXd> llt_;
   std::vector<block> blocks_;    // storage, kept between compute() calls
   std::size_t block_count_ = 0;  // > 0: the block-diagonal path, blocks_[0, block_count_)
+  bool all_small_ = false;       // every active block is small
   std::span<const block> active_blocks() const { return {blocks_.data(), block_count_}; }
 };
 
@@ -79,10 +85,11 @@ std::optional<acceleration_result> refuse_non_finite(const constrained_system& s
 // The start every direct solver shares: refuse_non_finite(), factor M and a_f = M^-1 f. Returns
 // the finished result when nothing is left to solve (a non-finite system, M not positive
 // definite, or no constraints: a = a_f);
-// otherwise std::nullopt with `mf` and `a_f` set.
+// otherwise std::nullopt with `mf` and `a_f` set. `checked`: the caller has already called
+// refuse_non_finite() on this system.
 std::optional<acceleration_result> start_solve(const constrained_system& s,
                                                const std::string& solver, mass_factor& mf,
-                                               Eigen::VectorXd& a_f);
+                                               Eigen::VectorXd& a_f, bool checked = false);
 
 // Row classification by modified Gram-Schmidt on the rows of A L^-T with a tolerance relative
 // to each row, the same row operations applied to b (generalized-inverse dissertation (GIGSP),

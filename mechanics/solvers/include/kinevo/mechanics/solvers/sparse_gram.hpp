@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
+#include "kinevo/mechanics/solvers/small_cholesky.hpp"
 
 namespace kinevo::mechanics {
 
@@ -46,8 +47,9 @@ class sparse_gram {
   std::vector<Eigen::Index> a_source_;  // a_'s values: their index in the dense A
   // M^-1: the diagonal's inverse, or each block's inverse (column-major) one after another.
   std::vector<double> w_;
-  std::vector<int> w_block_start_;  // offset of each block's inverse in w_
-  std::vector<Eigen::LLT<Eigen::MatrixXd>> block_llt_;
+  std::vector<int> w_block_start_;                      // offset of each block's inverse in w_
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> block_llt_;  // blocks of more than 4 rows
+  std::vector<small_cholesky> block_small_;             // the others
   Eigen::MatrixXd block_inverse_;
   // A M^-1 entries: terms [aw_first_[e], aw_first_[e + 1]) of (a_ value, w_ index) pairs.
   std::vector<double> aw_;
