@@ -7,7 +7,7 @@
 //     [--spatial 20,50] [--trace MODEL] [--cold-only]
 //   (MODEL: "chain N", "spatial N" or an example name; --cold-only: no warm solves)
 // Tuning flags (ablation): --weight W --pop-per-n P --de-weight F --crossover-rate C
-//   --max-runs R --budget-per-n E --preset NAME
+//   --max-runs R --budget-per-n E --preset NAME --momentum --no-momentum --probe-runs K
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -254,6 +254,9 @@ int main(int argc, char** argv) {
     if (a == "--de-weight") st.ga.ga.de_weight = std::stod(next());
     if (a == "--crossover-rate") st.ga.ga.crossover_rate = std::stod(next());
     if (a == "--max-runs") st.ga.max_runs = std::stoi(next());
+    if (a == "--momentum") st.ga.multiplier_momentum = true;
+    if (a == "--no-momentum") st.ga.multiplier_momentum = false;
+    if (a == "--probe-runs") st.ga.probe_runs = std::stoi(next());
     if (a == "--budget-per-n") st.ga.evaluations_per_coordinate = std::stoll(next());
     if (a == "--budget") st.ga.evaluations_per_run = std::stoll(next());
     if (a == "--shrink") st.ga.shrink = std::stod(next());

@@ -213,6 +213,8 @@ void gauss_ga_options::validate() const {
   if (!finite_positive(warm_min_radius)) fail("warm_min_radius must be positive and finite");
   if (!(tolerance >= 0.0) || !std::isfinite(tolerance)) fail("tolerance must be >= 0 and finite");
   if (!(change_fraction > 0.0 && change_fraction <= 1.0)) fail("change_fraction must be in (0, 1]");
+  if (probe_runs < 2) fail("probe_runs must be at least 2");
+  if (!(max_contraction > 0.0 && max_contraction < 1.0)) fail("max_contraction must be in (0, 1)");
   if (!finite_positive(inconsistency_tolerance)) {
     fail("inconsistency_tolerance must be positive and finite");
   }
@@ -538,6 +540,12 @@ struct gauss_ga_solver::solve_state {
   std::uint64_t first_run_index = 0;
   long long evaluations = 0;
   bool converged = false;
+  // The multiplier loop's acceleration: rho (< 0 while probing), the multipliers before the
+  // previous update, the changes of the best so far and when the acceleration began.
+  double contraction = -1.0;
+  Eigen::VectorXd lambda_previous;
+  std::vector<double> changes;       // max |best - previous best| of the runs so far
+  std::size_t accelerated_from = 0;  // runs made when rho was read
 };
 
 acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
@@ -577,6 +585,7 @@ gauss_ga_solver::solve_state gauss_ga_solver::prepare(const constrained_system& 
     multiplier_history_.clear();
   }
   if (s.warm) s.predicted = predict(history_, previous_);
+  if (s.warm) s.contraction = contraction_;
   if (s.warm && m > 0) predict_multipliers(system, s);
   s.terms.weights = s.schedule.weights();
   s.terms.multipliers = s.schedule.multipliers();
@@ -689,6 +698,7 @@ void gauss_ga_solver::run_ranges(solve_state& s, box first) {
     last_best = best;
     const Eigen::VectorXd lambda_before = s.schedule.multipliers();
     s.schedule.after_run(residual);
+    accelerate_multipliers(s, lambda_before, rec.change);
     // The multiplier update moves the minimiser by H^-1 A^T dlambda, in axes with B^T H B >= I
     // by at most |B^T A^T dlambda| (exactly that when H' = I): the next box must hold that
     // move as well as this run's error.
@@ -714,6 +724,53 @@ void gauss_ga_solver::run_ranges(solve_state& s, box first) {
     half = with_floor(next, run_centre, s.frame);
     problem.set(s.frame.objective(s.terms, run_centre, half));
   }
+}
+
+// Polyak's heavy ball on the multiplier loop (see the options): after probe_runs plain updates
+// rho is read from the GA's residuals, then each update gets the step alpha and the momentum
+// beta of a dual iteration whose modes contract by factors in [0, rho].
+void gauss_ga_solver::accelerate_multipliers(solve_state& s, const Eigen::VectorXd& lambda_before,
+                                             double change) const {
+  if (!options_.multiplier_momentum || s.schedule.kind() != penalty_kind::multipliers ||
+      lambda_before.size() == 0) {
+    return;
+  }
+  const Eigen::VectorXd plain = s.schedule.multipliers();  // lambda + 2 W r
+  std::vector<double>& changes = s.changes;
+  changes.push_back(change);
+  const std::size_t q = changes.size();
+  const auto ratio = [&](std::size_t j) {
+    return changes[j - 1] > 0.0 ? changes[j] / changes[j - 1] : 2.0;
+  };
+  // The first runs find the box (their ratios say nothing of the loop's rate): rho is read
+  // only once three consecutive ratios of the best's change agree within a factor 1.5.
+  if (s.contraction < 0.0 && q >= static_cast<std::size_t>(options_.probe_runs) && q >= 4) {
+    const double r[3] = {ratio(q - 3), ratio(q - 2), ratio(q - 1)};
+    const double hi = std::max({r[0], r[1], r[2]});
+    const double lo = std::min({r[0], r[1], r[2]});
+    if (hi < 1.0 && hi <= 1.5 * lo) {
+      s.contraction = std::min(hi, options_.max_contraction);
+      s.accelerated_from = q;
+    }
+  }
+  // Safeguard (adaptive restart): accelerated, the change must fall faster than the plain loop
+  // would make it; two ratios above rho in a row and the loop is plain again (rho = 0).
+  if (s.contraction > 0.0 && q >= s.accelerated_from + 2 &&
+      std::min(ratio(q - 1), ratio(q - 2)) > s.contraction) {
+    s.contraction = 0.0;
+  }
+  const bool have_previous = s.lambda_previous.size() == lambda_before.size();
+  if (s.contraction <= 0.0 || !have_previous) {
+    s.lambda_previous = lambda_before;
+    return;
+  }
+  const double root = std::sqrt(1.0 - s.contraction);
+  const double alpha = 4.0 / ((1.0 + root) * (1.0 + root));
+  const double beta = std::pow((1.0 - root) / (1.0 + root), 2);
+  const Eigen::VectorXd next =
+      lambda_before + alpha * (plain - lambda_before) + beta * (lambda_before - s.lambda_previous);
+  s.lambda_previous = lambda_before;
+  s.schedule.set_multipliers(next);
 }
 
 // Stages 6-7: diagnose rows the penalty could not satisfy, report, remember for the next warm
@@ -743,6 +800,7 @@ acceleration_result gauss_ga_solver::finish(solve_state& s) {
   out.constraint_force = s.system.mass * (a - s.terms.free_accel);
   // An unconverged answer must not seed the next prediction: the next solve starts cold.
   if (out.status == solve_status::ok) {
+    if (!s.warm && s.contraction >= 0.0) contraction_ = s.contraction;
     remember(a, s.schedule.multipliers(), s.warm ? max_abs(a - s.predicted) : -1.0);
   } else {
     reset();
