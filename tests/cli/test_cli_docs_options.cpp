@@ -142,7 +142,10 @@ const std::set<std::string> other_programs_options = {"--headless",
                                                       "--budgets",
                                                       "--corpus",
                                                       "--count",
-                                                      "--write"};
+                                                      "--write",
+                                                      "--momentum",  // bench_gauss_scale
+                                                      "--pop-per-n",
+                                                      "--margin"};
 
 // Not options: docs/cli.md shows what a misspelt one prints, docs/reliability.md writes "--k" for
 // any config key.
