@@ -182,6 +182,9 @@ void animation::validate() const {
     }
   }
   if (panels.empty()) throw input_error("animation: no panels");
+  if (!std::isfinite(up[0]) || !std::isfinite(up[1]) || (up[0] == 0.0 && up[1] == 0.0)) {
+    throw input_error("animation: 'up' must be a finite, non-zero direction");
+  }
   for (const auto& p : panels) p.validate(times.size());
 }
 

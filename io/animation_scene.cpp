@@ -78,12 +78,13 @@ motion_scene animation_scene(const animation& a) {
   motion_scene s;
   s.title = a.title;
   s.planar = true;
-  s.up = {0.0, 1.0, 0.0};
+  s.up = {a.up[0], a.up[1], 0.0};
   s.times = a.times;
   s.time_label = a.time_label;
   s.time_unit = a.time_unit;
   s.poses.assign(a.times.size(), {});
-  double right = 0.0;  // the right edge of the panels placed so far
+  double right = 0.0, left = 0.0;  // the edges of the panels placed so far
+  const bool rightwards = a.up[1] >= 0.0;
   for (std::size_t k = 0; k < a.panels.size(); ++k) {
     const auto& p = a.panels[k];
     const panel_extent e = extent_of(p);
@@ -91,8 +92,15 @@ motion_scene animation_scene(const animation& a) {
     const double width = empty ? 0.0 : e.hi_x - e.lo_x, height = empty ? 0.0 : e.hi_y - e.lo_y;
     // A gap of half the panel's size between panels.
     const double gap = 0.5 * std::max({width, height, 1e-9});
-    const std::array<double, 3> shift{k == 0 || empty ? 0.0 : right + gap - e.lo_x, 0.0, 0.0};
-    if (!empty) right = std::max(k == 0 ? e.hi_x : right, e.hi_x + shift[0]);
+    // Panels follow one another to the right of the screen: +x, or -x when the page's up is -y
+    // (the camera turned half a turn).
+    double dx = 0.0;
+    if (k != 0 && !empty) dx = rightwards ? right + gap - e.lo_x : left - gap - e.hi_x;
+    const std::array<double, 3> shift{dx, 0.0, 0.0};
+    if (!empty) {
+      right = std::max(k == 0 ? e.hi_x : right, e.hi_x + shift[0]);
+      left = std::min(k == 0 ? e.lo_x : left, e.lo_x + shift[0]);
+    }
     add_panel(p, shift, a.panels.size() > 1, s);
     scene_panel panel;
     panel.title = p.title;

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -94,4 +95,23 @@ TEST(AnimationScene, PanelsSideBySideWithTheirShift) {
   EXPECT_DOUBLE_EQ(s.links[1].i.at[0], 1.5);
   // Frame 1: the tip at (0, 1) in both panels, the second shifted.
   EXPECT_EQ(s.poses[1], (std::vector<double>{0.0, 1.0, 0.0, 1.5, 1.0, 0.0}));
+}
+
+// With -y up (a model whose +y is down) the camera turns half a turn: the scene's up is -y and
+// the second panel lies towards -x, which is the screen's right. A zero or non-finite up is
+// refused.
+TEST(AnimationScene, DownwardYTurnsTheViewAndPlacesPanelsTowardsMinusX) {
+  animation a = two_frames();
+  a.panels.push_back(a.panels[0]);
+  a.panels[1].title = "other";
+  a.up = {0.0, -1.0};
+  const auto s = kinevo::io::animation_scene(a);
+  EXPECT_EQ(s.up, (std::array<double, 3>{0.0, -1.0, 0.0}));
+  ASSERT_EQ(s.panels.size(), 2u);
+  // The first panel spans x in [0, 1]: the second ends half its size (0.5) left of x = 0.
+  EXPECT_DOUBLE_EQ(s.panels[1].shift[0], -1.5);
+  a.up = {0.0, 0.0};
+  EXPECT_THROW(kinevo::io::animation_scene(a), kinevo::io::input_error);
+  a.up = {std::nan(""), 1.0};
+  EXPECT_THROW(a.validate(), kinevo::io::input_error);
 }

@@ -6,6 +6,7 @@
 // and data-t on the <svg>), so a headless browser's --dump-dom can be checked against the CSV.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -42,6 +43,9 @@ struct animation {
   std::vector<double> times;  // strictly increasing, shared by every panel
   // What `times` are: the clock of a simulation, or e.g. a swept input angle ("psi", "deg").
   std::string time_label = "t", time_unit = "s";
+  // The direction against gravity in the panels' plane: the 3D page's camera keeps it up on the
+  // screen (a model with +y down, like the dissertation's double pendulum, gives {0, -1}).
+  std::array<double, 2> up{0.0, 1.0};
   std::vector<animation_panel> panels;
   void validate() const;  // times and every panel; throws std::invalid_argument
   // What the page shows: frames, time span, panels and their points (for a command's report).
