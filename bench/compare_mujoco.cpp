@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "kinevo/io/errors.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/model/chain_model.hpp"
 #include "kinevo/mechanics/model/model.hpp"
@@ -245,7 +246,7 @@ struct mujoco_xml_run {
     char error[1000] = "";
     model = mj_loadXML(path.string().c_str(), nullptr, error, sizeof(error));
     std::filesystem::remove(path);
-    if (model == nullptr) throw std::runtime_error(std::string("MuJoCo: ") + error);
+    if (model == nullptr) throw kinevo::io::input_error(std::string("MuJoCo: ") + error);
     data = mj_makeData(model);
   }
   mujoco_xml_run(const mujoco_xml_run&) = delete;

@@ -35,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "kinevo/io/errors.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/solvers/solver_factory.hpp"
@@ -219,7 +220,9 @@ struct mujoco_run {
     char error[1000] = "";
     model = mj_loadXML(path.string().c_str(), nullptr, error, sizeof(error));
     std::filesystem::remove(path);
-    if (model == nullptr) throw std::runtime_error(fmt::format("MuJoCo, {}: {}", m.name, error));
+    if (model == nullptr) {
+      throw kinevo::io::input_error(fmt::format("MuJoCo, {}: {}", m.name, error));
+    }
     data = mj_makeData(model);
     reset(m);
   }
