@@ -182,6 +182,7 @@ void animation::validate() const {
     }
   }
   if (panels.empty()) throw input_error("animation: no panels");
+  if (length_unit.empty()) throw input_error("animation: 'length_unit' is empty");
   if (!std::isfinite(up[0]) || !std::isfinite(up[1]) || (up[0] == 0.0 && up[1] == 0.0)) {
     throw input_error("animation: 'up' must be a finite, non-zero direction");
   }
@@ -197,6 +198,7 @@ nlohmann::json animation::to_json() const {
   return {{"frames", times.size()},
           {"time", time_label},
           {"time_unit", time_unit},
+          {"length_unit", length_unit},
           {"start", times.empty() ? 0.0 : times.front()},
           {"end", times.empty() ? 0.0 : times.back()},
           {"panels", panel_list}};

@@ -82,6 +82,7 @@ motion_scene animation_scene(const animation& a) {
   s.times = a.times;
   s.time_label = a.time_label;
   s.time_unit = a.time_unit;
+  s.length_unit = a.length_unit;
   s.poses.assign(a.times.size(), {});
   double right = 0.0, left = 0.0;  // the edges of the panels placed so far
   const bool rightwards = a.up[1] >= 0.0;

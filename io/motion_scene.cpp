@@ -33,6 +33,7 @@ void motion_scene::validate() const {
           fmt::format("motion scene: times not increasing at frame {} (t = {})", k, times[k]));
     }
   }
+  if (length_unit.empty()) throw input_error("motion scene: 'length_unit' is empty");
   if (poses.size() != times.size()) {
     throw input_error(
         fmt::format("motion scene: {} poses for {} times", poses.size(), times.size()));
@@ -76,6 +77,7 @@ nlohmann::json motion_scene::to_json() const {
   nlohmann::json j = {{"frames", times.size()},
                       {"time", time_label},
                       {"time_unit", time_unit},
+                      {"length_unit", length_unit},
                       {"start", times.empty() ? 0.0 : times.front()},
                       {"end", times.empty() ? 0.0 : times.back()},
                       {"solids", solids.size()},

@@ -26,6 +26,9 @@ io::animation fourbar_animation(const fourbar_links& l, const fourbar_sweep& swe
                         l.a3, l.a4);
   a.time_label = "psi";
   a.time_unit = "deg";
+  // Freudenstein's equation fixes only the links' ratios: the lengths are in the unit of the
+  // frame a1 (--frame, 1 by default), not metres.
+  a.length_unit = l.a1 == 1.0 ? "frame lengths" : fmt::format("units of the frame a1 = {:.6g}", l.a1);
   io::animation_panel p;
   p.title = "input psi over the table's range";
   p.point_names = {"O2", "O4", "A", "B"};

@@ -108,6 +108,7 @@ io::animation path_animation(const path_problem& p, const path_design& d, const 
                   l.r1, l.r2, l.r3, l.r4);
   a.time_label = "input";
   a.time_unit = "deg";
+  a.length_unit = "table units";  // the precision points' coordinates carry no unit
   io::animation_panel panel;
   panel.title = fmt::format("input over the motion through the {} points", p.size());
   panel.point_names = {"O2", "O4", "A", "B", "C"};

@@ -63,6 +63,12 @@ TEST(CliSynthPath, WritesItsFiles) {
                         "path_animation.html"}) {
     EXPECT_TRUE(std::filesystem::exists(dir / f)) << f;
   }
+  // The points carry no unit: the 3D page's axes and grid say "table units", never metres (the
+  // 2D page, without libjs-three, labels no lengths).
+  const std::string page = kinevo::test::read_text(dir / "path_animation.html");
+  if (page.find("\"length_unit\"") != std::string::npos) {
+    EXPECT_NE(page.find("\"length_unit\":\"table units\""), std::string::npos);
+  }
   EXPECT_TRUE(r.out.empty());
   // Its design is not buildable (a link ratio of 25): quiet or not, the warnings reach stderr.
   EXPECT_NE(r.err.find("warning: longest/shortest link ratio"), std::string::npos) << r.err;

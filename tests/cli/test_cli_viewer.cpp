@@ -520,6 +520,8 @@ TEST(CliAnimate, Chromium3DPlaysPausesAndSeeksTheSynthesisedFourbar) {
   const auto times = nlohmann::json::parse(page.substr(at + 8, page.find(']', at) - at - 7))
                          .get<std::vector<double>>();
   ASSERT_GT(times.size(), 100u);
+  // Freudenstein's equation fixes only the ratios: the axes and grid are in frame lengths, not m.
+  EXPECT_NE(page.find("\"length_unit\":\"frame lengths\""), std::string::npos);
   const auto run =
       drive_player(html, "t=-1e9", 20, 150, dir / "profile", docs_screenshot("viewer_fourbar.png"));
   ASSERT_EQ(run["steps"].size(), 6u);

@@ -115,3 +115,15 @@ TEST(AnimationScene, DownwardYTurnsTheViewAndPlacesPanelsTowardsMinusX) {
   a.up = {std::nan(""), 1.0};
   EXPECT_THROW(a.validate(), kinevo::io::input_error);
 }
+
+// The unit of the panels' lengths reaches the scene (the 3D page's axes and grid), metres unless
+// the animation says otherwise; an empty unit is refused.
+TEST(AnimationScene, CarriesTheLengthUnit) {
+  animation a = two_frames();
+  EXPECT_EQ(kinevo::io::animation_scene(a).length_unit, "m");
+  a.length_unit = "frame lengths";
+  EXPECT_EQ(kinevo::io::animation_scene(a).length_unit, "frame lengths");
+  EXPECT_EQ(a.to_json()["length_unit"], "frame lengths");
+  a.length_unit.clear();
+  EXPECT_THROW(a.validate(), kinevo::io::input_error);
+}

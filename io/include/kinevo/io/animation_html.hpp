@@ -43,11 +43,15 @@ struct animation {
   std::vector<double> times;  // strictly increasing, shared by every panel
   // What `times` are: the clock of a simulation, or e.g. a swept input angle ("psi", "deg").
   std::string time_label = "t", time_unit = "s";
+  // The unit of the panels' coordinates, shown on the 3D page's axes and grid: metres for a
+  // model's run; a synthesised linkage's own unit where its lengths have none (a function
+  // generator's are relative to its frame).
+  std::string length_unit = "m";
   // The direction against gravity in the panels' plane: the 3D page's camera keeps it up on the
   // screen (a model with +y down, like the dissertation's double pendulum, gives {0, -1}).
   std::array<double, 2> up{0.0, 1.0};
   std::vector<animation_panel> panels;
-  void validate() const;  // times and every panel; throws std::invalid_argument
+  void validate() const;  // times, units and every panel; throws io::input_error
   // What the page shows: frames, time span, panels and their points (for a command's report).
   nlohmann::json to_json() const;
   std::string report() const;  // the same as text, one line
