@@ -45,14 +45,16 @@ std::filesystem::path docs_screenshot(const std::string& name) {
   return dir / name;
 }
 
-// What the page drew at `fragment` (its #scene-state), from the DOM after its scripts ran; with
-// `shot`, the same launch also saves a screenshot there.
-nlohmann::json scene_state(const std::filesystem::path& page, const std::string& fragment,
-                           const std::filesystem::path& profile,
-                           const std::filesystem::path& shot = {}) {
-  const std::string screenshot = shot.empty() ? "" : " --screenshot=" + shot.string();
-  const auto r = run_command(chromium_command(profile) + screenshot + " --dump-dom 'file://" +
-                             page.string() + "#" + fragment + "'");
+// One load of a page in the headless browser: the page at `fragment`, a profile of its own (the
+// launches of one test run side by side), and with `shot` a screenshot saved there.
+struct page_view {
+  std::filesystem::path page;
+  std::string fragment;
+  std::filesystem::path profile, shot;
+};
+
+// The page's #scene-state from the DOM a launch dumped after the page's scripts ran.
+nlohmann::json scene_state_in(const kinevo::test::command_output& r) {
   EXPECT_EQ(r.status, 0) << r.err;
   const std::string open = "id=\"scene-state\">";
   const std::size_t at = r.out.find(open);
@@ -64,6 +66,28 @@ nlohmann::json scene_state(const std::filesystem::path& page, const std::string&
   const std::string text = r.out.substr(begin, r.out.find("</script>", begin) - begin);
   EXPECT_FALSE(text.empty()) << "the page wrote no state (no WebGL?)";
   return text.empty() ? nlohmann::json::object() : nlohmann::json::parse(text);
+}
+
+// What each page drew, the launches started together (kinevo::test::run_commands: the README's
+// ctest runs one test at a time, and a launch keeps about one core busy); the states in order.
+std::vector<nlohmann::json> scene_states(const std::vector<page_view>& views) {
+  std::vector<std::string> commands;
+  for (const auto& v : views) {
+    const std::string screenshot = v.shot.empty() ? "" : " --screenshot=" + v.shot.string();
+    commands.push_back(chromium_command(v.profile) + screenshot + " --dump-dom 'file://" +
+                       v.page.string() + "#" + v.fragment + "'");
+  }
+  std::vector<nlohmann::json> states;
+  for (const auto& r : kinevo::test::run_commands(commands)) states.push_back(scene_state_in(r));
+  return states;
+}
+
+// What the page drew at `fragment` (its #scene-state), from the DOM after its scripts ran; with
+// `shot`, the same launch also saves a screenshot there.
+nlohmann::json scene_state(const std::filesystem::path& page, const std::string& fragment,
+                           const std::filesystem::path& profile,
+                           const std::filesystem::path& shot = {}) {
+  return scene_states({{page, fragment, profile, shot}}).front();
 }
 
 // The player driven as a user would, in one Chromium launch: a harness page beside `page` loads
@@ -162,13 +186,7 @@ struct rgb_image {
 };
 
 #ifdef KINEVO_TEST_PNG
-rgb_image screenshot(const std::filesystem::path& page, const std::string& fragment,
-                     const std::filesystem::path& profile) {
-  const auto png = profile.parent_path() / (profile.filename().string() + ".png");
-  std::filesystem::remove(png);
-  const auto r = run_command(chromium_command(profile) + " --screenshot=" + png.string() +
-                             " 'file://" + page.string() + "#" + fragment + "'");
-  EXPECT_EQ(r.status, 0) << r.err;
+rgb_image read_png(const std::filesystem::path& png) {
   rgb_image img;
   png_image p{};
   p.version = PNG_IMAGE_VERSION;
@@ -290,13 +308,17 @@ TEST(CliAnimate, Chromium3DDrawsTheFlywheelWhereTheCsvPutsIt) {
   if (!chromium_and_three()) GTEST_SKIP() << "needs chromium and libjs-three";
   const auto f = animate_flywheel("viewer_flywheel");
   const auto& tab = f.table;
-  for (const std::size_t row : {std::size_t{40}, std::size_t{170}}) {
-    const double t = tab.rows[row][tab.column("t")];
-    // The second time is the documentation's picture, with the labels shown.
-    const bool shot = row == 170;
-    const auto state =
-        scene_state(f.html, "t=" + std::to_string(t) + (shot ? "&labels=1" : ""), f.dir / "profile",
-                    shot ? docs_screenshot("viewer_flywheel.png") : "");
+  const std::array<std::size_t, 2> rows{40, 170};
+  const auto time_at = [&](std::size_t row) { return tab.rows[row][tab.column("t")]; };
+  // The second time is the documentation's picture, with the labels shown.
+  const auto states =
+      scene_states({{f.html, "t=" + std::to_string(time_at(rows[0])), f.dir / "profile_a", {}},
+                    {f.html, "t=" + std::to_string(time_at(rows[1])) + "&labels=1",
+                     f.dir / "profile_b", docs_screenshot("viewer_flywheel.png")}});
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const std::size_t row = rows[k];
+    const double t = time_at(row);
+    const auto& state = states[k];
     ASSERT_TRUE(state.contains("solids"));
     EXPECT_NEAR(state["t"].get<double>(), t, 1e-12);
     for (const std::string body : {"rod", "wheel"}) {
@@ -341,8 +363,8 @@ TEST(CliAnimate, Chromium3DScreenshotShowsTheWheel) {
   const auto& tab = f.table;
   const std::size_t row = 150;
   const std::string fragment = "t=" + std::to_string(tab.rows[row][tab.column("t")]);
-  const auto state = scene_state(f.html, fragment, f.dir / "profile");
-  const rgb_image img = screenshot(f.html, fragment, f.dir / "shot");
+  const auto state = scene_state(f.html, fragment, f.dir / "profile", f.dir / "shot.png");
+  const rgb_image img = read_png(f.dir / "shot.png");
   ASSERT_GT(img.width, 0);
   const auto q = [&](const std::string& c) { return tab.rows[row][tab.column("wheel_" + c)]; };
   const Eigen::Matrix3d R =
@@ -385,8 +407,10 @@ TEST(CliAnimate, Chromium3DDrawsBothGroundPivotSpellingsTheSame) {
                             html2.string() + " --trail wheel --title " + flywheel_title);
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string fragment = "t=1.2";
-  auto a = scene_state(f.html, fragment, f.dir / "profile");
-  auto b = scene_state(html2, fragment, f.dir / "profile");
+  auto states = scene_states({{f.html, fragment, f.dir / "profile_a", f.dir / "shot_a.png"},
+                              {html2, fragment, f.dir / "profile_b", f.dir / "shot_b.png"}});
+  auto& a = states[0];
+  auto& b = states[1];
   EXPECT_EQ(a["anchors"].size(), 1u);
   EXPECT_LT((vec(entry_named(a["joints"], "pivot")["position"]) -
              vec(entry_named(b["joints"], "pivot")["position"]))
@@ -394,8 +418,8 @@ TEST(CliAnimate, Chromium3DDrawsBothGroundPivotSpellingsTheSame) {
             1e-12);
   for (auto* s : {&a, &b}) s->erase("draw_ms");
   EXPECT_EQ(a, b);
-  const rgb_image ia = screenshot(f.html, fragment, f.dir / "shot_a");
-  const rgb_image ib = screenshot(html2, fragment, f.dir / "shot_b");
+  const rgb_image ia = read_png(f.dir / "shot_a.png");
+  const rgb_image ib = read_png(f.dir / "shot_b.png");
   ASSERT_EQ(ia.pixels.size(), ib.pixels.size());
   std::size_t differ = 0;
   for (std::size_t i = 0; i < ia.pixels.size(); ++i) differ += ia.pixels[i] != ib.pixels[i];
@@ -414,10 +438,15 @@ TEST(CliAnimate, Chromium3DDrawsThePlanarSliderCrankInTheXyPlane) {
                 .status,
             0);
   const auto tab = kinevo::io::read_csv_table(csv);
-  for (const std::size_t row : {std::size_t{5}, std::size_t{15}}) {
-    const double t = tab.rows[row][tab.column("t")];
-    const auto state = scene_state(html, "t=" + std::to_string(t), dir / "profile",
-                                   row == 15 ? docs_screenshot("viewer_slider_crank.png") : "");
+  const std::array<std::size_t, 2> rows{5, 15};
+  const auto time_at = [&](std::size_t row) { return tab.rows[row][tab.column("t")]; };
+  const auto states =
+      scene_states({{html, "t=" + std::to_string(time_at(rows[0])), dir / "profile_a", {}},
+                    {html, "t=" + std::to_string(time_at(rows[1])), dir / "profile_b",
+                     docs_screenshot("viewer_slider_crank.png")}});
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const std::size_t row = rows[k];
+    const auto& state = states[k];
     ASSERT_TRUE(state.contains("solids"));
     const auto q = [&](const std::string& c) { return tab.rows[row][tab.column(c)]; };
     for (const std::string b : {"b1", "b2", "b3"}) {
