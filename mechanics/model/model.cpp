@@ -503,14 +503,21 @@ void model_builder::check_initial_mass(const model_description& d, const model& 
   std::vector<double> scratch(static_cast<std::size_t>(c.registers));
   c.main.evaluate(state.values.data(), out.data(), scratch.data());
   const int n = c.n;
-  Eigen::MatrixXd dense;  // M block by block (a spatial chain's M is mostly zeros)
-  if (!c.diagonal) {
-    dense.setZero(n, n);
-    std::size_t k = 0;
-    for (const auto& [i, j] : c.mass_pattern) dense(i, j) = out[k++];
+  // M's diagonal, then its blocks one at a time: never the dense n x n (a 3,000-link spatial
+  // chain's would take 3.5 GB). The pattern is row-major and each block's rows reach only into
+  // the block's columns (build_mass_pattern), so a block's entries are contiguous in it.
+  std::vector<double> diagonal(static_cast<std::size_t>(n));
+  if (c.diagonal) {
+    for (int i = 0; i < n; ++i)
+      diagonal[static_cast<std::size_t>(i)] = out[static_cast<std::size_t>(i)];
+  } else {
+    for (std::size_t k = 0; k < c.mass_pattern.size(); ++k) {
+      const auto& [i, j] = c.mass_pattern[k];
+      if (i == j) diagonal[static_cast<std::size_t>(i)] = out[k];
+    }
   }
   for (int i = 0; i < n; ++i) {
-    const double mii = c.diagonal ? out[static_cast<std::size_t>(i)] : dense(i, i);
+    const double mii = diagonal[static_cast<std::size_t>(i)];
     if (!(mii > 0.0)) {
       const auto& co = d.coordinates[static_cast<std::size_t>(i)];
       throw io::input_error(fmt::format(
@@ -519,9 +526,13 @@ void model_builder::check_initial_mass(const model_description& d, const model& 
           d.mass_where.empty() ? co.where : d.mass_where, co.name, mii));
     }
   }
+  std::size_t k = 0;
   for (const auto& [start, size] : result.mass_blocks_) {
-    if (Eigen::LLT<Eigen::MatrixXd>(dense.block(start, start, size, size)).info() !=
-        Eigen::Success) {
+    Eigen::MatrixXd block = Eigen::MatrixXd::Zero(size, size);
+    for (; k < c.mass_pattern.size() && c.mass_pattern[k].first < start + size; ++k) {
+      block(c.mass_pattern[k].first - start, c.mass_pattern[k].second - start) = out[k];
+    }
+    if (Eigen::LLT<Eigen::MatrixXd>(block).info() != Eigen::Success) {
       const auto& co = d.coordinates[static_cast<std::size_t>(start)];
       throw io::input_error(fmt::format(
           "{}: the mass matrix is not positive definite at the initial state (the block of "
