@@ -33,12 +33,15 @@ cd "$(dirname "$0")"
 # libpng-dev: the 3D viewer's Chromium test reads the pixels of its screenshots.
 # pybind11-dev, python3-dev, python3-numpy, python3-pytest: the Python module `kinevo` (python/,
 # built against Debian's /usr/bin/python3) and its pytest suite.
+# libsuitesparse-dev: SuiteSparseQR, the sparse rank-revealing QR of `model info --rank` on large
+# models (linear in a chain's links where Eigen's SparseQR is quadratic: docs/kinematics.md).
 # help2man: the man page kinevo(1) from `kinevo --help` (optional for CMake: without it, no page).
 packages=(build-essential clang libclang-rt-dev libomp-dev cmake ninja-build pkg-config ccache libeigen3-dev libopenmpi-dev openmpi-bin
   libboost-random-dev libcli11-dev libgtest-dev libgmock-dev libginac-dev libcln-dev
   libtomlplusplus-dev libfmt-dev libbenchmark-dev nlohmann-json3-dev libsundials-dev
   librsvg2-bin  # rsvg-convert: the cli_figures_render test renders every figure
-  chromium chromium-headless-shell libjs-three libpng-dev pybind11-dev python3-dev python3-numpy python3-pytest help2man)
+  chromium chromium-headless-shell libjs-three libpng-dev pybind11-dev python3-dev python3-numpy python3-pytest help2man
+  libsuitesparse-dev)
 bench_args=()
 if [[ " $* " == *" --bench "* ]]; then
   packages+=(libpagmo-dev libmujoco-dev jq)

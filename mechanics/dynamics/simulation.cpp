@@ -16,9 +16,9 @@
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"
-#include "kinevo/mechanics/dynamics/formulation.hpp"
 #include "kinevo/mechanics/dynamics/detail/intermittent_constraints.hpp"
 #include "kinevo/mechanics/dynamics/detail/qtz_reduced_dae.hpp"
+#include "kinevo/mechanics/dynamics/formulation.hpp"
 #include "kinevo/mechanics/solvers/solver_support.hpp"
 
 namespace kinevo::mechanics {
@@ -134,7 +134,11 @@ class dynamics {
                            t));
       return nullptr;
     }
-    model_.evaluate(q, qd, t, system_);
+    current_ = &form_.solver(solver_);
+    // A solver that reads the compact system gets it (no dense M and A: docs/reliability.md);
+    // intermittent rows reduce the dense one.
+    const bool compact = state_.intermittent == nullptr && current_->reads_compact();
+    model_.evaluate(q, qd, t, system_, compact);
     if (options_.stabilization == stabilization_kind::baumgarte && system_.constraints() > 0) {
       // Generalized-inverse dissertation (GIGSP), eqs. 2.39-2.45: holonomic rows
       // b* = b - 2 alpha Phi' - beta^2 Phi; nonholonomic rows b* = b - gamma C.
@@ -150,7 +154,6 @@ class dynamics {
         }
       }
     }
-    current_ = &form_.solver(solver_);
     if (state_.intermittent != nullptr) {
       // The rows switched off leave the system the solver sees; their friction enters f.
       state_.intermittent->reduce(q, qd, t, system_, reduced_);
@@ -295,7 +298,10 @@ void make_record(const model& m, dynamics& dyn, acceleration_solver* reference,
   }
   r.reference_difference = nan;
   if (reference != nullptr) {
-    const acceleration_result ref = reference->solve(dyn.system());
+    // (A compact system's dense form only here: the comparison is a diagnostic.)
+    const constrained_system& solved = dyn.system();
+    const acceleration_result ref =
+        solved.compact ? reference->solve(dense_system(solved)) : reference->solve(solved);
     r.reference_difference =
         refused(ref) || r.qdd.size() == 0 ? nan : (ref.acceleration - r.qdd).cwiseAbs().maxCoeff();
     st.result.max_reference_difference =

@@ -2,10 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <Eigen/OrderingMethods>
 #include <Eigen/QR>
 #include <Eigen/SVD>
-#include <Eigen/SparseQR>
+#include <Eigen/SparseCore>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -15,6 +14,7 @@
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/io/option_error.hpp"
 #include "kinevo/mechanics/kinematics/detail/gaussian_elimination.hpp"
+#include "kinevo/mechanics/kinematics/detail/sparse_rank_qr.hpp"
 
 namespace kinevo::mechanics {
 
@@ -171,30 +171,13 @@ double sparse_max_abs(const sparse_matrix& a) {
   return m;
 }
 
-// SparseQR with a fixed pivot threshold: the rank and the column permutation (the columns of a
-// zero pivot are moved to the end, the others keep the ordering's order).
-template <typename Ordering>
-void sparse_qr(const sparse_matrix& a, double threshold, int& rank, std::vector<int>& pivots,
-               std::vector<int>& free) {
-  rank = 0;
-  pivots.clear();
-  free.clear();
-  if (a.rows() == 0 || a.cols() == 0) {
-    for (int c = 0; c < a.cols(); ++c) free.push_back(c);
-    return;
-  }
-  Eigen::SparseQR<sparse_matrix, Ordering> qr;
-  // A zero threshold would make SparseQR use its default (20 (m + n) eps max|column|).
-  qr.setPivotThreshold(std::max(threshold, std::numeric_limits<double>::min()));
-  sparse_matrix compressed = a;
-  compressed.makeCompressed();
-  qr.compute(compressed);
-  if (qr.info() != Eigen::Success) {
-    throw std::runtime_error("rank analysis: the sparse QR factorisation failed");
-  }
-  rank = static_cast<int>(qr.rank());
-  const auto& perm = qr.colsPermutation().indices();
-  for (Eigen::Index k = 0; k < perm.size(); ++k) (k < rank ? pivots : free).push_back(perm[k]);
+// Rank and columns of a sparse QR (detail/sparse_rank_qr.hpp): COLAMD order or the columns' own.
+void sparse_qr(const sparse_matrix& a, double threshold, bool fill_reducing, int& rank,
+               std::vector<int>& pivots, std::vector<int>& free) {
+  sparse_rank_columns c = sparse_rank_qr(a, threshold, fill_reducing);
+  rank = c.rank;
+  pivots = std::move(c.pivots);
+  free = std::move(c.free);
 }
 
 rank_factors sparse_factors(const sparse_matrix& jac, const std::vector<int>& kin,
@@ -202,11 +185,10 @@ rank_factors sparse_factors(const sparse_matrix& jac, const std::vector<int>& ki
   rank_factors f;
   f.threshold = relative_tolerance * sparse_max_abs(jac);
   std::vector<int> pivots;
-  sparse_qr<Eigen::COLAMDOrdering<int>>(jac, f.threshold, f.rank, pivots, f.free_all);
+  sparse_qr(jac, f.threshold, true, f.rank, pivots, f.free_all);
   const sparse_matrix kin_jac = select_sparse_rows(jac, kin);
   const double kin_threshold = relative_tolerance * sparse_max_abs(kin_jac);
-  sparse_qr<Eigen::COLAMDOrdering<int>>(kin_jac, kin_threshold, f.kinematic_rank, f.pivot_kin,
-                                        f.free_kin);
+  sparse_qr(kin_jac, kin_threshold, true, f.kinematic_rank, f.pivot_kin, f.free_kin);
   // Redundant rows: the columns of Phi^T in model order (kinematic rows first, then drivers)
   // that the QR in natural order finds dependent on the columns before them. The kinematic
   // rows with their own threshold, the drivers against all rows with that of all rows.
@@ -214,13 +196,13 @@ rank_factors sparse_factors(const sparse_matrix& jac, const std::vector<int>& ki
   int r = 0;
   std::vector<int> kept_cols, dropped;
   const sparse_matrix kin_t = sparse_matrix(kin_jac.transpose());
-  sparse_qr<Eigen::NaturalOrdering<int>>(kin_t, kin_threshold, r, kept_cols, dropped);
+  sparse_qr(kin_t, kin_threshold, false, r, kept_cols, dropped);
   for (int c : kept_cols) f.kept[static_cast<std::size_t>(kin[static_cast<std::size_t>(c)])] = true;
   if (!drv.empty()) {
     std::vector<int> order = kin;
     order.insert(order.end(), drv.begin(), drv.end());
     const sparse_matrix all_t = sparse_matrix(select_sparse_rows(jac, order).transpose());
-    sparse_qr<Eigen::NaturalOrdering<int>>(all_t, f.threshold, r, kept_cols, dropped);
+    sparse_qr(all_t, f.threshold, false, r, kept_cols, dropped);
     for (int c : kept_cols) {
       if (static_cast<std::size_t>(c) >= kin.size()) {
         f.kept[static_cast<std::size_t>(order[static_cast<std::size_t>(c)])] = true;

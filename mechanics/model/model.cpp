@@ -14,6 +14,7 @@
 #include "kinevo/io/input_file.hpp"
 #include "kinevo/mechanics/model/detail/model_file.hpp"
 #include "kinevo/mechanics/model/detail/toml_fields.hpp"
+#include "kinevo/mechanics/solvers/solver_support.hpp"
 #include "kinevo/symbolic/detail/constraint_derivatives.hpp"
 #include "kinevo/symbolic/detail/evaluation_tape.hpp"
 #include "kinevo/symbolic/detail/exact_numbers.hpp"
@@ -30,6 +31,10 @@ class compiled_model {
   // main tape's first outputs, and the diagonal blocks they form (spatial bodies: 1 x 1 for
   // the centre of mass, 4 x 4 for the Euler parameters).
   std::vector<std::pair<int, int>> mass_pattern;
+  // Where each mass_pattern entry goes in a compact system's mass_values (its block, dense and
+  // column-major, after the earlier blocks), and their count.
+  std::vector<int> mass_packed;
+  int mass_packed_size = 0;
   int holonomic_nnz = 0;           // the first holonomic_nnz pattern entries are the rows of Phi_q
   symbolic::evaluation_tape main;  // M (n or its pattern), f (n), A non-zeros, b (m)
   symbolic::evaluation_tape position;  // Phi (h)
@@ -108,9 +113,17 @@ bool model::native_code() const {
 }
 
 void model::evaluate(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t,
-                     constrained_system& out) const {
+                     constrained_system& out, bool compact) const {
   const compiled_model& c = *compiled_;
-  if (out.mass.rows() != c.n || out.jacobian.rows() != c.m || out.jacobian.cols() != c.n) {
+  if (compact) {
+    evaluate_compact(q, qd, t, out);
+    return;
+  }
+  if (out.compact || out.mass.rows() != c.n || out.jacobian.rows() != c.m ||
+      out.jacobian.cols() != c.n) {
+    out.compact = false;
+    out.mass_values.resize(0);
+    out.jacobian_values.resize(0);
     out.mass.setZero(c.n, c.n);
     out.jacobian.setZero(c.m, c.n);
     out.force.resize(c.n);
@@ -133,6 +146,40 @@ void model::evaluate(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double
   }
   for (int i = 0; i < c.n; ++i) out.force[i] = *o++;
   for (const auto& [r, col] : pattern_) out.jacobian(r, col) = *o++;
+  for (int i = 0; i < c.m; ++i) out.rhs[i] = *o++;
+}
+
+// The same outputs into the compact form (constrained_system::compact): no dense M or A.
+void model::evaluate_compact(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t,
+                             constrained_system& out) const {
+  const compiled_model& c = *compiled_;
+  const auto nnz = static_cast<Eigen::Index>(pattern_.size());
+  if (!out.compact) {
+    out.compact = true;
+    out.mass.resize(0, 0);
+    out.jacobian.resize(0, 0);
+  }
+  out.mass_values.setZero(c.diagonal ? c.n : c.mass_packed_size);
+  out.jacobian_values.resize(nnz);
+  out.force.resize(c.n);
+  out.rhs.resize(c.m);
+  out.mass_is_diagonal = c.diagonal;
+  out.mass_blocks = mass_blocks_;
+  out.constraint_names = constraint_names_;
+  out.jacobian_pattern = pattern_;
+  tape_inputs.fill(q, qd, t);
+  tape_outputs.resize(static_cast<std::size_t>(c.main_outputs));
+  scratch_.resize(static_cast<std::size_t>(c.registers));
+  run_tape_or_native(c.main, c.main_native, tape_inputs.values.data(), tape_outputs.data(),
+                     scratch_.data());
+  const double* o = tape_outputs.data();
+  if (c.diagonal) {
+    for (int i = 0; i < c.n; ++i) out.mass_values[i] = *o++;
+  } else {
+    for (const int k : c.mass_packed) out.mass_values[k] = *o++;
+  }
+  for (int i = 0; i < c.n; ++i) out.force[i] = *o++;
+  for (Eigen::Index k = 0; k < nnz; ++k) out.jacobian_values[k] = *o++;
   for (int i = 0; i < c.m; ++i) out.rhs[i] = *o++;
 }
 
@@ -281,6 +328,22 @@ void model_builder::build_mass_pattern(const model_description& d, model& result
       start = i + 1;
     }
   }
+  // Each entry's place in its block of a compact mass_values (the pattern is row-major and a
+  // block's rows reach only into its columns, so the blocks come in order).
+  std::size_t b = 0;
+  int offset = 0;
+  for (const auto& [i, j] : c.mass_pattern) {
+    while (i >= result.mass_blocks_[b].first + result.mass_blocks_[b].second) {
+      offset += result.mass_blocks_[b].second * result.mass_blocks_[b].second;
+      ++b;
+    }
+    const auto [first, size] = result.mass_blocks_[b];
+    c.mass_packed.push_back(offset + (i - first) + (j - first) * size);
+  }
+  for (; b < result.mass_blocks_.size(); ++b) {
+    offset += result.mass_blocks_[b].second * result.mass_blocks_[b].second;
+  }
+  c.mass_packed_size = offset;
 }
 
 void model_builder::copy_identity(const model_description& d, model& result) {
@@ -503,14 +566,21 @@ void model_builder::check_initial_mass(const model_description& d, const model& 
   std::vector<double> scratch(static_cast<std::size_t>(c.registers));
   c.main.evaluate(state.values.data(), out.data(), scratch.data());
   const int n = c.n;
-  Eigen::MatrixXd dense;  // M block by block (a spatial chain's M is mostly zeros)
-  if (!c.diagonal) {
-    dense.setZero(n, n);
-    std::size_t k = 0;
-    for (const auto& [i, j] : c.mass_pattern) dense(i, j) = out[k++];
+  // M's diagonal, then its blocks one at a time: never the dense n x n (a 3,000-link spatial
+  // chain's would take 3.5 GB). The pattern is row-major and each block's rows reach only into
+  // the block's columns (build_mass_pattern), so a block's entries are contiguous in it.
+  std::vector<double> diagonal(static_cast<std::size_t>(n));
+  if (c.diagonal) {
+    for (int i = 0; i < n; ++i)
+      diagonal[static_cast<std::size_t>(i)] = out[static_cast<std::size_t>(i)];
+  } else {
+    for (std::size_t k = 0; k < c.mass_pattern.size(); ++k) {
+      const auto& [i, j] = c.mass_pattern[k];
+      if (i == j) diagonal[static_cast<std::size_t>(i)] = out[k];
+    }
   }
   for (int i = 0; i < n; ++i) {
-    const double mii = c.diagonal ? out[static_cast<std::size_t>(i)] : dense(i, i);
+    const double mii = diagonal[static_cast<std::size_t>(i)];
     if (!(mii > 0.0)) {
       const auto& co = d.coordinates[static_cast<std::size_t>(i)];
       throw io::input_error(fmt::format(
@@ -519,9 +589,13 @@ void model_builder::check_initial_mass(const model_description& d, const model& 
           d.mass_where.empty() ? co.where : d.mass_where, co.name, mii));
     }
   }
+  std::size_t k = 0;
   for (const auto& [start, size] : result.mass_blocks_) {
-    if (Eigen::LLT<Eigen::MatrixXd>(dense.block(start, start, size, size)).info() !=
-        Eigen::Success) {
+    Eigen::MatrixXd block = Eigen::MatrixXd::Zero(size, size);
+    for (; k < c.mass_pattern.size() && c.mass_pattern[k].first < start + size; ++k) {
+      block(c.mass_pattern[k].first - start, c.mass_pattern[k].second - start) = out[k];
+    }
+    if (Eigen::LLT<Eigen::MatrixXd>(block).info() != Eigen::Success) {
       const auto& co = d.coordinates[static_cast<std::size_t>(start)];
       throw io::input_error(fmt::format(
           "{}: the mass matrix is not positive definite at the initial state (the block of "
@@ -671,6 +745,7 @@ void model::set_initial_state(const Eigen::VectorXd& q, const Eigen::VectorXd& q
 }
 
 std::vector<std::string> non_finite_entries(const model& m, const constrained_system& s) {
+  if (s.compact) return non_finite_entries(m, dense_system(s));
   std::vector<std::string> out;
   const auto& q = m.coordinate_names();
   const auto& c = m.constraint_names();

@@ -10,6 +10,10 @@ std::string gigsp_solver::name() const {
   return "gigsp";
 }
 
+bool gigsp_solver::reads_compact() const {
+  return options_.allow_sparse && options_.threads <= 1;
+}
+
 acceleration_result gigsp_solver::solve(const constrained_system& s) {
   acceleration_result r;
   solve_into(s, r);
@@ -25,6 +29,12 @@ void gigsp_solver::solve_into(const constrained_system& s, acceleration_result& 
     return;
   }
   const bool sparse = options_.allow_sparse && sparse_gram::applicable(s);
+  if (s.compact && !(sparse && options_.threads <= 1)) {
+    // Only the sparse path reads a compact system; the others take its dense form.
+    expanded_ = dense_system(s);
+    solve_into(expanded_, r);
+    return;
+  }
   if (options_.threads > 1 && !sparse) {
     if (!pool_)
       pool_ = std::make_unique<core::thread_pool>(options_.threads, "gigsp row worker thread",
@@ -46,6 +56,12 @@ void gigsp_solver::solve_into(const constrained_system& s, acceleration_result& 
     r.acceleration = a_f + mf.solve(sparse_.transpose_times(s, lambda));
     r.rank = m;
     set_constraint_force(s, a_f, r, work_);
+    return;
+  }
+  if (s.compact) {
+    // A redundant row (the sparse factor refused it): the dense sweep on the dense form.
+    expanded_ = dense_system(s);
+    solve_into(expanded_, r);
     return;
   }
   // Dense sweep, eq. 2.30: with g = L^-1 f = L^T a_f, a = L^-T (g + A_1^T (b_1 - A_1 g)).

@@ -11,12 +11,14 @@ bool mass_factor::compute(const constrained_system& s) {
   diagonal_ = s.mass_is_diagonal;
   block_count_ = 0;
   if (diagonal_) {
-    const auto d = s.mass.diagonal();
+    if (!s.compact) diagonal_work_ = s.mass.diagonal();
+    const Eigen::VectorXd& d = s.compact ? s.mass_values : diagonal_work_;
     if (!(d.array() > 0.0).all()) return false;
     sqrt_diag_ = d.cwiseSqrt();
     inv_diag_ = d.cwiseInverse();
     return true;
   }
+  if (s.compact) return compute_compact(s);
   if (s.mass_blocks.size() > 1) {
     // The blocks' factors keep their storage from one solve to the next (a solver owns its
     // mass_factor): the same sizes at every state, so no allocation after the first.
@@ -39,6 +41,30 @@ bool mass_factor::compute(const constrained_system& s) {
   }
   llt_.compute(s.mass);
   return llt_.info() == Eigen::Success;
+}
+
+// The blocks of a compact M (constrained_system::compact): each a dense size x size block of
+// mass_values, copied into a matrix at (0, 0) so that the factors are those of the dense path.
+bool mass_factor::compute_compact(const constrained_system& s) {
+  if (blocks_.size() < s.mass_blocks.size()) blocks_.resize(s.mass_blocks.size());
+  all_small_ = true;
+  Eigen::Index offset = 0;
+  for (const auto& [start, size] : s.mass_blocks) {
+    block& b = blocks_[block_count_++];
+    b.start = start;
+    b.size = size;
+    b.is_small = size <= small_cholesky::max_size;
+    all_small_ = all_small_ && b.is_small;
+    block_work_ = Eigen::Map<const Eigen::MatrixXd>(s.mass_values.data() + offset, size, size);
+    offset += static_cast<Eigen::Index>(size) * size;
+    if (b.is_small) {
+      if (!b.small.compute(block_work_, 0, size)) return false;
+      continue;
+    }
+    b.llt.compute(block_work_);
+    if (b.llt.info() != Eigen::Success) return false;
+  }
+  return true;
 }
 
 Eigen::VectorXd mass_factor::solve(const Eigen::VectorXd& f) const {
@@ -162,6 +188,10 @@ void mass_factor::right_solve_upper(const Eigen::MatrixXd& a, Eigen::MatrixXd& o
 }
 
 void mass_times(const constrained_system& s, const Eigen::VectorXd& x, Eigen::VectorXd& out) {
+  if (s.compact) {
+    out = mass_times(s, x);
+    return;
+  }
   if (s.mass_is_diagonal) {
     out = s.mass.diagonal().cwiseProduct(x);
     return;
@@ -177,6 +207,17 @@ void mass_times(const constrained_system& s, const Eigen::VectorXd& x, Eigen::Ve
 }
 
 Eigen::VectorXd mass_times(const constrained_system& s, const Eigen::VectorXd& x) {
+  if (s.compact && s.mass_is_diagonal) return s.mass_values.cwiseProduct(x);
+  if (s.compact) {
+    Eigen::VectorXd y(x.size());
+    Eigen::Index offset = 0;
+    for (const auto& [start, size] : s.mass_blocks) {
+      const Eigen::Map<const Eigen::MatrixXd> block(s.mass_values.data() + offset, size, size);
+      y.segment(start, size) = block * x.segment(start, size);
+      offset += static_cast<Eigen::Index>(size) * size;
+    }
+    return y;
+  }
   if (s.mass_is_diagonal) return s.mass.diagonal().cwiseProduct(x);
   if (s.mass_blocks.size() > 1) {
     Eigen::VectorXd y(x.size());
@@ -262,15 +303,49 @@ bool jacobian_finite(const constrained_system& s) {
 }
 
 bool system_finite(const constrained_system& s) {
+  if (s.compact) {
+    return entries_finite(s.mass_values.data(), s.mass_values.size()) &&
+           entries_finite(s.force.data(), s.force.size()) &&
+           entries_finite(s.jacobian_values.data(), s.jacobian_values.size()) &&
+           entries_finite(s.rhs.data(), s.rhs.size());
+  }
   return mass_finite(s) && entries_finite(s.force.data(), s.force.size()) && jacobian_finite(s) &&
          entries_finite(s.rhs.data(), s.rhs.size());
 }
 
 }  // namespace
 
+constrained_system dense_system(const constrained_system& s) {
+  if (!s.compact) return s;
+  constrained_system d = s;
+  d.compact = false;
+  d.mass_values.resize(0);
+  d.jacobian_values.resize(0);
+  const Eigen::Index n = s.coordinates();
+  d.mass.setZero(n, n);
+  if (s.mass_is_diagonal) {
+    d.mass.diagonal() = s.mass_values;
+  } else {
+    Eigen::Index offset = 0;
+    for (const auto& [start, size] : s.mass_blocks) {
+      d.mass.block(start, start, size, size) =
+          Eigen::Map<const Eigen::MatrixXd>(s.mass_values.data() + offset, size, size);
+      offset += static_cast<Eigen::Index>(size) * size;
+    }
+  }
+  d.jacobian.setZero(s.constraints(), n);
+  for (std::size_t k = 0; k < s.jacobian_pattern.size(); ++k) {
+    const auto& [r, c] = s.jacobian_pattern[k];
+    d.jacobian(r, c) = s.jacobian_values[static_cast<Eigen::Index>(k)];
+  }
+  return d;
+}
+
 std::optional<acceleration_result> refuse_non_finite(const constrained_system& s,
                                                      const std::string& solver) {
   if (system_finite(s)) return std::nullopt;
+  // The message names rows and coordinates from the dense form (a failure, so rare).
+  if (s.compact) return refuse_non_finite(dense_system(s), solver);
   std::vector<std::string> parts;
   std::vector<int> rows;
   for (int i = 0; i < s.constraints(); ++i) {

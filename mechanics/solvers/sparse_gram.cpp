@@ -36,10 +36,18 @@ bool sparse_gram::analysed_for(const constrained_system& s) const {
 void sparse_gram::analyse(const constrained_system& s) {
   const int m = s.constraints(), n = s.coordinates();
   // A's structure; a_source_ maps its values to the dense A (column-major).
+  // The values carry each entry's index in the pattern (+ 1), read back into a_pattern_.
   std::vector<Eigen::Triplet<double>> triplets;
-  for (const auto& [r, c] : s.jacobian_pattern) triplets.emplace_back(r, c, 1.0);
+  for (std::size_t k = 0; k < s.jacobian_pattern.size(); ++k) {
+    const auto& [r, c] = s.jacobian_pattern[k];
+    triplets.emplace_back(r, c, static_cast<double>(k + 1));
+  }
   a_.resize(m, n);
   a_.setFromTriplets(triplets.begin(), triplets.end());
+  a_pattern_.resize(static_cast<std::size_t>(a_.nonZeros()));
+  for (Eigen::Index p = 0; p < a_.nonZeros(); ++p) {
+    a_pattern_[static_cast<std::size_t>(p)] = static_cast<Eigen::Index>(a_.valuePtr()[p]) - 1;
+  }
   a_source_.clear();
   // rows[i]: (column k, index of A(i, k) among a_'s values), k ascending.
   std::vector<std::vector<std::pair<int, int>>> rows(static_cast<std::size_t>(m));
@@ -165,20 +173,35 @@ void sparse_gram::analyse(const constrained_system& s) {
 
 void sparse_gram::form(const constrained_system& s) {
   double* a = a_.valuePtr();
-  const double* dense = s.jacobian.data();
-  for (std::size_t p = 0; p < a_source_.size(); ++p) a[p] = dense[a_source_[p]];
+  if (s.compact) {
+    const double* values = s.jacobian_values.data();
+    for (std::size_t p = 0; p < a_pattern_.size(); ++p) a[p] = values[a_pattern_[p]];
+  } else {
+    const double* dense = s.jacobian.data();
+    for (std::size_t p = 0; p < a_source_.size(); ++p) a[p] = dense[a_source_[p]];
+  }
   if (s.mass_is_diagonal) {
     for (Eigen::Index k = 0; k < s.coordinates(); ++k)
-      w_[static_cast<std::size_t>(k)] = 1.0 / s.mass(k, k);
+      w_[static_cast<std::size_t>(k)] = 1.0 / (s.compact ? s.mass_values[k] : s.mass(k, k));
   } else {
-    // Each block's inverse as LLT(M_b).solve(I), the one the sparse product used before.
+    // Each block's inverse as LLT(M_b).solve(I), the one the sparse product used before. A
+    // compact M's block (size x size in mass_values) is copied to a matrix at (0, 0) first.
+    Eigen::Index offset = 0;
     for (std::size_t b = 0; b < s.mass_blocks.size(); ++b) {
-      const auto [start, size] = s.mass_blocks[b];
+      const auto [block_start, size] = s.mass_blocks[b];
+      Eigen::Index start = block_start;
+      if (s.compact) {
+        compact_block_ =
+            Eigen::Map<const Eigen::MatrixXd>(s.mass_values.data() + offset, size, size);
+        offset += static_cast<Eigen::Index>(size) * size;
+        start = 0;
+      }
+      const Eigen::MatrixXd& mass = s.compact ? compact_block_ : s.mass;
       double* inverse = w_.data() + w_block_start_[b];
       if (size <= small_cholesky::max_size) {
         // The same numbers with the fixed-size kernels, column by column of I, into w_.
         small_cholesky& f = block_small_[b];
-        f.compute(s.mass, start, size);
+        f.compute(mass, start, size);
         for (int j = 0; j < size; ++j) {
           double* column = inverse + j * size;
           std::fill(column, column + size, 0.0);
@@ -188,7 +211,7 @@ void sparse_gram::form(const constrained_system& s) {
         }
         continue;
       }
-      block_llt_[b].compute(s.mass.block(start, start, size, size));
+      block_llt_[b].compute(mass.block(start, start, size, size));
       block_inverse_ = block_llt_[b].solve(Eigen::MatrixXd::Identity(size, size));
       std::copy(block_inverse_.data(), block_inverse_.data() + size * size, inverse);
     }

@@ -106,6 +106,30 @@ matrix = [[1.0, 2.0], [2.0, 1.0]]
 )");
   EXPECT_NE(full.find("bad.toml:9"), std::string::npos) << full;
   EXPECT_NE(full.find("not positive definite"), std::string::npos) << full;
+  // Block diagonal M (blocks a, b and c-d): loading checks it block by block, never forming
+  // the dense M, and names the indefinite block; positive definite blocks load.
+  const std::string four = R"(
+[[coordinate]]
+name = "a"
+initial = 0.0
+[[coordinate]]
+name = "b"
+initial = 0.0
+[[coordinate]]
+name = "c"
+initial = 0.0
+[[coordinate]]
+name = "d"
+initial = 0.0
+[mass]
+)";
+  const std::string blocks =
+      error_of(four + "matrix = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 2], [0, 0, 2, 1]]\n");
+  EXPECT_NE(blocks.find("(the block of 'c' to 'd')"), std::string::npos) << blocks;
+  const model fine = load_model_from_string(
+      four + "matrix = [[2, 1, 0, 0], [1, 2, 0, 0], [0, 0, 1, 0.5], [0, 0, 0.5, 1]]\n",
+      "blocks.toml");
+  EXPECT_EQ(fine.mass_blocks(), (std::vector<std::pair<int, int>>{{0, 2}, {2, 2}}));
   const std::string asym = error_of(R"(
 [[coordinate]]
 name = "a"

@@ -15,9 +15,10 @@
 #include <string>
 
 #include "kinevo/io/errors.hpp"
+#include "kinevo/mechanics/kinematics/detail/sparse_rank_qr.hpp"
+#include "kinevo/mechanics/kinematics/rank_analysis.hpp"
 #include "kinevo/mechanics/model/chain_model.hpp"
 #include "kinevo/mechanics/model/model.hpp"
-#include "kinevo/mechanics/kinematics/rank_analysis.hpp"
 #include "mechanics_test_support.hpp"
 
 namespace kinevo::mechanics {
@@ -336,7 +337,7 @@ TEST(RankAnalysis, OptionsValidateThemselves) {
   }
 }
 
-// The sparse analysis (SparseQR, rank_method::sparse) against the dense elimination: the same
+// The sparse analysis (SuiteSparseQR, rank_method::sparse) against the dense elimination: the same
 // rank, dof, redundant rows, drivers and determinacy on every example model and on planar and
 // spatial chains, with the same relative tolerance (1e-8, rank_options' default). The dependent
 // coordinates it suggests may be another choice; they must be a valid one: the columns of the
@@ -407,6 +408,104 @@ TEST(RankAnalysis, SparseEqualsDenseOnChains) {
           m, fmt::format("{} chain of {} links", spatial ? "spatial" : "planar", links));
     }
   }
+}
+
+// A chain with every `every`-th joint written twice (the copy after all the chain's joints):
+// the copies' rows are exactly the redundant ones (the later of two equal rows), so the rank is
+// the chain's (N rows in the plane, 4 N in space: 3 per spherical joint and a normalisation row)
+// and the redundant rows are the copies', in model order.
+std::string chain_with_copied_joints(int links, bool spatial, int every) {
+  chain_options o;
+  o.links = links;
+  o.spatial = spatial;
+  std::string text = chain_model_text(o);
+  for (int k = every; k <= links; k += every) {
+    const std::string i = k == 1 ? "ground" : fmt::format("{}{}", spatial ? "b" : "p", k - 1);
+    if (spatial) {
+      text += fmt::format(
+          "\n[[joint]]\ntype = \"spherical\"\nname = \"again{}\"\nbody_i = \"{}\"\nbody_j = "
+          "\"b{}\"\npoint_i = [0.0, 0.0, {}]\npoint_j = [0.0, 0.0, \"-l/2\"]\n",
+          k, i, k, k == 1 ? "0.0" : "\"l/2\"");
+    } else {
+      text += fmt::format(
+          "\n[[joint]]\ntype = \"distance\"\nname = \"again{}\"\nbody_i = \"{}\"\nbody_j = "
+          "\"p{}\"\nlength = \"l\"\n",
+          k, i, k);
+    }
+  }
+  return text;
+}
+
+row_names copied_rows(const model& m) {
+  row_names copies;
+  for (const auto& name : m.constraint_names()) {
+    if (name.rfind("again", 0) == 0) copies.push_back(name);
+  }
+  return copies;
+}
+
+TEST(RankAnalysis, SparseEqualsDenseOnChainsWithCopiedJoints) {
+  for (const bool spatial : {false, true}) {
+    const model m = load_model_from_string(chain_with_copied_joints(40, spatial, 7), "copied.toml");
+    const row_names copies = copied_rows(m);
+    ASSERT_EQ(copies.size(), spatial ? 15u : 5u);
+    expect_sparse_equals_dense(m, spatial ? "spatial chain with copies" : "chain with copies");
+    rank_options dense;
+    dense.method = rank_method::dense;
+    const rank_report d = analyse_rank(m, m.initial_positions(), 0.0, dense);
+    EXPECT_EQ(d.rank, spatial ? 160 : 40);
+    EXPECT_EQ(d.redundant, copies);
+  }
+}
+
+// Long chains, far above the dense limit (the analysis that took minutes with Eigen's SparseQR,
+// whose column elimination tree is rebuilt at every column without a pivot): the rank, dof and
+// redundant rows known from the construction.
+TEST(RankAnalysis, SparseFindsTheCopiedJointsOfLongChains) {
+  struct chain_case {
+    bool spatial;
+    int links;
+  };
+  for (const chain_case c : {chain_case{false, 2000}, chain_case{true, 300}}) {
+    const model m =
+        load_model_from_string(chain_with_copied_joints(c.links, c.spatial, 97), "copied.toml");
+    const rank_report r = at_start(m);
+    const std::string what = fmt::format("{} links{}", c.links, c.spatial ? ", spatial" : "");
+    EXPECT_EQ(r.method, "sparse") << what;
+    EXPECT_EQ(r.rank, c.spatial ? 4 * c.links : c.links) << what;
+    EXPECT_EQ(r.kinematic_rank, r.rank) << what;
+    EXPECT_EQ(r.dof, c.spatial ? 3 * c.links : c.links) << what;
+    EXPECT_EQ(r.redundant, copied_rows(m)) << what;
+    EXPECT_EQ(r.redundant.size(), static_cast<std::size_t>(c.links / 97 * (c.spatial ? 3 : 1)))
+        << what;
+    EXPECT_EQ(static_cast<int>(r.independent.size()), r.dof) << what;
+    EXPECT_EQ(static_cast<int>(r.dependent.size()), r.rank) << what;
+  }
+}
+
+// The sparse QR's columns on a matrix whose dependences are known: a zero column, a copy of an
+// earlier column and two independent ones. In the columns' own order the zero column and the
+// later copy are the dead ones (SuiteSparseQR leaves them in place there: the live ones are read
+// from R); with COLAMD any two independent columns.
+TEST(RankAnalysis, SparseRankQrNamesTheDependentColumns) {
+  Eigen::SparseMatrix<double> a(3, 4);
+  a.insert(0, 1) = 1.0;
+  a.insert(0, 2) = 1.0;
+  a.insert(1, 3) = 1.0;
+  a.insert(2, 3) = 2.0;
+  a.makeCompressed();
+  const sparse_rank_columns fixed = sparse_rank_qr(a, 1e-12, false);
+  EXPECT_EQ(fixed.rank, 2);
+  EXPECT_EQ(fixed.pivots, (std::vector<int>{1, 3}));
+  EXPECT_EQ(fixed.free, (std::vector<int>{0, 2}));
+  const sparse_rank_columns colamd = sparse_rank_qr(a, 1e-12, true);
+  EXPECT_EQ(colamd.rank, 2);
+  ASSERT_EQ(colamd.pivots.size(), 2u);
+  EXPECT_TRUE(std::find(colamd.pivots.begin(), colamd.pivots.end(), 3) != colamd.pivots.end());
+  EXPECT_EQ(colamd.free.size(), 2u);
+  // A threshold above a column's norm makes it dead: column 3 has norm sqrt(5).
+  EXPECT_EQ(sparse_rank_qr(a, 2.0, false).pivots, (std::vector<int>{3}));
+  EXPECT_EQ(sparse_rank_qr(a, 2.5, false).rank, 0);
 }
 
 TEST(RankAnalysis, AutomaticMethodIsSparseAboveTheDenseLimit) {

@@ -47,9 +47,10 @@ namespace kinevo::mechanics {
 
 // How the rank, the pivot columns and the redundant rows are found. dense: Gaussian elimination
 // with full pivoting (Haug 4.4.3), O(n^3) time and O(n^2) memory (1,000 links: 3 s; 10,000 did
-// not finish in 300 s). sparse: Eigen's SparseQR of Phi_q (COLAMD column order) for the rank and
-// the pivot columns, and of Phi_q^T in row order for the redundant rows (a column of Phi_q^T
-// whose remaining 2-norm is below the threshold depends on the rows before it). The same pivot
+// not finish in 300 s). sparse: SuiteSparseQR (detail/sparse_rank_qr.hpp) of Phi_q (COLAMD column
+// order) for the rank and the pivot columns, and of Phi_q^T in row order for the redundant rows
+// (a column of Phi_q^T whose remaining 2-norm is below the threshold depends on the rows before
+// it); a 10,000-link chain in well under a second on top of loading it. The same pivot
 // threshold: a remaining column of 2-norm <= relative_tolerance * max|a_ij| counts as zero (the
 // dense elimination compares the largest remaining entry), so rank, dof, redundant rows and
 // drivers agree; the suggested independent coordinates are another valid choice when several

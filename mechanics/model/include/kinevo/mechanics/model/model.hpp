@@ -112,10 +112,11 @@ class model {
   void set_initial_state(const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
 
   // (M, f, A, b) at one state into `out`, reusing its storage. Only the structurally non-zero
-  // entries of A are written (the rest stay zero), so a reused `out` costs O(nnz). Not
-  // thread-safe on one model object: give each thread its own copy.
+  // entries of A are written (the rest stay zero), so a reused `out` costs O(nnz). compact:
+  // M and A by their non-zero entries only (constrained_system::compact), for a solver whose
+  // reads_compact() is true. Not thread-safe on one model object: give each thread its own copy.
   void evaluate(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t,
-                constrained_system& out) const;
+                constrained_system& out, bool compact = false) const;
   constrained_system evaluate(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t) const;
 
   // Phi(q, t) for the holonomic rows (size holonomic_constraints()).
@@ -150,6 +151,8 @@ class model {
   friend model load_model(const std::filesystem::path&, const model_options&);
   friend class model_builder;
   model();
+  void evaluate_compact(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t,
+                        constrained_system& out) const;
 
   std::string name_;
   std::filesystem::path source_;

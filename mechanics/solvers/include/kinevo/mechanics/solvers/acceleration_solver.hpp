@@ -27,6 +27,16 @@ struct constrained_system {
   // direct solvers exploit the sparsity of chains (owned by the model).
   std::span<const std::pair<int, int>> jacobian_pattern;
 
+  // Compact form (model::evaluate with compact = true, for a solver whose reads_compact() is
+  // true): `mass` and `jacobian` are left empty and M and A are held by their structurally
+  // non-zero entries, so that a large spatial model does not need its dense n x n M and m x n A
+  // (392 and 224 MB for a 1,000-link spatial chain). mass_values: M's diagonal when
+  // mass_is_diagonal, else each of mass_blocks as a dense size x size column-major block, one
+  // after another; jacobian_values: A's entries in jacobian_pattern order.
+  bool compact = false;
+  Eigen::VectorXd mass_values;
+  Eigen::VectorXd jacobian_values;
+
   int coordinates() const { return static_cast<int>(force.size()); }
   int constraints() const { return static_cast<int>(rhs.size()); }
 };
@@ -87,6 +97,9 @@ class acceleration_solver {
   virtual void solve_into(const constrained_system& system, acceleration_result& out) {
     out = solve(system);
   }
+  // Whether solve_into() takes a compact system (constrained_system::compact) as well as a
+  // dense one; a caller that builds the system asks before it does (the default: dense only).
+  virtual bool reads_compact() const { return false; }
 };
 
 }  // namespace kinevo::mechanics

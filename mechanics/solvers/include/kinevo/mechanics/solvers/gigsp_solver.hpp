@@ -25,10 +25,14 @@ class gigsp_solver final : public acceleration_solver {
   std::string name() const override;
   acceleration_result solve(const constrained_system& system) override;
   void solve_into(const constrained_system& system, acceleration_result& out) override;
+  // With the sparse path allowed and one thread: a compact system goes the sparse way when
+  // sparse_gram applies and A has full row rank, else through its dense form.
+  bool reads_compact() const override;
 
  private:
   direct_solver_options options_;
   sparse_gram sparse_;
+  constrained_system expanded_;  // the dense form of a compact system, when it is needed
   // Kept between solves so that the factors' storage is reused (same sizes at every state).
   mass_factor mf_;
   Eigen::VectorXd a_f_, g_, y_, work_;

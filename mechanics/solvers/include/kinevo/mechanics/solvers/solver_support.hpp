@@ -46,8 +46,11 @@ class mass_factor {
     small_cholesky small;
     Eigen::LLT<Eigen::MatrixXd> llt;
   };
+  bool compute_compact(const constrained_system& s);
   bool diagonal_ = false;
   Eigen::VectorXd sqrt_diag_, inv_diag_;
+  Eigen::VectorXd diagonal_work_;  // M's diagonal of a dense system
+  Eigen::MatrixXd block_work_;     // one block of a compact M
   Eigen::LLT<Eigen::MatrixXd> llt_;
   std::vector<block> blocks_;    // storage, kept between compute() calls
   std::size_t block_count_ = 0;  // > 0: the block-diagonal path, blocks_[0, block_count_)
@@ -59,6 +62,10 @@ class mass_factor {
 Eigen::VectorXd mass_times(const constrained_system& s, const Eigen::VectorXd& x);
 // out = M x into the caller's storage (out must not alias x).
 void mass_times(const constrained_system& s, const Eigen::VectorXd& x, Eigen::VectorXd& out);
+
+// The dense form of a compact system (constrained_system::compact): M and A as dense matrices,
+// for a solver or a message that needs them; a dense system is returned as it is.
+constrained_system dense_system(const constrained_system& s);
 
 // "'rod1', 'rod2'" (or "row 3" when the system has no names).
 std::string row_names(const constrained_system& s, const std::vector<int>& rows);

@@ -43,8 +43,10 @@ class sparse_gram {
   bool analysed_for(const constrained_system& s) const;
   void form(const constrained_system& s);
 
-  Eigen::SparseMatrix<double> a_, g_;   // g_: lower triangle of G, fixed structure
-  std::vector<Eigen::Index> a_source_;  // a_'s values: their index in the dense A
+  Eigen::SparseMatrix<double> a_, g_;    // g_: lower triangle of G, fixed structure
+  std::vector<Eigen::Index> a_source_;   // a_'s values: their index in the dense A
+  std::vector<Eigen::Index> a_pattern_;  // and in jacobian_pattern (a compact A's values)
+  Eigen::MatrixXd compact_block_;        // one block of a compact M
   // M^-1: the diagonal's inverse, or each block's inverse (column-major) one after another.
   std::vector<double> w_;
   std::vector<int> w_block_start_;                      // offset of each block's inverse in w_

@@ -1,0 +1,146 @@
+// The compact system (constrained_system::compact): M and A by their structurally non-zero
+// entries, which GIGSP's sparse path reads instead of the dense n x n M and m x n A (a 1,000-link
+// spatial chain's simulation: 761 MB peak before, docs/reliability.md). Its dense form must be the
+// dense evaluation exactly, and GIGSP must give the same answer, bit for bit, from either: on
+// every example model, on planar and spatial chains, on a chain with redundant rows (the sparse
+// factor refuses them, the dense sweep takes over) and on a NaN row (the same refusal message).
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <limits>
+#include <string>
+
+#include "kinevo/mechanics/model/chain_model.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
+#include "kinevo/mechanics/solvers/solver_support.hpp"
+#include "mechanics_test_support.hpp"
+
+namespace kinevo::mechanics {
+namespace {
+
+using kinevo::test::examples;
+using kinevo::test::read_text;
+
+// Bit for bit: the same numbers, NaN where NaN (EXPECT_EQ on doubles is exact).
+void expect_same_vector(const Eigen::VectorXd& a, const Eigen::VectorXd& b,
+                        const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (Eigen::Index i = 0; i < a.size(); ++i) {
+    if (std::isnan(b[i])) {
+      EXPECT_TRUE(std::isnan(a[i])) << what << " entry " << i;
+    } else {
+      EXPECT_EQ(a[i], b[i]) << what << " entry " << i;
+    }
+  }
+}
+
+// The compact evaluation against the dense one at a moving state, and GIGSP (the default
+// options, which read the compact form) on both.
+void expect_compact_equals_dense(const model& m, const Eigen::VectorXd& q,
+                                 const Eigen::VectorXd& qd, double t, const std::string& what) {
+  constrained_system dense, compact;
+  m.evaluate(q, qd, t, dense);
+  m.evaluate(q, qd, t, compact, /*compact=*/true);
+  ASSERT_TRUE(compact.compact) << what;
+  EXPECT_EQ(compact.mass.size(), 0) << what;
+  EXPECT_EQ(compact.jacobian.size(), 0) << what;
+  const constrained_system expanded = dense_system(compact);
+  EXPECT_FALSE(expanded.compact);
+  EXPECT_EQ(expanded.mass, dense.mass) << what;
+  EXPECT_EQ(expanded.jacobian, dense.jacobian) << what;
+  EXPECT_EQ(expanded.force, dense.force) << what;
+  EXPECT_EQ(expanded.rhs, dense.rhs) << what;
+
+  const auto solver = make_solver("gigsp", solver_options{});
+  ASSERT_TRUE(solver->reads_compact());
+  const acceleration_result a = solver->solve(compact);
+  const acceleration_result b = make_solver("gigsp", solver_options{})->solve(dense);
+  EXPECT_EQ(a.status, b.status) << what << ": " << a.message << " / " << b.message;
+  EXPECT_EQ(a.message, b.message) << what;
+  EXPECT_EQ(a.rank, b.rank) << what;
+  EXPECT_EQ(a.redundant, b.redundant) << what;
+  expect_same_vector(a.acceleration, b.acceleration, what + " acceleration");
+  expect_same_vector(a.constraint_force, b.constraint_force, what + " constraint force");
+  // The other solvers do not read it.
+  for (const std::string name : {"lm", "uk", "sl", "kv", "qtz"}) {
+    EXPECT_FALSE(make_solver(name, solver_options{})->reads_compact()) << name;
+  }
+}
+
+void at_a_moving_state(const model& m, const std::string& what) {
+  const Eigen::VectorXd qd =
+      m.initial_velocities() + Eigen::VectorXd::LinSpaced(m.coordinates(), 0.1, 0.3);
+  expect_compact_equals_dense(m, m.initial_positions(), qd, 0.2, what);
+}
+
+TEST(CompactSystem, EqualsTheDenseOneOnEveryExampleModel) {
+  int models = 0;
+  for (const auto& e : std::filesystem::directory_iterator(examples)) {
+    if (e.path().extension() != ".toml") continue;
+    const std::string text = read_text(e.path().string());
+    if (text.find("[[coordinate]]") == std::string::npos &&
+        text.find("[[particle]]") == std::string::npos &&
+        text.find("[[body]]") == std::string::npos) {
+      continue;
+    }
+    const model m = load_model(e.path());
+    at_a_moving_state(m, e.path().filename().string());
+    ++models;
+  }
+  EXPECT_GT(models, 20);
+}
+
+TEST(CompactSystem, EqualsTheDenseOneOnChains) {
+  for (const bool spatial : {false, true}) {
+    for (int links : {1, 2, 10, 40}) {
+      chain_options o;
+      o.links = links;
+      o.spatial = spatial;
+      const model m = load_model_from_string(chain_model_text(o), "chain.toml");
+      at_a_moving_state(m,
+                        fmt::format("{} chain of {} links", spatial ? "spatial" : "planar", links));
+    }
+  }
+}
+
+// Every 5th spherical joint written twice: three redundant rows each, which the sparse factor
+// refuses; the compact system then goes through its dense form, to the same answer.
+TEST(CompactSystem, RedundantRowsTakeTheDenseSweepToTheSameAnswer) {
+  chain_options o;
+  o.links = 20;
+  o.spatial = true;
+  std::string text = chain_model_text(o);
+  for (int k = 5; k <= o.links; k += 5) {
+    text += fmt::format(
+        "\n[[joint]]\ntype = \"spherical\"\nname = \"again{}\"\nbody_i = \"b{}\"\nbody_j = "
+        "\"b{}\"\npoint_i = [0.0, 0.0, \"l/2\"]\npoint_j = [0.0, 0.0, \"-l/2\"]\n",
+        k, k - 1, k);
+  }
+  const model m = load_model_from_string(text, "copied.toml");
+  constrained_system compact;
+  m.evaluate(m.initial_positions(), m.initial_velocities(), 0.0, compact, true);
+  const acceleration_result r = make_solver("gigsp", solver_options{})->solve(compact);
+  EXPECT_EQ(r.status, solve_status::ok) << r.message;
+  EXPECT_EQ(r.redundant.size(), 12u);
+  at_a_moving_state(m, "spatial chain with copied joints");
+}
+
+TEST(CompactSystem, NonFiniteRowIsRefusedWithTheSameMessage) {
+  const model m = load_model(std::string(KINEVO_TEST_DATA) + "/mechanics/nan_constraint.toml");
+  Eigen::VectorXd q = m.initial_positions();
+  q.setConstant(std::numeric_limits<double>::quiet_NaN());
+  constrained_system dense, compact;
+  m.evaluate(q, m.initial_velocities(), 0.0, dense);
+  m.evaluate(q, m.initial_velocities(), 0.0, compact, true);
+  const acceleration_result a = make_solver("gigsp", solver_options{})->solve(compact);
+  const acceleration_result b = make_solver("gigsp", solver_options{})->solve(dense);
+  EXPECT_EQ(a.status, solve_status::non_finite);
+  EXPECT_EQ(a.message, b.message);
+  EXPECT_EQ(non_finite_entries(m, compact), non_finite_entries(m, dense));
+  EXPECT_FALSE(non_finite_entries(m, compact).empty());
+}
+
+}  // namespace
+}  // namespace kinevo::mechanics
