@@ -100,10 +100,19 @@ bool project(const model& m, const std::vector<int>& kin, double t, int iteratio
   return false;
 }
 
+// The names of a list in the text report: the first `shown_names`, then how many more (a
+// 10,000-link chain has 10,000 of them; the JSON report lists them all).
+constexpr std::size_t shown_names = 20;
+
 std::string join(const std::vector<std::string>& names) {
   if (names.empty()) return "none";
   std::string s;
-  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  for (std::size_t k = 0; k < std::min(names.size(), shown_names); ++k) {
+    s += (s.empty() ? "" : ", ") + names[k];
+  }
+  if (names.size() > shown_names) {
+    s += fmt::format(" and {} more (--json lists them all)", names.size() - shown_names);
+  }
   return s;
 }
 

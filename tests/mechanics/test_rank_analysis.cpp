@@ -229,6 +229,22 @@ TEST(RankAnalysis, FiveBarRedundantRowsAreNamed) {
   EXPECT_TRUE(g.determined);
 }
 
+// A long list in the text report names its first 20 and counts the rest; the report's data and
+// its JSON keep every name.
+TEST(RankAnalysis, TextReportShortensLongListsOfNames) {
+  chain_options o;
+  o.links = 30;
+  const rank_report r = at_start(load_model_from_string(chain_model_text(o), "chain.toml"));
+  ASSERT_EQ(r.suggested_drivers.size(), 30u);
+  const std::string text = r.text();
+  EXPECT_NE(text.find("30 driver(s) missing (drive " + r.suggested_drivers[0]), std::string::npos)
+      << text;
+  EXPECT_NE(text.find(r.suggested_drivers[19] + " and 10 more (--json lists them all)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find(r.suggested_drivers[20] + ","), std::string::npos) << text;
+}
+
 TEST(RankAnalysis, ChainsHaveOneDegreeOfFreedomPerLink) {
   for (int links : {1, 3, 10}) {
     chain_options o;
