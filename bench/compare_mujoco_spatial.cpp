@@ -347,6 +347,14 @@ mechanism spatial_chain(int links) {
   return m;
 }
 
+// A kinevo run that stops early makes the comparison meaningless: say how it stopped (its
+// status and message) and end with exit status 1, as the project's tools do.
+[[noreturn]] void exit_stopped_early(const mechanism& m, const mech::simulation_result& r) {
+  fmt::print(stderr, "compare_mujoco_spatial: kinevo, {}: stopped after {} steps ({}): {}\n",
+             m.name, r.steps, mech::stop_name(r.stop), r.message);
+  std::exit(1);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Trajectories.
 
@@ -360,7 +368,7 @@ centres kinevo_centres(const mechanism& m, const mech::model& model,
                        const mech::simulation_options& o) {
   auto solver = mech::make_solver("gigsp");
   const auto r = mech::simulate(model, *solver, o);
-  if (!r.completed) throw std::runtime_error(fmt::format("kinevo, {}: {}", m.name, r.message));
+  if (!r.completed) exit_stopped_early(m, r);
   const auto& names = model.coordinate_names();
   auto index = [&](const std::string& n) {
     return static_cast<int>(std::find(names.begin(), names.end(), n) - names.begin());
@@ -555,6 +563,30 @@ reduced_system without_norm_rows(const mech::constrained_system& s) {
 
 double sink = 0.0;  // keeps the timed results alive
 
+// `steps` RK4 steps of MuJoCo, of kinevo with GIGSP and of kinevo with LM, timed taking turns:
+// microseconds per run (paired_us's medians), in that order. A kinevo run that stops early ends
+// the program (exit_stopped_early).
+std::vector<double> timed_step_runs(const mechanism& m, const mech::model& model, mujoco_run& run,
+                                    mech::acceleration_solver& gigsp, mech::acceleration_solver& lm,
+                                    double dt, int steps) {
+  mech::simulation_options o;
+  o.dt = dt;
+  o.t_end = steps * dt;
+  o.diagnostics = false;
+  auto kinevo_run = [&](mech::acceleration_solver& solver) {
+    return [&] {
+      const auto r =
+          mech::simulate(model, solver, o, [](const mech::step_record&) { return true; });
+      if (r.steps != steps) exit_stopped_early(m, r);
+    };
+  };
+  return paired_us(1, {[&] {
+                         run.reset(m);
+                         for (int i = 0; i < steps; ++i) mj_step(run.model, run.data);
+                       },
+                       kinevo_run(gigsp), kinevo_run(lm)});
+}
+
 void chains(const std::vector<int>& sizes) {
   constexpr double dt = 1e-3;
   fmt::print("\n## spatial chains: one RK4 step (dt = {:g}), microseconds, median of {}\n\n", dt,
@@ -574,22 +606,7 @@ void chains(const std::vector<int>& sizes) {
     mujoco_run run(m, dt);
     auto gigsp = mech::make_solver("gigsp");
     auto lm = mech::make_solver("lm");
-    mech::simulation_options o;
-    o.dt = dt;
-    o.t_end = steps * dt;
-    o.diagnostics = false;
-    auto kinevo_run = [&](mech::acceleration_solver& solver) {
-      return [&] {
-        const auto r =
-            mech::simulate(model, solver, o, [](const mech::step_record&) { return true; });
-        if (r.steps != steps) throw std::runtime_error(fmt::format("{}: {}", m.name, r.message));
-      };
-    };
-    const auto us = paired_us(1, {[&] {
-                                    run.reset(m);
-                                    for (int i = 0; i < steps; ++i) mj_step(run.model, run.data);
-                                  },
-                                  kinevo_run(*gigsp), kinevo_run(*lm)});
+    const auto us = timed_step_runs(m, model, run, *gigsp, *lm, dt, steps);
     const double mj = us[0] / steps;
     const double g = us[1] / steps;
     const double l = us[2] / steps;
@@ -658,22 +675,7 @@ void mechanisms() {
   mujoco_run run(m, dt);
   auto gigsp = mech::make_solver("gigsp");
   auto lm = mech::make_solver("lm");
-  mech::simulation_options o;
-  o.dt = dt;
-  o.t_end = steps * dt;
-  o.diagnostics = false;
-  auto kinevo_run = [&](mech::acceleration_solver& solver) {
-    return [&] {
-      const auto r =
-          mech::simulate(model, solver, o, [](const mech::step_record&) { return true; });
-      if (r.steps != steps) throw std::runtime_error(fmt::format("{}: {}", m.name, r.message));
-    };
-  };
-  const auto us = paired_us(1, {[&] {
-                                  run.reset(m);
-                                  for (int i = 0; i < steps; ++i) mj_step(run.model, run.data);
-                                },
-                                kinevo_run(*gigsp), kinevo_run(*lm)});
+  const auto us = timed_step_runs(m, model, run, *gigsp, *lm, dt, steps);
   const double t = us[0] / steps, g = us[1] / steps, l = us[2] / steps;
   fmt::print("{:<24} {:>4} {:>4} {:>10} {:>12} {:>10} {:>13} {:>10}\n", "model", "n", "m", "MuJoCo",
              "kinevo-gigsp", "kinevo-lm", "gigsp/MuJoCo", "lm/MuJoCo");
