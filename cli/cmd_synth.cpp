@@ -112,7 +112,9 @@ int run_rssr(rssr_args& a) {
   const auto r = a.request.run();
   progress.finish();
   report(r, a, "synth rssr");
-  return exit_ok;
+  if (r.status == "ok") return exit_ok;
+  fmt::print(stderr, "kinevo: synth rssr: {}: {}\n", r.status, r.status_message);
+  return exit_failure;
 }
 
 // ---------------------------------------------------------------------------------- dyad

@@ -13,10 +13,10 @@
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"
 #include "kinevo/io/svg_plot.hpp"
-#include "kinevo/synthesis/linkages/detail/buildability.hpp"
-#include "kinevo/synthesis/linkages/fourbar_synthesis.hpp"
 #include "kinevo/synthesis/common/output_folder.hpp"
 #include "kinevo/synthesis/common/report_format.hpp"
+#include "kinevo/synthesis/linkages/detail/buildability.hpp"
+#include "kinevo/synthesis/linkages/fourbar_synthesis.hpp"
 
 namespace kinevo::synthesis {
 
@@ -78,6 +78,27 @@ void assess_rssr_buildability(rssr_synthesis_result& r) {
       "--a4 scales every length alike; try another --alpha4 or table");
 }
 
+// A design that does not exist or does not reach the table's points is a failure.
+void assess_rssr_status(rssr_synthesis_result& r) {
+  if (!r.dimensions) {
+    r.status = "no_linkage";
+    r.status_message = fmt::format(
+        "k defines no real RSSR linkage ({}); try another --alpha4 or "
+        "--method ga",
+        r.dimension_problem);
+    return;
+  }
+  const auto unassembled =
+      std::count_if(r.errors.begin(), r.errors.end(), [](double e) { return std::isnan(e); });
+  if (unassembled > 0) {
+    r.status = "not_assembled";
+    r.status_message = fmt::format(
+        "the linkage found does not assemble at {} of the {} table points (see the table); try "
+        "another --alpha4, --method ga or a smaller table range",
+        unassembled, r.psi.size());
+  }
+}
+
 }  // namespace
 
 rssr_synthesis_result synthesize_rssr(const function_table& t, const rssr_synthesis_options& o) {
@@ -110,6 +131,7 @@ rssr_synthesis_result synthesize_rssr(const function_table& t, const rssr_synthe
   }
   r.rms_error_deg = rms_deg(r.errors);
   assess_rssr_buildability(r);
+  assess_rssr_status(r);
   return r;
 }
 
@@ -174,6 +196,8 @@ std::string rssr_synthesis_result::full_report() const {
 
 nlohmann::json rssr_synthesis_result::to_json() const {
   nlohmann::json j;
+  j["status"] = status;
+  if (status != "ok") j["status_message"] = status_message;
   j["table"] = table;
   j["points"] = psi.size();
   j["alpha4_deg"] = alpha4_deg;

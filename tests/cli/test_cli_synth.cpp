@@ -78,6 +78,19 @@ TEST(CliSynth, Rssr) {
   EXPECT_NEAR(j["dimensions"]["a2_coupler"].get<double>(), 2.620598, 1e-6);
 }
 
+// A fit whose linkage does not assemble at a table point does not generate the table: exit 1,
+// the status on stderr and in the JSON (never an ok with NaN errors).
+TEST(CliSynth, RssrThatDoesNotAssembleAtATablePointFails) {
+  const auto r = run_kinevo("synth rssr --table " + data("rssr_not_assembled.csv") + " --json");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("not_assembled: the linkage found does not assemble at 1 of the 7"),
+            std::string::npos)
+      << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "not_assembled");
+  EXPECT_EQ(json_of("synth rssr --table " + example("rssr_19.csv"))["status"], "ok");
+}
+
 TEST(CliSynth, Dyad) {
   const auto j = json_of("synth dyad --poses " + example("dyad_17.csv") + " --starts 100");
   bool found = false;

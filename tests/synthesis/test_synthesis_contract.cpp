@@ -229,8 +229,9 @@ TEST(SynthesisContract, RssrReportKeys) {
   const std::set<std::string> golden = {
       "table",         "points",     "alpha4_deg",    "method",     "k",
       "residual_norm", "errors_deg", "rms_error_deg", "dimensions", "transmission_deg",
-      "link_ratio",    "warnings",   "seconds"};
+      "link_ratio",    "warnings",   "seconds",       "status"};
   EXPECT_EQ(keys(r.to_json()), golden);
+  EXPECT_EQ(r.status, "ok");
   EXPECT_EQ(keys(r.to_json()["dimensions"]),
             (std::set<std::string>{"a1_output", "a2_coupler", "a3_input", "a4_axis_distance",
                                    "output_offset", "input_offset", "phi0_deg"}));

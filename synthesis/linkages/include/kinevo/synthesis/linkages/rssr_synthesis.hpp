@@ -30,6 +30,11 @@ struct rssr_synthesis_options {
 };
 
 struct rssr_synthesis_result {
+  // "ok"; "no_linkage" when k defines no real RSSR (dimension_problem says why), or
+  // "not_assembled" when the linkage found does not reach every table point: such a design does
+  // not generate the table, a failure, not a warning (as synth fourbar's).
+  std::string status = "ok";
+  std::string status_message;
   std::string table;
   std::vector<double> psi, phi;  // radians
   std::vector<int> lines;
