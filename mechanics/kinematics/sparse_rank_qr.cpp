@@ -3,7 +3,8 @@
 #include <SuiteSparseQR.hpp>
 #include <algorithm>
 #include <limits>
-#include <stdexcept>
+
+#include "kinevo/core/resource_error.hpp"
 
 namespace kinevo::mechanics {
 
@@ -63,7 +64,9 @@ sparse_rank_columns sparse_rank_qr(const Eigen::SparseMatrix<double>& a, double 
   if (failed) {
     cholmod_l_free_sparse(&r, workspace.get());
     if (e != nullptr) cholmod_l_free(view.ncol, sizeof(SuiteSparse_long), e, workspace.get());
-    throw std::runtime_error("rank analysis: the sparse QR factorisation failed (out of memory?)");
+    // SPQR fails on memory (CHOLMOD_OUT_OF_MEMORY) or an internal limit, not on the model.
+    throw core::resource_error(
+        "rank analysis: the sparse QR factorisation failed (out of memory?)");
   }
   out.rank = static_cast<int>(rank);
   // Q R = A E with R "squeezed" upper trapezoidal (rank rows): column k of R (column E[k] of A,

@@ -112,6 +112,24 @@ bool model::native_code() const {
   return static_cast<bool>(compiled_->main_native);
 }
 
+// The main tape (or its native code) at (q, qd, t), with the system's structure copied into
+// `out`: M's values, f, A's non-zeros and b, in that order, from the returned pointer.
+const double* model::run_main(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t,
+                              constrained_system& out) const {
+  const compiled_model& c = *compiled_;
+  out.mass_is_diagonal = c.diagonal;
+  out.mass_blocks = mass_blocks_;
+  out.constraint_names = constraint_names_;
+  out.jacobian_pattern = pattern_;
+  tape_inputs.fill(q, qd, t);
+  tape_outputs.resize(static_cast<std::size_t>(c.main_outputs));
+  scratch_.resize(static_cast<std::size_t>(c.registers));
+  run_tape_or_native(c.main, c.main_native, tape_inputs.values.data(), tape_outputs.data(),
+                     scratch_.data());
+  const double* o = tape_outputs.data();
+  return o;
+}
+
 void model::evaluate(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t,
                      constrained_system& out, bool compact) const {
   const compiled_model& c = *compiled_;
@@ -129,16 +147,7 @@ void model::evaluate(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double
     out.force.resize(c.n);
     out.rhs.resize(c.m);
   }
-  out.mass_is_diagonal = c.diagonal;
-  out.mass_blocks = mass_blocks_;
-  out.constraint_names = constraint_names_;
-  out.jacobian_pattern = pattern_;
-  tape_inputs.fill(q, qd, t);
-  tape_outputs.resize(static_cast<std::size_t>(c.main_outputs));
-  scratch_.resize(static_cast<std::size_t>(c.registers));
-  run_tape_or_native(c.main, c.main_native, tape_inputs.values.data(), tape_outputs.data(),
-                     scratch_.data());
-  const double* o = tape_outputs.data();
+  const double* o = run_main(q, qd, t, out);
   if (c.diagonal) {
     for (int i = 0; i < c.n; ++i) out.mass(i, i) = *o++;
   } else {
@@ -163,16 +172,7 @@ void model::evaluate_compact(const Eigen::VectorXd& q, const Eigen::VectorXd& qd
   out.jacobian_values.resize(nnz);
   out.force.resize(c.n);
   out.rhs.resize(c.m);
-  out.mass_is_diagonal = c.diagonal;
-  out.mass_blocks = mass_blocks_;
-  out.constraint_names = constraint_names_;
-  out.jacobian_pattern = pattern_;
-  tape_inputs.fill(q, qd, t);
-  tape_outputs.resize(static_cast<std::size_t>(c.main_outputs));
-  scratch_.resize(static_cast<std::size_t>(c.registers));
-  run_tape_or_native(c.main, c.main_native, tape_inputs.values.data(), tape_outputs.data(),
-                     scratch_.data());
-  const double* o = tape_outputs.data();
+  const double* o = run_main(q, qd, t, out);
   if (c.diagonal) {
     for (int i = 0; i < c.n; ++i) out.mass_values[i] = *o++;
   } else {

@@ -4,13 +4,16 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::test {
@@ -23,6 +26,23 @@ inline std::string read_text(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// The example files that are models (they declare coordinates, particles or bodies; the others
+// are problem, cam or chain files), in name order.
+inline std::vector<std::filesystem::path> example_model_paths() {
+  std::vector<std::filesystem::path> paths;
+  for (const auto& e : std::filesystem::directory_iterator(examples)) {
+    if (e.path().extension() != ".toml") continue;
+    const std::string text = read_text(e.path().string());
+    if (text.find("[[coordinate]]") != std::string::npos ||
+        text.find("[[particle]]") != std::string::npos ||
+        text.find("[[body]]") != std::string::npos) {
+      paths.push_back(e.path());
+    }
+  }
+  std::sort(paths.begin(), paths.end());
+  return paths;
 }
 
 // The text of examples/`name`.

@@ -397,20 +397,12 @@ void expect_sparse_equals_dense(const model& m, const std::string& what) {
 }
 
 TEST(RankAnalysis, SparseEqualsDenseOnEveryExampleModel) {
-  int models = 0;
-  for (const auto& e : std::filesystem::directory_iterator(examples)) {
-    if (e.path().extension() != ".toml") continue;
-    const std::string text = read_text(e.path().string());
-    if (text.find("[[coordinate]]") == std::string::npos &&
-        text.find("[[particle]]") == std::string::npos &&
-        text.find("[[body]]") == std::string::npos) {
-      continue;
-    }
-    const model m = load_model(e.path());
-    expect_sparse_equals_dense(m, e.path().filename().string());
-    ++models;
+  const auto paths = kinevo::test::example_model_paths();
+  for (const auto& path : paths) {
+    const model m = load_model(path);
+    expect_sparse_equals_dense(m, path.filename().string());
   }
-  EXPECT_GT(models, 20);
+  EXPECT_GT(paths.size(), 20u);
 }
 
 TEST(RankAnalysis, SparseEqualsDenseOnChains) {

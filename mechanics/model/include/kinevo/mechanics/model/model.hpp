@@ -153,6 +153,8 @@ class model {
   model();
   void evaluate_compact(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t,
                         constrained_system& out) const;
+  const double* run_main(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double t,
+                         constrained_system& out) const;
 
   std::string name_;
   std::filesystem::path source_;
