@@ -40,28 +40,63 @@ packages=(build-essential clang libclang-rt-dev libomp-dev cmake ninja-build pkg
   libboost-random-dev libcli11-dev libgtest-dev libgmock-dev libginac-dev libcln-dev
   libtomlplusplus-dev libfmt-dev libbenchmark-dev nlohmann-json3-dev libsundials-dev
   librsvg2-bin  # rsvg-convert: the cli_figures_render test renders every figure
-  chromium chromium-headless-shell libjs-three libpng-dev pybind11-dev python3-dev python3-numpy python3-pytest help2man
+  libjs-three libpng-dev pybind11-dev python3-dev python3-numpy python3-pytest help2man
   libsuitesparse-dev)
+# The browsers only the page tests start, at run time (no CMake check looks for them): on a fresh
+# machine they are most of the download and unpacking (chromium pulls GTK, PulseAudio, codecs), so
+# they are installed in the background while kinevo compiles, and setup.sh waits for them before
+# it returns (docs/build.md: about 40 s of a fresh clone's first run).
+browser_packages=(chromium chromium-headless-shell)
 bench_args=()
 if [[ " $* " == *" --bench "* ]]; then
   packages+=(libpagmo-dev libmujoco-dev jq)
   bench_args=(-DKINEVO_BUILD_BENCH=ON)
 fi
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "setup.sh: installing ${missing[*]}" >&2
+missing_of() {
+  local p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || echo "$p"
+  done
+}
+mapfile -t missing < <(missing_of "${packages[@]}")
+mapfile -t missing_browsers < <(missing_of "${browser_packages[@]}")
+if ((${#missing[@]} + ${#missing_browsers[@]})); then
   if [[ $(id -u) -ne 0 ]]; then
-    echo "setup.sh: missing packages and not root; run as root or install: ${missing[*]}" >&2
+    echo "setup.sh: missing packages and not root; run as root or install:" \
+      "${missing[*]} ${missing_browsers[*]}" >&2
     exit 1
   fi
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
+fi
+if ((${#missing[@]})); then
+  echo "setup.sh: installing ${missing[*]}" >&2
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+browser_pid=
+browser_log=
+if ((${#missing_browsers[@]})); then
+  echo "setup.sh: installing ${missing_browsers[*]} in the background (for the tests)" >&2
+  browser_log=$(mktemp)
+  apt-get install -y -qq --no-install-recommends "${missing_browsers[@]}" >"$browser_log" 2>&1 &
+  browser_pid=$!
+fi
+# Waits for the browsers' install: setup.sh never returns with apt still holding the package
+# database, also when the build fails (the trap). Its failure is setup.sh's, with apt's own words.
+wait_for_browsers() {
+  [[ -n "$browser_pid" ]] || return 0
+  local pid=$browser_pid
+  browser_pid=
+  if ! wait "$pid"; then
+    echo "setup.sh: installing ${missing_browsers[*]} failed:" >&2
+    cat "$browser_log" >&2
+    rm -f "$browser_log"
+    return 1
+  fi
+  rm -f "$browser_log"
+}
+trap 'wait_for_browsers || true' EXIT
 
 build_dir=${BUILD_DIR:-build}
 # clang++ unless the caller chose a compiler (CXX, or CMAKE_CXX_COMPILER in CMAKE_ARGS). Only at the
@@ -83,3 +118,4 @@ cmake --build "$build_dir" -j "${JOBS:-$(nproc)}"
 if [[ " $* " == *" --python "* ]]; then
   cmake --build "$build_dir" -j "${JOBS:-$(nproc)}" --target kinevo_python
 fi
+wait_for_browsers
