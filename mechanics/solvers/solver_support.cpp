@@ -7,6 +7,24 @@
 
 namespace kinevo::mechanics {
 
+namespace {
+
+// One diagonal block of M, the size x size block of `source` at (at, at), factored into b: by the
+// fixed-size kernels when it is small, else by Eigen's LLT. Shared by the dense M and the compact
+// one (whose blocks are copied to (0, 0) of a work matrix), so both give the same factors.
+template <class Block>
+bool factor_block(Block& b, Eigen::Index start, Eigen::Index size, const Eigen::MatrixXd& source,
+                  Eigen::Index at) {
+  b.start = start;
+  b.size = size;
+  b.is_small = size <= small_cholesky::max_size;
+  if (b.is_small) return b.small.compute(source, at, size);
+  b.llt.compute(source.block(at, at, size, size));
+  return b.llt.info() == Eigen::Success;
+}
+
+}  // namespace
+
 bool mass_factor::compute(const constrained_system& s) {
   diagonal_ = s.mass_is_diagonal;
   block_count_ = 0;
@@ -26,16 +44,8 @@ bool mass_factor::compute(const constrained_system& s) {
     all_small_ = true;
     for (const auto& [start, size] : s.mass_blocks) {
       block& b = blocks_[block_count_++];
-      b.start = start;
-      b.size = size;
-      b.is_small = size <= small_cholesky::max_size;
+      if (!factor_block(b, start, size, s.mass, start)) return false;
       all_small_ = all_small_ && b.is_small;
-      if (b.is_small) {
-        if (!b.small.compute(s.mass, start, size)) return false;
-        continue;
-      }
-      b.llt.compute(s.mass.block(start, start, size, size));
-      if (b.llt.info() != Eigen::Success) return false;
     }
     return true;
   }
@@ -51,18 +61,10 @@ bool mass_factor::compute_compact(const constrained_system& s) {
   Eigen::Index offset = 0;
   for (const auto& [start, size] : s.mass_blocks) {
     block& b = blocks_[block_count_++];
-    b.start = start;
-    b.size = size;
-    b.is_small = size <= small_cholesky::max_size;
-    all_small_ = all_small_ && b.is_small;
     block_work_ = Eigen::Map<const Eigen::MatrixXd>(s.mass_values.data() + offset, size, size);
     offset += static_cast<Eigen::Index>(size) * size;
-    if (b.is_small) {
-      if (!b.small.compute(block_work_, 0, size)) return false;
-      continue;
-    }
-    b.llt.compute(block_work_);
-    if (b.llt.info() != Eigen::Success) return false;
+    if (!factor_block(b, start, size, block_work_, 0)) return false;
+    all_small_ = all_small_ && b.is_small;
   }
   return true;
 }
