@@ -151,6 +151,9 @@ class Simulator:
         record_every: int = 1,
         set: Dict[str, float] = ...,
         kinematic: bool = False,
+        islands: int = 1,
+        seed: int = 1,
+        preset: str = "default",
     ) -> None: ...
     def step(self, n: int = 1) -> bool: ...
     def set_state(

@@ -87,16 +87,6 @@ accel_answer accel(const mech::model& m, const std::optional<Eigen::VectorXd>& q
   return a;
 }
 
-mech::solver_options solver_options_of(int islands, unsigned long long seed,
-                                       const std::string& preset) {
-  mech::solver_options o;
-  gauss::ga_solver_options& ga = gauss::ga_solver_options_of(o);
-  ga.islands = islands;
-  ga.seed = seed;
-  ga.preset = preset;
-  return o;
-}
-
 // The records' columns as (records x n) arrays.
 Eigen::MatrixXd stacked(const mech::simulation_result& r,
                         const Eigen::VectorXd mech::step_record::*field) {
@@ -138,6 +128,16 @@ simulation_run simulate(const model_argument& model, double t_end, double dt,
 }
 
 }  // namespace
+
+mech::solver_options solver_options_of(int islands, unsigned long long seed,
+                                       const std::string& preset) {
+  mech::solver_options o;
+  gauss::ga_solver_options& ga = gauss::ga_solver_options_of(o);
+  ga.islands = islands;
+  ga.seed = seed;
+  ga.preset = preset;
+  return o;
+}
 
 // A model argument: a file (str or pathlib.Path), loaded with `set` and `kinematic`, or a Model
 // already loaded (then `set` and `kinematic` are its own: giving them is a mistake).

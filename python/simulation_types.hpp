@@ -10,6 +10,7 @@
 
 #include "kinevo/mechanics/dynamics/simulation_result.hpp"
 #include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::python {
 
@@ -20,6 +21,11 @@ using model_argument = std::variant<std::filesystem::path, mechanics::model>;
 // (then `set` and `kinematic` are its own: giving them is a mistake, a ValueError).
 mechanics::model model_of(const model_argument& model, const std::map<std::string, double>& set,
                           bool kinematic);
+
+// The options of solver="ga" (Gauss' principle by the island GA): islands, seed and preset, as
+// `--islands`, `--seed` and `--preset` of the CLI.
+mechanics::solver_options solver_options_of(int islands, unsigned long long seed,
+                                            const std::string& preset);
 
 // kinevo.SimulationResult: a run's result and the names of its coordinates.
 struct simulation_run {

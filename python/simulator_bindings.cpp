@@ -33,6 +33,7 @@ struct stepping_options {
   std::string formulation = "full";
   mechanics::simulation_options sim;
   bool keep_records = false;
+  mechanics::solver_options solver_options;
 };
 
 mechanics::simulation_options simulation_options_of(const stepping_options& s) {
@@ -68,7 +69,7 @@ std::unique_ptr<python_simulator> make_simulator(const model_argument& model,
   auto p = std::make_unique<python_simulator>(
       python_simulator{model_of(model, set, kinematic), nullptr, s.formulation, nullptr});
   py::gil_scoped_release release;
-  p->solver = mechanics::make_solver(s.solver.value_or("gigsp"));
+  p->solver = mechanics::make_solver(s.solver.value_or("gigsp"), s.solver_options);
   // Without records kept, each record is handed to a callback that keeps nothing: memory does
   // not grow with the run's length.
   mechanics::step_callback keep_none;
@@ -129,8 +130,10 @@ void add_simulator(py::module_& m) {
                        const std::string& formulation, double rtol, double atol, double dt_min,
                        double alpha, double beta, double gamma, int exact_every,
                        bool allow_unconverged, bool keep_records, int record_every,
-                       const std::map<std::string, double>& set, bool kinematic) {
-             stepping_options s{solver, integrator, stabilization, formulation, {}, keep_records};
+                       const std::map<std::string, double>& set, bool kinematic, int islands,
+                       unsigned long long seed, const std::string& preset) {
+             stepping_options s{solver,       integrator, stabilization, formulation, {},
+                                keep_records, {}};
              s.sim.t_end = t_end;
              s.sim.dt = dt;
              s.sim.rtol = rtol;
@@ -142,6 +145,7 @@ void add_simulator(py::module_& m) {
              s.sim.formulation.reuse_exact_every = exact_every;
              s.sim.allow_unconverged = allow_unconverged;
              s.sim.record_every = record_every;
+             s.solver_options = solver_options_of(islands, seed, preset);
              return make_simulator(model, s, set, kinematic);
            }),
            py::arg("model"), py::kw_only(), py::arg("t_end") = 1.0, py::arg("dt") = 1e-3,
@@ -152,10 +156,12 @@ void add_simulator(py::module_& m) {
            py::arg("exact_every") = mechanics::formulation_options{}.reuse_exact_every,
            py::arg("allow_unconverged") = false, py::arg("keep_records") = false,
            py::arg("record_every") = 1, py::arg("set") = std::map<std::string, double>{},
-           py::arg("kinematic") = false,
+           py::arg("kinematic") = false, py::arg("islands") = 1, py::arg("seed") = 1,
+           py::arg("preset") = "default",
            "A run of a model (a file as str or pathlib.Path, or a loaded Model) from its "
            "initial state over 0 .. t_end, with the options of `kinevo simulate` (solver: "
-           "gigsp, lm, uk, sl, kv, qtz, projection or ga, default gigsp; integrator: rk4 or "
+           "gigsp, lm, uk, sl, kv, qtz, projection or ga, default gigsp, ga with islands, seed and "
+           "preset; integrator: rk4 or "
            "dopri; stabilization: none, baumgarte or projection; formulation: full, "
            "partitioning, projection, hybrid, qtz-reduced, qtz-orthogonal, qtz-state or reuse). "
            "The state at t = 0 is solved on construction. keep_records=True keeps every "
