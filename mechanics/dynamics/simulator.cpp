@@ -46,6 +46,10 @@ struct simulator::impl {
   std::unique_ptr<simulation_stepper> stepper;
   double wall_seconds = 0.0;
   bool over = false;
+  // The model and solver `m` and `solver` refer to when the simulator owns them (on the heap:
+  // a new run of set_state takes them over at the same addresses).
+  std::unique_ptr<model> owned_model;
+  std::unique_ptr<acceleration_solver> owned_solver;
 
   // The run's setup (what ran, the intermittent rows, the formulation), then its first record.
   void start() {
@@ -132,6 +136,18 @@ simulator::simulator(const model& m, const Eigen::VectorXd& q0, const Eigen::Vec
   impl_->start();
 }
 
+simulator::simulator(model m, const std::string& solver, const solver_options& solver_settings,
+                     const simulation_options& options) {
+  auto owned_model = std::make_unique<model>(std::move(m));
+  auto owned_solver = make_solver(solver, solver_settings);
+  impl_ =
+      std::make_unique<impl>(*owned_model, *owned_solver, options, step_callback{}, nullptr,
+                             owned_model->initial_positions(), owned_model->initial_velocities());
+  impl_->owned_model = std::move(owned_model);
+  impl_->owned_solver = std::move(owned_solver);
+  impl_->start();
+}
+
 simulator::~simulator() = default;
 simulator::simulator(simulator&&) noexcept = default;
 simulator& simulator::operator=(simulator&&) noexcept = default;
@@ -204,6 +220,8 @@ void simulator::set_state(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, d
   // Built aside, so that a failure leaves this simulator as it was.
   auto fresh = std::make_unique<impl>(m, impl_->solver, o, impl_->on_step, impl_->reference, q, qd);
   fresh->start();
+  fresh->owned_model = std::move(impl_->owned_model);
+  fresh->owned_solver = std::move(impl_->owned_solver);
   impl_ = std::move(fresh);
 }
 

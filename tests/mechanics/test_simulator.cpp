@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/io/errors.hpp"
 #include "kinevo/io/option_error.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/dynamics/simulator.hpp"
@@ -109,6 +110,28 @@ TEST(Simulator, QtzReducedDaeRecordByRecordEqualsSimulate) {
   o.t_end = 0.2;
   o.dt = 0.01;
   expect_stepping_equals_simulate(load_model(examples + "/slider_crank.toml"), o);
+}
+
+TEST(Simulator, OwningItsModelAndASolverByNameEqualsSimulate) {
+  simulation_options o;
+  o.t_end = 0.1;
+  o.dt = 0.01;
+  simulator sim(load_model(examples + "/double_pendulum.toml"), "gigsp", solver_options{}, o);
+  ASSERT_TRUE(sim.step(3));
+  const Eigen::VectorXd q = sim.q(), qd = sim.qd();
+  const double t = sim.t();
+  sim.set_state(q, qd, t);  // the new run keeps the owned model and solver
+  while (sim.step()) {
+  }
+  const model m = load_model(examples + "/double_pendulum.toml");
+  auto solver = make_solver("gigsp");
+  simulation_options from = o;
+  from.t_start = t;
+  const simulation_result whole = simulate_from(m, q, qd, *solver, from);
+  ASSERT_TRUE(sim.result().completed) << sim.result().message;
+  EXPECT_EQ(sim.q(), whole.records.back().q);
+  EXPECT_EQ(sim.result().solver, "gigsp");
+  EXPECT_THROW(simulator(m, "no-such-solver", solver_options{}, o), io::input_error);
 }
 
 TEST(Simulator, StepsOnTheGridAndReadsTheState) {

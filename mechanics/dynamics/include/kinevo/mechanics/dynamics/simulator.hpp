@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::mechanics {
 
@@ -23,6 +24,10 @@ class simulator {
   simulator(const model& m, const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0,
             acceleration_solver& solver, const simulation_options& options,
             step_callback on_step = {}, acceleration_solver* reference = nullptr);
+  // The same owning its model and a solver made by name, as `kinevo simulate --solver NAME`
+  // does (make_solver: io::input_error for an unknown name).
+  simulator(model m, const std::string& solver, const solver_options& solver_settings,
+            const simulation_options& options);
   ~simulator();
   simulator(simulator&&) noexcept;
   simulator& operator=(simulator&&) noexcept;
