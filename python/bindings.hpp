@@ -15,6 +15,8 @@ py::object to_python(const nlohmann::json& j);
 
 void add_optimization(py::module_& m);
 void add_mechanics(py::module_& m);
+// After add_mechanics: its signatures name Model and SimulationResult.
+void add_simulator(py::module_& m);
 void add_synthesis(py::module_& m);
 
 }  // namespace kinevo::python

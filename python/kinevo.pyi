@@ -127,6 +127,71 @@ class Model:
     ) -> Tuple[Array, Array, Array, Array]: ...
     def phi(self, q: npt.ArrayLike, t: float = 0.0) -> Array: ...
 
+class Simulator:
+    """A simulation stepped by the caller: step(), the state t, q, qd, set_state()."""
+    def __init__(
+        self,
+        model: Union[PathLike, Model],
+        *,
+        t_end: float = 1.0,
+        dt: float = 0.001,
+        solver: Optional[str] = None,
+        integrator: Optional[str] = None,
+        stabilization: Optional[str] = None,
+        formulation: str = "full",
+        rtol: float = 1e-09,
+        atol: float = 1e-12,
+        dt_min: float = 1e-12,
+        alpha: float = 5.0,
+        beta: float = 5.0,
+        gamma: float = 5.0,
+        exact_every: int = 5,
+        allow_unconverged: bool = False,
+        keep_records: bool = False,
+        record_every: int = 1,
+        set: Dict[str, float] = ...,
+        kinematic: bool = False,
+        islands: int = 1,
+        seed: int = 1,
+        preset: str = "default",
+    ) -> None: ...
+    def step(self, n: int = 1) -> bool: ...
+    def set_state(
+        self, q: npt.ArrayLike, qd: npt.ArrayLike, t: Optional[float] = None
+    ) -> None: ...
+    @property
+    def t(self) -> float: ...
+    @property
+    def q(self) -> Array: ...
+    @property
+    def qd(self) -> Array: ...
+    @property
+    def state(self) -> Tuple[float, Array, Array]: ...
+    @property
+    def acceleration(self) -> Array: ...
+    @property
+    def constraint_force(self) -> Array: ...
+    @property
+    def position_violation(self) -> float: ...
+    @property
+    def velocity_violation(self) -> float: ...
+    @property
+    def energy(self) -> float: ...
+    @property
+    def running(self) -> bool: ...
+    @property
+    def completed(self) -> bool: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def coordinate_names(self) -> List[str]: ...
+    @property
+    def model(self) -> Model: ...
+    @property
+    def result(self) -> SimulationResult: ...
+
 class FourbarResult:
     """A four-bar function generator (Freudenstein)."""
     @property

@@ -24,6 +24,7 @@
 #include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "python/bindings.hpp"
+#include "python/simulation_types.hpp"
 
 namespace kinevo::python {
 
@@ -86,16 +87,6 @@ accel_answer accel(const mech::model& m, const std::optional<Eigen::VectorXd>& q
   return a;
 }
 
-mech::solver_options solver_options_of(int islands, unsigned long long seed,
-                                       const std::string& preset) {
-  mech::solver_options o;
-  gauss::ga_solver_options& ga = gauss::ga_solver_options_of(o);
-  ga.islands = islands;
-  ga.seed = seed;
-  ga.preset = preset;
-  return o;
-}
-
 // The records' columns as (records x n) arrays.
 Eigen::MatrixXd stacked(const mech::simulation_result& r,
                         const Eigen::VectorXd mech::step_record::*field) {
@@ -114,30 +105,8 @@ Eigen::VectorXd column(const mech::simulation_result& r, double mech::step_recor
   return out;
 }
 
-struct simulation_run {
-  mech::simulation_result result;
-  std::vector<std::string> coordinates;
-};
-
-// A model argument: a file (str or pathlib.Path), loaded with `set` and `kinematic`, or a Model
-// already loaded (then `set` and `kinematic` are its own: giving them is a mistake).
-mech::model model_of(const std::variant<std::filesystem::path, mech::model>& model,
-                     const std::map<std::string, double>& set, bool kinematic) {
-  if (const auto* loaded = std::get_if<mech::model>(&model)) {
-    if (!set.empty() || kinematic) {
-      throw io::option_error("set",
-                             "and kinematic apply to a model file; pass them to "
-                             "load_model(path, set=..., kinematic=...) instead");
-    }
-    return *loaded;
-  }
-  const auto options = model_options_of(set, kinematic);
-  py::gil_scoped_release release;
-  return mech::load_model(std::get<std::filesystem::path>(model), options);
-}
-
-simulation_run simulate(const std::variant<std::filesystem::path, mech::model>& model, double t_end,
-                        double dt, const std::string& solver, const std::string& integrator,
+simulation_run simulate(const model_argument& model, double t_end, double dt,
+                        const std::string& solver, const std::string& integrator,
                         const std::optional<std::string>& stabilization,
                         const std::string& formulation, int record_every,
                         const std::map<std::string, double>& set, bool kinematic,
@@ -159,6 +128,33 @@ simulation_run simulate(const std::variant<std::filesystem::path, mech::model>& 
 }
 
 }  // namespace
+
+mech::solver_options solver_options_of(int islands, unsigned long long seed,
+                                       const std::string& preset) {
+  mech::solver_options o;
+  gauss::ga_solver_options& ga = gauss::ga_solver_options_of(o);
+  ga.islands = islands;
+  ga.seed = seed;
+  ga.preset = preset;
+  return o;
+}
+
+// A model argument: a file (str or pathlib.Path), loaded with `set` and `kinematic`, or a Model
+// already loaded (then `set` and `kinematic` are its own: giving them is a mistake).
+mech::model model_of(const model_argument& model, const std::map<std::string, double>& set,
+                     bool kinematic) {
+  if (const auto* loaded = std::get_if<mech::model>(&model)) {
+    if (!set.empty() || kinematic) {
+      throw io::option_error("set",
+                             "and kinematic apply to a model file; pass them to "
+                             "load_model(path, set=..., kinematic=...) instead");
+    }
+    return *loaded;
+  }
+  const auto options = model_options_of(set, kinematic);
+  py::gil_scoped_release release;
+  return mech::load_model(std::get<std::filesystem::path>(model), options);
+}
 
 void add_mechanics(py::module_& m) {
   gauss::register_ga_solver();  // solver="ga" (Gauss' principle by the island GA)

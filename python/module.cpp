@@ -38,5 +38,6 @@ PYBIND11_MODULE(kinevo, m) {
   });
   kinevo::python::add_optimization(m);
   kinevo::python::add_mechanics(m);
+  kinevo::python::add_simulator(m);
   kinevo::python::add_synthesis(m);
 }

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "kinevo/synthesis/linkages/chebyshev_points.hpp"
 #include "kinevo/synthesis/common/output_folder.hpp"
+#include "kinevo/synthesis/linkages/chebyshev_points.hpp"
 #include "kinevo/synthesis/linkages/path_table.hpp"
 #include "kinevo/synthesis/linkages/synthesis_request.hpp"
 #include "python/bindings.hpp"

@@ -59,6 +59,16 @@ crossings = motion.t[1:][np.diff(np.sign(x)) != 0]
 print("x crosses zero at t =", np.round(crossings, 3), "(half period ~1.003 s)")
 print("largest energy change:", np.ptp(motion.energy))
 
+# Stepped (as MuJoCo's mj_step loop): the same run, its state read and set between steps.
+sim = kinevo.Simulator(pendulum, t_end=2.0, dt=1e-3)
+while sim.t < 0.5 and sim.step():
+    pass
+print(sim, " q =", sim.q, " q' =", sim.qd, " q'' =", sim.acceleration)
+t, q, qd = sim.state
+sim.set_state(q, 0.5 * qd)  # on from the same t with half the velocity
+sim.step(100)
+print("after set_state:", sim, " energy =", round(sim.energy, 6))
+
 # %% 5. Linkage synthesis from a table (docs/synthesis.md).
 fourbar = kinevo.synth_fourbar(examples / "grashof_table1.csv", crank="input")
 print(fourbar.report())

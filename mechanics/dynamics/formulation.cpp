@@ -132,7 +132,7 @@ std::unique_ptr<formulation> make_formulation(const model& m, const formulation_
     case formulation_kind::qtz_state:  // refuses nonholonomic rows by name
       return std::make_unique<qtz_state_formulation>(m, options);
     case formulation_kind::qtz_reduced:
-      // Integrated by SUNDIALS IDA (simulation.cpp, run_dae); refuses nonholonomic rows.
+      // Integrated by SUNDIALS IDA (dae_stepper.cpp); refuses nonholonomic rows.
       return std::make_unique<qtz_reduced_formulation>(m, options);
     case formulation_kind::projection:
       return std::make_unique<projection_formulation>(m, options);

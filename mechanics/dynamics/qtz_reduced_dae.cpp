@@ -542,7 +542,7 @@ struct qtz_reduced_dae::impl {
     message_ = fmt::format("stopped at t = {:.6g}: SUNDIALS IDA (qtz-reduced): {}{}", t_now, why,
                            ida_message_.empty() ? "" : " [" + ida_message_ + "]");
     // The model turned NaN at the states the failed step tried: that is the cause, named by
-    // row as in every other formulation (simulation.cpp, stop_non_finite).
+    // row as in every other formulation (detail/run_dynamics.hpp, stop_non_finite).
     if (!non_finite_.empty()) {
       failure_ = dae_failure::non_finite;
       message_ = fmt::format(

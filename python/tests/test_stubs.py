@@ -65,6 +65,9 @@ def test_stub_members_and_parameters_match_the_module():
         if isinstance(node, ast.ClassDef) and node.name != "InputError":
             cls = getattr(kinevo, node.name)
             members = {m.name: m for m in node.body if isinstance(m, ast.FunctionDef)}
+            init = members.pop("__init__", None)
+            if init is not None:  # a class made from Python (kinevo.Simulator)
+                assert stub_parameters(init) == runtime_parameters(cls.__init__), node.name
             runtime = {n for n in vars(cls) if not n.startswith("_")}
             assert set(members) == runtime, node.name
             for name, m in members.items():

@@ -96,7 +96,7 @@ class qtz_reduced_dae {
 
 // The formulation object of qtz-reduced for the simulation's bookkeeping: the integrated state
 // is (q, q') as for `full`, and nothing is corrected after a step (the DAE keeps the
-// constraints itself). The integration is qtz_reduced_dae's (simulation.cpp, run_dae).
+// constraints itself). The integration is qtz_reduced_dae's (dae_stepper.cpp).
 class qtz_reduced_formulation : public full_coordinates {
  public:
   // Throws io::input_error naming the nonholonomic rows when the model has any.
