@@ -69,20 +69,12 @@ int run_double_pendulum(study_args& a) {
   } else if (!a.quiet) {
     fmt::print("{}", r.full_report());
   }
-  if (r.interrupted) {
-    fmt::print(stderr,
-               "kinevo study double-pendulum: interrupted; wrote the finished parts to {}/ "
-               "(missing: {})\n",
-               a.out, fmt::join(r.missing_parts, "; "));
-    return exit_interrupted;
-  }
   // Only the default preset can fail the study; the thesis preset's misses are expected and
-  // reported in the summary, report.md and the JSON.
-  if (r.failed) {
-    fmt::print(stderr, "kinevo study double-pendulum: FAILED: the default preset {}: {}\n",
-               studies::to_string(r.tuned_outcome.status), r.tuned_outcome.reason);
+  // reported in the text, report.md and the JSON.
+  if (!r.summary.usable()) {
+    fmt::print(stderr, "kinevo study double-pendulum: {}\n", r.summary.message);
   }
-  return r.failed ? exit_failure : exit_ok;
+  return core::exit_status(r.summary);
 }
 
 const command_registration study_registration(

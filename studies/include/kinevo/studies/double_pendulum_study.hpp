@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/core/outcome.hpp"
 #include "kinevo/gauss/gauss_ga_solver.hpp"
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
 
@@ -160,11 +161,14 @@ struct double_pendulum_study_result {
   bool interrupted = false;
   std::vector<std::string> missing_parts;
   std::vector<std::filesystem::path> files;  // written (root only)
-  std::string summary;                       // plain-text summary for stdout
+  std::string text;                          // plain-text summary for stdout
+  // interrupted (the finished parts' folder and the missing ones), failed (reason the default
+  // preset's status: missed_target, not_converged, diverged) or ok.
+  core::summary summary;
 
-  // The result reports itself: the status line, the summary above, the JSON of --json.
+  // The result reports itself: the status line, the text above, the JSON of --json.
   std::string brief_report() const;
-  std::string full_report() const { return summary; }
+  std::string full_report() const { return text; }
   nlohmann::json to_json() const;
 };
 
