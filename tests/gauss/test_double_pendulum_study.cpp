@@ -241,8 +241,9 @@ TEST(double_pendulum_study, interrupt_before_the_parts_skips_them_and_names_them
   double_pendulum_study_options o;
   o.write_files = false;
   o.t_end = 0.05;
-  o.interrupt = &flag;
-  const auto r = run_double_pendulum_study(o);
+  core::run_context context;
+  context.interrupt = &flag;
+  const auto r = run_double_pendulum_study(o, context);
   EXPECT_TRUE(r.interrupted);
   EXPECT_FALSE(r.failed);  // incomplete, not failed
   EXPECT_EQ(r.missing_parts,
