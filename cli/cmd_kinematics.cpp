@@ -30,11 +30,6 @@ struct kinematics_args {
   bool assemble = false;
 };
 
-int exit_status(const mechanics::kinematic_analysis_result& r) {
-  if (r.completed) return exit_ok;
-  return r.stop == mechanics::kinematic_stop::interrupted ? exit_interrupted : exit_failure;
-}
-
 int run_kinematics(kinematics_args& a) {
   validate_options(a.analysis, {{"t_start", "--t-start"}, {"t_end", "--t-end"}});
   check_output_path(a.out, "--out");
@@ -80,7 +75,7 @@ int run_kinematics(kinematics_args& a) {
     if (!a.out.empty()) fmt::print("  wrote {}\n", a.out);
     if (!a.plot.empty()) fmt::print("  wrote {}\n", a.plot);
   }
-  return exit_status(r);
+  return core::exit_status(r.summary);
 }
 
 const command_registration kinematics_registration(
