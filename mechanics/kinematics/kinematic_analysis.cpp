@@ -231,8 +231,8 @@ core::summary summary_of(const kinematic_analysis_result& r) {
     case kinematic_stop::non_finite:
       break;
   }
-  core::summary s = core::summary::ended(
-      end, end == core::termination::ok ? "" : to_string(r.stop), r.message);
+  core::summary s =
+      core::summary::ended(end, end == core::termination::ok ? "" : to_string(r.stop), r.message);
   s.iterations = r.steps;
   s.seconds = r.wall_seconds;
   return s;

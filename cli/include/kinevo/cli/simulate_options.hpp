@@ -15,9 +15,9 @@
 
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/dynamics/trajectory_recorder.hpp"
-#include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/model/model_drawing.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::cli {
 
