@@ -188,6 +188,12 @@ std::size_t chain_path_result::count(point_status s) const {
       points.begin(), points.end(), [s](const chain_point& p) { return p.status == s; }));
 }
 
+core::summary chain_path_result::summary() const {
+  if (ok()) return {};
+  return core::summary::ended(core::termination::failed, "",
+                              fmt::format("{}", fmt::join(problems(), "\n")));
+}
+
 bool chain_path_result::ok() const {
   if (count(point_status::not_converged) > 0) return false;
   return skip_singular || (count(point_status::singular) == 0 && crossings.empty());

@@ -47,6 +47,20 @@ std::string column_prefix(const loop_analysis& r, const stage_result& s) {
 
 }  // namespace
 
+core::summary loop_analysis::summary() const {
+  const auto failed = failures();
+  if (failed.empty()) return {};
+  std::string list;
+  for (std::size_t k = 0; k < failed.size() && k < 5; ++k) {
+    list += fmt::format("{}t = {:g} ({} {}{})", k ? ", " : "", failed[k].t, failed[k].stage,
+                        to_string(failed[k].status),
+                        failed[k].quantity.empty() ? "" : ": " + failed[k].quantity);
+  }
+  return core::summary::ended(core::termination::failed, "",
+                              fmt::format("{} of {} points not analysed: {}{}", failed.size(),
+                                          motion.size(), list, failed.size() > 5 ? ", ..." : ""));
+}
+
 std::vector<loop_failure> loop_analysis::failures() const {
   std::vector<loop_failure> f;
   for (std::size_t i = 0; i < motion.size(); ++i) {

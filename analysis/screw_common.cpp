@@ -19,6 +19,11 @@ void screw_options::validate() const {
   io::require_real("rotation_tolerance", rotation_tolerance, unit_open);
 }
 
+core::summary screw_checks::summary() const {
+  if (status != screw_status::collinear && status != screw_status::not_rigid) return {};
+  return core::summary::ended(core::termination::failed, to_string(status), message);
+}
+
 const char* to_string(screw_status s) {
   switch (s) {
     case screw_status::ok:

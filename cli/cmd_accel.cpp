@@ -42,14 +42,16 @@ void validate_accel_options(const accel_args& a) {
 mechanics::solver_comparison compare(const mechanics::model& m, const accel_args& a) {
   try {
     return mechanics::compare_solvers(m, a.comparison);
-  } catch (const std::invalid_argument& e) {
-    // A solver's own option errors (an unknown GA preset, ...) are bad input: exit 2.
-    const std::string what = e.what();
-    if (what.find("preset") != std::string::npos) {
+  } catch (const io::option_error& e) {
+    // A solver's own option errors (an unknown GA preset, ...) are bad input: exit 2, the
+    // preset named as given.
+    if (e.field() == "preset") {
       throw io::input_error(fmt::format(
-          "--preset {}: {}", gauss::ga_solver_options_of(a.comparison.solver).preset, what));
+          "--preset {}: {}", gauss::ga_solver_options_of(a.comparison.solver).preset, e.what()));
     }
-    throw io::input_error(fmt::format("--solvers: {}", what));
+    throw io::input_error(fmt::format("--solvers: {}", e.what()));
+  } catch (const std::invalid_argument& e) {
+    throw io::input_error(fmt::format("--solvers: {}", e.what()));
   }
 }
 
@@ -83,24 +85,27 @@ void report_failures(const accel_args& a, const mechanics::solver_comparison& c)
 
 int run_accel(const accel_args& a) {
   validate_accel_options(a);
-  mechanics::model_options mo;
-  mo.kinematic = a.kinematic;
-  for (const auto& s : a.sets) mo.overrides.push_back(mechanics::parse_parameter_override(s));
   // Under mpiexec every rank solves (the GA's islands span the ranks); rank 0 reports.
   const bool root = ga::mpi_environment::rank() == 0;
-  std::optional<mechanics::assembly_result> assembly;
-  const std::optional<mechanics::model> loaded = load_for_run(
-      a.file, mo, a.assemble, a.comparison.t, "accel", a.quiet, a.json, root, assembly);
-  if (!loaded) return exit_failure;
-  const mechanics::model& m = *loaded;
+  const run_model loaded = load_for_run({.file = a.file,
+                                         .sets = a.sets,
+                                         .kinematic = a.kinematic,
+                                         .assemble = a.assemble,
+                                         .t = a.comparison.t,
+                                         .command = "accel",
+                                         .quiet = a.quiet,
+                                         .json = a.json,
+                                         .root = root});
+  if (!loaded.model) return exit_failure;
+  const mechanics::model& m = *loaded.model;
   const mechanics::solver_comparison c = compare(m, a);
-  const int code = c.ok() ? exit_ok : exit_failure;
+  const int code = core::exit_status(c.summary);
   if (!root) return code;
   report_failures(a, c);
   if (a.json) {
     nlohmann::json j = c.to_json();
     j["file"] = a.file;
-    if (assembly) j["assembly"] = assembly->to_json();
+    if (loaded.assembly) j["assembly"] = loaded.assembly->to_json();
     fmt::print("{}\n", j.dump());
   } else if (!a.quiet) {
     fmt::print("{} at t = {:g}: {} coordinates, {} constraints\n", a.file, c.t, m.coordinates(),

@@ -45,9 +45,11 @@ int run_chain(const chain_args& a) {
     written = folder.written();
   }
   print(r, a, written);
-  if (r.ok()) return exit_ok;
-  for (const auto& p : r.problems()) fmt::print(stderr, "kinevo analyze chain: {}\n", p);
-  return exit_failure;
+  const core::summary s = r.summary();
+  if (!s.usable()) {
+    for (const auto& p : r.problems()) fmt::print(stderr, "kinevo analyze chain: {}\n", p);
+  }
+  return core::exit_status(s);
 }
 
 const command_registration chain_registration(

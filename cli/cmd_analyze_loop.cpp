@@ -81,17 +81,9 @@ std::vector<std::string> save_files(const an::loop_analysis& r, const output_arg
 // Prints the report; exit 1 (naming the points) when some point could not be assembled.
 int report(const an::loop_analysis& r, const output_args& a) {
   print(r, a, save_files(r, a));
-  const auto failed = r.failures();
-  if (failed.empty()) return exit_ok;
-  std::string list;
-  for (std::size_t k = 0; k < failed.size() && k < 5; ++k) {
-    list += fmt::format("{}t = {:g} ({} {}{})", k ? ", " : "", failed[k].t, failed[k].stage,
-                        an::to_string(failed[k].status),
-                        failed[k].quantity.empty() ? "" : ": " + failed[k].quantity);
-  }
-  fmt::print(stderr, "kinevo analyze loop: {} of {} points not analysed: {}{}\n", failed.size(),
-             r.motion.size(), list, failed.size() > 5 ? ", ..." : "");
-  return exit_failure;
+  const core::summary s = r.summary();
+  if (!s.usable()) fmt::print(stderr, "kinevo analyze loop: {}\n", s.message);
+  return core::exit_status(s);
 }
 
 template <class Dimensions, class Loop>

@@ -30,23 +30,22 @@ struct kinematics_args {
   bool assemble = false;
 };
 
-int exit_status(const mechanics::kinematic_analysis_result& r) {
-  if (r.completed) return exit_ok;
-  return r.stop == mechanics::kinematic_stop::interrupted ? exit_interrupted : exit_failure;
-}
-
 int run_kinematics(kinematics_args& a) {
   validate_options(a.analysis, {{"t_start", "--t-start"}, {"t_end", "--t-end"}});
   check_output_path(a.out, "--out");
   check_output_path(a.plot, "--plot");
-  mechanics::model_options mo;
-  for (const auto& s : a.sets) mo.overrides.push_back(mechanics::parse_parameter_override(s));
-  std::optional<mechanics::assembly_result> assembly;
-  const std::optional<mechanics::model> loaded = load_for_run(
-      a.file, mo, a.assemble, a.analysis.t_start, "kinematics", a.quiet, a.json, true, assembly);
-  if (!loaded) return exit_failure;
+  const run_model loaded = load_for_run({.file = a.file,
+                                         .sets = a.sets,
+                                         .kinematic = false,
+                                         .assemble = a.assemble,
+                                         .t = a.analysis.t_start,
+                                         .command = "kinematics",
+                                         .quiet = a.quiet,
+                                         .json = a.json,
+                                         .root = true});
+  if (!loaded.model) return exit_failure;
 
-  const mechanics::model& m = *loaded;
+  const mechanics::model& m = *loaded.model;
   io::install_interrupt_handlers();
   a.analysis.interrupt = &io::interrupt_flag();
   const mechanics::kinematic_analysis_result r = mechanics::analyse_kinematics(m, a.analysis);
@@ -66,7 +65,7 @@ int run_kinematics(kinematics_args& a) {
   if (a.json) {
     nlohmann::json j = r.to_json();
     j["file"] = a.file;
-    if (assembly) j["assembly"] = assembly->to_json();
+    if (loaded.assembly) j["assembly"] = loaded.assembly->to_json();
     j["out"] = a.out.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.out);
     j["plot"] = a.plot.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.plot);
     fmt::print("{}\n", j.dump());
@@ -76,7 +75,7 @@ int run_kinematics(kinematics_args& a) {
     if (!a.out.empty()) fmt::print("  wrote {}\n", a.out);
     if (!a.plot.empty()) fmt::print("  wrote {}\n", a.plot);
   }
-  return exit_status(r);
+  return core::exit_status(r.summary);
 }
 
 const command_registration kinematics_registration(

@@ -48,10 +48,9 @@ int finish(const Result& r, const screw_args& a, const std::string& csv_name,
     written = folder.written();
   }
   print(r, a, written);
-  const bool failed =
-      r.status == an::screw_status::collinear || r.status == an::screw_status::not_rigid;
-  if (failed) fmt::print(stderr, "kinevo screw: {}: {}\n", a.table, r.message);
-  return failed ? exit_failure : exit_ok;
+  const core::summary s = r.summary();
+  if (!s.usable()) fmt::print(stderr, "kinevo screw: {}: {}\n", a.table, s.message);
+  return core::exit_status(s);
 }
 
 int run_finite(const screw_args& a) {

@@ -26,30 +26,6 @@ namespace kinevo::cli {
 
 namespace {
 
-struct simulate_args {
-  std::string file;
-  std::string solver = "gigsp";
-  std::string check;
-  std::string integrator = "rk4";
-  std::string stabilization = "none";
-  std::string formulation = "full";
-  // Whether these were given (a formulation with its own solver or corrections refuses them).
-  bool solver_given = false, stabilization_given = false, integrator_given = false;
-  std::vector<std::string> sets;
-  std::vector<std::string> plot_columns;
-  std::string out, plot, plot_x, animate;
-  bool kinematic = false;
-  bool assemble = false;
-  bool no_divergence_check = false;
-  mechanics::simulation_options sim;
-  mechanics::solver_options solver_options;
-  // Test hook: raise the interrupt flag after this many records (0: never), so that the
-  // interrupted path is tested without timing a signal.
-  long long interrupt_after = 0;
-  bool json = false;
-  bool quiet = false;
-};
-
 // The options, checked before anything runs: exit 2 naming the command-line option.
 void prepare_options(simulate_args& a) {
   try {
@@ -135,26 +111,24 @@ void print_text(const simulate_args& a, const mechanics::simulation_result& res,
   if (!a.animate.empty()) fmt::print("  wrote {}\n", a.animate);
 }
 
-int exit_status(const mechanics::simulation_result& res) {
-  if (res.completed) return exit_ok;
-  return res.interrupted() ? exit_interrupted : exit_failure;
-}
-
 int run_simulate(simulate_args& a) {
   prepare_options(a);
-  mechanics::model_options mo;
-  mo.kinematic = a.kinematic;
-  for (const auto& s : a.sets) mo.overrides.push_back(mechanics::parse_parameter_override(s));
   // Under mpiexec every rank runs the simulation (the GA solver's islands span the ranks);
   // rank 0 alone prints and writes.
   const bool root = ga::mpi_environment::rank() == 0;
-  std::optional<mechanics::assembly_result> assembly;
-  const std::optional<mechanics::model> loaded = load_for_run(
-      a.file, mo, a.assemble, a.sim.t_start, "simulate", a.quiet, a.json, root, assembly);
-  if (!loaded) return exit_failure;
-  const auto drawing = prepare_animation(a.animate, a.file, mo.overrides);
+  const run_model loaded = load_for_run({.file = a.file,
+                                         .sets = a.sets,
+                                         .kinematic = a.kinematic,
+                                         .assemble = a.assemble,
+                                         .t = a.sim.t_start,
+                                         .command = "simulate",
+                                         .quiet = a.quiet,
+                                         .json = a.json,
+                                         .root = root});
+  if (!loaded.model) return exit_failure;
+  const auto drawing = prepare_animation(a.animate, a.file, loaded.options.overrides);
 
-  const mechanics::model& m = *loaded;
+  const mechanics::model& m = *loaded.model;
   auto solver = make_solver_for(a.solver, a.solver_options, "--solver");
   std::unique_ptr<mechanics::acceleration_solver> reference;
   if (!a.check.empty()) reference = make_solver_for(a.check, a.solver_options, "--check");
@@ -198,7 +172,7 @@ int run_simulate(simulate_args& a) {
   const mechanics::simulation_result res =
       mechanics::simulate(m, *solver, a.sim, on_step, reference.get());
   progress.finish();
-  if (!root) return exit_status(res);
+  if (!root) return core::exit_status(res.summary());
   // Whatever was computed is saved, also when the run stopped early: the rows before the stop
   // (a row is only written once every solve that led to it was accepted).
   row_files->commit();
@@ -217,92 +191,19 @@ int run_simulate(simulate_args& a) {
   }
   if (a.json) {
     nlohmann::json j = json_summary(a, m, res, recorder);
-    if (assembly) j["assembly"] = assembly->to_json();
+    if (loaded.assembly) j["assembly"] = loaded.assembly->to_json();
     fmt::print("{}\n", j.dump());
   } else if (!a.quiet) {
     print_text(a, res, up_to);
   }
-  return exit_status(res);
+  return core::exit_status(res.summary());
 }
 
 const command_registration simulate_registration(
     10, "simulate", "Forward dynamics of a model file (RK4 or Dormand-Prince, any solver)",
     [](CLI::App& sub) -> std::function<int()> {
       auto a = std::make_shared<simulate_args>();
-      sub.add_option("model", a->file, "Model file (TOML)")->required();
-      sub.add_option("--solver", a->solver,
-                     "Acceleration solver: gigsp, lm, uk, sl, kv, qtz, projection (or ga)")
-          ->capture_default_str()
-          ->each([a](const std::string&) { a->solver_given = true; });
-      sub.add_option("--formulation", a->formulation,
-                     "full, partitioning, projection, hybrid, qtz-reduced, qtz-orthogonal, "
-                     "qtz-state or reuse (docs/formulations.md)")
-          ->capture_default_str();
-      sub.add_option("--exact-every", a->sim.formulation.reuse_exact_every,
-                     "--formulation reuse: an exact generalized inverse every k steps")
-          ->capture_default_str();
-      sub.add_option(
-          "--check", a->check,
-          "Reference solver solved at the same state every step; records the difference");
-      sub.add_option("--integrator", a->integrator,
-                     "rk4 (fixed step) or dopri (Dormand-Prince 5(4))")
-          ->capture_default_str()
-          ->each([a](const std::string&) { a->integrator_given = true; });
-      sub.add_option("--t-end", a->sim.t_end, "End time in s")->capture_default_str();
-      sub.add_option("--dt", a->sim.dt, "RK4 step / output interval in s")->capture_default_str();
-      sub.add_option("--rtol", a->sim.rtol, "Dormand-Prince relative tolerance")
-          ->capture_default_str();
-      sub.add_option("--atol", a->sim.atol, "Dormand-Prince absolute tolerance")
-          ->capture_default_str();
-      sub.add_option("--dt-min", a->sim.dt_min,
-                     "Dormand-Prince gives up below this step (s; docs/formulations.md)")
-          ->capture_default_str();
-      sub.add_option("--stabilization", a->stabilization, "none, baumgarte or projection")
-          ->capture_default_str()
-          ->each([a](const std::string&) { a->stabilization_given = true; });
-      sub.add_option("--alpha", a->sim.baumgarte_alpha, "Baumgarte alpha (1/s)")
-          ->capture_default_str();
-      sub.add_option("--beta", a->sim.baumgarte_beta, "Baumgarte beta (1/s)")
-          ->capture_default_str();
-      sub.add_option("--gamma", a->sim.baumgarte_gamma, "Baumgarte gamma, nonholonomic rows (1/s)")
-          ->capture_default_str();
-      sub.add_option("--record-every", a->sim.record_every, "Write every k-th step to the CSV")
-          ->capture_default_str();
-      add_divergence_options(sub, a->sim, a->no_divergence_check);
-      sub.add_option("--set", a->sets, "Override a parameter: name=value (repeatable)");
-      sub.add_flag("--kinematic", a->kinematic, "Kinematic mode: M = I, drivers as constraints");
-      sub.add_flag("--assemble", a->assemble,
-                   "Assemble the initial state at t = 0, where the run starts, first (Haug 4.3; "
-                   "the file's values are the estimate)");
-      sub.add_flag("--allow-unconverged", a->sim.allow_unconverged,
-                   "Go on past solves that did not converge (iterative solvers such as ga): they "
-                   "are counted, warned about and flagged in the CSV, and the exit status is 0. "
-                   "Without it the run stops there with exit status 1");
-      sub.add_option("--out", a->out,
-                     "CSV of t, q, q', q'', violations, energy, constraint forces");
-      sub.add_option("--plot", a->plot, "SVG plot of the chosen columns against t or --plot-x");
-      sub.add_option("--plot-columns", a->plot_columns,
-                     "CSV columns to plot (default: the coordinates, or the first and last "
-                     "bodies' positions when there are more than 8; one panel per unit)")
-          ->delimiter(',');
-      sub.add_option("--plot-x", a->plot_x, "CSV column on the plot's x axis (default: t)");
-      add_animation_option(sub, a->animate);
-      add_solver_options(sub, a->solver_options);
-      // Hidden: for the tests of the interrupted path.
-      sub.add_option("--interrupt-after", a->interrupt_after)->group("");
-      sub.add_flag("--json", a->json, "Print one JSON object on stdout");
-      sub.add_flag("-q,--quiet", a->quiet, "No progress line, no text output");
-      sub.footer(
-          "Exit status:\n"
-          "  0    the run reached --t-end (with --allow-unconverged also past unconverged solves)\n"
-          "  1    --assemble failed (stderr names the most violated constraints), or\n"
-          "       it stopped early: the motion diverged (see --divergence-growth), a solve that\n"
-          "       did not converge, a refused system, a NaN or infinite acceleration or state,\n"
-          "       a step-size underflow; stderr says where and why, the CSV keeps the rows\n"
-          "       up to the stop\n"
-          "  2    bad input or an unusable output path (the message names the file, line and\n"
-          "       field, or the option and the path)\n"
-          "  130  interrupted (SIGINT, SIGTERM): the CSV and plot keep the rows computed");
+      add_simulate_options(sub, a);
       return [a]() { return run_simulate(*a); };
     });
 

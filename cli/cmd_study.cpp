@@ -9,6 +9,7 @@
 #include <string>
 
 #include "kinevo/cli/command.hpp"
+#include "kinevo/cli/run_context.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/csv_table.hpp"
@@ -44,20 +45,18 @@ int run_double_pendulum(study_args& a) {
     }
   }
   io::progress_line progress("study double-pendulum", a.quiet || a.json || !root);
+  // The one interrupt mechanism of every subcommand (io/interrupt.hpp): SIGINT and SIGTERM
+  // raise the flag; the run keeps what it computed and ends with exit 130. Under mpiexec the
+  // ranks share each GA solve: all skip the same parts.
+  core::run_context context = cli_run_context(progress, true);
   long long updates = 0;
-  a.options.progress = [&progress, &a, &updates](double fraction, const std::string& detail) {
-    progress.update(fraction, detail);
+  context.on_progress = [&progress, &a, &updates](const core::progress& p) {
+    progress.update(p.fraction, p.text);
     if (a.interrupt_after > 0 && ++updates >= a.interrupt_after) io::request_interrupt();
   };
-  // The one interrupt mechanism of every subcommand (io/interrupt.hpp): SIGINT and SIGTERM
-  // raise the flag; the run keeps what it computed and ends with exit 130.
-  io::install_interrupt_handlers();
-  a.options.interrupt = &io::interrupt_flag();
-  // Under mpiexec the ranks share each GA solve: all skip the same parts.
-  if (ga::mpi_environment::size() > 1) a.options.agree_interrupt = ga::mpi_environment::any_rank;
   studies::double_pendulum_study_result r;
   try {
-    r = studies::run_double_pendulum_study(a.options);
+    r = studies::run_double_pendulum_study(a.options, context);
   } catch (const std::invalid_argument& e) {
     // Bad options (preset, islands, times) are the user's to fix: exit 2 like bad input.
     throw io::input_error(fmt::format("study double-pendulum: {}", e.what()));
@@ -69,20 +68,12 @@ int run_double_pendulum(study_args& a) {
   } else if (!a.quiet) {
     fmt::print("{}", r.full_report());
   }
-  if (r.interrupted) {
-    fmt::print(stderr,
-               "kinevo study double-pendulum: interrupted; wrote the finished parts to {}/ "
-               "(missing: {})\n",
-               a.out, fmt::join(r.missing_parts, "; "));
-    return exit_interrupted;
-  }
   // Only the default preset can fail the study; the thesis preset's misses are expected and
-  // reported in the summary, report.md and the JSON.
-  if (r.failed) {
-    fmt::print(stderr, "kinevo study double-pendulum: FAILED: the default preset {}: {}\n",
-               studies::to_string(r.tuned_outcome.status), r.tuned_outcome.reason);
+  // reported in the text, report.md and the JSON.
+  if (!r.summary.usable()) {
+    fmt::print(stderr, "kinevo study double-pendulum: {}\n", r.summary.message);
   }
-  return r.failed ? exit_failure : exit_ok;
+  return core::exit_status(r.summary);
 }
 
 const command_registration study_registration(

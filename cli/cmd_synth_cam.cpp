@@ -36,11 +36,8 @@ int run_cam(const cam_args& a) {
     written = folder->written();
   }
   print(r, a, written);
-  if (!r.found) {
-    fmt::print(stderr, "synth cam: {}: {}\n", a.file, r.status);
-    return exit_failure;
-  }
-  return exit_ok;
+  if (!r.summary.usable()) fmt::print(stderr, "synth cam: {}: {}\n", a.file, r.summary.message);
+  return core::exit_status(r.summary);
 }
 
 const command_registration synth_cam_registration(

@@ -16,7 +16,7 @@ int print(const optimization::sanlsu_run& run, report_format f) {
     fmt::print("{}", run.full_report());
   }
   if (const auto note = run.outcome_note()) fmt::print(stderr, "kinevo optimize: {}\n", *note);
-  return run.failed() ? exit_failure : exit_ok;
+  return core::exit_status(run.summary);
 }
 
 // Library errors as the user's input errors: options named as written, the rest as given.

@@ -364,6 +364,34 @@ void optimality(const counted_problem& c, const Eigen::VectorXd& x, gradient_pro
 
 }  // namespace
 
+namespace {
+
+// The result's status in the one outcome model (gradient_projection_result::summary).
+core::summary summary_of(const gradient_projection_result& r) {
+  core::termination end = core::termination::failed;
+  switch (r.status) {
+    case projection_status::converged:
+      end = core::termination::ok;
+      break;
+    case projection_status::max_iterations:
+    case projection_status::restoration_failed:
+    case projection_status::line_search_failed:
+      end = core::termination::not_converged;
+      break;
+    case projection_status::not_a_minimum:
+    case projection_status::rank_deficient:
+    case projection_status::non_finite:
+      break;
+  }
+  core::summary s = core::summary::ended(end, to_string(r.status), r.message);
+  s.iterations = r.iterations;
+  s.evaluations = r.evaluations;
+  s.seconds = r.seconds;
+  return s;
+}
+
+}  // namespace
+
 gradient_projection_result minimize_gradient_projection(const equality_constrained_problem& p,
                                                         const Eigen::VectorXd& x0,
                                                         const gradient_projection_options& o) {
@@ -424,6 +452,7 @@ gradient_projection_result minimize_gradient_projection(const equality_constrain
     r.constraint_residual = p.constraints(r.x).lpNorm<Eigen::Infinity>();
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.summary = summary_of(r);
   return r;
 }
 

@@ -94,6 +94,19 @@ std::string optimization_run::infeasibility_warning() const {
       expression->constraints);
 }
 
+core::summary optimization_run::assess() const {
+  core::summary s;
+  if (interrupted()) {
+    s = core::summary::ended(core::termination::interrupted, "", interruption_note());
+  } else if (infeasible()) {
+    s = core::summary::ended(core::termination::infeasible, "", infeasibility_warning());
+    s.accepted = expression->allow_infeasible;
+  }
+  s.evaluations = result.evaluations;
+  s.seconds = seconds;
+  return s;
+}
+
 std::string optimization_run::interruption_note() const {
   if (!interrupted()) return {};
   if (!checkpoint.empty()) {

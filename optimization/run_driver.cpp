@@ -142,10 +142,19 @@ ga::range_run_result as_range_result(const ga::search_box& box, ga::run_result s
   return rr;
 }
 
+// The progress line: "run 2 gen 140 evals 14100 best -6961.81 (infeasible by 0.03)".
+std::string progress_text(int run, const ga::sync_report& s) {
+  return fmt::format(
+      "run {} gen {} evals {} best {:.6g}{}", run + 1, s.generation, s.evaluations, s.best_value,
+      s.best_violation > 0.0 ? fmt::format(" (infeasible by {:.3g})", s.best_violation)
+                             : std::string());
+}
+
 ga::range_run_result execute(const optimize_options& o, const run_plan& plan,
                              ga::island_model& model, const ga::problem& p,
                              const ga::search_box& box, const ga::termination& limits,
-                             const run_hooks& hooks, ga::constrained_objective* constrained) {
+                             const core::run_context& context,
+                             ga::constrained_objective* constrained) {
   if (!o.checkpoint.empty() && ga::mpi_environment::rank() == 0) {
     // A run killed while checkpointing left a temporary beside the checkpoint: removed now, not
     // only at this run's first checkpoint (which a short run may never reach).
@@ -157,10 +166,10 @@ ga::range_run_result execute(const optimize_options& o, const run_plan& plan,
   settings.checkpoint_file = o.checkpoint;
   settings.checkpoint_every = o.checkpoint_every;
   int run_number = 0;
-  if (hooks.on_progress) {
+  if (context.on_progress) {
     settings.on_sync = [&](const ga::sync_report& s) {
-      hooks.on_progress({fraction_done(plan, s, run_number), run_number, s.generation,
-                         s.evaluations, s.best_value, s.best_violation});
+      context.report({fraction_done(plan, s, run_number), run_number, s.generation, s.evaluations,
+                      progress_text(run_number, s)});
     };
   }
   if (plan.range.runs <= 1) {
@@ -222,19 +231,9 @@ expression_report report_of(const optimize_options& o, const symbolic::expressio
   return r;
 }
 
-}  // namespace
-
-std::string progress_report::text() const {
-  return fmt::format("run {} gen {} evals {} best {:.6g}{}", run + 1, generation, evaluations,
-                     best_value,
-                     best_violation > 0.0 ? fmt::format(" (infeasible by {:.3g})", best_violation)
-                                          : std::string());
-}
-
-namespace {
-
 // Every stage after the problem is known: plan, box, memory, islands, run, report.
-optimization_run run_loaded(const optimize_options& o, loaded_problem& lp, const run_hooks& hooks) {
+optimization_run run_loaded(const optimize_options& o, loaded_problem& lp,
+                            const core::run_context& context) {
   const run_plan plan = make_run_plan(o, constraints_of(lp));
   load_problem(o, plan, lp);
   const ga::problem& p = lp.get();
@@ -242,7 +241,7 @@ optimization_run run_loaded(const optimize_options& o, loaded_problem& lp, const
   const ga::search_box box = make_box(o, p);
   check_memory(estimate_memory(plan, dim, o.record_history), plan, dim, memory_limit_bytes());
   ga::termination limits = plan.per_run;
-  limits.interrupt = hooks.interrupt;
+  limits.interrupt = context.interrupt;
   limits.validate();
   ga::island_model model(plan.ga, plan.islands);
 
@@ -256,7 +255,7 @@ optimization_run run_loaded(const optimize_options& o, loaded_problem& lp, const
   run.range_runs = plan.range.runs;
   run.root = model.is_root();
   const auto t0 = std::chrono::steady_clock::now();
-  run.result = execute(o, plan, model, p, box, limits, hooks, lp.constrained);
+  run.result = execute(o, plan, model, p, box, limits, context, lp.constrained);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   run.reason = run.result.runs.back().result.reason;
   for (const auto& r : run.result.runs) run.generations += r.result.generations;
@@ -274,27 +273,28 @@ optimization_run run_loaded(const optimize_options& o, loaded_problem& lp, const
     // The user's variables: discrete indices become their values.
     run.result.best_x = lp.expressions->decode(run.result.best_x);
   }
+  run.summary = run.assess();
   return run;
 }
 
 }  // namespace
 
-optimization_run run_optimization(const optimize_options& o, const run_hooks& hooks) {
+optimization_run run_optimization(const optimize_options& o, const core::run_context& context) {
   o.validate();
   loaded_problem lp;
   load_file(o, lp);
-  return run_loaded(o, lp, hooks);
+  return run_loaded(o, lp, context);
 }
 
 optimization_run run_optimization(const optimize_options& o, const ga::problem& objective,
-                                  const run_hooks& hooks) {
+                                  const core::run_context& context) {
   o.validate();
   if (!o.problem_file.empty()) {
     throw io::option_error("problem", "must be empty when the objective is given by the caller");
   }
   loaded_problem lp;
   lp.caller = &objective;
-  return run_loaded(o, lp, hooks);
+  return run_loaded(o, lp, context);
 }
 
 }  // namespace kinevo::optimization

@@ -43,6 +43,13 @@ std::vector<std::string> constraint_names(const symbolic::expression_problem& p)
   return names;
 }
 
+// Stage: the run's summary, SANLSU's with the run's failure message (which names the GA's answer).
+core::summary summary_of(const sanlsu_run& run) {
+  core::summary s = run.sanlsu.summary;
+  if (!s.usable()) s.message = run.failure_message();
+  return s;
+}
+
 // Stage: the self-reporting result around SANLSU's answer.
 sanlsu_run assemble(const optimize_options& o, const expression_equality_problem& p,
                     gradient_projection_result r) {
@@ -119,7 +126,10 @@ expression_equality_problem load_equality_problem(const std::string& file) {
 sanlsu_run run_sanlsu(const optimize_options& o) {
   o.validate();
   const expression_equality_problem p = load_equality_problem(o.problem_file);
-  return assemble(o, p, minimize_gradient_projection(p, p.start_point(o.start), o.sanlsu));
+  sanlsu_run run =
+      assemble(o, p, minimize_gradient_projection(p, p.start_point(o.start), o.sanlsu));
+  run.summary = summary_of(run);
+  return run;
 }
 
 sanlsu_run refine_with_sanlsu(const optimize_options& o, optimization_run ga) {
@@ -127,6 +137,7 @@ sanlsu_run refine_with_sanlsu(const optimize_options& o, optimization_run ga) {
   const expression_equality_problem p = load_equality_problem(o.problem_file);
   sanlsu_run run = assemble(o, p, minimize_gradient_projection(p, ga.result.best_x, o.sanlsu));
   run.ga = std::move(ga);
+  run.summary = summary_of(run);
   return run;
 }
 

@@ -13,6 +13,8 @@ namespace py = pybind11;
 // json.loads of the library's JSON: a plain dict of Python numbers, strings and lists.
 py::object to_python(const nlohmann::json& j);
 
+// kinevo.Summary (core::summary): how a run ended, as every result's `summary`.
+void add_summary(py::module_& m);
 void add_optimization(py::module_& m);
 void add_mechanics(py::module_& m);
 // After add_mechanics: its signatures name Model and SimulationResult.

@@ -184,6 +184,9 @@ void add_mechanics(py::module_& m) {
       .def_property_readonly(
           "ok", [](const accel_answer& a) { return a.comparison.ok(); },
           "True when the solve gave the constrained acceleration (as `kinevo accel` exit 0)")
+      .def_property_readonly(
+          "summary", [](const accel_answer& a) { return a.comparison.summary; },
+          "How the solve ended (kinevo.Summary, as `kinevo accel`'s exit status)")
       .def(
           "report", [](const accel_answer& a) { return a.comparison.full_report(); },
           "The table `kinevo accel` prints for this solver (str)")
@@ -239,6 +242,9 @@ void add_mechanics(py::module_& m) {
       .def_property_readonly(
           "message", [](const simulation_run& s) { return s.result.message; },
           "Why the run stopped early ('' when completed)")
+      .def_property_readonly(
+          "summary", [](const simulation_run& s) { return s.result.summary(); },
+          "How the run ended (kinevo.Summary, as `kinevo simulate`'s exit status)")
       .def_property_readonly(
           "steps", [](const simulation_run& s) { return s.result.steps; },
           "Integration steps taken")

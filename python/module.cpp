@@ -8,13 +8,39 @@
 
 #include <string>
 
+#include "kinevo/core/outcome.hpp"
 #include "kinevo/io/errors.hpp"
+#include "kinevo/io/summary_json.hpp"
 #include "python/bindings.hpp"
 
 namespace kinevo::python {
 
 py::object to_python(const nlohmann::json& j) {
   return py::module_::import("json").attr("loads")(j.dump());
+}
+
+void add_summary(py::module_& m) {
+  using core::summary;
+  py::class_<summary>(m, "Summary",
+                      "How a run ended, the same for every result (the CLI's exit status)")
+      .def_property_readonly("status", &summary::status,
+                             "The result's status word (ok, infeasible, not_assembled, ...)")
+      .def_property_readonly(
+          "termination", [](const summary& s) { return std::string(core::to_string(s.end)); },
+          "ok, not_converged, infeasible, failed or interrupted")
+      .def_readonly("message", &summary::message, "What the user must read ('' when ok)")
+      .def_property_readonly("usable", &summary::usable,
+                             "True when the answer may be used as it stands")
+      .def_property_readonly(
+          "exit_status", [](const summary& s) { return core::exit_status(s); },
+          "The exit status `kinevo` gives this outcome: 0, 1 or 130")
+      .def("brief_report", &summary::brief_report, "One line: status, message, figures")
+      .def("full_report", &summary::full_report, "One line a field")
+      .def(
+          "to_dict", [](const summary& s) { return to_python(io::to_json(s)); },
+          "status, termination, message, usable, exit_status and the figures present")
+      .def("__repr__",
+           [](const summary& s) { return "<kinevo.Summary " + s.brief_report() + ">"; });
 }
 
 }  // namespace kinevo::python
@@ -36,6 +62,7 @@ PYBIND11_MODULE(kinevo, m) {
       PyErr_SetString(input_error.ptr(), e.what());
     }
   });
+  kinevo::python::add_summary(m);
   kinevo::python::add_optimization(m);
   kinevo::python::add_mechanics(m);
   kinevo::python::add_simulator(m);

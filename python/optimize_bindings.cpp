@@ -290,6 +290,8 @@ void add_optimization(py::module_& m) {
       .def_property_readonly(
           "feasible", [](const opt::optimization_run& r) { return !r.infeasible(); },
           "False when a problem file's constraints are violated at best_x")
+      .def_readonly("summary", &opt::optimization_run::summary,
+                    "How the run ended (kinevo.Summary): interrupted, infeasible or ok")
       .def("report", &opt::optimization_run::full_report, "The text `kinevo optimize` prints")
       .def("brief_report", &opt::optimization_run::brief_report,
            "One line: evaluations, generations, stop reason, time (str)")

@@ -29,6 +29,7 @@ namespace syn = kinevo::synthesis;
 template <class Result>
 py::class_<Result> bind_result(py::module_& m, const char* name, const char* doc) {
   return py::class_<Result>(m, name, doc)
+      .def_readonly("summary", &Result::summary, "How the synthesis ended (kinevo.Summary)")
       .def_readonly("warnings", &Result::warnings,
                     "Buildability warnings (transmission angle, link ratio, large errors), as the "
                     "CLI prints them (list of str)")
@@ -222,15 +223,19 @@ syn::path_synthesis_result path(
 void add_synthesis(py::module_& m) {
   bind_result<syn::fourbar_synthesis_result>(m, "FourbarResult",
                                              "A four-bar function generator (Freudenstein)")
-      .def_readonly("status", &syn::fourbar_synthesis_result::status,
-                    "ok, infeasible or not_assembled")
-      .def_readonly("status_message", &syn::fourbar_synthesis_result::status_message,
-                    "Why the status is not ok ('' when ok)");
+      .def_property_readonly(
+          "status", [](const syn::fourbar_synthesis_result& r) { return r.summary.status(); },
+          "ok, infeasible or not_assembled")
+      .def_property_readonly(
+          "status_message",
+          [](const syn::fourbar_synthesis_result& r) { return r.summary.message; },
+          "Why the status is not ok ('' when ok)");
   bind_result<syn::rssr_synthesis_result>(m, "RssrResult", "An RSSR function generator");
   bind_result<syn::dyad_guidance_result>(m, "DyadResult", "RR dyads guiding a body");
   bind_result<syn::path_synthesis_result>(m, "PathResult", "A four-bar path generator")
-      .def_readonly("status", &syn::path_synthesis_result::status,
-                    "ok, or why the linkage misses a requirement")
+      .def_property_readonly(
+          "status", [](const syn::path_synthesis_result& r) { return r.summary.status(); },
+          "ok, or why the linkage misses a requirement")
       .def_property_readonly(
           "objective", [](const syn::path_synthesis_result& r) { return r.evaluation.objective; },
           "The objective at the linkage found (sum of squared distances, with penalties)")

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <utility>
@@ -30,6 +31,22 @@ void solver_comparison_options::validate() const {
   io::require_real("t", t, io::any_finite());
   solver.validate();
 }
+
+namespace {
+
+// The comparison in the one outcome model (solver_comparison::summary).
+core::summary summary_of(const solver_comparison& c) {
+  if (c.ok()) return {};
+  const bool all_stopped_short =
+      !c.inconsistent && std::all_of(c.answers.begin(), c.answers.end(), [](const auto& a) {
+        return !a.failed() || (a.result.status == solve_status::not_converged && a.finite());
+      });
+  return core::summary::ended(
+      all_stopped_short ? core::termination::not_converged : core::termination::failed,
+      c.inconsistent ? "inconsistent" : "", c.brief_report());
+}
+
+}  // namespace
 
 solver_comparison compare_solvers(const model& m, const solver_comparison_options& o) {
   o.validate();
@@ -79,6 +96,7 @@ solver_comparison compare_solvers(const model& m, const solver_comparison_option
     }
   }
   c.non_finite_inputs = non_finite_entries(m, full);
+  c.summary = summary_of(c);
   return c;
 }
 

@@ -212,6 +212,34 @@ position_solution solve_position(const model& m, const Eigen::VectorXd& q_start,
   return newton_raphson(m, q_start, t, options, lu);
 }
 
+namespace {
+
+// The analysis in the one outcome model (kinematic_analysis_result::summary).
+core::summary summary_of(const kinematic_analysis_result& r) {
+  core::termination end = core::termination::failed;
+  switch (r.stop) {
+    case kinematic_stop::none:
+      end = core::termination::ok;
+      break;
+    case kinematic_stop::interrupted:
+      end = core::termination::interrupted;
+      break;
+    case kinematic_stop::no_position:
+      end = core::termination::not_converged;
+      break;
+    case kinematic_stop::singular:
+    case kinematic_stop::non_finite:
+      break;
+  }
+  core::summary s =
+      core::summary::ended(end, end == core::termination::ok ? "" : to_string(r.stop), r.message);
+  s.iterations = r.steps;
+  s.seconds = r.wall_seconds;
+  return s;
+}
+
+}  // namespace
+
 kinematic_analysis_result analyse_kinematics(const model& m,
                                              const kinematic_analysis_options& options) {
   options.validate();
@@ -326,6 +354,7 @@ kinematic_analysis_result analyse_kinematics(const model& m,
   r.completed = r.stop == kinematic_stop::none;
   r.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  r.summary = summary_of(r);
   return r;
 }
 

@@ -66,3 +66,18 @@ def test_path_from_numpy_points_gives_the_cli_result(example, cli_json):
     assert mine["linkage"] == pytest.approx(cli["linkage"], rel=1e-12)
     with pytest.raises(Exception, match="shape"):
         kinevo.synth_path(np.zeros((4, 4)))
+
+
+def test_summary_is_the_cli_outcome(example):
+    """Every synthesis result embeds the one outcome model: the status word, the termination
+    and the exit status `kinevo synth` gives it."""
+    table = example("grashof_table1.csv")
+    ok = kinevo.synth_fourbar(table, crank="input")
+    assert ok.summary.status == ok.status == "ok"
+    assert ok.summary.usable and ok.summary.exit_status == 0
+    bad = kinevo.synth_fourbar(table, crank="input", output="rocker", coupler="crank")
+    assert bad.summary.status == "infeasible" == bad.to_dict()["status"]
+    assert bad.summary.termination == "infeasible" and bad.summary.exit_status == 1
+    assert bad.summary.message == bad.status_message != ""
+    assert bad.summary.to_dict()["exit_status"] == 1
+    assert kinevo.synth_rssr(example("rssr_19.csv")).summary.termination == "ok"

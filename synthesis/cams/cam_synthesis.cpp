@@ -243,6 +243,7 @@ cam_result synthesize_cam(const cam_problem& pb) {
     if (pb.follower != cam_follower::flat_face) r.drawing.pitch = pitch_points(r.analysis);
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!r.found) r.summary = core::summary::ended(core::termination::infeasible, "", r.status);
   return r;
 }
 

@@ -9,8 +9,8 @@
 
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"
-#include "kinevo/synthesis/linkages/detail/drawings.hpp"
 #include "kinevo/synthesis/common/output_folder.hpp"
+#include "kinevo/synthesis/linkages/detail/drawings.hpp"
 
 namespace kinevo::synthesis {
 
@@ -29,7 +29,8 @@ void dyad_guidance_options::validate() const {
   ga.validate();
 }
 
-dyad_guidance_result synthesize_dyad(const pose_table& t, const dyad_guidance_options& o) {
+dyad_guidance_result synthesize_dyad(const pose_table& t, const dyad_guidance_options& o,
+                                     const core::run_context& context) {
   o.validate();
   dyad_guidance_result r;
   r.table = t.source;
@@ -39,11 +40,11 @@ dyad_guidance_result synthesize_dyad(const pose_table& t, const dyad_guidance_op
   r.seed = o.starts.seed;
   const auto t0 = std::chrono::steady_clock::now();
   if (o.method == dyad_method::ga) {
-    const auto g = ga_dyad(t.poses, o.ga);
+    const auto g = ga_dyad(t.poses, o.ga, context);
     r.solutions.push_back(g.solution);
     r.evaluations = g.evaluations;
   } else {
-    r.solutions = dyad_synthesis(t.poses, o.starts);
+    r.solutions = dyad_synthesis(t.poses, o.starts, context);
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (r.solutions.empty()) {

@@ -12,11 +12,11 @@
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"
 #include "kinevo/io/svg_plot.hpp"
+#include "kinevo/synthesis/common/output_folder.hpp"
+#include "kinevo/synthesis/common/report_format.hpp"
 #include "kinevo/synthesis/linkages/detail/buildability.hpp"
 #include "kinevo/synthesis/linkages/detail/drawings.hpp"
 #include "kinevo/synthesis/linkages/grashof.hpp"
-#include "kinevo/synthesis/common/output_folder.hpp"
-#include "kinevo/synthesis/common/report_format.hpp"
 
 namespace kinevo::synthesis {
 
@@ -74,8 +74,8 @@ std::string crank_line(const char* link, char symbol, int equation, const crank_
 }
 
 // Stage 1: k by the method the options ask for.
-void fit_k(const function_table& t, const fourbar_synthesis_options& o,
-           fourbar_synthesis_result& r) {
+void fit_k(const function_table& t, const fourbar_synthesis_options& o, fourbar_synthesis_result& r,
+           const core::run_context& context) {
   crank_constrained_options co = o.crank_requirements();
   co.weights = t.weights;
   if (o.exact) {
@@ -83,7 +83,7 @@ void fit_k(const function_table& t, const fourbar_synthesis_options& o,
     r.method = "exact (3 precision points)";
     r.details["rcond"] = r.fit.rcond;
   } else if (o.method == fourbar_method::ga) {
-    const auto g = ga_crank_constrained(t.input, t.output, co, o.ga);
+    const auto g = ga_crank_constrained(t.input, t.output, co, o.ga, context);
     r.fit = g.fit;
     r.method = g.refined ? "island GA, constraints as penalties, refined by interior penalty"
                          : "island GA, constraints as penalties";
@@ -180,7 +180,8 @@ void assess_buildability(fourbar_synthesis_result& r) {
 }  // namespace
 
 fourbar_synthesis_result synthesize_fourbar(const function_table& t,
-                                            const fourbar_synthesis_options& o) {
+                                            const fourbar_synthesis_options& o,
+                                            const core::run_context& context) {
   o.validate();
   if (o.exact && t.input.size() != 3) {
     throw io::input_error(
@@ -195,14 +196,13 @@ fourbar_synthesis_result synthesize_fourbar(const function_table& t,
   r.lines = t.lines;
   const auto t0 = std::chrono::steady_clock::now();
   try {
-    fit_k(t, o, r);
+    fit_k(t, o, r, context);
   } catch (const core::resource_error&) {
     throw;  // the system's limit (no more threads), not the linkage's: no infeasible answer
   } catch (const std::runtime_error& e) {
     if (!o.constrained()) throw;
     // No linkage of the required types: report the unconstrained fit and its conditions.
-    r.status = "infeasible";
-    r.status_message = e.what();
+    r.summary = core::summary::ended(core::termination::infeasible, "", e.what());
     r.fit = freudenstein_least_squares(t.input, t.output, t.weights);
     if (r.method.empty()) r.method = "least squares with interior penalty";
     r.method += " (infeasible; unconstrained least squares shown)";
@@ -211,14 +211,14 @@ fourbar_synthesis_result synthesize_fourbar(const function_table& t,
   analyse_mobility(o, r);
   analyse_transmission(r);
   assess_buildability(r);
-  if (r.status == "ok" && r.error.unassembled > 0) {
+  if (r.summary.usable() && r.error.unassembled > 0) {
     // A least-squares fit of Freudenstein's equation can pass points its linkage never reaches;
     // such a linkage does not generate the table, so it is a failure, not a warning.
-    r.status = "not_assembled";
-    r.status_message = fmt::format(
-        "the linkage found does not assemble at {} of the {} table points (see the table); try "
-        "other link-type options, --method ga or a smaller table range",
-        r.error.unassembled, r.psi.size());
+    r.summary = core::summary::ended(
+        core::termination::failed, "not_assembled",
+        fmt::format("the linkage found does not assemble at {} of the {} table points (see the "
+                    "table); try other link-type options, --method ga or a smaller table range",
+                    r.error.unassembled, r.psi.size()));
   }
   const double phi0 = std::isfinite(r.error.generated.at(0)) ? r.error.generated[0] : r.phi.at(0);
   r.conditions = evaluate_link_types(r.fit.k, phi0, o.output_rocker, to_string(o.coupler));
@@ -245,7 +245,7 @@ std::string fourbar_synthesis_result::full_report() const {
   auto out = std::back_inserter(s);
   fmt::format_to(out, "four-bar function generator: {} ({} points), {}\n", table, psi.size(),
                  method);
-  if (status != "ok") fmt::format_to(out, "status: {}: {}\n", status, status_message);
+  if (!summary.usable()) fmt::format_to(out, "status: {}\n", summary.brief_report());
   fmt::format_to(out, "k = ({:.6f}, {:.6f}, {:.6f})   Freudenstein residual ||e|| = {:.6f}\n",
                  fit.k(0), fit.k(1), fit.k(2), fit.residual_norm);
   if (links) {
@@ -301,8 +301,8 @@ std::string fourbar_synthesis_result::full_report() const {
 
 nlohmann::json fourbar_synthesis_result::to_json() const {
   nlohmann::json j;
-  j["status"] = status;
-  if (status != "ok") j["status_message"] = status_message;
+  j["status"] = summary.status();
+  if (!summary.usable()) j["status_message"] = summary.message;
   j["table"] = table;
   j["points"] = psi.size();
   j["method"] = method;

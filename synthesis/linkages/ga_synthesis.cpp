@@ -83,7 +83,10 @@ void fourbar_penalty_problem::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& 
 
 namespace {
 
+// The GA's range runs, reporting progress ("GA", the fraction of all runs' generations) to the
+// context.
 ga::range_run_result run_ga(const ga::problem& p, const ga_synthesis_options& o,
+                            const core::run_context& context,
                             const std::function<void()>& between_runs = {}) {
   ga::island_model model(o.ga, o.islands);
   ga::termination limits;
@@ -95,10 +98,12 @@ ga::range_run_result run_ga(const ga::problem& p, const ga_synthesis_options& o,
   ro.clip_upper = p.upper_bounds();
   ga::run_settings settings;
   int run = 0;
-  if (o.on_progress) {
+  if (context.on_progress) {
     settings.on_sync = [&](const ga::sync_report& s) {
-      o.on_progress((run + static_cast<double>(s.generation) / static_cast<double>(o.generations)) /
-                    o.range_runs);
+      context.report(
+          {(run + static_cast<double>(s.generation) / static_cast<double>(o.generations)) /
+               o.range_runs,
+           run, s.generation, s.evaluations, "GA"});
     };
   }
   return ga::run_range_runs(
@@ -116,14 +121,15 @@ ga::range_run_result run_ga(const ga::problem& p, const ga_synthesis_options& o,
 ga_fourbar_result ga_crank_constrained(const std::vector<double>& psi,
                                        const std::vector<double>& phi,
                                        const crank_constrained_options& options,
-                                       const ga_synthesis_options& o) {
+                                       const ga_synthesis_options& o,
+                                       const core::run_context& context) {
   o.validate();
   const auto t0 = std::chrono::steady_clock::now();
   fourbar_penalty_problem p(psi, phi, options);
   p.set_weight(o.penalty_weight);  // <= 0: infeasible points rank behind feasible ones instead
   std::optional<ga::penalty> schedule;
   if (o.penalty_weight > 0.0) schedule.emplace(o.penalty(), std::span<const std::string>{}, 1);
-  const auto rr = run_ga(p, o, [&] {
+  const auto rr = run_ga(p, o, context, [&] {
     if (!schedule) return;
     schedule->after_run(Eigen::VectorXd::Zero(1));
     p.set_weight(schedule->weights()(0));
@@ -191,11 +197,12 @@ rssr_fit rssr_fit_at(const Eigen::MatrixXd& a, const Eigen::VectorXd& b, const r
 }  // namespace
 
 ga_rssr_result ga_rssr(const std::vector<double>& psi, const std::vector<double>& phi,
-                       double alpha4, const ga_synthesis_options& o) {
+                       double alpha4, const ga_synthesis_options& o,
+                       const core::run_context& context) {
   o.validate();
   const auto t0 = std::chrono::steady_clock::now();
   const rssr_problem p(psi, phi, alpha4);
-  const auto rr = run_ga(p, o);
+  const auto rr = run_ga(p, o, context);
   ga_rssr_result r;
   r.ga_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Eigen::MatrixXd a;
@@ -246,12 +253,13 @@ void dyad_problem::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
   }
 }
 
-ga_dyad_result ga_dyad(const std::vector<pose>& poses, const ga_synthesis_options& o) {
+ga_dyad_result ga_dyad(const std::vector<pose>& poses, const ga_synthesis_options& o,
+                       const core::run_context& context) {
   o.validate();
   if (poses.size() < 5) throw std::invalid_argument("dyad synthesis needs at least 5 poses");
   const auto t0 = std::chrono::steady_clock::now();
   const dyad_problem p(poses);
-  const auto rr = run_ga(p, o);
+  const auto rr = run_ga(p, o, context);
   const residual_function fun = [&](const Eigen::VectorXd& v, Eigen::VectorXd& f,
                                     Eigen::MatrixXd* j) { dyad_residuals(poses, v, f, j); };
   const auto gn = gauss_newton(fun, rr.best_x);

@@ -13,9 +13,9 @@
 #include "kinevo/ga/search_box.hpp"
 #include "kinevo/ga/termination.hpp"
 #include "kinevo/io/option_error.hpp"
+#include "kinevo/synthesis/common/report_format.hpp"
 #include "kinevo/synthesis/linkages/detail/buildability.hpp"
 #include "kinevo/synthesis/linkages/detail/path_ga_problem.hpp"
-#include "kinevo/synthesis/common/report_format.hpp"
 
 namespace kinevo::synthesis {
 
@@ -96,7 +96,8 @@ Eigen::VectorXd path_genes(const path_ga_problem& gp, const path_design& d) {
   return v.cwiseMax(gp.lower_bounds()).cwiseMin(gp.upper_bounds());
 }
 
-path_search run_path_search(const path_problem& p, const path_synthesis_options& o) {
+path_search run_path_search(const path_problem& p, const path_synthesis_options& o,
+                            const core::run_context& context) {
   const path_ga_problem gp(p);
   ga::island_model model(o.ga.ga, o.ga.islands);
   path_search s;
@@ -117,10 +118,11 @@ path_search run_path_search(const path_problem& p, const path_synthesis_options&
       settings.start_point = &seed;
     }
     const long long done = s.evaluations;
-    if (o.ga.on_progress) {
+    if (context.on_progress) {
       settings.on_sync = [&](const ga::sync_report& r) {
-        o.ga.on_progress(static_cast<double>(done + r.evaluations) /
-                         static_cast<double>(o.evaluations));
+        context.report(
+            {static_cast<double>(done + r.evaluations) / static_cast<double>(o.evaluations), round,
+             r.generation, done + r.evaluations, "GA"});
       };
     }
     const ga::run_result run = model.run(gp, ga::search_box::of(gp), limits, settings);
@@ -185,7 +187,6 @@ void describe_path_result(path_synthesis_result& r) {
   r.branch_defect = r.evaluation.motion_violation > 0.0;
   const path_evaluation& e = r.evaluation;
   if (!e.feasible()) {
-    r.status = "infeasible";
     std::vector<std::string> failed;
     if (e.link_type_violation > 0.0) {
       failed.push_back(p.link_type == path_link_type::grashof
@@ -204,15 +205,17 @@ void describe_path_result(path_synthesis_result& r) {
     }
     if (e.transmission_violation > 0.0) failed.push_back("the minimum transmission angle");
     if (e.frame_violation > 0.0) failed.push_back("the frame bounds (input pivot outside them)");
-    r.status_message = fmt::format("no design found meets {}; the least-violating one is shown",
-                                   fmt::join(failed, "; "));
+    r.summary = core::summary::ended(
+        core::termination::infeasible, "",
+        fmt::format("no design found meets {}; the least-violating one is shown",
+                    fmt::join(failed, "; ")));
   }
   const double deg = 180.0 / std::numbers::pi;
   r.warnings = buildability_warnings(
       e.min_transmission * deg, e.max_transmission * deg, r.ratio,
       "ask for a buildable one with --min-transmission 30",
       "narrow the link lengths with --link-bounds LO HI (e.g. within a factor 10)");
-  if (r.status != "ok") r.warnings.insert(r.warnings.begin(), r.status_message);
+  if (!r.summary.usable()) r.warnings.insert(r.warnings.begin(), r.summary.message);
   if (r.refinement && r.refinement->stop == "evaluation limit") {
     r.warnings.push_back(
         "the local refinement stopped at the evaluation limit before converging; raise "
@@ -222,7 +225,8 @@ void describe_path_result(path_synthesis_result& r) {
 
 }  // namespace
 
-path_synthesis_result synthesize_path(const path_table& t, const path_synthesis_options& o) {
+path_synthesis_result synthesize_path(const path_table& t, const path_synthesis_options& o,
+                                      const core::run_context& context) {
   o.validate();
   const auto t0 = std::chrono::steady_clock::now();
   path_synthesis_result r;
@@ -231,7 +235,7 @@ path_synthesis_result synthesize_path(const path_table& t, const path_synthesis_
   r.reference = t.reference;
   r.best_published_objective = t.best_published_objective;
   r.problem = make_path_problem(t, o.problem);
-  path_search s = run_path_search(r.problem, o);
+  path_search s = run_path_search(r.problem, o, context);
   r.design = s.design;
   r.evaluation = s.evaluation;
   r.evaluations = s.evaluations;

@@ -103,8 +103,8 @@ nlohmann::json path_synthesis_result::to_json() const {
   const path_linkage& l = design.linkage;
   j["table"] = table;
   j["source"] = reference;
-  j["status"] = status;
-  j["message"] = status_message;
+  j["status"] = summary.status();
+  j["message"] = summary.message;
   j["points"] = problem.size();
   j["timing"] = to_string(problem.timing);
   j["closed"] = problem.closed;

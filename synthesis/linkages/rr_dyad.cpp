@@ -1,5 +1,7 @@
 #include "kinevo/synthesis/linkages/rr_dyad.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <boost/random/mersenne_twister.hpp>
 #include <boost/random/uniform_real_distribution.hpp>
@@ -47,7 +49,8 @@ void dyad_options::validate() const {
   io::require_integer("keep", keep, 1, max_dyad_starts);
 }
 
-std::vector<dyad_solution> dyad_synthesis(const std::vector<pose>& poses, const dyad_options& o) {
+std::vector<dyad_solution> dyad_synthesis(const std::vector<pose>& poses, const dyad_options& o,
+                                          const core::run_context& context) {
   if (poses.size() < 5) throw std::invalid_argument("dyad synthesis needs at least 5 poses");
   o.validate();
   double xmin = poses[0].x, xmax = xmin, ymin = poses[0].y, ymax = ymin;
@@ -90,7 +93,10 @@ std::vector<dyad_solution> dyad_synthesis(const std::vector<pose>& poses, const 
       x = r.x;
       rn = r.residual_norm;
     }
-    if (o.on_progress) o.on_progress(s + 1, o.starts);
+    if (context.on_progress) {
+      context.report({static_cast<double>(s + 1) / o.starts, 0, s + 1, 0,
+                      fmt::format("start {}/{}", s + 1, o.starts)});
+    }
     const double len = std::hypot(x(0) - x(2), x(1) - x(3));
     if (!ok || !x.allFinite() || len < 1e-9 * scale || x.norm() > 1e6 * scale) continue;
     const double err = dyad_error_measure(poses, x);

@@ -81,27 +81,27 @@ void assess_rssr_buildability(rssr_synthesis_result& r) {
 // A design that does not exist or does not reach the table's points is a failure.
 void assess_rssr_status(rssr_synthesis_result& r) {
   if (!r.dimensions) {
-    r.status = "no_linkage";
-    r.status_message = fmt::format(
-        "k defines no real RSSR linkage ({}); try another --alpha4 or "
-        "--method ga",
-        r.dimension_problem);
+    r.summary = core::summary::ended(
+        core::termination::failed, "no_linkage",
+        fmt::format("k defines no real RSSR linkage ({}); try another --alpha4 or --method ga",
+                    r.dimension_problem));
     return;
   }
   const auto unassembled =
       std::count_if(r.errors.begin(), r.errors.end(), [](double e) { return std::isnan(e); });
   if (unassembled > 0) {
-    r.status = "not_assembled";
-    r.status_message = fmt::format(
-        "the linkage found does not assemble at {} of the {} table points (see the table); try "
-        "another --alpha4, --method ga or a smaller table range",
-        unassembled, r.psi.size());
+    r.summary = core::summary::ended(
+        core::termination::failed, "not_assembled",
+        fmt::format("the linkage found does not assemble at {} of the {} table points (see the "
+                    "table); try another --alpha4, --method ga or a smaller table range",
+                    unassembled, r.psi.size()));
   }
 }
 
 }  // namespace
 
-rssr_synthesis_result synthesize_rssr(const function_table& t, const rssr_synthesis_options& o) {
+rssr_synthesis_result synthesize_rssr(const function_table& t, const rssr_synthesis_options& o,
+                                      const core::run_context& context) {
   o.validate();
   rssr_synthesis_result r;
   r.table = t.source;
@@ -113,7 +113,7 @@ rssr_synthesis_result synthesize_rssr(const function_table& t, const rssr_synthe
   const double alpha4 = o.alpha4_deg * degree;
   const auto t0 = std::chrono::steady_clock::now();
   if (o.method == rssr_method::ga) {
-    const auto g = ga_rssr(t.input, t.output, alpha4, o.ga);
+    const auto g = ga_rssr(t.input, t.output, alpha4, o.ga, context);
     r.fit = g.fit;
     r.evaluations = g.evaluations;
     r.ga_stage = rssr_synthesis_result::ga_stage_report{
@@ -196,8 +196,8 @@ std::string rssr_synthesis_result::full_report() const {
 
 nlohmann::json rssr_synthesis_result::to_json() const {
   nlohmann::json j;
-  j["status"] = status;
-  if (status != "ok") j["status_message"] = status_message;
+  j["status"] = summary.status();
+  if (!summary.usable()) j["status_message"] = summary.message;
   j["table"] = table;
   j["points"] = psi.size();
   j["alpha4_deg"] = alpha4_deg;

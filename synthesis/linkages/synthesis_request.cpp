@@ -18,14 +18,16 @@ fourbar_synthesis_options fourbar_request::resolved() const {
   return o;
 }
 
-fourbar_synthesis_result fourbar_request::run() const {
+fourbar_synthesis_result fourbar_request::run(const core::run_context& context) const {
   (void)resolved();  // options are checked before the file is read
-  return run(io::read_csv_table(table));
+  return run(io::read_csv_table(table), context);
 }
 
-fourbar_synthesis_result fourbar_request::run(const io::csv_table& t) const {
+fourbar_synthesis_result fourbar_request::run(const io::csv_table& t,
+                                              const core::run_context& context) const {
   const fourbar_synthesis_options o = resolved();
-  return synthesize_fourbar(function_table_from(t, radians, 3, "the four-bar (k1, k2, k3)"), o);
+  return synthesize_fourbar(function_table_from(t, radians, 3, "the four-bar (k1, k2, k3)"), o,
+                            context);
 }
 
 rssr_synthesis_options rssr_request::resolved() const {
@@ -35,14 +37,15 @@ rssr_synthesis_options rssr_request::resolved() const {
   return o;
 }
 
-rssr_synthesis_result rssr_request::run() const {
+rssr_synthesis_result rssr_request::run(const core::run_context& context) const {
   (void)resolved();
-  return run(io::read_csv_table(table));
+  return run(io::read_csv_table(table), context);
 }
 
-rssr_synthesis_result rssr_request::run(const io::csv_table& t) const {
+rssr_synthesis_result rssr_request::run(const io::csv_table& t,
+                                        const core::run_context& context) const {
   const rssr_synthesis_options o = resolved();
-  return synthesize_rssr(function_table_from(t, radians, 6, "the RSSR (k1..k6)"), o);
+  return synthesize_rssr(function_table_from(t, radians, 6, "the RSSR (k1..k6)"), o, context);
 }
 
 dyad_guidance_options dyad_request::resolved() const {
@@ -53,14 +56,15 @@ dyad_guidance_options dyad_request::resolved() const {
   return o;
 }
 
-dyad_guidance_result dyad_request::run() const {
+dyad_guidance_result dyad_request::run(const core::run_context& context) const {
   (void)resolved();
-  return run(io::read_csv_table(poses));
+  return run(io::read_csv_table(poses), context);
 }
 
-dyad_guidance_result dyad_request::run(const io::csv_table& t) const {
+dyad_guidance_result dyad_request::run(const io::csv_table& t,
+                                       const core::run_context& context) const {
   const dyad_guidance_options o = resolved();
-  return synthesize_dyad(pose_table_from(t, radians), o);
+  return synthesize_dyad(pose_table_from(t, radians), o, context);
 }
 
 path_synthesis_options path_request::resolved() const {
@@ -80,7 +84,7 @@ path_synthesis_options path_request::resolved() const {
   return o;
 }
 
-path_synthesis_result path_request::run() const {
+path_synthesis_result path_request::run(const core::run_context& context) const {
   path_synthesis_options o = resolved();
   const path_table t = read_path_table(table, radians);
   apply_path_header(t, o.problem, given);
@@ -95,7 +99,7 @@ path_synthesis_result path_request::run() const {
       }
     }
   }
-  return synthesize_path(t, o);
+  return synthesize_path(t, o, context);
 }
 
 }  // namespace kinevo::synthesis

@@ -177,8 +177,8 @@ TEST(double_pendulum_study, diverged_default_motion_fails_the_study) {
   EXPECT_EQ(r.tuned_outcome.status, preset_status::diverged);
   EXPECT_FALSE(r.tuned_outcome.expected);
   EXPECT_TRUE(r.failed);
-  EXPECT_NE(r.summary.find("Status: FAILED"), std::string::npos) << r.summary;
-  EXPECT_NE(r.summary.find("DIVERGED"), std::string::npos) << r.summary;
+  EXPECT_NE(r.text.find("Status: FAILED"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("DIVERGED"), std::string::npos) << r.text;
   const auto j = to_json(r);
   EXPECT_EQ(j["status"], "failed");
   EXPECT_EQ(j["default"]["status"], "diverged");
@@ -241,8 +241,9 @@ TEST(double_pendulum_study, interrupt_before_the_parts_skips_them_and_names_them
   double_pendulum_study_options o;
   o.write_files = false;
   o.t_end = 0.05;
-  o.interrupt = &flag;
-  const auto r = run_double_pendulum_study(o);
+  core::run_context context;
+  context.interrupt = &flag;
+  const auto r = run_double_pendulum_study(o, context);
   EXPECT_TRUE(r.interrupted);
   EXPECT_FALSE(r.failed);  // incomplete, not failed
   EXPECT_EQ(r.missing_parts,

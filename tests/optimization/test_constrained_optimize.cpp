@@ -10,8 +10,8 @@
 #include <fstream>
 #include <string>
 
-#include "kinevo/optimization/run_driver.hpp"
 #include "kinevo/optimization/detail/run_plan.hpp"
+#include "kinevo/optimization/run_driver.hpp"
 
 namespace kinevo::optimization {
 namespace {
@@ -240,12 +240,12 @@ TEST(ConstrainedOptimize, MultipliersResumeExactlyAfterAnInterrupt) {
       std::filesystem::temp_directory_path() / "kinevo_test_multipliers.checkpoint";
   o.checkpoint = checkpoint.string();
   std::atomic<bool> stop{false};
-  run_hooks hooks;
-  hooks.interrupt = &stop;
-  hooks.on_progress = [&](const progress_report& p) {
-    if (p.run == 2 && p.generation >= 20) stop = true;
+  core::run_context context;
+  context.interrupt = &stop;
+  context.on_progress = [&](const core::progress& p) {
+    if (p.stage == 2 && p.step >= 20) stop = true;
   };
-  const optimization_run first = run_optimization(o, hooks);
+  const optimization_run first = run_optimization(o, context);
   ASSERT_TRUE(first.interrupted());
   o.resume = o.checkpoint;
   const optimization_run resumed = run_optimization(o);

@@ -105,9 +105,9 @@ TEST(OptimizationRun, InterruptedRangeRunsSayWhatWasKept) {
   o.range.runs = 4;
   o.given = {"range_runs"};
   std::atomic<bool> stop{true};
-  run_hooks hooks;
-  hooks.interrupt = &stop;
-  const optimization_run run = run_optimization(o, hooks);
+  core::run_context context;
+  context.interrupt = &stop;
+  const optimization_run run = run_optimization(o, context);
   ASSERT_TRUE(run.interrupted());
   EXPECT_TRUE(run.checkpoint.empty());
   const std::string note = run.interruption_note();

@@ -202,8 +202,8 @@ TEST(FourbarConditions, SynthesisEnforcesLinkTypes) {
       // A linkage that misses a table point (the fit passes points its circuit never reaches)
       // is a failure the user sees; its types must still hold. By the penalty method only the
       // output rocker with a turning coupler misses one (psi = 90 deg).
-      ASSERT_EQ(r.status, r.error.unassembled > 0 ? "not_assembled" : "ok")
-          << what << ": " << r.status_message;
+      ASSERT_EQ(r.summary.status(), r.error.unassembled > 0 ? "not_assembled" : "ok")
+          << what << ": " << r.summary.message;
       if (method == ks::fourbar_method::penalty) {
         const bool misses_a_point = q.output_rocker && q.coupler == ks::coupler_requirement::crank;
         EXPECT_EQ(r.error.unassembled, misses_a_point ? 1 : 0) << what;
@@ -237,8 +237,8 @@ TEST(FourbarConditions, ContradictoryTypesAreInfeasible) {
     o.output_rocker = true;
     o.coupler = ks::coupler_requirement::crank;
     const auto r = ks::synthesize_fourbar(t, o);
-    EXPECT_EQ(r.status, "infeasible");
-    EXPECT_FALSE(r.status_message.empty());
+    EXPECT_EQ(r.summary.status(), "infeasible");
+    EXPECT_FALSE(r.summary.message.empty());
     EXPECT_NEAR(r.fit.residual_norm, 0.042233, 1e-6);
     EXPECT_EQ(r.to_json()["status"], "infeasible");
   }

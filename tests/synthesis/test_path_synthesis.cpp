@@ -277,7 +277,7 @@ TEST(PathSynthesis, RecoversALinkageFromItsCouplerPoints) {
   o.ga.islands.seed = 3;
   const auto r = ks::synthesize_path(t, o);
   EXPECT_TRUE(r.feasible());
-  EXPECT_EQ(r.status, "ok");
+  EXPECT_EQ(r.summary.status(), "ok");
   EXPECT_LT(r.evaluation.objective, 7 * 2 * 5e-7 * 5e-7);
   EXPECT_LE(r.evaluations, o.evaluations);
   EXPECT_FALSE(r.order_defect);

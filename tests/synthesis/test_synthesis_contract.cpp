@@ -231,7 +231,7 @@ TEST(SynthesisContract, RssrReportKeys) {
       "residual_norm", "errors_deg", "rms_error_deg", "dimensions", "transmission_deg",
       "link_ratio",    "warnings",   "seconds",       "status"};
   EXPECT_EQ(keys(r.to_json()), golden);
-  EXPECT_EQ(r.status, "ok");
+  EXPECT_EQ(r.summary.status(), "ok");
   EXPECT_EQ(keys(r.to_json()["dimensions"]),
             (std::set<std::string>{"a1_output", "a2_coupler", "a3_input", "a4_axis_distance",
                                    "output_offset", "input_offset", "phi0_deg"}));
@@ -277,7 +277,7 @@ TEST(SynthesisContract, BuildabilityWarnings) {
   c.min_transmission_deg = 30.0;
   c.max_ratio = 10.0;
   const auto buildable = ks::synthesize_fourbar(t, c);
-  EXPECT_EQ(buildable.status, "ok");
+  EXPECT_EQ(buildable.summary.status(), "ok");
   EXPECT_TRUE(buildable.warnings.empty());
   EXPECT_GE(std::min(buildable.transmission_min_deg, 180.0 - buildable.transmission_max_deg),
             30.0 - 1e-9);

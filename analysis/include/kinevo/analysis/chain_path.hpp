@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kinevo/analysis/dh_chain.hpp"
+#include "kinevo/core/outcome.hpp"
 
 namespace kinevo::analysis {
 
@@ -103,6 +104,8 @@ struct chain_path_result {
   bool ok() const;
   // One line per failed point ("singular at theta7 = 180 deg"), for stderr.
   std::vector<std::string> problems() const;
+  // ok when ok(), else failed with the problems, one a line, as its message.
+  core::summary summary() const;
   std::string full_report() const;
   nlohmann::json to_json() const;
   std::string csv() const;

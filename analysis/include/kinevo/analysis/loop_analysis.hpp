@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kinevo/analysis/planar_loop.hpp"
+#include "kinevo/core/outcome.hpp"
 
 namespace kinevo::analysis {
 
@@ -36,6 +37,9 @@ struct loop_analysis {
 
   std::vector<loop_failure> failures() const;  // first failing stage of each failed point
   bool all_assembled() const { return failures().empty(); }
+  // ok when every point was analysed, else failed with the message "<n> of <m> points not
+  // analysed: t = ... (<stage> <status>[: <quantity>]), ..." (the first five).
+  core::summary summary() const;
 
   std::string full_report() const;
   // points, assembled, failed (count), failures (first 100: t, stage, status), stages (name,

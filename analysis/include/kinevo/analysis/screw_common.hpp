@@ -13,6 +13,7 @@
 
 #include "kinevo/analysis/rotation_invariants.hpp"
 #include "kinevo/core/numbers.hpp"
+#include "kinevo/core/outcome.hpp"
 #include "kinevo/io/json_number.hpp"
 
 namespace kinevo::analysis {
@@ -54,6 +55,10 @@ struct screw_checks {
   double rigidity_violation = 0.0;                    // relative departure from a rigid motion
 
   bool ok() const { return status == screw_status::ok; }
+  // failed (reason the status) when the points are collinear or not a rigid motion: no screw
+  // can be had from them; every other status, a pure translation or no motion included, is an
+  // answer and ok.
+  core::summary summary() const;
   // A screw or a pure translation: the axis (direction) is defined.
   bool has_axis() const {
     return status == screw_status::ok || status == screw_status::pure_translation;

@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "kinevo/mechanics/kinematics/assembly.hpp"
 #include "kinevo/mechanics/model/model.hpp"
@@ -38,25 +39,49 @@ inline assembly_step load_and_assemble(const std::string& file, mechanics::model
   return step;
 }
 
-// The model a run works on: loaded as it is, or (with --assemble) loaded without the check and
-// assembled. `assembly` receives the assembly's result; an empty return means the assembly
-// failed, after printing its message (and, with `json`, the object {file, completed: false,
-// message, assembly} on stdout): the caller returns exit_failure.
-inline std::optional<mechanics::model> load_for_run(
-    const std::string& file, const mechanics::model_options& options, bool assemble, double t,
-    const char* command, bool quiet, bool json, bool root,
-    std::optional<mechanics::assembly_result>& assembly) {
-  if (!assemble) return mechanics::load_model(file, options);
-  assembly_step step = load_and_assemble(file, options, t, command, quiet || json, root);
-  assembly = std::move(step.result);
-  if (!step.model && json && root) {
-    fmt::print("{}\n", nlohmann::json{{"file", file},
+// What simulate, accel and kinematics load their model from and how they report it.
+struct model_request {
+  std::string file;
+  std::vector<std::string> sets;  // --set name=value
+  bool kinematic = false;         // --kinematic
+  bool assemble = false;          // --assemble, at time t
+  double t = 0.0;
+  const char* command = "";  // "simulate", ... in messages
+  bool quiet = false, json = false;
+  bool root = true;  // this rank prints (mpiexec)
+};
+
+// The model a run works on and what made it.
+struct run_model {
+  mechanics::model_options options;  // the --set overrides and --kinematic, as loaded
+  // Empty when the assembly failed, after printing its message (and, with json, the object
+  // {file, completed: false, message, assembly} on stdout): the caller returns exit_failure.
+  std::optional<mechanics::model> model;
+  std::optional<mechanics::assembly_result> assembly;  // with --assemble
+};
+
+// Loaded as it is, or (with --assemble) loaded without the check and assembled.
+inline run_model load_for_run(const model_request& r) {
+  run_model out;
+  out.options.kinematic = r.kinematic;
+  for (const auto& s : r.sets)
+    out.options.overrides.push_back(mechanics::parse_parameter_override(s));
+  if (!r.assemble) {
+    out.model = mechanics::load_model(r.file, out.options);
+    return out;
+  }
+  assembly_step step =
+      load_and_assemble(r.file, out.options, r.t, r.command, r.quiet || r.json, r.root);
+  out.assembly = std::move(step.result);
+  if (!step.model && r.json && r.root) {
+    fmt::print("{}\n", nlohmann::json{{"file", r.file},
                                       {"completed", false},
-                                      {"message", assembly->message},
-                                      {"assembly", assembly->to_json()}}
+                                      {"message", out.assembly->message},
+                                      {"assembly", out.assembly->to_json()}}
                            .dump());
   }
-  return std::move(step.model);
+  out.model = std::move(step.model);
+  return out;
 }
 
 }  // namespace kinevo::cli

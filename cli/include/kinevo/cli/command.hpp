@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 
+#include "kinevo/core/outcome.hpp"
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"
@@ -42,11 +43,13 @@ inline void check_output_path(const std::string& path, const char* option) {
   }
 }
 
-// Exit statuses shared by all subcommands.
-inline constexpr int exit_ok = 0;
-inline constexpr int exit_failure = 1;    // computation failed (diverged, inconsistent, ...)
-inline constexpr int exit_bad_input = 2;  // unusable input file or options
-inline constexpr int exit_interrupted = 130;
+// Exit statuses shared by all subcommands, documented once in core/outcome.hpp:
+// core::exit_status(result.summary) gives a run's. exit_failure: the computation failed
+// (diverged, inconsistent, ...); exit_bad_input: unusable input file or options.
+using core::exit_bad_input;
+using core::exit_failure;
+using core::exit_interrupted;
+using core::exit_ok;
 
 // Runs an options struct's validate() and rethrows its io::option_error as io::input_error (exit
 // 2) naming the command-line option: "--" and the field with '-' for '_', unless `renames` maps

@@ -1,5 +1,5 @@
-// Option groups of `kinevo simulate` kept apart from cmd_simulate.cpp (which parses, runs and
-// prints): the divergence checks and the animation of the run.
+// The options of `kinevo simulate` kept apart from cmd_simulate.cpp (which runs and prints):
+// all of them bound to simulate_args, the divergence checks and the animation of the run.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -13,12 +13,41 @@
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/csv_table.hpp"
 
-#include "kinevo/mechanics/model/model.hpp"
-#include "kinevo/mechanics/model/model_drawing.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/dynamics/trajectory_recorder.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/model/model_drawing.hpp"
+#include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::cli {
+
+// The command line of `kinevo simulate`, bound by add_simulate_options.
+struct simulate_args {
+  std::string file;
+  std::string solver = "gigsp";
+  std::string check;
+  std::string integrator = "rk4";
+  std::string stabilization = "none";
+  std::string formulation = "full";
+  // Whether these were given (a formulation with its own solver or corrections refuses them).
+  bool solver_given = false, stabilization_given = false, integrator_given = false;
+  std::vector<std::string> sets;
+  std::vector<std::string> plot_columns;
+  std::string out, plot, plot_x, animate;
+  bool kinematic = false;
+  bool assemble = false;
+  bool no_divergence_check = false;
+  mechanics::simulation_options sim;
+  mechanics::solver_options solver_options;
+  // Test hook: raise the interrupt flag after this many records (0: never), so that the
+  // interrupted path is tested without timing a signal.
+  long long interrupt_after = 0;
+  bool json = false;
+  bool quiet = false;
+};
+
+// Every option of `kinevo simulate` and its --help footer (the exit statuses), bound to `a`.
+void add_simulate_options(CLI::App& sub, const std::shared_ptr<simulate_args>& a);
 
 // --divergence-growth, --divergence-violation, --divergence-energy, --no-divergence-check.
 void add_divergence_options(CLI::App& sub, mechanics::simulation_options& sim,

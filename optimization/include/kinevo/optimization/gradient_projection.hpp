@@ -30,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/core/outcome.hpp"
+
 namespace kinevo::optimization {
 
 // The problem SANLSU sees: z, f and their first derivatives at a point.
@@ -85,6 +87,10 @@ std::string to_string(projection_status s);
 struct gradient_projection_result {
   projection_status status = projection_status::converged;
   std::string message;  // why it stopped when not converged (names constraints for rank)
+  // status as the one outcome model: converged is ok; max_iterations, restoration_failed and
+  // line_search_failed are not_converged; not_a_minimum, rank_deficient and non_finite failed;
+  // the reason is to_string(status), with message, iterations, evaluations and seconds.
+  core::summary summary;
   Eigen::VectorXd start, x;
   double value = 0.0;  // z(x)
   // First-order optimality at x: lambda with J^T lambda = grad z (least squares), |xi| =

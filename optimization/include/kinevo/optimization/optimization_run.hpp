@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/core/outcome.hpp"
 #include "kinevo/ga/range_runs.hpp"
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/svg_plot.hpp"
@@ -55,6 +56,9 @@ struct optimization_run {
   std::string
       checkpoint;    // written on interrupt (range runs: only with --checkpoint); empty otherwise
   bool root = true;  // this process prints and writes files
+  // How the run ended (assess()): interrupted (the interruption note), infeasible (the
+  // infeasibility warning; accepted with --allow-infeasible), else ok; evaluations and seconds.
+  core::summary summary;
 
   bool interrupted() const { return reason == ga::stop_reason::interrupted; }
   // The answer violates a constraint of the problem file (beyond the equality tolerance).
@@ -62,6 +66,8 @@ struct optimization_run {
   // An infeasible answer the user did not accept: a failure (exit 1), with this warning.
   bool failed() const { return infeasible() && !expression->allow_infeasible; }
   std::string infeasibility_warning() const;
+  // The summary of the figures above; the driver stores it in `summary` when the run ends.
+  core::summary assess() const;
 
   // One line: best value, evaluations, generations, stop reason, time.
   std::string brief_report() const;

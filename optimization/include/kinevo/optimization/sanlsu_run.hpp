@@ -53,7 +53,11 @@ struct sanlsu_run {
   bool inside_bounds = true;  // the answer lies in the file's box
   std::vector<double> constraint_values;
 
-  // SANLSU did not converge to a minimum (exit 1; with the GA, its answer is still reported).
+  // SANLSU's summary with failure_message() as its message: not ok when SANLSU did not
+  // converge to a minimum (exit 1; with the GA, its answer is still reported). The GA's
+  // infeasible answer refined by a converged SANLSU is ok (its note still says so).
+  core::summary summary;
+  // SANLSU did not converge to a minimum.
   bool failed() const { return !sanlsu.ok(); }
   std::string failure_message() const;
   // What the user must read on stderr after the report: the failure message, else the GA's

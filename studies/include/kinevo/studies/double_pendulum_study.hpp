@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/core/outcome.hpp"
+#include "kinevo/core/run_context.hpp"
 #include "kinevo/gauss/gauss_ga_solver.hpp"
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
 
@@ -58,15 +60,6 @@ struct double_pendulum_study_options {
   // rod length), or a value is NaN or infinite.
   double divergence_scale = 1e3;
   double divergence_violation = 1e-3;
-  // Progress (fraction in [0, 1], detail); called on every process, may be empty.
-  std::function<void(double, const std::string&)> progress;
-  // Raised (SIGINT, SIGTERM) to stop: the part running finishes (a t = 0 solve) or stops at its
-  // next step (the motion), the parts not started are skipped, and what was computed is written
-  // with a report naming the missing parts. May be null.
-  const std::atomic<bool>* interrupt = nullptr;
-  // Optional: turns this process's flag into the study's decision (an any-rank vote under
-  // mpiexec, so that every rank skips the same parts); see simulation_options::agree_interrupt.
-  std::function<bool(bool)> agree_interrupt;
 
   // Throws io::option_error (a std::invalid_argument) naming the field and its allowed range:
   // islands >= 1, t_end finite and >= 0, dt finite and > 0, the divergence limits finite and
@@ -160,19 +153,27 @@ struct double_pendulum_study_result {
   bool interrupted = false;
   std::vector<std::string> missing_parts;
   std::vector<std::filesystem::path> files;  // written (root only)
-  std::string summary;                       // plain-text summary for stdout
+  std::string text;                          // plain-text summary for stdout
+  // interrupted (the finished parts' folder and the missing ones), failed (reason the default
+  // preset's status: missed_target, not_converged, diverged) or ok.
+  core::summary summary;
 
-  // The result reports itself: the status line, the summary above, the JSON of --json.
+  // The result reports itself: the status line, the text above, the JSON of --json.
   std::string brief_report() const;
-  std::string full_report() const { return summary; }
+  std::string full_report() const { return text; }
   nlohmann::json to_json() const;
 };
 
 // Runs the study. Under MPI every rank calls it in lockstep; only the root writes files.
 // Throws std::runtime_error when an output file cannot be written (naming it) and
 // std::invalid_argument for bad options.
-double_pendulum_study_result run_double_pendulum_study(
-    const double_pendulum_study_options& options);
+// The context: progress (fraction in [0, 1], the part as text) on every process; the interrupt
+// flag (SIGINT, SIGTERM) stops the study: the part running finishes (a t = 0 solve) or stops at
+// its next step (the motion), the parts not started are skipped, and what was computed is
+// written with a report naming the missing parts; context.agree turns this process's flag into
+// the study's decision (an any-rank vote under mpiexec, so that every rank skips the same parts).
+double_pendulum_study_result run_double_pendulum_study(const double_pendulum_study_options& options,
+                                                       const core::run_context& context = {});
 
 // The JSON object of `kinevo study double-pendulum --json`.
 nlohmann::json to_json(const double_pendulum_study_result& r);

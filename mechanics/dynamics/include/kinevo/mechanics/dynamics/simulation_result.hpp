@@ -11,8 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "kinevo/mechanics/solvers/acceleration_solver.hpp"
+#include "kinevo/core/outcome.hpp"
 #include "kinevo/mechanics/dynamics/formulation.hpp"
+#include "kinevo/mechanics/solvers/acceleration_solver.hpp"
 
 namespace kinevo::mechanics {
 
@@ -143,6 +144,23 @@ struct simulation_result {
   bool interrupted() const { return stop == simulation_stop::interrupted; }
   // "completed", "diverged", "interrupted", or "failed" (any other early stop).
   std::string status() const;
+  // The run in the one outcome model, derived from stop and message (simulate() sets those):
+  // completed is ok, interrupted interrupted, a solve that did not converge not_converged,
+  // every other early stop failed; the reason is status(), with steps and wall time.
+  core::summary summary() const {
+    core::termination end = core::termination::failed;
+    if (completed) {
+      end = core::termination::ok;
+    } else if (interrupted()) {
+      end = core::termination::interrupted;
+    } else if (stop == simulation_stop::not_converged) {
+      end = core::termination::not_converged;
+    }
+    core::summary s = core::summary::ended(end, status(), message);
+    s.iterations = steps;
+    s.seconds = wall_seconds;
+    return s;
+  }
 
   // One line: status, steps, last time, and the reason of an early stop.
   std::string brief_report() const;

@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "kinevo/mechanics/solvers/acceleration_solver.hpp"
+#include "kinevo/core/outcome.hpp"
 #include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/acceleration_solver.hpp"
 #include "kinevo/mechanics/solvers/solver_factory.hpp"
 
 namespace kinevo::mechanics {
@@ -51,6 +52,9 @@ struct solver_comparison {
   bool inconsistent = false;                   // a solver found the constraints inconsistent
   std::vector<std::string> failed;             // names of the solvers that failed()
   std::vector<std::string> non_finite_inputs;  // of the model at this state ("force of 'x'")
+  // ok; failed (reason "inconsistent" when a solver found the constraints inconsistent) with
+  // the message of brief_report(), or not_converged when every failed solver stopped short.
+  core::summary summary;
 
   // 0 when every solver gave a finite result and the constraints are consistent.
   bool ok() const { return !inconsistent && failed.empty(); }

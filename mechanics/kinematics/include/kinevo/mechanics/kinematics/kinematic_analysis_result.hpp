@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/core/outcome.hpp"
 #include "kinevo/io/csv_table.hpp"
 
 namespace kinevo::mechanics {
@@ -98,6 +99,9 @@ struct kinematic_analysis_result {
   double t_failed = std::numeric_limits<double>::quiet_NaN();
   long long steps = 0;  // analysed times (= rows)
   std::string message;  // the reason of an early stop, with the time
+  // completed is ok; interrupted; no_position (Newton-Raphson did not converge) not_converged;
+  // singular and non_finite failed; the reason is to_string(stop), with steps and wall time.
+  core::summary summary;
   std::vector<kinematic_step> rows;
   std::vector<std::string> coordinate_names;
   std::string model_name;

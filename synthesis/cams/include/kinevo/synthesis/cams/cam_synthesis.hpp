@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/core/outcome.hpp"
 #include "kinevo/synthesis/cams/cam_analysis.hpp"
 #include "kinevo/synthesis/cams/cam_drawing.hpp"
 #include "kinevo/synthesis/cams/cam_file.hpp"
@@ -24,6 +25,8 @@ struct cam_result {
   std::string sense;     // of the cam's rotation
   bool found = false;    // a design meeting every bound in the box
   std::string status;
+  // ok when found, else infeasible with `status` as its message (no design meets the bounds).
+  core::summary summary;
   std::vector<cam_figure> design;  // the design found and its checks
   std::vector<cam_figure> source;  // the source's method on the same problem
   std::vector<std::string> notes;  // findings: what the source's design breaks, what binds

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/core/outcome.hpp"
+#include "kinevo/core/run_context.hpp"
 #include "kinevo/synthesis/linkages/ga_synthesis.hpp"
 #include "kinevo/synthesis/linkages/input_tables.hpp"
 #include "kinevo/synthesis/linkages/rr_dyad.hpp"
@@ -40,6 +42,8 @@ struct dyad_guidance_result {
   // Solutions whose error measure exceeds dyad_large_error (they do not guide the body through
   // the poses to a designer's accuracy), in words; the command also prints them on stderr.
   std::vector<std::string> warnings;
+  // Always ok: every solution found is reported, best first, large errors as warnings.
+  core::summary summary;
 
   std::string brief_report() const;
   std::string full_report() const;  // the summary `kinevo synth dyad` prints
@@ -53,6 +57,7 @@ struct dyad_guidance_result {
 inline constexpr double dyad_large_error = 0.05;
 
 // Throws std::runtime_error when no start converged.
-dyad_guidance_result synthesize_dyad(const pose_table& table, const dyad_guidance_options& options);
+dyad_guidance_result synthesize_dyad(const pose_table& table, const dyad_guidance_options& options,
+                                     const core::run_context& context = {});
 
 }  // namespace kinevo::synthesis

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/core/outcome.hpp"
+#include "kinevo/core/run_context.hpp"
 #include "kinevo/io/animation_html.hpp"
 #include "kinevo/synthesis/linkages/crank_constrained.hpp"
 #include "kinevo/synthesis/linkages/fourbar_analysis.hpp"
@@ -51,10 +53,10 @@ struct fourbar_synthesis_options {
 };
 
 struct fourbar_synthesis_result {
-  // "ok", or "infeasible" when no linkage of the required types fits the table (the fit is then
-  // the unconstrained least-squares one, whose conditions show what fails).
-  std::string status = "ok";
-  std::string status_message;
+  // ok; infeasible when no linkage of the required types fits the table (the fit is then the
+  // unconstrained least-squares one, whose conditions show what fails); failed, reason
+  // "not_assembled", when the linkage found misses a table point.
+  core::summary summary;
   // The table.
   std::string table;
   std::vector<double> psi, phi;  // radians
@@ -93,6 +95,7 @@ struct fourbar_synthesis_result {
 // Validates the options, fits k as they ask, and analyses the result. When no linkage meets the
 // constraints the status is "infeasible" (not thrown).
 fourbar_synthesis_result synthesize_fourbar(const function_table& table,
-                                            const fourbar_synthesis_options& options);
+                                            const fourbar_synthesis_options& options,
+                                            const core::run_context& context = {});
 
 }  // namespace kinevo::synthesis

@@ -8,6 +8,7 @@
 #include <functional>
 #include <vector>
 
+#include "kinevo/core/run_context.hpp"
 #include "kinevo/ga/island_model.hpp"
 #include "kinevo/ga/penalty.hpp"
 #include "kinevo/ga/problem.hpp"
@@ -36,8 +37,6 @@ struct ga_synthesis_options {
   // Polish the GA's best point with the local method of the source document: Householder
   // Gauss-Newton (RSSR; the dyad always is), the interior penalty method (four-bar).
   bool refine = true;
-  // Called at synchronisation points with the fraction done; may be empty.
-  std::function<void(double)> on_progress;
 
   // Throws io::option_error naming the field (islands in [1, max_islands], generations in
   // [1, max_generations], range_runs >= 1, shrink in (0, 1), finite weights, weight_growth >= 1),
@@ -96,7 +95,8 @@ struct ga_fourbar_result {
 ga_fourbar_result ga_crank_constrained(const std::vector<double>& psi,
                                        const std::vector<double>& phi,
                                        const crank_constrained_options& options,
-                                       const ga_synthesis_options& ga_options);
+                                       const ga_synthesis_options& ga_options,
+                                       const core::run_context& context = {});
 
 // 1/2 ||A k - b||^2 of the RSSR equations (Householder paper, eq. (11)) over k in [-box, box]^6.
 // Linear least squares solves this exactly; the GA version is the global alternative asked for
@@ -131,7 +131,8 @@ struct ga_rssr_result {
   double seconds = 0.0;  // both stages
 };
 ga_rssr_result ga_rssr(const std::vector<double>& psi, const std::vector<double>& phi,
-                       double alpha4, const ga_synthesis_options& ga_options);
+                       double alpha4, const ga_synthesis_options& ga_options,
+                       const core::run_context& context = {});
 
 // 1/2 sum f_j^2 of the dyad equations over (Re a0, Im a0, Re b, Im b) in a box around the poses.
 class dyad_problem : public ga::problem {
@@ -156,6 +157,7 @@ struct ga_dyad_result {
   long long evaluations = 0;
   double seconds = 0.0;
 };
-ga_dyad_result ga_dyad(const std::vector<pose>& poses, const ga_synthesis_options& ga_options);
+ga_dyad_result ga_dyad(const std::vector<pose>& poses, const ga_synthesis_options& ga_options,
+                       const core::run_context& context = {});
 
 }  // namespace kinevo::synthesis

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/core/outcome.hpp"
+#include "kinevo/core/run_context.hpp"
 #include "kinevo/io/animation_html.hpp"
 #include "kinevo/synthesis/linkages/ga_synthesis.hpp"
 #include "kinevo/synthesis/linkages/path_problem.hpp"
@@ -22,8 +24,8 @@ class output_folder;
 
 struct path_synthesis_options {
   path_problem_options problem;
-  // islands, seed, the GA's operators (population 20 by default), refine and on_progress are
-  // used (generations and the range runs are not: the budget below is).
+  // islands, seed, the GA's operators (population 20 by default) and refine are used
+  // (generations and the range runs are not: the budget below is).
   ga_synthesis_options ga = default_path_ga();
   // Objective evaluations in all, the refinement's included: [100, 1e9].
   long long evaluations = 20000;
@@ -43,10 +45,9 @@ struct path_synthesis_options {
 };
 
 struct path_synthesis_result {
-  // "ok", or "infeasible" when no design meets the constraints (the least-violating one is
+  // ok, or infeasible when no design meets the constraints (the least-violating one is
   // reported).
-  std::string status = "ok";
-  std::string status_message;
+  core::summary summary;
   std::string table;
   std::vector<int> lines;                          // of the points in the table
   std::string reference;                           // the table's "# source"
@@ -81,6 +82,7 @@ struct path_synthesis_result {
 };
 
 path_synthesis_result synthesize_path(const path_table& table,
-                                      const path_synthesis_options& options);
+                                      const path_synthesis_options& options,
+                                      const core::run_context& context = {});
 
 }  // namespace kinevo::synthesis

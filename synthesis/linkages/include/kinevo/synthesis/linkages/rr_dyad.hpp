@@ -8,8 +8,9 @@
 #include <Eigen/Core>
 #include <complex>
 #include <cstdint>
-#include <functional>
 #include <vector>
+
+#include "kinevo/core/run_context.hpp"
 
 namespace kinevo::synthesis {
 
@@ -39,8 +40,6 @@ struct dyad_options {
   int starts = 100;
   std::uint64_t seed = 1;
   int keep = 5;  // best distinct solutions returned
-  // Called after each start with (done, total), e.g. for a progress line; may be empty.
-  std::function<void(int, int)> on_progress;
 
   // Throws io::option_error naming the field: starts in [1, max_dyad_starts], keep in
   // [1, max_dyad_starts].
@@ -53,7 +52,9 @@ struct dyad_options {
 inline constexpr int max_dyad_starts = 10'000;
 
 // Distinct solutions, best error first. Needs at least 5 poses with theta_j != theta_0.
+// Reports progress to the context after each start ("start 3/100").
 std::vector<dyad_solution> dyad_synthesis(const std::vector<pose>& poses,
-                                          const dyad_options& options);
+                                          const dyad_options& options,
+                                          const core::run_context& context = {});
 
 }  // namespace kinevo::synthesis

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/core/outcome.hpp"
+#include "kinevo/core/run_context.hpp"
 #include "kinevo/synthesis/linkages/ga_synthesis.hpp"
 #include "kinevo/synthesis/linkages/input_tables.hpp"
 #include "kinevo/synthesis/linkages/rssr.hpp"
@@ -30,11 +32,10 @@ struct rssr_synthesis_options {
 };
 
 struct rssr_synthesis_result {
-  // "ok"; "no_linkage" when k defines no real RSSR (dimension_problem says why), or
-  // "not_assembled" when the linkage found does not reach every table point: such a design does
-  // not generate the table, a failure, not a warning (as synth fourbar's).
-  std::string status = "ok";
-  std::string status_message;
+  // ok; failed, reason "no_linkage", when k defines no real RSSR (dimension_problem says why),
+  // or reason "not_assembled" when the linkage found does not reach every table point: such a
+  // design does not generate the table, a failure, not a warning (as synth fourbar's).
+  core::summary summary;
   std::string table;
   std::vector<double> psi, phi;  // radians
   std::vector<int> lines;
@@ -73,6 +74,7 @@ struct rssr_synthesis_result {
 };
 
 rssr_synthesis_result synthesize_rssr(const function_table& table,
-                                      const rssr_synthesis_options& options);
+                                      const rssr_synthesis_options& options,
+                                      const core::run_context& context = {});
 
 }  // namespace kinevo::synthesis

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/core/run_context.hpp"
 #include "kinevo/io/animation_html.hpp"
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/motion_page.hpp"
@@ -30,9 +31,9 @@ struct fourbar_request {
   // io::option_error naming "method", "crank", "output", "coupler", then the options' fields.
   fourbar_synthesis_options resolved() const;
   void validate() const { (void)resolved(); }
-  fourbar_synthesis_result run() const;
+  fourbar_synthesis_result run(const core::run_context& context = {}) const;
   // The same on a table already read (the Python module's arrays); `table` is unused.
-  fourbar_synthesis_result run(const io::csv_table& t) const;
+  fourbar_synthesis_result run(const io::csv_table& t, const core::run_context& context = {}) const;
 };
 
 struct rssr_request {
@@ -42,9 +43,9 @@ struct rssr_request {
   rssr_synthesis_options options;
   rssr_synthesis_options resolved() const;  // io::option_error ("method", the options' fields)
   void validate() const { (void)resolved(); }
-  rssr_synthesis_result run() const;
+  rssr_synthesis_result run(const core::run_context& context = {}) const;
   // The same on a table already read (the Python module's arrays); `table` is unused.
-  rssr_synthesis_result run(const io::csv_table& t) const;
+  rssr_synthesis_result run(const io::csv_table& t, const core::run_context& context = {}) const;
 };
 
 struct dyad_request {
@@ -54,9 +55,9 @@ struct dyad_request {
   dyad_guidance_options options;  // one seed for both methods: the GA's (options.ga.islands)
   dyad_guidance_options resolved() const;  // io::option_error ("method", the options' fields)
   void validate() const { (void)resolved(); }
-  dyad_guidance_result run() const;
+  dyad_guidance_result run(const core::run_context& context = {}) const;
   // The same on a table already read (the Python module's arrays); `poses` is unused.
-  dyad_guidance_result run(const io::csv_table& t) const;
+  dyad_guidance_result run(const io::csv_table& t, const core::run_context& context = {}) const;
 };
 
 struct path_request {
@@ -68,7 +69,7 @@ struct path_request {
   int population = 0;     // 0: the GA's
   double min_transmission_deg = 0.0;
   std::optional<path_interval> link_bounds, coupler_bounds, frame_bounds;
-  path_synthesis_options options;  // evaluations, rounds, seed, islands, refine, progress
+  path_synthesis_options options;  // evaluations, rounds, seed, islands, refine
   // The settings the user gave (apply_path_header's names, and "evaluations"): they beat the
   // table's header.
   std::vector<std::string> given;
@@ -76,7 +77,7 @@ struct path_request {
   path_synthesis_options resolved() const;
   void validate() const { (void)resolved(); }
   // Also io::input_error for the table's header ("# evaluations" named as such).
-  path_synthesis_result run() const;
+  path_synthesis_result run(const core::run_context& context = {}) const;
 };
 
 // Writes the result's files (its save_files) into `dir`, which is replaced as a whole
