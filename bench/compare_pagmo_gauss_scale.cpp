@@ -9,7 +9,8 @@
 // Prints a Markdown table and the growth exponents of the converged rows.
 // Run by hand from the repository root (one core: one island on one thread):
 //   build/bench/compare_pagmo_gauss_scale [--planar 5,10,20,50] [--spatial 2,5,10,20]
-//     [--methods ga,cmaes,sade,cg,newton] [--seed S] [--trace]
+//     [--methods ga,cmaes,sade,cg,newton] [--seed S] [--trace] [--budget-per-n E]
+//   (--budget-per-n: another per-run budget, E n evaluations, for the GA and pagmo alike)
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -66,6 +67,7 @@ struct settings {
   std::vector<int> spatial = {2, 5, 10, 20};
   std::vector<std::string> methods = {"ga", "cmaes", "sade", "cg", "newton"};
   std::uint64_t seed = 1;
+  long long budget_per_n = 0;  // > 0: evaluations_per_coordinate of every run (a check)
   bool trace = false;
 };
 
@@ -91,6 +93,7 @@ acceleration_result loop_solve(const constrained_system& s, const std::string& m
   gauss_ga_options o = gauss_ga_preset("default");
   o.islands.seed = st.seed;
   o.record_trace = st.trace;
+  if (st.budget_per_n > 0) o.evaluations_per_coordinate = st.budget_per_n;
   gauss_ga_solver solver(o);
   if (method != "ga") {
     pagmo_inner_settings ps;
@@ -170,6 +173,7 @@ settings parse(int argc, char** argv) {
     if (a == "--methods") st.methods = split(next());
     if (a == "--seed") st.seed = std::stoull(next());
     if (a == "--trace") st.trace = true;
+    if (a == "--budget-per-n") st.budget_per_n = std::stoll(next());
   }
   for (const auto& m : st.methods) {
     if (m != "ga" && m != "cmaes" && m != "sade" && m != "cg" && m != "newton") {
