@@ -101,7 +101,26 @@ acceleration_result loop_solve(const constrained_system& s, const std::string& m
     ps.seed = st.seed;
     ps.sade_population = static_cast<unsigned>(o.ga.population);
     ps.box_margin = o.box_margin;
-    solver.set_inner_minimiser(method, kinevo::bench::pagmo_inner_minimiser(ps));
+    // Progress on stderr, run by run: pagmo's cmaes costs O(n^3) per sample (it forms the
+    // n x n product B D for every draw), so the large rows take hours and may be stopped early.
+    auto inner = kinevo::bench::pagmo_inner_minimiser(ps);
+    solver.set_inner_minimiser(
+        method,
+        [inner, method, run = 0](const kinevo::ga::problem& p, const kinevo::ga::search_box& box,
+                                 const kinevo::ga::termination& limits,
+                                 const kinevo::ga::run_settings& settings) mutable {
+          const double c0 = process_cpu_seconds();
+          kinevo::ga::run_result r = inner(p, box, limits, settings);
+          const double moved = settings.start_point == nullptr
+                                   ? std::nan("")
+                                   : ((r.best_x - *settings.start_point).cwiseQuotient(box.radii()))
+                                         .cwiseAbs()
+                                         .maxCoeff();
+          fmt::print(stderr,
+                     "  {} run {}: {} evaluations, {:.3g} s CPU, best moved {:.3g} of the box\n",
+                     method, ++run, r.evaluations, process_cpu_seconds() - c0, moved);
+          return r;
+        });
   }
   acceleration_result r = solver.solve(s);
   if (st.trace) print_trace(solver);
