@@ -361,6 +361,18 @@ void gauss_ga_solver::fit_model(int coordinates) {
   model_ = std::make_unique<ga::island_model>(ga, islands);
 }
 
+void gauss_ga_solver::set_inner_minimiser(std::string name, inner_minimiser minimiser) {
+  inner_name_ = minimiser ? std::move(name) : std::string();
+  inner_ = std::move(minimiser);
+}
+
+ga::run_result gauss_ga_solver::run_inner(const ga::problem& objective, const ga::search_box& box,
+                                          const ga::termination& limits,
+                                          const ga::run_settings& settings) {
+  if (inner_) return inner_(objective, box, limits, settings);
+  return model_->run(objective, box, limits, settings);
+}
+
 bool gauss_ga_solver::is_root() const {
   return model_->is_root();
 }
@@ -689,7 +701,7 @@ void gauss_ga_solver::run_ranges(solve_state& s, box first) {
     settings.run_index = s.first_run_index + static_cast<std::uint64_t>(k);
     settings.start_point = (k > 0 || s.warm) ? &start : nullptr;
     const ga::run_result r =
-        model_->run(problem, ga::search_box::around(start, half), per_run, settings);
+        run_inner(problem, ga::search_box::around(start, half), per_run, settings);
     const Eigen::VectorXd best = objective.acceleration_of(r.best_x);
     const Eigen::VectorXd residual = s.terms.jacobian_sparse * best - s.terms.rhs;
     s.evaluations += r.evaluations;
@@ -790,9 +802,9 @@ acceleration_result gauss_ga_solver::finish(solve_state& s) {
       s.converged || options_.tolerance == 0.0 ? solve_status::ok : solve_status::not_converged;
   if (!s.converged && options_.tolerance > 0.0) {
     out.message = fmt::format(
-        "ga: not converged after {} runs ({} evaluations): the best moved by {:.3g} in the last "
+        "{}: not converged after {} runs ({} evaluations): the best moved by {:.3g} in the last "
         "run (tolerance {:.3g}), max residual {:.3g}{}",
-        out.runs, out.evaluations, runs_.back().change,
+        name(), out.runs, out.evaluations, runs_.back().change,
         options_.tolerance * std::max(1.0, max_abs(a)), runs_.back().max_residual,
         runs_.back().near_face ? ", best on the face of its box" : "");
   }
@@ -910,7 +922,7 @@ bool gauss_ga_solver::diagnose_inconsistent(const constrained_system& system,
                   static_cast<std::uint64_t>(k);
     const Eigen::VectorXd start = check.search_centre();
     s.start_point = &start;
-    const auto res = model_->run(
+    const auto res = run_inner(
         check,
         ga::search_box::around(check.search_centre(), check.upper_bounds() - check.search_centre()),
         lim, s);

@@ -160,6 +160,32 @@ TEST(gauss_ga_solver, same_seed_same_result_different_seed_differs) {
   EXPECT_NE(ra.acceleration, rc.acceleration);
 }
 
+// The inner-minimiser seam (bench/ hands the runs to pagmo through it): an island model with
+// the solver's own options behind it gives the default's bits, run for run, and the solver
+// reports under the given name.
+TEST(gauss_ga_solver, inner_minimiser_seam_keeps_the_bits) {
+  const auto s = double_pendulum_system(double_pendulum_state{});
+  const gauss_ga_options o = preset("default", 5, 1);
+  gauss_ga_solver plain(o), seamed(o);
+  ga::island_model model(o.ga, o.islands);
+  int calls = 0;
+  seamed.set_inner_minimiser("forwarded",
+                             [&](const ga::problem& p, const ga::search_box& box,
+                                 const ga::termination& limits, const ga::run_settings& settings) {
+                               ++calls;
+                               return model.run(p, box, limits, settings);
+                             });
+  EXPECT_EQ(seamed.name(), "forwarded");
+  const auto ra = plain.solve(s);
+  const auto rb = seamed.solve(s);
+  EXPECT_EQ(ra.status, solve_status::ok) << ra.message;
+  EXPECT_EQ(ra.acceleration, rb.acceleration);
+  EXPECT_EQ(ra.evaluations, rb.evaluations);
+  EXPECT_EQ(calls, rb.runs);
+  seamed.set_inner_minimiser("unused", {});
+  EXPECT_EQ(seamed.name(), "ga");
+}
+
 TEST(gauss_ga_solver, warm_solves_follow_a_changing_state) {
   // Successive states along a circle arc of the double pendulum: each warm solve must stay
   // within 1e-9 (relative) of the closed-form KKT acceleration.

@@ -18,6 +18,7 @@
 #include "kinevo/ga/options.hpp"
 #include "kinevo/gauss/gauss_objective.hpp"
 #include "kinevo/gauss/gauss_penalty_schedule.hpp"
+#include "kinevo/gauss/inner_minimiser.hpp"
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
 
 namespace kinevo::gauss {
@@ -232,12 +233,19 @@ class gauss_ga_solver final : public acceleration_solver {
   gauss_ga_solver(const gauss_ga_solver&) = delete;
   gauss_ga_solver& operator=(const gauss_ga_solver&) = delete;
 
-  std::string name() const override { return "ga"; }
+  // "ga", or the name given with set_inner_minimiser.
+  std::string name() const override { return inner_name_.empty() ? "ga" : inner_name_; }
   // Under MPI every rank must call solve() in lockstep with the same system.
   acceleration_result solve(const constrained_system& system) override;
 
   // Forget the previous acceleration: the next solve is a cold start.
   void reset();
+  // For comparisons only (bench/): every later run (the inner problems of the multiplier loop
+  // and the inconsistency check) is minimised by `minimiser` instead of the island GA, with the
+  // same objective, box, budget, start point and stopping rule; the solver then reports under
+  // `name`. Single-process only (the island model's MPI lockstep is bypassed). An empty
+  // minimiser restores the GA.
+  void set_inner_minimiser(std::string name, inner_minimiser minimiser);
   const gauss_ga_options& options() const { return options_; }
   // Trace of the last solve (empty unless options.record_trace).
   const std::vector<gauss_run_record>& last_runs() const { return runs_; }
@@ -249,6 +257,8 @@ class gauss_ga_solver final : public acceleration_solver {
  private:
   gauss_ga_options options_;
   std::unique_ptr<ga::island_model> model_;
+  inner_minimiser inner_;              // empty: the island model
+  std::string inner_name_;             // empty: "ga"
   Eigen::VectorXd previous_;           // last acceleration (warm start)
   std::vector<double> recent_errors_;  // max |a - prediction| of the last warm solves (radius)
   // Accelerations of the last solves, newest last (at most 3 warm_cycle + 1), for prediction.
@@ -267,6 +277,9 @@ class gauss_ga_solver final : public acceleration_solver {
   box first_box(const solve_state& s) const;
   void predict_multipliers(const constrained_system& system, solve_state& s) const;
   void fit_model(int coordinates);
+  // One run by the island model, or by the inner minimiser when one is set.
+  ga::run_result run_inner(const ga::problem& objective, const ga::search_box& box,
+                           const ga::termination& limits, const ga::run_settings& settings);
   void run_ranges(solve_state& s, box first);
   void accelerate_multipliers(solve_state& s, const Eigen::VectorXd& lambda_before,
                               double change) const;
