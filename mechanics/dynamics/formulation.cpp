@@ -10,13 +10,13 @@
 #include "kinevo/mechanics/dynamics/detail/coordinate_partitioning.hpp"
 #include "kinevo/mechanics/dynamics/detail/full_formulation.hpp"
 #include "kinevo/mechanics/dynamics/detail/hybrid_formulation.hpp"
-#include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/dynamics/detail/projection_formulation.hpp"
 #include "kinevo/mechanics/dynamics/detail/qtz_orthogonal.hpp"
 #include "kinevo/mechanics/dynamics/detail/qtz_reduced_dae.hpp"
 #include "kinevo/mechanics/dynamics/detail/qtz_state.hpp"
 #include "kinevo/mechanics/dynamics/detail/reuse_formulation.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 
 namespace kinevo::mechanics {
 

@@ -46,8 +46,8 @@
 #include <memory>
 #include <string>
 
-#include "kinevo/mechanics/dynamics/formulation.hpp"
 #include "kinevo/mechanics/dynamics/detail/full_coordinates.hpp"
+#include "kinevo/mechanics/dynamics/formulation.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/solvers/qtz_solver.hpp"
 
