@@ -115,69 +115,70 @@ std::string repr(const python_simulator& p) {
                      r.integrator_name(), p.sim->running() ? "running" : r.status());
 }
 
-}  // namespace
+using simulator_class = py::class_<python_simulator>;
 
-void add_simulator(py::module_& m) {
-  py::class_<python_simulator>(
-      m, "Simulator",
-      "A simulation stepped by the caller (as MuJoCo's mj_step loop): step(), the state t, q, "
-      "qd between steps, set_state(). The same run as kinevo.simulate and `kinevo simulate` "
-      "with the same options, whose records are this simulator's states at t_start + k dt")
-      .def(py::init([](const model_argument& model, double t_end, double dt,
-                       const std::optional<std::string>& solver,
-                       const std::optional<std::string>& integrator,
-                       const std::optional<std::string>& stabilization,
-                       const std::string& formulation, double rtol, double atol, double dt_min,
-                       double alpha, double beta, double gamma, int exact_every,
-                       bool allow_unconverged, bool keep_records, int record_every,
-                       const std::map<std::string, double>& set, bool kinematic, int islands,
-                       unsigned long long seed, const std::string& preset) {
-             stepping_options s{solver,       integrator, stabilization, formulation, {},
-                                keep_records, {}};
-             s.sim.t_end = t_end;
-             s.sim.dt = dt;
-             s.sim.rtol = rtol;
-             s.sim.atol = atol;
-             s.sim.dt_min = dt_min;
-             s.sim.baumgarte_alpha = alpha;
-             s.sim.baumgarte_beta = beta;
-             s.sim.baumgarte_gamma = gamma;
-             s.sim.formulation.reuse_exact_every = exact_every;
-             s.sim.allow_unconverged = allow_unconverged;
-             s.sim.record_every = record_every;
-             s.solver_options = solver_options_of(islands, seed, preset);
-             return make_simulator(model, s, set, kinematic);
-           }),
-           py::arg("model"), py::kw_only(), py::arg("t_end") = 1.0, py::arg("dt") = 1e-3,
-           py::arg("solver") = py::none(), py::arg("integrator") = py::none(),
-           py::arg("stabilization") = py::none(), py::arg("formulation") = "full",
-           py::arg("rtol") = 1e-9, py::arg("atol") = 1e-12, py::arg("dt_min") = 1e-12,
-           py::arg("alpha") = 5.0, py::arg("beta") = 5.0, py::arg("gamma") = 5.0,
-           py::arg("exact_every") = mechanics::formulation_options{}.reuse_exact_every,
-           py::arg("allow_unconverged") = false, py::arg("keep_records") = false,
-           py::arg("record_every") = 1, py::arg("set") = std::map<std::string, double>{},
-           py::arg("kinematic") = false, py::arg("islands") = 1, py::arg("seed") = 1,
-           py::arg("preset") = "default",
-           "A run of a model (a file as str or pathlib.Path, or a loaded Model) from its "
-           "initial state over 0 .. t_end, with the options of `kinevo simulate` (solver: "
-           "gigsp, lm, uk, sl, kv, qtz, projection or ga, default gigsp, ga with islands, seed and "
-           "preset; integrator: rk4 or "
-           "dopri; stabilization: none, baumgarte or projection; formulation: full, "
-           "partitioning, projection, hybrid, qtz-reduced, qtz-orthogonal, qtz-state or reuse). "
-           "The state at t = 0 is solved on construction. keep_records=True keeps every "
-           "record_every-th record in result, as kinevo.simulate; otherwise none are kept.")
-      .def("step", &step, py::arg("n") = 1,
-           "Advance n intervals dt (to the next grid times t_start + k dt). True while the run "
-           "goes on; False once it is over: completed at t_end, or stopped early (diverged, "
-           "a solve that failed), which also issues a RuntimeWarning with the reason (status "
-           "and message say it too)")
+void add_construction(simulator_class& c) {
+  c.def(py::init([](const model_argument& model, double t_end, double dt,
+                    const std::optional<std::string>& solver,
+                    const std::optional<std::string>& integrator,
+                    const std::optional<std::string>& stabilization, const std::string& formulation,
+                    double rtol, double atol, double dt_min, double alpha, double beta,
+                    double gamma, int exact_every, bool allow_unconverged, bool keep_records,
+                    int record_every, const std::map<std::string, double>& set, bool kinematic,
+                    int islands, unsigned long long seed, const std::string& preset) {
+          stepping_options s{solver, integrator, stabilization, formulation, {}, keep_records, {}};
+          s.sim.t_end = t_end;
+          s.sim.dt = dt;
+          s.sim.rtol = rtol;
+          s.sim.atol = atol;
+          s.sim.dt_min = dt_min;
+          s.sim.baumgarte_alpha = alpha;
+          s.sim.baumgarte_beta = beta;
+          s.sim.baumgarte_gamma = gamma;
+          s.sim.formulation.reuse_exact_every = exact_every;
+          s.sim.allow_unconverged = allow_unconverged;
+          s.sim.record_every = record_every;
+          s.solver_options = solver_options_of(islands, seed, preset);
+          return make_simulator(model, s, set, kinematic);
+        }),
+        py::arg("model"), py::kw_only(), py::arg("t_end") = 1.0, py::arg("dt") = 1e-3,
+        py::arg("solver") = py::none(), py::arg("integrator") = py::none(),
+        py::arg("stabilization") = py::none(), py::arg("formulation") = "full",
+        py::arg("rtol") = 1e-9, py::arg("atol") = 1e-12, py::arg("dt_min") = 1e-12,
+        py::arg("alpha") = 5.0, py::arg("beta") = 5.0, py::arg("gamma") = 5.0,
+        py::arg("exact_every") = mechanics::formulation_options{}.reuse_exact_every,
+        py::arg("allow_unconverged") = false, py::arg("keep_records") = false,
+        py::arg("record_every") = 1, py::arg("set") = std::map<std::string, double>{},
+        py::arg("kinematic") = false, py::arg("islands") = 1, py::arg("seed") = 1,
+        py::arg("preset") = "default",
+        "A run of a model (a file as str or pathlib.Path, or a loaded Model) from its "
+        "initial state over 0 .. t_end, with the options of `kinevo simulate` (solver: "
+        "gigsp, lm, uk, sl, kv, qtz, projection or ga, default gigsp, ga with islands, seed and "
+        "preset; integrator: rk4 or "
+        "dopri; stabilization: none, baumgarte or projection; formulation: full, "
+        "partitioning, projection, hybrid, qtz-reduced, qtz-orthogonal, qtz-state or reuse). "
+        "The state at t = 0 is solved on construction. keep_records=True keeps every "
+        "record_every-th record in result, as kinevo.simulate; otherwise none are kept.");
+}
+
+void add_stepping(simulator_class& c) {
+  c.def("step", &step, py::arg("n") = 1,
+        "Advance n intervals dt (to the next grid times t_start + k dt). True while the run "
+        "goes on; False once it is over: completed at t_end, or stopped early (diverged, "
+        "a solve that failed), which also issues a RuntimeWarning with the reason (status "
+        "and message say it too)")
       .def("set_state", &set_state, py::arg("q"), py::arg("qd"), py::arg("t") = py::none(),
            "Start again from positions q and velocities qd at time t (default: the current "
            "time), up to the same t_end: the formulation restarts from that state and result "
            "counts from there. A ValueError names q, qd or t when a size is wrong, a value is "
-           "NaN or infinite, or t is not before t_end")
-      .def_property_readonly(
-          "t", [](const python_simulator& p) { return p.sim->t(); }, "The current time (float)")
+           "NaN or infinite, or t is not before t_end");
+  c.def("__repr__", &repr);
+}
+
+// The state at the current time and its latest record.
+void add_state_properties(simulator_class& c) {
+  c.def_property_readonly(
+       "t", [](const python_simulator& p) { return p.sim->t(); }, "The current time (float)")
       .def_property_readonly(
           "q", [](const python_simulator& p) { return p.sim->q(); },
           "Positions at t (numpy array, a copy: later steps do not change it)")
@@ -206,10 +207,14 @@ void add_simulator(py::module_& m) {
           "max |velocity-level violation| at t (float)")
       .def_property_readonly(
           "energy", [](const python_simulator& p) { return p.last().energy; },
-          "Total energy at t (float; NaN when the model defines none)")
-      .def_property_readonly(
-          "running", [](const python_simulator& p) { return p.sim->running(); },
-          "True until the run is over (completed at t_end or stopped early)")
+          "Total energy at t (float; NaN when the model defines none)");
+}
+
+// How the run goes: over or not, why, and its result so far.
+void add_run_properties(simulator_class& c) {
+  c.def_property_readonly(
+       "running", [](const python_simulator& p) { return p.sim->running(); },
+       "True until the run is over (completed at t_end or stopped early)")
       .def_property_readonly(
           "completed", [](const python_simulator& p) { return p.sim->result().completed; },
           "True when the run reached t_end")
@@ -234,8 +239,20 @@ void add_simulator(py::module_& m) {
             return simulation_run{p.sim->result(), p.model.coordinate_names()};
           },
           "The run so far as a SimulationResult (report(), to_dict(); its records only with "
-          "keep_records=True)")
-      .def("__repr__", &repr);
+          "keep_records=True)");
+}
+}  // namespace
+
+void add_simulator(py::module_& m) {
+  simulator_class c(
+      m, "Simulator",
+      "A simulation stepped by the caller (as MuJoCo's mj_step loop): step(), the state t, q, "
+      "qd between steps, set_state(). The same run as kinevo.simulate and `kinevo simulate` "
+      "with the same options, whose records are this simulator's states at t_start + k dt");
+  add_construction(c);
+  add_stepping(c);
+  add_state_properties(c);
+  add_run_properties(c);
 }
 
 }  // namespace kinevo::python
