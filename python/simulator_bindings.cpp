@@ -57,6 +57,14 @@ struct python_simulator {
   std::string formulation;
   std::unique_ptr<mechanics::simulator> sim;
   bool warned = false;
+  // The storage behind q_view and qd_view: sized once (set_state keeps the sizes), refreshed
+  // after every step and set_state, so a view stays valid as long as the simulator lives.
+  Eigen::VectorXd q_live, qd_live;
+
+  void refresh() {
+    q_live = sim->q();
+    qd_live = sim->qd();
+  }
 
   const mechanics::step_record& last() const { return sim->last(); }
 };
@@ -66,8 +74,8 @@ std::unique_ptr<python_simulator> make_simulator(const model_argument& model,
                                                  const std::map<std::string, double>& set,
                                                  bool kinematic) {
   const mechanics::simulation_options o = simulation_options_of(s);
-  auto p = std::make_unique<python_simulator>(
-      python_simulator{model_of(model, set, kinematic), nullptr, s.formulation, nullptr});
+  auto p = std::make_unique<python_simulator>(python_simulator{
+      model_of(model, set, kinematic), nullptr, s.formulation, nullptr, false, {}, {}});
   py::gil_scoped_release release;
   p->solver = mechanics::make_solver(s.solver.value_or("gigsp"), s.solver_options);
   // Without records kept, each record is handed to a callback that keeps nothing: memory does
@@ -75,6 +83,7 @@ std::unique_ptr<python_simulator> make_simulator(const model_argument& model,
   mechanics::step_callback keep_none;
   if (!s.keep_records) keep_none = [](const mechanics::step_record&) { return true; };
   p->sim = std::make_unique<mechanics::simulator>(p->model, *p->solver, o, keep_none);
+  p->refresh();
   return p;
 }
 
@@ -95,6 +104,7 @@ bool step(python_simulator& p, long long n) {
     py::gil_scoped_release release;
     more = p.sim->step(n);
   }
+  p.refresh();
   warn_if_failed(p);
   return more;
 }
@@ -104,6 +114,7 @@ void set_state(python_simulator& p, const Eigen::VectorXd& q, const Eigen::Vecto
   const double at = t.value_or(p.sim->t());
   py::gil_scoped_release release;
   p.sim->set_state(q, qd, at);
+  p.refresh();
   p.warned = false;
 }
 
@@ -113,6 +124,14 @@ std::string repr(const python_simulator& p) {
   return fmt::format("<kinevo.Simulator {}: t = {:.6g} of {:g}, dt {:g}, {} {} {}, {}>",
                      p.model.name(), p.sim->t(), o.t_end, o.dt, r.solver, p.formulation,
                      r.integrator_name(), p.sim->running() ? "running" : r.status());
+}
+
+// A read-only numpy array over v, kept alive by (and following) the simulator `owner`.
+py::array live_view(const Eigen::VectorXd& v, const py::object& owner) {
+  py::array a(py::dtype::of<double>(), {v.size()}, {static_cast<py::ssize_t>(sizeof(double))},
+              v.data(), owner);
+  a.attr("setflags")(py::arg("write") = false);
+  return a;
 }
 
 using simulator_class = py::class_<python_simulator>;
@@ -191,6 +210,20 @@ void add_state_properties(simulator_class& c) {
             return py::make_tuple(p.sim->t(), p.sim->q(), p.sim->qd());
           },
           "(t, q, qd) at the current time (copies)")
+      .def_property_readonly(
+          "q_view",
+          [](const py::object& self) {
+            return live_view(self.cast<const python_simulator&>().q_live, self);
+          },
+          "Positions at t as a read-only numpy view (as MuJoCo's data.qpos): the same array "
+          "shows the positions after every later step or set_state, without a copy; .copy() "
+          "keeps a value")
+      .def_property_readonly(
+          "qd_view",
+          [](const py::object& self) {
+            return live_view(self.cast<const python_simulator&>().qd_live, self);
+          },
+          "Velocities at t as a read-only numpy view that follows the run (as q_view)")
       .def_property_readonly(
           "acceleration", [](const python_simulator& p) { return p.last().qdd; },
           "q'' at t, the constrained accelerations (numpy array, a copy)")

@@ -61,6 +61,26 @@ def test_step_n_and_the_state(example):
     assert sim.constraint_force.shape == sim.q.shape
 
 
+def test_q_view_and_qd_view_follow_the_run_without_copies(example):
+    sim = kinevo.Simulator(example("double_pendulum.toml"), t_end=0.2, dt=0.01)
+    q_view, qd_view = sim.q_view, sim.qd_view
+    assert not q_view.flags.writeable and not qd_view.flags.writeable
+    with pytest.raises(ValueError):
+        q_view[0] = 1.0
+    before = q_view.copy()
+    sim.step(3)
+    # The same arrays now show the state after the steps, as sim.q and sim.qd do.
+    np.testing.assert_array_equal(q_view, sim.q)
+    np.testing.assert_array_equal(qd_view, sim.qd)
+    assert not np.array_equal(q_view, before)
+    q, qd = sim.q, sim.qd * 0.5
+    sim.set_state(q, qd)
+    np.testing.assert_array_equal(qd_view, qd)
+    # The view keeps the simulator alive.
+    del sim
+    assert np.isfinite(q_view).all()
+
+
 def test_set_state_restarts_from_the_given_state(example):
     path = example("double_pendulum.toml")
     sim = kinevo.Simulator(path, t_end=0.2, dt=0.01)
