@@ -55,8 +55,13 @@ struct simulator::impl {
   void start() {
     const auto started = std::chrono::steady_clock::now();
     options.validate();
-    if (q0.size() != m.coordinates() || qd0.size() != m.coordinates()) {
-      throw std::invalid_argument("simulate_from: initial state has the wrong size");
+    if (q0.size() != m.coordinates()) {
+      throw io::option_error(
+          "q", fmt::format("{} values for the model's {} coordinates", q0.size(), m.coordinates()));
+    }
+    if (qd0.size() != m.coordinates()) {
+      throw io::option_error("qd", fmt::format("{} values for the model's {} coordinates",
+                                               qd0.size(), m.coordinates()));
     }
     describe_run();
     if (m.has_intermittent()) start_intermittent();

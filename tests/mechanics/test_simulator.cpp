@@ -207,6 +207,21 @@ TEST(Simulator, SetStateRefusesWrongSizesNonFiniteValuesAndLateTimes) {
   EXPECT_TRUE(sim.step());
 }
 
+TEST(Simulator, AStartStateOfTheWrongSizeIsAnOptionErrorNamingIt) {
+  const model m = load_model(examples + "/double_pendulum.toml");
+  auto solver = make_solver("gigsp");
+  const Eigen::VectorXd q = m.initial_positions(), qd = m.initial_velocities();
+  const Eigen::VectorXd longer = Eigen::VectorXd::Zero(q.size() + 1);
+  for (const auto& [a, b, field] : {std::tuple{longer, qd, "q"}, std::tuple{q, longer, "qd"}}) {
+    try {
+      simulator sim(m, a, b, *solver, simulation_options{});
+      ADD_FAILURE() << "accepted a start state of the wrong size";
+    } catch (const io::option_error& e) {
+      EXPECT_EQ(e.field(), field);
+    }
+  }
+}
+
 // x'' = -1e8 x with dt = 1e-3 (test_simulation_divergence.cpp): RK4 diverges.
 TEST(Simulator, ADivergingRunReportsFailure) {
   const model m = load_model_from_string(R"toml(

@@ -17,8 +17,8 @@ class simulator {
   // exactly as simulate() / simulate_from() with the same arguments, whose result is this
   // simulator's after advancing to the end. The model, the solvers and the callback's captures
   // must outlive the simulator. Throws io::option_error for invalid options (options.validate())
-  // or a formulation the model cannot take, std::invalid_argument for a state of the wrong size.
-  // The first record (at t_start) is made here.
+  // or a formulation the model cannot take, io::option_error naming q or qd for a state of the
+  // wrong size. The first record (at t_start) is made here.
   simulator(const model& m, acceleration_solver& solver, const simulation_options& options,
             step_callback on_step = {}, acceleration_solver* reference = nullptr);
   simulator(const model& m, const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0,
