@@ -3,7 +3,8 @@
 // (when pagmo2 is installed: ./setup.sh --bench) pagmo's sade and cmaes on the same Z1 (the
 // first run's weights and box, in accelerations) with the same budget as the cold solve.
 // pagmo minimises Z1 with fixed weights, so its best error is the penalty's bias (the last
-// column); the figure in brackets is its distance to that minimiser. Prints one Markdown table. Run by hand from the repository root:
+// column); the figure in brackets is its distance to that minimiser. Prints one Markdown table. Run
+// by hand from the repository root:
 //   build/bench/bench_gauss_models [--islands K] [--seed S] [--steps N]
 #include <fmt/format.h>
 
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_measures.hpp"
 #include "kinevo/gauss/gauss_ga_solver.hpp"
 #include "kinevo/gauss/gauss_objective.hpp"
 #include "kinevo/mechanics/model/chain_model.hpp"
@@ -40,10 +42,7 @@ double seconds_since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
 
-double scaled_error(const Eigen::VectorXd& a, const Eigen::VectorXd& ref) {
-  if (a.size() != ref.size()) return std::numeric_limits<double>::infinity();
-  return (a - ref).cwiseAbs().maxCoeff() / std::max(1.0, ref.cwiseAbs().maxCoeff());
-}
+using kinevo::bench::scaled_error;
 
 struct named_model {
   std::string name;
@@ -52,16 +51,16 @@ struct named_model {
 
 std::vector<named_model> models() {
   std::vector<named_model> out;
-  for (const std::string f : {"pendulum", "double_pendulum", "fivebar_redundant",
-                              "fourbar_kinematics", "haug_fourbar", "slider_crank",
-                              "seven_link_loop", "spherical_pendulum_flywheel",
-                              "spatial_fivebar"}) {
+  for (const std::string f :
+       {"pendulum", "double_pendulum", "fivebar_redundant", "fourbar_kinematics", "haug_fourbar",
+        "slider_crank", "seven_link_loop", "spherical_pendulum_flywheel", "spatial_fivebar"}) {
     out.push_back({f, load_model("examples/" + f + ".toml")});
   }
   for (const int links : {2, 5, 10, 20}) {
     chain_options c;
     c.links = links;
-    out.push_back({fmt::format("chain {}", links), load_model_from_string(chain_model_text(c), "chain")});
+    out.push_back(
+        {fmt::format("chain {}", links), load_model_from_string(chain_model_text(c), "chain")});
   }
   for (const int links : {2, 5}) {
     chain_options c;
@@ -83,7 +82,8 @@ struct z1_problem {
     return {terms.penalised(a)};
   }
   std::pair<pagmo::vector_double, pagmo::vector_double> get_bounds() const {
-    return {{lower.data(), lower.data() + lower.size()}, {upper.data(), upper.data() + upper.size()}};
+    return {{lower.data(), lower.data() + lower.size()},
+            {upper.data(), upper.data() + upper.size()}};
   }
 #endif
 };
@@ -101,12 +101,13 @@ z1_problem first_run_problem(const constrained_system& s, const gauss_ga_options
       scales(i) = d > 1e-300 ? 1.0 / d : 1.0;
     }
   }
-  z1_problem p{gauss_terms::from_system(s, o.penalty.weight * scales, Eigen::VectorXd::Zero(m)),
-               {}, {}};
+  z1_problem p{
+      gauss_terms::from_system(s, o.penalty.weight * scales, Eigen::VectorXd::Zero(m)), {}, {}};
   const Eigen::MatrixXd h = p.terms.mass + 2.0 * p.terms.jacobian.transpose() *
                                                p.terms.weights.asDiagonal() * p.terms.jacobian;
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(h);
-  const Eigen::MatrixXd t = eig.eigenvectors() * eig.eigenvalues().cwiseSqrt().cwiseInverse().asDiagonal();
+  const Eigen::MatrixXd t =
+      eig.eigenvectors() * eig.eigenvalues().cwiseSqrt().cwiseInverse().asDiagonal();
   const Eigen::VectorXd c = p.terms.free_accel;
   const Eigen::VectorXd r = p.terms.jacobian * c - p.terms.rhs;
   double d2 = 0.0;
@@ -150,7 +151,8 @@ void warm_run(const model& mdl, gauss_ga_solver& ga, int steps, row& out) {
     if (r.status != solve_status::ok) ++out.warm_unconverged;
     out.warm_error_max =
         std::max(out.warm_error_max, scaled_error(r.acceleration, gigsp->solve(s).acceleration));
-    return r.acceleration.size() == qq.size() ? r.acceleration : Eigen::VectorXd(Eigen::VectorXd::Zero(qq.size()));
+    return r.acceleration.size() == qq.size() ? r.acceleration
+                                              : Eigen::VectorXd(Eigen::VectorXd::Zero(qq.size()));
   };
   for (int k = 0; k < steps; ++k) {
     const double t = k * h;
@@ -186,9 +188,12 @@ int main(int argc, char** argv) {
   o.islands.islands = islands;
   o.islands.seed = seed;
   fmt::print(
-      "| model | n | m | cold runs | cold evals | cold ms | cold error | warm evals (median) | warm "
-      "ms (median) | warm error (max) | GIGSP us/solve | pagmo sade error (to Z1 min) | pagmo cmaes "
-      "error (to Z1 min) | Z1 minimiser error |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "| model | n | m | cold runs | cold evals | cold ms | cold error | warm evals (median) | "
+      "warm "
+      "ms (median) | warm error (max) | GIGSP us/solve | pagmo sade error (to Z1 min) | pagmo "
+      "cmaes "
+      "error (to Z1 min) | Z1 minimiser error "
+      "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (auto& [name, mdl] : models()) {
     row r;
     r.name = name;
@@ -241,11 +246,14 @@ int main(int argc, char** argv) {
     const auto opt = [](double v, double to_min) {
       return v < 0.0 ? std::string("-") : fmt::format("{:.1e} ({:.0e})", v, to_min);
     };
-    fmt::print("| {} | {} | {} | {} | {} | {:.1f} | {:.1e} | {} | {:.2f} | {:.1e}{} | {:.2f} | {} | {} | {:.1e} |\n",
-               r.name, r.n, r.m, r.cold_runs, r.cold_evals, r.cold_ms, r.cold_error,
-               r.warm_evals_median, r.warm_ms_median, r.warm_error_max,
-               r.warm_unconverged > 0 ? fmt::format(" ({} not converged)", r.warm_unconverged) : "",
-               r.gigsp_us, opt(r.sade_error, r.sade_to_min), opt(r.cmaes_error, r.cmaes_to_min), r.z1_floor);
+    fmt::print(
+        "| {} | {} | {} | {} | {} | {:.1f} | {:.1e} | {} | {:.2f} | {:.1e}{} | {:.2f} | {} | {} | "
+        "{:.1e} |\n",
+        r.name, r.n, r.m, r.cold_runs, r.cold_evals, r.cold_ms, r.cold_error, r.warm_evals_median,
+        r.warm_ms_median, r.warm_error_max,
+        r.warm_unconverged > 0 ? fmt::format(" ({} not converged)", r.warm_unconverged) : "",
+        r.gigsp_us, opt(r.sade_error, r.sade_to_min), opt(r.cmaes_error, r.cmaes_to_min),
+        r.z1_floor);
     std::fflush(stdout);
   }
   return 0;

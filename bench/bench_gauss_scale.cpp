@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_measures.hpp"
 #include "kinevo/ga/island_model.hpp"
 #include "kinevo/gauss/gauss_ga_solver.hpp"
 #include "kinevo/gauss/gauss_objective.hpp"
@@ -37,18 +38,8 @@ double seconds_since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
 
-// CPU time of the whole process (all threads): on a shared machine the wall time is inflated
-// by the other jobs, the CPU time much less so.
-double process_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-double scaled_error(const Eigen::VectorXd& a, const Eigen::VectorXd& ref) {
-  if (a.size() != ref.size()) return std::numeric_limits<double>::infinity();
-  return (a - ref).cwiseAbs().maxCoeff() / std::max(1.0, ref.cwiseAbs().maxCoeff());
-}
+using kinevo::bench::process_cpu_seconds;
+using kinevo::bench::scaled_error;
 
 std::vector<int> parse_list(const std::string& s) {
   std::vector<int> out;

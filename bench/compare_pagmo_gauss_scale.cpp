@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_measures.hpp"
 #include "bench/pagmo_inner_minimiser.hpp"
 #include "kinevo/gauss/gauss_ga_solver.hpp"
 #include "kinevo/gauss/gradient_baselines.hpp"
@@ -37,17 +38,8 @@ using kinevo::bench::pagmo_inner_settings;
 using kinevo::bench::pagmo_method;
 using clock_type = std::chrono::steady_clock;
 
-// CPU time of the process: the machine is shared, so wall time is inflated by other jobs.
-double process_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-double scaled_error(const Eigen::VectorXd& a, const Eigen::VectorXd& ref) {
-  if (a.size() != ref.size()) return std::numeric_limits<double>::infinity();
-  return (a - ref).cwiseAbs().maxCoeff() / std::max(1.0, ref.cwiseAbs().maxCoeff());
-}
+using kinevo::bench::process_cpu_seconds;
+using kinevo::bench::scaled_error;
 
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
