@@ -96,7 +96,7 @@ int run_accel(const accel_args& a) {
                                          .quiet = a.quiet,
                                          .json = a.json,
                                          .root = root});
-  if (!loaded.model) return exit_failure;
+  if (!loaded.model) return core::exit_status(loaded.assembly->summary());
   const mechanics::model& m = *loaded.model;
   const mechanics::solver_comparison c = compare(m, a);
   const int code = core::exit_status(c.summary);

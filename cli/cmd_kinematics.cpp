@@ -43,12 +43,15 @@ int run_kinematics(kinematics_args& a) {
                                          .quiet = a.quiet,
                                          .json = a.json,
                                          .root = true});
-  if (!loaded.model) return exit_failure;
+  if (!loaded.model) return core::exit_status(loaded.assembly->summary());
 
   const mechanics::model& m = *loaded.model;
+  // The analysis polls the interrupt flag (io/interrupt.hpp) and reports no progress.
+  core::run_context context;
+  context.interrupt = &io::interrupt_flag();
   io::install_interrupt_handlers();
-  a.analysis.interrupt = &io::interrupt_flag();
-  const mechanics::kinematic_analysis_result r = mechanics::analyse_kinematics(m, a.analysis);
+  const mechanics::kinematic_analysis_result r =
+      mechanics::analyse_kinematics(m, a.analysis, context);
   // What was computed is written also when the analysis stopped early (atomically).
   if (!a.out.empty()) r.csv().save(a.out);
   if (!a.plot.empty()) {

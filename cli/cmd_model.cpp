@@ -14,10 +14,10 @@
 #include "kinevo/io/display_number.hpp"
 #include "kinevo/io/input_file.hpp"
 #include "kinevo/mechanics/kinematics/assembly.hpp"
+#include "kinevo/mechanics/kinematics/rank_analysis.hpp"
 #include "kinevo/mechanics/model/chain_model.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/model/model_writer.hpp"
-#include "kinevo/mechanics/kinematics/rank_analysis.hpp"
 
 namespace kinevo::cli {
 
@@ -102,11 +102,13 @@ int run_info(const model_args& a) {
         m.coordinates(), rank_auto_limit);
     j["rank_analysis"] = skipped;
   }
+  // A description: ok (rank analysis or not); an unusable model is an error thrown before.
+  const core::summary outcome = rank ? rank->summary() : core::summary{};
   if (a.json) {
     fmt::print("{}\n", j.dump());
-    return exit_ok;
+    return core::exit_status(outcome);
   }
-  if (a.quiet) return exit_ok;
+  if (a.quiet) return core::exit_status(outcome);
   fmt::print("{}: {}\n", a.file, m.name());
   fmt::print("  {} coordinates, {} constraints ({} holonomic), {} non-zeros in A{}{}\n",
              m.coordinates(), m.constraints(), m.holonomic_constraints(),
@@ -124,7 +126,7 @@ int run_info(const model_args& a) {
   } else {
     fmt::print("  {}\n", skipped);
   }
-  return exit_ok;
+  return core::exit_status(outcome);
 }
 
 // The assembled state's file: the input text with only the changed initial values rewritten,
@@ -166,10 +168,10 @@ int run_assemble(const model_args& a) {
   j["file"] = a.file;
   j["model"] = m.name();
   j["out"] = a.out.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.out);
-  if (!res.converged) {
-    fmt::print(stderr, "kinevo model assemble: {}: {}\n", a.file, res.message);
+  if (!res.summary().usable()) {
+    fmt::print(stderr, "kinevo model assemble: {}: {}\n", a.file, res.summary().message);
     if (a.json) fmt::print("{}\n", j.dump());
-    return exit_failure;
+    return core::exit_status(res.summary());
   }
   mechanics::rewritten_model_file rewritten;
   if (!a.out.empty()) io::write_text_atomically(a.out, assembled_text(text, a, m, res, rewritten));
@@ -184,7 +186,7 @@ int run_assemble(const model_args& a) {
                  rewritten.added);
     }
   }
-  return exit_ok;
+  return core::exit_status(res.summary());
 }
 
 const command_registration model_registration(

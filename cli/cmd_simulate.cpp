@@ -11,6 +11,7 @@
 
 #include "kinevo/cli/assembly_step.hpp"
 #include "kinevo/cli/command.hpp"
+#include "kinevo/cli/run_context.hpp"
 #include "kinevo/cli/simulate_options.hpp"
 #include "kinevo/cli/solver_options.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
@@ -18,6 +19,7 @@
 #include "kinevo/io/interrupt.hpp"
 #include "kinevo/io/progress.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/dynamics/simulation_report.hpp"
 #include "kinevo/mechanics/dynamics/trajectory_recorder.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/solvers/solver_factory.hpp"
@@ -69,46 +71,18 @@ mechanics::trajectory_recorder make_recorder(const simulate_args& a, const mecha
   }
 }
 
-void report_stderr(const simulate_args& a, const mechanics::simulation_result& res,
-                   const std::string& up_to) {
-  // Failures and unconverged solves go to stderr whatever --json or --quiet say.
-  if (!res.completed) {
-    fmt::print(stderr, "kinevo simulate: {}\n", res.message);
-    if (!a.out.empty()) fmt::print(stderr, "kinevo simulate: wrote {} {}\n", a.out, up_to);
-  }
-  for (const auto& note : res.notes()) fmt::print(stderr, "kinevo simulate: {}\n", note);
-}
-
-nlohmann::json json_summary(const simulate_args& a, const mechanics::model& m,
-                            const mechanics::simulation_result& res,
-                            const mechanics::trajectory_recorder& c) {
-  nlohmann::json j = res.to_json();
-  j["model"] = m.name();
-  j["file"] = a.file;
-  j["stabilization"] = a.stabilization;
-  if (!a.check.empty()) j["check"]["solver"] = a.check;
-  j["last_t"] = std::isfinite(c.last_t()) ? nlohmann::json(c.last_t()) : nlohmann::json(nullptr);
-  j["rows"] = c.rows();
-  j["out"] = a.out.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.out);
-  j["plot"] = a.plot.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.plot);
-  j["animate"] = a.animate.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.animate);
-  return j;
-}
-
-void print_text(const simulate_args& a, const mechanics::simulation_result& res,
-                const std::string& up_to) {
-  fmt::print("{}: {} steps with {} ({}, {}){}\n", a.file, res.steps, res.solver,
-             res.integrator_name(),
-             a.formulation == "full" ? a.stabilization : "formulation " + a.formulation,
-             res.completed ? "" : " -- stopped early (" + res.status() + ")");
-  // The library's full report after its first line (which the line above says for the file).
-  const std::string full = res.full_report();
-  const auto first_end = full.find('\n');
-  if (!res.message.empty()) fmt::print("  {}\n", res.message);
-  fmt::print("{}", first_end == std::string::npos ? "" : full.substr(first_end + 1));
-  if (!a.out.empty()) fmt::print("  wrote {}{}\n", a.out, res.completed ? "" : " " + up_to);
-  if (!a.plot.empty()) fmt::print("  wrote {}\n", a.plot);
-  if (!a.animate.empty()) fmt::print("  wrote {}\n", a.animate);
+// What the run read and wrote, for the library's reports.
+mechanics::simulation_run_files run_files(const simulate_args& a, const mechanics::model& m,
+                                          const mechanics::trajectory_recorder& c) {
+  return {.file = a.file,
+          .model_name = m.name(),
+          .check = a.check,
+          .out = a.out,
+          .plot = a.plot,
+          .animate = a.animate,
+          .rows = c.rows(),
+          .last_t = c.last_t(),
+          .written_span = c.written_span()};
 }
 
 int run_simulate(simulate_args& a) {
@@ -125,7 +99,7 @@ int run_simulate(simulate_args& a) {
                                          .quiet = a.quiet,
                                          .json = a.json,
                                          .root = root});
-  if (!loaded.model) return exit_failure;
+  if (!loaded.model) return core::exit_status(loaded.assembly->summary());
   const auto drawing = prepare_animation(a.animate, a.file, loaded.options.overrides);
 
   const mechanics::model& m = *loaded.model;
@@ -141,7 +115,6 @@ int run_simulate(simulate_args& a) {
       a, m, reference != nullptr, row_files ? row_files->sinks() : std::vector<std::ostream*>{});
 
   io::progress_line progress("simulate", a.quiet || a.json || !root);
-  const double span = a.sim.t_end - a.sim.t_start;
   bool warned = false;
   long long records = 0;
   auto on_step = [&](const mechanics::step_record& r) {
@@ -155,7 +128,6 @@ int run_simulate(simulate_args& a) {
                  a.solver, r.t);
     }
     recorder.add(r);
-    progress.update((r.t - a.sim.t_start) / span, fmt::format("t = {:.4g}", r.t));
     // On rank 0 only under mpiexec, as a signal reaching one rank first: the ranks must agree.
     if (a.interrupt_after > 0 && ++records >= a.interrupt_after &&
         ga::mpi_environment::rank() == 0) {
@@ -164,20 +136,20 @@ int run_simulate(simulate_args& a) {
     return true;
   };
   // The one interrupt mechanism of every subcommand (io/interrupt.hpp): SIGINT and SIGTERM
-  // raise the flag; the run keeps what it computed and ends with exit 130.
-  io::install_interrupt_handlers();
-  a.sim.interrupt = &io::interrupt_flag();
-  // Under mpiexec the ranks share each GA solve: all stop at the same record or none does.
-  if (ga::mpi_environment::size() > 1) a.sim.agree_interrupt = ga::mpi_environment::any_rank;
+  // raise the flag; the run keeps what it computed and ends with exit 130. Under mpiexec the
+  // ranks share each GA solve: all stop at the same record or none does.
+  const core::run_context context = cli_run_context(progress, true);
   const mechanics::simulation_result res =
-      mechanics::simulate(m, *solver, a.sim, on_step, reference.get());
+      mechanics::simulate(m, *solver, a.sim, on_step, reference.get(), context);
   progress.finish();
   if (!root) return core::exit_status(res.summary());
   // Whatever was computed is saved, also when the run stopped early: the rows before the stop
   // (a row is only written once every solve that led to it was accepted).
   row_files->commit();
-  const std::string up_to = recorder.written_span();
-  report_stderr(a, res, up_to);
+  const mechanics::simulation_run_files files = run_files(a, m, recorder);
+  for (const auto& line : mechanics::simulation_error_lines(res, files)) {
+    fmt::print(stderr, "kinevo simulate: {}\n", line);
+  }
   if (!a.plot.empty()) {
     recorder.save_plot(a.plot,
                        fmt::format("{} ({})", m.name().empty() ? a.file : m.name(), a.solver));
@@ -190,11 +162,11 @@ int run_simulate(simulate_args& a) {
     save_animation(a.animate, *drawing, *row_files, m.name().empty() ? a.file : m.name());
   }
   if (a.json) {
-    nlohmann::json j = json_summary(a, m, res, recorder);
+    nlohmann::json j = mechanics::simulation_json_report(res, files);
     if (loaded.assembly) j["assembly"] = loaded.assembly->to_json();
     fmt::print("{}\n", j.dump());
   } else if (!a.quiet) {
-    print_text(a, res, up_to);
+    fmt::print("{}", mechanics::simulation_text_report(res, files));
   }
   return core::exit_status(res.summary());
 }

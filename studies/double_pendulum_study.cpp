@@ -290,8 +290,9 @@ motion_data run_motion(const double_pendulum_study_options& o, const core::run_c
   // The study measures: unconverged solves are counted and make the preset's status
   // not_converged, but the motion goes on so that its difference from GIGSP is still known.
   so.allow_unconverged = true;
-  so.interrupt = context.interrupt;
-  so.agree_interrupt = context.agree;
+  // The interrupt flag and rank agreement; the study reports its own progress.
+  core::run_context motion_context = context;
+  motion_context.on_progress = nullptr;
 
   gauss_ga_options g = gauss_ga_preset(o.preset);
   g.islands.islands = o.islands;
@@ -328,7 +329,7 @@ motion_data run_motion(const double_pendulum_study_options& o, const core::run_c
         }
         return divergence.empty();
       },
-      reference.get());
+      reference.get(), motion_context);
   s.seconds_ga = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   t0 = std::chrono::steady_clock::now();
   std::vector<step_record> ref_records;
@@ -336,8 +337,6 @@ motion_data run_motion(const double_pendulum_study_options& o, const core::run_c
   // compared). Up to the GA's last time when the GA stopped early: an interrupted study with
   // --t-end 1e5 would otherwise integrate 1e8 GIGSP steps before it could exit.
   simulation_options so_reference = so;
-  so_reference.interrupt = nullptr;
-  so_reference.agree_interrupt = nullptr;
   if (!rg.completed) so_reference.t_end = rg.last_t;
   simulation_result rr;
   if (so_reference.t_end > so_reference.t_start) {

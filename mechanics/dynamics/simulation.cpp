@@ -23,8 +23,8 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 simulation_result simulate_from(const model& m, const Eigen::VectorXd& q0,
                                 const Eigen::VectorXd& qd0, acceleration_solver& solver,
                                 const simulation_options& options, const step_callback& on_step,
-                                acceleration_solver* reference) {
-  simulator run(m, q0, qd0, solver, options, on_step, reference);
+                                acceleration_solver* reference, const core::run_context& context) {
+  simulator run(m, q0, qd0, solver, options, on_step, reference, context);
   while (run.advance()) {
   }
   return run.take_result();
@@ -32,9 +32,9 @@ simulation_result simulate_from(const model& m, const Eigen::VectorXd& q0,
 
 simulation_result simulate(const model& m, acceleration_solver& solver,
                            const simulation_options& options, const step_callback& on_step,
-                           acceleration_solver* reference) {
+                           acceleration_solver* reference, const core::run_context& context) {
   return simulate_from(m, m.initial_positions(), m.initial_velocities(), solver, options, on_step,
-                       reference);
+                       reference, context);
 }
 
 bool record_thinner::keep(step_record& r, bool last) {

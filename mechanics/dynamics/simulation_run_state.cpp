@@ -59,10 +59,9 @@ void check_halt(const simulation_options& o, step_record& r, run_state& st, bool
                fmt::format("stopped at t = {:.6g}: the motion diverged: {}", r.t, why));
     }
   }
-  bool interrupted = o.interrupt != nullptr && o.interrupt->load();
-  // Called at every record (also when already halting) so that processes that agree through it
+  // Agreed at every record (also when already halting) so that processes that agree through it
   // (MPI ranks) call it equally often.
-  if (o.agree_interrupt) interrupted = o.agree_interrupt(interrupted);
+  const bool interrupted = st.context.agreed(st.context.interrupt_requested());
   if (!st.halt && st.result.stop == simulation_stop::none && interrupted) {
     stop_run(st, simulation_stop::interrupted, fmt::format("interrupted at t = {:.6g}", r.t));
   }
@@ -167,6 +166,11 @@ void make_record(const model& m, run_dynamics& dyn, acceleration_solver* referen
   ++st.records;
   r.final = force_keep;
   check_halt(o, r, st, first);
+  if (st.context.on_progress) {
+    st.context.report({.fraction = (t - o.t_start) / (o.t_end - o.t_start),
+                       .step = st.records,
+                       .text = fmt::format("t = {:.4g}", t)});
+  }
   if (streaming) {
     if (!(*st.callback)(r) && !st.halt) {
       stop_run(st, simulation_stop::caller, fmt::format("stopped by the caller at t = {:.6g}", t));

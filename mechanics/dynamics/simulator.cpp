@@ -25,14 +25,15 @@ std::unique_ptr<simulation_stepper> make_simulation_stepper(const stepper_contex
 struct simulator::impl {
   impl(const model& model_, acceleration_solver& solver_, const simulation_options& options_,
        step_callback on_step_, acceleration_solver* reference_, Eigen::VectorXd q0_,
-       Eigen::VectorXd qd0_)
+       Eigen::VectorXd qd0_, core::run_context context_)
       : m(model_),
         solver(solver_),
         reference(reference_),
         options(options_),
         on_step(std::move(on_step_)),
         q0(std::move(q0_)),
-        qd0(std::move(qd0_)) {}
+        qd0(std::move(qd0_)),
+        context(std::move(context_)) {}
 
   const model& m;
   acceleration_solver& solver;
@@ -40,6 +41,7 @@ struct simulator::impl {
   simulation_options options;
   step_callback on_step;
   Eigen::VectorXd q0, qd0;
+  core::run_context context;
   run_state st;
   std::unique_ptr<intermittent_set> intermittent;
   std::unique_ptr<formulation> form;
@@ -76,6 +78,7 @@ struct simulator::impl {
   void describe_run() {
     constexpr double unset = std::numeric_limits<double>::quiet_NaN();
     st.callback = &on_step;
+    st.context = context;
     st.thinner = record_thinner(options.record_every);
     st.result.max_reference_difference = reference != nullptr ? 0.0 : unset;
     st.result.initial_energy = st.result.final_energy = unset;
@@ -130,14 +133,17 @@ struct simulator::impl {
 };
 
 simulator::simulator(const model& m, acceleration_solver& solver, const simulation_options& options,
-                     step_callback on_step, acceleration_solver* reference)
+                     step_callback on_step, acceleration_solver* reference,
+                     const core::run_context& context)
     : simulator(m, m.initial_positions(), m.initial_velocities(), solver, options,
-                std::move(on_step), reference) {}
+                std::move(on_step), reference, context) {}
 
 simulator::simulator(const model& m, const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0,
                      acceleration_solver& solver, const simulation_options& options,
-                     step_callback on_step, acceleration_solver* reference)
-    : impl_(std::make_unique<impl>(m, solver, options, std::move(on_step), reference, q0, qd0)) {
+                     step_callback on_step, acceleration_solver* reference,
+                     const core::run_context& context)
+    : impl_(std::make_unique<impl>(m, solver, options, std::move(on_step), reference, q0, qd0,
+                                   context)) {
   impl_->start();
 }
 
@@ -145,9 +151,9 @@ simulator::simulator(model m, const std::string& solver, const solver_options& s
                      const simulation_options& options) {
   auto owned_model = std::make_unique<model>(std::move(m));
   auto owned_solver = make_solver(solver, solver_settings);
-  impl_ =
-      std::make_unique<impl>(*owned_model, *owned_solver, options, step_callback{}, nullptr,
-                             owned_model->initial_positions(), owned_model->initial_velocities());
+  impl_ = std::make_unique<impl>(*owned_model, *owned_solver, options, step_callback{}, nullptr,
+                                 owned_model->initial_positions(),
+                                 owned_model->initial_velocities(), core::run_context{});
   impl_->owned_model = std::move(owned_model);
   impl_->owned_solver = std::move(owned_solver);
   impl_->start();
@@ -223,7 +229,8 @@ void simulator::set_state(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, d
   simulation_options o = impl_->options;
   o.t_start = t;
   // Built aside, so that a failure leaves this simulator as it was.
-  auto fresh = std::make_unique<impl>(m, impl_->solver, o, impl_->on_step, impl_->reference, q, qd);
+  auto fresh = std::make_unique<impl>(m, impl_->solver, o, impl_->on_step, impl_->reference, q, qd,
+                                      impl_->context);
   fresh->start();
   fresh->owned_model = std::move(impl_->owned_model);
   fresh->owned_solver = std::move(impl_->owned_solver);

@@ -353,7 +353,16 @@ model assembled_model(const model& m, const assembly_result& result) {
   return out;
 }
 
-std::string assembly_result::summary() const {
+core::summary assembly_result::summary() const {
+  if (converged) {
+    core::summary s;
+    s.iterations = quasi_newton_iterations + newton_iterations;
+    return s;
+  }
+  return core::summary::ended(core::termination::failed, "not_assembled", message);
+}
+
+std::string assembly_result::brief_report() const {
   if (!converged) return message;
   return fmt::format(
       "assembled at t = {:g}: max |Phi| {:.3g} -> {:.3g}, max velocity violation {:.3g} -> "
@@ -364,7 +373,7 @@ std::string assembly_result::summary() const {
 }
 
 std::string assembly_result::full_report() const {
-  std::string s = summary() + "\n";
+  std::string s = brief_report() + "\n";
   const auto& worst = converged ? worst_before : worst_after;
   if (!worst.empty()) {
     s += converged ? "  most violated constraints of the estimate:\n"

@@ -238,14 +238,8 @@ core::summary summary_of(const kinematic_analysis_result& r) {
   return s;
 }
 
-}  // namespace
-
-kinematic_analysis_result analyse_kinematics(const model& m,
-                                             const kinematic_analysis_options& options) {
-  options.validate();
-  check_kinematically_determined(m);
-  const auto started = std::chrono::steady_clock::now();
-  const int n = m.coordinates();
+// The result before the first step: what is analysed, over which grid.
+kinematic_analysis_result empty_result(const model& m, const kinematic_analysis_options& options) {
   kinematic_analysis_result r;
   r.coordinate_names = m.coordinate_names();
   r.model_name = m.name();
@@ -253,11 +247,51 @@ kinematic_analysis_result analyse_kinematics(const model& m,
   r.t_end = options.t_end;
   r.dt = options.dt;
   r.newton = options.newton;
+  return r;
+}
+
+// Why q' and q'' are undetermined at t: Phi_q of rank `rank` < n at the position, the rows
+// dependent on the others, and at the first time how many constraints or drivers are short.
+std::string rank_deficient_message(const model& m, const Eigen::MatrixXd& jac, long rank, double t,
+                                   double rank_tolerance, bool first_time) {
+  const long n = m.coordinates();
+  return fmt::format(
+      "t = {:.10g}: Phi_q has rank {} of {} at the position: q' and q'' are "
+      "undetermined (a singular configuration or redundant constraints; "
+      "dependent on the others: {}){}",
+      t, rank, n, dependent_rows(jac, rank_tolerance, m.constraint_names()),
+      first_time ? fmt::format("; at the first time: {} independent "
+                               "constraint{} or driver{} short of a "
+                               "kinematically determined system",
+                               n - rank, n - rank == 1 ? "" : "s", n - rank == 1 ? "" : "s")
+                 : std::string());
+}
+
+// q' and q'' at the row's position from the factorisation of Phi_q there (Haug, secs.
+// 4.1-4.2): Phi_q q' = nu = -Phi_t, Phi_q q'' = gamma (the right-hand side `sys` evaluates).
+void solve_rates(const model& m, const Eigen::FullPivLU<Eigen::MatrixXd>& lu, double t,
+                 kinematic_step& row, constrained_system& sys) {
+  const Eigen::VectorXd phi_t =
+      m.velocity_violation(row.q, Eigen::VectorXd::Zero(m.coordinates()), t);
+  row.qd = lu.solve(-phi_t);
+  m.evaluate(row.q, row.qd, t, sys);
+  row.qdd = lu.solve(sys.rhs);
+}
+
+}  // namespace
+
+kinematic_analysis_result analyse_kinematics(const model& m,
+                                             const kinematic_analysis_options& options,
+                                             const core::run_context& context) {
+  options.validate();
+  check_kinematically_determined(m);
+  const auto started = std::chrono::steady_clock::now();
+  const int n = m.coordinates();
+  kinematic_analysis_result r = empty_result(m, options);
 
   Eigen::FullPivLU<Eigen::MatrixXd> lu(n, n);
   lu.setThreshold(options.newton.rank_tolerance);
   constrained_system sys;
-  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
   Eigen::VectorXd guess = m.initial_positions();
   double first_pivot = 0.0;  // largest LU pivot of Phi_q at the first step
   // Grid t_k = t_start + k dt (not accumulated), the last one exactly t_end.
@@ -273,7 +307,7 @@ kinematic_analysis_result analyse_kinematics(const model& m,
   };
   for (long long k = 0; k <= intervals; ++k) {
     const double t = grid_time(k);
-    if (options.interrupt != nullptr && options.interrupt->load()) {
+    if (context.interrupt_requested()) {
       stop(kinematic_stop::interrupted, t, fmt::format("interrupted before t = {:.10g}", t));
       break;
     }
@@ -306,17 +340,8 @@ kinematic_analysis_result analyse_kinematics(const model& m,
     lu.compute(jac);
     if (lu.rank() < n) {
       stop(kinematic_stop::singular, t,
-           fmt::format("t = {:.10g}: Phi_q has rank {} of {} at the position: q' and q'' are "
-                       "undetermined (a singular configuration or redundant constraints; "
-                       "dependent on the others: {}){}",
-                       t, lu.rank(), n,
-                       dependent_rows(jac, options.newton.rank_tolerance, m.constraint_names()),
-                       r.rows.empty() ? fmt::format("; at the first time: {} independent "
-                                                    "constraint{} or driver{} short of a "
-                                                    "kinematically determined system",
-                                                    n - lu.rank(), n - lu.rank() == 1 ? "" : "s",
-                                                    n - lu.rank() == 1 ? "" : "s")
-                                      : std::string()));
+           rank_deficient_message(m, jac, lu.rank(), t, options.newton.rank_tolerance,
+                                  r.rows.empty()));
       r.failure = std::move(s);
       break;
     }
@@ -327,10 +352,7 @@ kinematic_analysis_result analyse_kinematics(const model& m,
       if (r.rows.empty()) first_pivot = pivots.maxCoeff();
       row.pivot_ratio = pivots.minCoeff() / std::max(pivots.maxCoeff(), first_pivot);
     }
-    const Eigen::VectorXd phi_t = m.velocity_violation(row.q, zero, t);
-    row.qd = lu.solve(-phi_t);
-    m.evaluate(row.q, row.qd, t, sys);
-    row.qdd = lu.solve(sys.rhs);
+    solve_rates(m, lu, t, row, sys);
     if (!row.qd.allFinite() || !row.qdd.allFinite()) {
       stop(kinematic_stop::non_finite, t,
            fmt::format("t = {:.10g}: the velocity or acceleration is NaN or infinite", t));

@@ -56,7 +56,9 @@ TEST(Assembly, HaugFourBarFromAPerturbedStart) {
   EXPECT_LT(max_abs(m.velocity_violation(r.q, r.qd, 0.0)), 1e-10);
   ASSERT_FALSE(r.worst_before.empty());
   EXPECT_TRUE(r.worst_after.empty());
-  EXPECT_NE(r.summary().find("assembled at t = 0"), std::string::npos);
+  EXPECT_NE(r.brief_report().find("assembled at t = 0"), std::string::npos);
+  EXPECT_TRUE(r.summary().usable());
+  EXPECT_EQ(core::exit_status(r.summary()), core::exit_ok);
   EXPECT_NE(r.full_report().find(r.worst_before.front().name), std::string::npos);
   const nlohmann::json j = r.to_json();
   EXPECT_EQ(j["converged"], true);
@@ -195,7 +197,11 @@ TEST(Assembly, FourBarThatCannotCloseFailsNamingTheWorstConstraints) {
     EXPECT_NE(r.message.find("'" + w.name + "'"), std::string::npos) << r.message;
     EXPECT_GT(std::abs(w.value), 1e-3);
   }
-  EXPECT_EQ(r.summary(), r.message);
+  EXPECT_EQ(r.brief_report(), r.message);
+  EXPECT_EQ(r.summary().end, core::termination::failed);
+  EXPECT_EQ(r.summary().status(), "not_assembled");
+  EXPECT_EQ(r.summary().message, r.message);
+  EXPECT_EQ(core::exit_status(r.summary()), core::exit_failure);
   EXPECT_NE(r.full_report().find("most violated constraints"), std::string::npos);
   EXPECT_EQ(r.to_json()["converged"], false);
   EXPECT_THROW((void)assembled_model(m, r), std::logic_error);

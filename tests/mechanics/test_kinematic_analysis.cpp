@@ -13,8 +13,8 @@
 
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/errors.hpp"
-#include "kinevo/mechanics/model/chain_model.hpp"
 #include "kinevo/mechanics/kinematics/kinematic_analysis.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/solvers/solver_factory.hpp"
 
@@ -501,8 +501,9 @@ TEST(KinematicAnalysis, StopsWhenInterrupted) {
   const model m = load_model(KINEVO_EXAMPLES + "/haug_fourbar.toml");
   std::atomic<bool> flag{true};
   kinematic_analysis_options o;
-  o.interrupt = &flag;
-  const auto r = analyse_kinematics(m, o);
+  core::run_context context;
+  context.interrupt = &flag;
+  const auto r = analyse_kinematics(m, o, context);
   EXPECT_FALSE(r.completed);
   EXPECT_EQ(r.stop, kinematic_stop::interrupted);
   EXPECT_EQ(r.steps, 0);

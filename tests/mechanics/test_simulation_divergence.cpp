@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "mechanics_test_support.hpp"
 
@@ -142,13 +142,17 @@ TEST(SimulationInterrupt, TheFlagEndsTheRunAtTheNextRecordWhichIsKept) {
   simulation_options o;
   o.t_end = 1.0;
   o.dt = 0.01;
-  o.interrupt = &flag;
+  core::run_context context;
+  context.interrupt = &flag;
   std::vector<step_record> seen;
-  const simulation_result r = simulate(m, *solver, o, [&](const step_record& rec) {
-    seen.push_back(rec);
-    if (seen.size() == 5) flag.store(true);
-    return true;
-  });
+  const simulation_result r = simulate(
+      m, *solver, o,
+      [&](const step_record& rec) {
+        seen.push_back(rec);
+        if (seen.size() == 5) flag.store(true);
+        return true;
+      },
+      nullptr, context);
   EXPECT_FALSE(r.completed);
   EXPECT_EQ(r.stop, simulation_stop::interrupted);
   EXPECT_TRUE(r.interrupted());

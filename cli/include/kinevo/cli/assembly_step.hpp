@@ -34,7 +34,7 @@ inline assembly_step load_and_assemble(const std::string& file, mechanics::model
     return step;
   }
   if (!quiet && root)
-    fmt::print(stderr, "kinevo {}: {}: {}\n", command, file, step.result.summary());
+    fmt::print(stderr, "kinevo {}: {}: {}\n", command, file, step.result.brief_report());
   step.model = mechanics::assembled_model(loaded, step.result);
   return step;
 }
@@ -55,7 +55,8 @@ struct model_request {
 struct run_model {
   mechanics::model_options options;  // the --set overrides and --kinematic, as loaded
   // Empty when the assembly failed, after printing its message (and, with json, the object
-  // {file, completed: false, message, assembly} on stdout): the caller returns exit_failure.
+  // {file, completed: false, message, assembly} on stdout): the caller returns
+  // core::exit_status(assembly->summary()) (1).
   std::optional<mechanics::model> model;
   std::optional<mechanics::assembly_result> assembly;  // with --assemble
 };

@@ -4,16 +4,16 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <atomic>
 #include <functional>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "kinevo/mechanics/solvers/acceleration_solver.hpp"
+#include "kinevo/core/run_context.hpp"
 #include "kinevo/mechanics/dynamics/formulation.hpp"
-#include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/dynamics/simulation_result.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/acceleration_solver.hpp"
 
 namespace kinevo::mechanics {
 
@@ -69,14 +69,6 @@ struct simulation_options {
   double divergence_violation = 1e3;
   double divergence_energy = 1e6;
 
-  // Raised (e.g. by a SIGINT or SIGTERM handler) to end the run at the next record with
-  // simulation_stop::interrupted; that record is the run's last. May be null.
-  const std::atomic<bool>* interrupt = nullptr;
-  // Optional: turns this process's flag into the run's decision at each record. Processes that
-  // integrate the same run in lockstep (MPI ranks sharing the GA solver) must stop at the same
-  // record: `kinevo simulate` passes an any-rank vote under mpiexec.
-  std::function<bool(bool)> agree_interrupt;
-
   // Throws io::option_error naming the field and its allowed range: times finite with
   // t_end > t_start, dt, rtol (< 1), dt_min and projection_tolerance finite and > 0, atol and the
   // Baumgarte rates finite and >= 0, record_every and projection_iterations >= 1, the divergence
@@ -109,16 +101,23 @@ class record_thinner {
 // Runs the simulation. With a callback, records are passed to it and not kept; without one,
 // they are collected into the result. `reference`, when given, is solved at the same state as
 // the first stage of each step and its difference recorded (for `kinevo simulate --check`).
+//
+// The run context (core/run_context.hpp): its interrupt flag ends the run at the next record
+// with simulation_stop::interrupted (that record is the run's last), agreed at every record
+// through context.agree (processes integrating the same run in lockstep, MPI ranks sharing the
+// GA solver, stop at the same record); each record is a progress point ("t = 0.125").
 simulation_result simulate(const model& m, acceleration_solver& solver,
                            const simulation_options& options, const step_callback& on_step = {},
-                           acceleration_solver* reference = nullptr);
+                           acceleration_solver* reference = nullptr,
+                           const core::run_context& context = {});
 
 // The same from an explicit initial state (q0, qd0) instead of the model's.
 simulation_result simulate_from(const model& m, const Eigen::VectorXd& q0,
                                 const Eigen::VectorXd& qd0, acceleration_solver& solver,
                                 const simulation_options& options,
                                 const step_callback& on_step = {},
-                                acceleration_solver* reference = nullptr);
+                                acceleration_solver* reference = nullptr,
+                                const core::run_context& context = {});
 
 // Column names of a simulation CSV for this model: t, q..., <q>_dot..., <q>_ddot...,
 // position_violation, velocity_violation, energy (when the model defines it), fc_<q>...,

@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 #include <memory>
 
+#include "kinevo/core/run_context.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/solvers/solver_factory.hpp"
 
@@ -19,11 +20,14 @@ class simulator {
   // must outlive the simulator. Throws io::option_error for invalid options (options.validate())
   // or a formulation the model cannot take, io::option_error naming q or qd for a state of the
   // wrong size. The first record (at t_start) is made here.
+  // `context`: the interrupt flag, rank agreement and progress sink (simulate()); copied.
   simulator(const model& m, acceleration_solver& solver, const simulation_options& options,
-            step_callback on_step = {}, acceleration_solver* reference = nullptr);
+            step_callback on_step = {}, acceleration_solver* reference = nullptr,
+            const core::run_context& context = {});
   simulator(const model& m, const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0,
             acceleration_solver& solver, const simulation_options& options,
-            step_callback on_step = {}, acceleration_solver* reference = nullptr);
+            step_callback on_step = {}, acceleration_solver* reference = nullptr,
+            const core::run_context& context = {});
   // The same owning its model and a solver made by name, as `kinevo simulate --solver NAME`
   // does (make_solver: io::input_error for an unknown name).
   simulator(model m, const std::string& solver, const solver_options& solver_settings,

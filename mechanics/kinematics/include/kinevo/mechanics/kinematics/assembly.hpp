@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/core/outcome.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 
 namespace kinevo::mechanics {
@@ -77,9 +78,12 @@ struct assembly_result {
   std::vector<constraint_violation> worst_before, worst_after;
   std::vector<std::string> coordinate_names;
 
+  // The outcome (core/outcome.hpp): ok when converged, else failed with reason
+  // "not_assembled" and the message.
+  core::summary summary() const;
   // One line: "assembled at t = 0: max |Phi| 0.286 -> 2.22e-16, ..." or the failure message.
-  std::string summary() const;
-  // The summary and the worst constraints, one per line, and the largest position changes.
+  std::string brief_report() const;
+  // The brief report and the worst constraints, one per line, and the largest position changes.
   std::string full_report() const;
   nlohmann::json to_json() const;
 };

@@ -14,8 +14,8 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <atomic>
 
+#include "kinevo/core/run_context.hpp"
 #include "kinevo/mechanics/kinematics/kinematic_analysis_result.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 
@@ -38,9 +38,6 @@ struct kinematic_analysis_options {
   double t_end = 1.0;    // the last time (the grid ends exactly there)
   double dt = 0.01;      // grid step
   newton_options newton;
-  // Polled once per time step; when it becomes true the analysis stops (stop reason
-  // "interrupted") and keeps the steps computed.
-  const std::atomic<bool>* interrupt = nullptr;
   // Throws io::option_error naming the field: times finite, t_end >= t_start, dt > 0, at most
   // 10^7 grid steps, and the Newton-Raphson options.
   void validate() const;
@@ -51,7 +48,10 @@ struct kinematic_analysis_options {
 // a time without a position (Newton-Raphson not converged), a singular root or a rank-deficient
 // Phi_q, or a non-finite value stops the analysis with completed = false and the message
 // naming the time; the steps before are kept.
+// context.interrupt is polled once per time step; when it is raised the analysis stops (stop
+// reason "interrupted") and keeps the steps computed.
 kinematic_analysis_result analyse_kinematics(const model& m,
-                                             const kinematic_analysis_options& options);
+                                             const kinematic_analysis_options& options,
+                                             const core::run_context& context = {});
 
 }  // namespace kinevo::mechanics

@@ -41,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/core/outcome.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 
 namespace kinevo::mechanics {
@@ -109,6 +110,10 @@ struct rank_report {
   std::string singular_test = "skipped";
   std::string method;  // "dense" or "sparse" (rank_method), the one used
 
+  // The outcome (core/outcome.hpp): always ok. The analysis describes the model (redundant
+  // rows, missing drivers, a singular configuration are findings, not failures); a Jacobian
+  // that cannot be analysed is an error analyse_rank throws.
+  core::summary summary() const { return {}; }
   std::vector<std::string> lines() const;
   std::string text() const;  // lines() joined with '\n'
   // Keys: rank, dof, redundant, independent, dependent, drivers, missing_drivers,

@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 #include <string>
 
+#include "kinevo/core/run_context.hpp"
 #include "kinevo/mechanics/dynamics/detail/intermittent_constraints.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 
@@ -39,6 +40,8 @@ struct run_state {
   // vectors keep their storage); records kept in the result are copies of it.
   step_record streamed;
   long long records = 0;  // records made (streamed or kept)
+  // The caller's interrupt flag, rank agreement and progress sink (a record a progress point).
+  core::run_context context;
 };
 
 // Ends the run: why and the message the user sees.
