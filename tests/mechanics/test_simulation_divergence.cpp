@@ -164,7 +164,7 @@ TEST(SimulationInterrupt, TheFlagEndsTheRunAtTheNextRecordWhichIsKept) {
 
   // Without a callback the records are kept, the interrupted one last.
   flag.store(true);
-  const simulation_result k = simulate(m, *solver, o);
+  const simulation_result k = simulate(m, *solver, o, {}, nullptr, context);
   EXPECT_EQ(k.stop, simulation_stop::interrupted);
   ASSERT_EQ(k.records.size(), 1u);  // t = 0 only
   EXPECT_TRUE(k.records.back().final);
