@@ -12,27 +12,15 @@ constexpr double regular_margin = 1e3;
 
 }  // namespace
 
-bool sparse_position_correction::regular(const Eigen::SparseMatrix<double>& jacobian,
-                                         double rank_tolerance) {
-  const Eigen::SparseMatrix<double> gram = jacobian * jacobian.transpose();
-  gram_.compute(gram);
-  if (gram_.info() != Eigen::Success) return false;
-  const double tolerance = regular_margin * rank_tolerance;
-  const Eigen::VectorXd& d = gram_.vectorD();
-  for (Eigen::Index i = 0; i < gram.rows(); ++i) {
-    const double diagonal = gram.coeff(i, i);
-    if (!(diagonal > 0.0) || !(d[i] > tolerance * tolerance * diagonal)) return false;
-  }
-  return true;
-}
-
 std::optional<bool> sparse_position_correction::correct(const model& m, Eigen::VectorXd& q,
                                                         double t,
                                                         const formulation_options& options) {
   Eigen::VectorXd x = q;
   Eigen::VectorXd phi = m.position_violation(x, t);
   const Eigen::SparseMatrix<double> jacobian_0 = m.position_jacobian_sparse(x, t);
-  if (!regular(jacobian_0, options.rank_tolerance)) return std::nullopt;
+  if (!pseudo_inverse_.factor(jacobian_0, regular_margin * options.rank_tolerance)) {
+    return std::nullopt;
+  }
   const Eigen::SparseMatrix<double> range = jacobian_0.transpose();
   Eigen::SparseMatrix<double> jacobian = jacobian_0;
   bool moved = false;

@@ -5,21 +5,20 @@
 //   dq = Phi_q(q_0)^T y,   (Phi_q(q_i) Phi_q(q_0)^T) y = -Phi(q_i)
 // is the same step from one m x m sparse LU (m rows instead of the dense n x n P_N and the
 // complete orthogonal decomposition of an (m + k) x n matrix per iteration).
-// Full row rank is tested on the sparse LDL^T of G = Phi_q Phi_q^T in the natural row order
-// (D_i / G_ii is the squared remainder of row i after Gram-Schmidt against the rows before it),
-// with a margin over the rank tolerance: near a singular configuration, or when the iteration
+// Full row rank is tested by sparse_pseudo_inverse (the sparse LDL^T of Phi_q Phi_q^T), with a
+// margin over the rank tolerance: near a singular configuration, or when the iteration
 // does not converge, the caller's dense path decides, so singular and failing cases behave as
 // they did.
 #pragma once
 
 #include <Eigen/Core>
-#include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
 #include <optional>
 
 #include "kinevo/mechanics/dynamics/formulation.hpp"
 #include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/sparse_pseudo_inverse.hpp"
 
 namespace kinevo::mechanics {
 
@@ -32,10 +31,7 @@ class sparse_position_correction {
                               const formulation_options& options);
 
  private:
-  bool regular(const Eigen::SparseMatrix<double>& jacobian, double rank_tolerance);
-
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::NaturalOrdering<int>>
-      gram_;
+  sparse_pseudo_inverse pseudo_inverse_;  // only its full-row-rank test is used here
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
 };
 
