@@ -24,13 +24,13 @@ Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> decompose(const Eigen::M
 
 // The sparse path is taken only when every row of A is this factor clear of the rank tolerance
 // (sparse_pseudo_inverse::factor): between the two the dense rank decision stays in charge.
-constexpr double sparse_margin = 1e3;
+constexpr double projection_sparse_margin = 1e3;
 // Columns of P_N chosen at an earlier solve are kept while P_T^T M P_T stays within this factor
 // of its reciprocal condition when they were chosen; below it they are chosen again.
 constexpr double reselect_ratio = 0.1;
 
 // Like the solvers' sparse Gram path: below ~8 rows the dense factorisations are as fast.
-bool sparse_worthwhile(const constrained_system& s) {
+bool projection_sparse_worthwhile(const constrained_system& s) {
   const auto m = static_cast<double>(s.constraints());
   const auto n = static_cast<double>(s.coordinates());
   return m >= 8 && !s.jacobian_pattern.empty() &&
@@ -188,9 +188,9 @@ bool null_space_projection_solver::sparse_reduced_mass(const constrained_system&
 // of A, P_T column by column; nullopt sends the solve to the dense path.
 std::optional<acceleration_result> null_space_projection_solver::solve_sparse(
     const constrained_system& s, const Eigen::VectorXd& a_f) {
-  if (!options_.allow_sparse || !sparse_worthwhile(s)) return std::nullopt;
+  if (!options_.allow_sparse || !projection_sparse_worthwhile(s)) return std::nullopt;
   if (!pseudo_inverse_.factor(sparse_from_pattern(s.jacobian, s.jacobian_pattern),
-                              sparse_margin * options_.rank_tolerance)) {
+                              projection_sparse_margin * options_.rank_tolerance)) {
     return std::nullopt;
   }
   acceleration_result r;
