@@ -3,13 +3,19 @@
 #include <fmt/format.h>
 
 #include <Eigen/QR>
+#include <optional>
 
 #include "kinevo/mechanics/dynamics/detail/full_formulation.hpp"
 #include "kinevo/mechanics/solvers/solver_support.hpp"
+#include "kinevo/mechanics/solvers/sparse_gram.hpp"
 
 namespace kinevo::mechanics {
 
 namespace {
+
+// The sparse paths are taken only when A is this factor clear of the rank tolerance
+// (sparse_position_correction.hpp).
+constexpr double sparse_regular_margin = 1e3;
 
 direct_solver_options solver_options_of(const formulation_options& o) {
   direct_solver_options s;
@@ -24,9 +30,23 @@ projection_formulation::projection_formulation(const model& m, const formulation
   report_.name = to_string(formulation_kind::projection);
 }
 
+bool projection_formulation::sparse_worthwhile() const {
+  // As for the solvers' sparse Gram path: below ~8 rows the dense factorisations are as fast.
+  const auto m = static_cast<double>(model_.holonomic_constraints());
+  const auto n = static_cast<double>(model_.coordinates());
+  return m >= 8 && static_cast<double>(model_.jacobian_pattern().size()) <= 0.25 * m * n;
+}
+
 bool projection_formulation::correct_positions(Eigen::VectorXd& q, double t, bool& moved) {
   moved = false;
   if (model_.holonomic_constraints() == 0) return true;
+  if (sparse_worthwhile()) {
+    if (const std::optional<bool> sparse_moved =
+            sparse_positions_.correct(model_, q, t, options_)) {
+      moved = *sparse_moved;
+      return true;
+    }
+  }
   Eigen::VectorXd phi = model_.position_violation(q, t);
   const Eigen::Index n = q.size(), m = phi.size();
   // P_T of Phi_q at the predicted positions, fixed during the iteration: the rows P_T^T dq = 0
@@ -98,6 +118,13 @@ bool projection_formulation::correct_velocities(const Eigen::VectorXd& q, Eigen:
   model_.evaluate(q, qd, t, system_);
   mass_factor mf;
   if (!mf.compute(system_)) return false;
+  // A full-rank, sparse A (clear of the rank tolerance, as for the positions): the same
+  // M-metric step from the sparse Gram matrix, dq' = M^-1 A^T (A M^-1 A^T)^-1 c.
+  if (sparse_gram::applicable(system_) &&
+      gram_.factor(system_, sparse_regular_margin * options_.rank_tolerance)) {
+    qd -= mf.solve(gram_.transpose_times(system_, gram_.solve(c)));
+    return true;
+  }
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
   cod.setThreshold(options_.rank_tolerance);
   cod.compute(mf.right_solve_upper(system_.jacobian));

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <Eigen/LU>
-#include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 
@@ -11,18 +9,6 @@
 #include "kinevo/mechanics/dynamics/detail/full_formulation.hpp"
 
 namespace kinevo::mechanics {
-
-namespace {
-
-// Solves [Phi_q; B] x = rhs. Square (no redundant rows): LU with partial pivoting; with redundant
-// rows the stacked matrix has more rows than columns but full column rank, and the consistent
-// system is solved exactly by QR with column pivoting.
-Eigen::VectorXd solve_stacked(const Eigen::MatrixXd& stacked, const Eigen::VectorXd& rhs) {
-  if (stacked.rows() == stacked.cols()) return stacked.partialPivLu().solve(rhs);
-  return stacked.colPivHouseholderQr().solve(rhs);
-}
-
-}  // namespace
 
 reduced_coordinates::reduced_coordinates(const model& m, const formulation_options& options)
     : model_(m), options_(options) {}
@@ -38,11 +24,8 @@ Eigen::VectorXd reduced_coordinates::begin(const Eigen::VectorXd& q, const Eigen
   return pack_state(basis_ * q, basis_ * qd);
 }
 
-Eigen::MatrixXd reduced_coordinates::stacked_jacobian(const Eigen::VectorXd& q, double t) const {
-  const Eigen::MatrixXd phi_q = model_.position_jacobian(q, t);
-  Eigen::MatrixXd stacked(phi_q.rows() + basis_.rows(), phi_q.cols());
-  stacked << phi_q, basis_;
-  return stacked;
+void reduced_coordinates::factor_stacked(const Eigen::VectorXd& q, double t) {
+  stacked_.factor(model_.position_jacobian_sparse(q, t), basis_);
 }
 
 // Newton on [Phi(q, t); B q - p] = 0 (Yoo et al., eq. 8; Del Citto et al., eq. 55 integrated),
@@ -59,7 +42,8 @@ bool reduced_coordinates::recover_positions(const Eigen::VectorXd& p, double t) 
       return true;
     }
     if (it == options_.newton_iterations) break;
-    q -= solve_stacked(stacked_jacobian(q, t), residual);
+    factor_stacked(q, t);
+    q -= stacked_.solve(residual);
   }
   const Eigen::VectorXd phi = model_.position_violation(q, t);
   Eigen::Index worst = 0;
@@ -78,7 +62,8 @@ bool reduced_coordinates::recover_velocities(const Eigen::VectorXd& pd, double t
   const Eigen::VectorXd phi_t = model_.velocity_violation(q_, Eigen::VectorXd::Zero(q_.size()), t);
   Eigen::VectorXd rhs(phi_t.size() + pd.size());
   rhs << -phi_t, pd;
-  qd_ = solve_stacked(stacked_jacobian(q_, t), rhs);
+  factor_stacked(q_, t);
+  qd_ = stacked_.solve(rhs);
   if (qd_.allFinite()) return true;
   message_ = fmt::format(
       "the dependent velocities are not finite ({} formulation): [Phi_q; B] is "

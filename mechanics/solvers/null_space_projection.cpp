@@ -5,8 +5,10 @@
 #include <Eigen/Cholesky>
 #include <Eigen/QR>
 #include <algorithm>
+#include <optional>
 
 #include "kinevo/mechanics/solvers/solver_support.hpp"
+#include "kinevo/mechanics/solvers/sparse_pseudo_inverse.hpp"
 
 namespace kinevo::mechanics {
 
@@ -18,6 +20,21 @@ Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> decompose(const Eigen::M
   cod.setThreshold(rank_tolerance);
   cod.compute(a);
   return cod;
+}
+
+// The sparse path is taken only when every row of A is this factor clear of the rank tolerance
+// (sparse_pseudo_inverse::factor): between the two the dense rank decision stays in charge.
+constexpr double projection_sparse_margin = 1e3;
+// Columns of P_N chosen at an earlier solve are kept while P_T^T M P_T stays within this factor
+// of its reciprocal condition when they were chosen; below it they are chosen again.
+constexpr double reselect_ratio = 0.1;
+
+// Like the solvers' sparse Gram path: below ~8 rows the dense factorisations are as fast.
+bool projection_sparse_worthwhile(const constrained_system& s) {
+  const auto m = static_cast<double>(s.constraints());
+  const auto n = static_cast<double>(s.coordinates());
+  return m >= 8 && !s.jacobian_pattern.empty() &&
+         static_cast<double>(s.jacobian_pattern.size()) <= 0.25 * m * n;
 }
 
 }  // namespace
@@ -54,6 +71,7 @@ acceleration_result null_space_projection_solver::solve(const constrained_system
     lambda_ = Eigen::VectorXd::Zero(s.constraints());
     return *done;
   }
+  if (auto sparse = solve_sparse(s, a_f)) return *sparse;
   acceleration_result r;
   const Eigen::Index n = s.coordinates(), m = s.constraints();
   const auto cod = decompose(s.jacobian, options_.rank_tolerance);
@@ -119,6 +137,75 @@ acceleration_result null_space_projection_solver::solve(const constrained_system
   r.acceleration = qdd;
   // Eq. 17 with the sign fixed: A^T lambda = f - M q''.
   lambda_ = i_r.transpose() * (s.force - s.mass * qdd);
+  set_constraint_force(s, a_f, r);
+  return r;
+}
+
+// P_T = P_N B (eq. 12) of the chosen columns without forming P_N: column j of P_N is
+// e_j - A^+ A e_j = e_j - A^T (A A^T)^-1 A e_j.
+Eigen::MatrixXd null_space_projection_solver::sparse_null_space_columns(
+    const constrained_system& s) const {
+  const auto k = static_cast<Eigen::Index>(columns_.size());
+  Eigen::MatrixXd a_b(s.constraints(), k);
+  for (Eigen::Index j = 0; j < k; ++j) {
+    a_b.col(j) = s.jacobian.col(columns_[static_cast<std::size_t>(j)]);
+  }
+  Eigen::MatrixXd p_t = -(pseudo_inverse_.matrix().transpose() * pseudo_inverse_.gram_solve(a_b));
+  for (Eigen::Index j = 0; j < k; ++j) p_t(columns_[static_cast<std::size_t>(j)], j) += 1.0;
+  return p_t;
+}
+
+// P_T and the Cholesky factor of M11 = P_T^T M P_T (eqs. 12, 16-19). The columns B are those
+// column-pivoted QR of the dense P_N chooses (as on the dense path), chosen again when their
+// number changes or M11 has lost conditioning since; false when M11 is not positive definite
+// even for freshly chosen columns (the dense path then decides and reports it).
+bool null_space_projection_solver::sparse_reduced_mass(const constrained_system& s,
+                                                       Eigen::MatrixXd& p_t,
+                                                       Eigen::LLT<Eigen::MatrixXd>& llt) {
+  const auto k = static_cast<std::size_t>(s.coordinates() - s.constraints());
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const bool fresh = columns_.size() != k || attempt > 0;
+    if (fresh) {
+      columns_ = independent_null_space_columns(
+          null_space_projector(s.jacobian, options_.rank_tolerance), static_cast<int>(k));
+    }
+    p_t = sparse_null_space_columns(s);
+    const Eigen::MatrixXd m_p_t = s.mass_is_diagonal
+                                      ? Eigen::MatrixXd(s.mass.diagonal().asDiagonal() * p_t)
+                                      : Eigen::MatrixXd(s.mass * p_t);
+    llt.compute(p_t.transpose() * m_p_t);
+    if (llt.info() != Eigen::Success) continue;
+    const double rcond = llt.rcond();
+    if (fresh) selected_rcond_ = rcond;
+    if (rcond >= reselect_ratio * selected_rcond_) return true;
+  }
+  columns_.clear();
+  return false;
+}
+
+// Eqs. 10-19 for a large sparse A of full row rank, clear of the rank tolerance: I_R = A^+
+// = A^T (A A^T)^-1 from the sparse LDL^T of A A^T instead of a complete orthogonal decomposition
+// of A, P_T column by column; nullopt sends the solve to the dense path.
+std::optional<acceleration_result> null_space_projection_solver::solve_sparse(
+    const constrained_system& s, const Eigen::VectorXd& a_f) {
+  if (!options_.allow_sparse || !projection_sparse_worthwhile(s)) return std::nullopt;
+  if (!pseudo_inverse_.factor(sparse_from_pattern(s.jacobian, s.jacobian_pattern),
+                              projection_sparse_margin * options_.rank_tolerance)) {
+    return std::nullopt;
+  }
+  acceleration_result r;
+  r.rank = static_cast<int>(s.constraints());
+  Eigen::VectorXd qdd = pseudo_inverse_.solve(s.rhs);  // I_R b
+  if (s.coordinates() > s.constraints()) {
+    Eigen::MatrixXd p_t;
+    Eigen::LLT<Eigen::MatrixXd> llt;
+    if (!sparse_reduced_mass(s, p_t, llt)) return std::nullopt;
+    const Eigen::VectorXd z = llt.solve(p_t.transpose() * (s.force - s.mass * qdd));
+    qdd += p_t * z;  // eq. 14
+  }
+  r.acceleration = qdd;
+  // Eq. 17: lambda = I_R^T (f - M q'') = (A A^T)^-1 A (f - M q'').
+  lambda_ = pseudo_inverse_.gram_solve(pseudo_inverse_.matrix() * (s.force - s.mass * qdd));
   set_constraint_force(s, a_f, r);
   return r;
 }

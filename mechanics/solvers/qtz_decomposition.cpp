@@ -1,5 +1,6 @@
 #include "kinevo/mechanics/solvers/qtz_decomposition.hpp"
 #include "kinevo/core/householder_q.hpp"
+#include "kinevo/mechanics/solvers/sparse_qtz_decomposition.hpp"
 
 #include <Eigen/QR>
 
@@ -16,6 +17,7 @@ qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tol
     d.q1_hat.resize(n, 0);
     return d;
   }
+  if (auto sparse = decompose_qtz_sparse(jacobian, rank_tolerance)) return *sparse;
   // Phi_q^T P = Q [T 0; 0 0] Z (Eigen: A P = Q T Z).
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
   cod.setThreshold(rank_tolerance);

@@ -10,15 +10,22 @@
 //   q'' = I_R b + P_T z''          (eq. 14)
 //   lambda = I_R^T (f - M q'')     (eq. 17, with the sign fixed: M q'' + A^T lambda = f)
 // Redundant rows drop out (I_R of a rank-deficient A); a right-hand side outside the range of A
-// (inconsistent rows) is refused and the rows are named, like GIGSP.
+// (inconsistent rows) is refused and the rows are named, like GIGSP. A large sparse A of full row
+// rank (clear of the rank tolerance) takes a sparse path to the same quantities: A^+ = A^T
+// (A A^T)^-1 from a sparse LDL^T, P_T column by column without the n x n P_N, and B chosen by
+// the dense column-pivoted QR of P_N only when first needed or when M11 loses conditioning
+// (a tenth of its reciprocal condition when B was chosen).
 #pragma once
 
+#include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
 #include "kinevo/mechanics/solvers/direct_solver_options.hpp"
+#include "kinevo/mechanics/solvers/sparse_pseudo_inverse.hpp"
 
 namespace kinevo::mechanics {
 
@@ -41,8 +48,19 @@ class null_space_projection_solver final : public acceleration_solver {
   const Eigen::VectorXd& multipliers() const { return lambda_; }
 
  private:
+  std::optional<acceleration_result> solve_sparse(const constrained_system& s,
+                                                  const Eigen::VectorXd& a_f);
+  bool sparse_reduced_mass(const constrained_system& s, Eigen::MatrixXd& p_t,
+                           Eigen::LLT<Eigen::MatrixXd>& llt);
+  Eigen::MatrixXd sparse_null_space_columns(const constrained_system& s) const;
+
   direct_solver_options options_;
   Eigen::VectorXd lambda_;
+  // The sparse path (large sparse A of full row rank): A^+ through A A^T, and the columns of P_N
+  // (B, eq. 12) kept from solve to solve while M11 stays as well conditioned.
+  sparse_pseudo_inverse pseudo_inverse_;
+  std::vector<int> columns_;
+  double selected_rcond_ = 0.0;
 };
 
 }  // namespace kinevo::mechanics

@@ -7,12 +7,15 @@
 //   velocities  q' = I_R (-Phi_t) + P_N q' (eq. 13 with z' = B^T q'), I_R in the metric of M
 //               (see correct_velocities)
 // with I_R, P_N and P_T of the whole constraint Jacobian A (nonholonomic rows included) at the
-// corrected positions.
+// corrected positions. A large sparse A clear of a singular configuration takes sparse paths to
+// the same steps (sparse_position_correction.hpp; the velocities through sparse_gram).
 #pragma once
 
 #include "kinevo/mechanics/dynamics/detail/full_coordinates.hpp"
+#include "kinevo/mechanics/dynamics/detail/sparse_position_correction.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/solvers/null_space_projection.hpp"
+#include "kinevo/mechanics/solvers/sparse_gram.hpp"
 
 namespace kinevo::mechanics {
 
@@ -27,6 +30,8 @@ class projection_formulation : public full_coordinates {
   // Eq. 20 on q (`moved`: whether q changed); false (message_ naming the most violated
   // constraint) when Newton does not reach options_.newton_tolerance.
   bool correct_positions(Eigen::VectorXd& q, double t, bool& moved);
+  // Whether the model is large and sparse enough for the sparse paths to pay.
+  bool sparse_worthwhile() const;
   // Eq. 13 on q' at corrected q when the velocity violation exceeds `tolerance`; whether q'
   // changed.
   bool correct_velocities(const Eigen::VectorXd& q, Eigen::VectorXd& qd, double t,
@@ -36,6 +41,8 @@ class projection_formulation : public full_coordinates {
   formulation_options options_;
   null_space_projection_solver solver_;
   constrained_system system_;  // scratch for the Jacobian of all rows
+  sparse_position_correction sparse_positions_;
+  sparse_gram gram_;
 };
 
 }  // namespace kinevo::mechanics

@@ -10,6 +10,7 @@
 
 #include <Eigen/Core>
 
+#include "kinevo/mechanics/dynamics/detail/stacked_solve.hpp"
 #include "kinevo/mechanics/dynamics/formulation.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 
@@ -43,9 +44,10 @@ class reduced_coordinates : public formulation {
  private:
   bool recover_positions(const Eigen::VectorXd& p, double t);
   bool recover_velocities(const Eigen::VectorXd& pd, double t);
-  Eigen::MatrixXd stacked_jacobian(const Eigen::VectorXd& q, double t) const;  // [Phi_q; B]
+  void factor_stacked(const Eigen::VectorXd& q, double t);  // [Phi_q; B] at (q, t)
 
   Eigen::MatrixXd basis_;
+  stacked_solve stacked_;
   Eigen::VectorXd q_, qd_;  // last recovered full state
   // The last accepted state: Newton starts from q_accepted_ + (t - t_accepted_) qd_accepted_.
   Eigen::VectorXd q_accepted_, qd_accepted_;

@@ -1,0 +1,40 @@
+// The Moore-Penrose inverse of a sparse A of full row rank, A^+ = A^T (A A^T)^-1, applied through
+// the sparse LDL^T of G = A A^T in the natural row order. In that order D_i / G_ii is the squared
+// remainder of row i after Gram-Schmidt against the rows before it, relative to its norm (the
+// row-relative redundancy test of the solvers' sparse Gram path, in the Euclidean metric);
+// factor() refuses a row whose remainder is below the given tolerance, so that a rank-deficient
+// or nearly rank-deficient A is left to the dense rank-revealing factorisations.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/OrderingMethods>
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseCore>
+#include <span>
+#include <utility>
+
+namespace kinevo::mechanics {
+
+class sparse_pseudo_inverse {
+ public:
+  // Factors A A^T; false when a row's relative remainder is not above `tolerance` (or the
+  // factorisation fails).
+  bool factor(const Eigen::SparseMatrix<double>& a, double tolerance);
+  // (A A^T)^-1 r (size m, or m x p).
+  Eigen::MatrixXd gram_solve(const Eigen::MatrixXd& r) const { return ldlt_.solve(r); }
+  // A^+ b = A^T (A A^T)^-1 b.
+  Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
+  const Eigen::SparseMatrix<double>& matrix() const { return a_; }
+
+ private:
+  Eigen::SparseMatrix<double> a_, gram_;
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::NaturalOrdering<int>>
+      ldlt_;
+};
+
+// A's entries at `pattern` (row, column) of a dense A: the sparse form the solvers get
+// (constrained_system::jacobian_pattern).
+Eigen::SparseMatrix<double> sparse_from_pattern(const Eigen::MatrixXd& a,
+                                                std::span<const std::pair<int, int>> pattern);
+
+}  // namespace kinevo::mechanics

@@ -1,0 +1,36 @@
+#include "kinevo/mechanics/solvers/sparse_pseudo_inverse.hpp"
+
+#include <vector>
+
+namespace kinevo::mechanics {
+
+bool sparse_pseudo_inverse::factor(const Eigen::SparseMatrix<double>& a, double tolerance) {
+  a_ = a;
+  gram_ = a_ * a_.transpose();
+  // In the natural order the symbolic analysis is an elimination tree, O(nnz): redone each time
+  // rather than trusting the product's pattern to stay the same.
+  ldlt_.compute(gram_);
+  if (ldlt_.info() != Eigen::Success) return false;
+  const Eigen::VectorXd& d = ldlt_.vectorD();
+  for (Eigen::Index i = 0; i < gram_.rows(); ++i) {
+    const double diagonal = gram_.coeff(i, i);
+    if (!(diagonal > 0.0) || !(d[i] > tolerance * tolerance * diagonal)) return false;
+  }
+  return true;
+}
+
+Eigen::VectorXd sparse_pseudo_inverse::solve(const Eigen::VectorXd& b) const {
+  return a_.transpose() * Eigen::VectorXd(ldlt_.solve(b));
+}
+
+Eigen::SparseMatrix<double> sparse_from_pattern(const Eigen::MatrixXd& a,
+                                                std::span<const std::pair<int, int>> pattern) {
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(pattern.size());
+  for (const auto& [row, col] : pattern) entries.emplace_back(row, col, a(row, col));
+  Eigen::SparseMatrix<double> s(a.rows(), a.cols());
+  s.setFromTriplets(entries.begin(), entries.end());
+  return s;
+}
+
+}  // namespace kinevo::mechanics
