@@ -28,11 +28,17 @@ void gigsp_solver::solve_into(const constrained_system& s, acceleration_result& 
     r = std::move(*bad);
     return;
   }
+  solve_finite(s, r);
+}
+
+// The solve once the system is known to be finite (a compact system's dense form is not checked
+// again).
+void gigsp_solver::solve_finite(const constrained_system& s, acceleration_result& r) {
   const bool sparse = options_.allow_sparse && sparse_gram::applicable(s);
   if (s.compact && !(sparse && options_.threads <= 1)) {
     // Only the sparse path reads a compact system; the others take its dense form.
-    expanded_ = dense_system(s);
-    solve_into(expanded_, r);
+    dense_system_into(s, expanded_);
+    solve_finite(expanded_, r);
     return;
   }
   if (options_.threads > 1 && !sparse) {
@@ -60,8 +66,8 @@ void gigsp_solver::solve_into(const constrained_system& s, acceleration_result& 
   }
   if (s.compact) {
     // A redundant row (the sparse factor refused it): the dense sweep on the dense form.
-    expanded_ = dense_system(s);
-    solve_into(expanded_, r);
+    dense_system_into(s, expanded_);
+    solve_finite(expanded_, r);
     return;
   }
   // Dense sweep, eq. 2.30: with g = L^-1 f = L^T a_f, a = L^-T (g + A_1^T (b_1 - A_1 g)).

@@ -30,6 +30,7 @@ class gigsp_solver final : public acceleration_solver {
   bool reads_compact() const override;
 
  private:
+  void solve_finite(const constrained_system& system, acceleration_result& out);
   direct_solver_options options_;
   sparse_gram sparse_;
   constrained_system expanded_;  // the dense form of a compact system, when it is needed

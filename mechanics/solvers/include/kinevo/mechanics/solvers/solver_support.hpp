@@ -66,6 +66,9 @@ void mass_times(const constrained_system& s, const Eigen::VectorXd& x, Eigen::Ve
 // The dense form of a compact system (constrained_system::compact): M and A as dense matrices,
 // for a solver or a message that needs them; a dense system is returned as it is.
 constrained_system dense_system(const constrained_system& s);
+// The same into `d`, reusing its storage (a solver's, kept between solves): M's and A's entries
+// are written, the compact values are left as they are (unread once d.compact is false).
+void dense_system_into(const constrained_system& s, constrained_system& d);
 
 // "'rod1', 'rod2'" (or "row 3" when the system has no names).
 std::string row_names(const constrained_system& s, const std::vector<int>& rows);
@@ -112,6 +115,10 @@ struct gram_schmidt_rows {
 gram_schmidt_rows orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
                                       double rank_tolerance, double consistency_tolerance,
                                       double degenerate_tolerance);
+// Columns [lo, hi) of a row of the sweep outside which it is zero.
+struct gram_schmidt_range {
+  Eigen::Index lo = 0, hi = 0;
+};
 // The sweep's scratch, kept by a solver between solves so that the sweep allocates nothing once
 // the sizes are reached.
 struct gram_schmidt_workspace {
@@ -119,6 +126,8 @@ struct gram_schmidt_workspace {
   Eigen::VectorXd beta, norm0, qb, remainder;
   std::vector<char> decided;
   std::vector<int> dependent;
+  // Per row of rem and of q, the columns [lo, hi) outside which it is zero.
+  std::vector<gram_schmidt_range> rem_range, q_range;
 };
 // The same sweep into `out` (its storage reused), with the caller's scratch.
 void orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
