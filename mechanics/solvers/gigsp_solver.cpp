@@ -58,8 +58,14 @@ void gigsp_solver::solve_finite(const constrained_system& s, acceleration_result
   const int m = s.constraints();
   if (sparse && sparse_.factor(s, options_.rank_tolerance)) {
     // Full row rank: A_1^T (b_1 - A_1 L^T a_f) = A L^-T G^-1 (b - A a_f) with G = T^-1 T^-T.
-    const Eigen::VectorXd lambda = sparse_.solve(s.rhs - sparse_.times(s, a_f));
-    r.acceleration = a_f + mf.solve(sparse_.transpose_times(s, lambda));
+    // Into kept storage, the same arithmetic as the expression
+    // a_f + M^-1 A^T G^-1 (b - A a_f).
+    sparse_.times_into(a_f, work_);
+    g_ = s.rhs - work_;
+    sparse_.solve_into(g_, lambda_);
+    sparse_.transpose_times_into(lambda_, y_);
+    mf.solve_in_place(y_);
+    r.acceleration = a_f + y_;
     r.rank = m;
     set_constraint_force(s, a_f, r, work_);
     return;

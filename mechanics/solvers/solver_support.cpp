@@ -196,8 +196,18 @@ void mass_factor::right_solve_upper(const Eigen::MatrixXd& a, Eigen::MatrixXd& o
 }
 
 void mass_times(const constrained_system& s, const Eigen::VectorXd& x, Eigen::VectorXd& out) {
+  if (s.compact && s.mass_is_diagonal) {
+    out = s.mass_values.cwiseProduct(x);
+    return;
+  }
   if (s.compact) {
-    out = mass_times(s, x);
+    out.resize(x.size());
+    Eigen::Index offset = 0;
+    for (const auto& [start, size] : s.mass_blocks) {
+      const Eigen::Map<const Eigen::MatrixXd> block(s.mass_values.data() + offset, size, size);
+      out.segment(start, size).noalias() = block * x.segment(start, size);
+      offset += static_cast<Eigen::Index>(size) * size;
+    }
     return;
   }
   if (s.mass_is_diagonal) {
