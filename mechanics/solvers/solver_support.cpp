@@ -539,13 +539,8 @@ void orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
     }
     if (best < 0) break;
     decided[static_cast<std::size_t>(best)] = 1;
-    // Second pass against the accepted rows ("twice is enough") before normalising, when the
-    // first lost more than a factor 1/sqrt(2) of the row's norm (the criterion of Daniel,
-    // Gragg, Kaufman and Stewart): with less cancellation the first pass is orthogonal to
-    // round-off already and the second would change the row by round-off only.
-    if (remainder[best] < 0.7071067811865476 * norm0[best]) {
-      for (int j = 0; j < r; ++j) remove_component(work, best, j);
-    }
+    // Second pass against the accepted rows ("twice is enough") before normalising.
+    for (int j = 0; j < r; ++j) remove_component(work, best, j);
     const row_range rb = work.rem_range[static_cast<std::size_t>(best)];
     const double* x = rem.data() + best * n;
     const double nr = std::sqrt(squared_norm(x, rb));
