@@ -362,27 +362,8 @@ void dense_system_into(const constrained_system& s, constrained_system& d) {
 
 constrained_system dense_system(const constrained_system& s) {
   if (!s.compact) return s;
-  constrained_system d = s;
-  d.compact = false;
-  d.mass_values.resize(0);
-  d.jacobian_values.resize(0);
-  const Eigen::Index n = s.coordinates();
-  d.mass.setZero(n, n);
-  if (s.mass_is_diagonal) {
-    d.mass.diagonal() = s.mass_values;
-  } else {
-    Eigen::Index offset = 0;
-    for (const auto& [start, size] : s.mass_blocks) {
-      d.mass.block(start, start, size, size) =
-          Eigen::Map<const Eigen::MatrixXd>(s.mass_values.data() + offset, size, size);
-      offset += static_cast<Eigen::Index>(size) * size;
-    }
-  }
-  d.jacobian.setZero(s.constraints(), n);
-  for (std::size_t k = 0; k < s.jacobian_pattern.size(); ++k) {
-    const auto& [r, c] = s.jacobian_pattern[k];
-    d.jacobian(r, c) = s.jacobian_values[static_cast<Eigen::Index>(k)];
-  }
+  constrained_system d;
+  dense_system_into(s, d);
   return d;
 }
 
@@ -421,62 +402,6 @@ gram_schmidt_rows orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen:
   return g;
 }
 
-namespace {
-
-// The sweep's row operations as plain loops over the columns [lo, hi) outside which a row is
-// zero (a row of A L^-T touches the blocks of one or two bodies; an update by q_j widens a
-// row's range to cover q_j's). Eigen's dynamic-size row expressions cost more in dispatch than
-// the few dozen flops of a row of a small model (38 % of a spatial two-link GIGSP step); the
-// entries skipped are exact zeros, so the sums differ from Eigen's only in their order (round-off).
-using row_range = gram_schmidt_range;
-
-row_range nonzero_range(const double* x, Eigen::Index n) {
-  Eigen::Index lo = 0, hi = n;
-  while (lo < n && x[lo] == 0.0) ++lo;
-  if (lo == n) return {};
-  while (x[hi - 1] == 0.0) --hi;
-  return {lo, hi};
-}
-
-double squared_norm(const double* x, row_range r) {
-  double s = 0.0;
-  for (Eigen::Index k = r.lo; k < r.hi; ++k) s += x[k] * x[k];
-  return s;
-}
-
-// q . x over the columns where both can be non-zero (0 when they share none).
-double range_dot(const double* q, row_range rq, const double* x, row_range rx) {
-  const Eigen::Index lo = std::max(rq.lo, rx.lo), hi = std::min(rq.hi, rx.hi);
-  double s = 0.0;
-  for (Eigen::Index k = lo; k < hi; ++k) s += q[k] * x[k];
-  return s;
-}
-
-// x -= c q; x's range grows to cover q's.
-void subtract_scaled(double* x, row_range& rx, double c, const double* q, row_range rq) {
-  for (Eigen::Index k = rq.lo; k < rq.hi; ++k) x[k] -= c * q[k];
-  if (rx.hi == rx.lo) {
-    rx = rq;
-  } else {
-    rx.lo = std::min(rx.lo, rq.lo);
-    rx.hi = std::max(rx.hi, rq.hi);
-  }
-}
-
-// Removes from row `i` of rem (and beta[i]) its component along q's row j.
-void remove_component(gram_schmidt_workspace& w, Eigen::Index i, Eigen::Index j) {
-  const row_range rq = w.q_range[static_cast<std::size_t>(j)];
-  row_range& ri = w.rem_range[static_cast<std::size_t>(i)];
-  const double* qj = w.q.data() + j * w.q.cols();
-  double* x = w.rem.data() + i * w.rem.cols();
-  if (std::max(rq.lo, ri.lo) >= std::min(rq.hi, ri.hi)) return;  // no shared column: c = 0
-  const double c = range_dot(qj, rq, x, ri);
-  subtract_scaled(x, ri, c, qj, rq);
-  w.beta[i] -= c * w.qb[j];
-}
-
-}  // namespace
-
 void orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
                          double rank_tolerance, double consistency_tolerance,
                          double degenerate_tolerance, gram_schmidt_workspace& work,
@@ -495,18 +420,11 @@ void orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
   Eigen::VectorXd& beta = work.beta;
   beta = b;
   Eigen::VectorXd& norm0 = work.norm0;
-  norm0.resize(m);
-  work.rem_range.resize(static_cast<std::size_t>(m));
-  for (Eigen::Index i = 0; i < m; ++i) {
-    const row_range r = nonzero_range(rem.data() + i * n, n);
-    work.rem_range[static_cast<std::size_t>(i)] = r;
-    norm0[i] = std::sqrt(squared_norm(rem.data() + i * n, r));
-  }
+  norm0 = a_hat.rowwise().norm();
   const double scale = m > 0 ? norm0.maxCoeff() : 0.0;
   const double b_scale = 1.0 + (b.size() > 0 ? b.cwiseAbs().maxCoeff() : 0.0);
   auto& q = work.q;
   q.resize(m, n);
-  work.q_range.resize(static_cast<std::size_t>(m));
   Eigen::VectorXd& qb = work.qb;
   qb.resize(m);
   std::vector<char>& decided = work.decided;
@@ -520,8 +438,7 @@ void orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
     double largest = 0.0;
     for (Eigen::Index i = 0; i < m; ++i) {
       if (decided[static_cast<std::size_t>(i)]) continue;
-      const double nr =
-          std::sqrt(squared_norm(rem.data() + i * n, work.rem_range[static_cast<std::size_t>(i)]));
+      const double nr = rem.row(i).norm();
       remainder[i] = nr;
       // Dependent: remainder ~0 relative to the row itself (the dissertation's test) or to
       // the largest row (a degenerate, nearly-zero row).
@@ -540,26 +457,27 @@ void orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
     if (best < 0) break;
     decided[static_cast<std::size_t>(best)] = 1;
     // Second pass against the accepted rows ("twice is enough") before normalising.
-    for (int j = 0; j < r; ++j) remove_component(work, best, j);
-    const row_range rb = work.rem_range[static_cast<std::size_t>(best)];
-    const double* x = rem.data() + best * n;
-    const double nr = std::sqrt(squared_norm(x, rb));
-    double* qr = q.data() + r * n;
-    for (Eigen::Index k = 0; k < n; ++k) qr[k] = k >= rb.lo && k < rb.hi ? x[k] / nr : 0.0;
-    work.q_range[static_cast<std::size_t>(r)] = rb;
+    for (int j = 0; j < r; ++j) {
+      const double c = q.row(j).dot(rem.row(best));
+      rem.row(best) -= c * q.row(j);
+      beta[best] -= c * qb[j];
+    }
+    const double nr = rem.row(best).norm();
+    q.row(r) = rem.row(best) / nr;
     qb[r] = beta[best] / nr;
     g.kept.push_back(static_cast<int>(best));
     for (Eigen::Index i = 0; i < m; ++i) {
-      if (!decided[static_cast<std::size_t>(i)]) remove_component(work, i, r);
+      if (decided[static_cast<std::size_t>(i)]) continue;
+      const double c = q.row(r).dot(rem.row(i));
+      rem.row(i) -= c * q.row(r);
+      beta[i] -= c * qb[r];
     }
     ++r;
   }
   // A dependent row's right-hand side remainder must vanish too, or the set is inconsistent.
   for (int i : dependent) {
-    const row_range ri = work.rem_range[static_cast<std::size_t>(i)];
     for (int j = 0; j < r; ++j) {
-      const double c = range_dot(q.data() + j * n, work.q_range[static_cast<std::size_t>(j)],
-                                 rem.data() + i * n, ri);
+      const double c = q.row(j).dot(rem.row(i));
       beta[i] -= c * qb[j];
     }
     if (std::abs(beta[i]) > consistency_tolerance * b_scale) {

@@ -115,10 +115,6 @@ struct gram_schmidt_rows {
 gram_schmidt_rows orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
                                       double rank_tolerance, double consistency_tolerance,
                                       double degenerate_tolerance);
-// Columns [lo, hi) of a row of the sweep outside which it is zero.
-struct gram_schmidt_range {
-  Eigen::Index lo = 0, hi = 0;
-};
 // The sweep's scratch, kept by a solver between solves so that the sweep allocates nothing once
 // the sizes are reached.
 struct gram_schmidt_workspace {
@@ -126,8 +122,6 @@ struct gram_schmidt_workspace {
   Eigen::VectorXd beta, norm0, qb, remainder;
   std::vector<char> decided;
   std::vector<int> dependent;
-  // Per row of rem and of q, the columns [lo, hi) outside which it is zero.
-  std::vector<gram_schmidt_range> rem_range, q_range;
 };
 // The same sweep into `out` (its storage reused), with the caller's scratch.
 void orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
