@@ -28,11 +28,17 @@ void gigsp_solver::solve_into(const constrained_system& s, acceleration_result& 
     r = std::move(*bad);
     return;
   }
+  solve_finite(s, r);
+}
+
+// The solve once the system is known to be finite (a compact system's dense form is not checked
+// again).
+void gigsp_solver::solve_finite(const constrained_system& s, acceleration_result& r) {
   const bool sparse = options_.allow_sparse && sparse_gram::applicable(s);
   if (s.compact && !(sparse && options_.threads <= 1)) {
     // Only the sparse path reads a compact system; the others take its dense form.
-    expanded_ = dense_system(s);
-    solve_into(expanded_, r);
+    dense_system_into(s, expanded_);
+    solve_finite(expanded_, r);
     return;
   }
   if (options_.threads > 1 && !sparse) {
@@ -52,16 +58,22 @@ void gigsp_solver::solve_into(const constrained_system& s, acceleration_result& 
   const int m = s.constraints();
   if (sparse && sparse_.factor(s, options_.rank_tolerance)) {
     // Full row rank: A_1^T (b_1 - A_1 L^T a_f) = A L^-T G^-1 (b - A a_f) with G = T^-1 T^-T.
-    const Eigen::VectorXd lambda = sparse_.solve(s.rhs - sparse_.times(s, a_f));
-    r.acceleration = a_f + mf.solve(sparse_.transpose_times(s, lambda));
+    // Into kept storage, the same arithmetic as the expression
+    // a_f + M^-1 A^T G^-1 (b - A a_f).
+    sparse_.times_into(a_f, work_);
+    g_ = s.rhs - work_;
+    sparse_.solve_into(g_, lambda_);
+    sparse_.transpose_times_into(lambda_, y_);
+    mf.solve_in_place(y_);
+    r.acceleration = a_f + y_;
     r.rank = m;
     set_constraint_force(s, a_f, r, work_);
     return;
   }
   if (s.compact) {
     // A redundant row (the sparse factor refused it): the dense sweep on the dense form.
-    expanded_ = dense_system(s);
-    solve_into(expanded_, r);
+    dense_system_into(s, expanded_);
+    solve_finite(expanded_, r);
     return;
   }
   // Dense sweep, eq. 2.30: with g = L^-1 f = L^T a_f, a = L^-T (g + A_1^T (b_1 - A_1 g)).

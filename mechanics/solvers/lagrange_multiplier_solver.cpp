@@ -34,8 +34,10 @@ void lagrange_multiplier_solver::solve_into(const constrained_system& s, acceler
   residual.noalias() -= s.jacobian * a_f;
   if (options_.allow_sparse && sparse_gram::applicable(s) &&
       sparse_.factor(s, options_.rank_tolerance)) {
-    const Eigen::VectorXd lambda = sparse_.solve(residual);
-    r.acceleration = a_f + mf.solve(sparse_.transpose_times(s, lambda));
+    sparse_.solve_into(residual, lambda_);  // into kept storage, the expression's arithmetic
+    sparse_.transpose_times_into(lambda_, y_);
+    mf.solve_in_place(y_);
+    r.acceleration = a_f + y_;
     r.rank = m;
     set_constraint_force(s, a_f, r, work_);
     return;

@@ -164,12 +164,18 @@ void mass_factor::right_solve_upper(const Eigen::MatrixXd& a, Eigen::MatrixXd& o
     return;
   }
   if (blocked() && all_small_) {
-    // Straight on A's rows (each row of A is a column of the transposed right-hand side).
+    // Straight on A's rows (each row of A is a column of the transposed right-hand side). A row
+    // touches the blocks of one or two bodies: on its zero segments the solve gives zeros, so
+    // they are skipped (the same numbers).
     out = a;
     const Eigen::Index stride = out.outerStride();
     for (const block& b : active_blocks()) {
-      for (Eigen::Index i = 0; i < out.rows(); ++i)
-        b.small.solve_lower_strided(&out(i, b.start), stride);
+      for (Eigen::Index i = 0; i < out.rows(); ++i) {
+        double* y = &out(i, b.start);
+        bool zero = true;
+        for (Eigen::Index k = 0; k < b.size && zero; ++k) zero = y[k * stride] == 0.0;
+        if (!zero) b.small.solve_lower_strided(y, stride);
+      }
     }
     return;
   }
@@ -190,8 +196,18 @@ void mass_factor::right_solve_upper(const Eigen::MatrixXd& a, Eigen::MatrixXd& o
 }
 
 void mass_times(const constrained_system& s, const Eigen::VectorXd& x, Eigen::VectorXd& out) {
+  if (s.compact && s.mass_is_diagonal) {
+    out = s.mass_values.cwiseProduct(x);
+    return;
+  }
   if (s.compact) {
-    out = mass_times(s, x);
+    out.resize(x.size());
+    Eigen::Index offset = 0;
+    for (const auto& [start, size] : s.mass_blocks) {
+      const Eigen::Map<const Eigen::MatrixXd> block(s.mass_values.data() + offset, size, size);
+      out.segment(start, size).noalias() = block * x.segment(start, size);
+      offset += static_cast<Eigen::Index>(size) * size;
+    }
     return;
   }
   if (s.mass_is_diagonal) {
@@ -317,12 +333,14 @@ bool system_finite(const constrained_system& s) {
 
 }  // namespace
 
-constrained_system dense_system(const constrained_system& s) {
-  if (!s.compact) return s;
-  constrained_system d = s;
+void dense_system_into(const constrained_system& s, constrained_system& d) {
+  d.mass_is_diagonal = s.mass_is_diagonal;
+  d.mass_blocks = s.mass_blocks;
+  d.force = s.force;
+  d.rhs = s.rhs;
+  d.constraint_names = s.constraint_names;
+  d.jacobian_pattern = s.jacobian_pattern;
   d.compact = false;
-  d.mass_values.resize(0);
-  d.jacobian_values.resize(0);
   const Eigen::Index n = s.coordinates();
   d.mass.setZero(n, n);
   if (s.mass_is_diagonal) {
@@ -340,6 +358,12 @@ constrained_system dense_system(const constrained_system& s) {
     const auto& [r, c] = s.jacobian_pattern[k];
     d.jacobian(r, c) = s.jacobian_values[static_cast<Eigen::Index>(k)];
   }
+}
+
+constrained_system dense_system(const constrained_system& s) {
+  if (!s.compact) return s;
+  constrained_system d;
+  dense_system_into(s, d);
   return d;
 }
 

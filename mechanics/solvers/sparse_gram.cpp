@@ -256,6 +256,14 @@ Eigen::VectorXd sparse_gram::transpose_times(const constrained_system&,
   return a_.transpose() * y;
 }
 
+void sparse_gram::transpose_times_into(const Eigen::VectorXd& y, Eigen::VectorXd& out) const {
+  out.noalias() = a_.transpose() * y;
+}
+
+void sparse_gram::times_into(const Eigen::VectorXd& x, Eigen::VectorXd& out) const {
+  out.noalias() = a_ * x;
+}
+
 Eigen::VectorXd sparse_gram::times(const constrained_system&, const Eigen::VectorXd& x) const {
   return a_ * x;
 }

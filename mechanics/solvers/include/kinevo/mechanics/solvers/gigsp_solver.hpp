@@ -30,12 +30,13 @@ class gigsp_solver final : public acceleration_solver {
   bool reads_compact() const override;
 
  private:
+  void solve_finite(const constrained_system& system, acceleration_result& out);
   direct_solver_options options_;
   sparse_gram sparse_;
   constrained_system expanded_;  // the dense form of a compact system, when it is needed
   // Kept between solves so that the factors' storage is reused (same sizes at every state).
   mass_factor mf_;
-  Eigen::VectorXd a_f_, g_, y_, work_;
+  Eigen::VectorXd a_f_, g_, y_, work_, lambda_;
   Eigen::MatrixXd a_hat_, a_hat_t_;
   gram_schmidt_workspace sweep_work_;
   gram_schmidt_rows sweep_;

@@ -66,6 +66,9 @@ void mass_times(const constrained_system& s, const Eigen::VectorXd& x, Eigen::Ve
 // The dense form of a compact system (constrained_system::compact): M and A as dense matrices,
 // for a solver or a message that needs them; a dense system is returned as it is.
 constrained_system dense_system(const constrained_system& s);
+// The same into `d`, reusing its storage (a solver's, kept between solves): M's and A's entries
+// are written, the compact values are left as they are (unread once d.compact is false).
+void dense_system_into(const constrained_system& s, constrained_system& d);
 
 // "'rod1', 'rod2'" (or "row 3" when the system has no names).
 std::string row_names(const constrained_system& s, const std::vector<int>& rows);

@@ -33,6 +33,10 @@ class sparse_gram {
   // A^T y using the pattern.
   Eigen::VectorXd transpose_times(const constrained_system& s, const Eigen::VectorXd& y) const;
   Eigen::VectorXd times(const constrained_system& s, const Eigen::VectorXd& x) const;
+  // The same into the caller's storage (a solver's, kept between solves: no allocation).
+  void solve_into(const Eigen::VectorXd& r, Eigen::VectorXd& y) const { y = ldlt_.solve(r); }
+  void transpose_times_into(const Eigen::VectorXd& y, Eigen::VectorXd& out) const;
+  void times_into(const Eigen::VectorXd& x, Eigen::VectorXd& out) const;
 
  private:
   // The structure of A, A M^-1 and G, worked out once per pattern (a simulation keeps it for
