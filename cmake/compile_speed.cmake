@@ -31,7 +31,8 @@ endif()
 # (-DKINEVO_UNITY=OFF for a long edit-compile session). The test executables in batches of 32:
 # test_mechanics' first two batches of 16 took 55.1 + 44.6 s of CPU (sanitizer build), the same
 # 32 files in one batch 81.1 s (-19 %), 1.05 GB. The libraries keep 16 in the first build,
-# whose compile jobs must keep both cores busy to the end; CI's sanitizer build uses 32 for them too.
+# whose compile jobs must keep both cores busy to the end (and whose files are not checked for
+# names two files of one batch of 32 would both define: analysis/ has such a `deg`).
 option(KINEVO_UNITY "Unity builds of the libraries, the executable and the Python module" ON)
 set(KINEVO_UNITY_BATCH_LIBS 16 CACHE STRING "Files per unity batch of a library or the executable")
 option(KINEVO_UNITY_TESTS "Unity builds of the test executables" ON)
