@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/core/max_abs.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/model/model.hpp"
@@ -45,13 +46,13 @@ inline std::vector<std::filesystem::path> example_model_paths() {
   return paths;
 }
 
+// The core's max_abs (a vector or a matrix); a VectorXd-only one here once took a matrix
+// expression's first column in a release build.
+using kinevo::max_abs;
+
 // The text of examples/`name`.
 inline std::string read_example(const std::string& name) {
   return read_text(std::string(KINEVO_EXAMPLES) + "/" + name);
-}
-
-inline double max_abs(const Eigen::VectorXd& v) {
-  return v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0;
 }
 
 // A model from text whose initial state need not satisfy its constraints.
