@@ -89,7 +89,7 @@ std::string edited(std::string text, const std::string& from, const std::string&
 TEST(CheckpointFile, AnIntactCheckpointResumesAndEndsWithAChecksum) {
   fixture f;
   const std::string text = read(f.file);
-  EXPECT_EQ(text.rfind("kinevo-ga-checkpoint 4\n", 0), 0u);
+  EXPECT_EQ(text.rfind("kinevo-ga-checkpoint 5\n", 0), 0u);
   EXPECT_NE(text.find("\nchecksum "), std::string::npos);
   EXPECT_EQ(f.resume_error(f.file), "");
   const search_box box = search_box::of(f.p);
@@ -104,7 +104,7 @@ TEST(CheckpointFile, TheNextWriteRemovesAStaleTemporary) {
   const fs::path stale = f.dir / ".state.txt.tmp.2147483646.0";
   const fs::path live = f.dir / (".state.txt.tmp." + std::to_string(::getpid()) + ".999999");
   const fs::path other = f.dir / ".other.txt.tmp.2147483646.0";
-  for (const auto& p : {stale, live, other}) write(p, "kinevo-ga-checkpoint 4\nhalf");
+  for (const auto& p : {stale, live, other}) write(p, "kinevo-ga-checkpoint 5\nhalf");
   island_model m(ga_options{}, two_islands());
   run_settings s;
   s.checkpoint_file = f.file;
