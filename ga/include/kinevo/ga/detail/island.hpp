@@ -11,15 +11,15 @@
 #include <vector>
 
 #include "kinevo/ga/detail/binary_genome.hpp"
-#include "kinevo/ga/island_model.hpp"
-#include "kinevo/ga/options.hpp"
 #include "kinevo/ga/detail/parent_centric_crossover.hpp"
-#include "kinevo/ga/problem.hpp"
 #include "kinevo/ga/detail/random_stream.hpp"
 #include "kinevo/ga/detail/real_operators.hpp"
-#include "kinevo/ga/search_box.hpp"
 #include "kinevo/ga/detail/simplex_crossover.hpp"
 #include "kinevo/ga/detail/unimodal_normal_crossover.hpp"
+#include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/options.hpp"
+#include "kinevo/ga/problem.hpp"
+#include "kinevo/ga/search_box.hpp"
 
 namespace kinevo::ga {
 
