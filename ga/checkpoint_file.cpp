@@ -16,7 +16,9 @@ namespace {
 constexpr const char* magic = "kinevo-ga-checkpoint";
 // 2: xoshiro256++ generator states (4 words) instead of Mersenne twister states (312 words).
 // 3: a checksum line ends the file (hand edits and truncation are refused).
-constexpr int version = 4;
+// 4: constraint handling (violations, epsilon level) and integer genes in the island state.
+// 5: no rotation frame when the population cannot span R^n (island.hpp, uses_frame).
+constexpr int version = 5;
 constexpr const char* checksum_key = "checksum ";
 constexpr std::uintmax_t max_checkpoint_bytes = 1ULL << 30;
 

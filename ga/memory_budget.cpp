@@ -19,8 +19,10 @@ std::uint64_t island_model_bytes(const ga_options& ga, const island_options& isl
   // Per island (island::configure, set_box): x, x_next, lower/upper tiled (double) and the
   // mutation sites (size_t), n per column; f, f_next, weights (double), order and parents (int)
   // per column; two genome arrays of `words` per column; bounds, width and best point.
-  // g3: the rotation frame (n x n) and the parents' and family's columns.
-  const double g3 = ga.steady_state() ? 8.0 * n * (n + ga.parents + ga.replaced + 8.0) +
+  // g3: the rotation frame (n x n, only when population > n) and the parents' and family's
+  // columns.
+  const double frame = dimension < ga.population ? n : 0.0;
+  const double g3 = ga.steady_state() ? 8.0 * n * (frame + ga.parents + ga.replaced + 8.0) +
                                             8.0 * (ga.population + ga.replaced + ga.offspring)
                                       : 0.0;
   const double per_island = cols * (n * (4.0 * 8.0 + 8.0) + 3.0 * 8.0 + 2.0 * 4.0) +

@@ -89,7 +89,7 @@ std::string edited(std::string text, const std::string& from, const std::string&
 TEST(CheckpointFile, AnIntactCheckpointResumesAndEndsWithAChecksum) {
   fixture f;
   const std::string text = read(f.file);
-  EXPECT_EQ(text.rfind("kinevo-ga-checkpoint 4\n", 0), 0u);
+  EXPECT_EQ(text.rfind("kinevo-ga-checkpoint 5\n", 0), 0u);
   EXPECT_NE(text.find("\nchecksum "), std::string::npos);
   EXPECT_EQ(f.resume_error(f.file), "");
   const search_box box = search_box::of(f.p);
@@ -104,7 +104,7 @@ TEST(CheckpointFile, TheNextWriteRemovesAStaleTemporary) {
   const fs::path stale = f.dir / ".state.txt.tmp.2147483646.0";
   const fs::path live = f.dir / (".state.txt.tmp." + std::to_string(::getpid()) + ".999999");
   const fs::path other = f.dir / ".other.txt.tmp.2147483646.0";
-  for (const auto& p : {stale, live, other}) write(p, "kinevo-ga-checkpoint 4\nhalf");
+  for (const auto& p : {stale, live, other}) write(p, "kinevo-ga-checkpoint 5\nhalf");
   island_model m(ga_options{}, two_islands());
   run_settings s;
   s.checkpoint_file = f.file;
@@ -186,6 +186,34 @@ TEST(CheckpointFile, OlderFormatsAndOtherFilesAreRefused) {
   EXPECT_NE(f.resume_error(f.dir / "other.txt").find("not a kinevo GA checkpoint"),
             std::string::npos);
   EXPECT_NE(f.resume_error(f.dir / "missing.txt").find("cannot open"), std::string::npos);
+}
+
+// The rotation frame is part of a g3 island's state only when the population (more members than
+// variables) can span R^n; otherwise the noise is drawn in the axes and no frame is written.
+// Either way the resumed run continues the uninterrupted one bit for bit.
+TEST(CheckpointFile, AFrameIsWrittenOnlyWhenThePopulationSpansTheSpace) {
+  for (const int population : {12, 8}) {
+    ga_options g = g3_pcx_options();
+    g.population = population;
+    island_options o = two_islands();
+    const rosenbrock_function p{8};
+    const fs::path dir =
+        fs::temp_directory_path() / ("kinevo_ga_checkpoint_frame_" + std::to_string(population));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path file = dir / "state.txt";
+    run_settings s;
+    s.checkpoint_file = file;
+    s.checkpoint_every = 3;
+    island_model(g, o).run(p, search_box::of(p), generations(3), s);
+    const bool has_frame = read(file).find("\nframe ") != std::string::npos;
+    EXPECT_EQ(has_frame, population > 8) << "population " << population;
+    const auto whole = island_model(g, o).run(p, search_box::of(p), generations(6));
+    const auto resumed = island_model(g, o).resume(p, file, generations(6));
+    EXPECT_EQ(resumed.best_value, whole.best_value) << "population " << population;
+    EXPECT_EQ(resumed.best_x, whole.best_x) << "population " << population;
+    fs::remove_all(dir);
+  }
 }
 
 }  // namespace
