@@ -205,6 +205,12 @@ struct qtz_reduced_dae::impl {
   // message of a failed step; IDA cuts the step and tries again, so they only matter when the
   // step fails.
   void note_non_finite(const constrained_system& s, double t) {
+    // A finite sum has finite terms: one vectorised pass over each array; the entry-wise check
+    // (a sixth of the 50-link chain's time: 4 n evaluations per iteration matrix) only when a
+    // sum is not finite (a NaN or infinity, or finite entries whose sum overflows).
+    const bool sums_finite = std::isfinite(s.mass.sum()) && std::isfinite(s.force.sum()) &&
+                             std::isfinite(s.jacobian.sum()) && std::isfinite(s.rhs.sum());
+    if (sums_finite) return;
     const bool finite =
         s.mass.allFinite() && s.force.allFinite() && s.jacobian.allFinite() && s.rhs.allFinite();
     if (finite) return;
