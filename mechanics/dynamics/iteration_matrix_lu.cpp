@@ -6,9 +6,11 @@ namespace kinevo::mechanics {
 
 namespace {
 
-// As for the solvers' sparse paths: below this size or above a quarter filled the dense LU is
-// as fast (measured on the planar chains: the 10-link chain's 60 x 60 matrix stays dense).
-constexpr Eigen::Index sparse_min_size = 100;
+// Below this size (every example: the spatial five-bar's matrix is 124 x 124) or above a quarter
+// filled the dense LU stays: the sparse LU changes the Newton iterates by round-off, which IDA,
+// stopping its iteration at a tolerance, carries into the answers at about 1e-8 (the 50-link
+// chain), and at 124 unknowns it was not faster (spatial five-bar, 1.20 s either way).
+constexpr Eigen::Index sparse_min_size = 200;
 constexpr double sparse_max_fill = 0.25;
 
 }  // namespace

@@ -93,7 +93,7 @@ TEST(SparseFormulationPaths, QtzSolverSparsePathAgreesWithDenseProjection) {
 // qtz-reduced's iteration-matrix LU: the sparse path (a large, sparse matrix) solves what the
 // dense LU solves, also after the pattern widens (an entry zero at the first setup).
 TEST(SparseFormulationPaths, IterationMatrixSparseLuAgreesWithDense) {
-  const Eigen::Index size = 120;
+  const Eigen::Index size = 240;
   Eigen::MatrixXd a = Eigen::MatrixXd::Zero(size, size);
   for (Eigen::Index i = 0; i < size; ++i) {
     a(i, i) = 4.0 + 0.01 * static_cast<double>(i);
@@ -109,7 +109,7 @@ TEST(SparseFormulationPaths, IterationMatrixSparseLuAgreesWithDense) {
     const Eigen::VectorXd expected = a.partialPivLu().solve(b);
     EXPECT_LT(max_abs(lu.solve(b) - expected), 1e-12 * (1.0 + max_abs(expected)))
         << "pass " << pass;
-    a(3, 90) = 0.25;  // outside the first pattern
+    a(3, 190) = 0.25;  // outside the first pattern
   }
   Eigen::MatrixXd singular = a;
   singular.row(5).setZero();
@@ -161,10 +161,10 @@ TEST(SparseFormulationPaths, FormulationsFollowFullGigspOnATwelveLinkChain) {
   }
 }
 
-// qtz-reduced with the sparse iteration-matrix LU (a 20-link chain: 120 unknowns) follows
+// qtz-reduced with the sparse iteration-matrix LU (a 35-link chain: 210 unknowns) follows
 // full + GIGSP to IDA's accuracy and keeps the constraints.
 TEST(SparseFormulationPaths, QtzReducedWithSparseLuFollowsFullGigsp) {
-  const model m = chain(20);
+  const model m = chain(35);
   const simulation_result full = run_formulation(m, formulation_kind::full, 0.1, 1e-3, "gigsp",
                                                  stabilization_kind::projection);
   ASSERT_TRUE(full.completed) << full.message;
