@@ -1,10 +1,11 @@
 // The LU factorisation of qtz-reduced's IDA iteration matrix dF/dy + cj dF/dy'
-// (qtz_reduced_dae.cpp), handed to IDA as its linear solver. Small matrices (below 200 unknowns)
-// take Eigen's blocked LU with partial pivoting; a large and sparse one (the 50-link chain's 300 x
-// 300 matrix is 3 % filled; its dense LU was half of qtz-reduced's time there) Eigen's SparseLU
-// (supernodal, partial pivoting) with the COLAMD order, analysed once per pattern. The pattern is
-// the union of the nonzeros seen so far, so that an entry that is zero at one setup (the velocity
-// terms at rest) and not at the next re-analyses once instead of at every change.
+// (qtz_reduced_dae.cpp), handed to IDA as its linear solver. Matrices below 200 unknowns (every
+// example) or more than a quarter filled take Eigen's blocked LU with partial pivoting; a large
+// and sparse one (the 50-link chain's 300 x 300 matrix; its dense LU was
+// half of qtz-reduced's time there) Eigen's SparseLU (supernodal, partial pivoting) with the
+// COLAMD order, analysed once per pattern. The pattern is the union of the nonzeros seen so
+// far, so that an entry that is zero at one setup (the velocity terms at rest) and not at the
+// next re-analyses once instead of at every change.
 #pragma once
 
 #include <Eigen/Core>
