@@ -1,5 +1,7 @@
 #include "kinevo/mechanics/solvers/sparse_qtz_decomposition.hpp"
 
+#include <algorithm>
+
 namespace kinevo::mechanics {
 
 namespace {
