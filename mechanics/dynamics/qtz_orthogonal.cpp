@@ -43,9 +43,10 @@ step_outcome qtz_orthogonal_formulation::after_step(double t, double /*h*/, doub
             tolerance, it, model_.constraint_names()[static_cast<std::size_t>(worst)], phi[worst]);
         return step_outcome::failed;
       }
-      d = decompose_qtz(model_.position_jacobian(q, t), options_.rank_tolerance);
+      d = qtz_decomposition{};  // lets the workspace reuse its sparse factor
+      d = decompose_qtz(model_.position_jacobian(q, t), options_.rank_tolerance, workspace_);
       const Eigen::VectorXd psi = d.combination * phi;  // Psi'' = C Phi
-      const Eigen::VectorXd dq = d.q1_hat * psi;
+      const Eigen::VectorXd dq = d.q1_hat_times(psi);
       q -= dq;
       const bool converged = max_abs(phi) <= tolerance && max_abs(dq) <= tolerance * q_scale;
       if (converged) break;
@@ -62,11 +63,15 @@ step_outcome qtz_orthogonal_formulation::after_step(double t, double /*h*/, doub
     // a range-space velocity of 1e-5 on Yoo's parallelogram) costs 2e-5 of the energy.
     const Eigen::VectorXd c = model_.velocity_violation(q, qd, t);
     model_.evaluate(q, qd, t, system_);
-    d = decompose_qtz(system_.jacobian, options_.rank_tolerance);
+    d = qtz_decomposition{};
+    d = decompose_qtz(system_.jacobian, options_.rank_tolerance, workspace_);
     const Eigen::VectorXd gamma = d.combination * c;
-    Eigen::VectorXd dqd = d.q1_hat * gamma;
+    Eigen::VectorXd dqd = d.q1_hat_times(gamma);
     if (d.q2.cols() > 0) {
-      const Eigen::MatrixXd m_q2 = system_.mass * d.q2;
+      // M Q2 without the dense product when M is diagonal (particles).
+      const Eigen::MatrixXd m_q2 =
+          system_.mass_is_diagonal ? Eigen::MatrixXd(system_.mass.diagonal().asDiagonal() * d.q2)
+                                   : Eigen::MatrixXd(system_.mass * d.q2);
       const Eigen::MatrixXd m_hat = d.q2.transpose() * m_q2;
       const Eigen::VectorXd rhs = m_q2.transpose() * dqd;
       const Eigen::VectorXd z = m_hat.llt().solve(rhs);

@@ -28,7 +28,7 @@ qtz_state_formulation::qtz_state_formulation(const model& m, const formulation_o
 
 Eigen::MatrixXd qtz_state_formulation::choose_basis(const Eigen::VectorXd& q, double t) {
   const qtz_decomposition d =
-      decompose_qtz(model_.position_jacobian(q, t), options_.rank_tolerance);
+      decompose_qtz(model_.position_jacobian(q, t), options_.rank_tolerance, workspace_);
   // The basis is re-chosen after every step (rebase_wanted), so counting those would only count
   // steps: a re-base is counted when the rank of Phi_q changes (a singular configuration),
   // which changes the number of integrated coordinates.
@@ -43,6 +43,7 @@ Eigen::MatrixXd qtz_state_formulation::choose_basis(const Eigen::VectorXd& q, do
   // Both complement the rows of Phi_q ([Phi_q; B] is regular since Q2^T M Q2 is), which is all
   // the recovery of q and q' (eq. 55) needs.
   model_.evaluate(q, Eigen::VectorXd::Zero(q.size()), t, system_);
+  if (system_.mass_is_diagonal) return d.q2.transpose() * system_.mass.diagonal().asDiagonal();
   return d.q2.transpose() * system_.mass;
 }
 

@@ -6,18 +6,22 @@
 
 namespace kinevo::mechanics {
 
-qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tolerance) {
+namespace {
+
+qtz_decomposition without_constraints(Eigen::Index n) {
+  qtz_decomposition d;
+  d.q1.resize(n, 0);
+  d.q2 = Eigen::MatrixXd::Identity(n, n);
+  d.t.resize(0, 0);
+  d.combination.resize(0, 0);
+  d.q1_hat.resize(n, 0);
+  return d;
+}
+
+// The column-pivoted complete orthogonal decomposition, Q formed whole.
+qtz_decomposition decompose_qtz_dense(const Eigen::MatrixXd& jacobian, double rank_tolerance) {
   const Eigen::Index m = jacobian.rows(), n = jacobian.cols();
   qtz_decomposition d;
-  if (m == 0) {
-    d.q1.resize(n, 0);
-    d.q2 = Eigen::MatrixXd::Identity(n, n);
-    d.t.resize(0, 0);
-    d.combination.resize(0, 0);
-    d.q1_hat.resize(n, 0);
-    return d;
-  }
-  if (auto sparse = decompose_qtz_sparse(jacobian, rank_tolerance)) return *sparse;
   // Phi_q^T P = Q [T 0; 0 0] Z (Eigen: A P = Q T Z).
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
   cod.setThreshold(rank_tolerance);
@@ -39,6 +43,28 @@ qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tol
   // Q1^ = Q1 T^-T, i.e. T Q1^T^T = Q1^T.
   d.q1_hat = d.t.triangularView<Eigen::Upper>().solve(d.q1.transpose()).transpose();
   return d;
+}
+
+}  // namespace
+
+Eigen::VectorXd qtz_decomposition::q1_hat_times(const Eigen::VectorXd& x) const {
+  if (sparse) return sparse->q1_hat_times(x);
+  return q1_hat * x;
+}
+
+qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tolerance) {
+  if (jacobian.rows() == 0) return without_constraints(jacobian.cols());
+  if (auto sparse = decompose_qtz_sparse(jacobian, rank_tolerance)) return *sparse;
+  return decompose_qtz_dense(jacobian, rank_tolerance);
+}
+
+qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tolerance,
+                                qtz_workspace& workspace) {
+  if (jacobian.rows() == 0) return without_constraints(jacobian.cols());
+  if (auto sparse = decompose_qtz_sparse(jacobian, rank_tolerance, workspace.sparse)) {
+    return *sparse;
+  }
+  return decompose_qtz_dense(jacobian, rank_tolerance);
 }
 
 }  // namespace kinevo::mechanics

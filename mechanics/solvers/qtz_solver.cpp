@@ -58,7 +58,7 @@ acceleration_result qtz_solver::solve(const constrained_system& s) {
   if (auto done = start_solve(s, name(), mf, a_f)) return *done;
   acceleration_result r;
   const int m = s.constraints();
-  const qtz_decomposition d = decompose_qtz(s.jacobian, options_.rank_tolerance);
+  const qtz_decomposition d = decompose_qtz(s.jacobian, options_.rank_tolerance, workspace_);
   r.rank = d.rank;
   // Eq. 62: the right-hand side of the r combined constraints.
   const Eigen::VectorXd gamma = d.combination * s.rhs;
@@ -84,7 +84,7 @@ acceleration_result qtz_solver::solve(const constrained_system& s) {
     r.redundant = redundant_rows(d.combination);
   }
   // Eqs. 64-67: the particular part Q1^ gamma'' and the null-space part Q2 p''.
-  Eigen::VectorXd a = d.q1_hat * gamma;
+  Eigen::VectorXd a = d.q1_hat_times(gamma);
   const Eigen::Index k = d.q2.cols();
   if (k > 0) {
     const Eigen::MatrixXd m_q2 = mass_times_columns(s, d.q2);

@@ -2,15 +2,19 @@
 // chain of more than 8 links they are taken, and they give what the dense factorisations give.
 #include <gtest/gtest.h>
 
+#include <Eigen/LU>
 #include <Eigen/QR>
+#include <cmath>
 #include <string>
 
 #include "kinevo/core/max_abs.hpp"
+#include "kinevo/mechanics/dynamics/detail/iteration_matrix_lu.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/model/chain_model.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/solvers/null_space_projection.hpp"
 #include "kinevo/mechanics/solvers/qtz_decomposition.hpp"
+#include "kinevo/mechanics/solvers/qtz_solver.hpp"
 #include "kinevo/mechanics/solvers/sparse_qtz_decomposition.hpp"
 #include "mechanics_test_support.hpp"
 
@@ -40,6 +44,76 @@ TEST(SparseFormulationPaths, QtzDecompositionOfAChainIsAQtzDecomposition) {
   EXPECT_LT(max_abs(a * d.q2), 1e-13);
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(a);
   EXPECT_LT(max_abs(d.q1_hat * d.combination - cod.pseudoInverse()), 1e-12);
+}
+
+// The workspace path (Q1 and Q1^ not formed, the pattern's analysis reused) gives what the
+// whole sparse decomposition gives, at a second configuration too (same pattern, new values).
+TEST(SparseFormulationPaths, QtzWorkspacePathAppliesTheSameDecomposition) {
+  const model m = chain(20);
+  Eigen::VectorXd q = m.initial_positions();
+  qtz_workspace workspace;
+  for (int pass = 0; pass < 2; ++pass) {
+    const Eigen::MatrixXd a = m.position_jacobian(q, 0.0);
+    const qtz_decomposition whole = decompose_qtz(a, 1e-9);
+    const qtz_decomposition light = decompose_qtz(a, 1e-9, workspace);
+    ASSERT_TRUE(light.sparse != nullptr) << "pass " << pass;
+    EXPECT_EQ(light.q1_hat.size(), 0);
+    EXPECT_EQ(light.rank, whole.rank);
+    EXPECT_TRUE(light.q2 == whole.q2) << "pass " << pass;
+    EXPECT_TRUE(light.combination == whole.combination) << "pass " << pass;
+    Eigen::VectorXd x(a.rows());
+    for (Eigen::Index i = 0; i < x.size(); ++i) x[i] = 0.3 - 0.01 * static_cast<double>(i);
+    const Eigen::VectorXd expected = whole.q1_hat * x;
+    EXPECT_LT(max_abs(light.q1_hat_times(x) - expected), 1e-12 * (1.0 + max_abs(expected)));
+    for (Eigen::Index i = 0; i < q.size(); ++i) q[i] += 1e-3 * static_cast<double>(i % 5);
+  }
+}
+
+// The QTZ solver's sparse path (a 20-link chain) against the dense null-space projection
+// solver: the constrained accelerations are unique.
+TEST(SparseFormulationPaths, QtzSolverSparsePathAgreesWithDenseProjection) {
+  const model m = chain(20);
+  Eigen::VectorXd qd = m.initial_velocities();
+  for (Eigen::Index i = 0; i < qd.size(); ++i) qd[i] = 0.1 * static_cast<double>(i % 3);
+  constrained_system s;
+  m.evaluate(m.initial_positions(), qd, 0.0, s);
+  direct_solver_options dense_options;
+  dense_options.allow_sparse = false;
+  null_space_projection_solver dense(dense_options);
+  qtz_solver qtz;
+  for (int pass = 0; pass < 2; ++pass) {  // the second reuses the analysed pattern
+    const acceleration_result rq = qtz.solve(s), rd = dense.solve(s);
+    ASSERT_EQ(rq.status, solve_status::ok);
+    ASSERT_EQ(rd.status, solve_status::ok);
+    const double scale = 1.0 + max_abs(rd.acceleration);
+    EXPECT_LT(max_abs(rq.acceleration - rd.acceleration), 1e-12 * scale) << "pass " << pass;
+  }
+}
+
+// qtz-reduced's iteration-matrix LU: the sparse path (a large, sparse matrix) solves what the
+// dense LU solves, also after the pattern widens (an entry zero at the first setup).
+TEST(SparseFormulationPaths, IterationMatrixSparseLuAgreesWithDense) {
+  const Eigen::Index size = 240;
+  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(size, size);
+  for (Eigen::Index i = 0; i < size; ++i) {
+    a(i, i) = 4.0 + 0.01 * static_cast<double>(i);
+    if (i + 1 < size) a(i, i + 1) = -1.0;
+    if (i + 7 < size) a(i + 7, i) = 0.5;
+  }
+  Eigen::VectorXd b(size);
+  for (Eigen::Index i = 0; i < size; ++i) b[i] = std::sin(static_cast<double>(i));
+  iteration_matrix_lu lu;
+  for (int pass = 0; pass < 2; ++pass) {
+    ASSERT_TRUE(lu.factorize(a));
+    EXPECT_TRUE(lu.sparse());
+    const Eigen::VectorXd expected = a.partialPivLu().solve(b);
+    EXPECT_LT(max_abs(lu.solve(b) - expected), 1e-12 * (1.0 + max_abs(expected)))
+        << "pass " << pass;
+    a(3, 190) = 0.25;  // outside the first pattern
+  }
+  Eigen::MatrixXd singular = a;
+  singular.row(5).setZero();
+  EXPECT_FALSE(lu.factorize(singular));
 }
 
 TEST(SparseFormulationPaths, ProjectionSolverSparseAndDenseAgree) {
@@ -85,6 +159,24 @@ TEST(SparseFormulationPaths, FormulationsFollowFullGigspOnATwelveLinkChain) {
     EXPECT_LT(worst, 1e-8) << to_string(kind);
     EXPECT_LT(r.max_position_violation, 1e-10) << to_string(kind);
   }
+}
+
+// qtz-reduced with the sparse iteration-matrix LU (a 35-link chain: 210 unknowns) follows
+// full + GIGSP to IDA's accuracy and keeps the constraints.
+TEST(SparseFormulationPaths, QtzReducedWithSparseLuFollowsFullGigsp) {
+  const model m = chain(35);
+  const simulation_result full = run_formulation(m, formulation_kind::full, 0.1, 1e-3, "gigsp",
+                                                 stabilization_kind::projection);
+  ASSERT_TRUE(full.completed) << full.message;
+  const simulation_result r = run_formulation(m, formulation_kind::qtz_reduced, 0.1, 1e-3);
+  ASSERT_TRUE(r.completed) << r.message;
+  ASSERT_EQ(r.records.size(), full.records.size());
+  double worst = 0.0;
+  for (std::size_t i = 0; i < r.records.size(); ++i) {
+    worst = std::max(worst, max_abs(r.records[i].q - full.records[i].q));
+  }
+  EXPECT_LT(worst, 1e-6);
+  EXPECT_LT(r.max_position_violation, 1e-9);
 }
 
 }  // namespace

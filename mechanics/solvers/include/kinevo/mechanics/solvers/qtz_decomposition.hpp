@@ -9,8 +9,11 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <memory>
 
 namespace kinevo::mechanics {
+
+class sparse_qtz_factor;
 
 struct qtz_decomposition {
   int rank = 0;                 // r
@@ -21,10 +24,26 @@ struct qtz_decomposition {
   // Q1^ = Q1 (Psi''_q Q1)^-1 = Q1 T^-T (eq. 31), n x r, with Psi''_q Q1^ = I (eq. 34). Since
   // Psi''_q Q2 = 0, Q2^ = Q2 (eqs. 32, 35).
   Eigen::MatrixXd q1_hat;
+  // Set by the sparse path of the workspace overload only: q1 and q1_hat are then left empty
+  // and applied through the Householder vectors of this factorisation
+  // (sparse_qtz_decomposition.hpp).
+  std::shared_ptr<const sparse_qtz_factor> sparse;
+  // Q1^ x (x of size r) on either path.
+  Eigen::VectorXd q1_hat_times(const Eigen::VectorXd& x) const;
+};
+
+// What repeated decompositions of one solver or formulation share: the sparse path's analysis
+// of the pattern of Phi_q (its fill-reducing order), kept while the pattern stays the same.
+struct qtz_workspace {
+  std::shared_ptr<sparse_qtz_factor> sparse;
 };
 
 // `jacobian`: Phi_q (m x n; m = 0 gives r = 0, Q2 = I). A diagonal entry of R below
 // rank_tolerance times the largest one counts as zero.
 qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tolerance);
+// The same decomposition, but on the sparse path q1 and q1_hat are not formed (use
+// q1_hat_times) and the pattern's analysis is reused from `workspace`.
+qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tolerance,
+                                qtz_workspace& workspace);
 
 }  // namespace kinevo::mechanics

@@ -12,6 +12,7 @@
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
 #include "kinevo/mechanics/solvers/direct_solver_options.hpp"
+#include "kinevo/mechanics/solvers/qtz_decomposition.hpp"
 
 namespace kinevo::mechanics {
 
@@ -24,6 +25,7 @@ class qtz_solver final : public acceleration_solver {
 
  private:
   direct_solver_options options_;
+  qtz_workspace workspace_;  // the sparse path's analysis of Phi_q's pattern, step to step
 };
 
 }  // namespace kinevo::mechanics

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "kinevo/mechanics/dynamics/detail/full_coordinates.hpp"
-#include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/dynamics/simulation_result.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 
 namespace kinevo::mechanics {
 

@@ -20,9 +20,9 @@
 #include <optional>
 
 #include "kinevo/mechanics/dynamics/detail/coordinate_partitioning.hpp"
+#include "kinevo/mechanics/dynamics/detail/projection_formulation.hpp"
 #include "kinevo/mechanics/dynamics/formulation.hpp"
 #include "kinevo/mechanics/model/model.hpp"
-#include "kinevo/mechanics/dynamics/detail/projection_formulation.hpp"
 
 namespace kinevo::mechanics {
 

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "kinevo/mechanics/solvers/acceleration_solver.hpp"
 #include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/acceleration_solver.hpp"
 
 namespace kinevo::mechanics {
 

@@ -33,6 +33,7 @@ class qtz_orthogonal_formulation : public full_coordinates {
   formulation_options options_;
   qtz_solver solver_;
   constrained_system system_;  // workspace for the velocity rows
+  qtz_workspace workspace_;    // the sparse path's analysis of Phi_q's pattern
 };
 
 }  // namespace kinevo::mechanics

@@ -11,8 +11,8 @@
 // constraints only: the constructor refuses nonholonomic rows by name.
 #pragma once
 
-#include "kinevo/mechanics/solvers/qtz_solver.hpp"
 #include "kinevo/mechanics/dynamics/detail/reduced_coordinates.hpp"
+#include "kinevo/mechanics/solvers/qtz_solver.hpp"
 
 namespace kinevo::mechanics {
 
@@ -34,6 +34,7 @@ class qtz_state_formulation : public reduced_coordinates {
   qtz_solver solver_;
   constrained_system system_;  // workspace for M at the basis state
   int rank_ = -1;              // none chosen yet
+  qtz_workspace workspace_;    // the sparse path's analysis of Phi_q's pattern
 };
 
 }  // namespace kinevo::mechanics

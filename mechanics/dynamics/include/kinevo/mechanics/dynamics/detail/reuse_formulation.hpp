@@ -20,10 +20,10 @@
 // k = 5; tests/mechanics/test_reuse_formulation.cpp bounds what was measured).
 #pragma once
 
-#include "kinevo/mechanics/solvers/approximate_inverse.hpp"
 #include "kinevo/mechanics/dynamics/detail/full_coordinates.hpp"
-#include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/dynamics/simulation_result.hpp"
+#include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/approximate_inverse.hpp"
 
 namespace kinevo::mechanics {
 

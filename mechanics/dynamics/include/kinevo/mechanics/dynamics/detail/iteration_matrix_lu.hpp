@@ -1,0 +1,40 @@
+// The LU factorisation of qtz-reduced's IDA iteration matrix dF/dy + cj dF/dy'
+// (qtz_reduced_dae.cpp), handed to IDA as its linear solver. Matrices below 200 unknowns (every
+// example) or more than a quarter filled take Eigen's blocked LU with partial pivoting; a large
+// and sparse one (the 50-link chain's 300 x 300 matrix; its dense LU was
+// half of qtz-reduced's time there) Eigen's SparseLU (supernodal, partial pivoting) with the
+// COLAMD order, analysed once per pattern. The pattern is the union of the nonzeros seen so
+// far, so that an entry that is zero at one setup (the velocity terms at rest) and not at the
+// next re-analyses once instead of at every change.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/LU>
+#include <Eigen/OrderingMethods>
+#include <Eigen/SparseCore>
+#include <Eigen/SparseLU>
+#include <vector>
+
+namespace kinevo::mechanics {
+
+class iteration_matrix_lu {
+ public:
+  // false: a zero or non-finite pivot (the matrix is singular to working precision).
+  bool factorize(const Eigen::Ref<const Eigen::MatrixXd>& a);
+  // x = A^-1 b of the last factorize.
+  Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
+  bool sparse() const { return sparse_; }
+
+ private:
+  bool factorize_dense(const Eigen::Ref<const Eigen::MatrixXd>& a);
+  bool factorize_sparse(const Eigen::Ref<const Eigen::MatrixXd>& a);
+  // Whether a nonzero of `a` lies outside pattern_ (which then takes it in).
+  bool widen_pattern(const Eigen::Ref<const Eigen::MatrixXd>& a);
+  bool chosen_ = false, sparse_ = false;
+  Eigen::PartialPivLU<Eigen::MatrixXd> dense_;
+  std::vector<char> pattern_;  // size x size, column-major: 1 where the matrix may be nonzero
+  Eigen::SparseMatrix<double> matrix_;
+  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
+};
+
+}  // namespace kinevo::mechanics
