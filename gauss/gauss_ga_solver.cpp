@@ -666,13 +666,16 @@ gauss_run_record gauss_ga_solver::judge_run(
   // Two GA runs must agree, in a box that resolves the tolerance: a run that finds nothing
   // better than its start point (already closer than the box resolves) shows no change
   // without showing convergence.
+  // A run stopped by the stall rule (stall_fraction) is never the evidence: the next one, with
+  // its whole budget, must agree.
+  const bool full_run = r.reason != ga::stop_reason::stall;
   converged = k > 0 && rec.change <= options_.change_fraction * tol && !rec.near_face &&
-              residual_ok && resolution <= tol;
+              residual_ok && resolution <= tol && full_run;
   // A warm box drawn from the prediction error holds the answer, so the first run alone
   // suffices when it resolves a quarter of the tolerance (run_resolution is a typical
   // resolution, not a bound) and the best is not pressing on a face (the box was not too
   // small).
-  if (s.warm && k == 0 && !rec.near_face && residual_ok && resolution <= 0.25 * tol) {
+  if (s.warm && k == 0 && full_run && !rec.near_face && residual_ok && resolution <= 0.25 * tol) {
     converged = true;
   }
   return rec;
@@ -714,7 +717,9 @@ void gauss_ga_solver::run_ranges(solve_state& s, box first) {
     const Eigen::VectorXd start = objective.search_centre();
     settings.run_index = s.first_run_index + static_cast<std::uint64_t>(k);
     settings.start_point = (k > 0 || s.warm) ? &start : nullptr;
-    stop_on_stall(s, k, previous_move, per_run);
+    stop_on_stall(s, k, previous_move,
+                  options_.change_fraction * options_.tolerance * std::max(1.0, max_abs(last_best)),
+                  per_run);
     const ga::run_result r =
         run_inner(problem, ga::search_box::around(start, half), per_run, settings);
     const Eigen::VectorXd best = objective.acceleration_of(r.best_x);
@@ -761,11 +766,15 @@ void gauss_ga_solver::run_ranges(solve_state& s, box first) {
 // outer loop can use; the budget stays the cap. Decided from shared numbers only (every rank
 // stops at the same generation).
 void gauss_ga_solver::stop_on_stall(const solve_state& s, int k,
-                                    const Eigen::VectorXd& previous_move,
+                                    const Eigen::VectorXd& previous_move, double converged_change,
                                     ga::termination& per_run) const {
   per_run.stall_generations = 0;
   per_run.stall_tolerance = 0.0;
   if (options_.stall_fraction <= 0.0 || k == 0 || previous_move.size() == 0) return;
+  // A run that stalls on its start point shows no change without showing convergence: once the
+  // previous run's change would pass the convergence test, this run spends its whole budget
+  // (and judge_run never counts a stalled run as converged).
+  if (max_abs(previous_move) <= converged_change) return;
   const double moved_m =
       std::sqrt(std::max(0.0, previous_move.dot(s.terms.mass_sparse * previous_move)));
   const double tau = 0.5 * std::pow(options_.stall_fraction * moved_m, 2);

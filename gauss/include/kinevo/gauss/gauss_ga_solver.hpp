@@ -297,7 +297,7 @@ class gauss_ga_solver final : public acceleration_solver {
                            const ga::termination& limits, const ga::run_settings& settings);
   void run_ranges(solve_state& s, box first);
   void stop_on_stall(const solve_state& s, int k, const Eigen::VectorXd& previous_move,
-                     ga::termination& per_run) const;
+                     double converged_change, ga::termination& per_run) const;
   void accelerate_multipliers(solve_state& s, const Eigen::VectorXd& lambda_before,
                               double change) const;
   gauss_run_record judge_run(const solve_state& s, int k, const ga::run_result& r,
