@@ -761,7 +761,7 @@ void gauss_ga_solver::run_ranges(solve_state& s, box first) {
 
 // The per-run stop rule (stall_fraction > 0): run k > 0 stops once its best has not improved Z1
 // by more than tau = 1/2 (stall_fraction |c|_M)^2 for stall_window n evaluations, c the previous
-// run's change of the best. In mass-scaled axes Z1 - min Z1 >= 1/2 |a - a_min|_M^2, so a run
+// run's change of the best. Z1 - min Z1 >= 1/2 |a - a_min|_M^2 (H >= M), so a run
 // that no longer gains tau per window is within about the fraction of the last change that the
 // outer loop can use; the budget stays the cap. Decided from shared numbers only (every rank
 // stops at the same generation).

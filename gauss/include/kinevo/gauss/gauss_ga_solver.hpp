@@ -93,12 +93,13 @@ struct gauss_ga_options {
   bool budget_follows_population = false;
   // Per-run stop rule (0: off, every run spends its budget). A run after the first stops when
   // its best has not improved Z1 by more than tau = 1/2 (stall_fraction |c|_M)^2, c the change
-  // of the best made by the previous run, for stall_window n evaluations: a relative-gap test
-  // (Z1 - min >= 1/2 |a - a_min|_M^2 in mass-scaled axes), so that the early runs, whose
-  // multipliers are far off and whose changes are large, stop at a coarse precision and the
-  // later ones at a fine one. The budget stays the cap. Measured in docs/gauss.md ("At scale").
+  // of the best made by the previous run, for stall_window n evaluations (Z1 - min Z1 >=
+  // 1/2 |a - a_min|_M^2 since H >= M), so that the early runs, whose multipliers are far off and
+  // whose changes are large, stop at a coarse precision and the later ones at a fine one. The
+  // budget stays the cap. Off by default: measured (docs/gauss.md, "At scale"), 0.1 saves 36-50 %
+  // of the evaluations up to n = 40 and nothing from n = 70 up, where no run stalls.
   double stall_fraction = 0.0;
-  double stall_window = 40.0;  // evaluations per coordinate without a tau improvement
+  double stall_window = 100.0;  // evaluations per coordinate without a tau improvement
   // Exchanges between the islands in one run; 0: islands.migration_interval as given. The
   // islands share one run's budget, so a run is a few dozen generations at most (G3-PCX, 6400
   // evaluations: 31 generations with 2 islands of 100, 7 with 8), and a fixed interval of 20
