@@ -8,6 +8,7 @@
 //   (MODEL: "chain N", "spatial N" or an example name; --cold-only: no warm solves)
 // Tuning flags (ablation): --weight W --pop-per-n P --de-weight F --crossover-rate C
 //   --max-runs R --budget-per-n E --preset NAME --momentum --no-momentum --probe-runs K
+//   --budget-follows-pop --stall F --stall-window E
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -253,6 +254,9 @@ int main(int argc, char** argv) {
     if (a == "--shrink") st.ga.shrink = std::stod(next());
     if (a == "--resolution") st.ga.run_resolution = std::stod(next());
     if (a == "--margin") st.ga.box_margin = std::stod(next());
+    if (a == "--budget-follows-pop") st.ga.budget_follows_population = true;
+    if (a == "--stall") st.ga.stall_fraction = std::stod(next());
+    if (a == "--stall-window") st.ga.stall_window = std::stod(next());
   }
   if (inner > 0) {
     inner_experiment(load_named(trace_model), st, inner);

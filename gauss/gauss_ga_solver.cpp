@@ -171,9 +171,17 @@ cold_box parse_cold_box(const std::string& name) {
   throw std::invalid_argument(fmt::format("unknown cold box '{}': use fixed or derived", name));
 }
 
+int gauss_ga_options::population(int coordinates) const {
+  const auto wanted = static_cast<int>(std::ceil(population_per_coordinate * coordinates));
+  return std::max(ga.population, wanted);
+}
+
 long long gauss_ga_options::run_budget(int coordinates) const {
-  return std::max(evaluations_per_run,
-                  evaluations_per_coordinate * static_cast<long long>(std::max(coordinates, 1)));
+  const long long base =
+      std::max(evaluations_per_run,
+               evaluations_per_coordinate * static_cast<long long>(std::max(coordinates, 1)));
+  if (!budget_follows_population) return base;
+  return base * population(coordinates) / ga.population;
 }
 
 void gauss_ga_options::validate() const {
@@ -194,6 +202,12 @@ void gauss_ga_options::validate() const {
     fail("population_per_coordinate must be >= 0 and finite");
   }
   if (max_runs < 1) fail("max_runs must be at least 1");
+  if (!(stall_fraction >= 0.0) || !std::isfinite(stall_fraction)) {
+    fail("stall_fraction must be >= 0 and finite");
+  }
+  if (!(stall_window > 0.0) || !std::isfinite(stall_window)) {
+    fail("stall_window must be positive and finite");
+  }
   if (!finite_positive(cold_radius)) fail("cold_radius must be positive and finite");
   if (!std::isfinite(cold_guess)) fail("cold_guess must be finite");
   if (!(box_margin >= 1.0) || !std::isfinite(box_margin)) fail("box_margin must be >= 1");
@@ -344,8 +358,7 @@ gauss_ga_solver::~gauss_ga_solver() = default;
 // another migration interval.
 void gauss_ga_solver::fit_model(int coordinates) {
   ga::ga_options ga = options_.ga;
-  const auto wanted = static_cast<int>(std::ceil(options_.population_per_coordinate * coordinates));
-  ga.population = std::max(options_.ga.population, wanted);
+  ga.population = options_.population(coordinates);
   ga::island_options islands = options_.islands;
   if (options_.migrations_per_run > 0 && islands.islands > 1) {
     const long long k = islands.islands;
@@ -653,13 +666,16 @@ gauss_run_record gauss_ga_solver::judge_run(
   // Two GA runs must agree, in a box that resolves the tolerance: a run that finds nothing
   // better than its start point (already closer than the box resolves) shows no change
   // without showing convergence.
+  // A run stopped by the stall rule (stall_fraction) is never the evidence: the next one, with
+  // its whole budget, must agree.
+  const bool full_run = r.reason != ga::stop_reason::stall;
   converged = k > 0 && rec.change <= options_.change_fraction * tol && !rec.near_face &&
-              residual_ok && resolution <= tol;
+              residual_ok && resolution <= tol && full_run;
   // A warm box drawn from the prediction error holds the answer, so the first run alone
   // suffices when it resolves a quarter of the tolerance (run_resolution is a typical
   // resolution, not a bound) and the best is not pressing on a face (the box was not too
   // small).
-  if (s.warm && k == 0 && !rec.near_face && residual_ok && resolution <= 0.25 * tol) {
+  if (s.warm && k == 0 && full_run && !rec.near_face && residual_ok && resolution <= 0.25 * tol) {
     converged = true;
   }
   return rec;
@@ -679,6 +695,7 @@ void gauss_ga_solver::run_ranges(solve_state& s, box first) {
   runs_.clear();
   snapshots_.clear();
   Eigen::VectorXd last_best = run_centre;
+  Eigen::VectorXd previous_move;  // best - previous best of the last run
   int current_run = 1;
 
   ga::termination per_run;
@@ -700,6 +717,9 @@ void gauss_ga_solver::run_ranges(solve_state& s, box first) {
     const Eigen::VectorXd start = objective.search_centre();
     settings.run_index = s.first_run_index + static_cast<std::uint64_t>(k);
     settings.start_point = (k > 0 || s.warm) ? &start : nullptr;
+    stop_on_stall(s, k, previous_move,
+                  options_.change_fraction * options_.tolerance * std::max(1.0, max_abs(last_best)),
+                  per_run);
     const ga::run_result r =
         run_inner(problem, ga::search_box::around(start, half), per_run, settings);
     const Eigen::VectorXd best = objective.acceleration_of(r.best_x);
@@ -707,6 +727,7 @@ void gauss_ga_solver::run_ranges(solve_state& s, box first) {
     s.evaluations += r.evaluations;
     gauss_run_record rec =
         judge_run(s, k, r, start, run_centre, half, last_best, best, residual, s.converged);
+    previous_move = best - last_best;
     last_best = best;
     const Eigen::VectorXd lambda_before = s.schedule.multipliers();
     s.schedule.after_run(residual);
@@ -736,6 +757,34 @@ void gauss_ga_solver::run_ranges(solve_state& s, box first) {
     half = with_floor(next, run_centre, s.frame);
     problem.set(s.frame.objective(s.terms, run_centre, half));
   }
+}
+
+// The per-run stop rule (stall_fraction > 0): run k > 0 stops once its best has not improved Z1
+// by more than tau = 1/2 (stall_fraction |c|_M)^2 for stall_window n evaluations, c the previous
+// run's change of the best. Z1 - min Z1 >= 1/2 |a - a_min|_M^2 (H >= M), so a run
+// that no longer gains tau per window is within about the fraction of the last change that the
+// outer loop can use; the budget stays the cap. Decided from shared numbers only (every rank
+// stops at the same generation).
+void gauss_ga_solver::stop_on_stall(const solve_state& s, int k,
+                                    const Eigen::VectorXd& previous_move, double converged_change,
+                                    ga::termination& per_run) const {
+  per_run.stall_generations = 0;
+  per_run.stall_tolerance = 0.0;
+  if (options_.stall_fraction <= 0.0 || k == 0 || previous_move.size() == 0) return;
+  // A run that stalls on its start point shows no change without showing convergence: once the
+  // previous run's change would pass the convergence test, this run spends its whole budget
+  // (and judge_run never counts a stalled run as converged).
+  if (max_abs(previous_move) <= converged_change) return;
+  const double moved_m =
+      std::sqrt(std::max(0.0, previous_move.dot(s.terms.mass_sparse * previous_move)));
+  const double tau = 0.5 * std::pow(options_.stall_fraction * moved_m, 2);
+  if (!(tau > 0.0) || !std::isfinite(tau)) return;
+  const double per_generation =
+      static_cast<double>(model_->islands().islands) * model_->ga().offspring_per_generation();
+  per_run.stall_tolerance = tau;
+  per_run.stall_generations = std::max<long long>(
+      1, static_cast<long long>(
+             std::ceil(options_.stall_window * s.system.coordinates() / per_generation)));
 }
 
 // Polyak's heavy ball on the multiplier loop (see the options): after probe_runs plain updates
