@@ -26,8 +26,8 @@ void search_box::validate(int dimension) const {
     if (!std::isfinite(lower[j]) || !std::isfinite(upper[j]) || !(lower[j] < upper[j])) {
       std::ostringstream m;
       m.precision(17);
-      m << "and upper bounds of variable " << j << " are [" << lower[j] << ", " << upper[j]
-        << "]; bounds must be finite with lower < upper";
+      m << "must be below upper, both finite: variable " << j << " has [" << lower[j] << ", "
+        << upper[j] << "]";
       throw io::option_error("lower", m.str());
     }
   }

@@ -27,7 +27,7 @@ restoration parse_restoration(const std::string& name) {
   if (name == "3") return restoration::minimum_norm;
   throw io::option_error(
       "sanlsu_case",
-      fmt::format("'{}' is unknown: use 2 (closest point, J frozen) or 3 (minimum-norm Newton)",
+      fmt::format("'{}' is not a SANLSU case (2: closest point, J frozen; 3: minimum-norm Newton)",
                   name));
 }
 
