@@ -32,8 +32,8 @@ constraint_handling parse_constraint_handling(const std::string& name) {
     if (name == to_string(c)) return c;
   }
   throw io::option_error("constraints", "'" + name +
-                                          "' is unknown; use one of: penalty, multipliers, "
-                                          "feasibility, epsilon");
+                                            "' is unknown; use one of: penalty, multipliers, "
+                                            "feasibility, epsilon");
 }
 
 void epsilon_options::validate() const {

@@ -128,7 +128,8 @@ void island::attach(const problem& p) {
   for (const int j : integers_) {
     if (j < 0 || j >= n_) {
       throw io::option_error("integer_variables", "of problem '" + p.name() + "' name variable " +
-                                  std::to_string(j) + " of " + std::to_string(n_));
+                                                      std::to_string(j) + " of " +
+                                                      std::to_string(n_));
     }
   }
   if (!constrained_) {

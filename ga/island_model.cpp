@@ -19,8 +19,8 @@
 #include "kinevo/ga/detail/checkpoint_file.hpp"
 #include "kinevo/ga/detail/island.hpp"
 #include "kinevo/ga/detail/memory_budget.hpp"
-#include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/ga/detail/random_stream.hpp"
+#include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"
@@ -129,8 +129,9 @@ topology parse_topology(const std::string& name) {
        {topology::ring, topology::fully_connected, topology::random, topology::unconnected}) {
     if (name == to_string(t)) return t;
   }
-  throw io::option_error("topology", "'" + name +
-                              "' is unknown; use one of: ring, fully_connected, random, unconnected");
+  throw io::option_error(
+      "topology",
+      "'" + name + "' is unknown; use one of: ring, fully_connected, random, unconnected");
 }
 
 transport parse_transport(const std::string& name) {
@@ -138,7 +139,7 @@ transport parse_transport(const std::string& name) {
     if (name == to_string(t)) return t;
   }
   throw io::option_error("transport",
-                          "'" + name + "' is unknown; use one of: automatic, threads, mpi");
+                         "'" + name + "' is unknown; use one of: automatic, threads, mpi");
 }
 
 void require_island_count(int islands) {
@@ -750,9 +751,9 @@ island_model::island_model(const ga_options& ga, const island_options& islands)
     m.rank = mpi_environment::rank();
     m.ranks = mpi_environment::size();
     if (islands.islands < m.ranks) {
-      throw io::option_error(
-          "transport", "mpi needs at least one island per rank: " + std::to_string(islands.islands) +
-          " islands on " + std::to_string(m.ranks) + " ranks");
+      throw io::option_error("transport", "mpi needs at least one island per rank: " +
+                                              std::to_string(islands.islands) + " islands on " +
+                                              std::to_string(m.ranks) + " ranks");
     }
   } else {
     m.rank = mpi_environment::active() ? mpi_environment::rank() : 0;
@@ -781,8 +782,8 @@ run_result island_model::run(const problem& p, const search_box& box, const term
   m.prepare(p, box);
   if (settings.start_point != nullptr && settings.start_point->size() != m.n) {
     throw io::option_error("start", "point has size " +
-                                std::to_string(settings.start_point->size()) +
-                                ", the problem has dimension " + std::to_string(m.n));
+                                        std::to_string(settings.start_point->size()) +
+                                        ", the problem has dimension " + std::to_string(m.n));
   }
   if (settings.initial_box != nullptr) {
     const search_box& ib = *settings.initial_box;
@@ -860,7 +861,8 @@ run_result island_model::resume_checked(const problem& p, const search_box* expe
 
 void island_model::save_checkpoint(const std::filesystem::path& path) const {
   // A caller's defect (checkpointing a model that never ran), named as the call it is.
-  if (!impl_->started) throw io::option_error("save_checkpoint", "needs a run (run or resume) first");
+  if (!impl_->started)
+    throw io::option_error("save_checkpoint", "needs a run (run or resume) first");
   impl_->write_checkpoint(path);
 }
 

@@ -51,7 +51,7 @@ void require_memory(const ga_options& ga, const island_options& islands, int loc
       fmt::format("{} on {} islands in {} variables would need about {:.3g} GB, more than this "
                   "machine's {:.3g} GB of memory: lower islands, population or the dimension",
                   ga.population, islands.islands, dimension, static_cast<double>(need) / 1e9,
-      static_cast<double>(available) / 1e9));
+                  static_cast<double>(available) / 1e9));
 }
 
 }  // namespace kinevo::ga

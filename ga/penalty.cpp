@@ -59,9 +59,10 @@ penalty::penalty(const penalty_options& options, std::span<const std::string> co
       }
     }
     if (!found) {
-      throw io::option_error("penalty.weights", fmt::format(
-          "names '{}', which is not a constraint; the constraints are: {}", name,
-          fmt::join(constraint_names, ", ")));
+      throw io::option_error(
+          "penalty.weights",
+          fmt::format("names '{}', which is not a constraint; the constraints are: {}", name,
+                      fmt::join(constraint_names, ", ")));
     }
   }
   scales_ = Eigen::VectorXd::Ones(constraints);

@@ -147,8 +147,8 @@ warm_multipliers parse_warm_multipliers(const std::string& name) {
   for (auto w : {warm_multipliers::extrapolated, warm_multipliers::least_squares}) {
     if (to_string(w) == name) return w;
   }
-  throw io::option_error(
-      "warm_multipliers", fmt::format("'{}' is unknown: use extrapolated or least-squares", name));
+  throw io::option_error("warm_multipliers",
+                         fmt::format("'{}' is unknown: use extrapolated or least-squares", name));
 }
 
 std::string to_string(cold_box c) {
@@ -162,7 +162,8 @@ search_axes parse_search_axes(const std::string& name) {
   }
   throw io::option_error(
       "search_axes",
-      fmt::format("'{}' is unknown: use coordinates, mass-scaled, principal or exact-hessian", name));
+      fmt::format("'{}' is unknown: use coordinates, mass-scaled, principal or exact-hessian",
+                  name));
 }
 
 cold_box parse_cold_box(const std::string& name) {
@@ -189,8 +190,8 @@ void gauss_ga_options::validate() const {
   if (evaluations_per_run < 2LL * ga.population * islands.islands) {
     fail("evaluations_per_run",
          fmt::format("= {} is less than two generations of all islands ({}): "
-                    "raise it or lower the population",
-                    evaluations_per_run, 2LL * ga.population * islands.islands));
+                     "raise it or lower the population",
+                     evaluations_per_run, 2LL * ga.population * islands.islands));
   }
   if (evaluations_per_coordinate < 0) fail("evaluations_per_coordinate", "must be >= 0");
   if (migrations_per_run < 0) fail("migrations_per_run", "must be >= 0");
@@ -215,10 +216,13 @@ void gauss_ga_options::validate() const {
   }
   if (!finite_positive(warm_factor)) fail("warm_factor", "must be positive and finite");
   if (!finite_positive(warm_min_radius)) fail("warm_min_radius", "must be positive and finite");
-  if (!(tolerance >= 0.0) || !std::isfinite(tolerance)) fail("tolerance", "must be >= 0 and finite");
-  if (!(change_fraction > 0.0 && change_fraction <= 1.0)) fail("change_fraction", "must be in (0, 1]");
+  if (!(tolerance >= 0.0) || !std::isfinite(tolerance))
+    fail("tolerance", "must be >= 0 and finite");
+  if (!(change_fraction > 0.0 && change_fraction <= 1.0))
+    fail("change_fraction", "must be in (0, 1]");
   if (probe_runs < 2) fail("probe_runs", "must be at least 2");
-  if (!(max_contraction > 0.0 && max_contraction < 1.0)) fail("max_contraction", "must be in (0, 1)");
+  if (!(max_contraction > 0.0 && max_contraction < 1.0))
+    fail("max_contraction", "must be in (0, 1)");
   if (!finite_positive(inconsistency_tolerance)) {
     fail("inconsistency_tolerance", "must be positive and finite");
   }
@@ -573,8 +577,7 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
     share_rank0_system(shared);
   }
   const constrained_system& system = ga::mpi_environment::size() > 1 ? shared : given;
-  if (system.coordinates() < 1)
-    throw io::option_error("system", "has no coordinates (ga solver)");
+  if (system.coordinates() < 1) throw io::option_error("system", "has no coordinates (ga solver)");
   if (auto bad = refuse_non_finite(system, "ga")) {
     reset();
     return *bad;

@@ -102,8 +102,9 @@ Eigen::VectorXd gauss_objective::acceleration_of(const Eigen::VectorXd& x) const
 void gauss_objective::check_box(const gauss_terms& terms) const {
   if (centre_.size() != terms.mass.rows() || half_width_.size() != centre_.size() ||
       !(half_width_.array() > 0.0).all() || !centre_.allFinite() || !half_width_.allFinite()) {
-    throw io::option_error("centre", "and half_width must be finite, with a positive half width for "
-                                     "every coordinate (gauss objective)");
+    throw io::option_error("centre",
+                           "and half_width must be finite, with a positive half width for "
+                           "every coordinate (gauss objective)");
   }
 }
 

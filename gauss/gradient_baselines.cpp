@@ -30,7 +30,8 @@ void gradient_baseline_options::validate() const {
   };
   if (!(weight > 0.0) || !std::isfinite(weight)) fail("weight", "must be positive and finite");
   if (max_outer < 1) fail("max_outer", "must be at least 1");
-  if (!(inner_tolerance > 0.0 && inner_tolerance < 1.0)) fail("inner_tolerance", "must be in (0, 1)");
+  if (!(inner_tolerance > 0.0 && inner_tolerance < 1.0))
+    fail("inner_tolerance", "must be in (0, 1)");
   if (max_inner_per_coordinate < 1) fail("max_inner_per_coordinate", "must be at least 1");
   if (!(tolerance > 0.0) || !std::isfinite(tolerance)) fail("tolerance", "must be positive");
 }
