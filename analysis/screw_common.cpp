@@ -80,9 +80,9 @@ nlohmann::json screw_checks::checks_json() const {
 void require_point_pairs(std::size_t points, std::size_t seconds, const std::string& what,
                          const std::string& second) {
   if (points >= 3 && points == seconds) return;
-  throw std::invalid_argument(
-      fmt::format("{}: needs three or more points, each with its {} (got {} and {})", what, second,
-                  points, seconds));
+  throw io::option_error(
+      "points", fmt::format("must be three or more, each with its {} (got {} and {}; {})", second,
+                            points, seconds, what));
 }
 
 second_moment second_moment_of(const std::vector<Eigen::Vector3d>& points) {

@@ -43,15 +43,7 @@ mechanics::solver_comparison compare(const mechanics::model& m, const accel_args
   try {
     return mechanics::compare_solvers(m, a.comparison);
   } catch (const io::option_error& e) {
-    // A solver's own option errors (an unknown GA preset, ...) are bad input: exit 2, the
-    // preset named as given.
-    if (e.field() == "preset") {
-      throw io::input_error(fmt::format(
-          "--preset {}: {}", gauss::ga_solver_options_of(a.comparison.solver).preset, e.what()));
-    }
-    throw io::input_error(fmt::format("--solvers: {}", e.what()));
-  } catch (const std::invalid_argument& e) {
-    throw io::input_error(fmt::format("--solvers: {}", e.what()));
+    throw solver_input_error(e, a.comparison.solver, "--solvers");
   }
 }
 

@@ -27,8 +27,6 @@ optimization::optimization_run run_library(const optimize_cli& c) {
     return run;
   } catch (const io::option_error& e) {
     throw option_input_error(e, c.origins);
-  } catch (const std::invalid_argument& e) {
-    throw io::input_error(e.what());
   }
 }
 

@@ -54,13 +54,9 @@ int run_double_pendulum(study_args& a) {
     progress.update(p.fraction, p.text);
     if (a.interrupt_after > 0 && ++updates >= a.interrupt_after) io::request_interrupt();
   };
-  studies::double_pendulum_study_result r;
-  try {
-    r = studies::run_double_pendulum_study(a.options, context);
-  } catch (const std::invalid_argument& e) {
-    // Bad options (preset, islands, times) are the user's to fix: exit 2 like bad input.
-    throw io::input_error(fmt::format("study double-pendulum: {}", e.what()));
-  }
+  // Bad options the run meets (io::option_error) are exit 2 in main, like bad input.
+  const studies::double_pendulum_study_result r =
+      studies::run_double_pendulum_study(a.options, context);
   progress.finish();
   if (!root) return r.interrupted ? exit_interrupted : exit_ok;
   if (a.json) {

@@ -26,24 +26,12 @@ namespace {
 
 namespace syn = kinevo::synthesis;
 
-// validate() through validate_options (exit 2 naming the option), also for the GA's own checks,
-// which throw a plain std::invalid_argument.
-template <class Options>
-void validate_synth(const Options& o,
-                    std::initializer_list<std::pair<const char*, const char*>> renames = {}) {
-  try {
-    validate_options(o, renames);
-  } catch (const std::invalid_argument& e) {
-    throw io::input_error(e.what());
-  }
-}
-
 // Before the run: the request checked (names and values, exit 2 naming the option) and the
 // animation page's path.
 template <class Request>
 void prepare(const Request& request, const synth_args& a,
              std::initializer_list<std::pair<const char*, const char*>> renames = {}) {
-  validate_synth(request, renames);
+  validate_options(request, renames);
   check_output_dir(a);
   check_output_path(a.animate, "--animate");
 }
@@ -111,7 +99,7 @@ int run_path(path_args& a) {
 }
 
 int run_chebyshev(const chebyshev_args& a) {
-  validate_synth(a.options, {{"n", "-n"}});
+  validate_options(a.options, {{"n", "-n"}});
   const auto r = syn::chebyshev_points(a.options);
   if (a.json) {
     fmt::print("{}\n", r.to_json().dump());
@@ -119,19 +107,6 @@ int run_chebyshev(const chebyshev_args& a) {
     fmt::print("{}", r.full_report());
   }
   return exit_ok;
-}
-
-// Under mpiexec every rank computes (the GA's islands span the ranks; the rest is
-// deterministic), so every rank meets the same errors: only rank 0 prints, reports and writes.
-int run_on_rank(const std::function<int()>& run) {
-  if (ga::mpi_environment::rank() == 0) return run();
-  try {
-    return run();
-  } catch (const io::input_error&) {
-    return exit_bad_input;
-  } catch (const std::exception&) {
-    return exit_failure;
-  }
 }
 
 const command_registration synth_registration(
@@ -161,14 +136,15 @@ const command_registration synth_registration(
             a->output_dir.clear();
           }
         }
-        return run_on_rank([&]() {
-          if (f->parsed()) return run_fourbar(*fb);
-          if (r->parsed()) return run_rssr(*rs);
-          if (d->parsed()) return run_dyad(*dy);
-          if (pt->parsed()) return run_path(*pa);
-          if (c->parsed()) return run_chebyshev(*ch);
-          return exit_bad_input;
-        });
+        // Under mpiexec every rank computes (the GA's islands span the ranks; the rest is
+        // deterministic) and meets the same errors, which main maps to one exit status on
+        // every rank; only rank 0 prints.
+        if (f->parsed()) return run_fourbar(*fb);
+        if (r->parsed()) return run_rssr(*rs);
+        if (d->parsed()) return run_dyad(*dy);
+        if (pt->parsed()) return run_path(*pa);
+        if (c->parsed()) return run_chebyshev(*ch);
+        return exit_bad_input;
       };
     });
 

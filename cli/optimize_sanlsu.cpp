@@ -19,15 +19,13 @@ int print(const optimization::sanlsu_run& run, report_format f) {
   return core::exit_status(run.summary);
 }
 
-// Library errors as the user's input errors: options named as written, the rest as given.
+// An option error as the user's input error, the option named as written (and where it was).
 template <class Run>
 optimization::sanlsu_run guarded(const Run& run, const config_origins& origins) {
   try {
     return run();
   } catch (const io::option_error& e) {
     throw option_input_error(e, origins);
-  } catch (const std::invalid_argument& e) {
-    throw io::input_error(e.what());
   }
 }
 

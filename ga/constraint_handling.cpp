@@ -31,8 +31,9 @@ constraint_handling parse_constraint_handling(const std::string& name) {
   for (const auto c : all_methods) {
     if (name == to_string(c)) return c;
   }
-  throw std::invalid_argument("unknown constraint handling '" + name +
-                              "'; use one of: penalty, multipliers, feasibility, epsilon");
+  throw io::option_error("constraints", "'" + name +
+                                            "' is unknown; use one of: penalty, multipliers, "
+                                            "feasibility, epsilon");
 }
 
 void epsilon_options::validate() const {

@@ -15,6 +15,7 @@
 
 #include "kinevo/ga/detail/minimal_generation_gap.hpp"
 #include "kinevo/ga/detail/rotation_frame.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::ga {
 
@@ -28,16 +29,16 @@ void put_hex(std::ostream& os, double v) {
 }
 double get_hex(std::istream& is) {
   std::string s;
-  if (!(is >> s)) throw std::runtime_error("truncated number list");
+  if (!(is >> s)) throw io::input_error("truncated number list");
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
-  if (end == s.c_str() || *end != '\0') throw std::runtime_error("'" + s + "' is not a number");
+  if (end == s.c_str() || *end != '\0') throw io::input_error("'" + s + "' is not a number");
   return v;
 }
 void expect(std::istream& is, const char* word) {
   std::string s;
   if (!(is >> s) || s != word) {
-    throw std::runtime_error(std::string("expected '") + word + "', found '" + s + "'");
+    throw io::input_error(std::string("expected '") + word + "', found '" + s + "'");
   }
 }
 
@@ -126,8 +127,9 @@ void island::attach(const problem& p) {
   integers_ = p.integer_variables();
   for (const int j : integers_) {
     if (j < 0 || j >= n_) {
-      throw std::invalid_argument("problem '" + p.name() + "' names integer variable " +
-                                  std::to_string(j) + " of " + std::to_string(n_));
+      throw io::option_error("integer_variables", "of problem '" + p.name() + "' name variable " +
+                                                      std::to_string(j) + " of " +
+                                                      std::to_string(n_));
     }
   }
   if (!constrained_) {
@@ -964,9 +966,9 @@ void island::load(std::istream& is) {
   const int pop = options_.population;
   best_index_ = -1;
   expect(is, "rng");
-  if (!(is >> rng_)) throw std::runtime_error("unreadable random generator state");
+  if (!(is >> rng_)) throw io::input_error("unreadable random generator state");
   expect(is, "evaluations");
-  if (!(is >> evaluations_)) throw std::runtime_error("unreadable evaluation count");
+  if (!(is >> evaluations_)) throw io::input_error("unreadable evaluation count");
   if (constrained_) {
     expect(is, "epsilon");
     eps0_ = get_hex(is);
@@ -983,7 +985,7 @@ void island::load(std::istream& is) {
     if (binary()) {
       for (int w = 0; w < words_; ++w) {
         if (!(is >> bits_[static_cast<std::size_t>(i) * words_ + w])) {
-          throw std::runtime_error("unreadable genome word");
+          throw io::input_error("unreadable genome word");
         }
       }
       auto g = genome(bits_, i);

@@ -19,8 +19,8 @@
 #include "kinevo/ga/detail/checkpoint_file.hpp"
 #include "kinevo/ga/detail/island.hpp"
 #include "kinevo/ga/detail/memory_budget.hpp"
-#include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/ga/detail/random_stream.hpp"
+#include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"
@@ -129,16 +129,17 @@ topology parse_topology(const std::string& name) {
        {topology::ring, topology::fully_connected, topology::random, topology::unconnected}) {
     if (name == to_string(t)) return t;
   }
-  throw std::invalid_argument("unknown topology '" + name +
-                              "'; use one of: ring, fully_connected, random, unconnected");
+  throw io::option_error(
+      "topology",
+      "'" + name + "' is unknown; use one of: ring, fully_connected, random, unconnected");
 }
 
 transport parse_transport(const std::string& name) {
   for (auto t : {transport::automatic, transport::threads, transport::mpi}) {
     if (name == to_string(t)) return t;
   }
-  throw std::invalid_argument("unknown transport '" + name +
-                              "'; use one of: automatic, threads, mpi");
+  throw io::option_error("transport",
+                         "'" + name + "' is unknown; use one of: automatic, threads, mpi");
 }
 
 void require_island_count(int islands) {
@@ -219,7 +220,7 @@ struct island_model::impl {
 
   void prepare(const problem& p, const search_box& b) {
     const int dim = p.dimension();
-    if (dim < 1) throw std::invalid_argument("problem '" + p.name() + "' has dimension < 1");
+    if (dim < 1) throw io::option_error("dimension", "of problem '" + p.name() + "' must be >= 1");
     b.validate(dim);
     if (dim != n || islands.empty()) {
       require_memory(ga, opt, local, dim);  // refuse before allocating, naming the settings
@@ -737,8 +738,8 @@ island_model::island_model(const ga_options& ga, const island_options& islands)
   const bool mpi_up = mpi_environment::active() && mpi_environment::size() > 1;
   if (islands.via == transport::mpi) {
     if (!mpi_environment::active()) {
-      throw std::invalid_argument(
-          "transport mpi needs the program to be started by mpiexec; use threads or automatic");
+      throw io::option_error(
+          "transport", "mpi needs the program to be started by mpiexec; use threads or automatic");
     }
     m.use_mpi = mpi_environment::size() > 1;
   } else if (islands.via == transport::automatic) {
@@ -750,9 +751,9 @@ island_model::island_model(const ga_options& ga, const island_options& islands)
     m.rank = mpi_environment::rank();
     m.ranks = mpi_environment::size();
     if (islands.islands < m.ranks) {
-      throw std::invalid_argument(
-          "transport mpi needs at least one island per rank: " + std::to_string(islands.islands) +
-          " islands on " + std::to_string(m.ranks) + " ranks");
+      throw io::option_error("transport", "mpi needs at least one island per rank: " +
+                                              std::to_string(islands.islands) + " islands on " +
+                                              std::to_string(m.ranks) + " ranks");
     }
   } else {
     m.rank = mpi_environment::active() ? mpi_environment::rank() : 0;
@@ -780,16 +781,16 @@ run_result island_model::run(const problem& p, const search_box& box, const term
   auto& m = *impl_;
   m.prepare(p, box);
   if (settings.start_point != nullptr && settings.start_point->size() != m.n) {
-    throw std::invalid_argument("start point has size " +
-                                std::to_string(settings.start_point->size()) +
-                                ", the problem has dimension " + std::to_string(m.n));
+    throw io::option_error("start", "point has size " +
+                                        std::to_string(settings.start_point->size()) +
+                                        ", the problem has dimension " + std::to_string(m.n));
   }
   if (settings.initial_box != nullptr) {
     const search_box& ib = *settings.initial_box;
     ib.validate(m.n);
     if ((ib.lower.array() < box.lower.array()).any() ||
         (ib.upper.array() > box.upper.array()).any()) {
-      throw std::invalid_argument("the initial box must lie inside the search box");
+      throw io::option_error("initial_box", "must lie inside the search box");
     }
   }
   m.run_index = settings.run_index;
@@ -859,7 +860,9 @@ run_result island_model::resume_checked(const problem& p, const search_box* expe
 }
 
 void island_model::save_checkpoint(const std::filesystem::path& path) const {
-  if (!impl_->started) throw std::logic_error("save_checkpoint before any run");
+  // A caller's defect (checkpointing a model that never ran), named as the call it is.
+  if (!impl_->started)
+    throw io::option_error("save_checkpoint", "needs a run (run or resume) first");
   impl_->write_checkpoint(path);
 }
 

@@ -1,4 +1,5 @@
 #include "kinevo/ga/detail/memory_budget.hpp"
+#include "kinevo/io/errors.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -47,11 +48,12 @@ void require_memory(const ga_options& ga, const island_options& islands, int loc
   if (available == 0) return;
   const std::uint64_t need = island_model_bytes(ga, islands, local_islands, dimension);
   if (need <= available) return;
-  throw std::invalid_argument(fmt::format(
-      "the GA would need about {:.3g} GB for {} islands of population {} in {} variables, more "
-      "than this machine's {:.3g} GB of memory: lower islands, population or the dimension",
-      static_cast<double>(need) / 1e9, islands.islands, ga.population, dimension,
-      static_cast<double>(available) / 1e9));
+  throw io::option_error(
+      "population",
+      fmt::format("{} on {} islands in {} variables would need about {:.3g} GB, more than this "
+                  "machine's {:.3g} GB of memory: lower islands, population or the dimension",
+                  ga.population, islands.islands, dimension, static_cast<double>(need) / 1e9,
+                  static_cast<double>(available) / 1e9));
 }
 
 }  // namespace kinevo::ga

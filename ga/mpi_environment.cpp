@@ -1,4 +1,5 @@
 #include "kinevo/ga/mpi_environment.hpp"
+#include "kinevo/io/errors.hpp"
 
 #include <mpi.h>
 
@@ -71,7 +72,8 @@ void mpi_environment::broadcast(std::span<double> data, int root) {
 
 void mpi_environment::allgather(std::span<const double> local, std::span<double> all) {
   if (all.size() != local.size() * static_cast<std::size_t>(g_size)) {
-    throw std::invalid_argument("mpi_environment::allgather: all.size() != size() * local.size()");
+    // A caller's defect, named as the argument.
+    throw io::option_error("all", "must have size() * local.size() entries (allgather)");
   }
   if (!g_active || g_size < 2) {
     std::copy(local.begin(), local.end(), all.begin());

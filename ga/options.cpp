@@ -12,10 +12,6 @@ namespace kinevo::ga {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& msg) {
-  throw std::invalid_argument(msg);
-}
-
 template <typename E, std::size_t N>
 E parse_name(const std::string& name, const std::array<std::pair<const char*, E>, N>& table,
              const char* what) {
@@ -24,7 +20,7 @@ E parse_name(const std::string& name, const std::array<std::pair<const char*, E>
     if (name == n) return e;
     names += names.empty() ? n : std::string(", ") + n;
   }
-  bad("unknown " + std::string(what) + " '" + name + "'; use one of: " + names);
+  throw io::option_error(what, "'" + name + "' is unknown; use one of: " + names);
 }
 
 constexpr std::array<std::pair<const char*, encoding>, 3> encodings{
@@ -220,7 +216,7 @@ mutation_method parse_mutation(const std::string& n) {
   return parse_name(n, mutations, "mutation");
 }
 generation_model parse_generation_model(const std::string& n) {
-  return parse_name(n, generation_models, "generation model");
+  return parse_name(n, generation_models, "generation_model");
 }
 
 }  // namespace kinevo::ga

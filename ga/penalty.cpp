@@ -26,8 +26,8 @@ penalty_kind parse_penalty_kind(const std::string& name) {
   for (auto k : {penalty_kind::fixed, penalty_kind::increasing, penalty_kind::multipliers}) {
     if (to_string(k) == name) return k;
   }
-  throw std::invalid_argument(
-      fmt::format("unknown penalty schedule '{}': use fixed, increasing or multipliers", name));
+  throw io::option_error(
+      "penalty", fmt::format("'{}' is unknown: use fixed, increasing or multipliers", name));
 }
 
 void penalty_options::validate() const {
@@ -59,9 +59,10 @@ penalty::penalty(const penalty_options& options, std::span<const std::string> co
       }
     }
     if (!found) {
-      throw std::invalid_argument(fmt::format(
-          "penalty weight given for '{}', which is not a constraint; the constraints are: {}", name,
-          fmt::join(constraint_names, ", ")));
+      throw io::option_error(
+          "penalty.weights",
+          fmt::format("names '{}', which is not a constraint; the constraints are: {}", name,
+                      fmt::join(constraint_names, ", ")));
     }
   }
   scales_ = Eigen::VectorXd::Ones(constraints);
@@ -76,7 +77,7 @@ double penalty::term(const Eigen::Ref<const Eigen::VectorXd>& violations) const 
 void penalty::set_weight_scales(const Eigen::VectorXd& scales) {
   if (scales.size() != initial_weights_.size() || !scales.allFinite() ||
       !(scales.array() > 0.0).all()) {
-    throw std::invalid_argument("penalty: weight scales must be positive, one per constraint");
+    throw io::option_error("scales", "must be positive, one per constraint");
   }
   scales_ = scales;
   weights_ = initial_weights_.cwiseProduct(scales_);

@@ -266,7 +266,7 @@ class range_sequence {
     o_.validate();
     first.validate(n_);
     if (o_.clip_lower.size() > 0 && o_.clip_lower.size() != n_) {
-      throw std::invalid_argument("range runs: clip bounds must have the problem's dimension");
+      throw io::option_error("clip_lower", "must have the problem's dimension");
     }
     st_.out.best_value = std::numeric_limits<double>::infinity();
     st_.out.best_violation = std::numeric_limits<double>::infinity();
@@ -393,8 +393,8 @@ class range_sequence {
     step.radii = proposed_radii(k);
     if (hook_ && !hook_(step)) return false;
     if (step.centre.size() != n_ || step.radii.size() != n_ || !(step.radii.array() > 0.0).all()) {
-      throw std::invalid_argument(
-          "range runs: the hook left a centre or radii of the wrong size or a radius <= 0");
+      throw io::option_error(
+          "hook", "left a centre or radii of the wrong size or a radius <= 0 (range runs)");
     }
     st_.centre = step.centre;
     // Keep the box resolvable in floating point: a few hundred ulps of the centre at least.

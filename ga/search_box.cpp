@@ -1,4 +1,5 @@
 #include "kinevo/ga/search_box.hpp"
+#include "kinevo/io/errors.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -17,17 +18,17 @@ search_box search_box::around(const Eigen::VectorXd& centre, const Eigen::Vector
 void search_box::validate(int dimension) const {
   if (lower.size() != dimension || upper.size() != dimension) {
     std::ostringstream m;
-    m << "search box has " << lower.size() << " lower and " << upper.size()
+    m << "has " << lower.size() << " lower and " << upper.size()
       << " upper bounds for a problem of dimension " << dimension;
-    throw std::invalid_argument(m.str());
+    throw io::option_error("box", m.str());
   }
   for (int j = 0; j < dimension; ++j) {
     if (!std::isfinite(lower[j]) || !std::isfinite(upper[j]) || !(lower[j] < upper[j])) {
       std::ostringstream m;
       m.precision(17);
-      m << "bad bounds for variable " << j << ": [" << lower[j] << ", " << upper[j]
-        << "]; bounds must be finite with lower < upper";
-      throw std::invalid_argument(m.str());
+      m << "must be below upper, both finite: variable " << j << " has [" << lower[j] << ", "
+        << upper[j] << "]";
+      throw io::option_error("lower", m.str());
     }
   }
 }

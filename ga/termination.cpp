@@ -48,9 +48,10 @@ stop_reason parse_stop_reason(const std::string& name) {
                  stop_reason::stall, stop_reason::wall_time, stop_reason::interrupted}) {
     if (to_string(r) == name) return r;
   }
-  throw std::invalid_argument("unknown stop reason '" + name +
-                              "'; use one of: generations, evaluations, target, stall, "
-                              "wall_time, interrupted");
+  throw io::option_error("stop_reason",
+                         "'" + name +
+                             "' is unknown; use one of: generations, evaluations, target, "
+                             "stall, wall_time, interrupted");
 }
 
 }  // namespace kinevo::ga

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "kinevo/ga/detail/ill_conditioned_functions.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::ga {
 
@@ -104,10 +105,10 @@ void schwefel_function::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
 quadratic_function::quadratic_function(Eigen::MatrixXd q, Eigen::VectorXd centre)
     : q_(std::move(q)), c_(std::move(centre)) {
   if (q_.rows() != c_.size() || q_.cols() != c_.size() || c_.size() == 0) {
-    throw std::invalid_argument("quadratic: Q must be n x n and the centre of size n >= 1");
+    throw io::option_error("q", "of a quadratic must be n x n and the centre of size n >= 1");
   }
   if (Eigen::LLT<Eigen::MatrixXd>(q_).info() != Eigen::Success) {
-    throw std::invalid_argument("quadratic: Q must be symmetric positive definite");
+    throw io::option_error("q", "of a quadratic must be symmetric positive definite");
   }
 }
 
@@ -154,10 +155,10 @@ std::vector<std::string> test_function_names() {
 
 std::unique_ptr<problem> make_test_function(const std::string& name, int n) {
   if (n < 1)
-    throw std::invalid_argument("dimension must be at least 1 (got " + std::to_string(n) + ")");
+    throw io::option_error("dimension", "must be at least 1 (got " + std::to_string(n) + ")");
   if (name == "sphere") return std::make_unique<sphere_function>(n);
   if (name == "rosenbrock") {
-    if (n < 2) throw std::invalid_argument("rosenbrock needs dimension >= 2");
+    if (n < 2) throw io::option_error("dimension", "must be at least 2 for rosenbrock (got 1)");
     return std::make_unique<rosenbrock_function>(n);
   }
   if (name == "rastrigin") return std::make_unique<rastrigin_function>(n);
@@ -177,7 +178,7 @@ std::unique_ptr<problem> make_test_function(const std::string& name, int n) {
   }
   std::string names;
   for (const auto& s : test_function_names()) names += (names.empty() ? "" : ", ") + s;
-  throw std::invalid_argument("unknown function '" + name + "'; use one of: " + names);
+  throw io::option_error("function", "'" + name + "' is unknown; use one of: " + names);
 }
 
 }  // namespace kinevo::ga

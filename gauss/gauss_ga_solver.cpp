@@ -147,8 +147,8 @@ warm_multipliers parse_warm_multipliers(const std::string& name) {
   for (auto w : {warm_multipliers::extrapolated, warm_multipliers::least_squares}) {
     if (to_string(w) == name) return w;
   }
-  throw std::invalid_argument(
-      fmt::format("unknown warm multipliers '{}': use extrapolated or least-squares", name));
+  throw io::option_error("warm_multipliers",
+                         fmt::format("'{}' is unknown: use extrapolated or least-squares", name));
 }
 
 std::string to_string(cold_box c) {
@@ -160,15 +160,17 @@ search_axes parse_search_axes(const std::string& name) {
                  search_axes::exact_hessian}) {
     if (to_string(a) == name) return a;
   }
-  throw std::invalid_argument(fmt::format(
-      "unknown search axes '{}': use coordinates, mass-scaled, principal or exact-hessian", name));
+  throw io::option_error(
+      "search_axes",
+      fmt::format("'{}' is unknown: use coordinates, mass-scaled, principal or exact-hessian",
+                  name));
 }
 
 cold_box parse_cold_box(const std::string& name) {
   for (auto c : {cold_box::fixed, cold_box::derived}) {
     if (to_string(c) == name) return c;
   }
-  throw std::invalid_argument(fmt::format("unknown cold box '{}': use fixed or derived", name));
+  throw io::option_error("cold_box", fmt::format("'{}' is unknown: use fixed or derived", name));
 }
 
 int gauss_ga_options::population(int coordinates) const {
@@ -188,49 +190,55 @@ void gauss_ga_options::validate() const {
   ga.validate();
   islands.validate(ga);
   penalty.validate();
-  auto fail = [](const std::string& what) { throw std::invalid_argument("ga solver: " + what); };
+  // Each check names the field (io::option_error); the rest says what it must be.
+  auto fail = [](const std::string& field, const std::string& requirement) {
+    throw io::option_error(field, requirement);
+  };
   auto finite_positive = [](double v) { return std::isfinite(v) && v > 0.0; };
   if (evaluations_per_run < 2LL * ga.population * islands.islands) {
-    fail(
-        fmt::format("evaluations_per_run = {} is less than two generations of all islands ({}): "
-                    "raise it or lower the population",
-                    evaluations_per_run, 2LL * ga.population * islands.islands));
+    fail("evaluations_per_run",
+         fmt::format("= {} is less than two generations of all islands ({}): "
+                     "raise it or lower the population",
+                     evaluations_per_run, 2LL * ga.population * islands.islands));
   }
-  if (evaluations_per_coordinate < 0) fail("evaluations_per_coordinate must be >= 0");
-  if (migrations_per_run < 0) fail("migrations_per_run must be >= 0");
+  if (evaluations_per_coordinate < 0) fail("evaluations_per_coordinate", "must be >= 0");
+  if (migrations_per_run < 0) fail("migrations_per_run", "must be >= 0");
   if (!(population_per_coordinate >= 0.0) || !std::isfinite(population_per_coordinate)) {
-    fail("population_per_coordinate must be >= 0 and finite");
+    fail("population_per_coordinate", "must be >= 0 and finite");
   }
-  if (max_runs < 1) fail("max_runs must be at least 1");
+  if (max_runs < 1) fail("max_runs", "must be at least 1");
   if (!(stall_fraction >= 0.0) || !std::isfinite(stall_fraction)) {
-    fail("stall_fraction must be >= 0 and finite");
+    fail("stall_fraction", "must be >= 0 and finite");
   }
   if (!(stall_window > 0.0) || !std::isfinite(stall_window)) {
-    fail("stall_window must be positive and finite");
+    fail("stall_window", "must be positive and finite");
   }
-  if (!finite_positive(cold_radius)) fail("cold_radius must be positive and finite");
-  if (!std::isfinite(cold_guess)) fail("cold_guess must be finite");
-  if (!(box_margin >= 1.0) || !std::isfinite(box_margin)) fail("box_margin must be >= 1");
-  if (!(shrink > 0.0 && shrink <= 1.0)) fail("shrink must be in (0, 1]");
+  if (!finite_positive(cold_radius)) fail("cold_radius", "must be positive and finite");
+  if (!std::isfinite(cold_guess)) fail("cold_guess", "must be finite");
+  if (!(box_margin >= 1.0) || !std::isfinite(box_margin)) fail("box_margin", "must be >= 1");
+  if (!(shrink > 0.0 && shrink <= 1.0)) fail("shrink", "must be in (0, 1]");
   for (double r : radii_per_run) {
-    if (!finite_positive(r)) fail("every entry of radii_per_run must be positive and finite");
+    if (!finite_positive(r)) fail("radii_per_run", "must have every entry positive and finite");
   }
-  if (!(face_fraction > 0.0 && face_fraction <= 1.0)) fail("face_fraction must be in (0, 1]");
-  if (!(growth > 1.0) || !std::isfinite(growth)) fail("growth must be > 1 and finite");
-  if (warm_history < 1) fail("warm_history must be at least 1");
-  if (warm_cycle < 1) fail("warm_cycle must be at least 1");
-  if (warm_order < 0 || warm_order > 3) fail("warm_order must be 0, 1, 2 or 3");
+  if (!(face_fraction > 0.0 && face_fraction <= 1.0)) fail("face_fraction", "must be in (0, 1]");
+  if (!(growth > 1.0) || !std::isfinite(growth)) fail("growth", "must be > 1 and finite");
+  if (warm_history < 1) fail("warm_history", "must be at least 1");
+  if (warm_cycle < 1) fail("warm_cycle", "must be at least 1");
+  if (warm_order < 0 || warm_order > 3) fail("warm_order", "must be 0, 1, 2 or 3");
   if (!(run_resolution >= 0.0 && run_resolution < 1.0)) {
-    fail("run_resolution must be in [0, 1)");
+    fail("run_resolution", "must be in [0, 1)");
   }
-  if (!finite_positive(warm_factor)) fail("warm_factor must be positive and finite");
-  if (!finite_positive(warm_min_radius)) fail("warm_min_radius must be positive and finite");
-  if (!(tolerance >= 0.0) || !std::isfinite(tolerance)) fail("tolerance must be >= 0 and finite");
-  if (!(change_fraction > 0.0 && change_fraction <= 1.0)) fail("change_fraction must be in (0, 1]");
-  if (probe_runs < 2) fail("probe_runs must be at least 2");
-  if (!(max_contraction > 0.0 && max_contraction < 1.0)) fail("max_contraction must be in (0, 1)");
+  if (!finite_positive(warm_factor)) fail("warm_factor", "must be positive and finite");
+  if (!finite_positive(warm_min_radius)) fail("warm_min_radius", "must be positive and finite");
+  if (!(tolerance >= 0.0) || !std::isfinite(tolerance))
+    fail("tolerance", "must be >= 0 and finite");
+  if (!(change_fraction > 0.0 && change_fraction <= 1.0))
+    fail("change_fraction", "must be in (0, 1]");
+  if (probe_runs < 2) fail("probe_runs", "must be at least 2");
+  if (!(max_contraction > 0.0 && max_contraction < 1.0))
+    fail("max_contraction", "must be in (0, 1)");
   if (!finite_positive(inconsistency_tolerance)) {
-    fail("inconsistency_tolerance must be positive and finite");
+    fail("inconsistency_tolerance", "must be positive and finite");
   }
 }
 
@@ -582,8 +590,7 @@ acceleration_result gauss_ga_solver::solve(const constrained_system& given) {
     share_rank0_system(shared);
   }
   const constrained_system& system = ga::mpi_environment::size() > 1 ? shared : given;
-  if (system.coordinates() < 1)
-    throw std::invalid_argument("ga solver: the system has no coordinates");
+  if (system.coordinates() < 1) throw io::option_error("system", "has no coordinates (ga solver)");
   if (auto bad = refuse_non_finite(system, "ga")) {
     reset();
     return *bad;

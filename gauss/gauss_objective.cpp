@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kinevo/gauss/detail/coupled_factorisations.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::gauss {
 
@@ -15,24 +16,24 @@ gauss_terms gauss_terms::from_system(const constrained_system& system, Eigen::Ve
   const int m = system.constraints();
   if (system.mass.rows() != n || system.mass.cols() != n || system.jacobian.rows() != m ||
       (m > 0 && system.jacobian.cols() != n)) {
-    throw std::invalid_argument("gauss objective: sizes of M, f, A, b do not agree");
+    throw io::option_error("system", "must have sizes of M, f, A, b that agree (gauss objective)");
   }
   if (weights.size() != m || multipliers.size() != m) {
-    throw std::invalid_argument(
-        "gauss objective: need one weight and one multiplier per constraint");
+    throw io::option_error("weights",
+                           "and multipliers must have one entry per constraint (gauss objective)");
   }
   gauss_terms t;
   t.mass = system.mass;
   if (system.mass_is_diagonal) {
     const Eigen::VectorXd d = system.mass.diagonal();
     if ((d.array() <= 0.0).any()) {
-      throw std::invalid_argument("gauss objective: the mass matrix is not positive definite");
+      throw io::option_error("mass", "matrix must be positive definite (gauss objective)");
     }
     t.free_accel = system.force.cwiseQuotient(d);
   } else {
     Eigen::LLT<Eigen::MatrixXd> llt(system.mass);
     if (llt.info() != Eigen::Success) {
-      throw std::invalid_argument("gauss objective: the mass matrix is not positive definite");
+      throw io::option_error("mass", "matrix must be positive definite (gauss objective)");
     }
     t.free_accel = llt.solve(system.force);
   }
@@ -101,9 +102,9 @@ Eigen::VectorXd gauss_objective::acceleration_of(const Eigen::VectorXd& x) const
 void gauss_objective::check_box(const gauss_terms& terms) const {
   if (centre_.size() != terms.mass.rows() || half_width_.size() != centre_.size() ||
       !(half_width_.array() > 0.0).all() || !centre_.allFinite() || !half_width_.allFinite()) {
-    throw std::invalid_argument(
-        "gauss objective: the search box needs a finite centre and a "
-        "positive half width for every coordinate");
+    throw io::option_error("centre",
+                           "and half_width must be finite, with a positive half width for "
+                           "every coordinate (gauss objective)");
   }
 }
 
@@ -119,7 +120,7 @@ gauss_objective::gauss_objective(const gauss_terms& terms, const Eigen::VectorXd
       jacobian_(terms.jacobian_sparse),
       weights_(terms.weights) {
   if (basis.rows() != centre.size() || basis.cols() != centre.size()) {
-    throw std::invalid_argument("gauss objective: the basis must be n x n");
+    throw io::option_error("basis", "must be n x n (gauss objective)");
   }
   check_box(terms);
   gradient_ = sparse_basis_.transpose() * terms.gradient(centre_);
@@ -130,7 +131,7 @@ gauss_objective::gauss_objective(const gauss_terms& terms, const Eigen::VectorXd
                                  const Eigen::VectorXd& half_width, const Eigen::MatrixXd& basis)
     : centre_(centre), half_width_(half_width), basis_(basis) {
   if (basis.size() != 0 && (basis.rows() != centre.size() || basis.cols() != centre.size())) {
-    throw std::invalid_argument("gauss objective: the basis must be n x n");
+    throw io::option_error("basis", "must be n x n (gauss objective)");
   }
   check_box(terms);
   if (basis.size() == 0) {  // x = a: the sparse evaluation, d = x - c

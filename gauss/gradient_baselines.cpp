@@ -12,6 +12,7 @@
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/gauss/gauss_objective.hpp"
 #include "kinevo/gauss/mass_scaling.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::gauss {
 
@@ -24,14 +25,15 @@ std::string to_string(gradient_method m) {
 }
 
 void gradient_baseline_options::validate() const {
-  auto fail = [](const std::string& what) {
-    throw std::invalid_argument("gradient baseline: " + what);
+  auto fail = [](const std::string& field, const std::string& requirement) {
+    throw io::option_error(field, requirement);
   };
-  if (!(weight > 0.0) || !std::isfinite(weight)) fail("weight must be positive and finite");
-  if (max_outer < 1) fail("max_outer must be at least 1");
-  if (!(inner_tolerance > 0.0 && inner_tolerance < 1.0)) fail("inner_tolerance must be in (0, 1)");
-  if (max_inner_per_coordinate < 1) fail("max_inner_per_coordinate must be at least 1");
-  if (!(tolerance > 0.0) || !std::isfinite(tolerance)) fail("tolerance must be positive");
+  if (!(weight > 0.0) || !std::isfinite(weight)) fail("weight", "must be positive and finite");
+  if (max_outer < 1) fail("max_outer", "must be at least 1");
+  if (!(inner_tolerance > 0.0 && inner_tolerance < 1.0))
+    fail("inner_tolerance", "must be in (0, 1)");
+  if (max_inner_per_coordinate < 1) fail("max_inner_per_coordinate", "must be at least 1");
+  if (!(tolerance > 0.0) || !std::isfinite(tolerance)) fail("tolerance", "must be positive");
 }
 
 namespace {

@@ -1,4 +1,5 @@
 #include "kinevo/gauss/mass_scaling.hpp"
+#include "kinevo/io/errors.hpp"
 
 #include <Eigen/Cholesky>
 #include <algorithm>
@@ -53,7 +54,7 @@ mass_scaling mass_scaling::of(const mechanics::constrained_system& s) {
     const Eigen::MatrixXd block = s.mass.block(first, first, size, size);
     const Eigen::LLT<Eigen::MatrixXd> llt(block);
     if (llt.info() != Eigen::Success || !(block.diagonal().array() > 0.0).all()) {
-      throw std::invalid_argument("gauss objective: the mass matrix is not positive definite");
+      throw io::option_error("mass", "matrix must be positive definite (gauss objective)");
     }
     // L^-T: the upper-triangular inverse of L^T, column by column.
     const Eigen::MatrixXd inv_lt = llt.matrixU().solve(Eigen::MatrixXd::Identity(size, size));

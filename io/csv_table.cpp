@@ -12,6 +12,7 @@
 
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/display_number.hpp"
+#include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
 
 namespace kinevo::io {
@@ -130,8 +131,8 @@ csv_writer::csv_writer(std::vector<std::string> columns, std::vector<std::ostrea
 
 void csv_writer::add_row(const std::vector<double>& values) {
   if (values.size() != width_) {
-    throw std::logic_error(
-        fmt::format("csv_writer: row of {} values for {} columns", values.size(), width_));
+    throw option_error(
+        "values", fmt::format("has {} entries for {} columns (csv_writer)", values.size(), width_));
   }
   std::string& line = sinks_.empty() ? text_ : line_;
   line_.clear();

@@ -25,8 +25,10 @@ std::string to_string(restoration r) {
 restoration parse_restoration(const std::string& name) {
   if (name == "2") return restoration::closest_point;
   if (name == "3") return restoration::minimum_norm;
-  throw std::invalid_argument(fmt::format(
-      "'{}' is not a SANLSU case (2: closest point, J frozen; 3: minimum-norm Newton)", name));
+  throw io::option_error(
+      "sanlsu_case",
+      fmt::format("'{}' is not a SANLSU case (2: closest point, J frozen; 3: minimum-norm Newton)",
+                  name));
 }
 
 std::string to_string(projection_status s) {
@@ -399,12 +401,13 @@ gradient_projection_result minimize_gradient_projection(const equality_constrain
   const int n = p.dimension();
   const int m = p.constraint_count();
   if (m < 1 || m >= n) {
-    throw std::invalid_argument(fmt::format(
-        "gradient projection needs 1 <= m < n equality constraints (got m = {}, n = {})", m, n));
+    throw io::option_error(
+        "constraints",
+        fmt::format("must be 1 <= m < n equalities for gradient projection (got m = {}, n = {})", m,
+                    n));
   }
   if (x0.size() != n || !x0.allFinite()) {
-    throw std::invalid_argument(
-        fmt::format("gradient projection: the start needs {} finite values", n));
+    throw io::option_error("start", fmt::format("needs {} finite values (gradient projection)", n));
   }
   gradient_projection_result r;
   r.start = x0;

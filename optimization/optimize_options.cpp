@@ -27,8 +27,8 @@ preset parse_preset(const std::string& name) {
   for (const auto p : {preset::plain, preset::tuned, preset::constrained, preset::g3_pcx}) {
     if (name == to_string(p)) return p;
   }
-  throw std::invalid_argument("unknown preset '" + name +
-                              "'; use plain, tuned, constrained or g3-pcx");
+  throw io::option_error("preset",
+                         "'" + name + "' is unknown; use plain, tuned, constrained or g3-pcx");
 }
 
 std::string to_string(method m) {

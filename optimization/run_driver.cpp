@@ -69,8 +69,10 @@ void load_problem(const optimize_options& o, const run_plan& plan, loaded_proble
   } else if (lp.caller == nullptr) {
     try {
       lp.base = ga::make_test_function(o.function, o.dim);
-    } catch (const std::invalid_argument& e) {
-      throw io::option_error("function", e.what());
+    } catch (const io::option_error& e) {
+      // The library names its argument `dimension`; the option is `dim`.
+      if (e.field() == "dimension") throw io::option_error("dim", e.requirement());
+      throw;
     }
   }
   if (o.cost_us > 0.0) lp.costly.emplace(lp.caller != nullptr ? *lp.caller : *lp.base, o.cost_us);

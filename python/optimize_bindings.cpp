@@ -206,6 +206,8 @@ opt::optimize_options bind_options(const py::kwargs& kwargs) {
       found->second(o, value);
     } catch (const py::cast_error&) {
       throw py::type_error("option '" + name + "' has the wrong type");
+    } catch (const io::option_error& e) {
+      throw io::option_error(name, e.requirement());  // the keyword's name, said once
     } catch (const std::invalid_argument& e) {
       throw io::option_error(name, e.what());
     }

@@ -452,7 +452,8 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
   // The folder itself, never missing parents (the CLI checked them before the run).
   fs::create_directory(o.out, ec);
   if (ec) {
-    throw std::runtime_error(
+    // An output path the run cannot use is the user's to fix (docs/cli.md: exit 2).
+    throw io::input_error(
         fmt::format("cannot create the output folder {}: {}", o.out.string(), ec.message()));
   }
   auto note = [&](const fs::path& p) { r.files.push_back(p); };

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "kinevo/io/errors.hpp"
 #include "kinevo/symbolic/detail/exact_numbers.hpp"
 #include "kinevo/symbolic/detail/expression_text.hpp"
 
@@ -287,15 +288,15 @@ int tape_builder::compile(const GiNaC::ex& e) {
   if (GiNaC::is_a<GiNaC::numeric>(e) || GiNaC::is_a<GiNaC::constant>(e)) {
     const GiNaC::ex v = GiNaC::evalf(e);
     if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real()) {
-      throw std::invalid_argument("not a real number: " + text_of(e));
+      throw io::option_error("constant", text_of(e) + " is not a real number");
     }
     const double d = nearest_double(GiNaC::ex_to<GiNaC::numeric>(v));
     if (!std::isfinite(d)) {
-      throw std::invalid_argument("the constant " + text_of(e) + " is beyond the range of doubles");
+      throw io::option_error("constant", text_of(e) + " is beyond the range of doubles");
     }
     id = constant(d);
   } else if (GiNaC::is_a<GiNaC::symbol>(e)) {
-    throw std::invalid_argument("unknown symbol '" + text_of(e) + "'");
+    throw io::option_error("symbol", "'" + text_of(e) + "' is unknown");
   } else if (GiNaC::is_a<GiNaC::add>(e) && common_coefficient(e) != 0.0) {
     // GiNaC distributes numbers over sums (2 (x - y) is kept as 2 x - 2 y); taking the common
     // coefficient back out saves one multiplication per term.
@@ -412,11 +413,11 @@ int tape_builder::compile(const GiNaC::ex& e) {
     } else if (auto it = unary.find(name); it != unary.end() && e.nops() == 1) {
       id = emit(it->second, compile(e.op(0)));
     } else {
-      throw std::invalid_argument("function '" + name + "' cannot be compiled (in " + text_of(e) +
-                                  ")");
+      throw io::option_error("function",
+                             "'" + name + "' cannot be compiled (in " + text_of(e) + ")");
     }
   } else {
-    throw std::invalid_argument("expression cannot be compiled: " + text_of(e));
+    throw io::option_error("expression", "cannot be compiled: " + text_of(e));
   }
   memo_[e] = id;
   return id;

@@ -1,4 +1,5 @@
 #include "kinevo/symbolic/detail/exact_numbers.hpp"
+#include "kinevo/io/errors.hpp"
 
 #include <cln/exception.h>
 #include <cln/float.h>
@@ -13,7 +14,7 @@
 namespace kinevo::symbolic {
 
 GiNaC::numeric exact_number(double v) {
-  if (!std::isfinite(v)) throw std::domain_error("exact_number: the value is not finite");
+  if (!std::isfinite(v)) throw io::option_error("v", "must be finite (exact_number)");
   if (v == 0.0 || std::abs(v) >= DBL_MIN) return GiNaC::numeric(v);
   // Subnormal: v = mantissa * 2^(exponent - 53) with an integer mantissa below 2^53.
   int exponent = 0;
@@ -34,7 +35,7 @@ double nearest_double(const GiNaC::numeric& n) {
 }
 
 GiNaC::numeric exact_value(const GiNaC::numeric& n) {
-  if (!n.is_real()) throw std::invalid_argument("exact_value: the number is not real");
+  if (!n.is_real()) throw io::option_error("n", "must be real (exact_value)");
   if (n.is_rational()) return n;
   return GiNaC::numeric(cln::rational(cln::the<cln::cl_R>(n.to_cl_N())));
 }

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
 #include "kinevo/io/toml_syntax.hpp"
 #include "kinevo/symbolic/detail/evaluation_tape.hpp"
@@ -143,8 +144,8 @@ void expression_problem::decode(const double* genes, double* x) const {
 
 Eigen::VectorXd expression_problem::decode(const Eigen::VectorXd& genes) const {
   if (genes.size() != dimension()) {
-    throw std::invalid_argument(fmt::format("expression_problem::decode: {} genes for {} variables",
-                                            genes.size(), dimension()));
+    throw io::option_error("genes", fmt::format("has {} entries for {} variables (decode)",
+                                                genes.size(), dimension()));
   }
   Eigen::VectorXd x(genes.size());
   decode(genes.data(), x.data());
@@ -198,8 +199,8 @@ void expression_problem::derivatives(const Eigen::VectorXd& x, Eigen::VectorXd& 
   const auto n = static_cast<Eigen::Index>(d.symbols.size());
   const auto m = static_cast<Eigen::Index>(d.constraints.size());
   if (x.size() != n) {
-    throw std::invalid_argument(
-        fmt::format("expression_problem::derivatives: {} values for {} variables", x.size(), n));
+    throw io::option_error(
+        "x", fmt::format("has {} values for {} variables (derivatives)", x.size(), n));
   }
   std::vector<double> scratch(static_cast<std::size_t>(d.derivative_tape.registers()));
   std::vector<double> out(static_cast<std::size_t>(n * (m + 1)));

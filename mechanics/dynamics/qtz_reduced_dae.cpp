@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "kinevo/core/resource_error.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/mechanics/dynamics/detail/full_formulation.hpp"
 #include "kinevo/mechanics/dynamics/detail/iteration_matrix_lu.hpp"
@@ -55,12 +56,13 @@ using ida_ptr = std::unique_ptr<void, ida_deleter>;
 
 template <class T>
 T require(T p, const char* what) {
-  if (p == nullptr) throw std::runtime_error(fmt::format("SUNDIALS: could not create {}", what));
+  // SUNDIALS could not allocate it or set it up: a system resource, not the user's input.
+  if (p == nullptr) throw core::resource_error(fmt::format("SUNDIALS: could not create {}", what));
   return p;
 }
 
 void check(int flag, const char* call) {
-  if (flag < 0) throw std::runtime_error(fmt::format("SUNDIALS: {} failed ({})", call, flag));
+  if (flag < 0) throw core::resource_error(fmt::format("SUNDIALS: {} failed ({})", call, flag));
 }
 
 // IDA's local error control at rtol gives global position errors of 5-20 rtol on the examples

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "kinevo/core/max_abs.hpp"
+#include "kinevo/io/errors.hpp"
 #include "kinevo/io/option_error.hpp"
 
 namespace kinevo::mechanics {
@@ -212,10 +213,9 @@ assembly_result assemble(const model& m, const Eigen::VectorXd& q0, const Eigen:
   options.validate();
   const int n = m.coordinates();
   if (q0.size() != n || qd0.size() != n) {
-    throw std::invalid_argument(
-        fmt::format("assemble: the estimate has {} positions and {} "
-                    "velocities for a model of {} coordinates",
-                    q0.size(), qd0.size(), n));
+    throw io::option_error(
+        "q0", fmt::format("and qd0 must have {2} entries each (got {0} and {1}; assemble)",
+                          q0.size(), qd0.size(), n));
   }
   const int h = m.holonomic_constraints();
   const auto& names = m.constraint_names();
@@ -346,7 +346,8 @@ assembly_result assemble(const model& m, const Eigen::VectorXd& q0, const Eigen:
 
 model assembled_model(const model& m, const assembly_result& result) {
   if (!result.converged) {
-    throw std::logic_error("assembled_model: the assembly did not converge: " + result.message);
+    // A caller's defect (assembling with a failed result), named as the argument.
+    throw io::option_error("result", "did not converge (assembled_model): " + result.message);
   }
   model out = m;
   out.set_initial_state(result.q, result.qd);

@@ -112,9 +112,8 @@ eliminator start(const Eigen::MatrixXd& a, const Eigen::MatrixXd& extra,
   options.validate();
   // A NaN pivot candidate would be skipped by the comparisons and the rank silently low.
   if (!a.allFinite() || !extra.allFinite()) {
-    throw std::invalid_argument(
-        "Gaussian elimination: the matrix or right-hand side has "
-        "NaN or infinite entries");
+    throw io::option_error("matrix",
+                           "or right-hand side has NaN or infinite entries (Gaussian elimination)");
   }
   eliminator e;
   e.m = static_cast<int>(a.rows());
@@ -180,8 +179,8 @@ elimination_result eliminate(const Eigen::MatrixXd& a, const elimination_options
 linear_solution solve_linear(const Eigen::MatrixXd& a, const Eigen::VectorXd& b,
                              const elimination_options& options) {
   if (b.size() != a.rows()) {
-    throw std::invalid_argument(
-        fmt::format("solve_linear: b has {} entries for {} rows", b.size(), a.rows()));
+    throw io::option_error(
+        "b", fmt::format("has {} entries for {} rows (solve_linear)", b.size(), a.rows()));
   }
   const double scale = std::max(max_abs(a), b.size() == 0 ? 0.0 : b.cwiseAbs().maxCoeff());
   // The rank is decided on A alone; b only sets the consistency scale.
@@ -225,8 +224,8 @@ linear_solution solve_linear(const Eigen::MatrixXd& a, const Eigen::VectorXd& b,
 
 lu_factors crout_lu(const Eigen::MatrixXd& a) {
   if (a.rows() != a.cols()) {
-    throw std::invalid_argument(
-        fmt::format("crout_lu: the matrix is {} x {}, not square", a.rows(), a.cols()));
+    throw io::option_error("a",
+                           fmt::format("is {} x {}, not square (crout_lu)", a.rows(), a.cols()));
   }
   const int n = static_cast<int>(a.rows());
   const double zero = 1e-14 * std::max(max_abs(a), 1e-300) * n;
@@ -241,9 +240,11 @@ lu_factors crout_lu(const Eigen::MatrixXd& a) {
       f.upper(k, j) = s;
     }
     if (!(std::abs(f.upper(k, k)) > zero)) {
-      throw std::domain_error(fmt::format(
-          "crout_lu: zero pivot at step {} (u = {:g}): the matrix needs pivoting or is singular",
-          k + 1, f.upper(k, k)));
+      throw io::option_error(
+          "a",
+          fmt::format("has a zero pivot at step {} (u = {:g}): the matrix needs pivoting or is "
+                      "singular (crout_lu)",
+                      k + 1, f.upper(k, k)));
     }
     for (int i = k + 1; i < n; ++i) {
       double s = a(i, k);

@@ -204,8 +204,8 @@ position_solution solve_position(const model& m, const Eigen::VectorXd& q_start,
   options.validate();
   check_kinematically_determined(m);
   if (q_start.size() != m.coordinates()) {
-    throw std::invalid_argument(fmt::format("solve_position: q_start has {} entries, the model {}",
-                                            q_start.size(), m.coordinates()));
+    throw io::option_error("q_start", fmt::format("has {} entries, the model {} (solve_position)",
+                                                  q_start.size(), m.coordinates()));
   }
   Eigen::FullPivLU<Eigen::MatrixXd> lu(m.coordinates(), m.coordinates());
   lu.setThreshold(options.rank_tolerance);

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "kinevo/core/max_abs.hpp"
+#include "kinevo/io/errors.hpp"
 #include "kinevo/io/option_error.hpp"
 #include "kinevo/mechanics/kinematics/detail/gaussian_elimination.hpp"
 #include "kinevo/mechanics/kinematics/detail/sparse_rank_qr.hpp"
@@ -324,7 +325,8 @@ void require_finite_jacobian(const model& m, const sparse_matrix& jac, const Eig
   for (std::size_t i = 0; i < bad.size(); ++i) {
     if (bad[i]) rows += (rows.empty() ? "'" : ", '") + m.constraint_names()[i] + "'";
   }
-  throw std::domain_error(
+  // The model (its file) gives no finite Jacobian at this state: unusable input.
+  throw io::input_error(
       fmt::format("rank analysis of '{}' at t = {:g}: {}", m.name(), t,
                   rows.empty() ? std::string("q has NaN or infinite entries")
                                : "the Jacobian of constraint(s) " + rows + " is NaN or infinite"));
@@ -337,8 +339,8 @@ rank_report analyse_rank(const model& m, const Eigen::VectorXd& q, double t,
   options.validate();
   const int n = m.coordinates();
   if (q.size() != n) {
-    throw std::invalid_argument(
-        fmt::format("analyse_rank: q has {} entries for {} coordinates", q.size(), n));
+    throw io::option_error(
+        "q", fmt::format("has {} entries for {} coordinates (analyse_rank)", q.size(), n));
   }
   const int h = m.holonomic_constraints();
   const auto& row_names = m.constraint_names();

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
 #include "kinevo/mechanics/model/detail/model_file.hpp"
 #include "kinevo/mechanics/model/detail/toml_fields.hpp"
@@ -736,9 +737,9 @@ model load_model(const std::filesystem::path& path, const model_options& options
 
 void model::set_initial_state(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
   if (q.size() != coordinates() || qd.size() != coordinates()) {
-    throw std::invalid_argument(
-        fmt::format("set_initial_state: {} positions and {} velocities for {} coordinates",
-                    q.size(), qd.size(), coordinates()));
+    throw io::option_error(
+        "q", fmt::format("and qd must have {2} entries each (got {0} and {1}; set_initial_state)",
+                         q.size(), qd.size(), coordinates()));
   }
   q0_ = q;
   qd0_ = qd;

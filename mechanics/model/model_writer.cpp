@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
 #include "kinevo/io/toml_syntax.hpp"
 #include "kinevo/mechanics/model/detail/euler_parameters.hpp"
@@ -276,8 +277,9 @@ rewritten_model_file rewrite_initial_values(const std::string& text, const std::
                                             const model& m, const Eigen::VectorXd& q,
                                             const Eigen::VectorXd& qd) {
   if (q.size() != m.coordinates() || qd.size() != m.coordinates()) {
-    throw std::invalid_argument(
-        fmt::format("rewrite_initial_values: {} positions and {} velocities for {} coordinates",
+    throw io::option_error(
+        "q",
+        fmt::format("and qd must have {2} entries each (got {0} and {1}; rewrite_initial_values)",
                     q.size(), qd.size(), m.coordinates()));
   }
   const std::string_view body = io::strip_byte_order_mark(text);

@@ -67,7 +67,8 @@ gigsp_distributed_solver::gigsp_distributed_solver(const direct_solver_options& 
       serial_(options) {
   options_.validate();
   distribution_.validate();
-  if (!collective_) throw std::invalid_argument("gigsp_distributed_solver: no collective");
+  if (!collective_)
+    throw io::option_error("collective", "must be given (gigsp_distributed_solver)");
 }
 
 std::string gigsp_distributed_solver::name() const {

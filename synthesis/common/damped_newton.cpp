@@ -1,4 +1,5 @@
 #include "kinevo/synthesis/common/damped_newton.hpp"
+#include "kinevo/io/errors.hpp"
 
 #include <Eigen/LU>
 #include <cmath>
@@ -30,8 +31,7 @@ damped_newton_result damped_newton(const system_function& system, const Eigen::V
   r.x = x0;
   Eigen::VectorXd f(n), f_trial(n);
   Eigen::MatrixXd jac(n, n);
-  if (!system(r.x, f, &jac))
-    throw std::invalid_argument("damped_newton: start point outside the domain");
+  if (!system(r.x, f, &jac)) throw io::option_error("x0", "is outside the domain (damped_newton)");
   r.residual_inf = f.lpNorm<Eigen::Infinity>();
   for (r.iterations = 0; r.iterations < options.max_iterations; ++r.iterations) {
     const Eigen::PartialPivLU<Eigen::MatrixXd> lu(jac);

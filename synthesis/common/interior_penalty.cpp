@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "kinevo/io/errors.hpp"
 #include "kinevo/synthesis/common/least_squares.hpp"
 
 namespace kinevo::synthesis {
@@ -157,6 +158,8 @@ bool restore_feasibility(const penalty_problem& p, Eigen::VectorXd& x) {
       j.row(a) = g.transpose();
       rhs(a) = margin - f(active[static_cast<std::size_t>(a)]);
     }
+    // More active constraints than unknowns: no minimum-norm step (as for a rank-deficient J).
+    if (j.rows() > j.cols()) return false;
     Eigen::VectorXd dx;
     try {
       dx = minimum_norm_solution(j, rhs);
@@ -232,7 +235,7 @@ Eigen::VectorXd find_strictly_feasible(const penalty_problem& p, const Eigen::Ve
 interior_penalty_result minimise_interior_penalty(
     const penalty_problem& p, const Eigen::VectorXd& start, const interior_penalty_options& options,
     const std::function<bool(const Eigen::VectorXd&)>& accept) {
-  if (options.r.empty()) throw std::invalid_argument("interior penalty: empty r sequence");
+  if (options.r.empty()) throw io::option_error("r", "must not be empty (interior penalty)");
   interior_penalty_result res;
   res.start = find_strictly_feasible(p, start, options);
   Eigen::VectorXd x = res.start;

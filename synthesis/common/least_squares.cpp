@@ -1,5 +1,6 @@
 #include "kinevo/synthesis/common/least_squares.hpp"
 #include "kinevo/core/householder_q.hpp"
+#include "kinevo/io/errors.hpp"
 
 #include <Eigen/QR>
 #include <cmath>
@@ -11,13 +12,13 @@ namespace kinevo::synthesis {
 linear_least_squares_result linear_least_squares(const Eigen::MatrixXd& a,
                                                  const Eigen::VectorXd& b) {
   if (a.rows() != b.size())
-    throw std::invalid_argument("linear_least_squares: A and b sizes differ");
+    throw io::option_error("b", "must have one entry per row of A (linear_least_squares)");
   if (a.rows() < a.cols()) {
-    throw std::domain_error(
-        "linear_least_squares: fewer equations than unknowns (use minimum_norm_solution)");
+    throw io::option_error(
+        "a", "has fewer equations than unknowns (linear_least_squares; use minimum_norm_solution)");
   }
   if (!a.allFinite() || !b.allFinite())
-    throw std::invalid_argument("linear_least_squares: A or b is not finite");
+    throw io::option_error("a", "and b must be finite (linear_least_squares)");
   const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(a);
   linear_least_squares_result r;
   r.rank = static_cast<int>(qr.rank());
@@ -34,12 +35,12 @@ linear_least_squares_result linear_least_squares(const Eigen::MatrixXd& a,
 
 Eigen::VectorXd minimum_norm_solution(const Eigen::MatrixXd& a, const Eigen::VectorXd& b) {
   if (a.rows() != b.size())
-    throw std::invalid_argument("minimum_norm_solution: A and b sizes differ");
+    throw io::option_error("b", "must have one entry per row of A (minimum_norm_solution)");
   if (a.rows() > a.cols())
-    throw std::domain_error("minimum_norm_solution: more equations than unknowns");
+    throw io::option_error("a", "has more equations than unknowns (minimum_norm_solution)");
   // NaN or inf would reach the QR and the rank test below compares against NaN.
   if (!a.allFinite() || !b.allFinite())
-    throw std::invalid_argument("minimum_norm_solution: A or b is not finite");
+    throw io::option_error("a", "and b must be finite (minimum_norm_solution)");
   const Eigen::Index m = a.rows();
   // No equations: the least-norm x is 0 (and the rank test below needs m >= 1).
   if (m == 0) return Eigen::VectorXd::Zero(a.cols());

@@ -135,7 +135,7 @@ void analyse_mobility(const fourbar_synthesis_options& o, fourbar_synthesis_resu
   r.error = fourbar_structural_error(k, r.psi, r.phi);
   try {
     r.links = links_from_k(k, o.frame);
-  } catch (const std::domain_error& e) {
+  } catch (const io::option_error& e) {
     r.link_problem = e.what();
   }
   r.input_dead_points_deg = in_degrees(input_dead_points(k));

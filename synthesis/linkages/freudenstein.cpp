@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kinevo/io/errors.hpp"
 #include "kinevo/synthesis/common/least_squares.hpp"
 
 namespace kinevo::synthesis {
@@ -13,11 +14,14 @@ namespace kinevo::synthesis {
 fourbar_links links_from_k(const Eigen::Vector3d& k, double frame) {
   const double k1 = k(0), k2 = k(1), k3 = k(2);
   if (k2 == 0.0 || k3 == 0.0 || !k.allFinite()) {
-    throw std::domain_error("k2 or k3 is zero: the input or output link would be infinitely long");
+    // k is the argument out of its domain (the caller keeps the message as the result's link
+    // problem); the split keeps the words the reports have always shown.
+    throw io::option_error("k2",
+                           "or k3 is zero: the input or output link would be infinitely long");
   }
   const double radicand = k2 * k2 + k3 * k3 + k2 * k2 * k3 * k3 - 2.0 * k1 * k2 * k3;
   if (radicand < 0.0) {
-    throw std::domain_error("the coupler length is imaginary (k defines no real four-bar)");
+    throw io::option_error("k", "defines no real four-bar (the coupler length is imaginary)");
   }
   fourbar_links l;
   l.a1 = frame;
@@ -35,7 +39,7 @@ Eigen::Vector3d k_from_links(const fourbar_links& l) {
 void freudenstein_system(const std::vector<double>& psi, const std::vector<double>& phi,
                          Eigen::MatrixXd& a, Eigen::VectorXd& b) {
   if (psi.size() != phi.size())
-    throw std::invalid_argument("freudenstein: psi and phi sizes differ");
+    throw io::option_error("phi", "must have one entry per psi (freudenstein)");
   const auto n = static_cast<Eigen::Index>(psi.size());
   a.resize(n, 3);
   b.resize(n);
@@ -49,7 +53,7 @@ void freudenstein_system(const std::vector<double>& psi, const std::vector<doubl
 freudenstein_fit freudenstein_exact(const std::vector<double>& psi,
                                     const std::vector<double>& phi) {
   if (psi.size() != 3)
-    throw std::invalid_argument("exact synthesis needs exactly 3 precision points");
+    throw io::option_error("psi", "must have exactly 3 precision points (exact synthesis)");
   Eigen::MatrixXd a;
   Eigen::VectorXd b;
   freudenstein_system(psi, phi, a, b);
@@ -78,7 +82,7 @@ freudenstein_fit freudenstein_least_squares(const std::vector<double>& psi,
   Eigen::VectorXd bw = b;
   if (!weights.empty()) {
     if (weights.size() != psi.size())
-      throw std::invalid_argument("freudenstein: one weight per point");
+      throw io::option_error("weights", "must have one entry per point (freudenstein)");
     for (Eigen::Index i = 0; i < a.rows(); ++i) {
       const double s = std::sqrt(weights[static_cast<std::size_t>(i)]);
       aw.row(i) *= s;
@@ -94,7 +98,7 @@ freudenstein_fit freudenstein_least_squares(const std::vector<double>& psi,
 }
 
 std::vector<double> chebyshev_spacing(double lo, double hi, int n) {
-  if (n < 1) throw std::invalid_argument("chebyshev_spacing: n must be >= 1");
+  if (n < 1) throw io::option_error("n", "must be >= 1 (chebyshev_spacing)");
   std::vector<double> x;
   for (int j = 1; j <= n; ++j) {
     x.push_back(0.5 * (lo + hi) -

@@ -256,7 +256,7 @@ void dyad_problem::evaluate(const Eigen::Ref<const Eigen::MatrixXd>& x,
 ga_dyad_result ga_dyad(const std::vector<pose>& poses, const ga_synthesis_options& o,
                        const core::run_context& context) {
   o.validate();
-  if (poses.size() < 5) throw std::invalid_argument("dyad synthesis needs at least 5 poses");
+  if (poses.size() < 5) throw io::option_error("poses", "must be at least 5 for dyad synthesis");
   const auto t0 = std::chrono::steady_clock::now();
   const dyad_problem p(poses);
   const auto rr = run_ga(p, o, context);

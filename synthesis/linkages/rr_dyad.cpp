@@ -51,7 +51,7 @@ void dyad_options::validate() const {
 
 std::vector<dyad_solution> dyad_synthesis(const std::vector<pose>& poses, const dyad_options& o,
                                           const core::run_context& context) {
-  if (poses.size() < 5) throw std::invalid_argument("dyad synthesis needs at least 5 poses");
+  if (poses.size() < 5) throw io::option_error("poses", "must be at least 5 for dyad synthesis");
   o.validate();
   double xmin = poses[0].x, xmax = xmin, ymin = poses[0].y, ymax = ymin;
   for (const auto& p : poses) {

@@ -5,14 +5,15 @@
 #include <limits>
 #include <stdexcept>
 
-#include "kinevo/synthesis/linkages/fourbar_analysis.hpp"
+#include "kinevo/io/errors.hpp"
 #include "kinevo/synthesis/common/least_squares.hpp"
+#include "kinevo/synthesis/linkages/fourbar_analysis.hpp"
 
 namespace kinevo::synthesis {
 
 void rssr_system(const std::vector<double>& psi, const std::vector<double>& phi, double alpha4,
                  Eigen::MatrixXd& a, Eigen::VectorXd& b) {
-  if (psi.size() != phi.size()) throw std::invalid_argument("rssr: psi and phi sizes differ");
+  if (psi.size() != phi.size()) throw io::option_error("phi", "must have one entry per psi (rssr)");
   const auto n = static_cast<Eigen::Index>(psi.size());
   const double ca = std::cos(alpha4);
   a.resize(n, 6);
@@ -89,7 +90,7 @@ double rssr_transmission_angle(const rssr_k& k, const rssr_dimensions& d, double
 rssr_dimensions rssr_dimensions_from_k(const rssr_k& k, double alpha4, double a4) {
   const double sa = std::sin(alpha4), ca = std::cos(alpha4);
   if (std::abs(sa) < 1e-12)
-    throw std::domain_error("rssr: alpha4 = 0 or 180 deg (parallel axes) is planar");
+    throw io::option_error("alpha4", "= 0 or 180 deg (parallel axes) is planar (rssr)");
   rssr_dimensions d;
   d.a4 = a4;
   d.alpha4 = alpha4;
@@ -97,7 +98,8 @@ rssr_dimensions rssr_dimensions_from_k(const rssr_k& k, double alpha4, double a4
   d.phi0 = std::atan(t);
   const double c0 = std::cos(d.phi0);
   const double den = k(0) + t * k(1);
-  if (k(2) == 0.0 || den == 0.0) throw std::domain_error("rssr: k gives an infinitely long link");
+  if (k(2) == 0.0 || den == 0.0)
+    throw io::option_error("k", "gives an infinitely long link (rssr)");
   d.a1 = -a4 / (k(2) * c0);
   d.a3 = -a4 * (1.0 + t * t) / den;
   d.output_offset = k(3) * d.a1 * c0 / sa;
@@ -106,7 +108,7 @@ rssr_dimensions rssr_dimensions_from_k(const rssr_k& k, double alpha4, double a4
                       d.output_offset * d.output_offset + d.input_offset * d.input_offset +
                       2.0 * d.output_offset * d.input_offset * ca;
   if (!(a2sq > 0.0))
-    throw std::domain_error("rssr: the coupler length is imaginary (k defines no RSSR)");
+    throw io::option_error("k", "defines no RSSR (the coupler length is imaginary)");
   d.a2 = std::sqrt(a2sq);
   return d;
 }

@@ -126,7 +126,7 @@ rssr_synthesis_result synthesize_rssr(const function_table& t, const rssr_synthe
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   try {
     r.dimensions = rssr_dimensions_from_k(r.fit.k, alpha4, o.a4);
-  } catch (const std::domain_error& e) {
+  } catch (const io::option_error& e) {
     r.dimension_problem = e.what();
   }
   r.rms_error_deg = rms_deg(r.errors);

@@ -52,9 +52,10 @@ TEST(CliOptimize, BadInputGivesAClearMessageAndExitTwo) {
     std::string message;
   };
   for (const auto& c : std::vector<bad_case>{
-           {"optimize --function nope", "unknown function 'nope'"},
+           {"optimize --function nope", "--function 'nope' is unknown"},
            {"optimize --dim 0", "--dim must be an integer in [1, 100000] (got 0)"},
-           {"optimize --function sphere --dim 2 --lower 1 --upper 0", "bad bounds for variable 0"},
+           {"optimize --function sphere --dim 2 --lower 1 --upper 0",
+            "--lower must be below upper, both finite: variable 0 has [1, 0]"},
            {"optimize --dim 3 --lower 0 0", "--lower has 2 values for dimension 3"},
            {"optimize --encoding binary --crossover sbx", "needs real genes"},
            {"optimize --bits 8", "--bits applies to binary or gray genes"},
@@ -62,7 +63,7 @@ TEST(CliOptimize, BadInputGivesAClearMessageAndExitTwo) {
            {"optimize --resume x --range-runs 3", "cannot open the checkpoint file"},
            {"optimize --population 1", "--population must be an integer >= 2 (got 1)"},
            {"optimize --generations 0", "no termination limit"},
-           {"optimize --topology star", "unknown topology 'star'"},
+           {"optimize --topology star", "--topology: 'star' is unknown"},
            {"optimize --no-such-option", "no-such-option"},
            {"optimize --resume /nonexistent/checkpoint", "cannot open the checkpoint file"},
        }) {
@@ -101,7 +102,7 @@ TEST(CliOptimize, NumericOptionsOutOfRangeAreRefusedByName) {
            {"--shrink 0 --range-runs 2", "--shrink must be finite and in (0, 1]"},
            {"--population 1000000000", "--population needs about"},
            {"--islands 1000000", "--islands needs about"},
-           {"--preset tunde", "unknown preset 'tunde'"},
+           {"--preset tunde", "--preset: 'tunde' is unknown"},
        }) {
     const auto r = run_kinevo("optimize --function sphere --dim 3 --generations 5 " + c.args);
     EXPECT_EQ(r.status, 2) << c.args << "\n" << r.err;

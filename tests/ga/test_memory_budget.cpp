@@ -38,7 +38,7 @@ TEST(MemoryBudget, TooMuchIsRefusedNamingTheSettings) {
     FAIL() << "12 GB accepted on 1 GiB";
   } catch (const std::invalid_argument& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find("3 islands of population 1000000 in 500 variables"), std::string::npos) << m;
+    EXPECT_NE(m.find("population 1000000 on 3 islands in 500 variables"), std::string::npos) << m;
   }
   EXPECT_NO_THROW(require_memory(ga_options{}, island_options{}, 1, 10, std::uint64_t{1} << 30));
   EXPECT_NO_THROW(require_memory(g, i, 3, 500, 0));  // unknown memory: not checked

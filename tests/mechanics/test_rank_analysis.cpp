@@ -348,7 +348,7 @@ TEST(RankAnalysis, OptionsValidateThemselves) {
   try {
     analyse_rank(m, nan, 0.0);
     FAIL();
-  } catch (const std::domain_error& e) {
+  } catch (const io::input_error& e) {
     EXPECT_NE(std::string(e.what()).find("'c1', 'c2'"), std::string::npos) << e.what();
   }
 }

@@ -18,7 +18,7 @@ namespace kinevo::cli {
 using config_origins = std::map<std::string, std::string>;
 
 // An enum option parsed by the library's parse function; an unknown name is refused at parse
-// time with the library's message (which lists the valid names).
+// time with the library's option_error, after the option's name (it lists the valid names).
 template <class Enum, class Parse>
 CLI::Option* add_enum_option(CLI::App& sub, const std::string& name, Enum& field, Parse parse,
                              const std::string& description) {
@@ -28,8 +28,8 @@ CLI::Option* add_enum_option(CLI::App& sub, const std::string& name, Enum& field
       [parse](std::string& text) -> std::string {
         try {
           (void)parse(text);
-        } catch (const std::invalid_argument& e) {
-          return e.what();
+        } catch (const io::option_error& e) {
+          return e.requirement();
         }
         return {};
       },

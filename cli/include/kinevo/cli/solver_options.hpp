@@ -46,18 +46,24 @@ inline void add_solver_options(CLI::App& sub, mechanics::solver_options& o) {
       ->capture_default_str();
 }
 
-// A solver's own option errors (an unknown GA preset, ...) are bad input: exit 2 naming the
-// option.
+// A solver's own option error as the user's input error (exit 2): an unknown GA preset names
+// --preset and the preset as given, any other names `where` (the option that chose the solver).
+inline io::input_error solver_input_error(const io::option_error& e,
+                                          const mechanics::solver_options& options,
+                                          const std::string& where) {
+  if (e.field() == "preset") {
+    return io::input_error(
+        fmt::format("--preset {}: {}", gauss::ga_solver_options_of(options).preset, e.what()));
+  }
+  return io::input_error(fmt::format("{}: {}", where, e.what()));
+}
+
 inline std::unique_ptr<mechanics::acceleration_solver> make_solver_for(
     const std::string& name, const mechanics::solver_options& options, const char* option) {
   try {
     return mechanics::make_solver(name, options);
-  } catch (const std::invalid_argument& e) {
-    const std::string what = e.what();
-    const bool preset = what.find("preset") != std::string::npos;
-    throw io::input_error(fmt::format("{} {}: {}", preset ? "--preset" : option,
-                                      preset ? gauss::ga_solver_options_of(options).preset : name,
-                                      what));
+  } catch (const io::option_error& e) {
+    throw solver_input_error(e, options, fmt::format("{} {}", option, name));
   }
 }
 

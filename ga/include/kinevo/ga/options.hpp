@@ -156,7 +156,8 @@ std::string to_string(selection_method s);
 std::string to_string(crossover_method c);
 std::string to_string(mutation_method m);
 std::string to_string(generation_model g);  // generational, g3, mgg
-// Parse the names printed by to_string; throw std::invalid_argument listing the valid names.
+// Parse the names printed by to_string; throw io::option_error naming the field and listing the
+// valid names.
 encoding parse_encoding(const std::string& name);
 selection_method parse_selection(const std::string& name);
 crossover_method parse_crossover(const std::string& name);

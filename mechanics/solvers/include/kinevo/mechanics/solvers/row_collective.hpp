@@ -8,6 +8,8 @@
 #include <span>
 #include <stdexcept>
 
+#include "kinevo/io/errors.hpp"  // option_error
+
 namespace kinevo::mechanics {
 
 class row_collective {
@@ -28,11 +30,11 @@ class serial_collective final : public row_collective {
   int rank() const override { return 0; }
   int size() const override { return 1; }
   void broadcast(std::span<double> /*data*/, int root) override {
-    if (root != 0) throw std::invalid_argument("serial_collective: broadcast root must be 0");
+    if (root != 0) throw io::option_error("root", "must be 0 (serial_collective broadcast)");
   }
   void allgather(std::span<const double> local, std::span<double> all) override {
     if (all.size() != local.size()) {
-      throw std::invalid_argument("serial_collective: allgather sizes differ");
+      throw io::option_error("all", "must have local's size (serial_collective allgather)");
     }
     std::copy(local.begin(), local.end(), all.begin());
   }
