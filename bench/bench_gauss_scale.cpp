@@ -8,7 +8,8 @@
 //   (MODEL: "chain N", "spatial N" or an example name; --cold-only: no warm solves)
 // Tuning flags (ablation): --weight W --pop-per-n P --de-weight F --crossover-rate C
 //   --max-runs R --budget-per-n E --preset NAME --momentum --no-momentum --probe-runs K
-//   --budget-follows-pop --stall F --stall-window E
+//   --budget-follows-pop --stall F --stall-window E --metric (pcx in a learned metric)
+//   --sigma-eta S
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -241,6 +242,8 @@ int main(int argc, char** argv) {
     if (a == "--parents") st.ga.ga.parents = std::stoi(next());
     if (a == "--offspring") st.ga.ga.offspring = std::stoi(next());
     if (a == "--sigma") st.ga.ga.pcx_sigma_zeta = st.ga.ga.pcx_sigma_eta = std::stod(next());
+    if (a == "--sigma-eta") st.ga.ga.pcx_sigma_eta = std::stod(next());
+    if (a == "--metric") st.ga.ga.metric = kinevo::ga::metric_model::learned;
     if (a == "--pop-per-n") st.ga.population_per_coordinate = std::stod(next());
     if (a == "--population") st.ga.ga.population = std::stoi(next());
     if (a == "--de-weight") st.ga.ga.de_weight = std::stod(next());

@@ -8,6 +8,7 @@
 //                initial step 2.5 (half the initial box: sigma0 = 2.5 / 100 of the box width);
 //   sade, de:    population 100, pagmo's defaults (de: F 0.8, CR 0.9, rand/1/exp);
 //   g3-pcx:      population 100, mu 3, lambda 2, r 2, sigma_zeta = sigma_eta = 0.1;
+//   g3-pcx-metric: the same in a learned metric, sigma_eta = 0.14 (ga::g3_pcx_metric_options);
 //   mgg-undx:    the minimal generation gap model with UNDX (Kita, Ono and Kobayashi's
 //                pairing): population 100, mu 3, lambda mgg_children, Kita et al.'s spreads;
 //   mgg-pcx:     the same model with G3-PCX's operator (mu 3, lambda mgg_children).
@@ -19,8 +20,9 @@
 //   build/bench/compare_pagmo_rotation 20              n = 20 only
 //   build/bench/compare_pagmo_rotation 20 ellipsoid    one function ("all": every one)
 //   build/bench/compare_pagmo_rotation 50 all kinevo   kinevo's rows only
+//   build/bench/compare_pagmo_rotation 20 all g3-pcx,cmaes   rows naming one of these words
 //   build/bench/compare_pagmo_rotation throughput      evaluations/s of g3-pcx, undx, spx, sbx
-//   build/bench/compare_pagmo_rotation presets         tuned preset against g3-pcx at 1e5
+//   build/bench/compare_pagmo_rotation presets         tuned preset against g3-pcx(-metric) at 1e5
 //                                                      evaluations (should tuned switch?)
 #include <Eigen/Core>
 #include <algorithm>
@@ -148,6 +150,9 @@ std::vector<algorithm_row> algorithms() {
   rows.push_back({"kinevo g3-pcx", [](const auto& p, unsigned s) {
                     return kinevo_steady_state(p, s, g3_pcx_options());
                   }});
+  rows.push_back({"kinevo g3-pcx-metric", [](const auto& p, unsigned s) {
+                    return kinevo_steady_state(p, s, g3_pcx_metric_options());
+                  }});
   rows.push_back({"kinevo mgg-undx", [](const auto& p, unsigned s) {
                     return kinevo_steady_state(p, s, mgg_options(crossover_method::undx));
                   }});
@@ -189,16 +194,25 @@ void print_cell(std::vector<long long> v) {
 }
 
 void run_table(const std::vector<int>& dims, const std::vector<std::string>& functions,
-               bool kinevo_only) {
+               const std::string& only) {
   auto rows = algorithms();
-  if (kinevo_only) {
-    std::erase_if(rows, [](const algorithm_row& r) { return r.name.rfind("kinevo", 0) != 0; });
+  if (!only.empty()) {
+    // Rows whose name contains one of the comma-separated words ("kinevo": kinevo's rows).
+    std::erase_if(rows, [&](const algorithm_row& r) {
+      std::size_t from = 0;
+      while (from <= only.size()) {
+        const std::size_t to = std::min(only.find(',', from), only.size());
+        if (r.name.find(only.substr(from, to - from)) != std::string::npos) return false;
+        from = to + 1;
+      }
+      return true;
+    });
   }
   std::printf("evaluations to f <= 1e-20 over %d seeds: median, worst, failures (budget 20000 n)\n",
               seeds);
   for (const auto& fn : functions) {
     for (const int n : dims) {
-      std::printf("\n%s n = %d\n%-16s %9s %9s %2s\n", fn.c_str(), n, "algorithm", "median", "worst",
+      std::printf("\n%s n = %d\n%-20s %9s %9s %2s\n", fn.c_str(), n, "algorithm", "median", "worst",
                   "f");
       const std::shared_ptr<const kinevo::ga::problem> p = kinevo::ga::make_test_function(fn, n);
       for (const auto& row : rows) {
@@ -207,7 +221,7 @@ void run_table(const std::vector<int>& dims, const std::vector<std::string>& fun
         for (unsigned s = 1; s <= seeds; ++s) evals.push_back(row.run(p, s));
         const double secs =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::printf("%-16s", row.name.c_str());
+        std::printf("%-20s", row.name.c_str());
         print_cell(evals);
         std::printf("   (%.1f s)\n", secs);
         std::fflush(stdout);
@@ -227,6 +241,7 @@ void run_throughput() {
   std::vector<std::pair<std::string, ga_options>> variants;
   variants.push_back({"default (sbx)", ga_options{}});
   variants.push_back({"g3-pcx", g3_pcx_options()});
+  variants.push_back({"g3-pcx-metric", g3_pcx_metric_options()});
   ga_options undx = g3_pcx_options();
   undx.crossover = crossover_method::undx;
   variants.push_back({"g3-undx (mu 3)", undx});
@@ -281,18 +296,18 @@ void run_presets() {
     t.max_evaluations = static_cast<long long>(total / (ro.runs - 1 + ro.first_run_budget));
     return run_range_runs(m, p, search_box::of(p), t, ro).best_value;
   };
-  const auto g3 = [&](const problem& p, unsigned seed) {
+  const auto g3 = [&](const problem& p, unsigned seed, const ga_options& o) {
     island_options io;
     io.seed = seed;
     io.threads = 1;
-    island_model m(g3_pcx_options(), io);
+    island_model m(o, io);
     termination t;
     t.max_generations = 0;
     t.max_evaluations = total;
     return m.run(p, search_box::of(p), t).best_value;
   };
   std::printf("median best of %d seeds at %lld evaluations (own boxes)\n", seeds, total);
-  std::printf("%-24s %14s %14s\n", "function", "tuned", "g3-pcx");
+  std::printf("%-24s %14s %14s %14s\n", "function", "tuned", "g3-pcx", "g3-pcx-metric");
   for (const auto& [fn, n] : std::vector<std::pair<std::string, int>>{{"rastrigin", 10},
                                                                       {"rosenbrock", 10},
                                                                       {"sphere", 10},
@@ -304,15 +319,17 @@ void run_presets() {
                                                                       {"rotated_ellipsoid", 10},
                                                                       {"rotated_rastrigin", 10}}) {
     const auto p = make_test_function(fn, n);
-    std::vector<double> a, b;
+    std::vector<double> a, b, c;
     for (unsigned s = 1; s <= seeds; ++s) {
       a.push_back(tuned(*p, s));
-      b.push_back(g3(*p, s));
+      b.push_back(g3(*p, s, g3_pcx_options()));
+      c.push_back(g3(*p, s, g3_pcx_metric_options()));
     }
     std::sort(a.begin(), a.end());
     std::sort(b.begin(), b.end());
-    std::printf("%-24s %14.4g %14.4g\n", (fn + "-" + std::to_string(n)).c_str(),
-                0.5 * (a[4] + a[5]), 0.5 * (b[4] + b[5]));
+    std::sort(c.begin(), c.end());
+    std::printf("%-24s %14.4g %14.4g %14.4g\n", (fn + "-" + std::to_string(n)).c_str(),
+                0.5 * (a[4] + a[5]), 0.5 * (b[4] + b[5]), 0.5 * (c[4] + c[5]));
     std::fflush(stdout);
   }
 }
@@ -332,7 +349,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> functions{"ellipsoid", "double_sum", "rosenbrock", "rotated_ellipsoid"};
   if (argc > 1) dims = {std::atoi(argv[1])};
   if (argc > 2 && std::strcmp(argv[2], "all") != 0) functions = {argv[2]};
-  // A third argument "kinevo": kinevo's row only (pagmo's rows do not change with kinevo).
-  run_table(dims, functions, argc > 3 && std::strcmp(argv[3], "kinevo") == 0);
+  // A third argument: the rows whose names contain one of its comma-separated words ("kinevo":
+  // kinevo's rows; "g3-pcx,cmaes": both G3-PCX rows and cmaes).
+  run_table(dims, functions, argc > 3 ? std::string(argv[3]) : std::string());
   return 0;
 }

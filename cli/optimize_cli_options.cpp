@@ -26,8 +26,10 @@ void add_problem_options(CLI::App& sub, optimization::optimize_options& o) {
   add_enum_option(sub, "--preset", o.which, optimization::parse_preset,
                   "plain (one GA run), tuned (rotated trust-region range runs; "
                   "--max-evals/--generations are then totals, default 1e5 evaluations), "
-                  "constrained (de, epsilon level) or g3-pcx (Deb et al.'s G3-PCX: rotation "
-                  "invariant, for smooth non-separable problems; default 1e5 evaluations)")
+                  "constrained (de, epsilon level), g3-pcx (Deb et al.'s G3-PCX: rotation "
+                  "invariant, for smooth non-separable problems; default 1e5 evaluations) or "
+                  "g3-pcx-metric (G3-PCX in a metric it learns: for ill-conditioned valleys; "
+                  "default 1e5 evaluations)")
       ->default_str(optimization::to_string(o.which));
 }
 
@@ -68,6 +70,17 @@ void add_ga_options(CLI::App& sub, optimization::optimize_options& o) {
   sub.add_option("--pcx-sigma-zeta", g.pcx_sigma_zeta, "pcx: spread along the index parent's line")
       ->capture_default_str();
   sub.add_option("--pcx-sigma-eta", g.pcx_sigma_eta, "pcx: spread across it")
+      ->capture_default_str();
+  add_enum_option(sub, "--metric", g.metric, ga::parse_metric_model,
+                  "pcx with g3: isotropic (Deb et al.'s noise across d) or learned (pcx in a "
+                  "metric the island learns from the ranks of its children, rank-mu update; "
+                  "for ill-conditioned valleys in any orientation)")
+      ->default_str(ga::to_string(g.metric));
+  sub.add_option("--metric-interval", g.metric_interval,
+                 "learned metric: children ranked per update (0: 4 + floor(3 ln n))")
+      ->capture_default_str();
+  sub.add_option("--metric-rate", g.metric_rate,
+                 "learned metric: weight of an update in [0, 1] (0: the rank-mu rate)")
       ->capture_default_str();
   sub.add_option("--undx-sigma-xi", g.undx_sigma_xi,
                  "undx: spread along the primary parents (<= 0: 1/sqrt(parents - 1))")

@@ -18,6 +18,8 @@ constexpr const char* magic = "kinevo-ga-checkpoint";
 // 3: a checksum line ends the file (hand edits and truncation are refused).
 // 4: constraint handling (violations, epsilon level) and integer genes in the island state.
 // 5: no rotation frame when the population cannot span R^n (island.hpp, uses_frame).
+// (A learned metric's state follows the frame; no new version: a version-5 file cannot hold a
+// learned run, whose fingerprint names the metric.)
 constexpr int version = 5;
 constexpr const char* checksum_key = "checksum ";
 constexpr std::uintmax_t max_checkpoint_bytes = 1ULL << 30;

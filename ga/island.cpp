@@ -103,6 +103,17 @@ void island::configure(const ga_options& options, int dimension) {
     family_.resize(r + options.offspring);
   }
   if (!uses_frame()) frame_.resize(0, 0);
+  if (learns_metric()) {
+    // CMA-ES's population size 4 + floor(3 ln n) as the default number of children per update.
+    const int interval = options.metric_interval > 0
+                             ? options.metric_interval
+                             : 4 + static_cast<int>(std::floor(3.0 * std::log(n_)));
+    metric_.configure(n_, interval, options.metric_rate);
+    parent_u_.resize(n_, options.parents);
+    child_u_.resize(n_);
+    family_steps_.resize(n_, options.offspring);
+    metric_order_.resize(static_cast<std::size_t>(interval));
+  }
 }
 
 void island::set_box(const search_box& box) {
@@ -213,6 +224,7 @@ void island::start(const problem& p, const search_box& box, std::uint64_t seed, 
   set_box(box);
   attach(p);
   rng_.reseed(seed, static_cast<std::uint64_t>(index), run_index);
+  if (learns_metric()) metric_.reset();
   evaluations_ = 0;
   best_f_ = std::numeric_limits<double>::infinity();
   best_v_ = constrained_ ? std::numeric_limits<double>::infinity() : 0.0;
@@ -676,9 +688,41 @@ void island::restore_picks(int count) {
 
 void island::step_g3(const problem& p) {
   choose_g3_parents();
-  make_g3_children();
+  if (learns_metric()) {
+    make_metric_children();
+  } else {
+    make_g3_children();
+  }
   evaluate_columns(p, 0, options_.offspring);
+  if (learns_metric()) record_family_steps();
   replace_from_family();
+}
+
+void island::make_metric_children() {
+  parent_u_.noalias() = metric_.inverse_root() * parent_x_;
+  pcx_.prepare(parent_u_);
+  for (int c = 0; c < options_.offspring; ++c) {
+    pcx_.draw(rng_, frame_, child_u_);
+    pcx_.normalised_step(family_steps_.col(c));
+    child_u_ -= parent_u_.col(0);
+    auto child = x_next_.col(c);
+    child = parent_x_.col(0);
+    child.noalias() += metric_.root() * child_u_;
+    child = child.cwiseMax(lower_).cwiseMin(upper_);
+  }
+}
+
+void island::record_family_steps() {
+  for (int c = 0; c < options_.offspring; ++c) {
+    metric_.record(family_steps_.col(c), f_next_[c], v_next_[c]);
+    if (!metric_.full()) continue;
+    // The recorded children best first in the island's order, ties by recording order.
+    std::iota(metric_order_.begin(), metric_order_.end(), 0);
+    std::stable_sort(metric_order_.begin(), metric_order_.end(), [&](int a, int b) {
+      return better(metric_.value(a), metric_.violation(a), metric_.value(b), metric_.violation(b));
+    });
+    metric_.update(metric_order_);
+  }
 }
 
 void island::choose_g3_parents() {
@@ -960,6 +1004,7 @@ void island::save(std::ostream& os) const {
     for (Eigen::Index k = 0; k < frame_.size(); ++k) os << ' ', put_hex(os, frame_.data()[k]);
     os << '\n';
   }
+  if (learns_metric()) metric_.save(os);
 }
 
 void island::load(std::istream& is) {
@@ -1004,6 +1049,7 @@ void island::load(std::istream& is) {
     frame_.resize(n_, n_);
     for (Eigen::Index k = 0; k < frame_.size(); ++k) frame_.data()[k] = get_hex(is);
   }
+  if (learns_metric()) metric_.load(is);
 }
 
 }  // namespace kinevo::ga

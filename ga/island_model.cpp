@@ -68,6 +68,11 @@ std::string fingerprint(const ga_options& g, const island_options& o, int n,
       << " undx=" << hex_float(g.undx_sigma_xi) << ',' << hex_float(g.undx_sigma_eta)
       << " spx=" << hex_float(g.spx_epsilon);
   }
+  // Only when learned, so that the fingerprints of isotropic runs stay what they were.
+  if (g.metric == metric_model::learned) {
+    s << " metric=" << to_string(g.metric) << ',' << g.metric_interval << ','
+      << hex_float(g.metric_rate);
+  }
   return s.str();
 }
 

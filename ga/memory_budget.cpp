@@ -21,11 +21,14 @@ std::uint64_t island_model_bytes(const ga_options& ga, const island_options& isl
   // mutation sites (size_t), n per column; f, f_next, weights (double), order and parents (int)
   // per column; two genome arrays of `words` per column; bounds, width and best point.
   // g3: the rotation frame (n x n, only when population > n) and the parents' and family's
-  // columns.
+  // columns; a learned metric (C, its root and inverse root, the eigen-decomposition's copies:
+  // about 6 n x n) and its recorded steps (n per child of an update, at most about n of them).
   const double frame = dimension < ga.population ? n : 0.0;
-  const double g3 = ga.steady_state() ? 8.0 * n * (frame + ga.parents + ga.replaced + 8.0) +
-                                            8.0 * (ga.population + ga.replaced + ga.offspring)
-                                      : 0.0;
+  const double metric = ga.metric == metric_model::learned ? 7.0 * n + ga.parents : 0.0;
+  const double g3 = ga.steady_state()
+                        ? 8.0 * n * (frame + metric + ga.parents + ga.replaced + 8.0) +
+                              8.0 * (ga.population + ga.replaced + ga.offspring)
+                        : 0.0;
   const double per_island = cols * (n * (4.0 * 8.0 + 8.0) + 3.0 * 8.0 + 2.0 * 4.0) +
                             cols * words * 2.0 * 8.0 + 4.0 * n * 8.0 + 1024.0 + g3;
   // Exchange buffers: every island's head, best point and emigrants, on every process.

@@ -42,6 +42,8 @@ constexpr std::array<std::pair<const char*, generation_model>, 3> generation_mod
     {{"generational", generation_model::generational},
      {"g3", generation_model::g3},
      {"mgg", generation_model::mgg}}};
+constexpr std::array<std::pair<const char*, metric_model>, 2> metric_models{
+    {{"isotropic", metric_model::isotropic}, {"learned", metric_model::learned}}};
 constexpr std::array<std::pair<const char*, mutation_method>, 3> mutations{
     {{"bit_flip", mutation_method::bit_flip},
      {"polynomial", mutation_method::polynomial},
@@ -53,6 +55,21 @@ std::string name_of(E e, const std::array<std::pair<const char*, E>, N>& table) 
     if (v == e) return n;
   }
   return "?";
+}
+
+// The learned metric is PCX's, in the g3 model (whose best-parent centre its update assumes).
+void validate_metric(const ga_options& o) {
+  if (o.metric == metric_model::isotropic) return;
+  if (o.crossover != crossover_method::pcx || o.model != generation_model::g3) {
+    throw io::option_error("metric", "learned needs crossover pcx with generation_model g3 (got " +
+                                         to_string(o.crossover) + ", " + to_string(o.model) +
+                                         "); set metric isotropic");
+  }
+  if (o.metric_interval != 0 && o.metric_interval < 2) {
+    throw io::option_error("metric_interval", "must be 0 (automatic) or at least 2 (got " +
+                                                  std::to_string(o.metric_interval) + ")");
+  }
+  io::require_real("metric_rate", o.metric_rate, {0.0, 1.0});
 }
 
 // The steady-state models (g3, mgg) and the multi-parent crossovers belong together: each names
@@ -158,6 +175,7 @@ void ga_options::validate() const {
                            "or gaussian");
   }
   validate_generation_model(*this);
+  validate_metric(*this);
 }
 
 ga_options gaucsd_options() {
@@ -188,6 +206,13 @@ ga_options g3_pcx_options() {
   return o;
 }
 
+ga_options g3_pcx_metric_options() {
+  ga_options o = g3_pcx_options();
+  o.metric = metric_model::learned;
+  o.pcx_sigma_eta = 0.14;
+  return o;
+}
+
 std::string to_string(encoding e) {
   return name_of(e, encodings);
 }
@@ -202,6 +227,12 @@ std::string to_string(mutation_method m) {
 }
 std::string to_string(generation_model g) {
   return name_of(g, generation_models);
+}
+std::string to_string(metric_model m) {
+  return name_of(m, metric_models);
+}
+metric_model parse_metric_model(const std::string& n) {
+  return parse_name(n, metric_models, "metric");
 }
 encoding parse_encoding(const std::string& n) {
   return parse_name(n, encodings, "encoding");

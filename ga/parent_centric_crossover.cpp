@@ -38,8 +38,15 @@ void parent_centric_crossover::draw(random_stream& rng, const Eigen::MatrixXd& f
     w_ = z_;
   }
   if (has_direction_) w_ -= unit_d_.dot(w_) * unit_d_;  // P z
-  const double along = sigma_zeta_ * rng.ziggurat_normal();
-  child = index_ + along * d_ + (sigma_eta_ * mean_distance_) * w_;
+  along_ = rng.ziggurat_normal();
+  child = index_ + (sigma_zeta_ * along_) * d_ + (sigma_eta_ * mean_distance_) * w_;
+}
+
+void parent_centric_crossover::normalised_step(Eigen::Ref<Eigen::VectorXd> y) const {
+  const double across = sigma_eta_ * mean_distance_;
+  const double along = sigma_zeta_ * d_.norm();
+  const double ratio = across > 0.0 ? std::min(3.0, along / across) : 3.0;
+  y = w_ + (ratio * along_) * unit_d_;
 }
 
 }  // namespace kinevo::ga

@@ -19,16 +19,20 @@ std::string to_string(preset p) {
       return "constrained";
     case preset::g3_pcx:
       return "g3-pcx";
+    case preset::g3_pcx_metric:
+      return "g3-pcx-metric";
   }
   return "?";
 }
 
 preset parse_preset(const std::string& name) {
-  for (const auto p : {preset::plain, preset::tuned, preset::constrained, preset::g3_pcx}) {
+  for (const auto p :
+       {preset::plain, preset::tuned, preset::constrained, preset::g3_pcx, preset::g3_pcx_metric}) {
     if (name == to_string(p)) return p;
   }
-  throw io::option_error("preset",
-                         "'" + name + "' is unknown; use plain, tuned, constrained or g3-pcx");
+  throw io::option_error(
+      "preset",
+      "'" + name + "' is unknown; use plain, tuned, constrained, g3-pcx or g3-pcx-metric");
 }
 
 std::string to_string(method m) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <string>
 
 #include "kinevo/io/option_error.hpp"
 
@@ -91,16 +92,20 @@ void constrained_policy(const optimize_options& o, run_plan& p) {
 }
 
 // --preset g3-pcx: Deb et al.'s G3-PCX (ga::g3_pcx_options); the budget is in evaluations, as
-// Deb et al. give theirs (1e5 unless given).
-void g3_pcx_policy(const optimize_options& o, run_plan& p) {
+// Deb et al. give theirs (1e5 unless given). --preset g3-pcx-metric: the same in a learned
+// metric (ga::g3_pcx_metric_options).
+void g3_pcx_policy(const optimize_options& o, run_plan& p, bool metric) {
+  const std::string name = metric ? "g3-pcx-metric" : "g3-pcx";
   if (o.gaucsd || (o.is_given("encoding") && o.ga.genes != ga::encoding::real)) {
-    throw io::option_error("preset", "g3-pcx is real-coded; drop --gaucsd/--encoding");
+    throw io::option_error("preset", name + " is real-coded; drop --gaucsd/--encoding");
   }
   const auto keep = [&](const char* key) { return o.is_given(key); };
-  const ga::ga_options d = ga::g3_pcx_options();
+  const ga::ga_options d = metric ? ga::g3_pcx_metric_options() : ga::g3_pcx_options();
   if (!keep("population")) p.ga.population = d.population;
   if (!keep("generation_model")) p.ga.model = d.model;
   if (!keep("crossover")) p.ga.crossover = d.crossover;
+  if (metric && !keep("metric")) p.ga.metric = d.metric;
+  if (metric && !keep("pcx_sigma_eta")) p.ga.pcx_sigma_eta = d.pcx_sigma_eta;
   // The evaluation budget alone: the generation limit stays off unless given.
   if (!keep("generations")) p.per_run.max_generations = 0;
   if (!keep("max_evals") && !keep("generations")) p.per_run.max_evaluations = 100000;
@@ -162,7 +167,9 @@ run_plan make_run_plan(const optimize_options& o, const constraint_counts& const
   if (which == preset::constrained) constrained_policy(o, p);
   constraints_policy(o, constraints, p);
   if (which == preset::tuned) tuned_policy(o, p);
-  if (which == preset::g3_pcx) g3_pcx_policy(o, p);
+  if (which == preset::g3_pcx || which == preset::g3_pcx_metric) {
+    g3_pcx_policy(o, p, which == preset::g3_pcx_metric);
+  }
   refuse_run_contradictions(o, p);
   return p;
 }

@@ -6,6 +6,7 @@
 // it reaches the optimum of a smooth non-separable problem.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
@@ -47,7 +48,14 @@ std::vector<ga_options> g3_variants() {
     o.parents = c == crossover_method::spx ? 6 : 3;
     v.push_back(o);
   }
+  ga_options metric = g3_pcx_metric_options();  // pcx in a learned metric
+  metric.population = 30;
+  v.push_back(metric);
   return v;
+}
+
+std::string name_of(const ga_options& o) {
+  return to_string(o.crossover) + (o.metric == metric_model::learned ? " learned metric" : "");
 }
 
 // A generation is about a population's worth of evaluations, as under the generational model:
@@ -71,7 +79,7 @@ TEST(G3Model, SameResultWhateverTheThreadCountAndTopology) {
   double_sum_function p(6);
   for (const auto& o : g3_variants()) {
     for (const auto t : {topology::ring, topology::fully_connected, topology::random}) {
-      SCOPED_TRACE(to_string(o.crossover) + " " + to_string(t));
+      SCOPED_TRACE(name_of(o) + " " + to_string(t));
       island_model one(o, g3_islands(4, 1, t));
       island_model three(o, g3_islands(4, 3, t));
       expect_same(one.run(p, search_box::of(p), generations(300)),
@@ -85,7 +93,7 @@ TEST(G3Model, ResumeFromACheckpointReachesTheUninterruptedResult) {
   std::filesystem::create_directories(dir);
   rosenbrock_function p(5);
   for (const auto& o : g3_variants()) {
-    SCOPED_TRACE(to_string(o.crossover));
+    SCOPED_TRACE(name_of(o));
     island_model m(o, g3_islands(3, 2, topology::random));
     termination stall = generations(500);
     stall.stall_generations = 100000;
@@ -155,6 +163,32 @@ TEST(G3Model, ReachesTheOptimumOfARotatedIllConditionedQuadratic) {
   t.target_value = 1e-10;
   const auto r = m.run(p, search_box::of(p), t);
   EXPECT_EQ(r.reason, stop_reason::target) << r.best_value;
+}
+
+// The learned metric on the rotated ellipsoid of condition 1e6 at n = 10, Deb et al.'s start
+// ([-10, -5]^n): f <= 1e-20 within 20,000 evaluations (measured: about 10,000; the isotropic
+// G3-PCX does not get there within 200,000, docs/benchmarks.md), i.e. the metric has learned
+// the valley's shape.
+TEST(G3Model, ALearnedMetricFollowsARotatedIllConditionedValley) {
+  const int n = 10;
+  rotated_ellipsoid_function p(n);
+  const search_box box{Eigen::VectorXd::Constant(n, -50.0), Eigen::VectorXd::Constant(n, 50.0)};
+  const search_box start{Eigen::VectorXd::Constant(n, -10.0), Eigen::VectorXd::Constant(n, -5.0)};
+  run_settings s;
+  s.initial_box = &start;
+  termination t;
+  t.max_generations = 0;
+  t.max_evaluations = 20000;
+  t.target_value = 1e-20;
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    island_options io = g3_islands(1, 1);
+    io.seed = seed;
+    island_model learned(g3_pcx_metric_options(), io);
+    const auto r = learned.run(p, box, t, s);
+    EXPECT_EQ(r.reason, stop_reason::target) << "seed " << seed << ": " << r.best_value;
+    island_model isotropic(g3_pcx_options(), io);
+    EXPECT_GT(isotropic.run(p, box, t, s).best_value, 1e-10) << "seed " << seed;
+  }
 }
 
 }  // namespace

@@ -41,7 +41,20 @@ TEST(OptionContracts, GaOptionsNameEveryInvalidField) {
   EXPECT_EQ(field_of([] { ga_options{}.validate(); }), "");
   EXPECT_EQ(field_of([] { gaucsd_options().validate(); }), "");
   EXPECT_EQ(field_of([] { g3_pcx_options().validate(); }), "");
+  EXPECT_EQ(field_of([] { g3_pcx_metric_options().validate(); }), "");
   const std::vector<field_case<ga_options>> cases{
+      // The learned metric is PCX's in the g3 model: anything else is refused by name.
+      {"metric", [](ga_options& o) { o.metric = metric_model::learned; }},
+      {"metric",
+       [](ga_options& o) { o = g3_pcx_metric_options(), o.crossover = crossover_method::undx; }},
+      {"metric",
+       [](ga_options& o) { o = g3_pcx_metric_options(), o.model = generation_model::mgg; }},
+      {"metric_interval",
+       [](ga_options& o) { o = g3_pcx_metric_options(), o.metric_interval = 1; }},
+      {"metric_interval",
+       [](ga_options& o) { o = g3_pcx_metric_options(), o.metric_interval = -3; }},
+      {"metric_rate", [](ga_options& o) { o = g3_pcx_metric_options(), o.metric_rate = 1.5; }},
+      {"metric_rate", [](ga_options& o) { o = g3_pcx_metric_options(), o.metric_rate = nan; }},
       {"population", [](ga_options& o) { o.population = 1; }},
       {"elites", [](ga_options& o) { o.elites = -1; }},
       {"elites", [](ga_options& o) { o.elites = o.population; }},
@@ -233,6 +246,10 @@ TEST(OptionContracts, EveryGaEnumRoundTripsThroughItsName) {
     EXPECT_EQ(parse_generation_model(to_string(g)), g);
   }
   EXPECT_THROW(parse_generation_model("g4"), std::invalid_argument);
+  for (auto m : {metric_model::isotropic, metric_model::learned}) {
+    EXPECT_EQ(parse_metric_model(to_string(m)), m);
+  }
+  EXPECT_THROW(parse_metric_model("euclid"), std::invalid_argument);
   for (auto m :
        {mutation_method::bit_flip, mutation_method::polynomial, mutation_method::gaussian}) {
     EXPECT_EQ(parse_mutation(to_string(m)), m);

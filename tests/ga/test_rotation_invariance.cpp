@@ -47,6 +47,7 @@ struct population_text {
   double best_f = 0.0;
   Eigen::VectorXd best_x;
   Eigen::MatrixXd frame;
+  std::vector<std::string> metric;  // learned metric's lines
 };
 
 population_text parse(const island& isl, int n) {
@@ -80,6 +81,10 @@ population_text parse(const island& isl, int n) {
       p.x.push_back(v.tail(n));
     } else if (key == "frame") {
       p.frame = vec(n * n).reshaped(n, n);
+    } else if (key.rfind("metric", 0) == 0) {
+      // A learned metric's state: C = I and nothing recorded at the start, which Q turns into
+      // itself; carried over as it is.
+      p.metric.push_back(line);
     }
   }
   return p;
@@ -101,6 +106,7 @@ std::string format(const population_text& p) {
     for (const double v : p.frame.reshaped()) os << ' ' << hexd(v);
     os << '\n';
   }
+  for (const auto& m : p.metric) os << m << '\n';
   return os.str();
 }
 
@@ -160,6 +166,11 @@ ga_options g3(crossover_method c, int parents) {
 
 TEST(RotationInvariance, ParentCentricRunTurnsWithTheProblem) {
   expect_rotated_run(g3(crossover_method::pcx, 3));
+}
+
+// The learned metric turns with the problem too: its root C^{1/2} is the symmetric one.
+TEST(RotationInvariance, LearnedMetricRunTurnsWithTheProblem) {
+  expect_rotated_run(g3_pcx_metric_options());
 }
 
 TEST(RotationInvariance, UnimodalNormalRunTurnsWithTheProblem) {

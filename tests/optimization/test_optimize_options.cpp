@@ -92,10 +92,12 @@ TEST(OptimizeOptions, MessagesSayTheAllowedRange) {
 }
 
 TEST(OptimizeOptions, PresetRoundTripsThroughToStringAndParse) {
-  for (const preset p : {preset::plain, preset::tuned, preset::constrained, preset::g3_pcx}) {
+  for (const preset p :
+       {preset::plain, preset::tuned, preset::constrained, preset::g3_pcx, preset::g3_pcx_metric}) {
     EXPECT_EQ(parse_preset(to_string(p)), p);
   }
   EXPECT_EQ(to_string(preset::g3_pcx), "g3-pcx");
+  EXPECT_EQ(to_string(preset::g3_pcx_metric), "g3-pcx-metric");
   EXPECT_THROW((void)parse_preset("tunde"), std::invalid_argument);
 }
 

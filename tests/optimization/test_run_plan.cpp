@@ -106,6 +106,30 @@ TEST(RunPlan, G3PcxPresetIsDebsG3PcxWithAnEvaluationBudget) {
   EXPECT_EQ(plan_error_field(o), "preset");
 }
 
+// --preset g3-pcx-metric is G3-PCX in a learned metric with sigma_eta 0.14, unless given.
+TEST(RunPlan, G3PcxMetricPresetLearnsItsMetric) {
+  optimize_options o;
+  o.which = preset::g3_pcx_metric;
+  o.given = {"preset"};
+  run_plan p = make_run_plan(o);
+  EXPECT_EQ(p.ga.model, ga::generation_model::g3);
+  EXPECT_EQ(p.ga.crossover, ga::crossover_method::pcx);
+  EXPECT_EQ(p.ga.metric, ga::metric_model::learned);
+  EXPECT_EQ(p.ga.pcx_sigma_eta, 0.14);
+  EXPECT_EQ(p.per_run.max_evaluations, 100000);
+  EXPECT_NO_THROW(p.ga.validate());
+  o.ga.pcx_sigma_eta = 0.1;
+  o.ga.metric = ga::metric_model::isotropic;
+  o.given = {"preset", "pcx_sigma_eta", "metric"};
+  p = make_run_plan(o);
+  EXPECT_EQ(p.ga.pcx_sigma_eta, 0.1);
+  EXPECT_EQ(p.ga.metric, ga::metric_model::isotropic);
+  o = {};
+  o.which = preset::g3_pcx_metric;
+  o.gaucsd = true;
+  EXPECT_EQ(plan_error_field(o), "preset");
+}
+
 TEST(RunPlan, ContradictionsNameTheOption) {
   optimize_options o;
   o.given = {"bits"};

@@ -4,7 +4,8 @@
 // Function g06 is the constrained CEC 2006 g06 (dim ignored) with <encoding> naming the
 // constraint handling and crossover instead, e.g. epsilon_de or feasibility_sbx; the best's
 // violation is printed after each best value. Encoding g3_pcx, g3_undx or g3_spx runs the g3
-// generation model with that crossover (G3-PCX settings otherwise), mgg_pcx, mgg_undx or
+// generation model with that crossover (G3-PCX settings otherwise), g3_pcx_metric G3-PCX in a
+// learned metric, mgg_pcx, mgg_undx or
 // mgg_spx the mgg model; g06 takes e.g. feasibility_pcx (g3) or feasibility_undx_mgg the same
 // way.
 #include <algorithm>
@@ -35,7 +36,9 @@ int main(int argc, char** argv) {
     const bool g3 = encoding_name.rfind("g3_", 0) == 0;
     const bool mgg = encoding_name.rfind("mgg_", 0) == 0;
     ga_options ga = encoding_name == "real" || constrained ? ga_options{} : gaucsd_options();
-    if (g3 || mgg) {
+    if (encoding_name == "g3_pcx_metric") {
+      ga = g3_pcx_metric_options();
+    } else if (g3 || mgg) {
       ga = g3_pcx_options();
       ga.crossover = parse_crossover(encoding_name.substr(g3 ? 3 : 4));
       if (mgg) ga.model = generation_model::mgg;

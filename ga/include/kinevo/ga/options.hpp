@@ -56,6 +56,14 @@ enum class crossover_method { n_point, uniform, sbx, blx, de, pcx, undx, spx };
 // used (always 2). Generations count as under g3 (ceil(population / offspring) steps).
 enum class generation_model { generational, g3, mgg };
 
+// The metric pcx draws its children in (ga/detail/learned_metric.hpp):
+//   isotropic: Deb et al.'s PCX, noise of the same spread in every direction across d;
+//   learned:   PCX in the coordinates u = C^{-1/2} x of a metric C the island learns from the
+//              ranks of its own children (a rank-mu update of the weighted best half of every
+//              `metric_interval` children, Hansen's CMA-ES rule). On an ill-conditioned valley
+//              C turns towards the inverse Hessian's shape and the children follow the valley.
+enum class metric_model { isotropic, learned };
+
 // bit_flip is for binary/Gray genomes (per-bit rate, positions drawn by geometric skips);
 // polynomial and gaussian are for real genes (per-gene rate).
 enum class mutation_method { bit_flip, polynomial, gaussian };
@@ -93,6 +101,13 @@ struct ga_options {
   // (sigma_eta, times the mean distance of the other parents from that line); Deb et al. 0.1.
   double pcx_sigma_zeta = 0.1;
   double pcx_sigma_eta = 0.1;
+  // pcx with the g3 model: the metric its children are drawn in (see metric_model).
+  metric_model metric = metric_model::isotropic;
+  // learned: children ranked per update, >= 2; 0 selects 4 + floor(3 ln n) (CMA-ES's lambda).
+  int metric_interval = 0;
+  // learned: weight of each update, in (0, 1]; 0 selects CMA-ES's rank-mu rate
+  // 2 (mu_eff - 2 + 1 / mu_eff) / ((n + 2)^2 + mu_eff) for the weights of the best half.
+  double metric_rate = 0.0;
   // undx: spread along the primary parents' differences (sigma_xi) and across their subspace
   // (sigma_eta, times the distance of the last parent from it); <= 0 selects Kita et al.'s
   // 1 / sqrt(parents - 1) and 0.35 / sqrt(max(1, n - parents + 1)).
@@ -151,11 +166,17 @@ ga_options gaucsd_options();
 // parents, lambda = 2 children and r = 2 replaced, pcx with sigma_zeta = sigma_eta = 0.1.
 ga_options g3_pcx_options();
 
+// G3-PCX with a learned metric (metric_model::learned): g3_pcx_options() with the metric on and
+// sigma_eta = 0.14 (measured best of 0.07-0.2 on the ellipsoid, the double sum and the rotated
+// ellipsoid at n = 20; docs/benchmarks.md).
+ga_options g3_pcx_metric_options();
+
 std::string to_string(encoding e);
 std::string to_string(selection_method s);
 std::string to_string(crossover_method c);
 std::string to_string(mutation_method m);
 std::string to_string(generation_model g);  // generational, g3, mgg
+std::string to_string(metric_model m);      // isotropic, learned
 // Parse the names printed by to_string; throw io::option_error naming the field and listing the
 // valid names.
 encoding parse_encoding(const std::string& name);
@@ -163,5 +184,6 @@ selection_method parse_selection(const std::string& name);
 crossover_method parse_crossover(const std::string& name);
 mutation_method parse_mutation(const std::string& name);
 generation_model parse_generation_model(const std::string& name);
+metric_model parse_metric_model(const std::string& name);
 
 }  // namespace kinevo::ga

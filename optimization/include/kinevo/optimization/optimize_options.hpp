@@ -26,8 +26,10 @@ namespace kinevo::optimization {
 // population 100, the g3 generation model with parent-centric recombination (mu = 3 parents,
 // lambda = 2 children, r = 2 replaced, sigma_zeta = sigma_eta = 0.1), a default budget of 1e5
 // evaluations; rotation invariant, for smooth non-separable or ill-conditioned problems
-// (docs/ga.md, "Rotation-invariant recombination").
-enum class preset { plain, tuned, constrained, g3_pcx };
+// (docs/ga.md, "Rotation-invariant recombination"). g3_pcx_metric (name "g3-pcx-metric"):
+// the same with the learned metric (ga::g3_pcx_metric_options: sigma_eta = 0.14), for
+// ill-conditioned valleys (docs/ga.md, "A learned metric").
+enum class preset { plain, tuned, constrained, g3_pcx, g3_pcx_metric };
 std::string to_string(preset p);
 preset parse_preset(const std::string& name);  // throws std::invalid_argument listing the names
 

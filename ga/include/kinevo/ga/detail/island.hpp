@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kinevo/ga/detail/binary_genome.hpp"
+#include "kinevo/ga/detail/learned_metric.hpp"
 #include "kinevo/ga/detail/parent_centric_crossover.hpp"
 #include "kinevo/ga/detail/random_stream.hpp"
 #include "kinevo/ga/detail/real_operators.hpp"
@@ -82,6 +83,11 @@ class island {
   void step_g3(const problem& p);
   void choose_g3_parents();
   void make_g3_children();
+  // pcx in the learned metric (learned_metric.hpp): the parents mapped to u, children drawn
+  // there and mapped back; record_family_steps feeds the evaluated children's steps to it.
+  void make_metric_children();
+  void record_family_steps();
+  bool learns_metric() const { return options_.metric == metric_model::learned; }
   void replace_from_family();
   // One family step of the mgg model (Satoh, Yamamura and Kobayashi 1996): random parents, the
   // same children, the family's best and a rank-roulette draw replace the first two parents.
@@ -142,6 +148,13 @@ class island {
   // drawn, so that the run turns with the problem (ga/detail/rotation_frame.hpp). Saved in
   // checkpoints.
   Eigen::MatrixXd frame_;
+  // metric = learned: the metric, the parents in its coordinates, a child's step there and the
+  // family's normalised steps (n x offspring). Saved in checkpoints.
+  learned_metric metric_;
+  Eigen::MatrixXd parent_u_;
+  Eigen::VectorXd child_u_;
+  Eigen::MatrixXd family_steps_;
+  std::vector<int> metric_order_;
   Eigen::MatrixXd parent_x_;  // n x parents: the g3 family step's parents
   std::vector<int> pick_;     // draws of distinct members; the identity between draws
   std::vector<int> swapped_;  // the partner of each swap of draw_distinct (to undo it)

@@ -28,6 +28,12 @@ class parent_centric_crossover {
   // One child; `frame` is n x n orthonormal, or empty for the coordinate axes.
   void draw(random_stream& rng, const Eigen::MatrixXd& frame, Eigen::Ref<Eigen::VectorXd> child);
 
+  // The last child's step from the index parent in units of the spread across d,
+  // sigma_eta Dbar: the projected noise P z plus the draw along d scaled by
+  // sigma_zeta |d| / (sigma_eta Dbar), at most 3 (parents nearly on one line would otherwise
+  // make that one step outweigh all others). What learned_metric learns from.
+  void normalised_step(Eigen::Ref<Eigen::VectorXd> y) const;
+
   // d = x^(p) - g and Dbar of the prepared parents.
   const Eigen::VectorXd& direction() const { return d_; }
   double mean_distance() const { return mean_distance_; }
@@ -37,6 +43,7 @@ class parent_centric_crossover {
   double sigma_eta_ = 0.1;
   Eigen::VectorXd index_, d_, unit_d_, z_, w_;
   double mean_distance_ = 0.0;
+  double along_ = 0.0;          // the last child's N(0, 1) draw along d
   bool has_direction_ = false;  // |d| > 0: the index parent is not the centroid
 };
 

@@ -1,0 +1,73 @@
+// A metric the island learns from the ranks of its own children, for PCX in the g3 model
+// (ga_options::metric = learned). PCX then works in the coordinates u = C^{-1/2} x: the parents
+// are mapped there, a child is drawn there as Deb et al. draw it, and its step is mapped back
+// by C^{1/2}. After every `interval` children, ranked best first in the island's order, C moves
+// towards the second moment of the best half's steps (Hansen, "The CMA Evolution Strategy: A
+// Tutorial", 2016, eq. (30): the rank-mu update, weights eq. (49), rate eq. (53)):
+//   C <- (1 - c) C + c * n / (sum_i w_i |y_i|^2) * sum_i w_i (C^{1/2} y_i)(C^{1/2} y_i)^T
+// where y_i is child i's step from its index parent in u, in units of PCX's spread across d.
+// Unlike CMA-ES the update is trace-normalised (only the shape of the selected steps moves C)
+// and C keeps det 1: the scale stays PCX's, from the parents' spread; without that the metric
+// ran away (condition 1e16) when the best point stalled. On a quadratic valley C turns towards
+// the inverse Hessian's shape, so the children follow the valley whatever its orientation.
+// C^{1/2} is the symmetric root, which turns with the problem (rotation invariance holds).
+// Cost: O(n) per recorded child, O(mu n^2) per update, an n x n eigen-decomposition every
+// max(1, 1 / (10 n c)) updates (CMA-ES's lazy rule).
+#pragma once
+
+#include <Eigen/Core>
+#include <iosfwd>
+#include <span>
+
+namespace kinevo::ga {
+
+class learned_metric {
+ public:
+  // interval: children per update (>= 2); rate: weight of an update, in (0, 1], or 0 for the
+  // rank-mu rate of the weighted best half.
+  void configure(int n, int interval, double rate);
+  // C = I, nothing recorded: the start of a run.
+  void reset();
+
+  const Eigen::MatrixXd& root() const { return root_; }                  // C^{1/2}
+  const Eigen::MatrixXd& inverse_root() const { return inverse_root_; }  // C^{-1/2}
+  int interval() const { return interval_; }
+  double rate() const { return rate_; }
+
+  // Records a child's normalised step y (in u) and its value and violation.
+  void record(const Eigen::Ref<const Eigen::VectorXd>& y, double f, double v);
+  bool full() const { return count_ == interval_; }
+  double value(int k) const { return f_[k]; }
+  double violation(int k) const { return v_[k]; }
+  // The recorded children's indices, best first (island's order): updates C and empties the
+  // record.
+  void update(std::span<const int> best_first);
+
+  // Condition number of C (largest over smallest eigenvalue) at the last decomposition.
+  double condition() const { return condition_; }
+
+  // State as text (hex floats), and back (sizes must match the configuration).
+  void save(std::ostream& os) const;
+  void load(std::istream& is);
+
+ private:
+  void decompose();
+
+  int n_ = 0;
+  int interval_ = 0;
+  int mu_ = 0;
+  double rate_ = 0.0;
+  int decompose_every_ = 1;
+  int updates_since_ = 0;
+  int count_ = 0;
+  Eigen::VectorXd weights_;  // mu_ log weights, summing to 1
+  Eigen::MatrixXd c_;        // C (det 1 at each decomposition)
+  Eigen::MatrixXd root_;     // C^{1/2} at the last decomposition
+  Eigen::MatrixXd inverse_root_;
+  Eigen::MatrixXd steps_;     // n x interval_: recorded y
+  Eigen::VectorXd f_, v_;     // their values and violations
+  Eigen::MatrixXd weighted_;  // n x mu_: sqrt(w_i) C^{1/2} y_i of an update
+  double condition_ = 1.0;
+};
+
+}  // namespace kinevo::ga

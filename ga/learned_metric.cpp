@@ -1,0 +1,159 @@
+#include "kinevo/ga/detail/learned_metric.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <istream>
+#include <ostream>
+#include <string>
+
+#include "kinevo/io/errors.hpp"
+
+namespace kinevo::ga {
+
+namespace {
+
+void put_state_hex(std::ostream& os, double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%a", v);
+  os << ' ' << buf;
+}
+
+double get_state_hex(std::istream& is) {
+  std::string s;
+  if (!(is >> s)) throw io::input_error("truncated metric state");
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end == s.c_str() || *end != '\0') throw io::input_error("'" + s + "' is not a number");
+  return v;
+}
+
+void put_matrix(std::ostream& os, const char* name, const Eigen::MatrixXd& m) {
+  os << name;
+  for (Eigen::Index k = 0; k < m.size(); ++k) put_state_hex(os, m.data()[k]);
+  os << '\n';
+}
+
+void get_matrix(std::istream& is, const char* name, Eigen::MatrixXd& m) {
+  std::string word;
+  if (!(is >> word) || word != name) {
+    throw io::input_error(std::string("expected '") + name + "' in the metric state");
+  }
+  for (Eigen::Index k = 0; k < m.size(); ++k) m.data()[k] = get_state_hex(is);
+}
+
+}  // namespace
+
+void learned_metric::configure(int n, int interval, double rate) {
+  n_ = n;
+  interval_ = interval;
+  mu_ = std::max(1, interval / 2);
+  // Hansen's tutorial, eq. (49): w_i proportional to ln((lambda + 1) / 2) - ln i, the best half.
+  weights_.resize(mu_);
+  for (int i = 0; i < mu_; ++i) {
+    weights_[i] = std::log(mu_ + 0.5) - std::log(i + 1.0);
+  }
+  weights_ /= weights_.sum();
+  const double mu_eff = 1.0 / weights_.squaredNorm();
+  // eq. (53) with c_1 = 0 (no evolution path): the rank-mu rate.
+  const double dn = n;
+  rate_ =
+      rate > 0.0
+          ? rate
+          : std::min(1.0, 2.0 * (mu_eff - 2.0 + 1.0 / mu_eff) / ((dn + 2.0) * (dn + 2.0) + mu_eff));
+  // Decompose when C has moved by about a tenth of 1 / n since the last time.
+  decompose_every_ = std::max(1, static_cast<int>(1.0 / (10.0 * dn * rate_)));
+  steps_.resize(n_, interval_);
+  f_.resize(interval_);
+  v_.resize(interval_);
+  weighted_.resize(n_, mu_);
+  reset();
+}
+
+void learned_metric::reset() {
+  c_.setIdentity(n_, n_);
+  root_.setIdentity(n_, n_);
+  inverse_root_.setIdentity(n_, n_);
+  count_ = 0;
+  updates_since_ = 0;
+  condition_ = 1.0;
+}
+
+void learned_metric::record(const Eigen::Ref<const Eigen::VectorXd>& y, double f, double v) {
+  steps_.col(count_) = y;
+  f_[count_] = f;
+  v_[count_] = v;
+  ++count_;
+}
+
+void learned_metric::update(std::span<const int> best_first) {
+  count_ = 0;
+  double second_moment = 0.0;
+  for (int i = 0; i < mu_; ++i) {
+    const auto y = steps_.col(best_first[static_cast<std::size_t>(i)]);
+    second_moment += weights_[i] * y.squaredNorm();
+    weighted_.col(i).noalias() = std::sqrt(weights_[i]) * (root_ * y);
+  }
+  if (!(second_moment > 0.0) || !std::isfinite(second_moment)) return;
+  c_ *= 1.0 - rate_;
+  c_.noalias() += (rate_ * n_ / second_moment) * (weighted_ * weighted_.transpose());
+  if (++updates_since_ >= decompose_every_) decompose();
+}
+
+void learned_metric::decompose() {
+  updates_since_ = 0;
+  const Eigen::MatrixXd symmetric = 0.5 * (c_ + c_.transpose());
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(symmetric);
+  if (eigen.info() != Eigen::Success) return;  // keep the last root: C is unusable this time
+  Eigen::VectorXd values = eigen.eigenvalues();
+  // Bounded to a condition of 1e14: beyond it u = C^{-1/2} x loses every digit of the steep
+  // directions.
+  const double largest = values.maxCoeff();
+  if (!(largest > 0.0) || !std::isfinite(largest)) return;
+  values = values.cwiseMax(largest * 1e-14);
+  // det C = 1: the scale of the children is PCX's (the parents' spread), C gives the shape.
+  const double scale = std::exp(values.array().log().mean());
+  values /= scale;
+  condition_ = values.maxCoeff() / values.minCoeff();
+  const Eigen::MatrixXd& vectors = eigen.eigenvectors();
+  c_ = vectors * values.asDiagonal() * vectors.transpose();
+  root_ = vectors * values.cwiseSqrt().asDiagonal() * vectors.transpose();
+  inverse_root_ = vectors * values.cwiseSqrt().cwiseInverse().asDiagonal() * vectors.transpose();
+}
+
+void learned_metric::save(std::ostream& os) const {
+  os << "metric " << count_ << ' ' << updates_since_;
+  put_state_hex(os, condition_);
+  os << '\n';
+  put_matrix(os, "metric_c", c_);
+  put_matrix(os, "metric_root", root_);
+  put_matrix(os, "metric_inverse_root", inverse_root_);
+  os << "metric_steps";
+  for (int k = 0; k < count_; ++k) {
+    put_state_hex(os, f_[k]);
+    put_state_hex(os, v_[k]);
+    for (int j = 0; j < n_; ++j) put_state_hex(os, steps_(j, k));
+  }
+  os << '\n';
+}
+
+void learned_metric::load(std::istream& is) {
+  std::string word;
+  if (!(is >> word) || word != "metric" || !(is >> count_ >> updates_since_) || count_ < 0 ||
+      count_ >= interval_ || updates_since_ < 0) {
+    throw io::input_error("unreadable metric state");
+  }
+  condition_ = get_state_hex(is);
+  get_matrix(is, "metric_c", c_);
+  get_matrix(is, "metric_root", root_);
+  get_matrix(is, "metric_inverse_root", inverse_root_);
+  if (!(is >> word) || word != "metric_steps") throw io::input_error("unreadable metric steps");
+  for (int k = 0; k < count_; ++k) {
+    f_[k] = get_state_hex(is);
+    v_[k] = get_state_hex(is);
+    for (int j = 0; j < n_; ++j) steps_(j, k) = get_state_hex(is);
+  }
+}
+
+}  // namespace kinevo::ga
