@@ -172,10 +172,10 @@ std::vector<std::vector<int>> group_columns(const std::vector<std::vector<int>>&
     const auto& rows = rows_of[c];
     std::size_t g = 0;
     for (; g < groups.size(); ++g) {
-      const bool free = std::none_of(rows.begin(), rows.end(), [&](int row) {
+      const bool fits = std::none_of(rows.begin(), rows.end(), [&](int row) {
         return taken[g][static_cast<std::size_t>(row)] != 0;
       });
-      if (free) break;
+      if (fits) break;
     }
     if (g == groups.size()) {
       groups.emplace_back();
@@ -220,14 +220,15 @@ int eigenvalues_above(const Eigen::MatrixXd& gram, double fraction) {
     hi = i == 0 ? a[i] + radius : std::max(hi, a[i] + radius);
     if (i + 1 < m) largest_b = std::max(largest_b, std::abs(b[i]));
   }
-  const double floor = std::numeric_limits<double>::min() * std::max(1.0, largest_b * largest_b);
+  const double pivot_floor =
+      std::numeric_limits<double>::min() * std::max(1.0, largest_b * largest_b);
   const double eps = std::numeric_limits<double>::epsilon();
-  for (int it = 0; it < 200 && hi - lo > 2.0 * eps * std::max(std::abs(lo), std::abs(hi)) + floor;
-       ++it) {
+  for (int it = 0;
+       it < 200 && hi - lo > 2.0 * eps * std::max(std::abs(lo), std::abs(hi)) + pivot_floor; ++it) {
     const double mid = 0.5 * (lo + hi);
-    (eigenvalues_below(a, b, mid, floor) == m ? hi : lo) = mid;
+    (eigenvalues_below(a, b, mid, pivot_floor) == m ? hi : lo) = mid;
   }
-  return static_cast<int>(m) - eigenvalues_below(a, b, fraction * hi, floor);
+  return static_cast<int>(m) - eigenvalues_below(a, b, fraction * hi, pivot_floor);
 }
 
 }  // namespace
