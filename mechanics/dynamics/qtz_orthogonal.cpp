@@ -44,7 +44,8 @@ step_outcome qtz_orthogonal_formulation::after_step(double t, double /*h*/, doub
         return step_outcome::failed;
       }
       d = qtz_decomposition{};  // lets the workspace reuse its sparse factor
-      d = decompose_qtz(model_.position_jacobian(q, t), options_.rank_tolerance, workspace_);
+      // Only Q1^ is applied here: no Q2.
+      d = decompose_qtz(model_.position_jacobian(q, t), options_.rank_tolerance, workspace_, false);
       const Eigen::VectorXd psi = d.combination * phi;  // Psi'' = C Phi
       const Eigen::VectorXd dq = d.q1_hat_times(psi);
       q -= dq;
@@ -79,6 +80,9 @@ step_outcome qtz_orthogonal_formulation::after_step(double t, double /*h*/, doub
     }
     qd -= dqd;
     if (max_abs(c) > tolerance || max_abs(dqd) > tolerance * v_scale) beyond = true;
+    // The next step's first stage evaluates A at this q again (A depends on q only, and the
+    // solver compares it exactly): it takes this decomposition instead of repeating it.
+    solver_.offer(system_.jacobian, d);
   }
   if (!beyond) return step_outcome::unchanged;
   ++report_.corrections;

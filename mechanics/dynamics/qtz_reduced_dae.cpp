@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -158,6 +160,77 @@ SUNLinearSolver make_lu_solver(SUNContext ctx, iteration_matrix_lu& lu) {
   return s;
 }
 
+// Curtis-Powell-Reid grouping of the columns of a sparse Jacobian (rows_of[c]: the rows column
+// c reaches, below row_count): greedily, in column order, each column joins the first group none
+// of whose columns reaches one of its rows. A banded Jacobian of bandwidth w needs about w + 1
+// groups.
+std::vector<std::vector<int>> group_columns(const std::vector<std::vector<int>>& rows_of,
+                                            Eigen::Index row_count) {
+  std::vector<std::vector<int>> groups;
+  std::vector<std::vector<char>> taken;  // per group: the rows its columns reach
+  for (std::size_t c = 0; c < rows_of.size(); ++c) {
+    const auto& rows = rows_of[c];
+    std::size_t g = 0;
+    for (; g < groups.size(); ++g) {
+      const bool fits = std::none_of(rows.begin(), rows.end(), [&](int row) {
+        return taken[g][static_cast<std::size_t>(row)] != 0;
+      });
+      if (fits) break;
+    }
+    if (g == groups.size()) {
+      groups.emplace_back();
+      taken.emplace_back(static_cast<std::size_t>(row_count), 0);
+    }
+    groups[g].push_back(static_cast<int>(c));
+    for (int row : rows) taken[g][static_cast<std::size_t>(row)] = 1;
+  }
+  return groups;
+}
+
+// The number of eigenvalues of the tridiagonal matrix (diagonal a, off-diagonal b) below x:
+// the negative pivots of the LDL^T factorisation of T - x I (Sylvester's law of inertia; the
+// Sturm sequence of LAPACK's dstebz, with its pivot floor).
+int eigenvalues_below(const Eigen::VectorXd& a, const Eigen::VectorXd& b, double x,
+                      double pivot_floor) {
+  int count = 0;
+  double d = 1.0;
+  for (Eigen::Index i = 0; i < a.size(); ++i) {
+    d = a[i] - x - (i > 0 ? b[i - 1] * b[i - 1] / d : 0.0);
+    if (std::abs(d) < pivot_floor) d = -pivot_floor;
+    if (d < 0.0) ++count;
+  }
+  return count;
+}
+
+// The number of eigenvalues of the symmetric `gram` above `fraction` times its largest: one
+// Householder tridiagonalisation, the largest eigenvalue by bisection of the Sturm count to
+// round-off, and one count at the threshold. Only the count is needed: the QR iteration of
+// all eigenvalues was 11 % of qtz-reduced's time on the 50-link chain.
+int eigenvalues_above(const Eigen::MatrixXd& gram, double fraction) {
+  const Eigen::Index m = gram.rows();
+  if (m == 0) return 0;
+  const Eigen::Tridiagonalization<Eigen::MatrixXd> tri(gram);
+  const Eigen::VectorXd a = tri.diagonal();
+  const Eigen::VectorXd b = tri.subDiagonal();
+  double lo = 0.0, hi = 0.0, largest_b = 0.0;
+  for (Eigen::Index i = 0; i < m; ++i) {
+    const double radius =
+        (i > 0 ? std::abs(b[i - 1]) : 0.0) + (i + 1 < m ? std::abs(b[i]) : 0.0);  // Gershgorin
+    lo = i == 0 ? a[i] - radius : std::min(lo, a[i] - radius);
+    hi = i == 0 ? a[i] + radius : std::max(hi, a[i] + radius);
+    if (i + 1 < m) largest_b = std::max(largest_b, std::abs(b[i]));
+  }
+  const double pivot_floor =
+      std::numeric_limits<double>::min() * std::max(1.0, largest_b * largest_b);
+  const double eps = std::numeric_limits<double>::epsilon();
+  for (int it = 0;
+       it < 200 && hi - lo > 2.0 * eps * std::max(std::abs(lo), std::abs(hi)) + pivot_floor; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (eigenvalues_below(a, b, mid, pivot_floor) == m ? hi : lo) = mid;
+  }
+  return static_cast<int>(m) - eigenvalues_below(a, b, fraction * hi, pivot_floor);
+}
+
 }  // namespace
 
 struct qtz_reduced_dae::impl {
@@ -228,11 +301,153 @@ struct qtz_reduced_dae::impl {
     }
   }
 
+  // The terms of the residual that depend on (q, v) beyond the linear structure (rows 0..2n of
+  // the residual, then the r velocity rows) at (qq, vv) with the given q'', lambda_1 and mu_1.
+  void small_terms(const Eigen::VectorXd& qq, const Eigen::VectorXd& vv, double t,
+                   const Eigen::VectorXd& acceleration, const Eigen::VectorXd& lambda,
+                   const Eigen::VectorXd& mu, Eigen::VectorXd& out) {
+    ++differenced_evaluations_;
+    model_.evaluate(qq, vv, t, jacobian_system_);
+    note_non_finite(jacobian_system_, t);
+    const Eigen::MatrixXd& jac = jacobian_system_.jacobian;
+    if (!identity_) jacobian_psi_q_.noalias() = combination_ * jac;
+    const Eigen::MatrixXd& psi_q = identity_ ? jac : jacobian_psi_q_;
+    out.resize(2 * n_ + rank_);
+    out.segment(0, n_) = psi_q.transpose() * mu;
+    out.segment(n_, n_) =
+        jacobian_system_.mass * acceleration + psi_q.transpose() * lambda - jacobian_system_.force;
+    if (rank_ > 0) {
+      const Eigen::VectorXd phi_v = model_.velocity_violation(qq, vv, t);
+      out.segment(2 * n_, rank_) = identity_ ? phi_v : Eigen::VectorXd(combination_ * phi_v);
+    }
+  }
+
+  // Which rows of small_terms each coordinate of q and of v reaches (the v columns: the force
+  // rows n..2n only, the others are exact), found once per combination C by one-sided
+  // differences at a generic state near (q, v): q and v moved by 1e-3 of their size along fixed
+  // pseudo-random directions, and q'', lambda_1, mu_1 replaced by pseudo-random values, so that
+  // no entry of the Jacobian is zero by coincidence (the chain hanging straight, mu = 0 on the
+  // solution, v = 0 at rest). Columns that reach no common row are then differenced together
+  // (group_columns; Curtis, Powell and Reid, "On the estimation of sparse Jacobian matrices",
+  // J. Inst. Maths Applics 13, 1974). Should the pattern miss an entry somewhere else (a
+  // piecewise force), only Newton's rate suffers: the residual is exact, and IDA cuts the step
+  // when the iteration does not converge. false: the generic state is not finite (one column
+  // per group then, as without a pattern).
+  bool find_pattern(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t) {
+    std::mt19937 generator(20261128);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0), weight(0.5, 1.5);
+    const auto generic = [&](const Eigen::VectorXd& x, double scale) {
+      Eigen::VectorXd g = x;
+      for (Eigen::Index i = 0; i < g.size(); ++i)
+        g[i] += scale * std::max(std::abs(x[i]), 1.0) * unit(generator);
+      return g;
+    };
+    const auto weights = [&](Eigen::Index size) {
+      Eigen::VectorXd w(size);
+      for (Eigen::Index i = 0; i < size; ++i) w[i] = weight(generator);
+      return w;
+    };
+    Eigen::VectorXd qg = generic(q, 1e-3), vg = generic(v, 1e-3);
+    const Eigen::VectorXd a = weights(n_), lambda = weights(rank_), mu = weights(rank_);
+    Eigen::VectorXd base, moved;
+    small_terms(qg, vg, t, a, lambda, mu, base);
+    if (!base.allFinite()) return false;
+    const auto reached = [&](Eigen::Index first, Eigen::Index count) {
+      std::vector<int> rows;
+      if (!moved.allFinite()) return std::optional<std::vector<int>>();
+      for (Eigen::Index i = first; i < first + count; ++i) {
+        if (moved[i] != base[i]) rows.push_back(static_cast<int>(i));
+      }
+      return std::optional<std::vector<int>>(std::move(rows));
+    };
+    rows_of_q_.assign(static_cast<std::size_t>(n_), {});
+    rows_of_v_.assign(static_cast<std::size_t>(n_), {});
+    for (int c = 0; c < n_; ++c) {
+      const double keep = qg[c];
+      qg[c] += 1e-4 * std::max(std::abs(keep), 1.0);
+      small_terms(qg, vg, t, a, lambda, mu, moved);
+      qg[c] = keep;
+      auto rows = reached(0, 2 * n_ + rank_);
+      if (!rows) return false;
+      rows_of_q_[static_cast<std::size_t>(c)] = std::move(*rows);
+    }
+    for (int c = 0; c < n_; ++c) {
+      const double keep = vg[c];
+      vg[c] += 1e-4 * std::max(std::abs(keep), 1.0);
+      small_terms(qg, vg, t, a, lambda, mu, moved);
+      vg[c] = keep;
+      auto rows = reached(n_, n_);
+      if (!rows) return false;
+      rows_of_v_[static_cast<std::size_t>(c)] = std::move(*rows);
+    }
+    return true;
+  }
+
+  // The column groups of the differenced iteration matrix: the pattern's colouring once per C,
+  // or one column per group when no pattern was found.
+  void prepare_groups(const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t) {
+    if (groups_ready_) return;
+    groups_ready_ = true;
+    if (find_pattern(q, v, t)) {
+      groups_q_ = group_columns(rows_of_q_, 2 * n_ + rank_);
+      groups_v_ = group_columns(rows_of_v_, 2 * n_);
+      return;
+    }
+    rows_of_q_.clear();
+    rows_of_v_.clear();
+    groups_q_.assign(static_cast<std::size_t>(n_), {});
+    for (int c = 0; c < n_; ++c) groups_q_[static_cast<std::size_t>(c)] = {c};
+    groups_v_ = groups_q_;
+  }
+
+  // Central differences of small_terms in q (x_is_q) or v over the column groups, each column
+  // with its own increment eps^(1/3) max(|x_j|, 1); with a pattern only its rows are read (the
+  // other columns of the group do not reach them), without one every row of the column.
+  void difference_groups(bool x_is_q, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t,
+                         const Eigen::VectorXd& acceleration, const Eigen::VectorXd& lambda,
+                         const Eigen::VectorXd& mu) {
+    const double step = std::cbrt(std::numeric_limits<double>::epsilon());
+    const Eigen::VectorXd& x = x_is_q ? q : v;
+    const auto& groups = x_is_q ? groups_q_ : groups_v_;
+    const auto& rows_of = x_is_q ? rows_of_q_ : rows_of_v_;
+    Eigen::MatrixXd& out = x_is_q ? differenced_q_ : differenced_v_;
+    // differenced_v_ holds rows n..2n of small_terms.
+    const Eigen::Index first = x_is_q ? 0 : n_;
+    out.setZero();
+    Eigen::VectorXd plus, minus;
+    for (const std::vector<int>& group : groups) {
+      const bool reaches_rows =
+          rows_of.empty() || std::any_of(group.begin(), group.end(), [&](int c) {
+            return !rows_of[static_cast<std::size_t>(c)].empty();
+          });
+      if (!reaches_rows) continue;  // those columns are zero
+      Eigen::VectorXd xp = x, xm = x;
+      for (int c : group) {
+        const double d = step * std::max(std::abs(x[c]), 1.0);
+        xp[c] += d;
+        xm[c] -= d;
+      }
+      small_terms(x_is_q ? xp : q, x_is_q ? v : xp, t, acceleration, lambda, mu, plus);
+      small_terms(x_is_q ? xm : q, x_is_q ? v : xm, t, acceleration, lambda, mu, minus);
+      for (int c : group) {
+        const double width = xp[c] - xm[c];
+        if (rows_of.empty()) {
+          out.col(c) = (plus.segment(first, out.rows()) - minus.segment(first, out.rows())) / width;
+          continue;
+        }
+        for (int row : rows_of[static_cast<std::size_t>(c)]) {
+          out(row - first, c) = (plus[row] - minus[row]) / width;
+        }
+      }
+    }
+  }
+
   // IDA's iteration matrix dF/dy + cj dF/dy' of the residual above, assembled from its exact
   // structure (the identities, cj M, cj Psi''_q^T, Psi''_q) with central differences only for
   // the small terms that depend on q and v nonlinearly: (Psi''_q^T mu)_q,
   // (M q'' + Psi''_q^T lambda - f)_q, -f_v and (C (Phi_q v + Phi_t))_q, each with its own
-  // increment eps^(1/3) max(|x_j|, 1).
+  // increment eps^(1/3) max(|x_j|, 1), columns that reach no common row together
+  // (difference_groups).
   // Why not IDA's dense difference quotients: they perturb y_j by max(sqrt(eps) |y_j|,
   // rtol |y_j| + atol), i.e. by atol = 1e-12 for a coordinate that stays near zero (the
   // coupler's angle of the parallelogram built from bodies is identically 0). Phi, with
@@ -241,31 +456,16 @@ struct qtz_reduced_dae::impl {
   // (condition ~ 1 / sigma_r of Phi_q) amplifies that error. With the difference quotients the
   // run stopped at t = 0.1667 (12 ms before the first crossing, h = 1e-12), with this matrix
   // at 0.1681; the rest of the failure was the tolerance of that coordinate (set_tolerances).
-  // Also cheaper: 4 n model evaluations instead of 2 (n + m) + 1 residuals.
+  // Also cheaper: 4 n model evaluations at most instead of 2 (n + m) + 1 residuals, and with
+  // the column groups 2 per group (the 50-link chain: 400 -> EVAL_COUNT).
   int jacobian(double t, double cj, N_Vector yy, N_Vector yp, SUNMatrix jac) {
     const auto y = view(yy), dy = view(yp);
+    // IDA zeroes the matrix before it calls this function (IDALS, idaLsSetup).
     Eigen::Map<Eigen::MatrixXd> j(SUNDenseMatrix_Data(jac), size_, size_);
-    j.setZero();
     const Eigen::VectorXd q = y.segment(0, n_), v = y.segment(n_, n_);
     const Eigen::VectorXd acceleration = dy.segment(n_, n_);
     const Eigen::VectorXd lambda = dy.segment(2 * n_, m_).head(rank_);
     const Eigen::VectorXd mu = dy.segment(2 * n_ + m_, m_).head(rank_);
-    constrained_system sys;
-    // The terms of the residual that depend on (q, v) beyond the linear structure.
-    const auto small_terms = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& vv,
-                                 Eigen::VectorXd& out) {
-      model_.evaluate(qq, vv, t, sys);
-      note_non_finite(sys, t);
-      const Eigen::MatrixXd psi_q =
-          identity_ ? sys.jacobian : Eigen::MatrixXd(combination_ * sys.jacobian);
-      out.resize(2 * n_ + rank_);
-      out.segment(0, n_) = psi_q.transpose() * mu;
-      out.segment(n_, n_) = sys.mass * acceleration + psi_q.transpose() * lambda - sys.force;
-      if (rank_ > 0) {
-        const Eigen::VectorXd phi_v = model_.velocity_violation(qq, vv, t);
-        out.segment(2 * n_, rank_) = identity_ ? phi_v : Eigen::VectorXd(combination_ * phi_v);
-      }
-    };
     // The differenced terms change slowly next to the exact cj terms: they are reused for up
     // to jacobian_reuse_steps steps (a modified Newton iteration), recomputed at a repeated
     // setup within one step (IDA retries after a convergence failure), after a re-base, and
@@ -280,27 +480,9 @@ struct qtz_reduced_dae::impl {
       differenced_step_ = step_count;
       differenced_q_.resize(2 * n_ + rank_, n_);
       differenced_v_.resize(n_, n_);
-      const double step = std::cbrt(std::numeric_limits<double>::epsilon());
-      Eigen::VectorXd plus, minus;
-      for (int c = 0; c < n_; ++c) {
-        const double d = step * std::max(std::abs(q[c]), 1.0);
-        Eigen::VectorXd qp = q, qm = q;
-        qp[c] += d;
-        qm[c] -= d;
-        small_terms(qp, v, plus);
-        small_terms(qm, v, minus);
-        differenced_q_.col(c) = (plus - minus) / (qp[c] - qm[c]);
-      }
-      for (int c = 0; c < n_; ++c) {
-        const double d = step * std::max(std::abs(v[c]), 1.0);
-        Eigen::VectorXd vp = v, vm = v;
-        vp[c] += d;
-        vm[c] -= d;
-        small_terms(q, vp, plus);
-        small_terms(q, vm, minus);
-        // Only the force depends on v in rows n..2n (C (Phi_q v + Phi_t) is Psi''_q v exactly).
-        differenced_v_.col(c) = (plus.segment(n_, n_) - minus.segment(n_, n_)) / (vp[c] - vm[c]);
-      }
+      prepare_groups(q, v, t);
+      difference_groups(true, q, v, t, acceleration, lambda, mu);
+      difference_groups(false, q, v, t, acceleration, lambda, mu);
       if (!differenced_q_.allFinite() || !differenced_v_.allFinite()) {
         differenced_step_ = -1;
         return 1;
@@ -309,6 +491,7 @@ struct qtz_reduced_dae::impl {
     j.block(0, 0, 2 * n_, n_) = differenced_q_.topRows(2 * n_);
     if (rank_ > 0) j.block(2 * n_ + m_, 0, rank_, n_) = differenced_q_.bottomRows(rank_);
     j.block(n_, n_, n_, n_) = differenced_v_;
+    constrained_system sys;
     model_.evaluate(q, v, t, sys);
     const Eigen::MatrixXd psi_q =
         identity_ ? sys.jacobian : Eigen::MatrixXd(combination_ * sys.jacobian);
@@ -372,18 +555,22 @@ struct qtz_reduced_dae::impl {
   // m l^2 / 12; relative angles: all angles).
   qtz_decomposition decompose_windowed(const Eigen::VectorXd& q, double t, double window) const {
     const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
-    return decompose_qtz(jac, windowed_threshold(q, t, jac, window));
+    return decompose_qtz(jac, windowed_threshold(q, t, jac, qtz_pivots(jac), window));
   }
 
-  // The pivot threshold of decompose_qtz that gives the windowed rank (one column-pivoted QR
-  // of Phi_q^T for the pivots, and the M-weighted singular values as square roots of the
+  // |diag R| of the column-pivoted QR of Phi_q^T (non-increasing): the unweighted QTZ pivots.
+  static Eigen::VectorXd qtz_pivots(const Eigen::MatrixXd& jac) {
+    const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(jac.transpose());
+    return qr.matrixR().diagonal().cwiseAbs();
+  }
+
+  // The pivot threshold of decompose_qtz that gives the windowed rank (p: the pivots of
+  // qtz_pivots, and the M-weighted singular values as square roots of the
   // eigenvalues of the m x m Gram matrix Phi_q M^-1 Phi_q^T: a ratio of 2e-3 is 4e-6 there,
   // far above rounding, and an SVD after every step was 14% of the 50-link chain's time).
   double windowed_threshold(const Eigen::VectorXd& q, double t, const Eigen::MatrixXd& jac,
-                            double window) const {
+                            const Eigen::VectorXd& p, double window) const {
     const double tolerance = options_.rank_tolerance;
-    const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(jac.transpose());
-    const Eigen::VectorXd p = qr.matrixR().diagonal().cwiseAbs();  // non-increasing
     const auto count_above = [&](double threshold) {
       int k = 0;
       while (k < p.size() && p[k] > threshold * p[0]) ++k;
@@ -397,15 +584,17 @@ struct qtz_reduced_dae::impl {
     int r = count_above(std::max(tolerance, pivot_window * window / singular_window));
     constrained_system sys;
     model_.evaluate(q, Eigen::VectorXd::Zero(n_), t, sys);
-    const Eigen::LLT<Eigen::MatrixXd> mass(sys.mass);
-    if (mass.info() == Eigen::Success) {
-      const Eigen::MatrixXd x = mass.matrixL().solve(jac.transpose());  // L^-1 Phi_q^T
-      const Eigen::MatrixXd gram = x.transpose() * x;                   // Phi_q M^-1 Phi_q^T
-      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(gram, Eigen::EigenvaluesOnly);
-      const Eigen::VectorXd e = eig.eigenvalues().reverse();  // non-increasing
-      int r_weighted = 0;
-      while (r_weighted < e.size() && e[r_weighted] > window * window * e[0]) ++r_weighted;
-      r = std::min(r, r_weighted);
+    // A diagonal M (particles) has L = M^1/2: no dense LLT and triangular solve of size n.
+    const bool diagonal = sys.mass_is_diagonal && (sys.mass.diagonal().array() > 0.0).all();
+    const Eigen::LLT<Eigen::MatrixXd> mass(diagonal ? Eigen::MatrixXd() : sys.mass);
+    if (diagonal || mass.info() == Eigen::Success) {
+      // L^-1 Phi_q^T
+      const Eigen::MatrixXd x =
+          diagonal ? Eigen::MatrixXd(sys.mass.diagonal().cwiseSqrt().cwiseInverse().asDiagonal() *
+                                     jac.transpose())
+                   : Eigen::MatrixXd(mass.matrixL().solve(jac.transpose()));
+      const Eigen::MatrixXd gram = x.transpose() * x;  // Phi_q M^-1 Phi_q^T
+      r = std::min(r, eigenvalues_above(gram, window * window));
     }
     r = std::max(r, 1);
     if (r >= full_rank) return tolerance;
@@ -415,9 +604,9 @@ struct qtz_reduced_dae::impl {
 
   int windowed_rank(const Eigen::VectorXd& q, double t, double window) const {
     const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
-    const double threshold = windowed_threshold(q, t, jac, window);
-    const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(jac.transpose());
-    const Eigen::VectorXd p = qr.matrixR().diagonal().cwiseAbs();
+    // One QR for the threshold's pivots and the count.
+    const Eigen::VectorXd p = qtz_pivots(jac);
+    const double threshold = windowed_threshold(q, t, jac, p, window);
     int k = 0;
     while (k < p.size() && p[0] > 0.0 && p[k] > threshold * p[0]) ++k;
     return k;
@@ -492,6 +681,7 @@ struct qtz_reduced_dae::impl {
     count_run();
     ++rebases_;
     differenced_step_ = -1;
+    groups_ready_ = false;  // the pattern depends on C
     project_weighted(model_, t_, options_.newton_tolerance, options_.newton_iterations, q, qd);
     const int old_rank = rank_;
     set_combination(q, t_);
@@ -582,6 +772,13 @@ struct qtz_reduced_dae::impl {
   // The differenced part of the iteration matrix (jacobian) and the step it was computed at.
   Eigen::MatrixXd differenced_q_, differenced_v_;
   long long differenced_step_ = -1;
+  // The rows of small_terms each column of q and of v reaches (find_pattern; empty: no pattern),
+  // the column groups differenced together, and whether they suit the current C.
+  std::vector<std::vector<int>> rows_of_q_, rows_of_v_, groups_q_, groups_v_;
+  bool groups_ready_ = false;
+  long long differenced_evaluations_ = 0;  // model evaluations of small_terms
+  constrained_system jacobian_system_;     // small_terms' workspace
+  Eigen::MatrixXd jacobian_psi_q_;
   double t_ = 0.0;
   long long steps_before_ = 0, failures_before_ = 0, rebases_ = 0;
   dae_failure failure_ = dae_failure::none;
@@ -722,6 +919,15 @@ long long qtz_reduced_dae::error_test_failures() const {
 
 long long qtz_reduced_dae::rebases() const {
   return impl_->rebases_;
+}
+bool qtz_reduced_dae::sparse_lu() const {
+  return impl_->lu_.sparse();
+}
+long long qtz_reduced_dae::differenced_evaluations() const {
+  return impl_->differenced_evaluations_;
+}
+int qtz_reduced_dae::column_groups() const {
+  return static_cast<int>(impl_->groups_q_.size() + impl_->groups_v_.size());
 }
 int qtz_reduced_dae::rank() const {
   return impl_->rank_;

@@ -27,8 +27,8 @@ qtz_state_formulation::qtz_state_formulation(const model& m, const formulation_o
 }
 
 Eigen::MatrixXd qtz_state_formulation::choose_basis(const Eigen::VectorXd& q, double t) {
-  const qtz_decomposition d =
-      decompose_qtz(model_.position_jacobian(q, t), options_.rank_tolerance, workspace_);
+  const Eigen::MatrixXd jacobian = model_.position_jacobian(q, t);
+  const qtz_decomposition d = decompose_qtz(jacobian, options_.rank_tolerance, workspace_);
   // The basis is re-chosen after every step (rebase_wanted), so counting those would only count
   // steps: a re-base is counted when the rank of Phi_q changes (a singular configuration),
   // which changes the number of integrated coordinates.
@@ -42,6 +42,9 @@ Eigen::MatrixXd qtz_state_formulation::choose_basis(const Eigen::VectorXd& q, do
   // 1.5e-5 of the energy at the first flat crossing of Yoo's parallelogram, with Q2^T M 9e-12.
   // Both complement the rows of Phi_q ([Phi_q; B] is regular since Q2^T M Q2 is), which is all
   // the recovery of q and q' (eq. 55) needs.
+  // The next step's first stage solves at this q (the recovery returns it unchanged): the
+  // solver takes this decomposition when its A equals Phi_q exactly.
+  solver_.offer(jacobian, d);
   model_.evaluate(q, Eigen::VectorXd::Zero(q.size()), t, system_);
   if (system_.mass_is_diagonal) return d.q2.transpose() * system_.mass.diagonal().asDiagonal();
   return d.q2.transpose() * system_.mass;

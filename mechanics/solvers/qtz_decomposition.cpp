@@ -59,9 +59,9 @@ qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tol
 }
 
 qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tolerance,
-                                qtz_workspace& workspace) {
+                                qtz_workspace& workspace, bool with_q2) {
   if (jacobian.rows() == 0) return without_constraints(jacobian.cols());
-  if (auto sparse = decompose_qtz_sparse(jacobian, rank_tolerance, workspace.sparse)) {
+  if (auto sparse = decompose_qtz_sparse(jacobian, rank_tolerance, workspace.sparse, with_q2)) {
     return *sparse;
   }
   return decompose_qtz_dense(jacobian, rank_tolerance);

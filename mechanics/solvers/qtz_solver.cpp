@@ -48,6 +48,24 @@ std::vector<int> carrying_rows(const Eigen::VectorXd& e) {
 
 }  // namespace
 
+void qtz_solver::offer(const Eigen::MatrixXd& jacobian, const qtz_decomposition& d) {
+  offered_jacobian_ = jacobian;
+  offered_ = d;
+  has_offer_ = true;
+}
+
+qtz_decomposition qtz_solver::decompose(const Eigen::MatrixXd& jacobian) {
+  const bool take = has_offer_ && offered_jacobian_.rows() == jacobian.rows() &&
+                    offered_jacobian_.cols() == jacobian.cols() && offered_jacobian_ == jacobian;
+  has_offer_ = false;
+  // Released either way: a decomposition still holding the workspace's sparse factor makes the
+  // next one start a fresh factor (and analyse the pattern again).
+  qtz_decomposition offered = std::move(offered_);
+  offered_ = qtz_decomposition{};
+  if (take) return offered;
+  return decompose_qtz(jacobian, options_.rank_tolerance, workspace_);
+}
+
 std::string qtz_solver::name() const {
   return "qtz";
 }
@@ -58,7 +76,7 @@ acceleration_result qtz_solver::solve(const constrained_system& s) {
   if (auto done = start_solve(s, name(), mf, a_f)) return *done;
   acceleration_result r;
   const int m = s.constraints();
-  const qtz_decomposition d = decompose_qtz(s.jacobian, options_.rank_tolerance, workspace_);
+  const qtz_decomposition d = decompose(s.jacobian);
   r.rank = d.rank;
   // Eq. 62: the right-hand side of the r combined constraints.
   const Eigen::VectorXd gamma = d.combination * s.rhs;

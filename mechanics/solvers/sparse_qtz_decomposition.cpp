@@ -77,14 +77,15 @@ Eigen::VectorXd sparse_qtz_factor::q1_hat_times(const Eigen::VectorXd& x) const 
 
 std::optional<qtz_decomposition> decompose_qtz_sparse(const Eigen::MatrixXd& jacobian,
                                                       double rank_tolerance,
-                                                      std::shared_ptr<sparse_qtz_factor>& factor) {
+                                                      std::shared_ptr<sparse_qtz_factor>& factor,
+                                                      bool with_q2) {
   // A factor still held by an earlier decomposition stays as it is (that decomposition applies
   // its Q1^ through it): this one gets a fresh one.
   if (!factor || factor.use_count() > 1) factor = std::make_shared<sparse_qtz_factor>();
   if (!factor->compute(jacobian, rank_tolerance)) return std::nullopt;
   qtz_decomposition d;
   d.rank = static_cast<int>(jacobian.rows());
-  d.q2 = factor->q2();
+  if (with_q2) d.q2 = factor->q2();
   d.t = factor->t();
   d.combination = factor->combination();
   d.sparse = factor;

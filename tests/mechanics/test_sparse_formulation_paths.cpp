@@ -9,6 +9,7 @@
 
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/mechanics/dynamics/detail/iteration_matrix_lu.hpp"
+#include "kinevo/mechanics/dynamics/detail/qtz_reduced_dae.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/model/chain_model.hpp"
 #include "kinevo/mechanics/model/model.hpp"
@@ -177,6 +178,27 @@ TEST(SparseFormulationPaths, QtzReducedWithSparseLuFollowsFullGigsp) {
   }
   EXPECT_LT(worst, 1e-6);
   EXPECT_LT(r.max_position_violation, 1e-9);
+}
+
+// The same DAE driven directly: its iteration matrix (2 (2 n + 2 m) = 210 unknowns) is
+// factorised by the sparse LU, and its differenced part by column groups of the chain's banded
+// pattern, far fewer than the 2 n = 140 columns; a 10-link chain (60 unknowns) keeps the dense
+// LU.
+TEST(SparseFormulationPaths, QtzReducedReportsSparseLuAndColumnGroups) {
+  const model m = chain(35);
+  qtz_reduced_dae dae(m, {}, simulation_options{}, m.initial_positions(), m.initial_velocities(),
+                      0.0);
+  Eigen::VectorXd q, qd;
+  ASSERT_TRUE(dae.advance_to(0.02, q, qd)) << dae.message();
+  EXPECT_TRUE(dae.sparse_lu());
+  EXPECT_GT(dae.column_groups(), 0);
+  EXPECT_LT(dae.column_groups(), 20);
+  EXPECT_GT(dae.differenced_evaluations(), 0);
+  const model small = chain(10);
+  qtz_reduced_dae small_dae(small, {}, simulation_options{}, small.initial_positions(),
+                            small.initial_velocities(), 0.0);
+  ASSERT_TRUE(small_dae.advance_to(0.02, q, qd)) << small_dae.message();
+  EXPECT_FALSE(small_dae.sparse_lu());
 }
 
 }  // namespace

@@ -42,8 +42,10 @@ struct qtz_workspace {
 // rank_tolerance times the largest one counts as zero.
 qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tolerance);
 // The same decomposition, but on the sparse path q1 and q1_hat are not formed (use
-// q1_hat_times) and the pattern's analysis is reused from `workspace`.
+// q1_hat_times), nor q2 when with_q2 is false (a Newton correction applies Q1^ only; forming the
+// dense Q2 from the Householder vectors is the sparse path's largest cost), and the pattern's
+// analysis is reused from `workspace`.
 qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tolerance,
-                                qtz_workspace& workspace);
+                                qtz_workspace& workspace, bool with_q2 = true);
 
 }  // namespace kinevo::mechanics

@@ -22,10 +22,18 @@ class qtz_solver final : public acceleration_solver {
   explicit qtz_solver(const direct_solver_options& options = {}) : options_(options) {}
   std::string name() const override;
   acceleration_result solve(const constrained_system& system) override;
+  // A decomposition of `jacobian` made elsewhere with the same rank_tolerance (a formulation's
+  // correction after a step, at the state the next step starts from): the next solve takes it
+  // when its A equals `jacobian` exactly, instead of decomposing the same matrix again.
+  void offer(const Eigen::MatrixXd& jacobian, const qtz_decomposition& d);
 
  private:
+  qtz_decomposition decompose(const Eigen::MatrixXd& jacobian);
   direct_solver_options options_;
   qtz_workspace workspace_;  // the sparse path's analysis of Phi_q's pattern, step to step
+  Eigen::MatrixXd offered_jacobian_;
+  qtz_decomposition offered_;
+  bool has_offer_ = false;
 };
 
 }  // namespace kinevo::mechanics

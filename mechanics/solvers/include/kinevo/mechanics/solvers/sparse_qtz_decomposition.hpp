@@ -56,6 +56,7 @@ std::optional<qtz_decomposition> decompose_qtz_sparse(const Eigen::MatrixXd& jac
 // (kept in the result). `factor` is reused when no earlier result still holds it.
 std::optional<qtz_decomposition> decompose_qtz_sparse(const Eigen::MatrixXd& jacobian,
                                                       double rank_tolerance,
-                                                      std::shared_ptr<sparse_qtz_factor>& factor);
+                                                      std::shared_ptr<sparse_qtz_factor>& factor,
+                                                      bool with_q2 = true);
 
 }  // namespace kinevo::mechanics

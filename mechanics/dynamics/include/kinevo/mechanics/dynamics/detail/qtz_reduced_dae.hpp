@@ -85,7 +85,14 @@ class qtz_reduced_dae {
   long long steps() const;                // IDA's internal steps, over all re-initialisations
   long long error_test_failures() const;  // rejected steps (local error test)
   long long rebases() const;              // re-bases of C (rank or conditioning changes)
-  int rank() const;                       // r of the current combination C
+  // Which LU factorised IDA's last iteration matrix: Eigen's SparseLU (true) or the dense
+  // blocked LU (iteration_matrix_lu.hpp).
+  bool sparse_lu() const;
+  // Model evaluations spent on the differenced part of the iteration matrix (2 per column group
+  // and setup, plus the pattern's), and the column groups of q and of v at the last setup.
+  long long differenced_evaluations() const;
+  int column_groups() const;
+  int rank() const;  // r of the current combination C
   dae_failure failure() const;
   const std::string& message() const;
 
