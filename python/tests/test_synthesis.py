@@ -54,7 +54,7 @@ def test_undetermined_tables_give_a_failed_result(tmp_path):
     flat = tmp_path / "flat.csv"
     flat.write_text("psi_deg,phi_deg\n10,20\n20,20\n30,20\n40,20\n")
     result = kinevo.synth_fourbar(str(flat))
-    assert not result.summary.usable()
+    assert not result.summary.usable and result.summary.exit_status == 1
     assert result.status == "rank_deficient"
     assert "rank deficient" in result.status_message
     assert result.to_dict()["status"] == "rank_deficient"
