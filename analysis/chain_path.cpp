@@ -7,6 +7,7 @@
 #include <limits>
 #include <numbers>
 
+#include "kinevo/core/max_abs.hpp"
 #include "kinevo/core/numbers.hpp"
 #include "kinevo/io/display_number.hpp"
 #include "kinevo/io/json_number.hpp"
@@ -16,10 +17,6 @@
 namespace kinevo::analysis {
 
 namespace {
-
-double max_abs(const Eigen::VectorXd& v) {
-  return v.size() == 0 ? 0.0 : v.cwiseAbs().maxCoeff();
-}
 
 // A joint value in the chart: degrees for an angle (continuous along the path), the length
 // for a prismatic pair.

@@ -46,12 +46,22 @@ auto run_with_progress(const Request& request, const synth_args& a, const char* 
   return r;
 }
 
-// After the run: the report, the files, the warnings (in the report and the JSON already; on
-// stderr too, so that nobody misses them), the animation page; then the exit status of the
-// result's summary, a failure named on stderr unless its message is the first warning already
-// (synth path's).
+// After the run: a result without an answer (no linkage at all) is one error line, exit 1, as
+// the exception it replaced was; otherwise the report, the files, the warnings (in the report
+// and the JSON already; on stderr too, so that nobody misses them), the animation page; then the
+// exit status of the result's summary, a failure named on stderr unless its message is the
+// first warning already (synth path's).
 template <class Result>
 int report(const Result& r, const synth_args& a, const std::string& command) {
+  if constexpr (requires { r.has_answer(); }) {
+    // No answer (the points do not determine k, no start converged): the summary's message
+    // alone, as an error, and no report or files.
+    if (!r.has_answer()) {
+      if (ga::mpi_environment::rank() == 0)
+        fmt::print(stderr, "kinevo: error: {}\n", r.summary.message);
+      return core::exit_status(r.summary);
+    }
+  }
   print(r, a, syn::save_result_files(r, a.output_dir));
   if constexpr (requires { r.warnings; }) {
     for (const auto& w : r.warnings) fmt::print(stderr, "kinevo: {}: warning: {}\n", command, w);

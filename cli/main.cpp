@@ -16,6 +16,7 @@
 #include "kinevo/cli/subcommand_error.hpp"
 #include "kinevo/cli/version.hpp"
 #include "kinevo/core/resource_error.hpp"
+#include "kinevo/ga/evaluation_error.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/gauss/register_ga_solver.hpp"
 #include "kinevo/io/errors.hpp"
@@ -122,6 +123,9 @@ int main(int argc, char** argv) {
     return fail(cli::exit_bad_input, e.what());
   } catch (const io::option_error& e) {
     return fail(cli::exit_bad_input, e.what());
+  } catch (const ga::evaluation_error& e) {
+    // The problem returned NaN or infinity (or failed on another rank): the run failed.
+    return fail(cli::exit_failure, fmt::format("error: {}", e.what()));
   } catch (const core::resource_error& e) {
     // A thread (or another system resource) the run cannot get: the run failed, the input is
     // fine.

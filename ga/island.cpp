@@ -15,6 +15,7 @@
 
 #include "kinevo/ga/detail/minimal_generation_gap.hpp"
 #include "kinevo/ga/detail/rotation_frame.hpp"
+#include "kinevo/ga/evaluation_error.hpp"
 #include "kinevo/io/errors.hpp"
 
 namespace kinevo::ga {
@@ -215,7 +216,7 @@ void island::refuse_candidate(const problem& p, int i, bool bad_v) const {
   for (int j = 0; j < n_; ++j) msg << (j ? ", " : "") << x_next_(j, i);
   msg << (bad_v ? "); a violation must be finite and >= 0 everywhere in the search box"
                 : "); the objective must be finite everywhere in the search box");
-  throw std::runtime_error(msg.str());
+  throw evaluation_error(msg.str());
 }
 
 void island::start(const problem& p, const search_box& box, std::uint64_t seed, int index,

@@ -20,6 +20,7 @@
 #include "kinevo/ga/detail/island.hpp"
 #include "kinevo/ga/detail/memory_budget.hpp"
 #include "kinevo/ga/detail/random_stream.hpp"
+#include "kinevo/ga/evaluation_error.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
 #include "kinevo/io/atomic_file.hpp"
 #include "kinevo/io/csv_table.hpp"
@@ -517,7 +518,7 @@ island_model::impl::sync_outcome island_model::impl::synchronise(bool migrating,
     MPI_Allreduce(MPI_IN_PLACE, &s.stop_bits, 1, MPI_INT, MPI_BOR, MPI_COMM_WORLD);
   }
   // Every rank throws the same message: that of the lowest island that failed.
-  if (first_failed >= 0) throw std::runtime_error(agreed_failure(first_failed));
+  if (first_failed >= 0) throw evaluation_error(agreed_failure(first_failed));
   if (migrating) {
     migrate(opt.migrants, s.packet_size, generation / opt.migration_interval);
   }
@@ -815,7 +816,7 @@ run_result island_model::run(const problem& p, const search_box& box, const term
     int first_failed = failed >= 0 ? m.first + failed : std::numeric_limits<int>::max();
     MPI_Allreduce(MPI_IN_PLACE, &first_failed, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (first_failed != std::numeric_limits<int>::max()) {
-      throw std::runtime_error(m.agreed_failure(first_failed));
+      throw evaluation_error(m.agreed_failure(first_failed));
     }
   }
   return m.evolve(p, limits, settings, t0, false);

@@ -156,11 +156,10 @@ mech::model model_of(const model_argument& model, const std::map<std::string, do
   return mech::load_model(std::get<std::filesystem::path>(model), options);
 }
 
-void add_mechanics(py::module_& m) {
-  gauss::register_ga_solver();  // solver="ga" (Gauss' principle by the island GA)
+namespace {
 
-  // The result classes first: a signature names a class registered before it (help() would
-  // show the C++ type otherwise).
+// kinevo.AccelResult: one solver's accelerations, with the CLI's report.
+void add_accel_result(py::module_& m) {
   py::class_<accel_answer>(m, "AccelResult", "One solver's accelerations at one state")
       .def_property_readonly(
           "acceleration", [](const accel_answer& a) { return a.result().acceleration; },
@@ -201,7 +200,10 @@ void add_mechanics(py::module_& m) {
         return fmt::format("<kinevo.AccelResult {}: rank {}, acceleration [{:.6g}]>",
                            status_name(r.status), r.rank, fmt::join(r.acceleration, ", "));
       });
+}
 
+// kinevo.SimulationResult: the records as numpy arrays, status and report.
+void add_simulation_result(py::module_& m) {
   py::class_<simulation_run>(m, "SimulationResult", "A simulated motion: records and report")
       .def_property_readonly(
           "t", [](const simulation_run& s) { return column(s.result, &mech::step_record::t); },
@@ -264,7 +266,10 @@ void add_mechanics(py::module_& m) {
                            r.records.empty() ? 0.0 : r.records.front().t,
                            r.records.empty() ? 0.0 : r.records.back().t, r.steps);
       });
+}
 
+// kinevo.Model: a loaded model file, its accelerations and equations at a state.
+void add_model(py::module_& m) {
   py::class_<mech::model>(m, "Model", "A loaded model file (docs/model-files.md)")
       .def_property_readonly("name", &mech::model::name, "The model's name (its [model] name)")
       .def_property_readonly("coordinate_names", &mech::model::coordinate_names,
@@ -313,6 +318,18 @@ void add_mechanics(py::module_& m) {
         return "<kinevo.Model " + self.name() + ": " + std::to_string(self.coordinates()) +
                " coordinates, " + std::to_string(self.constraints()) + " constraints>";
       });
+}
+
+}  // namespace
+
+void add_mechanics(py::module_& m) {
+  gauss::register_ga_solver();  // solver="ga" (Gauss' principle by the island GA)
+
+  // The result classes first: a signature names a class registered before it (help() would
+  // show the C++ type otherwise).
+  add_accel_result(m);
+  add_simulation_result(m);
+  add_model(m);
 
   m.def("load_model", &load, py::arg("path"), py::kw_only(),
         py::arg("set") = std::map<std::string, double>{}, py::arg("kinematic") = false,

@@ -225,7 +225,7 @@ void add_synthesis(py::module_& m) {
                                              "A four-bar function generator (Freudenstein)")
       .def_property_readonly(
           "status", [](const syn::fourbar_synthesis_result& r) { return r.summary.status(); },
-          "ok, infeasible or not_assembled")
+          "ok, infeasible, not_assembled, or singular / rank_deficient (no answer)")
       .def_property_readonly(
           "status_message",
           [](const syn::fourbar_synthesis_result& r) { return r.summary.message; },

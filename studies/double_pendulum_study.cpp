@@ -278,6 +278,83 @@ struct motion_data {
   std::vector<std::vector<double>> rows;  // motion.csv
 };
 
+// How the GA's motion ended (completed, diverged, interrupted) and the message the user reads.
+void describe_motion_end(const simulation_result& rg, const simulation_result& rr,
+                         const std::string& divergence, const std::vector<step_record>& ga_records,
+                         study_motion& s) {
+  s.completed = rg.completed && rr.completed;
+  s.diverged = !divergence.empty() || rg.stop == simulation_stop::non_finite ||
+               rg.stop == simulation_stop::diverged;
+  s.interrupted = rg.interrupted();
+  if (s.interrupted) {
+    s.message = fmt::format(
+        "GA motion interrupted at t = {:.6g} s after {} steps; what was computed up to it is kept",
+        rg.last_t, rg.steps);
+  } else if (s.diverged) {
+    // The last record kept: the diverging state itself, or the last finite one when the
+    // simulation stopped on a NaN.
+    s.diverged_t = ga_records.empty() ? 0.0 : ga_records.back().t;
+    s.message = fmt::format(
+        "GA motion diverged at t = {:.6g} s: {}; stopped there after {} steps, what was computed "
+        "up to it is kept",
+        s.diverged_t, divergence.empty() ? rg.message : divergence, rg.steps);
+  } else {
+    s.message =
+        !rg.completed ? "GA run: " + rg.message : (!rr.completed ? "GIGSP run: " + rr.message : "");
+  }
+}
+
+// The GA solver's counts: solves, unconverged ones, evaluations and runs per solve.
+void count_solves(const simulation_result& rg, const counting_solver& counted, study_motion& s) {
+  s.steps = rg.steps;
+  s.solves = static_cast<long long>(counted.evaluations.size());
+  s.not_converged_solves = counted.not_converged;
+  s.first_not_converged_t = rg.first_unconverged_t;
+  if (!counted.evaluations.empty()) {
+    s.cold_start_evaluations = counted.evaluations.front();
+    s.cold_start_runs = counted.runs.front();
+    std::vector<double> e, r;
+    for (std::size_t i = 1; i < counted.evaluations.size(); ++i) {
+      e.push_back(static_cast<double>(counted.evaluations[i]));
+      r.push_back(counted.runs[i]);
+      s.runs_per_solve_max = std::max(s.runs_per_solve_max, counted.runs[i]);
+    }
+    s.evaluations_per_solve_median = median(e);
+    s.runs_per_solve_median = median(r);
+  }
+}
+
+// The two motions record by record: the largest differences and the rows of motion.csv.
+void compare_motions(const std::vector<step_record>& ga_records,
+                     const std::vector<step_record>& ref_records, motion_data& out) {
+  study_motion& s = out.summary;
+  std::vector<double> per_step;
+  const std::size_t count = std::min(ga_records.size(), ref_records.size());
+  for (std::size_t i = 0; i < count; ++i) {
+    const step_record& a = ga_records[i];
+    const step_record& b = ref_records[i];
+    const double dq = (a.q - b.q).cwiseAbs().maxCoeff();
+    const double da = (a.qdd - b.qdd).cwiseAbs().maxCoeff();
+    s.max_position_difference = std::max(s.max_position_difference, dq);
+    s.max_acceleration_difference_trajectories =
+        std::max(s.max_acceleration_difference_trajectories, da);
+    if (std::isfinite(a.reference_difference)) {
+      s.max_acceleration_difference =
+          std::max(s.max_acceleration_difference, a.reference_difference);
+    }
+    if (i > 0) per_step.push_back(static_cast<double>(a.evaluations));
+    std::vector<double> row{a.t};
+    for (int k = 0; k < a.q.size(); ++k) row.push_back(a.q(k));
+    for (int k = 0; k < b.q.size(); ++k) row.push_back(b.q(k));
+    row.push_back(dq);
+    row.push_back(a.reference_difference);
+    row.push_back(static_cast<double>(a.evaluations));
+    row.push_back(a.runs);
+    out.rows.push_back(std::move(row));
+  }
+  s.evaluations_per_step_median = median(per_step);
+}
+
 motion_data run_motion(const double_pendulum_study_options& o, const core::run_context& context) {
   motion_data out;
   study_motion& s = out.summary;
@@ -348,67 +425,9 @@ motion_data run_motion(const double_pendulum_study_options& o, const core::run_c
   s.seconds_gigsp = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   context.report({0.97, 0, 0, 0, "motion with GIGSP done"});
 
-  s.completed = rg.completed && rr.completed;
-  s.diverged = !divergence.empty() || rg.stop == simulation_stop::non_finite ||
-               rg.stop == simulation_stop::diverged;
-  s.interrupted = rg.interrupted();
-  if (s.interrupted) {
-    s.message = fmt::format(
-        "GA motion interrupted at t = {:.6g} s after {} steps; what was computed up to it is kept",
-        rg.last_t, rg.steps);
-  } else if (s.diverged) {
-    // The last record kept: the diverging state itself, or the last finite one when the
-    // simulation stopped on a NaN.
-    s.diverged_t = ga_records.empty() ? 0.0 : ga_records.back().t;
-    s.message = fmt::format(
-        "GA motion diverged at t = {:.6g} s: {}; stopped there after {} steps, what was computed "
-        "up to it is kept",
-        s.diverged_t, divergence.empty() ? rg.message : divergence, rg.steps);
-  } else {
-    s.message =
-        !rg.completed ? "GA run: " + rg.message : (!rr.completed ? "GIGSP run: " + rr.message : "");
-  }
-  s.steps = rg.steps;
-  s.solves = static_cast<long long>(counted.evaluations.size());
-  s.not_converged_solves = counted.not_converged;
-  s.first_not_converged_t = rg.first_unconverged_t;
-  if (!counted.evaluations.empty()) {
-    s.cold_start_evaluations = counted.evaluations.front();
-    s.cold_start_runs = counted.runs.front();
-    std::vector<double> e, r;
-    for (std::size_t i = 1; i < counted.evaluations.size(); ++i) {
-      e.push_back(static_cast<double>(counted.evaluations[i]));
-      r.push_back(counted.runs[i]);
-      s.runs_per_solve_max = std::max(s.runs_per_solve_max, counted.runs[i]);
-    }
-    s.evaluations_per_solve_median = median(e);
-    s.runs_per_solve_median = median(r);
-  }
-  std::vector<double> per_step;
-  const std::size_t count = std::min(ga_records.size(), ref_records.size());
-  for (std::size_t i = 0; i < count; ++i) {
-    const step_record& a = ga_records[i];
-    const step_record& b = ref_records[i];
-    const double dq = (a.q - b.q).cwiseAbs().maxCoeff();
-    const double da = (a.qdd - b.qdd).cwiseAbs().maxCoeff();
-    s.max_position_difference = std::max(s.max_position_difference, dq);
-    s.max_acceleration_difference_trajectories =
-        std::max(s.max_acceleration_difference_trajectories, da);
-    if (std::isfinite(a.reference_difference)) {
-      s.max_acceleration_difference =
-          std::max(s.max_acceleration_difference, a.reference_difference);
-    }
-    if (i > 0) per_step.push_back(static_cast<double>(a.evaluations));
-    std::vector<double> row{a.t};
-    for (int k = 0; k < a.q.size(); ++k) row.push_back(a.q(k));
-    for (int k = 0; k < b.q.size(); ++k) row.push_back(b.q(k));
-    row.push_back(dq);
-    row.push_back(a.reference_difference);
-    row.push_back(static_cast<double>(a.evaluations));
-    row.push_back(a.runs);
-    out.rows.push_back(std::move(row));
-  }
-  s.evaluations_per_step_median = median(per_step);
+  describe_motion_end(rg, rr, divergence, ga_records, s);
+  count_solves(rg, counted, s);
+  compare_motions(ga_records, ref_records, out);
   return out;
 }
 

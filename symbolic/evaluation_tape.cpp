@@ -286,15 +286,7 @@ int tape_builder::compile(const GiNaC::ex& e) {
   if (found != memo_.end()) return found->second;
   int id = 0;
   if (GiNaC::is_a<GiNaC::numeric>(e) || GiNaC::is_a<GiNaC::constant>(e)) {
-    const GiNaC::ex v = GiNaC::evalf(e);
-    if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real()) {
-      throw io::option_error("constant", text_of(e) + " is not a real number");
-    }
-    const double d = nearest_double(GiNaC::ex_to<GiNaC::numeric>(v));
-    if (!std::isfinite(d)) {
-      throw io::option_error("constant", text_of(e) + " is beyond the range of doubles");
-    }
-    id = constant(d);
+    id = compile_number(e);
   } else if (GiNaC::is_a<GiNaC::symbol>(e)) {
     throw io::option_error("symbol", "'" + text_of(e) + "' is unknown");
   } else if (GiNaC::is_a<GiNaC::add>(e) && common_coefficient(e) != 0.0) {
@@ -303,123 +295,161 @@ int tape_builder::compile(const GiNaC::ex& e) {
     const double c = common_coefficient(e);
     id = emit(op::mul, compile(divided_by_common_coefficient(e)), constant(c));
   } else if (GiNaC::is_a<GiNaC::add>(e)) {
-    // a - b is add(a, b*(-1)): emit a subtraction instead of a negation and an addition.
-    // Terms are summed in key order (see key_of); `acc` holds the partial sum or, when
-    // `flipped`, its negation, so a leading negative term needs no negation until the end.
-    int acc = empty;
-    bool flipped = false;
-    for (const auto& [term, key] : ordered_terms(e)) {
-      bool negative = false;
-      if (GiNaC::is_a<GiNaC::mul>(term)) {
-        const GiNaC::ex c = term.op(term.nops() - 1);
-        negative = GiNaC::is_a<GiNaC::numeric>(c) && GiNaC::ex_to<GiNaC::numeric>(c).is_negative();
-      } else if (GiNaC::is_a<GiNaC::numeric>(term)) {
-        negative = GiNaC::ex_to<GiNaC::numeric>(term).is_negative();
-      }
-      const int t = compile(negative ? GiNaC::ex(-term) : term);
-      if (acc == empty) {
-        acc = t;
-        flipped = negative;
-      } else {
-        acc = emit(negative == flipped ? op::add : op::sub, acc, t);
-      }
-    }
-    id = flipped ? emit(op::neg, acc) : acc;
+    id = compile_sum(e);
   } else if (GiNaC::is_a<GiNaC::mul>(e)) {
-    // Numerator and denominator products; negative integer powers go to the denominator.
-    int num = empty, den = empty;
-    bool negate = false;
-    for (const auto& [f, key] : ordered_terms(e)) {
-      if (GiNaC::is_a<GiNaC::numeric>(f)) {
-        const auto c = GiNaC::ex_to<GiNaC::numeric>(f);
-        if (c.is_equal(GiNaC::numeric(1))) continue;
-        if (c.is_equal(GiNaC::numeric(-1))) {
-          negate = !negate;
-          continue;
-        }
-      }
-      bool to_den = false;
-      GiNaC::ex base = f;
-      if (GiNaC::is_a<GiNaC::power>(f) && GiNaC::is_a<GiNaC::numeric>(f.op(1)) &&
-          GiNaC::ex_to<GiNaC::numeric>(f.op(1)).is_negative()) {
-        to_den = true;
-        base = GiNaC::pow(f.op(0), -f.op(1));
-      }
-      const int t = compile(base);
-      if (to_den) {
-        den = den == empty ? t : emit(op::mul, den, t);
-      } else {
-        num = num == empty ? t : emit(op::mul, num, t);
-      }
-    }
-    if (num == empty) {
-      num = den == empty ? constant(1.0) : empty;
-    }
-    if (den != empty)
-      id = num == empty ? emit(op::inv, den) : emit(op::div, num, den);
-    else
-      id = num;
-    if (negate) id = emit(op::neg, id);
+    id = compile_product(e);
   } else if (GiNaC::is_a<GiNaC::power>(e)) {
-    const GiNaC::ex base = e.op(0), expo = e.op(1);
-    const int b = compile(base);
-    if (const auto power = integer_exponent(expo)) {
-      long k = *power;
-      const bool inverse = k < 0;
-      if (inverse) k = -k;
-      if (k == 0) {
-        id = constant(1.0);
-      } else {
-        // Repeated squaring: x^k with O(log k) multiplications.
-        int result = empty, p = b;
-        while (k > 0) {
-          if (k & 1) result = result == empty ? p : emit(op::mul, result, p);
-          k >>= 1;
-          if (k > 0) p = emit(op::sq, p);
-        }
-        id = inverse ? emit(op::inv, result) : result;
-      }
-    } else if (expo.is_equal(GiNaC::numeric(1, 2))) {
-      id = emit(op::sqrt, b);
-    } else if (expo.is_equal(GiNaC::numeric(-1, 2))) {
-      id = emit(op::inv, emit(op::sqrt, b));
-    } else {
-      id = emit(op::pow, b, compile(expo));
-    }
+    id = compile_power(e);
   } else if (GiNaC::is_a<GiNaC::function>(e)) {
-    const std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
-    static const std::map<std::string, op> unary = {
-        {"sin", op::sin},
-        {"cos", op::cos},
-        {"tan", op::tan},
-        {"exp", op::exp},
-        {"log", op::log},
-        {"abs", op::abs},
-        {"asin", op::asin},
-        {"acos", op::acos},
-        {"atan", op::atan},
-        {"sinh", op::sinh},
-        {"cosh", op::cosh},
-        {"tanh", op::tanh},
-        {"step", op::step},
-        {"csgn", op::sign},
-        {"sqrt", op::sqrt},
-        // The real versions that expressions parse abs, sign and step to (real_functions.hpp).
-        {"real_abs", op::abs},
-        {"real_sign", op::sign},
-        {"real_step", op::step}};
-    if (name == "atan2" && e.nops() == 2) {
-      id = emit(op::atan2, compile(e.op(0)), compile(e.op(1)));
-    } else if (auto it = unary.find(name); it != unary.end() && e.nops() == 1) {
-      id = emit(it->second, compile(e.op(0)));
-    } else {
-      throw io::option_error("function",
-                             "'" + name + "' cannot be compiled (in " + text_of(e) + ")");
-    }
+    id = compile_function(e);
   } else {
     throw io::option_error("expression", "cannot be compiled: " + text_of(e));
   }
   memo_[e] = id;
+  return id;
+}
+
+// A number or a named constant (pi): one constant register.
+int tape_builder::compile_number(const GiNaC::ex& e) {
+  int id = 0;
+  const GiNaC::ex v = GiNaC::evalf(e);
+  if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real()) {
+    throw io::option_error("constant", text_of(e) + " is not a real number");
+  }
+  const double d = nearest_double(GiNaC::ex_to<GiNaC::numeric>(v));
+  if (!std::isfinite(d)) {
+    throw io::option_error("constant", text_of(e) + " is beyond the range of doubles");
+  }
+  id = constant(d);
+  return id;
+}
+
+int tape_builder::compile_sum(const GiNaC::ex& e) {
+  int id = 0;
+  // a - b is add(a, b*(-1)): emit a subtraction instead of a negation and an addition.
+  // Terms are summed in key order (see key_of); `acc` holds the partial sum or, when
+  // `flipped`, its negation, so a leading negative term needs no negation until the end.
+  int acc = empty;
+  bool flipped = false;
+  for (const auto& [term, key] : ordered_terms(e)) {
+    bool negative = false;
+    if (GiNaC::is_a<GiNaC::mul>(term)) {
+      const GiNaC::ex c = term.op(term.nops() - 1);
+      negative = GiNaC::is_a<GiNaC::numeric>(c) && GiNaC::ex_to<GiNaC::numeric>(c).is_negative();
+    } else if (GiNaC::is_a<GiNaC::numeric>(term)) {
+      negative = GiNaC::ex_to<GiNaC::numeric>(term).is_negative();
+    }
+    const int t = compile(negative ? GiNaC::ex(-term) : term);
+    if (acc == empty) {
+      acc = t;
+      flipped = negative;
+    } else {
+      acc = emit(negative == flipped ? op::add : op::sub, acc, t);
+    }
+  }
+  id = flipped ? emit(op::neg, acc) : acc;
+  return id;
+}
+
+int tape_builder::compile_product(const GiNaC::ex& e) {
+  int id = 0;
+  // Numerator and denominator products; negative integer powers go to the denominator.
+  int num = empty, den = empty;
+  bool negate = false;
+  for (const auto& [f, key] : ordered_terms(e)) {
+    if (GiNaC::is_a<GiNaC::numeric>(f)) {
+      const auto c = GiNaC::ex_to<GiNaC::numeric>(f);
+      if (c.is_equal(GiNaC::numeric(1))) continue;
+      if (c.is_equal(GiNaC::numeric(-1))) {
+        negate = !negate;
+        continue;
+      }
+    }
+    bool to_den = false;
+    GiNaC::ex base = f;
+    if (GiNaC::is_a<GiNaC::power>(f) && GiNaC::is_a<GiNaC::numeric>(f.op(1)) &&
+        GiNaC::ex_to<GiNaC::numeric>(f.op(1)).is_negative()) {
+      to_den = true;
+      base = GiNaC::pow(f.op(0), -f.op(1));
+    }
+    const int t = compile(base);
+    if (to_den) {
+      den = den == empty ? t : emit(op::mul, den, t);
+    } else {
+      num = num == empty ? t : emit(op::mul, num, t);
+    }
+  }
+  if (num == empty) {
+    num = den == empty ? constant(1.0) : empty;
+  }
+  if (den != empty)
+    id = num == empty ? emit(op::inv, den) : emit(op::div, num, den);
+  else
+    id = num;
+  if (negate) id = emit(op::neg, id);
+  return id;
+}
+
+int tape_builder::compile_power(const GiNaC::ex& e) {
+  int id = 0;
+  const GiNaC::ex base = e.op(0), expo = e.op(1);
+  const int b = compile(base);
+  if (const auto power = integer_exponent(expo)) {
+    long k = *power;
+    const bool inverse = k < 0;
+    if (inverse) k = -k;
+    if (k == 0) {
+      id = constant(1.0);
+    } else {
+      // Repeated squaring: x^k with O(log k) multiplications.
+      int result = empty, p = b;
+      while (k > 0) {
+        if (k & 1) result = result == empty ? p : emit(op::mul, result, p);
+        k >>= 1;
+        if (k > 0) p = emit(op::sq, p);
+      }
+      id = inverse ? emit(op::inv, result) : result;
+    }
+  } else if (expo.is_equal(GiNaC::numeric(1, 2))) {
+    id = emit(op::sqrt, b);
+  } else if (expo.is_equal(GiNaC::numeric(-1, 2))) {
+    id = emit(op::inv, emit(op::sqrt, b));
+  } else {
+    id = emit(op::pow, b, compile(expo));
+  }
+  return id;
+}
+
+int tape_builder::compile_function(const GiNaC::ex& e) {
+  int id = 0;
+  const std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
+  static const std::map<std::string, op> unary = {
+      {"sin", op::sin},
+      {"cos", op::cos},
+      {"tan", op::tan},
+      {"exp", op::exp},
+      {"log", op::log},
+      {"abs", op::abs},
+      {"asin", op::asin},
+      {"acos", op::acos},
+      {"atan", op::atan},
+      {"sinh", op::sinh},
+      {"cosh", op::cosh},
+      {"tanh", op::tanh},
+      {"step", op::step},
+      {"csgn", op::sign},
+      {"sqrt", op::sqrt},
+      // The real versions that expressions parse abs, sign and step to (real_functions.hpp).
+      {"real_abs", op::abs},
+      {"real_sign", op::sign},
+      {"real_step", op::step}};
+  if (name == "atan2" && e.nops() == 2) {
+    id = emit(op::atan2, compile(e.op(0)), compile(e.op(1)));
+  } else if (auto it = unary.find(name); it != unary.end() && e.nops() == 1) {
+    id = emit(it->second, compile(e.op(0)));
+  } else {
+    throw io::option_error("function", "'" + name + "' cannot be compiled (in " + text_of(e) + ")");
+  }
   return id;
 }
 

@@ -310,7 +310,7 @@ void prefer_drivable_columns(const Eigen::MatrixXd& jac, const std::vector<int>&
   }
 }
 
-// Throws std::domain_error naming the rows whose Jacobian entries are NaN or infinite.
+// Throws io::input_error naming the rows whose Jacobian entries are NaN or infinite.
 void require_finite_jacobian(const model& m, const sparse_matrix& jac, const Eigen::VectorXd& q,
                              double t) {
   std::vector<bool> bad(static_cast<std::size_t>(jac.rows()), false);

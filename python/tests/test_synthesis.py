@@ -49,6 +49,22 @@ def test_bad_input_names_the_option_or_file(tmp_path):
         kinevo.synth_fourbar(str(tmp_path / "missing.csv"))
 
 
+def test_undetermined_tables_give_a_failed_result(tmp_path):
+    """Points that do not determine k are a failed result (summary), not an exception."""
+    flat = tmp_path / "flat.csv"
+    flat.write_text("psi_deg,phi_deg\n10,20\n20,20\n30,20\n40,20\n")
+    result = kinevo.synth_fourbar(str(flat))
+    assert not result.summary.usable and result.summary.exit_status == 1
+    assert result.status == "rank_deficient"
+    assert "rank deficient" in result.status_message
+    assert result.to_dict()["status"] == "rank_deficient"
+    assert result.save(str(tmp_path / "none")) == []
+    three = tmp_path / "three.csv"
+    three.write_text("psi_deg,phi_deg\n10,20\n20,20\n30,20\n")
+    exact = kinevo.synth_fourbar(str(three), exact=True)
+    assert exact.status == "singular" and "singular Freudenstein" in exact.status_message
+
+
 def test_path_from_numpy_points_gives_the_cli_result(example, cli_json):
     """Case 2 of examples/path as a numpy array: the same problem as the file, the same design."""
     import numpy as np

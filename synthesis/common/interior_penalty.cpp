@@ -160,12 +160,9 @@ bool restore_feasibility(const penalty_problem& p, Eigen::VectorXd& x) {
     }
     // More active constraints than unknowns: no minimum-norm step (as for a rank-deficient J).
     if (j.rows() > j.cols()) return false;
-    Eigen::VectorXd dx;
-    try {
-      dx = minimum_norm_solution(j, rhs);
-    } catch (const std::domain_error&) {
-      return false;
-    }
+    const auto step = minimum_norm_solution(j, rhs);
+    if (!step) return false;  // rank-deficient J_V: no minimum-norm correction
+    Eigen::VectorXd dx = *step;
     const double before = shortfall(f);
     int halvings = 0;
     while (!(shortfall(constraint_values(p, x + dx)) < before)) {

@@ -4,7 +4,6 @@
 
 #include <Eigen/QR>
 #include <cmath>
-#include <stdexcept>
 #include <string>
 
 namespace kinevo::synthesis {
@@ -23,9 +22,11 @@ linear_least_squares_result linear_least_squares(const Eigen::MatrixXd& a,
   linear_least_squares_result r;
   r.rank = static_cast<int>(qr.rank());
   if (r.rank < a.cols()) {
-    throw std::domain_error("least squares: the equations are rank deficient (rank " +
-                            std::to_string(r.rank) + " of " + std::to_string(a.cols()) +
-                            "); the data do not determine the unknowns");
+    r.summary = core::summary::ended(
+        core::termination::failed, "rank_deficient",
+        "least squares: the equations are rank deficient (rank " + std::to_string(r.rank) + " of " +
+            std::to_string(a.cols()) + "); the data do not determine the unknowns");
+    return r;
   }
   r.x = qr.solve(b);
   r.residual = a * r.x - b;
@@ -33,7 +34,8 @@ linear_least_squares_result linear_least_squares(const Eigen::MatrixXd& a,
   return r;
 }
 
-Eigen::VectorXd minimum_norm_solution(const Eigen::MatrixXd& a, const Eigen::VectorXd& b) {
+std::optional<Eigen::VectorXd> minimum_norm_solution(const Eigen::MatrixXd& a,
+                                                     const Eigen::VectorXd& b) {
   if (a.rows() != b.size())
     throw io::option_error("b", "must have one entry per row of A (minimum_norm_solution)");
   if (a.rows() > a.cols())
@@ -43,16 +45,15 @@ Eigen::VectorXd minimum_norm_solution(const Eigen::MatrixXd& a, const Eigen::Vec
     throw io::option_error("a", "and b must be finite (minimum_norm_solution)");
   const Eigen::Index m = a.rows();
   // No equations: the least-norm x is 0 (and the rank test below needs m >= 1).
-  if (m == 0) return Eigen::VectorXd::Zero(a.cols());
+  if (m == 0) return Eigen::VectorXd(Eigen::VectorXd::Zero(a.cols()));
   const Eigen::HouseholderQR<Eigen::MatrixXd> qr(a.transpose());
   const auto r = qr.matrixQR().topLeftCorner(m, m).triangularView<Eigen::Upper>();
   const double rmax = qr.matrixQR().diagonal().head(m).cwiseAbs().maxCoeff();
-  if (!(qr.matrixQR().diagonal().head(m).cwiseAbs().minCoeff() > 1e-13 * rmax)) {
-    throw std::domain_error("minimum_norm_solution: the equations are rank deficient");
-  }
+  // Rank deficient: no unique least-norm solution.
+  if (!(qr.matrixQR().diagonal().head(m).cwiseAbs().minCoeff() > 1e-13 * rmax)) return std::nullopt;
   Eigen::VectorXd y = Eigen::VectorXd::Zero(a.cols());
   y.head(m) = r.transpose().solve(b);
-  return householder_q_times(qr, y);
+  return Eigen::VectorXd(householder_q_times(qr, y));
 }
 
 gauss_newton_result gauss_newton(const residual_function& fun, const Eigen::VectorXd& x0,

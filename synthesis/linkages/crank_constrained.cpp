@@ -301,7 +301,11 @@ crank_constrained_result crank_constrained_least_squares(const std::vector<doubl
   const bool in = input_is_crank(o.crank), out = output_is_crank(o.crank);
   // Feasible starts to try: the unconstrained optimum (through phase 1), then textbook linkages of
   // the required type (frame 1): a short crank beside equal links, or a short frame for both.
-  std::vector<Eigen::Vector3d> starts = {freudenstein_least_squares(psi, phi, o.weights).k};
+  // Points that do not determine k (rank-deficient fit) give no such start; the others remain.
+  std::vector<Eigen::Vector3d> starts;
+  if (const auto ls = freudenstein_least_squares(psi, phi, o.weights); ls.summary.usable()) {
+    starts.push_back(ls.k);
+  }
   if (in && out) {
     starts.push_back(k_from_links({1.0, 2.0, 2.2, 2.5}));
   } else if (in) {

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <complex>
 #include <iterator>
-#include <stdexcept>
 
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/option_error.hpp"
@@ -48,7 +47,9 @@ dyad_guidance_result synthesize_dyad(const pose_table& t, const dyad_guidance_op
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (r.solutions.empty()) {
-    throw std::runtime_error("no start converged; try more --starts or another --seed");
+    r.summary = core::summary::ended(core::termination::failed, "no_solution",
+                                     "no start converged; try more --starts or another --seed");
+    return r;
   }
   for (std::size_t i = 0; i < r.solutions.size(); ++i) {
     if (!(r.solutions[i].error <= dyad_large_error)) {
@@ -63,6 +64,7 @@ dyad_guidance_result synthesize_dyad(const pose_table& t, const dyad_guidance_op
 }
 
 std::string dyad_guidance_result::brief_report() const {
+  if (!has_answer()) return fmt::format("RR dyad: {}\n", summary.brief_report());
   const auto& s = solutions.front();
   return fmt::format(
       "RR dyad: {} solution(s); best a0 = {:.6f}{:+.6f}i, b = {:.6f}{:+.6f}i, error {:.3f} %\n",
@@ -78,6 +80,10 @@ std::string dyad_guidance_result::full_report() const {
           ? "island GA + Gauss-Newton"
           : fmt::format("{} from {} random starts (seed {})",
                         poses.size() == 5 ? "damped Newton" : "Gauss-Newton", starts, seed));
+  if (!has_answer()) {
+    fmt::format_to(out, "status: {}\n", summary.brief_report());
+    return s;
+  }
   fmt::format_to(out, "{:>3} {:>24} {:>24} {:>10} {:>9} {:>6}\n", "#", "circle point a0",
                  "centre point b", "length", "error %", "found");
   for (std::size_t i = 0; i < solutions.size(); ++i) {
@@ -93,6 +99,10 @@ std::string dyad_guidance_result::full_report() const {
 
 nlohmann::json dyad_guidance_result::to_json() const {
   nlohmann::json j;
+  if (!summary.usable()) {
+    j["status"] = summary.status();
+    j["status_message"] = summary.message;
+  }
   j["poses"] = poses.size();
   j["method"] = to_string(method);
   j["starts"] = starts;
@@ -114,6 +124,7 @@ nlohmann::json dyad_guidance_result::to_json() const {
 }
 
 void dyad_guidance_result::save_files(output_folder& folder) const {
+  if (!has_answer()) return;  // no solution: no table or picture
   io::csv_writer csv(
       {"solution", "a0_re", "a0_im", "b_re", "b_im", "length", "error_pct", "found"});
   for (std::size_t i = 0; i < solutions.size(); ++i) {

@@ -99,6 +99,10 @@ void fit_k(const function_table& t, const fourbar_synthesis_options& o, fourbar_
           "--generations or --islands, or relax the link types and bounds");
     }
   } else if (o.constrained()) {
+    // The unconstrained fit is the penalty method's first start: points that do not determine k
+    // end the run here, as a failed fit (synthesize_fourbar reports it).
+    r.fit = freudenstein_least_squares(t.input, t.output, t.weights);
+    if (!r.fit.summary.usable()) return;
     const auto c = crank_constrained_least_squares(t.input, t.output, co);
     r.fit = c.fit;
     r.method = "least squares with interior penalty";
@@ -208,6 +212,12 @@ fourbar_synthesis_result synthesize_fourbar(const function_table& t,
     r.method += " (infeasible; unconstrained least squares shown)";
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!r.has_answer()) {
+    // The points do not determine k (singular or rank-deficient equations): no linkage to
+    // analyse; the fit's summary says why.
+    r.summary = r.fit.summary;
+    return r;
+  }
   analyse_mobility(o, r);
   analyse_transmission(r);
   assess_buildability(r);
@@ -226,6 +236,7 @@ fourbar_synthesis_result synthesize_fourbar(const function_table& t,
 }
 
 std::string fourbar_synthesis_result::brief_report() const {
+  if (!has_answer()) return fmt::format("four-bar: {}\n", summary.brief_report());
   std::string s = fmt::format("four-bar: k = ({:.6f}, {:.6f}, {:.6f}), ||e|| = {:.6f}", fit.k(0),
                               fit.k(1), fit.k(2), fit.residual_norm);
   if (links) {
@@ -246,6 +257,7 @@ std::string fourbar_synthesis_result::full_report() const {
   fmt::format_to(out, "four-bar function generator: {} ({} points), {}\n", table, psi.size(),
                  method);
   if (!summary.usable()) fmt::format_to(out, "status: {}\n", summary.brief_report());
+  if (!has_answer()) return s;
   fmt::format_to(out, "k = ({:.6f}, {:.6f}, {:.6f})   Freudenstein residual ||e|| = {:.6f}\n",
                  fit.k(0), fit.k(1), fit.k(2), fit.residual_norm);
   if (links) {
@@ -306,6 +318,7 @@ nlohmann::json fourbar_synthesis_result::to_json() const {
   j["table"] = table;
   j["points"] = psi.size();
   j["method"] = method;
+  if (!has_answer()) return j;  // no k: the status and its message say why
   j["k"] = {fit.k(0), fit.k(1), fit.k(2)};
   if (links) {
     j["links"] = {links->a1, links->a2, links->a3, links->a4};
@@ -347,6 +360,7 @@ io::animation fourbar_synthesis_result::animation() const {
 }
 
 void fourbar_synthesis_result::save_files(output_folder& folder) const {
+  if (!has_answer()) return;  // no linkage: no tables or pictures
   io::csv_writer csv(
       {"line", "psi_deg", "phi_deg", "generated_deg", "error_deg", "freudenstein_residual"});
   for (std::size_t i = 0; i < psi.size(); ++i) {

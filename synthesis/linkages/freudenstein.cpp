@@ -3,7 +3,6 @@
 #include <Eigen/LU>
 #include <cmath>
 #include <numbers>
-#include <stdexcept>
 #include <string>
 
 #include "kinevo/io/errors.hpp"
@@ -61,10 +60,11 @@ freudenstein_fit freudenstein_exact(const std::vector<double>& psi,
   freudenstein_fit f;
   f.rcond = lu.rcond();
   if (!(f.rcond > 1e-12)) {
-    throw std::domain_error(
-        "the three precision points do not determine k (singular Freudenstein "
-        "matrix, rcond " +
-        std::to_string(f.rcond) + "); choose other points");
+    f.summary = core::summary::ended(
+        core::termination::failed, "singular",
+        "the three precision points do not determine k (singular Freudenstein matrix, rcond " +
+            std::to_string(f.rcond) + "); choose other points");
+    return f;
   }
   f.k = lu.solve(b);
   f.residual = a * f.k - b;
@@ -91,6 +91,10 @@ freudenstein_fit freudenstein_least_squares(const std::vector<double>& psi,
   }
   const auto ls = linear_least_squares(aw, bw);
   freudenstein_fit f;
+  if (!ls.summary.usable()) {
+    f.summary = ls.summary;
+    return f;
+  }
   f.k = ls.x;
   f.residual = a * f.k - b;
   f.residual_norm = f.residual.norm();

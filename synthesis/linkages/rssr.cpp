@@ -34,6 +34,10 @@ rssr_fit rssr_least_squares(const std::vector<double>& psi, const std::vector<do
   rssr_system(psi, phi, alpha4, a, b);
   const auto ls = linear_least_squares(a, b);
   rssr_fit f;
+  if (!ls.summary.usable()) {
+    f.summary = ls.summary;
+    return f;
+  }
   f.k = ls.x;
   f.residual = ls.residual;
   f.residual_norm = ls.residual_norm;

@@ -122,6 +122,12 @@ rssr_synthesis_result synthesize_rssr(const function_table& t, const rssr_synthe
   } else {
     r.fit = rssr_least_squares(t.input, t.output, alpha4);
   }
+  if (!r.has_answer()) {
+    // The points do not determine k: nothing to analyse; the fit's summary says why.
+    r.summary = r.fit.summary;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+  }
   r.errors = rssr_errors(r.fit.k, alpha4, t.input, t.output);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   try {
@@ -136,6 +142,7 @@ rssr_synthesis_result synthesize_rssr(const function_table& t, const rssr_synthe
 }
 
 std::string rssr_synthesis_result::brief_report() const {
+  if (!has_answer()) return fmt::format("RSSR: {}\n", summary.brief_report());
   return fmt::format("RSSR: k = ({:.7f}), rms error {:.8f} deg, equation residual {:.3e}\n",
                      fmt::join(std::vector<double>(fit.k.data(), fit.k.data() + 6), ", "),
                      rms_error_deg, fit.residual_norm);
@@ -147,6 +154,10 @@ std::string rssr_synthesis_result::full_report() const {
   fmt::format_to(out, "RSSR function generator: {} ({} points), alpha4 = {} deg, {}\n", table,
                  psi.size(), alpha4_deg,
                  method == rssr_method::ga ? "island GA" : "least squares (Householder QR)");
+  if (!has_answer()) {
+    fmt::format_to(out, "status: {}\n", summary.brief_report());
+    return s;
+  }
   fmt::format_to(out, "k = ({:.7f})\n",
                  fmt::join(std::vector<double>(fit.k.data(), fit.k.data() + 6), ", "));
   if (dimensions) {
@@ -203,6 +214,7 @@ nlohmann::json rssr_synthesis_result::to_json() const {
   j["alpha4_deg"] = alpha4_deg;
   j["method"] = to_string(method);
   if (method == rssr_method::ga) j["evaluations"] = evaluations;
+  if (!has_answer()) return j;  // no k: the status and its message say why
   if (ga_stage) {
     j["ga_stage"] = {{"k", std::vector<double>(ga_stage->fit.k.data(), ga_stage->fit.k.data() + 6)},
                      {"residual_norm", ga_stage->fit.residual_norm},
@@ -237,6 +249,7 @@ nlohmann::json rssr_synthesis_result::to_json() const {
 }
 
 void rssr_synthesis_result::save_files(output_folder& folder) const {
+  if (!has_answer()) return;  // no linkage: no tables or pictures
   io::csv_writer csv({"line", "psi_deg", "phi_deg", "error_deg", "equation_residual"});
   for (std::size_t i = 0; i < psi.size(); ++i) {
     csv.add_row({static_cast<double>(lines[i]), psi[i] / degree, phi[i] / degree,

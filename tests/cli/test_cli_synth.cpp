@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -89,6 +90,45 @@ TEST(CliSynth, RssrThatDoesNotAssembleAtATablePointFails) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["status"], "not_assembled");
   EXPECT_EQ(json_of("synth rssr --table " + example("rssr_19.csv"))["status"], "ok");
+}
+
+// Points that do not determine the linkage are a failed result in the library (issue 27); the
+// command prints it as the exception it replaced: one error line, exit 1, no report, no files.
+TEST(CliSynth, UndeterminedTablesAreOneErrorLineAndNoFiles) {
+  const auto dir = kinevo::test::fresh_dir("synth_undetermined");
+  const auto flat = dir / "flat.csv";
+  const auto three = dir / "three.csv";
+  const auto seven = dir / "seven.csv";
+  std::ofstream(flat) << "psi_deg,phi_deg\n10,20\n20,20\n30,20\n40,20\n";
+  std::ofstream(three) << "psi_deg,phi_deg\n10,20\n20,20\n30,20\n";
+  std::ofstream(seven) << "psi_deg,phi_deg\n10,20\n20,20\n30,20\n40,20\n50,20\n60,20\n70,20\n";
+  const std::string rank_deficient =
+      "least squares: the equations are rank deficient (rank 2 of 3); the data do not determine "
+      "the unknowns";
+  struct undetermined {
+    std::string args, message;
+  };
+  for (const auto& c : std::vector<undetermined>{
+           {"synth fourbar --table " + flat.string(), rank_deficient},
+           {"synth fourbar --crank input --table " + flat.string(), rank_deficient},
+           {"synth fourbar --exact --table " + three.string(),
+            "the three precision points do not determine k (singular Freudenstein matrix"},
+           {"synth rssr --table " + seven.string(),
+            "least squares: the equations are rank deficient (rank"},
+       }) {
+    const auto out = dir / "out";
+    const auto r = run_kinevo(c.args + " --output-dir " + out.string());
+    EXPECT_EQ(r.status, 1) << c.args << "\n" << r.err;
+    EXPECT_EQ(r.err.rfind("kinevo: error: " + c.message, 0), 0u) << c.args << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_FALSE(std::filesystem::exists(out)) << c.args;
+    const auto j = nlohmann::json::parse(run_kinevo(c.args + " --json").out);
+    EXPECT_EQ(j["status"], "failed");
+    EXPECT_EQ(j["exit_status"], 1);
+    EXPECT_EQ(j["message"].get<std::string>().rfind("error: " + c.message, 0), 0u) << j.dump();
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CliSynth, Dyad) {

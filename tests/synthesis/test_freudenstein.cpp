@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <string>
 
 #include "kinevo/io/errors.hpp"
 #include "kinevo/synthesis/linkages/fourbar_analysis.hpp"
@@ -67,7 +68,23 @@ TEST(Freudenstein, ExactRecoversKnownLinkage) {
 
 TEST(Freudenstein, ExactRejectsSingularPoints) {
   // psi and phi repeated in two rows: A has two equal rows.
-  EXPECT_THROW(ks::freudenstein_exact({0.1, 0.1, 0.5}, {0.2, 0.2, 0.9}), std::domain_error);
+  // A failed fit naming the problem (a result, not an exception: docs/architecture.md).
+  const auto f = ks::freudenstein_exact({0.1, 0.1, 0.5}, {0.2, 0.2, 0.9});
+  EXPECT_FALSE(f.summary.usable());
+  EXPECT_EQ(f.summary.status(), "singular");
+  EXPECT_NE(f.summary.message.find("singular Freudenstein matrix"), std::string::npos)
+      << f.summary.message;
+}
+
+TEST(Freudenstein, LeastSquaresOnAConstantOutputIsAFailedFit) {
+  // A constant output angle: the columns 1 and cos(phi) are parallel, rank 2 of 3.
+  const auto f = ks::freudenstein_least_squares({0.1, 0.3, 0.5, 0.7}, {0.2, 0.2, 0.2, 0.2});
+  EXPECT_FALSE(f.summary.usable());
+  EXPECT_EQ(f.summary.status(), "rank_deficient");
+  EXPECT_NE(f.summary.message.find("rank deficient (rank 2 of 3)"), std::string::npos)
+      << f.summary.message;
+  EXPECT_TRUE(
+      ks::freudenstein_least_squares({0.1, 0.3, 0.5, 0.7}, {0.2, 0.5, 0.7, 1.1}).summary.usable());
 }
 
 TEST(Freudenstein, ChebyshevSpacing) {

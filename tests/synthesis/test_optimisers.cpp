@@ -58,17 +58,27 @@ TEST(LeastSquares, MatchesCompleteOrthogonalDecomposition) {
   EXPECT_NEAR(r.residual_norm, (a * ref - b).norm(), 1e-12);
   Eigen::MatrixXd rank_def = a;
   rank_def.col(2) = rank_def.col(0) + rank_def.col(1);
-  EXPECT_THROW(ks::linear_least_squares(rank_def, b), std::domain_error);
+  // Rank deficient: a failed result naming the rank, not an exception (docs/architecture.md).
+  const auto d = ks::linear_least_squares(rank_def, b);
+  EXPECT_FALSE(d.summary.usable());
+  EXPECT_EQ(d.summary.status(), "rank_deficient");
+  EXPECT_NE(d.summary.message.find("rank deficient (rank 2 of 3)"), std::string::npos)
+      << d.summary.message;
+  EXPECT_TRUE(r.summary.usable());
 }
 
 TEST(LeastSquares, MinimumNorm) {
   Eigen::MatrixXd a(2, 4);
   a << 1, 2, 0, 1, 0, 1, 1, 3;
   const Eigen::Vector2d b(1, 2);
-  const Eigen::VectorXd x = ks::minimum_norm_solution(a, b);
+  const Eigen::VectorXd x = ks::minimum_norm_solution(a, b).value();
   EXPECT_LT((a * x - b).norm(), 1e-13);
   const Eigen::VectorXd ref = a.completeOrthogonalDecomposition().solve(b);  // pseudo-inverse
   EXPECT_LT((x - ref).norm(), 1e-12);
+  // Rank deficient (row 2 = 2 row 1): no unique least-norm solution, no value.
+  Eigen::MatrixXd dependent(2, 4);
+  dependent << 1, 2, 0, 1, 2, 4, 0, 2;
+  EXPECT_FALSE(ks::minimum_norm_solution(dependent, b).has_value());
 }
 
 TEST(LeastSquares, GaussNewtonFitsAnExponential) {
@@ -117,13 +127,14 @@ TEST(InteriorPenalty, ConvergesToTheActiveConstraint) {
 
 TEST(LeastSquares, NonFiniteOrEmptySystemsDoNotCrash) {
   // An empty system (no violated row) used to reach maxCoeff() of an empty diagonal: SIGSEGV.
-  const Eigen::VectorXd x0 = ks::minimum_norm_solution(Eigen::MatrixXd(0, 3), Eigen::VectorXd(0));
+  const Eigen::VectorXd x0 =
+      ks::minimum_norm_solution(Eigen::MatrixXd(0, 3), Eigen::VectorXd(0)).value();
   EXPECT_EQ(x0.size(), 3);
   EXPECT_EQ(x0.norm(), 0.0);
   Eigen::MatrixXd a(2, 4);
   a << 1, 2, 0, 1, 0, 1, 1, 3;
-  for (const double bad : {std::numeric_limits<double>::quiet_NaN(),
-                           std::numeric_limits<double>::infinity()}) {
+  for (const double bad :
+       {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
     Eigen::MatrixXd a_bad = a;
     a_bad(1, 2) = bad;
     EXPECT_THROW((void)ks::minimum_norm_solution(a_bad, Eigen::Vector2d(1, 2)),

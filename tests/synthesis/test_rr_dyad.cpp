@@ -4,7 +4,10 @@
 
 #include <cmath>
 #include <numbers>
+#include <string>
 
+#include "kinevo/io/csv_table.hpp"
+#include "kinevo/synthesis/linkages/dyad_guidance.hpp"
 #include "kinevo/synthesis/linkages/input_tables.hpp"
 
 namespace ks = kinevo::synthesis;
@@ -95,4 +98,23 @@ TEST(RrDyad, Deterministic) {
     EXPECT_EQ(a[i].a0, b[i].a0);
     EXPECT_EQ(a[i].b, b[i].b);
   }
+}
+
+// Five poses no start reaches (a fixed-seed search of 5 starts): a failed result without an
+// answer, its message the former exception's (docs/architecture.md, "Errors").
+TEST(RrDyad, NoStartConvergedIsAFailedResult) {
+  const std::string text =
+      "j,x_cm,y_cm,theta_deg\n0,-8.697,-3.973,18.490\n1,-9.932,3.559,47.799\n"
+      "2,-3.801,6.370,88.942\n3,-3.684,-0.376,132.435\n4,-8.860,9.502,149.663\n";
+  const auto t = ks::pose_table_from(kinevo::io::parse_csv_table(text, "poses.csv"), false);
+  ks::dyad_guidance_options o;
+  o.starts.starts = 5;
+  const auto r = ks::synthesize_dyad(t, o);
+  EXPECT_FALSE(r.has_answer());
+  EXPECT_FALSE(r.summary.usable());
+  EXPECT_EQ(r.summary.status(), "no_solution");
+  EXPECT_EQ(r.summary.message, "no start converged; try more --starts or another --seed");
+  EXPECT_EQ(r.brief_report(),
+            "RR dyad: no_solution: no start converged; try more --starts or another --seed\n");
+  EXPECT_EQ(r.to_json()["status"], "no_solution");
 }

@@ -134,9 +134,10 @@ class island_model {
   island_model& operator=(const island_model&) = delete;
 
   // Minimises p over box. Under MPI every rank must call run() with the same arguments in
-  // lockstep; every rank returns the same result. Throws std::invalid_argument for a bad box or
-  // termination, std::runtime_error when the problem returns a non-finite value (naming the
-  // point), and std::runtime_error for an unwritable checkpoint.
+  // lockstep; every rank returns the same result. Throws io::option_error for a bad box or
+  // termination, ga::evaluation_error (ga/evaluation_error.hpp) when the problem returns a
+  // non-finite value (naming the point) or an island failed on another rank, and
+  // io::output_error for an unwritable checkpoint.
   run_result run(const problem& p, const search_box& box, const termination& limits,
                  const run_settings& settings = {});
 

@@ -22,8 +22,8 @@ struct minimize_options {
 
 // f(x) for one point x (size lower.size()). With several islands or threads f is called from
 // several threads at once: it must then be safe to call concurrently (or set
-// options.islands.threads = 1). A non-finite value stops the run with std::runtime_error naming
-// the point. Throws std::invalid_argument for a bad box (sizes differ, a bound not finite,
+// options.islands.threads = 1). A non-finite value stops the run with ga::evaluation_error
+// naming the point. Throws io::option_error for a bad box (sizes differ, a bound not finite,
 // lower >= upper) or bad options.
 run_result minimize(const std::function<double(const Eigen::VectorXd&)>& f,
                     const Eigen::VectorXd& lower, const Eigen::VectorXd& upper,

@@ -19,8 +19,8 @@ namespace kinevo::optimization {
 // interrupt over MPI themselves (ga::island_model); is_root comes from the island model.
 // Throws io::option_error (an option out of range or contradicting another, a run too large
 // for the memory), io::input_error (an unreadable problem or checkpoint file),
-// std::invalid_argument (options the GA refuses) and std::runtime_error (a non-finite
-// objective value, naming the point; an unwritable checkpoint).
+// and ga::evaluation_error (a non-finite objective value, naming the point; an island that
+// failed on another rank); io::option_error also for options the GA refuses.
 optimization_run run_optimization(const optimize_options& options,
                                   const core::run_context& context = {});
 

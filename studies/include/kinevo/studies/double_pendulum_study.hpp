@@ -165,8 +165,8 @@ struct double_pendulum_study_result {
 };
 
 // Runs the study. Under MPI every rank calls it in lockstep; only the root writes files.
-// Throws std::runtime_error when an output file cannot be written (naming it) and
-// std::invalid_argument for bad options.
+// Throws io::input_error when an output file cannot be written (naming it) and
+// io::option_error for bad options.
 // The context: progress (fraction in [0, 1], the part as text) on every process; the interrupt
 // flag (SIGINT, SIGTERM) stops the study: the part running finishes (a t = 0 solve) or stops at
 // its next step (the motion), the parts not started are skipped, and what was computed is

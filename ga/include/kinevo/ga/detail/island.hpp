@@ -61,7 +61,7 @@ class island {
   generation_record statistics(int island_index, long long generation) const;
 
   // Whole state as text (hex floats, generator state), and back; load() throws
-  // std::runtime_error with a short reason when the text does not fit this configuration.
+  // io::input_error with a short reason when the text does not fit this configuration.
   void save(std::ostream& os) const;
   void load(std::istream& is);
 

@@ -89,6 +89,12 @@ class tape_builder {
 
  private:
   int compile(const GiNaC::ex& e);
+  // compile's stages by the expression's kind (each returns the value id of `e`).
+  int compile_number(const GiNaC::ex& e);
+  int compile_sum(const GiNaC::ex& e);
+  int compile_product(const GiNaC::ex& e);
+  int compile_power(const GiNaC::ex& e);
+  int compile_function(const GiNaC::ex& e);
   int constant(double v);
   static constexpr int no_operand = std::numeric_limits<int>::min();
   int emit(evaluation_tape::op code, int a, int b = no_operand);

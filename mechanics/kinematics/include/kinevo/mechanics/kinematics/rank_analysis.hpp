@@ -123,8 +123,8 @@ struct rank_report {
   nlohmann::json to_json() const;
 };
 
-// Calls options.validate(); throws std::invalid_argument when q has the wrong size and
-// std::domain_error naming the constraints whose Jacobian rows are NaN or infinite at (q, t).
+// Calls options.validate(); throws io::option_error when q has the wrong size and
+// io::input_error naming the constraints whose Jacobian rows are NaN or infinite at (q, t).
 rank_report analyse_rank(const model& m, const Eigen::VectorXd& q, double t,
                          const rank_options& options = {});
 

@@ -6,7 +6,10 @@
 
 #include <Eigen/Core>
 #include <functional>
+#include <optional>
 #include <string>
+
+#include "kinevo/core/outcome.hpp"
 
 namespace kinevo::synthesis {
 
@@ -15,18 +18,23 @@ struct linear_least_squares_result {
   Eigen::VectorXd residual;  // A x - b
   double residual_norm = 0.0;
   int rank = 0;  // numerical rank from the pivoted QR
+  // ok; failed with reason "rank_deficient" when rank < n: the minimiser is then not unique, so
+  // x, residual and residual_norm are empty or zero and the message says why (a result, not an
+  // exception: docs/architecture.md, "Errors").
+  core::summary summary;
 };
 
-// Minimises ||A x - b|| (m >= n) by column-pivoted Householder QR. Throws std::domain_error when
-// A is rank deficient, since the minimiser is then not unique, std::invalid_argument when A or b
-// holds NaN or inf.
+// Minimises ||A x - b|| (m >= n) by column-pivoted Householder QR. A rank-deficient A gives a
+// failed summary (above); io::option_error when the sizes disagree or A or b holds NaN or inf.
 linear_least_squares_result linear_least_squares(const Eigen::MatrixXd& a,
                                                  const Eigen::VectorXd& b);
 
 // The solution of A x = b (m < n, full row rank) of least Euclidean norm, through the QR of A^T:
-// A^T = Q R gives x = Q [R^-T b; 0]. Throws std::domain_error when A is rank deficient,
-// std::invalid_argument when A or b holds NaN or inf; no equations (m = 0) give x = 0.
-Eigen::VectorXd minimum_norm_solution(const Eigen::MatrixXd& a, const Eigen::VectorXd& b);
+// A^T = Q R gives x = Q [R^-T b; 0]. No value when A is rank deficient (no unique least-norm
+// step: the caller's iteration stops there); io::option_error when the sizes disagree or A or b
+// holds NaN or inf; no equations (m = 0) give x = 0.
+std::optional<Eigen::VectorXd> minimum_norm_solution(const Eigen::MatrixXd& a,
+                                                     const Eigen::VectorXd& b);
 
 struct gauss_newton_options {
   double tol_x = 1e-10;  // stop when ||dx|| <= tol_x (1 + ||x||)

@@ -36,14 +36,18 @@ struct dyad_guidance_result {
   dyad_method method = dyad_method::gauss_newton;
   int starts = 0;
   std::uint64_t seed = 1;
-  std::vector<dyad_solution> solutions;  // best first; never empty
+  std::vector<dyad_solution> solutions;  // best first; empty only when no start converged
   long long evaluations = 0;             // GA only
   double seconds = 0.0;
   // Solutions whose error measure exceeds dyad_large_error (they do not guide the body through
   // the poses to a designer's accuracy), in words; the command also prints them on stderr.
   std::vector<std::string> warnings;
-  // Always ok: every solution found is reported, best first, large errors as warnings.
+  // ok: every solution found is reported, best first, large errors as warnings; failed, reason
+  // "no_solution", when no start converged (no answer: the reports hold the summary).
   core::summary summary;
+
+  // At least one solution (false: no start converged; save_files then writes nothing).
+  bool has_answer() const { return !solutions.empty(); }
 
   std::string brief_report() const;
   std::string full_report() const;  // the summary `kinevo synth dyad` prints
@@ -56,7 +60,7 @@ struct dyad_guidance_result {
 // flagged: 5 % of the crank length (docs/synthesis.md, "Buildable designs").
 inline constexpr double dyad_large_error = 0.05;
 
-// Throws std::runtime_error when no start converged.
+// A failed result (has_answer() false) when no start converged, not an exception.
 dyad_guidance_result synthesize_dyad(const pose_table& table, const dyad_guidance_options& options,
                                      const core::run_context& context = {});
 

@@ -55,7 +55,8 @@ struct fourbar_synthesis_options {
 struct fourbar_synthesis_result {
   // ok; infeasible when no linkage of the required types fits the table (the fit is then the
   // unconstrained least-squares one, whose conditions show what fails); failed, reason
-  // "not_assembled", when the linkage found misses a table point.
+  // "not_assembled", when the linkage found misses a table point; failed, reason "singular" or
+  // "rank_deficient" (the fit's summary), when the points do not determine k: then no answer.
   core::summary summary;
   // The table.
   std::string table;
@@ -81,6 +82,9 @@ struct fourbar_synthesis_result {
   // other things the user must see; the command also prints them on stderr.
   std::vector<std::string> warnings;
 
+  // A fit was found (false: the points do not determine k; the reports then hold the table
+  // and the summary only, and save_files writes nothing).
+  bool has_answer() const { return fit.summary.usable(); }
   std::string brief_report() const;  // one line: k, residual, links, largest error
   std::string full_report() const;   // the summary `kinevo synth fourbar` prints
   nlohmann::json to_json() const;    // every figure; NaN as null
@@ -93,7 +97,8 @@ struct fourbar_synthesis_result {
 };
 
 // Validates the options, fits k as they ask, and analyses the result. When no linkage meets the
-// constraints the status is "infeasible" (not thrown).
+// constraints the status is "infeasible"; when the points do not determine k the result is
+// failed without an answer (has_answer() false); neither is thrown.
 fourbar_synthesis_result synthesize_fourbar(const function_table& table,
                                             const fourbar_synthesis_options& options,
                                             const core::run_context& context = {});

@@ -10,6 +10,8 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "kinevo/core/outcome.hpp"
+
 namespace kinevo::synthesis {
 
 struct fourbar_links {
@@ -20,7 +22,7 @@ struct fourbar_links {
 };
 
 // Links for a given k (Grashof paper, eq. (5)), scaled so that the frame is `frame` long.
-// Throws std::domain_error when k2 or k3 vanish or the coupler length is imaginary.
+// Throws io::option_error ("k2", "k") when k2 or k3 vanish or the coupler length is imaginary.
 fourbar_links links_from_k(const Eigen::Vector3d& k, double frame = 1.0);
 Eigen::Vector3d k_from_links(const fourbar_links& links);
 
@@ -34,14 +36,19 @@ struct freudenstein_fit {
   Eigen::VectorXd residual;    // e = A k - b (Grashof paper, eq. (39)), unweighted
   double residual_norm = 0.0;  // ||e||
   double rcond = 0.0;          // exact synthesis only: condition estimate of A
+  // ok when k is the fit; failed when the points do not determine k (reason "singular" for the
+  // exact system, "rank_deficient" for least squares), its message naming the problem; k, the
+  // residual and its norm then mean nothing (zero).
+  core::summary summary;
 };
 
-// Exact synthesis through three precision points; throws std::domain_error naming the problem
-// when the three points do not determine k (singular A).
+// Exact synthesis through three precision points; a failed summary (reason "singular") when the
+// three points do not determine k.
 freudenstein_fit freudenstein_exact(const std::vector<double>& psi, const std::vector<double>& phi);
 
 // Least squares through n >= 3 points by Householder QR; optional positive weights w_i scale
-// the squared residuals.
+// the squared residuals. A failed summary (reason "rank_deficient") when the points do not
+// determine k (a constant output angle, for one).
 freudenstein_fit freudenstein_least_squares(const std::vector<double>& psi,
                                             const std::vector<double>& phi,
                                             const std::vector<double>& weights = {});

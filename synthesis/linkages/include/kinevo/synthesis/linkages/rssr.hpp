@@ -11,6 +11,8 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "kinevo/core/outcome.hpp"
+
 namespace kinevo::synthesis {
 
 using rssr_k = Eigen::Matrix<double, 6, 1>;
@@ -19,6 +21,9 @@ struct rssr_fit {
   rssr_k k = rssr_k::Zero();
   Eigen::VectorXd residual;  // of eq. (11)
   double residual_norm = 0.0;
+  // ok when k is the fit; failed (reason "rank_deficient") when the points do not determine k,
+  // the message naming the rank; k and the residual then mean nothing (zero).
+  core::summary summary;
 };
 
 // The equations (11) as A k = b for the given points (radians).
@@ -26,6 +31,7 @@ void rssr_system(const std::vector<double>& psi, const std::vector<double>& phi,
                  Eigen::MatrixXd& a, Eigen::VectorXd& b);
 
 // Least squares (n >= 6 points; 6 is the exact synthesis) by Householder QR. Angles in radians.
+// A failed summary when the points do not determine k (rank-deficient equations).
 rssr_fit rssr_least_squares(const std::vector<double>& psi, const std::vector<double>& phi,
                             double alpha4);
 
@@ -52,7 +58,6 @@ struct rssr_dimensions {
   double output_offset = 0.0, input_offset = 0.0;
   double phi0 = 0.0;
 };
-// Throws std::domain_error when k defines no real linkage (imaginary coupler, sin alpha4 = 0, ...).
 // Transmission angle mu of the RSSR at (psi, phi), radians in [0, pi/2]: the planar definition
 // carried over to space (Balli and Chand, "Transmission angle in mechanisms", Mechanism and
 // Machine Theory 37, 2002): sin mu = |cosine of the angle between the coupler and the velocity
@@ -62,6 +67,8 @@ struct rssr_dimensions {
 // sin mu = |a3 cos(phi0) dE/dphi| / a2. NaN when the dimensions are not real.
 double rssr_transmission_angle(const rssr_k& k, const rssr_dimensions& d, double psi, double phi);
 
+// Throws io::option_error ("alpha4", "k") when k defines no real linkage (imaginary coupler,
+// sin alpha4 = 0, ...).
 rssr_dimensions rssr_dimensions_from_k(const rssr_k& k, double alpha4, double a4 = 1.0);
 rssr_k rssr_k_from_dimensions(const rssr_dimensions& d);
 

@@ -34,7 +34,8 @@ struct rssr_synthesis_options {
 struct rssr_synthesis_result {
   // ok; failed, reason "no_linkage", when k defines no real RSSR (dimension_problem says why),
   // or reason "not_assembled" when the linkage found does not reach every table point: such a
-  // design does not generate the table, a failure, not a warning (as synth fourbar's).
+  // design does not generate the table, a failure, not a warning (as synth fourbar's); failed,
+  // reason "rank_deficient" (the fit's summary), when the points do not determine k: no answer.
   core::summary summary;
   std::string table;
   std::vector<double> psi, phi;  // radians
@@ -65,6 +66,9 @@ struct rssr_synthesis_result {
   double link_ratio = 0.0;
   std::vector<std::string> warnings;
 
+  // A fit was found (false: the points do not determine k; the reports then hold the table
+  // and the summary only, and save_files writes nothing).
+  bool has_answer() const { return fit.summary.usable(); }
   std::string brief_report() const;
   std::string full_report() const;  // the summary `kinevo synth rssr` prints
   nlohmann::json to_json() const;

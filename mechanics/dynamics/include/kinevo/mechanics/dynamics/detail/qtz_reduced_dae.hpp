@@ -69,7 +69,7 @@ enum class dae_failure {
 class qtz_reduced_dae {
  public:
   // Throws io::input_error naming the nonholonomic rows when the model has any, and
-  // std::runtime_error when SUNDIALS cannot allocate its memory. (q0, qd0) must satisfy the
+  // core::resource_error when SUNDIALS cannot allocate its memory. (q0, qd0) must satisfy the
   // constraints (a loaded model's initial state does).
   qtz_reduced_dae(const model& m, const formulation_options& fo, const simulation_options& so,
                   const Eigen::VectorXd& q0, const Eigen::VectorXd& qd0, double t0);

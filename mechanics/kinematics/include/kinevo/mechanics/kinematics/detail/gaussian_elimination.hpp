@@ -73,7 +73,7 @@ linear_solution solve_linear(const Eigen::MatrixXd& a, const Eigen::VectorXd& b,
 
 // Crout's compact LU without pivoting (Haug, section 4.4.5, Example 4.4.5): A = L U with L unit
 // lower triangular and U upper triangular, computed row of U then column of L. Throws
-// std::domain_error naming the step when a pivot is zero (pivoting is then needed).
+// io::option_error ("a") naming the step when a pivot is zero (pivoting is then needed).
 struct lu_factors {
   Eigen::MatrixXd lower, upper;
   Eigen::VectorXd solve(const Eigen::VectorXd& b) const;  // forward then back substitution

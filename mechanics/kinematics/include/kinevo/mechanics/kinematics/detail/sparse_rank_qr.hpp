@@ -20,8 +20,8 @@ struct sparse_rank_columns {
 
 // fill_reducing: COLAMD order (for the rank and a set of pivot columns); otherwise the columns
 // are taken in their own order (which columns depend on the ones before them). threshold >= 0:
-// absolute, on the remaining 2-norm. Throws std::runtime_error when SuiteSparseQR fails (out of
-// memory).
+// absolute, on the remaining 2-norm. Throws core::resource_error when SuiteSparseQR fails (out
+// of memory).
 sparse_rank_columns sparse_rank_qr(const Eigen::SparseMatrix<double>& a, double threshold,
                                    bool fill_reducing);
 
