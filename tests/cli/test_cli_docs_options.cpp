@@ -145,7 +145,10 @@ const std::set<std::string> other_programs_options = {"--headless",
                                                       "--write",
                                                       "--momentum",  // bench_gauss_scale
                                                       "--pop-per-n",
-                                                      "--margin"};
+                                                      "--margin",
+                                                      "--no-gradients",  // bench_gauss_scale
+                                                      "--cold-only",
+                                                      "--weight"};
 
 // Not options: docs/cli.md shows what a misspelt one prints, docs/reliability.md writes "--k" for
 // any config key.
