@@ -75,6 +75,23 @@ def test_options_are_checked_by_name():
         kinevo.optimize(sphere, 2, lower=-1, upper=1, population=-4)
 
 
+def double_sum(population):
+    """Schwefel's double sum, sum_i (x_1 + ... + x_i)^2, the whole population at once."""
+    return (np.cumsum(population, axis=1)**2).sum(axis=1)
+
+
+def test_the_learned_metric_preset_gives_the_cli_result(cli_json):
+    cli = cli_json("optimize", "--function", "double_sum", "--dim", "6", "--seed", "3",
+                   "--preset", "g3-pcx-metric", "--max-evals", "6000", "--lower", "-65.536",
+                   "--upper", "65.536")
+    run = kinevo.optimize(double_sum, 6, lower=-65.536, upper=65.536, seed=3,
+                          preset="g3-pcx-metric", max_evals=6000)
+    assert run.evaluations == cli["evaluations"]
+    assert run.best_value == pytest.approx(cli["best_value"], rel=1e-9, abs=1e-300)
+    with pytest.raises(ValueError, match="metric"):
+        kinevo.optimize(double_sum, 6, lower=-1, upper=1, metric="learned")
+
+
 def test_problem_file_gives_the_cli_result(cli_json, example):
     path = example("problem_constrained.toml")
     cli = cli_json("optimize", "--problem", path, "--seed", "3", "--generations", "60")
