@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kinevo/ga/detail/hex_text.hpp"
 #include "kinevo/ga/detail/minimal_generation_gap.hpp"
 #include "kinevo/ga/detail/rotation_frame.hpp"
 #include "kinevo/ga/evaluation_error.hpp"
@@ -22,20 +23,6 @@ namespace kinevo::ga {
 
 namespace {
 
-// Hex floats round-trip exactly, which checkpoint/resume equality needs.
-void put_hex(std::ostream& os, double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%a", v);
-  os << buf;
-}
-double get_hex(std::istream& is) {
-  std::string s;
-  if (!(is >> s)) throw io::input_error("truncated number list");
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (end == s.c_str() || *end != '\0') throw io::input_error("'" + s + "' is not a number");
-  return v;
-}
 void expect(std::istream& is, const char* word) {
   std::string s;
   if (!(is >> s) || s != word) {

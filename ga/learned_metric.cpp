@@ -3,35 +3,20 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <istream>
 #include <ostream>
 #include <string>
 
+#include "kinevo/ga/detail/hex_text.hpp"
 #include "kinevo/io/errors.hpp"
 
 namespace kinevo::ga {
 
 namespace {
 
-void put_state_hex(std::ostream& os, double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%a", v);
-  os << ' ' << buf;
-}
-
-double get_state_hex(std::istream& is) {
-  std::string s;
-  if (!(is >> s)) throw io::input_error("truncated metric state");
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (end == s.c_str() || *end != '\0') throw io::input_error("'" + s + "' is not a number");
-  return v;
-}
-
 void put_matrix(std::ostream& os, const char* name, const Eigen::MatrixXd& m) {
   os << name;
-  for (Eigen::Index k = 0; k < m.size(); ++k) put_state_hex(os, m.data()[k]);
+  for (Eigen::Index k = 0; k < m.size(); ++k) os << ' ', put_hex(os, m.data()[k]);
   os << '\n';
 }
 
@@ -40,7 +25,7 @@ void get_matrix(std::istream& is, const char* name, Eigen::MatrixXd& m) {
   if (!(is >> word) || word != name) {
     throw io::input_error(std::string("expected '") + name + "' in the metric state");
   }
-  for (Eigen::Index k = 0; k < m.size(); ++k) m.data()[k] = get_state_hex(is);
+  for (Eigen::Index k = 0; k < m.size(); ++k) m.data()[k] = get_hex(is);
 }
 
 }  // namespace
@@ -124,16 +109,16 @@ void learned_metric::decompose() {
 
 void learned_metric::save(std::ostream& os) const {
   os << "metric " << count_ << ' ' << updates_since_;
-  put_state_hex(os, condition_);
+  os << ' ', put_hex(os, condition_);
   os << '\n';
   put_matrix(os, "metric_c", c_);
   put_matrix(os, "metric_root", root_);
   put_matrix(os, "metric_inverse_root", inverse_root_);
   os << "metric_steps";
   for (int k = 0; k < count_; ++k) {
-    put_state_hex(os, f_[k]);
-    put_state_hex(os, v_[k]);
-    for (int j = 0; j < n_; ++j) put_state_hex(os, steps_(j, k));
+    os << ' ', put_hex(os, f_[k]);
+    os << ' ', put_hex(os, v_[k]);
+    for (int j = 0; j < n_; ++j) os << ' ', put_hex(os, steps_(j, k));
   }
   os << '\n';
 }
@@ -144,15 +129,15 @@ void learned_metric::load(std::istream& is) {
       count_ >= interval_ || updates_since_ < 0) {
     throw io::input_error("unreadable metric state");
   }
-  condition_ = get_state_hex(is);
+  condition_ = get_hex(is);
   get_matrix(is, "metric_c", c_);
   get_matrix(is, "metric_root", root_);
   get_matrix(is, "metric_inverse_root", inverse_root_);
   if (!(is >> word) || word != "metric_steps") throw io::input_error("unreadable metric steps");
   for (int k = 0; k < count_; ++k) {
-    f_[k] = get_state_hex(is);
-    v_[k] = get_state_hex(is);
-    for (int j = 0; j < n_; ++j) steps_(j, k) = get_state_hex(is);
+    f_[k] = get_hex(is);
+    v_[k] = get_hex(is);
+    for (int j = 0; j < n_; ++j) steps_(j, k) = get_hex(is);
   }
 }
 
