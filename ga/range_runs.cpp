@@ -254,17 +254,24 @@ class range_sequence {
  public:
   range_sequence(island_model& model, const problem& p, const search_box& first,
                  const termination& per_run, const range_run_options& options,
-                 const range_run_hook& hook, run_settings settings)
+                 const range_run_hook& hook, run_settings settings, const run_minimiser& minimiser)
       : model_(model),
         p_(p),
         per_run_(per_run),
         o_(options),
         hook_(hook),
+        minimiser_(minimiser),
+        next_limits_(per_run),
         settings_(std::move(settings)),
         n_(p.dimension()),
         zero_(Eigen::VectorXd::Zero(p.dimension())) {
     o_.validate();
     first.validate(n_);
+    if (minimiser_ && checkpointing()) {
+      throw io::option_error("checkpoint_file",
+                             "needs the island model as the minimiser of every run (range runs)");
+    }
+    if (settings_.start_point) first_start_ = *settings_.start_point;
     if (o_.clip_lower.size() > 0 && o_.clip_lower.size() != n_) {
       throw io::option_error("clip_lower", "must have the problem's dimension");
     }
@@ -276,12 +283,14 @@ class range_sequence {
     // Memory stays linear in n unless the boxes rotate: axes and moves are n x n only then.
     if (o_.rotate) st_.axes = Eigen::MatrixXd::Identity(n_, n_);
     st_.moves.resize(o_.rotate ? n_ : 0, o_.rotate ? std::min(n_, o_.runs) : 0);
-    fingerprint_ = range_fingerprint(p, first, o_);
+    // Only checkpoints need it (a sequence per solve must not format its box every time).
+    if (checkpointing()) fingerprint_ = range_fingerprint(p, first, o_);
   }
 
   // Continues from the state saved beside `checkpoint`: run `next` resumes from the island
   // checkpoint, the later ones start as usual.
   void load(const std::filesystem::path& checkpoint) {
+    if (fingerprint_.empty()) fingerprint_ = range_fingerprint(p_, st_.box, o_);
     range_state st = load_range_state(range_state_path(checkpoint), fingerprint_, n_);
     const auto where = checkpoint_where(range_state_path(checkpoint), 1);
     if (st.next >= o_.runs) throw io::input_error(where + "every range run had finished");
@@ -307,8 +316,10 @@ class range_sequence {
       step.last = &st_.out.runs[k].result;
       step.centre = st_.centre;
       step.radii = st_.radii;
+      step.limits = next_limits_;
       step.replay = true;
       (void)hook_(step);
+      next_limits_ = step.limits;
     }
   }
 
@@ -331,6 +342,7 @@ class range_sequence {
 
  private:
   termination limits_of(int k) const {
+    if (k > 0) return next_limits_;
     termination limits = per_run_;
     if (k == 0 && o_.first_run_budget != 1.0) {
       const auto scale = [&](long long v) {
@@ -346,7 +358,11 @@ class range_sequence {
   range_run_record run_one(int k) {
     run_settings settings = settings_;
     settings.run_index = o_.first_run_index + static_cast<std::uint64_t>(k);
-    settings.start_point = (o_.keep_best && k > 0) ? &st_.previous_best : nullptr;
+    settings.start_point = nullptr;
+    if (k == 0 && first_start_.size() > 0) settings.start_point = &first_start_;
+    if (k > 0 && o_.keep_best) {
+      settings.start_point = next_start_.size() > 0 ? &next_start_ : &st_.previous_best;
+    }
     range_run_record rec;
     rec.run = k;
     rec.centre = st_.centre;  // as asked for (the box may be clipped)
@@ -359,14 +375,19 @@ class range_sequence {
       settings.start_point = o_.keep_best ? &zero_ : nullptr;
       const search_box box = search_box::around(zero_, st_.radii);
       rec.result = resuming ? model_.resume(rp, box, resume_from_, limits, settings)
-                            : model_.run(rp, box, limits, settings);
+                            : minimise(rp, box, limits, settings);
       rec.result.best_x = rp.to_x(rec.result.best_x).col(0);
     } else {
       rec.result = resuming ? model_.resume(p_, st_.box, resume_from_, limits, settings)
-                            : model_.run(p_, st_.box, limits, settings);
+                            : minimise(p_, st_.box, limits, settings);
     }
     resume_from_.clear();
     return rec;
+  }
+
+  run_result minimise(const problem& p, const search_box& box, const termination& limits,
+                      const run_settings& settings) {
+    return minimiser_ ? minimiser_(p, box, limits, settings) : model_.run(p, box, limits, settings);
   }
 
   void take(const range_run_record& rec) {
@@ -391,15 +412,23 @@ class range_sequence {
     step.last = &st_.out.runs.back().result;
     step.centre = st_.previous_best;
     step.radii = proposed_radii(k);
+    step.limits = next_limits_;
     if (hook_ && !hook_(step)) return false;
-    if (step.centre.size() != n_ || step.radii.size() != n_ || !(step.radii.array() > 0.0).all()) {
-      throw io::option_error(
-          "hook", "left a centre or radii of the wrong size or a radius <= 0 (range runs)");
+    if (step.centre.size() != n_ || step.radii.size() != n_ || !(step.radii.array() > 0.0).all() ||
+        (step.start.size() != 0 && step.start.size() != n_)) {
+      throw io::option_error("hook",
+                             "left a centre, radii or start of the wrong size or a radius <= 0 "
+                             "(range runs)");
     }
     st_.centre = step.centre;
+    next_limits_ = step.limits;
+    next_start_ = std::move(step.start);
+    st_.radii = step.radii;
     // Keep the box resolvable in floating point: a few hundred ulps of the centre at least.
-    st_.radii = step.radii.cwiseMax((st_.centre.cwiseAbs().array() + 1.0).matrix() * 256.0 *
-                                    std::numeric_limits<double>::epsilon());
+    if (o_.floor_radii) {
+      st_.radii = st_.radii.cwiseMax((st_.centre.cwiseAbs().array() + 1.0).matrix() * 256.0 *
+                                     std::numeric_limits<double>::epsilon());
+    }
     st_.box = search_box::around(st_.centre, st_.radii);
     if (o_.clip_lower.size() > 0) {
       st_.box.lower = st_.box.lower.cwiseMax(o_.clip_lower);
@@ -462,6 +491,10 @@ class range_sequence {
   termination per_run_;
   range_run_options o_;
   const range_run_hook& hook_;
+  const run_minimiser& minimiser_;
+  termination next_limits_;      // the limits of the runs after the first
+  Eigen::VectorXd first_start_;  // the caller's start point of the first run (a copy)
+  Eigen::VectorXd next_start_;   // the hook's start point of the next run; empty: the best
   run_settings settings_;
   int n_;
   Eigen::VectorXd zero_;
@@ -480,8 +513,9 @@ std::filesystem::path range_state_path(const std::filesystem::path& checkpoint) 
 
 range_run_result run_range_runs(island_model& model, const problem& p, const search_box& first,
                                 const termination& per_run, const range_run_options& options,
-                                const range_run_hook& hook, run_settings settings) {
-  range_sequence sequence(model, p, first, per_run, options, hook, std::move(settings));
+                                const range_run_hook& hook, run_settings settings,
+                                const run_minimiser& minimiser) {
+  range_sequence sequence(model, p, first, per_run, options, hook, std::move(settings), minimiser);
   return sequence.run();
 }
 
@@ -489,7 +523,7 @@ range_run_result resume_range_runs(island_model& model, const problem& p, const 
                                    const termination& per_run, const range_run_options& options,
                                    const std::filesystem::path& checkpoint,
                                    const range_run_hook& hook, run_settings settings) {
-  range_sequence sequence(model, p, first, per_run, options, hook, std::move(settings));
+  range_sequence sequence(model, p, first, per_run, options, hook, std::move(settings), {});
   sequence.load(checkpoint);
   return sequence.run();
 }

@@ -15,6 +15,7 @@
 
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
+#include "kinevo/ga/range_runs.hpp"
 #include "kinevo/ga/search_box.hpp"
 #include "kinevo/gauss/detail/coupled_factorisations.hpp"
 #include "kinevo/gauss/gauss_objective.hpp"
@@ -338,19 +339,37 @@ gauss_ga_options thesis_preset() {
   return o;
 }
 
+// The default with G3-PCX in a learned metric (ga_options::metric; no derivative and no
+// factorisation of anything containing A: the metric is learned from the ranks of the
+// children). The metric is kept from run to run and solve to solve (H changes little between
+// them) and decomposed ten times more lazily than CMA-ES's rule; with it the inner runs resolve
+// the valley of a tenfold weight, which speeds the multiplier loop, at half the budget per run.
+// Measured in docs/gauss.md ("The learned metric in the inner runs").
+gauss_ga_options learned_metric_preset() {
+  gauss_ga_options o;
+  o.ga.metric = ga::metric_model::learned;
+  o.ga.metric_carry = true;
+  o.ga.metric_lazy = 10;
+  o.penalty.weight = 1e4;
+  o.evaluations_per_coordinate = 800;
+  return o;
+}
+
 }  // namespace
 
 std::vector<std::string> gauss_ga_preset_names() {
-  return {"default", "exact-hessian", "no-oracle", "thesis"};
+  return {"default", "exact-hessian", "learned-metric", "no-oracle", "thesis"};
 }
 
 gauss_ga_options gauss_ga_preset(const std::string& name) {
   if (name == "thesis") return thesis_preset();
   if (name == "exact-hessian") return exact_hessian_preset();
+  if (name == "learned-metric") return learned_metric_preset();
   // "no-oracle" is the older name of the default.
   if (name == "default" || name == "no-oracle") return gauss_ga_options{};
-  throw io::option_error("preset", fmt::format("must be exact-hessian, no-oracle (the default's "
-                                               "older name), default or thesis, not '{}'",
+  throw io::option_error("preset", fmt::format("must be default, exact-hessian, learned-metric, "
+                                               "no-oracle (the default's older name) or thesis, "
+                                               "not '{}'",
                                                name));
 }
 
@@ -688,82 +707,113 @@ gauss_run_record gauss_ga_solver::judge_run(
   return rec;
 }
 
-// Stages 4-5: range runs (generalized-inverse dissertation (GIGSP), sec. 5.4): each run
-// re-centred on the best so far and shrunk, or widened when the best pressed on a face; the
-// previous best (the new centre) joins the initial population so that no run loses it.
-void gauss_ga_solver::run_ranges(solve_state& s, box first) {
-  const int n = s.system.coordinates();
-  const int m = s.system.constraints();
-  const bool in_h_norm = s.frame.h_norm_bound;
-  Eigen::VectorXd run_centre = std::move(first.centre);
-  Eigen::VectorXd half = std::move(first.half);
-  run_problem problem(options_.record_trace);
-  problem.set(s.frame.objective(s.terms, run_centre, half));
-  runs_.clear();
-  snapshots_.clear();
-  Eigen::VectorXd last_best = run_centre;
+// What the multiplier loop carries from one range run to the next (stages 4-5).
+struct gauss_ga_solver::range_loop {
+  explicit range_loop(bool track) : problem(track) {}
+  run_problem problem;
+  Eigen::VectorXd run_centre;     // in accelerations
+  Eigen::VectorXd half;           // half widths in the run's search coordinates
+  Eigen::VectorXd last_best;      // the previous run's best acceleration
   Eigen::VectorXd previous_move;  // best - previous best of the last run
   int current_run = 1;
+};
+
+// Stages 4-5: range runs (generalized-inverse dissertation (GIGSP), sec. 5.4) driven by
+// ga::run_range_runs: each run re-centred on the best so far and shrunk, or widened when the
+// best pressed on a face; the previous best (the new centre) joins the initial population so
+// that no run loses it. Between runs the hook judges the run, updates the multipliers and sets
+// the next objective, box and stop rule.
+void gauss_ga_solver::run_ranges(solve_state& s, box first) {
+  const int n = s.system.coordinates();
+  range_loop loop(options_.record_trace);
+  loop.run_centre = std::move(first.centre);
+  loop.half = std::move(first.half);
+  loop.last_best = loop.run_centre;
+  loop.problem.set(s.frame.objective(s.terms, loop.run_centre, loop.half));
+  runs_.clear();
+  snapshots_.clear();
 
   ga::termination per_run;
   per_run.max_generations = 0;
   per_run.max_evaluations = options_.run_budget(n);
+  ga::range_run_options ranges;
+  ranges.runs = options_.max_runs;
+  ranges.keep_best = true;
+  ranges.floor_radii = false;  // with_floor, in m/s^2 along each axis
+  ranges.first_run_index = s.first_run_index;
+  const Eigen::VectorXd start = loop.problem.objective().search_centre();
   ga::run_settings settings;
+  settings.start_point = s.warm ? &start : nullptr;
   if (options_.record_trace) {
     settings.on_sync = [&](const ga::sync_report& report) {
-      const Eigen::VectorXd best = problem.best();
+      const Eigen::VectorXd best = loop.problem.best();
       if (best.size() != n) return;
-      const Eigen::VectorXd a = problem.objective().acceleration_of(best);
-      snapshots_.push_back({current_run, report.generation, s.evaluations + report.evaluations, a,
-                            s.terms.penalised(a)});
+      const Eigen::VectorXd a = loop.problem.objective().acceleration_of(best);
+      snapshots_.push_back({loop.current_run, report.generation, s.evaluations + report.evaluations,
+                            a, s.terms.penalised(a)});
     };
   }
-  for (int k = 0; k < options_.max_runs; ++k) {
-    current_run = k + 1;
-    const gauss_objective& objective = problem.objective();
-    const Eigen::VectorXd start = objective.search_centre();
-    settings.run_index = s.first_run_index + static_cast<std::uint64_t>(k);
-    settings.start_point = (k > 0 || s.warm) ? &start : nullptr;
-    stop_on_stall(s, k, previous_move,
-                  options_.change_fraction * options_.tolerance * std::max(1.0, max_abs(last_best)),
-                  per_run);
-    const ga::run_result r =
-        run_inner(problem, ga::search_box::around(start, half), per_run, settings);
-    const Eigen::VectorXd best = objective.acceleration_of(r.best_x);
-    const Eigen::VectorXd residual = s.terms.jacobian_sparse * best - s.terms.rhs;
-    s.evaluations += r.evaluations;
-    gauss_run_record rec =
-        judge_run(s, k, r, start, run_centre, half, last_best, best, residual, s.converged);
-    previous_move = best - last_best;
-    last_best = best;
-    const Eigen::VectorXd lambda_before = s.schedule.multipliers();
-    s.schedule.after_run(residual);
-    accelerate_multipliers(s, lambda_before, rec.change);
-    // The multiplier update moves the minimiser by H^-1 A^T dlambda, in axes with B^T H B >= I
-    // by at most |B^T A^T dlambda| (exactly that when H' = I): the next box must hold that
-    // move as well as this run's error.
-    double update_move = 0.0;
-    if (in_h_norm && m > 0 && options_.box_follows_multipliers) {
-      update_move = s.frame
-                        .transpose_times(s.terms.jacobian_sparse.transpose() *
-                                         (s.schedule.multipliers() - lambda_before))
-                        .norm();
-    }
-    const bool widen = rec.near_face;
-    runs_.push_back(std::move(rec));
-    if (s.converged || k + 1 == options_.max_runs) break;
-
-    // Stage 5: the next box.
-    const Eigen::VectorXd next = next_half(half, k + 1, s.warm, widen, update_move);
-    run_centre = best;
-    s.terms.weights = s.schedule.weights();
-    s.terms.multipliers = s.schedule.multipliers();
-    if (s.schedule.kind() == penalty_kind::increasing) {
-      s.frame = make_frame(s.terms, options_.axes, s.scaling);
-    }
-    half = with_floor(next, run_centre, s.frame);
-    problem.set(s.frame.objective(s.terms, run_centre, half));
+  const ga::range_run_hook hook = [&](ga::range_run_step& step) {
+    return after_run(s, loop, *step.last, step.next_run - 1, &step);
+  };
+  const ga::range_run_result result =
+      ga::run_range_runs(*model_, loop.problem, ga::search_box::around(start, loop.half), per_run,
+                         ranges, hook, settings, inner_);
+  // The hook runs between runs only: the last run is judged here.
+  if (runs_.size() < result.runs.size()) {
+    (void)after_run(s, loop, result.runs.back().result, static_cast<int>(runs_.size()), nullptr);
   }
+}
+
+// After run k: judge it, update the multipliers and, when another run follows (`next`), set its
+// objective, box, start point and stop rule. False: the loop ends.
+bool gauss_ga_solver::after_run(solve_state& s, range_loop& loop, const ga::run_result& r, int k,
+                                ga::range_run_step* next) {
+  const int m = s.system.constraints();
+  const gauss_objective& objective = loop.problem.objective();
+  const Eigen::VectorXd start = objective.search_centre();
+  const Eigen::VectorXd best = objective.acceleration_of(r.best_x);
+  const Eigen::VectorXd residual = s.terms.jacobian_sparse * best - s.terms.rhs;
+  s.evaluations += r.evaluations;
+  gauss_run_record rec = judge_run(s, k, r, start, loop.run_centre, loop.half, loop.last_best, best,
+                                   residual, s.converged);
+  loop.previous_move = best - loop.last_best;
+  loop.last_best = best;
+  const Eigen::VectorXd lambda_before = s.schedule.multipliers();
+  s.schedule.after_run(residual);
+  accelerate_multipliers(s, lambda_before, rec.change);
+  // The multiplier update moves the minimiser by H^-1 A^T dlambda, in axes with B^T H B >= I
+  // by at most |B^T A^T dlambda| (exactly that when H' = I): the next box must hold that
+  // move as well as this run's error.
+  double update_move = 0.0;
+  if (s.frame.h_norm_bound && m > 0 && options_.box_follows_multipliers) {
+    update_move = s.frame
+                      .transpose_times(s.terms.jacobian_sparse.transpose() *
+                                       (s.schedule.multipliers() - lambda_before))
+                      .norm();
+  }
+  const bool widen = rec.near_face;
+  runs_.push_back(std::move(rec));
+  if (s.converged || next == nullptr) return false;
+
+  // Stage 5: the next box.
+  const Eigen::VectorXd half = next_half(loop.half, k + 1, s.warm, widen, update_move);
+  loop.run_centre = best;
+  s.terms.weights = s.schedule.weights();
+  s.terms.multipliers = s.schedule.multipliers();
+  if (s.schedule.kind() == penalty_kind::increasing) {
+    s.frame = make_frame(s.terms, options_.axes, s.scaling);
+  }
+  loop.half = with_floor(half, loop.run_centre, s.frame);
+  loop.problem.set(s.frame.objective(s.terms, loop.run_centre, loop.half));
+  loop.current_run = k + 2;
+  next->centre = loop.problem.objective().search_centre();
+  next->start = next->centre;
+  next->radii = loop.half;
+  stop_on_stall(s, k + 1, loop.previous_move,
+                options_.change_fraction * options_.tolerance * std::max(1.0, max_abs(best)),
+                next->limits);
+  return true;
 }
 
 // The per-run stop rule (stall_fraction > 0): run k > 0 stops once its best has not improved Z1

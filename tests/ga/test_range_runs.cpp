@@ -8,6 +8,7 @@
 
 #include "kinevo/ga/test_functions.hpp"
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/errors.hpp"
 #include "kinevo/io/interrupt.hpp"
 
 namespace kinevo::ga {
@@ -48,6 +49,83 @@ TEST(RangeRuns, ShrinkAroundTheBestAndImprove) {
   EXPECT_LT(last, first / 100.0);
   EXPECT_EQ(r.best_value, r.runs[4].result.best_value);
   EXPECT_EQ(r.evaluations, 5 * r.runs[0].result.evaluations);
+}
+
+// The hook sets the next run's start point, limits and box (as the Gauss solver does, which
+// re-parametrises its problem around the best); the first run starts at the caller's point;
+// another minimiser takes every run, with exactly what the island model would have been given.
+TEST(RangeRuns, HookSetsTheNextStartAndLimitsAndAMinimiserTakesEveryRun) {
+  const auto q = quadratic_function::four_variable();
+  island_model m(ga_options{}, island_options{});
+  termination per_run;
+  per_run.max_generations = 0;
+  per_run.max_evaluations = 500;
+  range_run_options ro;
+  ro.runs = 3;
+  ro.first_run_index = 7;
+  ro.floor_radii = false;
+  struct call {
+    search_box box;
+    termination limits;
+    Eigen::VectorXd start;
+    std::uint64_t run_index = 0;
+  };
+  std::vector<call> calls;
+  const run_minimiser fake = [&](const problem&, const search_box& box, const termination& t,
+                                 const run_settings& s) {
+    calls.push_back({box, t, s.start_point ? *s.start_point : Eigen::VectorXd(), s.run_index});
+    run_result r;
+    r.best_x = box.centre();
+    r.evaluations = t.max_evaluations;
+    return r;
+  };
+  const auto hook = [&](range_run_step& step) {
+    step.centre = Eigen::VectorXd::Constant(4, 0.5 * step.next_run);
+    step.radii = Eigen::VectorXd::Constant(4, 1e-14);  // below the floor, which is off
+    step.start = step.centre + Eigen::VectorXd::Constant(4, 1e-15);
+    step.limits.max_evaluations = 100 * step.next_run;
+    return true;
+  };
+  const Eigen::VectorXd first_start = Eigen::VectorXd::Constant(4, 0.25);
+  run_settings settings;
+  settings.start_point = &first_start;
+  const auto r = run_range_runs(m, q, search_box::of(q), per_run, ro, hook, settings, fake);
+  ASSERT_EQ(calls.size(), 3u);
+  EXPECT_EQ(calls[0].start, first_start);
+  EXPECT_EQ(calls[0].limits.max_evaluations, 500);
+  for (int k = 1; k < 3; ++k) {
+    const auto& c = calls[static_cast<std::size_t>(k)];
+    EXPECT_EQ(c.run_index, 7u + static_cast<std::uint64_t>(k));
+    EXPECT_EQ(c.limits.max_evaluations, 100 * k);
+    EXPECT_EQ(c.box.centre(), Eigen::VectorXd::Constant(4, 0.5 * k));
+    EXPECT_NEAR(c.box.radii().maxCoeff(), 1e-14, 1e-15);
+    EXPECT_EQ(c.start, Eigen::VectorXd::Constant(4, 0.5 * k) + Eigen::VectorXd::Constant(4, 1e-15));
+  }
+  EXPECT_EQ(r.evaluations, 500 + 100 + 200);
+
+  // Without a start from the hook the previous best is the start; with the floor on, the radii
+  // keep a few hundred ulps of the centre.
+  calls.clear();
+  ro.floor_radii = true;
+  const auto plain = [&](range_run_step& step) {
+    step.radii = Eigen::VectorXd::Constant(4, 1e-14);
+    return true;
+  };
+  (void)run_range_runs(m, q, search_box::of(q), per_run, ro, plain, {}, fake);
+  ASSERT_EQ(calls.size(), 3u);
+  EXPECT_EQ(calls[0].start.size(), 0);
+  EXPECT_EQ(calls[1].start, search_box::of(q).centre());
+  EXPECT_GT(calls[1].box.radii().minCoeff(), 5e-14);
+
+  // A sequence whose runs are not the island model's cannot checkpoint.
+  run_settings checkpointing;
+  checkpointing.checkpoint_file = std::filesystem::temp_directory_path() / "kinevo_no_such.ckpt";
+  try {
+    (void)run_range_runs(m, q, search_box::of(q), per_run, ro, {}, checkpointing, fake);
+    ADD_FAILURE() << "a minimiser with a checkpoint file was accepted";
+  } catch (const io::option_error& e) {
+    EXPECT_EQ(e.field(), "checkpoint_file");
+  }
 }
 
 TEST(RangeRuns, GivenRadiiAndHookChangingTheProblem) {

@@ -43,6 +43,9 @@ struct range_run_options {
   bool keep_best = true;
   // The run_index of run k is first_run_index + k (streams differ between runs).
   std::uint64_t first_run_index = 0;
+  // Keep every re-centred box resolvable in floating point (radii of at least 256 ulps of the
+  // centre). A caller whose hook floors the radii itself, in its own units, turns it off.
+  bool floor_radii = true;
 
   void validate() const;  // throws std::invalid_argument
 };
@@ -66,6 +69,13 @@ struct range_run_step {
   const run_result* last = nullptr;
   Eigen::VectorXd centre;  // proposed: the best point so far; may be changed
   Eigen::VectorXd radii;   // proposed: shrunk radii; may be changed
+  // The next run's start point (with keep_best): empty means the previous best, clipped to the
+  // next box; the hook may set another point of that box (e.g. the centre of a problem it has
+  // re-parametrised around the best).
+  Eigen::VectorXd start;
+  // Proposed: the per-run limits; the hook may change the next run's (a run-dependent stall
+  // rule). Taken from the replayed steps too.
+  termination limits;
   // True when resume_range_runs calls the hook again for a run finished before the interrupt
   // (in order, before continuing), so that the hook can restore what it changes in the problem;
   // the centre, radii and return value are then ignored.
@@ -81,15 +91,23 @@ struct range_run_result {
   std::vector<range_run_record> runs;
 };
 
-// Runs `options.runs` GA runs with `model`, the first on `first`. Stops after a run that ended
-// by interrupt or wall time; `runs` then holds every run so far, the last one with that reason.
-// Checkpoints: with settings.checkpoint_file, every run checkpoints through the island model
-// as a single run does (checkpoint_every, and always when interrupted), and before each run the
-// range-run state (finished runs, centre, radii, box, axes) is written beside it, to
+// Who minimises one run: the island model by default; a comparison (bench/) may hand each run
+// (problem, box, limits, start point, run index) to another minimiser of the same contract as
+// island_model::run. Sequences with such a minimiser cannot checkpoint.
+using run_minimiser = std::function<run_result(const problem&, const search_box&,
+                                               const termination&, const run_settings&)>;
+
+// Runs `options.runs` GA runs with `model`, the first on `first`, starting from
+// settings.start_point when given (later runs: see keep_best and range_run_step::start). Stops
+// after a run that ended by interrupt or wall time; `runs` then holds every run so far, the last
+// one with that reason. Checkpoints: with settings.checkpoint_file, every run checkpoints through
+// the island model as a single run does (checkpoint_every, and always when interrupted), and before
+// each run the range-run state (finished runs, centre, radii, box, axes) is written beside it, to
 // range_state_path(checkpoint_file) (rank 0, atomically, with a checksum).
 range_run_result run_range_runs(island_model& model, const problem& p, const search_box& first,
                                 const termination& per_run, const range_run_options& options,
-                                const range_run_hook& hook = {}, run_settings settings = {});
+                                const range_run_hook& hook = {}, run_settings settings = {},
+                                const run_minimiser& minimiser = {});
 
 // Continues a sequence interrupted with a checkpoint: the interrupted run resumes from
 // `checkpoint` (island_model::resume, with its box checked), the later ones follow as they

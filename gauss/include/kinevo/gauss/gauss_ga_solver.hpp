@@ -16,6 +16,7 @@
 
 #include "kinevo/ga/island_model.hpp"
 #include "kinevo/ga/options.hpp"
+#include "kinevo/ga/range_runs.hpp"
 #include "kinevo/gauss/gauss_objective.hpp"
 #include "kinevo/gauss/gauss_penalty_schedule.hpp"
 #include "kinevo/gauss/inner_minimiser.hpp"
@@ -208,7 +209,9 @@ struct gauss_ga_options {
 // boxes, multiplier updates (extrapolated between warm solves) and row-relative weights, a
 // budget linear in n, no factorisation of anything containing A. "exact-hessian": the ablation,
 // BLX in the whitened eigen-axes of H with least-squares warm multipliers, a direct solver with
-// a GA attached (docs/gauss.md). "thesis": the dissertation's
+// a GA attached (docs/gauss.md). "learned-metric": the default with G3-PCX in a metric the
+// islands learn and keep between runs, w = 1e4 and 800 n evaluations per run (an option, see
+// docs/gauss.md). "thesis": the dissertation's
 // GAucsd settings (16-bit binary genes, population 100, 6400 trials per run, two-point
 // crossover 0.6, mutation 0.001 per bit, W = 1e6 fixed, radii 50, 10, 1, 0.1, 0.01).
 // Throws std::invalid_argument for another name.
@@ -297,6 +300,9 @@ class gauss_ga_solver final : public acceleration_solver {
   ga::run_result run_inner(const ga::problem& objective, const ga::search_box& box,
                            const ga::termination& limits, const ga::run_settings& settings);
   void run_ranges(solve_state& s, box first);
+  struct range_loop;  // what the multiplier loop carries between runs (the .cpp)
+  bool after_run(solve_state& s, range_loop& loop, const ga::run_result& r, int k,
+                 ga::range_run_step* next);
   void stop_on_stall(const solve_state& s, int k, const Eigen::VectorXd& previous_move,
                      double converged_change, ga::termination& per_run) const;
   void accelerate_multipliers(solve_state& s, const Eigen::VectorXd& lambda_before,

@@ -4,12 +4,7 @@
 // differ in the inner minimiser alone (docs/gauss.md, "Against gradient methods").
 #pragma once
 
-#include <functional>
-
-#include "kinevo/ga/island_model.hpp"
-#include "kinevo/ga/problem.hpp"
-#include "kinevo/ga/search_box.hpp"
-#include "kinevo/ga/termination.hpp"
+#include "kinevo/ga/range_runs.hpp"
 
 namespace kinevo::gauss {
 
@@ -17,8 +12,6 @@ namespace kinevo::gauss {
 // the best point and the evaluations it made, as ga::island_model::run does. settings carries
 // the start point (the previous best, to be put into the initial population, or null) and the
 // run index (to derive the run's random stream from).
-using inner_minimiser =
-    std::function<ga::run_result(const ga::problem& objective, const ga::search_box& box,
-                                 const ga::termination& limits, const ga::run_settings& settings)>;
+using inner_minimiser = ga::run_minimiser;
 
 }  // namespace kinevo::gauss
