@@ -82,6 +82,11 @@ void add_ga_options(CLI::App& sub, optimization::optimize_options& o) {
   sub.add_option("--metric-rate", g.metric_rate,
                  "learned metric: weight of an update in [0, 1] (0: the rank-mu rate)")
       ->capture_default_str();
+  sub.add_flag("--metric-carry", g.metric_carry,
+               "learned metric: keep each island's metric from one range run to the next");
+  sub.add_option("--metric-lazy", g.metric_lazy,
+                 "learned metric: decompose it this many times less often than CMA-ES's rule")
+      ->capture_default_str();
   sub.add_option("--undx-sigma-xi", g.undx_sigma_xi,
                  "undx: spread along the primary parents (<= 0: 1/sqrt(parents - 1))")
       ->capture_default_str();

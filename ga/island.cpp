@@ -96,7 +96,7 @@ void island::configure(const ga_options& options, int dimension) {
     const int interval = options.metric_interval > 0
                              ? options.metric_interval
                              : 4 + static_cast<int>(std::floor(3.0 * std::log(n_)));
-    metric_.configure(n_, interval, options.metric_rate);
+    metric_.configure(n_, interval, options.metric_rate, options.metric_lazy);
     parent_u_.resize(n_, options.parents);
     child_u_.resize(n_);
     family_steps_.resize(n_, options.offspring);
@@ -212,7 +212,14 @@ void island::start(const problem& p, const search_box& box, std::uint64_t seed, 
   set_box(box);
   attach(p);
   rng_.reseed(seed, static_cast<std::uint64_t>(index), run_index);
-  if (learns_metric()) metric_.reset();
+  if (learns_metric()) {
+    // A carried metric is the last run's (configure() set C = I when the dimension changed).
+    if (options_.metric_carry) {
+      metric_.restart();
+    } else {
+      metric_.reset();
+    }
+  }
   evaluations_ = 0;
   best_f_ = std::numeric_limits<double>::infinity();
   best_v_ = constrained_ ? std::numeric_limits<double>::infinity() : 0.0;

@@ -73,6 +73,10 @@ std::string fingerprint(const ga_options& g, const island_options& o, int n,
   if (g.metric == metric_model::learned) {
     s << " metric=" << to_string(g.metric) << ',' << g.metric_interval << ','
       << hex_float(g.metric_rate);
+    // Appended only when set, so that the fingerprints of earlier learned runs stay.
+    if (g.metric_carry || g.metric_lazy != 1) {
+      s << ',' << g.metric_carry << ',' << g.metric_lazy;
+    }
   }
   return s.str();
 }

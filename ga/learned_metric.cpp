@@ -30,7 +30,7 @@ void get_matrix(std::istream& is, const char* name, Eigen::MatrixXd& m) {
 
 }  // namespace
 
-void learned_metric::configure(int n, int interval, double rate) {
+void learned_metric::configure(int n, int interval, double rate, int lazy) {
   n_ = n;
   interval_ = interval;
   mu_ = std::max(1, interval / 2);
@@ -47,8 +47,8 @@ void learned_metric::configure(int n, int interval, double rate) {
       rate > 0.0
           ? rate
           : std::min(1.0, 2.0 * (mu_eff - 2.0 + 1.0 / mu_eff) / ((dn + 2.0) * (dn + 2.0) + mu_eff));
-  // Decompose when C has moved by about a tenth of 1 / n since the last time.
-  decompose_every_ = std::max(1, static_cast<int>(1.0 / (10.0 * dn * rate_)));
+  // Decompose when C has moved by about a tenth of 1 / n since the last time (times lazy).
+  decompose_every_ = std::max(1, static_cast<int>(std::max(1, lazy) / (10.0 * dn * rate_)));
   steps_.resize(n_, interval_);
   f_.resize(interval_);
   v_.resize(interval_);

@@ -59,7 +59,12 @@ std::string name_of(E e, const std::array<std::pair<const char*, E>, N>& table) 
 
 // The learned metric is PCX's, in the g3 model (whose best-parent centre its update assumes).
 void validate_metric(const ga_options& o) {
-  if (o.metric == metric_model::isotropic) return;
+  io::require_integer("metric_lazy", o.metric_lazy, 1);
+  if (o.metric == metric_model::isotropic) {
+    if (o.metric_carry) throw io::option_error("metric_carry", "needs metric learned");
+    if (o.metric_lazy != 1) throw io::option_error("metric_lazy", "needs metric learned");
+    return;
+  }
   if (o.crossover != crossover_method::pcx || o.model != generation_model::g3) {
     throw io::option_error("metric", "learned needs crossover pcx with generation_model g3 (got " +
                                          to_string(o.crossover) + ", " + to_string(o.model) +

@@ -191,5 +191,33 @@ TEST(G3Model, ALearnedMetricFollowsARotatedIllConditionedValley) {
   }
 }
 
+// metric_carry: a second run of the same model starts from the metric the first one learned,
+// so the same run index no longer repeats the first run's bits; without it every run starts at
+// C = I and repeats them. Both are the same with threads and as checkpointed.
+TEST(G3Model, ACarriedMetricStartsTheNextRunWhereTheLastEnded) {
+  const int n = 6;
+  rotated_ellipsoid_function p(n);
+  const search_box box{Eigen::VectorXd::Constant(n, -5.0), Eigen::VectorXd::Constant(n, 5.0)};
+  termination t;
+  t.max_generations = 0;
+  t.max_evaluations = 3000;
+  run_settings s;
+  s.run_index = 3;
+  ga_options plain = g3_pcx_metric_options();
+  island_model forgets(plain, g3_islands(1, 1));
+  const auto a1 = forgets.run(p, box, t, s);
+  const auto a2 = forgets.run(p, box, t, s);
+  EXPECT_EQ(a1.best_x, a2.best_x);
+  ga_options carry = plain;
+  carry.metric_carry = true;
+  island_model keeps(carry, g3_islands(1, 1));
+  const auto b1 = keeps.run(p, box, t, s);
+  const auto b2 = keeps.run(p, box, t, s);
+  EXPECT_EQ(b1.best_x, a1.best_x);  // the first run starts at C = I either way
+  EXPECT_NE(b2.best_x, b1.best_x);
+  // The second run, started in the learned metric, gets further with the same budget.
+  EXPECT_LT(b2.best_value, b1.best_value);
+}
+
 }  // namespace
 }  // namespace kinevo::ga

@@ -61,6 +61,42 @@ TEST(LearnedMetric, DefaultRateIsTheRankMuRateOfTheBestHalf) {
               1e-15);
 }
 
+// The lazy rule: with n = 2 and rate 0.01 CMA-ES's rule decomposes every 1 / (10 n c) = 5
+// updates; lazy = 10 every 50. Between decompositions the root stays; restart() keeps C, reset()
+// forgets it.
+TEST(LearnedMetric, LazyDecompositionsAndARestartThatKeepsTheMetric) {
+  const Eigen::Vector2d along(1.0, 0.0);
+  const auto updates = [&](learned_metric& m, int k) {
+    for (int u = 0; u < k; ++u) {
+      for (int i = 0; i < 4; ++i) m.record(along * (i + 1.0), i, 0.0);
+      const std::vector<int> best_first{0, 1, 2, 3};
+      m.update(best_first);
+    }
+  };
+  learned_metric eager, lazy;
+  eager.configure(2, 4, 0.01);
+  lazy.configure(2, 4, 0.01, 10);
+  updates(eager, 4);
+  EXPECT_TRUE(eager.root().isIdentity());
+  updates(eager, 1);
+  EXPECT_FALSE(eager.root().isIdentity());
+  updates(lazy, 49);
+  EXPECT_TRUE(lazy.root().isIdentity());
+  updates(lazy, 1);
+  EXPECT_FALSE(lazy.root().isIdentity());
+  EXPECT_GT(lazy.root()(0, 0), 1.0);  // stretched along the selected steps
+
+  const Eigen::MatrixXd learned = lazy.root();
+  lazy.record(along, 0.0, 0.0);
+  lazy.restart();
+  EXPECT_FALSE(lazy.full());
+  EXPECT_EQ(lazy.root(), learned);
+  for (int i = 0; i < 4; ++i) lazy.record(along, i, 0.0);
+  EXPECT_TRUE(lazy.full());  // the record restarted empty
+  lazy.reset();
+  EXPECT_TRUE(lazy.root().isIdentity());
+}
+
 TEST(LearnedMetric, StateRoundTripsBitForBit) {
   learned_metric a;
   a.configure(3, 4, 0.3);

@@ -108,6 +108,13 @@ struct ga_options {
   // learned: weight of each update, in (0, 1]; 0 selects CMA-ES's rank-mu rate
   // 2 (mu_eff - 2 + 1 / mu_eff) / ((n + 2)^2 + mu_eff) for the weights of the best half.
   double metric_rate = 0.0;
+  // learned: keep each island's metric from one run of the model to the next (same dimension):
+  // range runs and successive solves that search one valley need not relearn its shape; off,
+  // every run starts at C = I.
+  bool metric_carry = false;
+  // learned: eigen-decompose C every metric_lazy times CMA-ES's lazy interval (max(1, 1 /
+  // (10 n c)) updates), >= 1; larger: cheaper updates drawn with an older root of C.
+  int metric_lazy = 1;
   // undx: spread along the primary parents' differences (sigma_xi) and across their subspace
   // (sigma_eta, times the distance of the last parent from it); <= 0 selects Kita et al.'s
   // 1 / sqrt(parents - 1) and 0.35 / sqrt(max(1, n - parents + 1)).

@@ -24,10 +24,14 @@ namespace kinevo::ga {
 class learned_metric {
  public:
   // interval: children per update (>= 2); rate: weight of an update, in (0, 1], or 0 for the
-  // rank-mu rate of the weighted best half.
-  void configure(int n, int interval, double rate);
+  // rank-mu rate of the weighted best half; lazy: decompositions lazy times rarer than
+  // CMA-ES's rule (>= 1).
+  void configure(int n, int interval, double rate, int lazy = 1);
   // C = I, nothing recorded: the start of a run.
   void reset();
+  // C kept, the record emptied: the start of a run that carries the metric over (the children
+  // recorded in the last run were ranked on its problem).
+  void restart() { count_ = 0; }
 
   const Eigen::MatrixXd& root() const { return root_; }                  // C^{1/2}
   const Eigen::MatrixXd& inverse_root() const { return inverse_root_; }  // C^{-1/2}
