@@ -15,6 +15,7 @@
 
 #include "kinevo/core/to_vector.hpp"
 #include "kinevo/io/option_error.hpp"
+#include "kinevo/numerics/backtracking.hpp"
 
 namespace kinevo::optimization {
 
@@ -238,15 +239,12 @@ double step_length(const counted_problem& c, const Eigen::VectorXd& x, const Eig
              {}};
 }
 
-// One damped Newton update: the full step, then step * damping^k until |f| decreases (NRDAMP).
+// One damped Newton update: the full step, then step * damping^k until |f| decreases (NRDAMP);
+// after 40 lengths that do not, the 40-times damped one.
 template <class Residual>
 double damped_step(const Residual& residual, double norm_now, double damping) {
-  double step = 1.0;
-  for (int k = 0; k < 40; ++k) {
-    if (residual(step) < norm_now) return step;
-    step *= damping;
-  }
-  return step;
+  return numerics::backtrack_length(damping, 39,
+                                    [&](double step) { return residual(step) < norm_now; });
 }
 
 // Stage: restoration of f = 0 from xbar. Case 2 (eqs. 28-35): x = xbar + J0^T gamma with J0

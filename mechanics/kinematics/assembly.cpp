@@ -13,6 +13,8 @@
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/option_error.hpp"
+#include "kinevo/numerics/armijo_line_search.hpp"
+#include "kinevo/numerics/backtracking.hpp"
 
 namespace kinevo::mechanics {
 
@@ -89,49 +91,6 @@ class penalty_function {
   double t_;
 };
 
-// Line search along d from q (f0 = F(q), slope = g^T d < 0): backtracking with safeguarded
-// quadratic interpolation until the sufficient-decrease (Armijo) condition holds, then one
-// quadratic-fit step towards the line minimum (DFP's quadratic termination assumes exact line
-// searches) and doublings while F keeps decreasing. Returns the step length, 0 when none
-// decreases F.
-double line_search(const penalty_function& f, const Eigen::VectorXd& q, const Eigen::VectorXd& d,
-                   double f0, double slope, double& f_new) {
-  constexpr double c1 = 1e-4;
-  double alpha = 1.0;
-  double fa = f.value(q + alpha * d);
-  int backtracks = 0;
-  while (!(fa <= f0 + c1 * alpha * slope)) {
-    if (++backtracks > 60) return 0.0;
-    const double denom = 2.0 * (fa - f0 - slope * alpha);
-    double next = std::isfinite(fa) && denom > 0.0 ? -slope * alpha * alpha / denom : 0.5 * alpha;
-    next = std::clamp(next, 0.1 * alpha, 0.5 * alpha);
-    alpha = next;
-    fa = f.value(q + alpha * d);
-  }
-  // The minimum of the quadratic through F(0), F'(0) and F(alpha).
-  const double denom = 2.0 * (fa - f0 - slope * alpha);
-  if (denom > 0.0) {
-    const double fit = -slope * alpha * alpha / denom;
-    if (fit > 0.0 && std::abs(fit - alpha) > 1e-3 * alpha && fit < 8.0 * alpha) {
-      const double ff = f.value(q + fit * d);
-      if (ff < fa) {
-        alpha = fit;
-        fa = ff;
-      }
-    }
-  }
-  if (backtracks == 0) {
-    for (int k = 0; k < 20; ++k) {
-      const double ff = f.value(q + 2.0 * alpha * d);
-      if (!(ff < fa)) break;
-      alpha *= 2.0;
-      fa = ff;
-    }
-  }
-  f_new = fa;
-  return alpha;
-}
-
 // One penalty value: DFP quasi-Newton iterations from q (updated in place). The search direction
 // is d = -H^(i) g^(i) and the update H += s s^T / s^T y - H y y^T H / y^T H y (Davidon-Fletcher-
 // Powell; Haug, section 4.3, with the fix that the direction uses H^(i)). Returns the iterations.
@@ -142,6 +101,7 @@ int minimise_dfp(const penalty_function& f, Eigen::VectorXd& q, int max_iteratio
   Eigen::VectorXd g = f.gradient(q);
   double fq = f.value(q);
   const double g0 = max_abs(g);
+  const auto value = [&f](const Eigen::VectorXd& x) { return f.value(x); };
   int it = 0;
   while (it < max_iterations) {
     if (!g.allFinite() || max_abs(g) <= 1e-12 * std::max(1.0, g0)) break;
@@ -154,8 +114,8 @@ int minimise_dfp(const penalty_function& f, Eigen::VectorXd& q, int max_iteratio
       d = -(h.selfadjointView<Eigen::Lower>() * g);
       slope = g.dot(d);
     }
-    double f_new = fq;
-    const double alpha = line_search(f, q, d, fq, slope, f_new);
+    const numerics::line_search_point p = numerics::armijo_line_search(value, q, d, fq, slope);
+    const double alpha = p.alpha, f_new = p.value;
     ++it;
     if (alpha == 0.0) break;
     const Eigen::VectorXd s = alpha * d;
@@ -265,14 +225,12 @@ assembly_result assemble(const model& m, const Eigen::VectorXd& q0, const Eigen:
       if (violation <= options.position_tolerance && polished) break;
       const Eigen::VectorXd dq = -solver.solve(phi);
       ++res.newton_iterations;
-      double step = 1.0;
-      Eigen::VectorXd q_try = res.q + dq;
-      Eigen::VectorXd phi_try = m.position_violation(q_try, t);
-      for (int k = 0; k < 30 && !(merit_of(phi_try) < merit); ++k) {
-        step *= 0.5;
-        q_try = res.q + step * dq;
+      Eigen::VectorXd step = dq, q_try, phi_try;
+      numerics::backtrack(step, 0.5, 30, [&](const Eigen::VectorXd& s) {
+        q_try = res.q + s;
         phi_try = m.position_violation(q_try, t);
-      }
+        return merit_of(phi_try) < merit;
+      });
       const double merit_try = merit_of(phi_try);
       if (!(merit_try < merit)) break;  // no correction reduces |Phi|: a least-squares point
       stalled = merit_try > 0.99 * merit ? stalled + 1 : 0;
