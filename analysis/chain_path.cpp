@@ -60,6 +60,15 @@ void chain_newton_options::validate() const {
   io::require_real("switch_determinant", switch_determinant, {0.0, 8.0});
 }
 
+numerics::newton_options chain_newton_options::newton() const {
+  numerics::newton_options o;
+  o.tol_x = o.tol_f = tolerance;
+  o.damping = damping;
+  o.max_iterations = max_iterations;
+  o.max_halvings = max_damping_steps;
+  return o;
+}
+
 rotation_residual parse_rotation_residual(const std::string& name) {
   if (name == "automatic") return rotation_residual::automatic;
   if (name == "invariant") return rotation_residual::invariant;
@@ -89,43 +98,6 @@ std::string to_string(point_status s) {
     default:
       return "not_converged";
   }
-}
-
-newton_outcome damped_newton(const residual_function& f, Eigen::VectorXd x0,
-                             const chain_newton_options& options, const step_solver& solve) {
-  newton_outcome out;
-  out.x = std::move(x0);
-  Eigen::VectorXd fx, ftrial, dx;
-  Eigen::MatrixXd j, jtrial;
-  f(out.x, fx, j);
-  for (out.iterations = 0; out.iterations < options.max_iterations;) {
-    if (!solve(j, fx, dx)) {
-      out.singular_step = true;
-      break;
-    }
-    ++out.iterations;
-    // NRDAMP: shrink the step until the residual decreases (or the step is negligible).
-    const double before = fx.norm();
-    for (int k = 0;; ++k) {
-      f(out.x + dx, ftrial, jtrial);
-      if (ftrial.norm() < before || max_abs(dx) < options.tolerance ||
-          k >= options.max_damping_steps) {
-        break;
-      }
-      dx *= options.damping;
-    }
-    out.x += dx;
-    fx.swap(ftrial);
-    j.swap(jtrial);
-    if (max_abs(dx) < options.tolerance && max_abs(fx) < options.tolerance) {
-      out.converged = true;
-      break;
-    }
-  }
-  // A residual already at round-off level is a solution even when the last step was not tiny.
-  out.residual = max_abs(fx);
-  if (!out.converged && out.residual < options.tolerance) out.converged = true;
-  return out;
 }
 
 rank_report rank_of(const Eigen::MatrixXd& jacobian) {
@@ -160,8 +132,8 @@ chain_path_result new_path(std::string name, std::string kind, const std::vector
   return r;
 }
 
-chain_point classify_point(const newton_outcome& out, double sigma_ratio, double t, double input,
-                           Eigen::Index joints, const chain_newton_options& options) {
+chain_point classify_point(const numerics::newton_result& out, double sigma_ratio, double t,
+                           double input, Eigen::Index joints, const chain_newton_options& options) {
   constexpr double nan = std::numeric_limits<double>::quiet_NaN();
   chain_point p;
   p.t = t;
@@ -173,10 +145,10 @@ chain_point classify_point(const newton_outcome& out, double sigma_ratio, double
   p.sigma_ratio = sigma_ratio;
   // Singular is a property of the configuration (the twist Jacobian), not of the residual.
   const bool singular = sigma_ratio < options.singular_ratio;
-  p.formulation_singular = out.singular_step && !singular;
-  p.status = singular        ? point_status::singular
-             : out.converged ? point_status::converged
-                             : point_status::not_converged;
+  p.formulation_singular = out.status == numerics::newton_status::singular_jacobian && !singular;
+  p.status = singular   ? point_status::singular
+             : out.ok() ? point_status::converged
+                        : point_status::not_converged;
   return p;
 }
 

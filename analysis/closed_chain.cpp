@@ -7,13 +7,11 @@
 #include <numbers>
 
 #include "kinevo/io/option_error.hpp"
+#include "kinevo/numerics/damped_newton.hpp"
 
 namespace kinevo::analysis {
 
 namespace {
-
-// PartialPivLU's reciprocal condition estimate below this: the Newton step is refused.
-constexpr double step_rcond_limit = 1e-14;
 
 // The loop cut at the input joint: the open chain's links and the target frame and point.
 struct cut_chain {
@@ -69,13 +67,6 @@ void loop_residual(const cut_chain& c, bool invariant, const Eigen::VectorXd& x,
   j.bottomRows(3) = point_jacobian(c.links, pose, c.links.size());
 }
 
-bool lu_step(const Eigen::MatrixXd& j, const Eigen::VectorXd& f, Eigen::VectorXd& dx) {
-  const Eigen::PartialPivLU<Eigen::MatrixXd> lu(j);
-  if (!(lu.rcond() > step_rcond_limit)) return false;
-  dx = lu.solve(-f);
-  return true;
-}
-
 Eigen::MatrixXd twist_jacobian(const std::vector<dh_link>& links, const chain_pose& pose) {
   Eigen::MatrixXd j(6, static_cast<Eigen::Index>(links.size()));
   j.topRows(3) = axis_jacobian(links, pose);
@@ -124,17 +115,18 @@ chain_point solve_closed_chain(const closed_chain& chain, const input_sample& in
   Eigen::VectorXd x0(static_cast<Eigen::Index>(c.links.size()));
   for (std::size_t j = 0; j < c.links.size(); ++j)
     x0[static_cast<Eigen::Index>(j)] = guess[c.joint[j]];
-  const newton_outcome out =
-      damped_newton([&](const Eigen::VectorXd& x, Eigen::VectorXd& f,
-                        Eigen::MatrixXd& jac) { loop_residual(c, invariant, x, f, jac); },
-                    x0, options, lu_step);
+  const numerics::newton_result out = numerics::damped_newton(
+      [&](const Eigen::VectorXd& x, Eigen::VectorXd& f, Eigen::MatrixXd* jac) {
+        loop_residual(c, invariant, x, f, *jac);
+      },
+      x0, options.newton(), numerics::lu_step);
 
   const chain_pose pose = evaluate_chain(c.links, out.x);
   chain_point p =
       classify_point(out, rank_of(twist_jacobian(c.links, pose)).ratio(), input.t, input.value,
                      static_cast<Eigen::Index>(chain.links.size()), options);
   p.residual = invariant ? "invariant" : "relative";
-  if (!out.converged) return p;  // never a guess reported as an answer
+  if (!out.ok()) return p;  // never a guess reported as an answer
   p.q[chain.input] = input.value;
   for (std::size_t j = 0; j < c.links.size(); ++j)
     p.q[c.joint[j]] = out.x[static_cast<Eigen::Index>(j)];

@@ -5,25 +5,12 @@
 #include <limits>
 
 #include "kinevo/io/option_error.hpp"
+#include "kinevo/numerics/damped_newton.hpp"
+#include "kinevo/numerics/least_squares.hpp"
 
 namespace kinevo::analysis {
 
 namespace {
-
-// |R_ii| of the Householder factor below this times the largest: the step is refused.
-constexpr double step_rank_limit = 1e-13;
-
-bool least_squares_step(const Eigen::MatrixXd& j, const Eigen::VectorXd& f, Eigen::VectorXd& dx) {
-  const Eigen::HouseholderQR<Eigen::MatrixXd> qr(j);
-  double smallest = std::numeric_limits<double>::infinity(), largest = 0.0;
-  for (Eigen::Index i = 0; i < std::min(j.rows(), j.cols()); ++i) {
-    smallest = std::min(smallest, std::abs(qr.matrixQR()(i, i)));
-    largest = std::max(largest, std::abs(qr.matrixQR()(i, i)));
-  }
-  if (!(smallest > step_rank_limit * largest)) return false;
-  dx = qr.solve(-f);  // J^I f of eq. (10a), by Householder reflections (HECOMP/HOLVE)
-  return true;
-}
 
 void guidance_residual(const guidance_chain& chain, const guidance_target& target,
                        const Eigen::VectorXd& q, Eigen::VectorXd& f, Eigen::MatrixXd& j) {
@@ -61,14 +48,15 @@ namespace {
 
 chain_point solve_guidance(const guidance_chain& chain, const guidance_target& target,
                            const Eigen::VectorXd& guess, const chain_newton_options& options) {
-  const newton_outcome out =
-      damped_newton([&](const Eigen::VectorXd& q, Eigen::VectorXd& f,
-                        Eigen::MatrixXd& j) { guidance_residual(chain, target, q, f, j); },
-                    guess, options, least_squares_step);
+  const numerics::newton_result out = numerics::damped_newton(
+      [&](const Eigen::VectorXd& q, Eigen::VectorXd& f, Eigen::MatrixXd* j) {
+        guidance_residual(chain, target, q, f, *j);
+      },
+      guess, options.newton(), numerics::householder_step);
   const Eigen::MatrixXd j = guidance_jacobian(chain, out.x);
   chain_point p = classify_point(out, rank_of(j).ratio(), target.t, target.t,
                                  static_cast<Eigen::Index>(chain.links.size()), options);
-  if (!out.converged) return p;
+  if (!out.ok()) return p;
   p.q = out.x;
   if (p.status == point_status::singular || !options.rates) return p;
   // Eq. (13)-(15): J qdot = [v_A; v_B]; eq. (16)-(20) fixed: J qddot = [a_A; a_B] - (dJ/dt) qdot,

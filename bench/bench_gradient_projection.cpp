@@ -60,7 +60,7 @@ void ga_then_sanlsu(benchmark::State& state) {
   o.refine_sanlsu = true;
   sanlsu_run run;
   for (auto _ : state) run = refine_with_sanlsu(o, run_optimization(o));
-  state.SetLabel(std::string(c.file) + " " + to_string(run.sanlsu.status));
+  state.SetLabel(std::string(c.file) + " " + run.sanlsu.summary.status());
   // The answer: the refined point when SANLSU converged, else the GA's (as --json reports it).
   const bool refined = run.sanlsu.ok();
   state.counters["err"] =
@@ -85,7 +85,7 @@ void sanlsu_alone(benchmark::State& state) {
   sanlsu_run run;
   for (auto _ : state) run = run_sanlsu(o);
   state.SetLabel(std::string(c.file) + " case " + std::to_string(state.range(1)) + " " +
-                 to_string(run.sanlsu.status));
+                 run.sanlsu.summary.status());
   state.counters["err"] = std::abs(run.sanlsu.value - c.optimum);
   state.counters["viol"] = run.sanlsu.constraint_residual;
   state.counters["sanlsu_evals"] =

@@ -334,166 +334,225 @@ void svg_canvas::save(const std::filesystem::path& path) const {
   write_text_atomically(path, str());
 }
 
-std::string line_chart_svg(const std::vector<chart_series>& series, const chart_options& o) {
-  // The legend sits right of the plot area, so the plot keeps its size and no curve is covered.
+namespace {
+
+// Where line_chart_svg draws: the plot area in pixels and the data ranges it spans (ylo, yhi
+// in log10 units on a log axis).
+struct chart_frame {
+  double left = 80, right = 20, top = 20, bottom = 50;
+  double w = 0, h = 0, total_w = 0;
+  double xlo = 0, xhi = 1, ylo = 0, yhi = 1;
+  bool log_y = false;
+  bool clipped = false;  // the y range set by the options, the curves clipped to the plot area
+
+  // y in axis units (log10 y on a log axis), and its pixel row from axis units (t).
+  double ty(double y) const { return log_y ? std::log10(y) : y; }
+  bool usable(double x, double y) const {
+    return std::isfinite(x) && std::isfinite(y) && (!log_y || y > 0);
+  }
+  double x_pixel(double x) const { return left + w * (x - xlo) / (xhi - xlo); }
+  double y_pixel(double y) const { return top + h * (1.0 - (ty(y) - ylo) / (yhi - ylo)); }
+  double t_pixel(double t) const { return top + h * (1.0 - (t - ylo) / (yhi - ylo)); }
+};
+
+// Stage: the y range padded (4 %, or whole decades on a log axis), then the options' clip and
+// equal aspect.
+void pad_ranges(const chart_options& o, chart_frame& f) {
+  if (f.xhi <= f.xlo) f.xhi = f.xlo + 1;  // the x axis spans exactly the data
+  if (o.log_y) {
+    // Whole decades, so every labelled tick is a power of ten.
+    f.ylo = std::floor(f.ylo);
+    f.yhi = std::ceil(f.yhi);
+    if (f.yhi <= f.ylo) f.yhi = f.ylo + 1;
+  } else if (f.yhi <= f.ylo) {
+    const double pad = std::max(std::abs(f.ylo) * 0.05, 1e-12);
+    f.ylo -= pad;
+    f.yhi += pad;
+  } else {
+    const double pad = 0.04 * (f.yhi - f.ylo);
+    f.ylo -= pad;
+    f.yhi += pad;
+  }
+  f.clipped = !o.log_y && o.y_min < o.y_max;
+  if (f.clipped) f.ylo = o.y_min, f.yhi = o.y_max;
+  if (o.equal_aspect && !o.log_y) {
+    // Units per pixel equal on both axes: widen the smaller range about its centre.
+    const double per_px = std::max((f.xhi - f.xlo) / f.w, (f.yhi - f.ylo) / f.h);
+    const double xc = 0.5 * (f.xlo + f.xhi), yc = 0.5 * (f.ylo + f.yhi);
+    f.xlo = xc - 0.5 * per_px * f.w, f.xhi = xc + 0.5 * per_px * f.w;
+    f.ylo = yc - 0.5 * per_px * f.h, f.yhi = yc + 0.5 * per_px * f.h;
+  }
+}
+
+// Stage: the plot area (the legend right of it, so no curve is covered) and the data's ranges.
+chart_frame frame_for(const std::vector<chart_series>& series, const chart_options& o) {
+  chart_frame f;
+  f.log_y = o.log_y;
   double longest = 0;
   // 0.55 em: the average advance of sans-serif text (text_width errs wide, for label spacing).
   for (const auto& s : series)
     longest = std::max(longest, 0.55 * 12 * static_cast<double>(s.label.size()));
   const double legend_w = series.empty() ? 0.0 : std::min(44 + longest, 0.6 * o.width);
-  const double left = 80, right = 20, top = o.title.empty() ? 20 : 40, bottom = 50;
-  const double w = o.width - left - right, h = o.height - top - bottom;
-  const double total_w = o.width + legend_w;
-  auto ty = [&](double y) { return o.log_y ? std::log10(y) : y; };
-  auto usable = [&](double x, double y) {
-    return std::isfinite(x) && std::isfinite(y) && (!o.log_y || y > 0);
-  };
-
+  f.top = o.title.empty() ? 20 : 40;
+  f.w = o.width - f.left - f.right, f.h = o.height - f.top - f.bottom;
+  f.total_w = o.width + legend_w;
   double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, ylo = xlo, yhi = -xlo;
   for (const auto& s : series) {
     for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
-      if (!usable(s.x[i], s.y[i])) continue;
+      if (!f.usable(s.x[i], s.y[i])) continue;
       xlo = std::min(xlo, s.x[i]);
       xhi = std::max(xhi, s.x[i]);
-      ylo = std::min(ylo, ty(s.y[i]));
-      yhi = std::max(yhi, ty(s.y[i]));
+      ylo = std::min(ylo, f.ty(s.y[i]));
+      yhi = std::max(yhi, f.ty(s.y[i]));
     }
   }
   if (!std::isfinite(xlo)) xlo = 0, xhi = 1, ylo = 0, yhi = 1;
-  if (xhi <= xlo) xhi = xlo + 1;  // the x axis spans exactly the data
-  if (o.log_y) {
-    // Whole decades, so every labelled tick is a power of ten.
-    ylo = std::floor(ylo);
-    yhi = std::ceil(yhi);
-    if (yhi <= ylo) yhi = ylo + 1;
-  } else if (yhi <= ylo) {
-    const double pad = std::max(std::abs(ylo) * 0.05, 1e-12);
-    ylo -= pad;
-    yhi += pad;
-  } else {
-    const double pad = 0.04 * (yhi - ylo);
-    ylo -= pad;
-    yhi += pad;
-  }
-  const bool clipped = !o.log_y && o.y_min < o.y_max;
-  if (clipped) ylo = o.y_min, yhi = o.y_max;
-  if (o.equal_aspect && !o.log_y) {
-    // Units per pixel equal on both axes: widen the smaller range about its centre.
-    const double per_px = std::max((xhi - xlo) / w, (yhi - ylo) / h);
-    const double xc = 0.5 * (xlo + xhi), yc = 0.5 * (ylo + yhi);
-    xlo = xc - 0.5 * per_px * w, xhi = xc + 0.5 * per_px * w;
-    ylo = yc - 0.5 * per_px * h, yhi = yc + 0.5 * per_px * h;
-  }
-  auto X = [&](double x) { return left + w * (x - xlo) / (xhi - xlo); };
-  auto Y = [&](double y) { return top + h * (1.0 - (ty(y) - ylo) / (yhi - ylo)); };
-  auto Yt = [&](double t) { return top + h * (1.0 - (t - ylo) / (yhi - ylo)); };
+  f.xlo = xlo, f.xhi = xhi, f.ylo = ylo, f.yhi = yhi;
+  pad_ranges(o, f);
+  return f;
+}
 
+// Stage: the document, its title, the plot area's frame and clip path.
+std::string chart_header(const chart_frame& f, const chart_options& o) {
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} "
       "{1}\" "
       "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" "
       "fill=\"white\"/>\n",
-      total_w, o.height);
+      f.total_w, o.height);
   if (!o.title.empty()) {
     out +=
         fmt::format("<text x=\"{}\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">{}</text>\n",
-                    left + w / 2, markup_escape(o.title));
+                    f.left + f.w / 2, markup_escape(o.title));
   }
   out += fmt::format(
-      "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#444\"/>\n", left,
-      top, w, h);
-  if (clipped) {
+      "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#444\"/>\n",
+      f.left, f.top, f.w, f.h);
+  if (f.clipped) {
     out += fmt::format(
         "<clipPath id=\"plot-area\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>"
         "</clipPath>\n",
-        left, top, w, h);
+        f.left, f.top, f.w, f.h);
   }
-  const std::string clip_attr = clipped ? " clip-path=\"url(#plot-area)\"" : "";
-  const double xstep = tick_step(xlo, xhi, 8);
-  const auto xt = ticks(xlo, xhi, xstep);
+  return out;
+}
+
+// Stage: the x grid lines and their labels.
+std::string x_grid(const chart_frame& f) {
+  std::string out;
+  const double xstep = tick_step(f.xlo, f.xhi, 8);
+  const auto xt = ticks(f.xlo, f.xhi, xstep);
   const auto xl = tick_labels(xt, xstep);
   for (std::size_t i = 0; i < xt.size(); ++i) {
     out += fmt::format(
         "<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#ddd\"/>"
         "<text x=\"{0:.1f}\" y=\"{3}\" text-anchor=\"middle\">{4}</text>\n",
-        X(xt[i]), top, top + h, top + h + 16, xl[i]);
+        f.x_pixel(xt[i]), f.top, f.top + f.h, f.top + f.h + 16, xl[i]);
   }
+  return out;
+}
+
+// Stage: a log axis' labelled decades into yt, yl, its unlabelled decades and minor ticks into
+// out.
+void log_ticks(const chart_frame& f, std::vector<double>& yt, std::vector<std::string>& yl,
+               std::string& out) {
+  const double decades = f.yhi - f.ylo;
+  const double every = std::ceil(decades / 8.0);
+  for (double d = f.ylo; d <= f.yhi + 1e-9; d += every) {
+    yt.push_back(d);
+    // Every decade as 1eN, so a log axis reads alike from 1e-8 to 1e6.
+    yl.push_back(fmt::format("1e{}", static_cast<int>(d)));
+  }
+  for (double d = f.ylo + 1; every > 1 && d < f.yhi; d += 1.0) {  // unlabelled decades
+    out += fmt::format(
+        "<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" "
+        "stroke=\"#444\"/>\n",
+        f.left, f.t_pixel(d), f.left + 6);
+  }
+  if (decades <= 6) {  // minor ticks at 2..9 times each decade
+    for (double d = f.ylo; d < f.yhi; d += 1.0) {
+      for (int m = 2; m <= 9; ++m) {
+        out += fmt::format(
+            "<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" "
+            "stroke=\"#444\"/>\n",
+            f.left, f.t_pixel(d + std::log10(m)), f.left + 4);
+      }
+    }
+  }
+}
+
+// Stage: the y grid lines and their labels (decades on a log axis), then both axis titles.
+std::string y_grid_and_labels(const chart_frame& f, const chart_options& o) {
+  std::string out;
   std::vector<double> yt;
   std::vector<std::string> yl;
   if (o.log_y) {
-    const double decades = yhi - ylo;
-    const double every = std::ceil(decades / 8.0);
-    for (double d = ylo; d <= yhi + 1e-9; d += every) {
-      yt.push_back(d);
-      // Every decade as 1eN, so a log axis reads alike from 1e-8 to 1e6.
-      yl.push_back(fmt::format("1e{}", static_cast<int>(d)));
-    }
-    for (double d = ylo + 1; every > 1 && d < yhi; d += 1.0) {  // unlabelled decades
-      out += fmt::format(
-          "<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" "
-          "stroke=\"#444\"/>\n",
-          left, Yt(d), left + 6);
-    }
-    if (decades <= 6) {  // minor ticks at 2..9 times each decade
-      for (double d = ylo; d < yhi; d += 1.0) {
-        for (int m = 2; m <= 9; ++m) {
-          out += fmt::format(
-              "<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" "
-              "stroke=\"#444\"/>\n",
-              left, Yt(d + std::log10(m)), left + 4);
-        }
-      }
-    }
+    log_ticks(f, yt, yl, out);
   } else {
-    const double ystep = tick_step(ylo, yhi, 6);
-    yt = ticks(ylo, yhi, ystep);
+    const double ystep = tick_step(f.ylo, f.yhi, 6);
+    yt = ticks(f.ylo, f.yhi, ystep);
     yl = tick_labels(yt, ystep);
   }
   for (std::size_t i = 0; i < yt.size(); ++i) {
     out += fmt::format(
         "<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#ddd\"/>"
         "<text x=\"{3}\" y=\"{4:.1f}\" text-anchor=\"end\">{5}</text>\n",
-        left, Yt(yt[i]), left + w, left - 6, Yt(yt[i]) + 4, yl[i]);
+        f.left, f.t_pixel(yt[i]), f.left + f.w, f.left - 6, f.t_pixel(yt[i]) + 4, yl[i]);
   }
-  out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", left + w / 2,
+  out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", f.left + f.w / 2,
                      o.height - 10, markup_escape(o.x_label));
   out += fmt::format(
       "<text transform=\"translate(16,{}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
-      top + h / 2, markup_escape(o.y_label));
-  const double legend_x = left + w + 12;
-  for (std::size_t k = 0; k < series.size(); ++k) {
-    const auto& s = series[k];
-    const std::string color = s.color.empty() ? palette(k) : s.color;
-    const std::string dash = s.dash.empty() ? default_dash(k) : s.dash;
-    const std::string dash_attr = dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", dash);
-    std::vector<std::size_t> kept;
-    for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
-      if (usable(s.x[i], s.y[i])) kept.push_back(i);
-    }
-    std::vector<double> px(s.x.size()), py(s.x.size());
-    for (std::size_t i : kept) px[i] = X(s.x[i]), py[i] = Y(s.y[i]);
-    std::string pts;
-    for (std::size_t i : drawn_points(kept, px, py, w)) {
-      pts += fmt::format("{:.2f},{:.2f} ", px[i], py[i]);
-    }
-    // A few markers per curve, staggered by series so coinciding curves show both.
-    std::string marks;
-    const std::size_t every = s.markers ? 1 : std::max<std::size_t>(1, kept.size() / 10);
-    const std::size_t first = s.markers ? 0 : (k * every) / std::max<std::size_t>(series.size(), 1);
-    for (std::size_t n = first; n < kept.size(); n += every) {
-      marks += marker(k, X(s.x[kept[n]]), Y(s.y[kept[n]]), color);
-    }
-    out += fmt::format(
-        "<g{}><polyline points=\"{}\" fill=\"none\" stroke=\"{}\" "
-        "stroke-width=\"1.5\"{}/>\n{}</g>\n",
-        clip_attr, pts, color, dash_attr, marks);
-    const double ly = top + 14 + 18.0 * static_cast<double>(k);
-    out += fmt::format(
-        "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"{3}\" "
-        "stroke-width=\"2\"{4}/>{5}<text x=\"{6}\" y=\"{7}\">{8}</text>\n",
-        legend_x, ly, legend_x + 30, color, dash_attr, marker(k, legend_x + 15, ly, color),
-        legend_x + 36, ly + 4, markup_escape(s.label));
+      f.top + f.h / 2, markup_escape(o.y_label));
+  return out;
+}
+
+// Stage: curve k of `count` (its polyline and markers) and its legend entry.
+std::string series_svg(const chart_series& s, std::size_t k, std::size_t count,
+                       const chart_frame& f) {
+  const std::string clip_attr = f.clipped ? " clip-path=\"url(#plot-area)\"" : "";
+  const double legend_x = f.left + f.w + 12;
+  const std::string color = s.color.empty() ? palette(k) : s.color;
+  const std::string dash = s.dash.empty() ? default_dash(k) : s.dash;
+  const std::string dash_attr = dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", dash);
+  std::vector<std::size_t> kept;
+  for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
+    if (f.usable(s.x[i], s.y[i])) kept.push_back(i);
   }
+  std::vector<double> px(s.x.size()), py(s.x.size());
+  for (std::size_t i : kept) px[i] = f.x_pixel(s.x[i]), py[i] = f.y_pixel(s.y[i]);
+  std::string pts;
+  for (std::size_t i : drawn_points(kept, px, py, f.w)) {
+    pts += fmt::format("{:.2f},{:.2f} ", px[i], py[i]);
+  }
+  // A few markers per curve, staggered by series so coinciding curves show both.
+  std::string marks;
+  const std::size_t every = s.markers ? 1 : std::max<std::size_t>(1, kept.size() / 10);
+  const std::size_t first = s.markers ? 0 : (k * every) / std::max<std::size_t>(count, 1);
+  for (std::size_t n = first; n < kept.size(); n += every) {
+    marks += marker(k, f.x_pixel(s.x[kept[n]]), f.y_pixel(s.y[kept[n]]), color);
+  }
+  std::string out = fmt::format(
+      "<g{}><polyline points=\"{}\" fill=\"none\" stroke=\"{}\" "
+      "stroke-width=\"1.5\"{}/>\n{}</g>\n",
+      clip_attr, pts, color, dash_attr, marks);
+  const double ly = f.top + 14 + 18.0 * static_cast<double>(k);
+  out += fmt::format(
+      "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"{3}\" "
+      "stroke-width=\"2\"{4}/>{5}<text x=\"{6}\" y=\"{7}\">{8}</text>\n",
+      legend_x, ly, legend_x + 30, color, dash_attr, marker(k, legend_x + 15, ly, color),
+      legend_x + 36, ly + 4, markup_escape(s.label));
+  return out;
+}
+
+}  // namespace
+
+std::string line_chart_svg(const std::vector<chart_series>& series, const chart_options& o) {
+  const chart_frame f = frame_for(series, o);
+  std::string out = chart_header(f, o);
+  out += x_grid(f);
+  out += y_grid_and_labels(f, o);
+  for (std::size_t k = 0; k < series.size(); ++k) out += series_svg(series[k], k, series.size(), f);
   out += "</svg>\n";
   return out;
 }

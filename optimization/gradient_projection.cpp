@@ -15,6 +15,7 @@
 
 #include "kinevo/core/to_vector.hpp"
 #include "kinevo/io/option_error.hpp"
+#include "kinevo/numerics/backtracking.hpp"
 
 namespace kinevo::optimization {
 
@@ -30,6 +31,29 @@ restoration parse_restoration(const std::string& name) {
       fmt::format("'{}' is not a SANLSU case (2: closest point, J frozen; 3: minimum-norm Newton)",
                   name));
 }
+
+void gradient_projection_options::validate() const {
+  io::require_real("sanlsu_tolx", tolerance_x, io::positive());
+  io::require_real("sanlsu_tolf", tolerance_f, io::positive());
+  io::require_real("sanlsu_damping", damping, {0.0, 1.0, true, true});
+  io::require_integer("sanlsu_max_iterations", max_iterations, 1);
+  io::require_real("sanlsu_step_limit", step_limit, io::positive());
+  io::require_real("sanlsu_line_tolerance", line_tolerance, io::positive());
+  io::require_real("sanlsu_rank_tolerance", rank_tolerance, {0.0, 1.0, true, true});
+}
+
+namespace {
+
+// How a run ended, as summary.reason words (to_string) and the termination (summary_of).
+enum class projection_status {
+  converged,           // x stopped moving on f = 0, projected Hessian not negative
+  not_a_minimum,       // a stationary point where z decreases along f = 0 to second order
+  rank_deficient,      // J lost rank at the start or during the run
+  restoration_failed,  // Newton did not bring |f| below tolerance_f
+  max_iterations,      // the outer iteration limit was reached
+  line_search_failed,  // no alpha decreased z although xi is not negligible
+  non_finite           // z, f or a derivative was not finite
+};
 
 std::string to_string(projection_status s) {
   switch (s) {
@@ -50,18 +74,6 @@ std::string to_string(projection_status s) {
   }
   return "unknown";
 }
-
-void gradient_projection_options::validate() const {
-  io::require_real("sanlsu_tolx", tolerance_x, io::positive());
-  io::require_real("sanlsu_tolf", tolerance_f, io::positive());
-  io::require_real("sanlsu_damping", damping, {0.0, 1.0, true, true});
-  io::require_integer("sanlsu_max_iterations", max_iterations, 1);
-  io::require_real("sanlsu_step_limit", step_limit, io::positive());
-  io::require_real("sanlsu_line_tolerance", line_tolerance, io::positive());
-  io::require_real("sanlsu_rank_tolerance", rank_tolerance, {0.0, 1.0, true, true});
-}
-
-namespace {
 
 // Not a convergence outcome but a stop: the status and its message.
 struct stop {
@@ -238,15 +250,12 @@ double step_length(const counted_problem& c, const Eigen::VectorXd& x, const Eig
              {}};
 }
 
-// One damped Newton update: the full step, then step * damping^k until |f| decreases (NRDAMP).
+// One damped Newton update: the full step, then step * damping^k until |f| decreases (NRDAMP);
+// after 40 lengths that do not, the 40-times damped one.
 template <class Residual>
 double damped_step(const Residual& residual, double norm_now, double damping) {
-  double step = 1.0;
-  for (int k = 0; k < 40; ++k) {
-    if (residual(step) < norm_now) return step;
-    step *= damping;
-  }
-  return step;
+  return numerics::backtrack_length(damping, 39,
+                                    [&](double step) { return residual(step) < norm_now; });
 }
 
 // Stage: restoration of f = 0 from xbar. Case 2 (eqs. 28-35): x = xbar + J0^T gamma with J0
@@ -368,10 +377,10 @@ void optimality(const counted_problem& c, const Eigen::VectorXd& x, gradient_pro
 
 namespace {
 
-// The result's status in the one outcome model (gradient_projection_result::summary).
-core::summary summary_of(const gradient_projection_result& r) {
+// The run's status in the one outcome model (gradient_projection_result::summary).
+core::summary summary_of(const gradient_projection_result& r, projection_status status) {
   core::termination end = core::termination::failed;
-  switch (r.status) {
+  switch (status) {
     case projection_status::converged:
       end = core::termination::ok;
       break;
@@ -385,7 +394,7 @@ core::summary summary_of(const gradient_projection_result& r) {
     case projection_status::non_finite:
       break;
   }
-  core::summary s = core::summary::ended(end, to_string(r.status), r.message);
+  core::summary s = core::summary::ended(end, to_string(status), r.message);
   s.iterations = r.iterations;
   s.evaluations = r.evaluations;
   s.seconds = r.seconds;
@@ -416,13 +425,14 @@ gradient_projection_result minimize_gradient_projection(const equality_constrain
   const auto t0 = std::chrono::steady_clock::now();
   const counted_problem c(p, r);
   const std::optional<Eigen::MatrixXd> w = p.constant_hessian();
+  projection_status status = projection_status::converged;
   try {
     Eigen::VectorXd g;
     Eigen::MatrixXd j;
     c.derivatives(r.x, g, j);
     require_full_rank(c, j, o.rank_tolerance, "at the start");
     r.x = restore(c, r.x, j, o);
-    r.status = projection_status::max_iterations;
+    status = projection_status::max_iterations;
     double last_change = 0.0;
     while (r.iterations < o.max_iterations) {
       ++r.iterations;
@@ -437,25 +447,25 @@ gradient_projection_result minimize_gradient_projection(const equality_constrain
       r.x = x1;
       const double previous_change = std::exchange(last_change, change);
       if (distance_left(change, previous_change) < o.tolerance_x) {
-        r.status = projection_status::converged;
+        status = projection_status::converged;
         break;
       }
     }
     optimality(c, r.x, r);
-    if (r.status == projection_status::max_iterations) {
+    if (status == projection_status::max_iterations) {
       r.message = fmt::format("x still moved after {} iterations", o.max_iterations);
     }
   } catch (const stop& s) {
-    r.status = s.status;
+    status = s.status;
     r.message = s.message;
     r.rank_deficient_constraints = s.constraints;
   }
   r.value = c.z(r.x);
-  if (r.status != projection_status::converged && r.status != projection_status::not_a_minimum) {
+  if (status != projection_status::converged && status != projection_status::not_a_minimum) {
     r.constraint_residual = p.constraints(r.x).lpNorm<Eigen::Infinity>();
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.summary = summary_of(r);
+  r.summary = summary_of(r, status);
   return r;
 }
 
@@ -464,13 +474,13 @@ std::string gradient_projection_result::report(const std::vector<std::string>& v
   std::string s = fmt::format(
       "SANLSU gradient projection (case {}): {} after {} iterations, {} evaluations, {} "
       "gradient evaluations, {:.3g} s\n",
-      to_string(method), to_string(status), iterations, evaluations, gradient_evaluations, seconds);
+      to_string(method), summary.status(), iterations, evaluations, gradient_evaluations, seconds);
   if (!message.empty()) s += "  " + message + "\n";
   s += fmt::format("  z = {:.10g}, max |f| = {:.3g}", value, constraint_residual);
   s += lambda.size() == 0 ? std::string("\n")
                           : fmt::format(", |xi| = {:.3g}, smallest projected curvature {:.6g}\n",
                                         projected_gradient_norm, smallest_curvature);
-  if (status == projection_status::rank_deficient) s += "  last point (not an answer):\n";
+  if (summary.reason == "rank_deficient") s += "  last point (not an answer):\n";
   for (Eigen::Index i = 0; i < x.size(); ++i) {
     const auto k = static_cast<std::size_t>(i);
     s += fmt::format("  {:<12} {:>16.10g}   (start {:.6g})\n",
@@ -490,9 +500,9 @@ nlohmann::json gradient_projection_result::to_json() const {
   nlohmann::json j;
   j["method"] = "sanlsu";
   j["case"] = static_cast<int>(method);
-  j["status"] = to_string(status);
+  j["status"] = summary.status();
   if (!message.empty()) j["message"] = message;
-  if (status == projection_status::rank_deficient) {
+  if (summary.reason == "rank_deficient") {
     // Never an answer: the point where J lost rank is reported as last_x only.
     j["best_x"] = nullptr;
     j["best_value"] = nullptr;

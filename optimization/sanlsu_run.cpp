@@ -143,7 +143,7 @@ sanlsu_run refine_with_sanlsu(const optimize_options& o, optimization_run ga) {
 
 std::string sanlsu_run::failure_message() const {
   if (!failed()) return "";
-  return fmt::format("SANLSU {}: {}{}", to_string(sanlsu.status), sanlsu.message,
+  return fmt::format("SANLSU {}: {}{}", sanlsu.summary.status(), sanlsu.message,
                      ga ? " (the GA's answer is reported as best_x)" : "");
 }
 

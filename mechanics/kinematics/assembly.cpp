@@ -13,6 +13,8 @@
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/option_error.hpp"
+#include "kinevo/numerics/armijo_line_search.hpp"
+#include "kinevo/numerics/backtracking.hpp"
 
 namespace kinevo::mechanics {
 
@@ -89,49 +91,6 @@ class penalty_function {
   double t_;
 };
 
-// Line search along d from q (f0 = F(q), slope = g^T d < 0): backtracking with safeguarded
-// quadratic interpolation until the sufficient-decrease (Armijo) condition holds, then one
-// quadratic-fit step towards the line minimum (DFP's quadratic termination assumes exact line
-// searches) and doublings while F keeps decreasing. Returns the step length, 0 when none
-// decreases F.
-double line_search(const penalty_function& f, const Eigen::VectorXd& q, const Eigen::VectorXd& d,
-                   double f0, double slope, double& f_new) {
-  constexpr double c1 = 1e-4;
-  double alpha = 1.0;
-  double fa = f.value(q + alpha * d);
-  int backtracks = 0;
-  while (!(fa <= f0 + c1 * alpha * slope)) {
-    if (++backtracks > 60) return 0.0;
-    const double denom = 2.0 * (fa - f0 - slope * alpha);
-    double next = std::isfinite(fa) && denom > 0.0 ? -slope * alpha * alpha / denom : 0.5 * alpha;
-    next = std::clamp(next, 0.1 * alpha, 0.5 * alpha);
-    alpha = next;
-    fa = f.value(q + alpha * d);
-  }
-  // The minimum of the quadratic through F(0), F'(0) and F(alpha).
-  const double denom = 2.0 * (fa - f0 - slope * alpha);
-  if (denom > 0.0) {
-    const double fit = -slope * alpha * alpha / denom;
-    if (fit > 0.0 && std::abs(fit - alpha) > 1e-3 * alpha && fit < 8.0 * alpha) {
-      const double ff = f.value(q + fit * d);
-      if (ff < fa) {
-        alpha = fit;
-        fa = ff;
-      }
-    }
-  }
-  if (backtracks == 0) {
-    for (int k = 0; k < 20; ++k) {
-      const double ff = f.value(q + 2.0 * alpha * d);
-      if (!(ff < fa)) break;
-      alpha *= 2.0;
-      fa = ff;
-    }
-  }
-  f_new = fa;
-  return alpha;
-}
-
 // One penalty value: DFP quasi-Newton iterations from q (updated in place). The search direction
 // is d = -H^(i) g^(i) and the update H += s s^T / s^T y - H y y^T H / y^T H y (Davidon-Fletcher-
 // Powell; Haug, section 4.3, with the fix that the direction uses H^(i)). Returns the iterations.
@@ -142,6 +101,7 @@ int minimise_dfp(const penalty_function& f, Eigen::VectorXd& q, int max_iteratio
   Eigen::VectorXd g = f.gradient(q);
   double fq = f.value(q);
   const double g0 = max_abs(g);
+  const auto value = [&f](const Eigen::VectorXd& x) { return f.value(x); };
   int it = 0;
   while (it < max_iterations) {
     if (!g.allFinite() || max_abs(g) <= 1e-12 * std::max(1.0, g0)) break;
@@ -154,8 +114,8 @@ int minimise_dfp(const penalty_function& f, Eigen::VectorXd& q, int max_iteratio
       d = -(h.selfadjointView<Eigen::Lower>() * g);
       slope = g.dot(d);
     }
-    double f_new = fq;
-    const double alpha = line_search(f, q, d, fq, slope, f_new);
+    const numerics::line_search_point p = numerics::armijo_line_search(value, q, d, fq, slope);
+    const double alpha = p.alpha, f_new = p.value;
     ++it;
     if (alpha == 0.0) break;
     const Eigen::VectorXd s = alpha * d;
@@ -202,6 +162,110 @@ std::string format_worst(const std::vector<constraint_violation>& worst) {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
+// Stage: the penalty values r = penalty_start, times penalty_growth up to penalty_max, each
+// minimised by DFP from the last minimiser, until the positions stop moving within
+// penalty_tolerance. Returns max |Phi| at the end.
+double penalty_stages(const model& m, const Eigen::VectorXd& q0, double t,
+                      const assembly_options& options, assembly_result& res) {
+  penalty_function f(m, q0, t);
+  double violation = 0.0;
+  for (f.r = options.penalty_start;;
+       f.r = std::min(f.r * options.penalty_growth, options.penalty_max)) {
+    const Eigen::VectorXd before = res.q;
+    res.quasi_newton_iterations += minimise_dfp(f, res.q, options.max_quasi_newton_iterations,
+                                                1e-3 * options.penalty_tolerance);
+    ++res.penalty_stages;
+    res.final_penalty = f.r;
+    violation = violation_of(m.position_violation(res.q, t));
+    const double moved = max_abs(res.q - before);
+    if (!std::isfinite(violation)) break;
+    if (violation <= options.penalty_tolerance && moved <= options.penalty_tolerance) break;
+    if (f.r >= options.penalty_max) break;
+  }
+  return violation;
+}
+
+// Stage: Gauss-Newton corrections to round-off. The merit is |Phi|_2, which Gauss-Newton descends
+// (max |Phi_i| may rise on a full step far from the solution of a long, weakly conditioned
+// chain); a correction that does not reduce it is halved.
+// Updates res.q, res.newton_iterations and violation (max |Phi|); returns the rank of the last
+// Jacobian.
+int gauss_newton_corrections(const model& m, double t, const assembly_options& options,
+                             assembly_result& res, double& violation) {
+  int rank = 0;
+  auto merit_of = [](const Eigen::VectorXd& p) {
+    return p.allFinite() ? p.norm() : std::numeric_limits<double>::infinity();
+  };
+  Eigen::VectorXd phi = m.position_violation(res.q, t);
+  double merit = merit_of(phi);
+  int stalled = 0;
+  bool polished = false;
+  while (res.newton_iterations < options.max_newton_iterations) {
+    const min_norm_solver solver(m.position_jacobian(res.q, t), options.rank_tolerance);
+    rank = static_cast<int>(solver.cod.rank());
+    if (violation <= options.position_tolerance && polished) break;
+    const Eigen::VectorXd dq = -solver.solve(phi);
+    ++res.newton_iterations;
+    Eigen::VectorXd step = dq, q_try, phi_try;
+    numerics::backtrack(step, 0.5, 30, [&](const Eigen::VectorXd& s) {
+      q_try = res.q + s;
+      phi_try = m.position_violation(q_try, t);
+      return merit_of(phi_try) < merit;
+    });
+    const double merit_try = merit_of(phi_try);
+    if (!(merit_try < merit)) break;  // no correction reduces |Phi|: a least-squares point
+    stalled = merit_try > 0.99 * merit ? stalled + 1 : 0;
+    // One correction past the tolerance takes |Phi| to round-off (quadratic convergence).
+    polished = violation <= options.position_tolerance;
+    res.q = q_try;
+    phi = phi_try;
+    merit = merit_try;
+    violation = violation_of(phi);
+    if (stalled >= 3 || merit == 0.0) break;
+  }
+  return rank;
+}
+
+// Stage: the velocities of assembled positions res.q (max |Phi| = violation); sets res.qd,
+// the velocity figures and res.converged, or the message when the velocity equations cannot be
+// met.
+void assemble_velocities(const model& m, const Eigen::VectorXd& qd0, double t,
+                         const assembly_options& options, double violation, assembly_result& res) {
+  const int n = m.coordinates();
+  const auto& names = m.constraint_names();
+  // Velocities: minimum-norm change of q0' onto A q' + c = 0 (A = Phi_q and A_n, c = Phi_t
+  // and a_t), the velocity equation of Haug, eq. 3.6.3.
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
+  const Eigen::VectorXd c = m.velocity_violation(res.q, zero, t);
+  res.qd = qd0;
+  if (m.constraints() > 0) {
+    const Eigen::MatrixXd a = m.evaluate(res.q, zero, t).jacobian;
+    const min_norm_solver solver(a, options.rank_tolerance);
+    res.qd = qd0 - solver.solve(a * qd0 + c);
+    // A second pass removes what round-off left of an ill-conditioned first one.
+    res.qd -= solver.solve(a * res.qd + c);
+    keep_untouched(res.qd, qd0, options.velocity_tolerance * std::max(1.0, max_abs(res.qd)),
+                   [&](const Eigen::VectorXd& qd) {
+                     return violation_of(m.velocity_violation(res.q, qd, t));
+                   });
+  }
+  const Eigen::VectorXd vel = m.velocity_violation(res.q, res.qd, t);
+  res.velocity_violation_after = violation_of(vel);
+  res.max_velocity_change = violation_of(res.qd - qd0);
+  const double vel_tolerance = options.velocity_tolerance * std::max(1.0, max_abs(res.qd));
+  if (!(res.velocity_violation_after <= vel_tolerance)) {
+    res.worst_after =
+        worst_rows(vel, names, 0, options.worst_constraints, vel_tolerance, " (velocity)");
+    res.message = fmt::format(
+        "assembly failed: the positions are assembled (max |Phi| = {:.3g}) but the velocity "
+        "equations cannot be met (max violation {:.3g} > {:g}): the drivers or velocity "
+        "constraints may be inconsistent; worst constraints: {}",
+        violation, res.velocity_violation_after, vel_tolerance, format_worst(res.worst_after));
+    return;
+  }
+  res.converged = true;
+}
+
 }  // namespace
 
 assembly_result assemble(const model& m, double t, const assembly_options& options) {
@@ -232,59 +296,11 @@ assembly_result assemble(const model& m, const Eigen::VectorXd& q0, const Eigen:
   double violation = res.violation_before;
   if (!q0.allFinite()) violation = std::numeric_limits<double>::infinity();
   if (h > 0 && std::isfinite(violation) && violation > options.penalty_tolerance) {
-    penalty_function f(m, q0, t);
-    for (f.r = options.penalty_start;;
-         f.r = std::min(f.r * options.penalty_growth, options.penalty_max)) {
-      const Eigen::VectorXd before = res.q;
-      res.quasi_newton_iterations += minimise_dfp(f, res.q, options.max_quasi_newton_iterations,
-                                                  1e-3 * options.penalty_tolerance);
-      ++res.penalty_stages;
-      res.final_penalty = f.r;
-      violation = violation_of(m.position_violation(res.q, t));
-      const double moved = max_abs(res.q - before);
-      if (!std::isfinite(violation)) break;
-      if (violation <= options.penalty_tolerance && moved <= options.penalty_tolerance) break;
-      if (f.r >= options.penalty_max) break;
-    }
+    violation = penalty_stages(m, q0, t, options, res);
   }
-  // Gauss-Newton corrections to round-off. The merit is |Phi|_2, which Gauss-Newton descends
-  // (max |Phi_i| may rise on a full step far from the solution of a long, weakly conditioned
-  // chain); a correction that does not reduce it is halved.
   int rank = 0;
-  if (h > 0 && std::isfinite(violation)) {
-    auto merit_of = [](const Eigen::VectorXd& p) {
-      return p.allFinite() ? p.norm() : std::numeric_limits<double>::infinity();
-    };
-    Eigen::VectorXd phi = m.position_violation(res.q, t);
-    double merit = merit_of(phi);
-    int stalled = 0;
-    bool polished = false;
-    while (res.newton_iterations < options.max_newton_iterations) {
-      const min_norm_solver solver(m.position_jacobian(res.q, t), options.rank_tolerance);
-      rank = static_cast<int>(solver.cod.rank());
-      if (violation <= options.position_tolerance && polished) break;
-      const Eigen::VectorXd dq = -solver.solve(phi);
-      ++res.newton_iterations;
-      double step = 1.0;
-      Eigen::VectorXd q_try = res.q + dq;
-      Eigen::VectorXd phi_try = m.position_violation(q_try, t);
-      for (int k = 0; k < 30 && !(merit_of(phi_try) < merit); ++k) {
-        step *= 0.5;
-        q_try = res.q + step * dq;
-        phi_try = m.position_violation(q_try, t);
-      }
-      const double merit_try = merit_of(phi_try);
-      if (!(merit_try < merit)) break;  // no correction reduces |Phi|: a least-squares point
-      stalled = merit_try > 0.99 * merit ? stalled + 1 : 0;
-      // One correction past the tolerance takes |Phi| to round-off (quadratic convergence).
-      polished = violation <= options.position_tolerance;
-      res.q = q_try;
-      phi = phi_try;
-      merit = merit_try;
-      violation = violation_of(phi);
-      if (stalled >= 3 || merit == 0.0) break;
-    }
-  }
+  if (h > 0 && std::isfinite(violation))
+    rank = gauss_newton_corrections(m, t, options, res, violation);
   if (h == 0) violation = 0.0;
   if (violation <= options.position_tolerance) {
     keep_untouched(res.q, q0, options.position_tolerance, [&](const Eigen::VectorXd& q) {
@@ -310,37 +326,7 @@ assembly_result assemble(const model& m, const Eigen::VectorXd& q0, const Eigen:
     return res;
   }
 
-  // Velocities: minimum-norm change of q0' onto A q' + c = 0 (A = Phi_q and A_n, c = Phi_t
-  // and a_t), the velocity equation of Haug, eq. 3.6.3.
-  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(n);
-  const Eigen::VectorXd c = m.velocity_violation(res.q, zero, t);
-  res.qd = qd0;
-  if (m.constraints() > 0) {
-    const Eigen::MatrixXd a = m.evaluate(res.q, zero, t).jacobian;
-    const min_norm_solver solver(a, options.rank_tolerance);
-    res.qd = qd0 - solver.solve(a * qd0 + c);
-    // A second pass removes what round-off left of an ill-conditioned first one.
-    res.qd -= solver.solve(a * res.qd + c);
-    keep_untouched(res.qd, qd0, options.velocity_tolerance * std::max(1.0, max_abs(res.qd)),
-                   [&](const Eigen::VectorXd& qd) {
-                     return violation_of(m.velocity_violation(res.q, qd, t));
-                   });
-  }
-  const Eigen::VectorXd vel = m.velocity_violation(res.q, res.qd, t);
-  res.velocity_violation_after = violation_of(vel);
-  res.max_velocity_change = violation_of(res.qd - qd0);
-  const double vel_tolerance = options.velocity_tolerance * std::max(1.0, max_abs(res.qd));
-  if (!(res.velocity_violation_after <= vel_tolerance)) {
-    res.worst_after =
-        worst_rows(vel, names, 0, options.worst_constraints, vel_tolerance, " (velocity)");
-    res.message = fmt::format(
-        "assembly failed: the positions are assembled (max |Phi| = {:.3g}) but the velocity "
-        "equations cannot be met (max violation {:.3g} > {:g}): the drivers or velocity "
-        "constraints may be inconsistent; worst constraints: {}",
-        violation, res.velocity_violation_after, vel_tolerance, format_worst(res.worst_after));
-    return res;
-  }
-  res.converged = true;
+  assemble_velocities(m, qd0, t, options, violation, res);
   return res;
 }
 

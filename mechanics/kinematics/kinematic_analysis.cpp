@@ -214,30 +214,6 @@ position_solution solve_position(const model& m, const Eigen::VectorXd& q_start,
 
 namespace {
 
-// The analysis in the one outcome model (kinematic_analysis_result::summary).
-core::summary summary_of(const kinematic_analysis_result& r) {
-  core::termination end = core::termination::failed;
-  switch (r.stop) {
-    case kinematic_stop::none:
-      end = core::termination::ok;
-      break;
-    case kinematic_stop::interrupted:
-      end = core::termination::interrupted;
-      break;
-    case kinematic_stop::no_position:
-      end = core::termination::not_converged;
-      break;
-    case kinematic_stop::singular:
-    case kinematic_stop::non_finite:
-      break;
-  }
-  core::summary s =
-      core::summary::ended(end, end == core::termination::ok ? "" : to_string(r.stop), r.message);
-  s.iterations = r.steps;
-  s.seconds = r.wall_seconds;
-  return s;
-}
-
 // The result before the first step: what is analysed, over which grid.
 kinematic_analysis_result empty_result(const model& m, const kinematic_analysis_options& options) {
   kinematic_analysis_result r;
@@ -297,8 +273,8 @@ kinematic_analysis_result analyse_kinematics(const model& m,
   // Grid t_k = t_start + k dt (not accumulated), the last one exactly t_end.
   const double span = options.t_end - options.t_start;
   const long long intervals = grid_intervals(span, options.dt);
-  auto stop = [&](kinematic_stop why, double t, std::string message) {
-    r.stop = why;
+  auto stop = [&](core::termination end, const char* reason, double t, std::string message) {
+    r.summary = core::summary::ended(end, reason, message);
     r.t_failed = t;
     r.message = std::move(message);
   };
@@ -308,20 +284,22 @@ kinematic_analysis_result analyse_kinematics(const model& m,
   for (long long k = 0; k <= intervals; ++k) {
     const double t = grid_time(k);
     if (context.interrupt_requested()) {
-      stop(kinematic_stop::interrupted, t, fmt::format("interrupted before t = {:.10g}", t));
+      stop(core::termination::interrupted, "interrupted", t,
+           fmt::format("interrupted before t = {:.10g}", t));
       break;
     }
     position_solution s = newton_raphson(m, guess, t, options.newton, lu);
     r.total_iterations += s.iterations;
     r.max_step_iterations = std::max(r.max_step_iterations, s.iterations);
     if (!s.converged()) {
-      stop(s.non_finite ? kinematic_stop::non_finite : kinematic_stop::no_position, t,
+      stop(s.non_finite ? core::termination::failed : core::termination::not_converged,
+           s.non_finite ? "non_finite" : "no_position", t,
            fmt::format("no position at t = {:.10g}: {}", t, s.message));
       r.failure = std::move(s);
       break;
     }
     if (s.kind == convergence_kind::linear) {
-      stop(kinematic_stop::singular, t,
+      stop(core::termination::failed, "singular", t,
            fmt::format("t = {:.10g}: {}; q' and q'' are undetermined there (a lock-up or "
                        "bifurcation point): no motion is analysed beyond it",
                        t, s.message));
@@ -339,7 +317,7 @@ kinematic_analysis_result analyse_kinematics(const model& m,
     const Eigen::MatrixXd jac = m.position_jacobian(row.q, t);
     lu.compute(jac);
     if (lu.rank() < n) {
-      stop(kinematic_stop::singular, t,
+      stop(core::termination::failed, "singular", t,
            rank_deficient_message(m, jac, lu.rank(), t, options.newton.rank_tolerance,
                                   r.rows.empty()));
       r.failure = std::move(s);
@@ -354,7 +332,7 @@ kinematic_analysis_result analyse_kinematics(const model& m,
     }
     solve_rates(m, lu, t, row, sys);
     if (!row.qd.allFinite() || !row.qdd.allFinite()) {
-      stop(kinematic_stop::non_finite, t,
+      stop(core::termination::failed, "non_finite", t,
            fmt::format("t = {:.10g}: the velocity or acceleration is NaN or infinite", t));
       r.failure = std::move(s);
       break;
@@ -373,10 +351,11 @@ kinematic_analysis_result analyse_kinematics(const model& m,
     r.rows.push_back(std::move(row));
   }
   r.steps = static_cast<long long>(r.rows.size());
-  r.completed = r.stop == kinematic_stop::none;
+  r.completed = r.summary.end == core::termination::ok;
   r.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  r.summary = summary_of(r);
+  r.summary.iterations = r.steps;
+  r.summary.seconds = r.wall_seconds;
   return r;
 }
 

@@ -22,25 +22,9 @@ const char* to_string(convergence_kind k) {
   return "unknown";
 }
 
-const char* to_string(kinematic_stop s) {
-  switch (s) {
-    case kinematic_stop::none:
-      return "none";
-    case kinematic_stop::no_position:
-      return "no_position";
-    case kinematic_stop::singular:
-      return "singular";
-    case kinematic_stop::non_finite:
-      return "non_finite";
-    case kinematic_stop::interrupted:
-      return "interrupted";
-  }
-  return "unknown";
-}
-
 std::string kinematic_analysis_result::status() const {
   if (completed) return "completed";
-  return stop == kinematic_stop::interrupted ? "interrupted" : "stopped";
+  return summary.end == core::termination::interrupted ? "interrupted" : "stopped";
 }
 
 std::string kinematic_analysis_result::brief_report() const {
@@ -88,7 +72,7 @@ nlohmann::json kinematic_analysis_result::to_json() const {
   j["model"] = model_name;
   j["status"] = status();
   j["completed"] = completed;
-  j["stop_reason"] = completed ? nlohmann::json(nullptr) : nlohmann::json(to_string(stop));
+  j["stop_reason"] = completed ? nlohmann::json(nullptr) : nlohmann::json(summary.reason);
   j["message"] = message;
   j["t_stop"] = io::json_number(t_stop);
   j["t_failed"] = io::json_number(t_failed);

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 namespace kinevo::mechanics {
 
@@ -33,94 +35,129 @@ bool sparse_gram::analysed_for(const constrained_system& s) const {
          std::equal(analysed_blocks_.begin(), analysed_blocks_.end(), s.mass_blocks.begin());
 }
 
-void sparse_gram::analyse(const constrained_system& s) {
+namespace {
+
+// rows[i]: (column k, index of A(i, k) among a_'s values), k ascending.
+using row_lists = std::vector<std::vector<std::pair<int, int>>>;
+
+// M^-1 as blocks (a diagonal M: blocks of one): each block's (start, size), the block of each
+// coordinate, each block's offset in the flat storage of the inverses and that storage's size.
+struct block_layout {
+  std::vector<std::pair<int, int>> blocks;
+  std::vector<int> block_of, start_of;
+  int w_size = 0;
+
+  // The index in the flat storage of W(k, j), k and j in the same block.
+  int w_index(int k, int j) const {
+    const auto b = static_cast<std::size_t>(block_of[static_cast<std::size_t>(k)]);
+    const auto [start, size] = blocks[b];
+    return start_of[b] + (k - start) + (j - start) * size;
+  }
+};
+
+// Stage: A's structure into a; pattern[p] is the index in jacobian_pattern of a's value p and
+// source[p] its index in the dense A (column-major). The values of the triplets carry each
+// entry's index in the pattern (+ 1), read back into pattern. Returns A's rows.
+row_lists a_structure(const constrained_system& s, Eigen::SparseMatrix<double>& a,
+                      std::vector<Eigen::Index>& pattern, std::vector<Eigen::Index>& source) {
   const int m = s.constraints(), n = s.coordinates();
-  // A's structure; a_source_ maps its values to the dense A (column-major).
-  // The values carry each entry's index in the pattern (+ 1), read back into a_pattern_.
   std::vector<Eigen::Triplet<double>> triplets;
   for (std::size_t k = 0; k < s.jacobian_pattern.size(); ++k) {
     const auto& [r, c] = s.jacobian_pattern[k];
     triplets.emplace_back(r, c, static_cast<double>(k + 1));
   }
-  a_.resize(m, n);
-  a_.setFromTriplets(triplets.begin(), triplets.end());
-  a_pattern_.resize(static_cast<std::size_t>(a_.nonZeros()));
-  for (Eigen::Index p = 0; p < a_.nonZeros(); ++p) {
-    a_pattern_[static_cast<std::size_t>(p)] = static_cast<Eigen::Index>(a_.valuePtr()[p]) - 1;
+  a.resize(m, n);
+  a.setFromTriplets(triplets.begin(), triplets.end());
+  pattern.resize(static_cast<std::size_t>(a.nonZeros()));
+  for (Eigen::Index p = 0; p < a.nonZeros(); ++p) {
+    pattern[static_cast<std::size_t>(p)] = static_cast<Eigen::Index>(a.valuePtr()[p]) - 1;
   }
-  a_source_.clear();
-  // rows[i]: (column k, index of A(i, k) among a_'s values), k ascending.
-  std::vector<std::vector<std::pair<int, int>>> rows(static_cast<std::size_t>(m));
+  source.clear();
+  row_lists rows(static_cast<std::size_t>(m));
   for (int k = 0; k < n; ++k) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(a_, k); it; ++it) {
-      const auto index = static_cast<int>(a_source_.size());
-      a_source_.push_back(it.row() + static_cast<Eigen::Index>(k) * m);
+    for (Eigen::SparseMatrix<double>::InnerIterator it(a, k); it; ++it) {
+      const auto index = static_cast<int>(source.size());
+      source.push_back(it.row() + static_cast<Eigen::Index>(k) * m);
       rows[static_cast<std::size_t>(it.row())].emplace_back(k, index);
     }
   }
-  // M^-1 as blocks (a diagonal M: blocks of one): block of each coordinate, offsets in w_.
-  std::vector<std::pair<int, int>> blocks;
+  return rows;
+}
+
+// Stage: the blocks of M^-1.
+block_layout mass_blocks(const constrained_system& s) {
+  const int n = s.coordinates();
+  block_layout l;
   if (s.mass_is_diagonal) {
-    for (int k = 0; k < n; ++k) blocks.emplace_back(k, 1);
+    for (int k = 0; k < n; ++k) l.blocks.emplace_back(k, 1);
   } else {
-    blocks.assign(s.mass_blocks.begin(), s.mass_blocks.end());
+    l.blocks.assign(s.mass_blocks.begin(), s.mass_blocks.end());
   }
-  std::vector<int> block_of(static_cast<std::size_t>(n), -1);
-  w_block_start_.clear();
-  int w_size = 0;
-  for (std::size_t b = 0; b < blocks.size(); ++b) {
-    const auto [start, size] = blocks[b];
+  l.block_of.assign(static_cast<std::size_t>(n), -1);
+  for (std::size_t b = 0; b < l.blocks.size(); ++b) {
+    const auto [start, size] = l.blocks[b];
     for (int k = start; k < start + size; ++k)
-      block_of[static_cast<std::size_t>(k)] = static_cast<int>(b);
-    w_block_start_.push_back(w_size);
-    w_size += size * size;
+      l.block_of[static_cast<std::size_t>(k)] = static_cast<int>(b);
+    l.start_of.push_back(l.w_size);
+    l.w_size += size * size;
   }
-  w_.assign(static_cast<std::size_t>(w_size), 0.0);
-  if (!s.mass_is_diagonal) {
-    block_llt_.resize(blocks.size());
-    block_small_.resize(blocks.size());
-  }
-  auto w_index = [&](int k, int j) {
-    const auto b = static_cast<std::size_t>(block_of[static_cast<std::size_t>(k)]);
-    const auto [start, size] = blocks[b];
-    return w_block_start_[b] + (k - start) + (j - start) * size;
-  };
-  // A M^-1, entry (i, j) = sum over k of A(i, k) W(k, j), k ascending within j's block (the
-  // order of Eigen's sparse product). aw_columns[j]: (row i, entry), rows ascending.
-  aw_first_.assign(1, 0);
-  aw_a_.clear();
-  aw_w_.clear();
-  std::vector<std::vector<std::pair<int, int>>> aw_columns(static_cast<std::size_t>(n));
-  for (int i = 0; i < m; ++i) {
-    const auto& row = rows[static_cast<std::size_t>(i)];
+  return l;
+}
+
+// The terms of A M^-1: entry e is the sum over [first[e], first[e + 1]) of a[t] w[t], the
+// products of A's value a[t] and W's w[t].
+struct product_terms {
+  std::vector<int> first, a, w;
+};
+
+// Stage: A M^-1, entry (i, j) = sum over k of A(i, k) W(k, j), k ascending within j's block (the
+// order of Eigen's sparse product). Returns aw_columns[j]: (row i, entry), rows ascending.
+row_lists aw_structure(const row_lists& rows, const block_layout& l, int n, product_terms& aw) {
+  aw.first.assign(1, 0);
+  aw.a.clear();
+  aw.w.clear();
+  row_lists aw_columns(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& row = rows[i];
     std::vector<int> touched;
     for (const auto& [k, index] : row) {
-      const int b = block_of[static_cast<std::size_t>(k)];
+      const int b = l.block_of[static_cast<std::size_t>(k)];
       if (b >= 0 && std::find(touched.begin(), touched.end(), b) == touched.end())
         touched.push_back(b);
     }
     std::sort(touched.begin(), touched.end());
     for (const int b : touched) {
-      const auto [start, size] = blocks[static_cast<std::size_t>(b)];
+      const auto [start, size] = l.blocks[static_cast<std::size_t>(b)];
       for (int j = start; j < start + size; ++j) {
         for (const auto& [k, index] : row) {
-          if (block_of[static_cast<std::size_t>(k)] != b) continue;
-          aw_a_.push_back(index);
-          aw_w_.push_back(w_index(k, j));
+          if (l.block_of[static_cast<std::size_t>(k)] != b) continue;
+          aw.a.push_back(index);
+          aw.w.push_back(l.w_index(k, j));
         }
-        const auto entry = static_cast<int>(aw_first_.size()) - 1;
-        aw_first_.push_back(static_cast<int>(aw_a_.size()));
-        aw_columns[static_cast<std::size_t>(j)].emplace_back(i, entry);
+        const auto entry = static_cast<int>(aw.first.size()) - 1;
+        aw.first.push_back(static_cast<int>(aw.a.size()));
+        aw_columns[static_cast<std::size_t>(j)].emplace_back(static_cast<int>(i), entry);
       }
     }
   }
-  aw_.assign(aw_first_.size() - 1, 0.0);
-  // G's lower triangle, column j: G(i, j) = sum over k of AW(i, k) A(j, k), k ascending over
-  // row j of A (the order of Eigen's product AW * A^T).
-  g_first_.assign(1, 0);
-  g_aw_.clear();
-  g_a_.clear();
-  g_diagonal_.assign(static_cast<std::size_t>(m), -1);
+  return aw_columns;
+}
+
+// The terms of G's lower triangle (entries in g_'s storage order): entry e is the sum over
+// [first[e], first[e + 1]) of aw[t] a[t]; diagonal[i] the entry of G_ii (-1: a zero row of A).
+struct gram_terms {
+  std::vector<int> first, aw, a, diagonal;
+};
+
+// Stage: G's lower triangle, column j: G(i, j) = sum over k of AW(i, k) A(j, k), k ascending over
+// row j of A (the order of Eigen's product AW * A^T). Returns G's entries as triplets.
+std::vector<Eigen::Triplet<double>> g_structure(const row_lists& rows, const row_lists& aw_columns,
+                                                gram_terms& g) {
+  const auto m = static_cast<int>(rows.size());
+  g.first.assign(1, 0);
+  g.aw.clear();
+  g.a.clear();
+  g.diagonal.assign(static_cast<std::size_t>(m), -1);
   std::vector<Eigen::Triplet<double>> g_triplets;
   std::vector<int> slot(static_cast<std::size_t>(m), -1);
   std::vector<std::vector<std::pair<int, int>>> terms;  // per entry of column j
@@ -148,15 +185,42 @@ void sparse_gram::analyse(const constrained_system& s) {
     for (const int e : order) {
       const int i = entry_rows[static_cast<std::size_t>(e)];
       for (const auto& [aw_entry, a_index] : terms[static_cast<std::size_t>(e)]) {
-        g_aw_.push_back(aw_entry);
-        g_a_.push_back(a_index);
+        g.aw.push_back(aw_entry);
+        g.a.push_back(a_index);
       }
-      if (i == j) g_diagonal_[static_cast<std::size_t>(j)] = static_cast<int>(g_first_.size()) - 1;
-      g_first_.push_back(static_cast<int>(g_aw_.size()));
+      if (i == j) g.diagonal[static_cast<std::size_t>(j)] = static_cast<int>(g.first.size()) - 1;
+      g.first.push_back(static_cast<int>(g.aw.size()));
       g_triplets.emplace_back(i, j, 0.0);
       slot[static_cast<std::size_t>(i)] = -1;
     }
   }
+  return g_triplets;
+}
+
+}  // namespace
+
+void sparse_gram::analyse(const constrained_system& s) {
+  const int m = s.constraints(), n = s.coordinates();
+  const row_lists rows = a_structure(s, a_, a_pattern_, a_source_);
+  const block_layout blocks = mass_blocks(s);
+  w_block_start_ = blocks.start_of;
+  w_.assign(static_cast<std::size_t>(blocks.w_size), 0.0);
+  if (!s.mass_is_diagonal) {
+    block_llt_.resize(blocks.blocks.size());
+    block_small_.resize(blocks.blocks.size());
+  }
+  product_terms aw;
+  const row_lists aw_columns = aw_structure(rows, blocks, n, aw);
+  aw_first_ = std::move(aw.first);
+  aw_a_ = std::move(aw.a);
+  aw_w_ = std::move(aw.w);
+  aw_.assign(aw_first_.size() - 1, 0.0);
+  gram_terms g;
+  const auto g_triplets = g_structure(rows, aw_columns, g);
+  g_first_ = std::move(g.first);
+  g_aw_ = std::move(g.aw);
+  g_a_ = std::move(g.a);
+  g_diagonal_ = std::move(g.diagonal);
   g_.resize(m, m);
   g_.setFromTriplets(g_triplets.begin(), g_triplets.end());
   g_.makeCompressed();

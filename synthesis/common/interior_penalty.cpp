@@ -7,7 +7,8 @@
 #include <stdexcept>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/synthesis/common/least_squares.hpp"
+#include "kinevo/numerics/backtracking.hpp"
+#include "kinevo/numerics/least_squares.hpp"
 
 namespace kinevo::synthesis {
 
@@ -62,21 +63,21 @@ double penalty_value(const penalty_problem& p, double r, const Eigen::VectorXd& 
 // ||grad Psi|| as NRDAMP does) keeps the iteration away from saddles and maxima of Psi; where the
 // Hessian is not positive definite a multiple of the identity is added (Levenberg).
 penalty_stage solve_stage(const penalty_problem& p, double r, const Eigen::VectorXd& x0,
-                          const damped_newton_options& newton,
+                          const numerics::newton_options& newton,
                           const std::function<bool(const Eigen::VectorXd&)>& stop_when = {}) {
   penalty_stage s;
   s.r = r;
-  s.status = newton_status::max_iterations;
+  s.status = numerics::newton_status::max_iterations;
   Eigen::VectorXd x = x0, g;
   Eigen::MatrixXd h;
   double psi = penalty_value(p, r, x);
   for (s.iterations = 0; s.iterations < newton.max_iterations; ++s.iterations) {
     if (!penalty_gradient(p, r, x, g, &h)) {
-      s.status = newton_status::diverged;
+      s.status = numerics::newton_status::diverged;
       break;
     }
     if (g.lpNorm<Eigen::Infinity>() <= newton.tol_f) {
-      s.status = newton_status::converged;
+      s.status = numerics::newton_status::converged;
       break;
     }
     Eigen::LLT<Eigen::MatrixXd> llt(h);
@@ -86,36 +87,35 @@ penalty_stage solve_stage(const penalty_problem& p, double r, const Eigen::Vecto
       tau *= 10.0;
     }
     if (llt.info() != Eigen::Success) {
-      s.status = newton_status::singular_jacobian;
+      s.status = numerics::newton_status::singular_jacobian;
       break;
     }
     Eigen::VectorXd dx = -llt.solve(g);
-    int halvings = 0;
-    double trial = penalty_value(p, r, x + dx);
-    while (!(trial < psi)) {
-      if (++halvings > newton.max_halvings) break;
-      dx *= newton.damping;
-      trial = penalty_value(p, r, x + dx);
-    }
+    double trial = 0.0;
+    const int halvings = numerics::backtrack(dx, newton.damping, newton.max_halvings,
+                                             [&](const Eigen::VectorXd& step) {
+                                               trial = penalty_value(p, r, x + step);
+                                               return trial < psi;
+                                             });
     const bool tiny =
         dx.lpNorm<Eigen::Infinity>() <= newton.tol_x * (1.0 + x.lpNorm<Eigen::Infinity>());
     if (halvings > newton.max_halvings) {
       // No decrease along a descent direction: Psi is flat to working precision here.
       s.status = tiny || g.lpNorm<Eigen::Infinity>() <= 1e-8 * (1.0 + std::abs(psi))
-                     ? newton_status::converged
-                     : newton_status::diverged;
+                     ? numerics::newton_status::converged
+                     : numerics::newton_status::diverged;
       break;
     }
     x += dx;
     psi = trial;
     if (stop_when && stop_when(x)) {
       ++s.iterations;
-      s.status = newton_status::stopped;
+      s.status = numerics::newton_status::stopped;
       break;
     }
     if (tiny) {
       ++s.iterations;
-      s.status = newton_status::converged;
+      s.status = numerics::newton_status::converged;
       break;
     }
   }
@@ -160,14 +160,14 @@ bool restore_feasibility(const penalty_problem& p, Eigen::VectorXd& x) {
     }
     // More active constraints than unknowns: no minimum-norm step (as for a rank-deficient J).
     if (j.rows() > j.cols()) return false;
-    const auto step = minimum_norm_solution(j, rhs);
+    const auto step = numerics::minimum_norm_solution(j, rhs);
     if (!step) return false;  // rank-deficient J_V: no minimum-norm correction
     Eigen::VectorXd dx = *step;
     const double before = shortfall(f);
-    int halvings = 0;
-    while (!(shortfall(constraint_values(p, x + dx)) < before)) {
-      if (++halvings > 30) return false;
-      dx *= 0.5;
+    if (numerics::backtrack(dx, 0.5, 30, [&](const Eigen::VectorXd& trial) {
+          return shortfall(constraint_values(p, x + trial)) < before;
+        }) > 30) {
+      return false;
     }
     x += dx;
   }

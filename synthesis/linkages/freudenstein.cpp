@@ -6,7 +6,7 @@
 #include <string>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/synthesis/common/least_squares.hpp"
+#include "kinevo/numerics/least_squares.hpp"
 
 namespace kinevo::synthesis {
 
@@ -89,7 +89,7 @@ freudenstein_fit freudenstein_least_squares(const std::vector<double>& psi,
       bw(i) *= s;
     }
   }
-  const auto ls = linear_least_squares(aw, bw);
+  const auto ls = numerics::linear_least_squares(aw, bw);
   freudenstein_fit f;
   if (!ls.summary.usable()) {
     f.summary = ls.summary;

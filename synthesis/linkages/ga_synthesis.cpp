@@ -10,7 +10,7 @@
 #include "kinevo/ga/search_box.hpp"
 #include "kinevo/ga/termination.hpp"
 #include "kinevo/io/option_error.hpp"
-#include "kinevo/synthesis/common/least_squares.hpp"
+#include "kinevo/numerics/gauss_newton.hpp"
 
 namespace kinevo::synthesis {
 
@@ -212,12 +212,12 @@ ga_rssr_result ga_rssr(const std::vector<double>& psi, const std::vector<double>
   r.evaluations = rr.evaluations;
   if (o.refine) {
     // Stage 2: Householder Gauss-Newton on e(k) = A k - b from the GA's point.
-    const residual_function e = [&](const Eigen::VectorXd& k, Eigen::VectorXd& f,
-                                    Eigen::MatrixXd* j) {
+    const numerics::residual_function e = [&](const Eigen::VectorXd& k, Eigen::VectorXd& f,
+                                              Eigen::MatrixXd* j) {
       f = a * k - b;
       if (j) *j = a;
     };
-    const auto gn = gauss_newton(e, rr.best_x);
+    const auto gn = numerics::gauss_newton(e, rr.best_x);
     r.refinement_iterations = gn.iterations;
     if (gn.x.allFinite()) {
       const rssr_fit polished = rssr_fit_at(a, b, gn.x);
@@ -260,9 +260,11 @@ ga_dyad_result ga_dyad(const std::vector<pose>& poses, const ga_synthesis_option
   const auto t0 = std::chrono::steady_clock::now();
   const dyad_problem p(poses);
   const auto rr = run_ga(p, o, context);
-  const residual_function fun = [&](const Eigen::VectorXd& v, Eigen::VectorXd& f,
-                                    Eigen::MatrixXd* j) { dyad_residuals(poses, v, f, j); };
-  const auto gn = gauss_newton(fun, rr.best_x);
+  const numerics::residual_function fun = [&](const Eigen::VectorXd& v, Eigen::VectorXd& f,
+                                              Eigen::MatrixXd* j) {
+    dyad_residuals(poses, v, f, j);
+  };
+  const auto gn = numerics::gauss_newton(fun, rr.best_x);
   const Eigen::Vector4d x = gn.x.allFinite() ? Eigen::Vector4d(gn.x) : Eigen::Vector4d(rr.best_x);
   ga_dyad_result r;
   r.solution.a0 = {x(0), x(1)};

@@ -9,8 +9,8 @@
 #include <stdexcept>
 
 #include "kinevo/io/option_error.hpp"
-#include "kinevo/synthesis/common/damped_newton.hpp"
-#include "kinevo/synthesis/common/least_squares.hpp"
+#include "kinevo/numerics/damped_newton.hpp"
+#include "kinevo/numerics/gauss_newton.hpp"
 
 namespace kinevo::synthesis {
 
@@ -73,25 +73,27 @@ std::vector<dyad_solution> dyad_synthesis(const std::vector<pose>& poses, const 
     double rn = 0.0;
     bool ok = false;
     if (exact) {
-      const system_function sys = [&](const Eigen::VectorXd& v, Eigen::VectorXd& f,
-                                      Eigen::MatrixXd* j) {
+      const numerics::system_function sys = [&](const Eigen::VectorXd& v, Eigen::VectorXd& f,
+                                                Eigen::MatrixXd* j) {
         dyad_residuals(poses, v, f, j);
         return f.allFinite();
       };
-      damped_newton_options no;
+      numerics::newton_options no;
       no.tol_x = 1e-12;
       no.tol_f = 1e-10 * scale * scale;
-      const auto r = damped_newton(sys, x0, no);
-      ok = r.status == newton_status::converged;
+      const auto r = numerics::damped_newton(sys, x0, no);
+      ok = r.status == numerics::newton_status::converged;
       x = r.x;
-      rn = r.residual_inf;
+      rn = r.residual;
     } else {
-      const residual_function fun = [&](const Eigen::VectorXd& v, Eigen::VectorXd& f,
-                                        Eigen::MatrixXd* j) { dyad_residuals(poses, v, f, j); };
-      const auto r = gauss_newton(fun, x0);
-      ok = r.converged;
+      const numerics::residual_function fun = [&](const Eigen::VectorXd& v, Eigen::VectorXd& f,
+                                                  Eigen::MatrixXd* j) {
+        dyad_residuals(poses, v, f, j);
+      };
+      const auto r = numerics::gauss_newton(fun, x0);
+      ok = r.status == numerics::newton_status::converged;
       x = r.x;
-      rn = r.residual_norm;
+      rn = r.residual;
     }
     if (context.on_progress) {
       context.report({static_cast<double>(s + 1) / o.starts, 0, s + 1, 0,

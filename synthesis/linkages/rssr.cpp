@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/synthesis/common/least_squares.hpp"
+#include "kinevo/numerics/least_squares.hpp"
 #include "kinevo/synthesis/linkages/fourbar_analysis.hpp"
 
 namespace kinevo::synthesis {
@@ -32,7 +32,7 @@ rssr_fit rssr_least_squares(const std::vector<double>& psi, const std::vector<do
   Eigen::MatrixXd a;
   Eigen::VectorXd b;
   rssr_system(psi, phi, alpha4, a, b);
-  const auto ls = linear_least_squares(a, b);
+  const auto ls = numerics::linear_least_squares(a, b);
   rssr_fit f;
   if (!ls.summary.usable()) {
     f.summary = ls.summary;

@@ -24,7 +24,7 @@ set(allowed
   "mechanics/solvers/sparse_gram.cpp=1"
   "mechanics/kinematics/sparse_rank_qr.cpp=1")
 
-set(libraries core io ga symbolic mechanics gauss studies synthesis optimization analysis)
+set(libraries core io numerics ga symbolic mechanics gauss studies synthesis optimization analysis)
 set(violations "")
 set(seen "")
 foreach(library IN LISTS libraries)

@@ -167,7 +167,7 @@ TEST(KinematicAnalysis, SliderCrankStopsAtTheLockUp) {
   o.dt = 0.01;
   const kinematic_analysis_result r = analyse_kinematics(m, o);
   EXPECT_FALSE(r.completed);
-  EXPECT_EQ(r.stop, kinematic_stop::no_position);
+  EXPECT_EQ(r.summary.reason, "no_position");
   // t* = pi/4 = 0.785398 lies between the grid times 0.78 and 0.79.
   EXPECT_DOUBLE_EQ(r.t_stop, 0.78);
   EXPECT_DOUBLE_EQ(r.t_failed, 0.79);
@@ -198,7 +198,7 @@ TEST(KinematicAnalysis, SliderCrankOnAGridThroughTheLockUpIsSingular) {
   o.dt = pi / 40.0;  // t = pi/4 is the tenth step
   const kinematic_analysis_result r = analyse_kinematics(m, o);
   EXPECT_FALSE(r.completed);
-  EXPECT_EQ(r.stop, kinematic_stop::singular);
+  EXPECT_EQ(r.summary.reason, "singular");
   EXPECT_NEAR(r.t_failed, pi / 4.0, 1e-12);
   EXPECT_NEAR(r.t_stop, 9.0 * pi / 40.0, 1e-12);
   EXPECT_EQ(r.steps, 10);
@@ -443,7 +443,7 @@ holonomic = "q - log(1 - t)"
   o.dt = 0.1;
   const auto r = analyse_kinematics(m, o);
   EXPECT_FALSE(r.completed);
-  EXPECT_EQ(r.stop, kinematic_stop::non_finite);
+  EXPECT_EQ(r.summary.reason, "non_finite");
   EXPECT_DOUBLE_EQ(r.t_failed, 1.0);
   EXPECT_DOUBLE_EQ(r.t_stop, 0.9);
   EXPECT_NE(r.message.find("NaN or infinite"), std::string::npos) << r.message;
@@ -473,7 +473,7 @@ holonomic = "2*x + 2*y - 2 - 2*t"
                                          "redundant.toml");
   const auto r = analyse_kinematics(m, {});
   EXPECT_FALSE(r.completed);
-  EXPECT_EQ(r.stop, kinematic_stop::singular);
+  EXPECT_EQ(r.summary.reason, "singular");
   EXPECT_EQ(r.steps, 0);
   EXPECT_NE(r.message.find("rank 1 of 2"), std::string::npos) << r.message;
   EXPECT_NE(r.message.find("'sum'"), std::string::npos) << r.message;
@@ -505,7 +505,7 @@ TEST(KinematicAnalysis, StopsWhenInterrupted) {
   context.interrupt = &flag;
   const auto r = analyse_kinematics(m, o, context);
   EXPECT_FALSE(r.completed);
-  EXPECT_EQ(r.stop, kinematic_stop::interrupted);
+  EXPECT_EQ(r.summary.reason, "interrupted");
   EXPECT_EQ(r.steps, 0);
   EXPECT_TRUE(std::isnan(r.t_stop));
 }

@@ -1,19 +1,21 @@
-// What the spatial-chain analysers share: the damped Newton method (NRDAMP of Angeles et al.,
-// Diseño cinemático de maquinaria, 7R paper eq. (6), with the step solver passed in: LU for a
-// closed chain, Householder least squares for guidance), its options, and the path result
+// What the spatial-chain analysers share: the options of their damped Newton method (NRDAMP of
+// Angeles et al., Diseño cinemático de maquinaria, 7R paper eq. (6), numerics::damped_newton
+// with the step solver passed in: LU for a closed chain, Householder least squares for
+// guidance), and the path result
 // (joint values, rates and accelerations per input point, iterations, status) that reports
 // itself as text, JSON, CSV and an SVG plot.
 #pragma once
 
 #include <Eigen/Dense>
 #include <cstddef>
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "kinevo/analysis/dh_chain.hpp"
 #include "kinevo/core/outcome.hpp"
+#include "kinevo/numerics/newton_options.hpp"
+#include "kinevo/numerics/newton_result.hpp"
 
 namespace kinevo::analysis {
 
@@ -35,6 +37,8 @@ struct chain_newton_options {
   bool skip_singular = false;  // singular points are reported but do not fail the path
   bool rates = true;           // also velocities and accelerations (false: positions only)
   void validate() const;       // throws io::option_error naming the field
+  // The family's options: tol_x = tol_f = tolerance, max_halvings = max_damping_steps.
+  numerics::newton_options newton() const;
 };
 
 rotation_residual parse_rotation_residual(const std::string& name);  // io::option_error
@@ -42,25 +46,6 @@ std::string to_string(rotation_residual r);
 
 enum class point_status { converged, singular, not_converged };
 std::string to_string(point_status s);
-
-// The outcome of damped Newton on f(x) = 0.
-struct newton_outcome {
-  Eigen::VectorXd x;
-  int iterations = 0;
-  bool converged = false;
-  bool singular_step = false;  // the step solver refused (rank loss) before convergence
-  double residual = 0.0;       // max |f| at x
-};
-
-// f(x) and its Jacobian.
-using residual_function =
-    std::function<void(const Eigen::VectorXd& x, Eigen::VectorXd& f, Eigen::MatrixXd& jacobian)>;
-// Solves J dx = -f (exactly or in the least-squares sense); false when J has lost rank.
-using step_solver = std::function<bool(const Eigen::MatrixXd& jacobian, const Eigen::VectorXd& f,
-                                       Eigen::VectorXd& dx)>;
-
-newton_outcome damped_newton(const residual_function& f, Eigen::VectorXd x0,
-                             const chain_newton_options& options, const step_solver& solve);
 
 // Singular values of a twist Jacobian, for the regularity test of a point.
 struct rank_report {
@@ -120,7 +105,7 @@ chain_path_result new_path(std::string name, std::string kind, const std::vector
 
 // A point from Newton's outcome: status by the outcome and the twist Jacobian's sigma ratio,
 // joint values, rates and accelerations NaN (the caller fills in what is determined).
-chain_point classify_point(const newton_outcome& out, double sigma_ratio, double t, double input,
-                           Eigen::Index joints, const chain_newton_options& options);
+chain_point classify_point(const numerics::newton_result& out, double sigma_ratio, double t,
+                           double input, Eigen::Index joints, const chain_newton_options& options);
 
 }  // namespace kinevo::analysis

@@ -73,23 +73,15 @@ struct gradient_projection_options {
   void validate() const;
 };
 
-enum class projection_status {
-  converged,           // x stopped moving on f = 0, projected Hessian not negative
-  not_a_minimum,       // a stationary point where z decreases along f = 0 to second order
-  rank_deficient,      // J lost rank at the start or during the run
-  restoration_failed,  // Newton did not bring |f| below tolerance_f
-  max_iterations,      // the outer iteration limit was reached
-  line_search_failed,  // no alpha decreased z although xi is not negligible
-  non_finite           // z, f or a derivative was not finite
-};
-std::string to_string(projection_status s);
-
 struct gradient_projection_result {
-  projection_status status = projection_status::converged;
   std::string message;  // why it stopped when not converged (names constraints for rank)
-  // status as the one outcome model: converged is ok; max_iterations, restoration_failed and
-  // line_search_failed are not_converged; not_a_minimum, rank_deficient and non_finite failed;
-  // the reason is to_string(status), with message, iterations, evaluations and seconds.
+  // How the run ended, with message, iterations, evaluations and seconds; the reason is always
+  // set: ok "converged" (x stopped moving on f = 0, projected Hessian not negative);
+  // not_converged "max_iterations" (the outer iteration limit), "restoration_failed" (Newton
+  // did not bring |f| below tolerance_f) or "line_search_failed" (no alpha decreased z although
+  // xi is not negligible); failed "not_a_minimum" (a stationary point where z decreases along
+  // f = 0 to second order), "rank_deficient" (J lost rank at the start or during the run) or
+  // "non_finite" (z, f or a derivative was not finite).
   core::summary summary;
   Eigen::VectorXd start, x;
   double value = 0.0;  // z(x)
@@ -100,14 +92,14 @@ struct gradient_projection_result {
   double projected_gradient_norm = 0.0;
   double constraint_residual = 0.0;
   double smallest_curvature = 0.0;
-  std::vector<std::string> rank_deficient_constraints;  // with status rank_deficient
+  std::vector<std::string> rank_deficient_constraints;  // with reason rank_deficient
   int iterations = 0;                                   // outer iterations
   long long evaluations = 0;                            // of z or f
   long long gradient_evaluations = 0;
   double seconds = 0.0;
   restoration method = restoration::minimum_norm;
 
-  bool ok() const { return status == projection_status::converged; }
+  bool ok() const { return summary.end == core::termination::ok; }
   std::string report(const std::vector<std::string>& variables,
                      const std::vector<std::string>& constraints) const;
   // Keys: best_x, best_value (null with status rank_deficient, the point then in last_x),

@@ -68,15 +68,6 @@ struct position_solution {
   bool converged() const { return q.has_value(); }
 };
 
-enum class kinematic_stop {
-  none,         // completed (every grid time analysed)
-  no_position,  // Newton-Raphson did not converge: no position at that time
-  singular,     // a position at a singular root / rank-deficient Phi_q: q', q'' undetermined
-  non_finite,   // NaN or infinite Phi, Phi_q, velocity or acceleration
-  interrupted,  // the interrupt flag was raised
-};
-const char* to_string(kinematic_stop s);  // "none", "no_position", "singular", ...
-
 // One analysed time.
 struct kinematic_step {
   double t = 0.0;
@@ -91,16 +82,18 @@ struct kinematic_step {
 };
 
 struct kinematic_analysis_result {
-  bool completed = false;
-  kinematic_stop stop = kinematic_stop::none;
+  bool completed = false;  // every grid time analysed: summary ok
   // The last time fully analysed (position, velocity, acceleration); NaN when none was.
   double t_stop = std::numeric_limits<double>::quiet_NaN();
   // The time at which the analysis failed; NaN when completed.
   double t_failed = std::numeric_limits<double>::quiet_NaN();
   long long steps = 0;  // analysed times (= rows)
   std::string message;  // the reason of an early stop, with the time
-  // completed is ok; interrupted; no_position (Newton-Raphson did not converge) not_converged;
-  // singular and non_finite failed; the reason is to_string(stop), with steps and wall time.
+  // How the analysis ended, with steps and wall time: ok when completed; interrupted (reason
+  // "interrupted": the interrupt flag was raised); not_converged with reason "no_position"
+  // (Newton-Raphson did not converge: no position at that time); failed with reason "singular"
+  // (a singular root or rank-deficient Phi_q: q', q'' undetermined) or "non_finite" (NaN or
+  // infinite Phi, Phi_q, velocity or acceleration).
   core::summary summary;
   std::vector<kinematic_step> rows;
   std::vector<std::string> coordinate_names;

@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "kinevo/synthesis/common/damped_newton.hpp"
+#include "kinevo/numerics/newton_options.hpp"
+#include "kinevo/numerics/newton_result.hpp"
 
 namespace kinevo::synthesis {
 
@@ -28,11 +29,11 @@ struct penalty_problem {
 };
 
 struct interior_penalty_options {
-  // Penalty factors r_1 > r_2 > ... (the source document uses 0.1, 0.01, 0.001; more stages bring the last
-  // stage closer to an active constraint).
+  // Penalty factors r_1 > r_2 > ... (the source document uses 0.1, 0.01, 0.001; more stages bring
+  // the last stage closer to an active constraint).
   std::vector<double> r = {1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6};
   bool extrapolate = true;  // fit the last three stages to alpha + beta sqrt(r) + gamma r
-  damped_newton_options newton{1e-12, 1e-12, 0.5, 100, 200, 1e-14};
+  numerics::newton_options newton{1e-12, 1e-12, 0.5, 100, 200, 1e-14};
 };
 
 struct penalty_stage {
@@ -40,7 +41,7 @@ struct penalty_stage {
   Eigen::VectorXd x;
   double objective = 0.0;  // z at the stage minimiser
   int iterations = 0;
-  newton_status status = newton_status::converged;
+  numerics::newton_status status = numerics::newton_status::converged;
 };
 
 struct interior_penalty_result {

@@ -119,7 +119,7 @@ class rssr_problem : public ga::problem {
 };
 
 // The GA's best point (global search) and its Householder Gauss-Newton refinement
-// (least_squares.hpp): eq. (11) is linear in k, so one correction reaches the least-squares
+// (numerics/gauss_newton.hpp): eq. (11) is linear in k, so one correction reaches the least-squares
 // optimum, which the GA alone misses on ill-conditioned tables (errors of degrees on rssr_19).
 struct ga_rssr_result {
   rssr_fit ga_fit;  // the GA stage

@@ -1,17 +1,15 @@
 // Least squares through Householder reflections (Eigen's QR), never the normal equations:
 // Angeles et al., Diseño cinemático de maquinaria (1984), Householder paper, eqs. (1)-(10).
-// Overdetermined linear systems, minimum-norm solutions of underdetermined ones, and
-// Gauss-Newton for nonlinear systems f(x) = 0 with more equations than unknowns.
+// Overdetermined linear systems, minimum-norm solutions of underdetermined ones, and the
+// least-squares Newton step (Gauss-Newton itself: gauss_newton.hpp).
 #pragma once
 
 #include <Eigen/Core>
-#include <functional>
 #include <optional>
-#include <string>
 
 #include "kinevo/core/outcome.hpp"
 
-namespace kinevo::synthesis {
+namespace kinevo::numerics {
 
 struct linear_least_squares_result {
   Eigen::VectorXd x;
@@ -36,27 +34,10 @@ linear_least_squares_result linear_least_squares(const Eigen::MatrixXd& a,
 std::optional<Eigen::VectorXd> minimum_norm_solution(const Eigen::MatrixXd& a,
                                                      const Eigen::VectorXd& b);
 
-struct gauss_newton_options {
-  double tol_x = 1e-10;  // stop when ||dx|| <= tol_x (1 + ||x||)
-  int max_iterations = 100;
-  int max_halvings = 30;  // step halvings while ||f|| does not fall
-};
+// The least-squares step of damped_newton's step-solver form: J dx = -f by Householder
+// reflections (HECOMP/HOLVE; 7R paper eq. (10a)), refused (false) when some |R_ii| is at most
+// 1e-13 times the largest.
+bool householder_step(const Eigen::MatrixXd& jacobian, const Eigen::VectorXd& f,
+                      Eigen::VectorXd& dx);
 
-struct gauss_newton_result {
-  Eigen::VectorXd x;
-  double residual_norm = 0.0;  // ||f(x)||
-  int iterations = 0;
-  bool converged = false;
-  std::string message;  // why it stopped when not converged
-};
-
-// f(x) into f (size m) and, when jacobian is non-null, df/dx (m x n) into it.
-using residual_function =
-    std::function<void(const Eigen::VectorXd& x, Eigen::VectorXd& f, Eigen::MatrixXd* jacobian)>;
-
-// Gauss-Newton: each correction is the Householder least-squares solution of J dx = -f
-// (Householder paper, eqs. (4)-(6)), halved while ||f|| does not decrease.
-gauss_newton_result gauss_newton(const residual_function& f, const Eigen::VectorXd& x0,
-                                 const gauss_newton_options& options = {});
-
-}  // namespace kinevo::synthesis
+}  // namespace kinevo::numerics

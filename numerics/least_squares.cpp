@@ -1,12 +1,21 @@
-#include "kinevo/synthesis/common/least_squares.hpp"
+#include "kinevo/numerics/least_squares.hpp"
 #include "kinevo/core/householder_q.hpp"
 #include "kinevo/io/errors.hpp"
 
 #include <Eigen/QR>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
-namespace kinevo::synthesis {
+namespace kinevo::numerics {
+
+namespace {
+
+// |R_ii| of the Householder factor at or below this times the largest: the step is refused.
+constexpr double householder_rank_limit = 1e-13;
+
+}  // namespace
 
 linear_least_squares_result linear_least_squares(const Eigen::MatrixXd& a,
                                                  const Eigen::VectorXd& b) {
@@ -56,52 +65,17 @@ std::optional<Eigen::VectorXd> minimum_norm_solution(const Eigen::MatrixXd& a,
   return Eigen::VectorXd(householder_q_times(qr, y));
 }
 
-gauss_newton_result gauss_newton(const residual_function& fun, const Eigen::VectorXd& x0,
-                                 const gauss_newton_options& options) {
-  gauss_newton_result r;
-  r.x = x0;
-  Eigen::VectorXd f, f_trial;
-  Eigen::MatrixXd jac;
-  fun(r.x, f, &jac);
-  r.residual_norm = f.norm();
-  for (r.iterations = 0; r.iterations < options.max_iterations; ++r.iterations) {
-    if (!std::isfinite(r.residual_norm)) {
-      r.message = "residual is not finite";
-      return r;
-    }
-    const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(jac);
-    if (qr.rank() < jac.cols()) {
-      r.message = "rank-deficient Jacobian";
-      return r;
-    }
-    Eigen::VectorXd dx = -qr.solve(f);
-    int halvings = 0;
-    double trial_norm = 0.0;
-    while (true) {
-      fun(r.x + dx, f_trial, nullptr);
-      trial_norm = f_trial.norm();
-      if (trial_norm <= r.residual_norm) break;
-      if (++halvings > options.max_halvings) break;
-      dx *= 0.5;
-    }
-    const bool small = dx.norm() <= options.tol_x * (1.0 + r.x.norm());
-    if (halvings > options.max_halvings) {
-      // No descent along the Gauss-Newton direction: at a minimum to working precision, or stuck.
-      r.converged = small || dx.norm() <= 1e-8 * (1.0 + r.x.norm());
-      if (!r.converged) r.message = "no step lowers the residual";
-      return r;
-    }
-    r.x += dx;
-    fun(r.x, f, &jac);
-    r.residual_norm = f.norm();
-    if (small) {
-      ++r.iterations;
-      r.converged = true;
-      return r;
-    }
+bool householder_step(const Eigen::MatrixXd& jacobian, const Eigen::VectorXd& f,
+                      Eigen::VectorXd& dx) {
+  const Eigen::HouseholderQR<Eigen::MatrixXd> qr(jacobian);
+  double smallest = std::numeric_limits<double>::infinity(), largest = 0.0;
+  for (Eigen::Index i = 0; i < std::min(jacobian.rows(), jacobian.cols()); ++i) {
+    smallest = std::min(smallest, std::abs(qr.matrixQR()(i, i)));
+    largest = std::max(largest, std::abs(qr.matrixQR()(i, i)));
   }
-  r.message = "iteration limit reached";
-  return r;
+  if (!(smallest > householder_rank_limit * largest)) return false;
+  dx = qr.solve(-f);
+  return true;
 }
 
-}  // namespace kinevo::synthesis
+}  // namespace kinevo::numerics
