@@ -491,7 +491,7 @@ class range_sequence {
   termination per_run_;
   range_run_options o_;
   const range_run_hook& hook_;
-  const run_minimiser& minimiser_;
+  run_minimiser minimiser_;      // a copy: resume_range_runs passes a temporary
   termination next_limits_;      // the limits of the runs after the first
   Eigen::VectorXd first_start_;  // the caller's start point of the first run (a copy)
   Eigen::VectorXd next_start_;   // the hook's start point of the next run; empty: the best
