@@ -12,6 +12,7 @@
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/option_error.hpp"
+#include "kinevo/numerics/newton_raphson.hpp"
 
 namespace kinevo::mechanics {
 
@@ -84,57 +85,67 @@ std::string non_convergence_reason(const std::vector<newton_iterate>& iterates,
                     : "");
 }
 
-// Newton-Raphson from q (Haug, sec. 4.5): Phi_q(q^i) dq = -Phi(q^i), q^(i+1) = q^i + dq, until
-// max |Phi| <= eps_e and max |dq| <= eps_s. `lu` is the caller's workspace.
+// The family's options for Haug's stopping rule (sec. 4.5): max |Phi| <= eps_e, max |dq| <= eps_s.
+numerics::newton_options family_options(const newton_options& o) {
+  numerics::newton_options f;
+  f.tol_f = o.eps_e;
+  f.tol_x = o.eps_s;
+  f.max_iterations = o.max_iterations;
+  return f;
+}
+
+// The message of a solve that did not converge, from how the family's iteration ended.
+std::string failure_message(const numerics::newton_result& r, const position_solution& s,
+                            const newton_options& o) {
+  if (r.status == numerics::newton_status::non_finite) {
+    // Refused by the step function (nothing recorded for that iteration) or a step not finite.
+    if (static_cast<int>(s.iterates.size()) == r.iterations && !s.iterates.empty() &&
+        !s.iterates.back().dq.allFinite()) {
+      return fmt::format("the Newton-Raphson step is NaN or infinite at iteration {}",
+                         r.iterations - 1);
+    }
+    return fmt::format("Phi or Phi_q is NaN or infinite at iteration {} (t = {:.10g})",
+                       r.iterations, s.t);
+  }
+  if (r.status == numerics::newton_status::diverged) {
+    const newton_iterate& last = s.iterates.back();
+    return fmt::format(
+        "Newton-Raphson diverged: the step grew to {:.3g} at iteration {} (max |Phi| {:.3g}); "
+        "no solution near the estimate",
+        last.dq_norm, r.iterations - 1, last.phi_norm);
+  }
+  return s.iterates.empty() ? std::string() : non_convergence_reason(s.iterates, o);
+}
+
+// Newton-Raphson from q (Haug, sec. 4.5) by the family's undamped driver, recording every
+// iterate with the rank of Phi_q for the diagnosis. `lu` is the caller's workspace.
 position_solution newton_raphson(const model& m, Eigen::VectorXd q, double t,
                                  const newton_options& o, Eigen::FullPivLU<Eigen::MatrixXd>& lu) {
   position_solution s;
   s.t = t;
-  // Steps beyond this are growth without bound, not a search (it would only end at the cap).
-  const double growth_limit = 1e10 * (1.0 + max_abs(q));
-  bool converged = false;
-  for (int i = 0; i < o.max_iterations; ++i) {
-    newton_iterate it;
-    it.q = q;
-    it.phi = m.position_violation(q, t);
-    const Eigen::MatrixXd jac = m.position_jacobian(q, t);
-    if (!it.phi.allFinite() || !jac.allFinite()) {
-      s.message =
-          fmt::format("Phi or Phi_q is NaN or infinite at iteration {} (t = {:.10g})", i, t);
-      s.non_finite = true;
-      break;
-    }
+  const auto step = [&](const Eigen::VectorXd& x, Eigen::VectorXd& phi, Eigen::VectorXd& dq) {
+    phi = m.position_violation(x, t);
+    const Eigen::MatrixXd jac = m.position_jacobian(x, t);
+    if (!phi.allFinite() || !jac.allFinite()) return false;
     lu.compute(jac);
-    it.dq = lu.solve(-it.phi);
-    it.phi_norm = max_abs(it.phi);
-    it.dq_norm = max_abs(it.dq);
-    it.rank = static_cast<int>(lu.rank());
-    s.iterates.push_back(it);
-    s.iterations = i + 1;
-    if (!it.dq.allFinite()) {
-      s.message = fmt::format("the Newton-Raphson step is NaN or infinite at iteration {}", i);
-      s.non_finite = true;
-      break;
-    }
-    q += it.dq;
-    if (it.phi_norm <= o.eps_e && it.dq_norm <= o.eps_s) {
-      converged = true;
-      break;
-    }
-    if (it.dq_norm > growth_limit) {
-      s.message = fmt::format(
-          "Newton-Raphson diverged: the step grew to {:.3g} at iteration {} (max |Phi| {:.3g}); "
-          "no solution near the estimate",
-          it.dq_norm, i, it.phi_norm);
-      break;
-    }
-  }
-  if (!converged) {
+    dq = lu.solve(-phi);
+    return true;
+  };
+  const auto record = [&](const Eigen::VectorXd& x, const Eigen::VectorXd& phi,
+                          const Eigen::VectorXd& dq) {
+    newton_iterate it{x, phi, dq, max_abs(phi), max_abs(dq), static_cast<int>(lu.rank())};
+    s.iterates.push_back(std::move(it));
+  };
+  numerics::newton_result r =
+      numerics::newton_raphson(step, std::move(q), family_options(o), record);
+  s.iterations = static_cast<int>(s.iterates.size());
+  if (r.status != numerics::newton_status::converged) {
     s.kind = convergence_kind::none;
-    if (s.message.empty() && !s.iterates.empty()) s.message = non_convergence_reason(s.iterates, o);
+    s.non_finite = r.status == numerics::newton_status::non_finite;
+    s.message = failure_message(r, s, o);
     return s;
   }
-  s.phi_norm = max_abs(m.position_violation(q, t));
+  s.phi_norm = max_abs(m.position_violation(r.x, t));
   s.rate = linear_rate(s.iterates);
   s.kind = std::isnan(s.rate) ? convergence_kind::quadratic : convergence_kind::linear;
   if (s.kind == convergence_kind::linear) {
@@ -143,7 +154,7 @@ position_solution newton_raphson(const model& m, Eigen::VectorXd q, double t,
         "iteration): a singular root, where Phi_q is singular",
         s.iterations, s.rate);
   }
-  s.q = std::move(q);
+  s.q = std::move(r.x);
   return s;
 }
 

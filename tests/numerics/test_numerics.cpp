@@ -12,6 +12,7 @@
 #include "kinevo/numerics/damped_newton.hpp"
 #include "kinevo/numerics/gauss_newton.hpp"
 #include "kinevo/numerics/least_squares.hpp"
+#include "kinevo/numerics/newton_raphson.hpp"
 
 namespace kn = kinevo::numerics;
 
@@ -233,4 +234,70 @@ TEST(DampedNewton, StepSolverForm) {
   };
   EXPECT_EQ(kn::damped_newton(flat, Eigen::Vector2d(0, 0), o, kn::lu_step).status,
             kn::newton_status::singular_jacobian);
+}
+
+TEST(NewtonRaphson, QuadraticAtARegularRootHalvingAtADoubleRoot) {
+  // x^2 - 2 = 0 from 1: the root sqrt(2) (closed form), steps falling quadratically.
+  std::vector<double> steps;
+  const auto observe = [&](const Eigen::VectorXd&, const Eigen::VectorXd&,
+                           const Eigen::VectorXd& dx) { steps.push_back(std::abs(dx(0))); };
+  const kn::newton_step_function simple = [](const Eigen::VectorXd& x, Eigen::VectorXd& f,
+                                             Eigen::VectorXd& dx) {
+    f = Eigen::VectorXd::Constant(1, x(0) * x(0) - 2.0);
+    dx = Eigen::VectorXd::Constant(1, -f(0) / (2.0 * x(0)));
+    return true;
+  };
+  kn::newton_options o;
+  o.tol_f = o.tol_x = 1e-12;
+  const kn::newton_result r = kn::newton_raphson(simple, Eigen::VectorXd::Ones(1), o, observe);
+  EXPECT_EQ(r.status, kn::newton_status::converged);
+  EXPECT_NEAR(r.x(0), std::sqrt(2.0), 1e-15);
+  EXPECT_EQ(r.iterations, static_cast<int>(steps.size()));
+  EXPECT_LT(steps[3], steps[2] * steps[2] * 2.0);
+  // (x - 1)^2 = 0: a double root, where each undamped step halves the error exactly.
+  steps.clear();
+  const kn::newton_step_function doubled = [](const Eigen::VectorXd& x, Eigen::VectorXd& f,
+                                              Eigen::VectorXd& dx) {
+    f = Eigen::VectorXd::Constant(1, (x(0) - 1.0) * (x(0) - 1.0));
+    dx = Eigen::VectorXd::Constant(1, -(x(0) - 1.0) / 2.0);
+    return true;
+  };
+  o.tol_f = o.tol_x = 1e-6;
+  const kn::newton_result d =
+      kn::newton_raphson(doubled, Eigen::VectorXd::Constant(1, 2.0), o, observe);
+  EXPECT_EQ(d.status, kn::newton_status::converged);
+  for (std::size_t i = 1; i < steps.size(); ++i) EXPECT_DOUBLE_EQ(steps[i], 0.5 * steps[i - 1]);
+}
+
+TEST(NewtonRaphson, NonFiniteDivergedAndTheIterationLimitAreStatuses) {
+  kn::newton_options o;
+  const kn::newton_step_function refuses = [](const Eigen::VectorXd&, Eigen::VectorXd&,
+                                              Eigen::VectorXd&) { return false; };
+  const kn::newton_result a = kn::newton_raphson(refuses, Eigen::VectorXd::Zero(2), o);
+  EXPECT_EQ(a.status, kn::newton_status::non_finite);
+  EXPECT_EQ(a.iterations, 0);
+  EXPECT_FALSE(a.summary.usable());
+  const kn::newton_step_function nan_step = [](const Eigen::VectorXd&, Eigen::VectorXd& f,
+                                               Eigen::VectorXd& dx) {
+    f = Eigen::VectorXd::Ones(1);
+    dx = Eigen::VectorXd::Constant(1, std::numeric_limits<double>::quiet_NaN());
+    return true;
+  };
+  EXPECT_EQ(kn::newton_raphson(nan_step, Eigen::VectorXd::Zero(1), o).status,
+            kn::newton_status::non_finite);
+  // 1/x = 0 has no root: the steps x -> 2x grow without bound.
+  const kn::newton_step_function no_root = [](const Eigen::VectorXd& x, Eigen::VectorXd& f,
+                                              Eigen::VectorXd& dx) {
+    f = Eigen::VectorXd::Constant(1, 1.0 / x(0));
+    dx = x;
+    return true;
+  };
+  o.max_iterations = 100;
+  const kn::newton_result c = kn::newton_raphson(no_root, Eigen::VectorXd::Ones(1), o);
+  EXPECT_EQ(c.status, kn::newton_status::diverged);
+  EXPECT_EQ(c.iterations, 36);  // step k is 2^(k-1); 2^35 is the first above 1e10 (1 + 1)
+  o.max_iterations = 5;
+  const kn::newton_result d = kn::newton_raphson(no_root, Eigen::VectorXd::Ones(1), o);
+  EXPECT_EQ(d.status, kn::newton_status::max_iterations);
+  EXPECT_EQ(d.summary.end, kinevo::core::termination::not_converged);
 }
