@@ -9,7 +9,7 @@
 // Tuning flags (ablation): --weight W --pop-per-n P --de-weight F --crossover-rate C
 //   --max-runs R --budget-per-n E --preset NAME --momentum --no-momentum --probe-runs K
 //   --budget-follows-pop --stall F --stall-window E --metric (pcx in a learned metric)
-//   --sigma-eta S
+//   --sigma-eta S --metric-lazy K (decompositions K times rarer than CMA-ES's rule)
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -244,6 +244,7 @@ int main(int argc, char** argv) {
     if (a == "--sigma") st.ga.ga.pcx_sigma_zeta = st.ga.ga.pcx_sigma_eta = std::stod(next());
     if (a == "--sigma-eta") st.ga.ga.pcx_sigma_eta = std::stod(next());
     if (a == "--metric") st.ga.ga.metric = kinevo::ga::metric_model::learned;
+    if (a == "--metric-lazy") st.ga.ga.metric_lazy = std::stoi(next());
     if (a == "--pop-per-n") st.ga.population_per_coordinate = std::stod(next());
     if (a == "--population") st.ga.ga.population = std::stoi(next());
     if (a == "--de-weight") st.ga.ga.de_weight = std::stod(next());
