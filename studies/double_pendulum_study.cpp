@@ -464,21 +464,10 @@ io::animation motion_animation(const std::vector<std::vector<double>>& rows) {
   return a;
 }
 
-void write_outputs(const double_pendulum_study_options& o, double_pendulum_study_result& r,
-                   const std::vector<std::vector<double>>& motion_rows) {
+// Table 5.1: printed, thesis preset, default preset, exact-Hessian ablation.
+void write_tables_5_1(const double_pendulum_study_options& o, double_pendulum_study_result& r) {
   namespace fs = std::filesystem;
-  std::error_code ec;
-  // The folder itself, never missing parents (the CLI checked them before the run).
-  fs::create_directory(o.out, ec);
-  if (ec) {
-    // An output path the run cannot use is the user's to fix (docs/cli.md: exit 2).
-    throw io::input_error(
-        fmt::format("cannot create the output folder {}: {}", o.out.string(), ec.message()));
-  }
-  auto note = [&](const fs::path& p) { r.files.push_back(p); };
   const Eigen::VectorXd exact = r.exact;
-
-  // Table 5.1: printed, thesis preset, default preset.
   {
     io::csv_writer w({"run", "x1dd", "y1dd", "x2dd", "y2dd", "z1"});
     int k = 0;
@@ -487,7 +476,7 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
                  row.a[3], row.z1});
     }
     w.save(o.out / "table_5_1_printed.csv");
-    note(o.out / "table_5_1_printed.csv");
+    r.files.push_back(o.out / "table_5_1_printed.csv");
   }
   for (const study_t0_table* t : {&r.thesis, &r.tuned, &r.exact_hessian}) {
     if (t->runs.empty()) continue;  // interrupted before this preset's t = 0 solve
@@ -506,11 +495,22 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
     }
     const fs::path p = o.out / ("table_5_1_" + t->preset + ".csv");
     w.save(p);
-    note(p);
+    r.files.push_back(p);
   }
+}
 
-  // Convergence (Figs. 5.3-5.7): best so far against evaluations, both presets.
-  std::vector<io::chart_series> accel_series[4], z1_series, error_series;
+// The convergence curves of the presets' t = 0 solves: per acceleration, Z1 and the error.
+struct convergence_series {
+  std::vector<io::chart_series> accel[4], z1, error;
+};
+
+// Convergence (Figs. 5.3-5.7): best so far against evaluations, both presets, as CSV files and
+// as the figures' series.
+convergence_series write_convergence_tables(const double_pendulum_study_options& o,
+                                            double_pendulum_study_result& r) {
+  namespace fs = std::filesystem;
+  const Eigen::VectorXd exact = r.exact;
+  convergence_series c;
   for (const study_t0_table* t : {&r.thesis, &r.tuned}) {
     if (t->runs.empty()) continue;
     io::csv_writer w({"run", "generation", "evaluations", "x1dd", "y1dd", "x2dd", "y2dd", "z1",
@@ -535,97 +535,113 @@ void write_outputs(const double_pendulum_study_options& o, double_pendulum_study
     }
     const fs::path p = o.out / ("convergence_" + t->preset + ".csv");
     w.save(p);
-    note(p);
-    for (int k = 0; k < 4; ++k) accel_series[k].push_back(sa[k]);
-    z1_series.push_back(sz);
-    error_series.push_back(se);
+    r.files.push_back(p);
+    for (int k = 0; k < 4; ++k) c.accel[k].push_back(sa[k]);
+    c.z1.push_back(sz);
+    c.error.push_back(se);
   }
+  return c;
+}
+
+void write_convergence_figures(const double_pendulum_study_options& o,
+                               double_pendulum_study_result& r, convergence_series& c) {
+  namespace fs = std::filesystem;
+  const Eigen::VectorXd exact = r.exact;
   const double max_eval = static_cast<double>(std::max(r.thesis.evaluations, r.tuned.evaluations));
   // No convergence figures when no t = 0 solve finished (interrupted before them).
-  const int figures = z1_series.empty() ? 0 : 4;
-  for (int k = 0; k < figures; ++k) {
+  if (c.z1.empty()) return;
+  for (int k = 0; k < 4; ++k) {
     // The exact value over the evaluations the snapshots cover, so the x axis ends at the data.
     double first_eval = max_eval, last_eval = 0.0;
-    for (const auto& s : accel_series[k]) {
+    for (const auto& s : c.accel[k]) {
       for (double x : s.x) first_eval = std::min(first_eval, x), last_eval = std::max(last_eval, x);
     }
     io::chart_series ex{"exact", {first_eval, last_eval}, {exact(k), exact(k)}, "black", false, ""};
-    accel_series[k].push_back(ex);
+    c.accel[k].push_back(ex);
     io::chart_options co;
     co.title = fmt::format("Convergence of {} at t = 0 (Fig. 5.{})", accel_names[k], 3 + k);
     co.x_label = "evaluations (all islands; runs of 6400)";
     co.y_label = fmt::format("{} [m/s^2]", accel_names[k]);
-    tail_range(accel_series[k], exact(k), co);
+    tail_range(c.accel[k], exact(k), co);
     const fs::path p = o.out / fmt::format("convergence_{}.svg", accel_names[k]);
-    io::save_line_chart(p, accel_series[k], co);
-    note(p);
+    io::save_line_chart(p, c.accel[k], co);
+    r.files.push_back(p);
   }
-  if (figures > 0) {
-    io::chart_options co;
-    co.title = "Convergence of Z1 at t = 0 (Fig. 5.7)";
-    co.x_label = "evaluations (all islands)";
-    co.y_label = "Z1 (eq. 5.6) [kg m^2/s^4]";
-    co.log_y = true;
-    io::save_line_chart(o.out / "convergence_z1.svg", z1_series, co);
-    note(o.out / "convergence_z1.svg");
-    co.title = "Distance from the exact acceleration at t = 0";
-    co.y_label = "max |a - a_exact| [m/s^2]";
-    io::save_line_chart(o.out / "convergence_error.svg", error_series, co);
-    note(o.out / "convergence_error.svg");
-  }
+  io::chart_options co;
+  co.title = "Convergence of Z1 at t = 0 (Fig. 5.7)";
+  co.x_label = "evaluations (all islands)";
+  co.y_label = "Z1 (eq. 5.6) [kg m^2/s^4]";
+  co.log_y = true;
+  io::save_line_chart(o.out / "convergence_z1.svg", c.z1, co);
+  r.files.push_back(o.out / "convergence_z1.svg");
+  co.title = "Distance from the exact acceleration at t = 0";
+  co.y_label = "max |a - a_exact| [m/s^2]";
+  io::save_line_chart(o.out / "convergence_error.svg", c.error, co);
+  r.files.push_back(o.out / "convergence_error.svg");
+}
 
-  // Motion.
-  if (!motion_rows.empty()) {
-    io::csv_writer w({"t", "x1_ga", "y1_ga", "x2_ga", "y2_ga", "x1_gigsp", "y1_gigsp", "x2_gigsp",
-                      "y2_gigsp", "position_difference", "acceleration_difference", "evaluations",
-                      "runs"});
-    // One colour per coordinate; GIGSP solid, the GA dashed on top with its own markers, so
-    // the GA curve stays visible where the two coincide.
-    io::chart_series xg{"x2, GA", {}, {}, "#1f77b4", false, "7,4"};
-    io::chart_series yg{"y2, GA", {}, {}, "#d62728", false, "7,4"};
-    io::chart_series xr{"x2, GIGSP", {}, {}, "#1f77b4", false, "none"};
-    io::chart_series yr{"y2, GIGSP", {}, {}, "#d62728", false, "none"};
-    io::chart_series dq{"position difference [m]", {}, {}, "", false, ""};
-    io::chart_series da{"acceleration difference [m/s^2]", {}, {}, "", false, ""};
-    io::chart_series ev{"evaluations per step", {}, {}, "", false, ""};
-    for (const auto& row : motion_rows) {
-      w.add_row(row);
-      xg.x.push_back(row[0]);
-      xg.y.push_back(row[3]);
-      yg.x.push_back(row[0]);
-      yg.y.push_back(row[4]);
-      xr.x.push_back(row[0]);
-      xr.y.push_back(row[7]);
-      yr.x.push_back(row[0]);
-      yr.y.push_back(row[8]);
-      dq.x.push_back(row[0]);
-      dq.y.push_back(row[9]);
-      da.x.push_back(row[0]);
-      da.y.push_back(row[10]);
-      ev.x.push_back(row[0]);
-      ev.y.push_back(row[11]);
+// The motion against GIGSP: motion.csv, three figures and the animation.
+void write_motion(const double_pendulum_study_options& o, double_pendulum_study_result& r,
+                  const std::vector<std::vector<double>>& motion_rows) {
+  auto note = [&](const std::filesystem::path& p) { r.files.push_back(p); };
+  io::csv_writer w({"t", "x1_ga", "y1_ga", "x2_ga", "y2_ga", "x1_gigsp", "y1_gigsp", "x2_gigsp",
+                    "y2_gigsp", "position_difference", "acceleration_difference", "evaluations",
+                    "runs"});
+  // One colour per coordinate; GIGSP solid, the GA dashed on top with its own markers, so
+  // the GA curve stays visible where the two coincide.
+  io::chart_series xg{"x2, GA", {}, {}, "#1f77b4", false, "7,4"};
+  io::chart_series yg{"y2, GA", {}, {}, "#d62728", false, "7,4"};
+  io::chart_series xr{"x2, GIGSP", {}, {}, "#1f77b4", false, "none"};
+  io::chart_series yr{"y2, GIGSP", {}, {}, "#d62728", false, "none"};
+  io::chart_series dq{"position difference [m]", {}, {}, "", false, ""};
+  io::chart_series da{"acceleration difference [m/s^2]", {}, {}, "", false, ""};
+  io::chart_series ev{"evaluations per step", {}, {}, "", false, ""};
+  // The column of motion.csv each series plots against t.
+  const std::pair<io::chart_series*, int> columns[] = {{&xg, 3}, {&yg, 4},  {&xr, 7}, {&yr, 8},
+                                                       {&dq, 9}, {&da, 10}, {&ev, 11}};
+  for (const auto& row : motion_rows) {
+    w.add_row(row);
+    for (const auto& [series, column] : columns) {
+      series->x.push_back(row[0]);
+      series->y.push_back(row[static_cast<std::size_t>(column)]);
     }
-    w.save(o.out / "motion.csv");
-    note(o.out / "motion.csv");
-    io::chart_options co;
-    co.title = "Double pendulum: second particle, GA solver and GIGSP";
-    co.x_label = "t [s]";
-    co.y_label = "position [m]";
-    io::save_line_chart(o.out / "motion_positions.svg", {xr, yr, xg, yg}, co);
-    note(o.out / "motion_positions.svg");
-    co.title = "GA solver against GIGSP";
-    co.y_label = "max difference [m, m/s^2]";
-    co.log_y = true;
-    io::save_line_chart(o.out / "motion_differences.svg", {dq, da}, co);
-    note(o.out / "motion_differences.svg");
-    co.title = "GA work per time step (all RK4 stages)";
-    co.y_label = "evaluations per step [1]";
-    co.log_y = false;
-    io::save_line_chart(o.out / "motion_evaluations.svg", {ev}, co);
-    note(o.out / "motion_evaluations.svg");
-    io::save_motion_page(motion_animation(motion_rows), o.out / "motion.html");
-    note(o.out / "motion.html");
   }
+  w.save(o.out / "motion.csv");
+  note(o.out / "motion.csv");
+  io::chart_options co;
+  co.title = "Double pendulum: second particle, GA solver and GIGSP";
+  co.x_label = "t [s]";
+  co.y_label = "position [m]";
+  io::save_line_chart(o.out / "motion_positions.svg", {xr, yr, xg, yg}, co);
+  note(o.out / "motion_positions.svg");
+  co.title = "GA solver against GIGSP";
+  co.y_label = "max difference [m, m/s^2]";
+  co.log_y = true;
+  io::save_line_chart(o.out / "motion_differences.svg", {dq, da}, co);
+  note(o.out / "motion_differences.svg");
+  co.title = "GA work per time step (all RK4 stages)";
+  co.y_label = "evaluations per step [1]";
+  co.log_y = false;
+  io::save_line_chart(o.out / "motion_evaluations.svg", {ev}, co);
+  note(o.out / "motion_evaluations.svg");
+  io::save_motion_page(motion_animation(motion_rows), o.out / "motion.html");
+  note(o.out / "motion.html");
+}
+
+void write_outputs(const double_pendulum_study_options& o, double_pendulum_study_result& r,
+                   const std::vector<std::vector<double>>& motion_rows) {
+  std::error_code ec;
+  // The folder itself, never missing parents (the CLI checked them before the run).
+  std::filesystem::create_directory(o.out, ec);
+  if (ec) {
+    // An output path the run cannot use is the user's to fix (docs/cli.md: exit 2).
+    throw io::input_error(
+        fmt::format("cannot create the output folder {}: {}", o.out.string(), ec.message()));
+  }
+  write_tables_5_1(o, r);
+  convergence_series c = write_convergence_tables(o, r);
+  write_convergence_figures(o, r, c);
+  if (!motion_rows.empty()) write_motion(o, r, motion_rows);
 }
 
 std::string table_markdown(const double_pendulum_study_result& r) {
@@ -698,10 +714,9 @@ std::string figures_markdown(const double_pendulum_study_options& o,
   return out + "\n";
 }
 
-std::string report_markdown(const double_pendulum_study_options& o,
-                            const double_pendulum_study_result& r) {
-  std::ostringstream s;
-  const auto& m = r.motion;
+// report.md, stage 1: the title and the verdict.
+void report_status(const double_pendulum_study_options& o, const double_pendulum_study_result& r,
+                   std::ostringstream& s) {
   s << "# Double pendulum: Gauss' principle by the island GA\n\n"
     << "Reproduction of the generalized-inverse dissertation (GIGSP), section 5.4 (eqs. "
        "5.7-5.18, Table 5.1, Figs. 5.3-5.7), by `kinevo study double-pendulum` "
@@ -713,8 +728,13 @@ std::string report_markdown(const double_pendulum_study_options& o,
                       : std::string())
     << fmt::format("**{}**\n\n", verdict(r))
     << fmt::format("- default preset: {}\n", outcome_text(r.tuned_outcome))
-    << fmt::format("- thesis preset: {}\n\n", outcome_text(r.thesis_outcome))
-    << "## t = 0: Table 5.1\n\n"
+    << fmt::format("- thesis preset: {}\n\n", outcome_text(r.thesis_outcome));
+}
+
+// report.md, stage 2: t = 0 against Table 5.1, the presets and the convergence figures.
+void report_t0(const double_pendulum_study_options& o, const double_pendulum_study_result& r,
+               std::ostringstream& s) {
+  s << "## t = 0: Table 5.1\n\n"
     << "State: m1 = m2 = 1 kg, l1 = l2 = 1 m, g = 9.8 m/s^2 along +y, x1 = x2 = 0, y1 = 1, "
        "y2 = 2 m, x1' = pi, x2' = 2 pi m/s, y1' = y2' = 0.\n\n"
     << "Exact constrained acceleration (x1'', y1'', x2'', y2'') = (0, -pi^2, 0, -2 pi^2) = "
@@ -780,6 +800,12 @@ std::string report_markdown(const double_pendulum_study_options& o,
     << "Data in "
        "`convergence_<preset>.csv`, tables in `table_5_1_*.csv`. Under MPI the snapshots show "
        "the best point of rank 0's islands; the tables are those of all islands.\n\n";
+}
+
+// report.md, stage 3: the motion against GIGSP.
+void report_motion(const double_pendulum_study_options& o, const double_pendulum_study_result& r,
+                   std::ostringstream& s) {
+  const auto& m = r.motion;
   if (o.t_end > 0.0) {
     s << "## Motion\n\n"
       << fmt::format(
@@ -806,6 +832,14 @@ std::string report_markdown(const double_pendulum_study_options& o,
                               {"GA work per step", "motion_evaluations.svg"}})
       << "Data in `motion.csv`.\n";
   }
+}
+
+std::string report_markdown(const double_pendulum_study_options& o,
+                            const double_pendulum_study_result& r) {
+  std::ostringstream s;
+  report_status(o, r, s);
+  report_t0(o, r, s);
+  report_motion(o, r, s);
   return s.str();
 }
 
@@ -847,14 +881,8 @@ core::summary summary_of(const double_pendulum_study_result& r, const std::files
                   r.tuned_outcome.reason));
 }
 
-}  // namespace
-
-double_pendulum_study_result run_double_pendulum_study(const double_pendulum_study_options& o,
-                                                       const core::run_context& context) {
-  o.validate();
-  (void)gauss_ga_preset(o.preset);  // an unknown preset fails before any work
-
-  double_pendulum_study_result r;
+// The exact accelerations at t = 0 and the printed table's check (Table 5.1).
+void reference_values(double_pendulum_study_result& r) {
   const auto s0 = double_pendulum_system(double_pendulum_state{});
   r.exact = double_pendulum_exact_t0();
   const auto t1e6 =
@@ -867,23 +895,11 @@ double_pendulum_study_result run_double_pendulum_study(const double_pendulum_stu
     const Eigen::Vector4d a(p.a[0], p.a[1], p.a[2], p.a[3]);
     r.printed_rod2_violation = std::abs((s0.jacobian.row(1) * a)(0) - s0.rhs(1));
   }
-  // Each part starts only when no interrupt came; a part that started finishes (the motion
-  // stops at its next step), so that what is written is whole.
-  auto interrupted = [&context] { return context.agreed(context.interrupt_requested()); };
-  context.report({0.0, 0, 0, 0, "t = 0, thesis preset"});
-  if (!interrupted()) r.thesis = solve_t0("thesis", o);
-  context.report({0.05, 0, 0, 0, "t = 0, default preset"});
-  if (!interrupted()) r.tuned = solve_t0("default", o);
-  context.report({0.08, 0, 0, 0, "t = 0, exact-Hessian ablation"});
-  if (!interrupted()) r.exact_hessian = solve_t0("exact-hessian", o);
-  r.max_rel_error_t0 = o.preset == "thesis" ? r.thesis.max_rel_error : r.tuned.max_rel_error;
+}
 
-  motion_data motion;
-  const bool motion_wanted = o.t_end > 0.0;
-  if (motion_wanted && !interrupted()) {
-    motion = run_motion(o, context);
-    r.motion = motion.summary;
-  }
+// Which parts are missing and how each preset and the motion fared against the targets.
+void judge_study(const double_pendulum_study_options& o, bool motion_wanted, bool interrupted,
+                 double_pendulum_study_result& r) {
   const bool with_thesis = !r.thesis.runs.empty(), with_tuned = !r.tuned.runs.empty();
   const bool with_motion = motion_wanted && r.motion.steps + r.motion.solves > 0;
   if (!with_thesis) r.missing_parts.push_back("t = 0 with the thesis preset");
@@ -893,7 +909,7 @@ double_pendulum_study_result run_double_pendulum_study(const double_pendulum_stu
     r.missing_parts.push_back(
         fmt::format("the motion after t = {:.6g} s", static_cast<double>(r.motion.steps) * o.dt));
   }
-  r.interrupted = interrupted() && !r.missing_parts.empty();
+  r.interrupted = interrupted && !r.missing_parts.empty();
   // The motion ran with options.preset; it counts for that preset only.
   r.thesis_outcome =
       classify_preset(with_thesis ? &r.thesis : nullptr,
@@ -910,15 +926,11 @@ double_pendulum_study_result run_double_pendulum_study(const double_pendulum_stu
     r.motion_outcome = classify_preset(nullptr, &r.motion, r.targets);
     r.motion_outcome.expected = o.preset == "thesis";
   }
+}
 
-  if (o.write_files && ga::mpi_environment::rank() == 0) write_outputs(o, r, motion.rows);
-  const std::string report = report_markdown(o, r);
-  if (o.write_files && ga::mpi_environment::rank() == 0) {
-    io::write_text_atomically(o.out / "report.md", report);
-    r.files.push_back(o.out / "report.md");
-  }
-  context.report({1.0, 0, 0, 0, "done"});
-
+// The summary the command prints.
+std::string study_text(const double_pendulum_study_options& o,
+                       const double_pendulum_study_result& r) {
   std::ostringstream s;
   s << "Double pendulum, t = 0 (Table 5.1): exact a = (0, -pi^2, 0, -2 pi^2)\n"
     << fmt::format(
@@ -968,7 +980,45 @@ double_pendulum_study_result run_double_pendulum_study(const double_pendulum_stu
            r.exact_hessian.max_abs_error, r.exact_hessian.evaluations, r.tuned.max_abs_error,
            r.tuned.evaluations);
   if (o.write_files) s << fmt::format("Output in {}/ (report.md, CSV, SVG)\n", o.out.string());
-  r.text = s.str();
+  return s.str();
+}
+
+}  // namespace
+
+double_pendulum_study_result run_double_pendulum_study(const double_pendulum_study_options& o,
+                                                       const core::run_context& context) {
+  o.validate();
+  (void)gauss_ga_preset(o.preset);  // an unknown preset fails before any work
+
+  double_pendulum_study_result r;
+  reference_values(r);
+  // Each part starts only when no interrupt came; a part that started finishes (the motion
+  // stops at its next step), so that what is written is whole.
+  auto interrupted = [&context] { return context.agreed(context.interrupt_requested()); };
+  context.report({0.0, 0, 0, 0, "t = 0, thesis preset"});
+  if (!interrupted()) r.thesis = solve_t0("thesis", o);
+  context.report({0.05, 0, 0, 0, "t = 0, default preset"});
+  if (!interrupted()) r.tuned = solve_t0("default", o);
+  context.report({0.08, 0, 0, 0, "t = 0, exact-Hessian ablation"});
+  if (!interrupted()) r.exact_hessian = solve_t0("exact-hessian", o);
+  r.max_rel_error_t0 = o.preset == "thesis" ? r.thesis.max_rel_error : r.tuned.max_rel_error;
+
+  motion_data motion;
+  const bool motion_wanted = o.t_end > 0.0;
+  if (motion_wanted && !interrupted()) {
+    motion = run_motion(o, context);
+    r.motion = motion.summary;
+  }
+  judge_study(o, motion_wanted, interrupted(), r);
+  if (o.write_files && ga::mpi_environment::rank() == 0) write_outputs(o, r, motion.rows);
+  const std::string report = report_markdown(o, r);
+  if (o.write_files && ga::mpi_environment::rank() == 0) {
+    io::write_text_atomically(o.out / "report.md", report);
+    r.files.push_back(o.out / "report.md");
+  }
+  context.report({1.0, 0, 0, 0, "done"});
+
+  r.text = study_text(o, r);
   return r;
 }
 
