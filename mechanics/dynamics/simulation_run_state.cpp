@@ -71,6 +71,77 @@ void check_halt(const simulation_options& o, step_record& r, run_state& st, bool
   }
 }
 
+// The record's constraint violations and energy (simulation_options::diagnostics). False when one
+// of them is not finite: the run is stopped, naming the quantity.
+bool record_diagnostics(const model& m, double t, const Eigen::VectorXd& q,
+                        const Eigen::VectorXd& qd, step_record& r, run_state& st) {
+  constexpr double no_value = std::numeric_limits<double>::quiet_NaN();
+  const Eigen::VectorXd phi = m.position_violation(q, t);
+  const Eigen::VectorXd c = m.velocity_violation(q, qd, t);
+  r.position_violation = phi.size() > 0 ? phi.cwiseAbs().maxCoeff() : 0.0;
+  r.velocity_violation = st.intermittent != nullptr ? st.intermittent->velocity_violation(q, qd, t)
+                         : c.size() > 0             ? c.cwiseAbs().maxCoeff()
+                                                    : 0.0;
+  const auto e = m.energy(q, qd, t);
+  r.energy = e ? *e : no_value;
+  // A finite state whose derived numbers overflow (initial values of 1e308 with gravity,
+  // velocities of 1e200 squared in the energy) is not reported: the run stops before this
+  // record, naming the quantity.
+  const char* overflowed = !std::isfinite(r.position_violation)   ? "constraint violation"
+                           : !std::isfinite(r.velocity_violation) ? "velocity violation"
+                           : e && !std::isfinite(*e)              ? "energy"
+                                                                  : nullptr;
+  if (overflowed != nullptr) {
+    stop_run(st, simulation_stop::non_finite,
+             fmt::format("stopped at t = {:.6g}: the {} is not finite (NaN or infinite): the "
+                         "model's numbers are beyond the range of doubles",
+                         t, overflowed));
+    st.halt = true;
+    return false;
+  }
+  return true;
+}
+
+// The largest difference from the reference solver at this state (--check).
+void compare_with_reference(run_dynamics& dyn, acceleration_solver* reference, step_record& r,
+                            run_state& st) {
+  constexpr double no_value = std::numeric_limits<double>::quiet_NaN();
+  r.reference_difference = no_value;
+  if (reference != nullptr) {
+    // (A compact system's dense form only here: the comparison is a diagnostic.)
+    const constrained_system& solved = dyn.system();
+    const acceleration_result ref =
+        solved.compact ? reference->solve(dense_system(solved)) : reference->solve(solved);
+    r.reference_difference = refused(ref) || r.qdd.size() == 0
+                                 ? no_value
+                                 : (ref.acceleration - r.qdd).cwiseAbs().maxCoeff();
+    st.result.max_reference_difference =
+        std::isnan(st.result.max_reference_difference)
+            ? r.reference_difference
+            : std::max(st.result.max_reference_difference, r.reference_difference);
+  }
+}
+
+// The run's extremes and energy change over its records; the first record sets the scales.
+// Returns whether this was the first record.
+bool tally_record(const simulation_options& o, const step_record& r, run_state& st) {
+  auto& res = st.result;
+  res.max_position_violation = std::max(res.max_position_violation, r.position_violation);
+  res.max_velocity_violation = std::max(res.max_velocity_violation, r.velocity_violation);
+  const bool first = st.first_energy;
+  if (first) {
+    res.initial_energy = r.energy;
+    st.first_energy = false;
+    set_scales(o, r, st);
+  }
+  res.final_energy = r.energy;
+  if (std::isfinite(r.energy) && std::isfinite(res.initial_energy)) {
+    res.max_energy_change =
+        std::max(res.max_energy_change, std::abs(r.energy - res.initial_energy));
+  }
+  return first;
+}
+
 }  // namespace
 
 void make_record(const model& m, run_dynamics& dyn, acceleration_solver* reference,
@@ -94,32 +165,7 @@ void make_record(const model& m, run_dynamics& dyn, acceleration_solver* referen
   r.evaluations = dyn.take_evaluations();
   r.runs = dyn.take_runs();
   r.energy = no_value;
-  if (o.diagnostics) {
-    const Eigen::VectorXd phi = m.position_violation(q, t);
-    const Eigen::VectorXd c = m.velocity_violation(q, qd, t);
-    r.position_violation = phi.size() > 0 ? phi.cwiseAbs().maxCoeff() : 0.0;
-    r.velocity_violation = st.intermittent != nullptr
-                               ? st.intermittent->velocity_violation(q, qd, t)
-                           : c.size() > 0 ? c.cwiseAbs().maxCoeff()
-                                          : 0.0;
-    const auto e = m.energy(q, qd, t);
-    r.energy = e ? *e : no_value;
-    // A finite state whose derived numbers overflow (initial values of 1e308 with gravity,
-    // velocities of 1e200 squared in the energy) is not reported: the run stops before this
-    // record, naming the quantity.
-    const char* overflowed = !std::isfinite(r.position_violation)   ? "constraint violation"
-                             : !std::isfinite(r.velocity_violation) ? "velocity violation"
-                             : e && !std::isfinite(*e)              ? "energy"
-                                                                    : nullptr;
-    if (overflowed != nullptr) {
-      stop_run(st, simulation_stop::non_finite,
-               fmt::format("stopped at t = {:.6g}: the {} is not finite (NaN or infinite): the "
-                           "model's numbers are beyond the range of doubles",
-                           t, overflowed));
-      st.halt = true;
-      return;
-    }
-  }
+  if (o.diagnostics && !record_diagnostics(m, t, q, qd, r, st)) return;
   if (!r.constraint_force.allFinite()) {
     stop_run(st, simulation_stop::non_finite,
              fmt::format("stopped at t = {:.6g}: the constraint forces are not finite (NaN or "
@@ -134,34 +180,9 @@ void make_record(const model& m, run_dynamics& dyn, acceleration_solver* referen
       r.slip.push_back(st.intermittent->value(k, q, qd, t));
     }
   }
-  r.reference_difference = no_value;
-  if (reference != nullptr) {
-    // (A compact system's dense form only here: the comparison is a diagnostic.)
-    const constrained_system& solved = dyn.system();
-    const acceleration_result ref =
-        solved.compact ? reference->solve(dense_system(solved)) : reference->solve(solved);
-    r.reference_difference = refused(ref) || r.qdd.size() == 0
-                                 ? no_value
-                                 : (ref.acceleration - r.qdd).cwiseAbs().maxCoeff();
-    st.result.max_reference_difference =
-        std::isnan(st.result.max_reference_difference)
-            ? r.reference_difference
-            : std::max(st.result.max_reference_difference, r.reference_difference);
-  }
+  compare_with_reference(dyn, reference, r, st);
+  const bool first = tally_record(o, r, st);
   auto& res = st.result;
-  res.max_position_violation = std::max(res.max_position_violation, r.position_violation);
-  res.max_velocity_violation = std::max(res.max_velocity_violation, r.velocity_violation);
-  const bool first = st.first_energy;
-  if (first) {
-    res.initial_energy = r.energy;
-    st.first_energy = false;
-    set_scales(o, r, st);
-  }
-  res.final_energy = r.energy;
-  if (std::isfinite(r.energy) && std::isfinite(res.initial_energy)) {
-    res.max_energy_change =
-        std::max(res.max_energy_change, std::abs(r.energy - res.initial_energy));
-  }
   res.last_t = t;
   ++st.records;
   r.final = force_keep;
