@@ -335,9 +335,28 @@ Eigen::Vector3d spatial_point(const Eigen::Vector3d& r, const Eigen::Vector4d& p
 
 }  // namespace
 
-io::animation_panel model_drawing::panel(const io::csv_table& run, const std::string& title) const {
+void drawing_motion::add(double t, std::vector<double> q) {
+  if (!times.empty() && !(t > times.back())) return;
+  times.push_back(t);
+  coordinates.push_back(std::move(q));
+}
+
+drawing_motion model_drawing::motion(const io::csv_table& run) const {
+  const std::size_t t = run.column("t");
   std::vector<std::size_t> column;
   for (const auto& c : coordinates_) column.push_back(run.column(c));
+  drawing_motion m;
+  for (const auto& row : run.rows) {
+    std::vector<double> q;
+    q.reserve(column.size());
+    for (const std::size_t c : column) q.push_back(row[c]);
+    m.add(row[t], std::move(q));
+  }
+  return m;
+}
+
+io::animation_panel model_drawing::panel(const drawing_motion& run,
+                                         const std::string& title) const {
   io::animation_panel p;
   p.title = title;
   p.links = links_;
@@ -345,8 +364,8 @@ io::animation_panel model_drawing::panel(const io::csv_table& run, const std::st
     p.point_names.push_back(pt.name);
     p.point_styles.push_back(pt.style);
   }
-  for (const auto& row : run.rows) {
-    const auto q = [&](int i) { return row[column[static_cast<std::size_t>(i)]]; };
+  for (const auto& row : run.coordinates) {
+    const auto q = [&](int i) { return row[static_cast<std::size_t>(i)]; };
     std::vector<double> f;
     f.reserve(2 * points_.size());
     for (const auto& pt : points_) {
@@ -374,14 +393,12 @@ io::animation_panel model_drawing::panel(const io::csv_table& run, const std::st
   return p;
 }
 
-io::motion_scene model_drawing::scene(const io::csv_table& run, const std::string& title) const {
-  std::vector<std::size_t> column;
-  for (const auto& c : coordinates_) column.push_back(run.column(c));
+io::motion_scene model_drawing::scene(const drawing_motion& run, const std::string& title) const {
   io::motion_scene s = scene_;
   s.title = title;
-  s.times = run.column_values("t");
-  for (const auto& row : run.rows) {
-    const auto q = [&](int i) { return row[column[static_cast<std::size_t>(i)]]; };
+  s.times = run.times;
+  for (const auto& row : run.coordinates) {
+    const auto q = [&](int i) { return row[static_cast<std::size_t>(i)]; };
     std::vector<double> f;
     f.reserve(s.solids.size() * s.pose_size());
     for (const auto& [x, y, z, angle] : pose_columns_) {
@@ -398,37 +415,17 @@ io::motion_scene model_drawing::scene(const io::csv_table& run, const std::strin
   return s;
 }
 
-namespace {
-
-// A run that restarted at a time (an intermittent row switching) repeats it: the page's clock
-// must increase, so a row at or before the previous time is left out.
-io::csv_table increasing_rows(const io::csv_table& run) {
-  io::csv_table kept = run;
-  kept.rows.clear();
-  kept.line_numbers.clear();
-  const std::size_t t = run.column("t");
-  for (std::size_t i = 0; i < run.rows.size(); ++i) {
-    if (!kept.rows.empty() && !(run.rows[i][t] > kept.rows.back()[t])) continue;
-    kept.rows.push_back(run.rows[i]);
-    if (i < run.line_numbers.size()) kept.line_numbers.push_back(run.line_numbers[i]);
-  }
-  return kept;
-}
-
-}  // namespace
-
-io::motion_scene animate_scene(const model_drawing& drawing, const io::csv_table& run,
+io::motion_scene animate_scene(const model_drawing& drawing, const drawing_motion& run,
                                const std::string& title) {
-  return drawing.scene(increasing_rows(run), title);
+  return drawing.scene(run, title);
 }
 
-io::animation animate_run(const model_drawing& drawing, const io::csv_table& run,
+io::animation animate_run(const model_drawing& drawing, const drawing_motion& run,
                           const std::string& title) {
-  const io::csv_table kept = increasing_rows(run);
   io::animation a;
   a.title = title;
-  a.times = kept.column_values("t");
-  a.panels.push_back(drawing.panel(kept, title));
+  a.times = run.times;
+  a.panels.push_back(drawing.panel(run, title));
   return a;
 }
 
