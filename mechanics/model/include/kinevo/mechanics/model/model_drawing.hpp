@@ -33,10 +33,11 @@ struct drawing_motion {
 
 class model_drawing {
  public:
-  // Reads the geometry of a model file. Throws io::input_error naming the file, line and field
-  // (a point that is not a constant vector, a model with nothing to draw).
-  // `overrides` replace parameters as `--set` does for the model (unknown names are ignored
-  // here: loading the model reports them).
+  // The geometry of a model file, as the one model file reader (read_model_file) describes it:
+  // the same parameters (in file order, `overrides` applied as `--set` does, an unknown name
+  // refused) and definitions as the model. Throws io::input_error naming the file, line and
+  // field (a file the model reader refuses, a point that is not a constant vector, a model with
+  // nothing to draw).
   static model_drawing load(const std::filesystem::path& model_file,
                             const std::vector<parameter_override>& overrides = {});
   static model_drawing from_string(const std::string& text, const std::string& source,
