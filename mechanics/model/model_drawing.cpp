@@ -237,12 +237,10 @@ class model_drawing_reader {
 model_drawing model_drawing::from_string(const std::string& text, const std::string& source,
                                          const std::vector<parameter_override>& overrides) {
   // The one reader of model files: parameters in file order, --set names checked.
-  const toml::table root = parse_model_toml(text, source);
   model_options options;
   options.overrides = overrides;
-  model_description d;
-  read_model_file(root, source, options, d);
-  return model_drawing_reader(d.geometry, source).read();
+  const auto d = describe_model_file(text, source, options);
+  return model_drawing_reader(d->geometry, source).read();
 }
 
 model_drawing model_drawing::load(const std::filesystem::path& model_file,

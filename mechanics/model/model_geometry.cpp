@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <exception>
 #include <string>
 #include <unordered_map>
 
@@ -19,7 +20,11 @@ class geometry_reader {
  public:
   geometry_reader(const toml::table& root, const toml_fields& fields,
                   const symbolic::expression_context& ctx, bool spatial)
-      : root_(root), fields_(fields), ctx_(ctx), dimension_(spatial ? 3 : 2) {
+      : root_(root),
+        fields_(fields),
+        ctx_(ctx),
+        dimension_(spatial ? 3 : 2),
+        source_(fields.source()) {
     out_.spatial = spatial;
   }
 
@@ -52,11 +57,14 @@ class geometry_reader {
  private:
   // A part the model reads differently (or not at all) keeps its message for the drawing.
   template <class F>
-  static void guarded(std::string& error, F&& read) {
+  void guarded(std::string& error, F&& read) const {
     try {
       read();
     } catch (const io::input_error& e) {
       error = e.what();
+    } catch (const std::exception& e) {
+      // GiNaC's and CLN's own (a division by zero while evaluating): the drawing names the file.
+      error = fmt::format("{}: {}", source_, e.what());
     }
   }
 
@@ -165,6 +173,7 @@ class geometry_reader {
   const toml_fields& fields_;
   const symbolic::expression_context& ctx_;
   std::size_t dimension_;
+  std::string source_;
   std::unordered_map<std::string, GiNaC::ex> parsed_;
   model_geometry out_;
 };

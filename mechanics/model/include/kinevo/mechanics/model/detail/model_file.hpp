@@ -4,6 +4,7 @@
 
 #include <toml++/toml.h>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "kinevo/mechanics/model/detail/model_description.hpp"
@@ -11,6 +12,12 @@
 #include "kinevo/mechanics/model/model.hpp"
 
 namespace kinevo::mechanics {
+
+// The description of a model file's text, as load_model_from_string reads it before building
+// the model (the same errors: io::input_error naming file, line and field). In model.cpp.
+std::unique_ptr<model_description> describe_model_file(const std::string& text,
+                                                       const std::string& source,
+                                                       const model_options& options);
 
 // Throws io::input_error naming file, line and field.
 void read_model_file(const toml::table& root, const std::string& source,
