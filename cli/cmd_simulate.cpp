@@ -110,9 +110,11 @@ int run_simulate(simulate_args& a) {
   // The rows are streamed to the files as they are computed (rank 0 writes): memory does not
   // grow with the run's length.
   std::optional<run_row_files> row_files;
-  if (root) row_files.emplace(a.out, drawing.has_value());
+  if (root) row_files.emplace(a.out);
   mechanics::trajectory_recorder recorder = make_recorder(
       a, m, reference != nullptr, row_files ? row_files->sinks() : std::vector<std::ostream*>{});
+  // The page holds every row: the animation draws the trajectory kept in memory.
+  if (drawing && root) recorder.keep_trajectory();
 
   io::progress_line progress("simulate", a.quiet || a.json || !root);
   bool warned = false;
@@ -159,7 +161,8 @@ int run_simulate(simulate_args& a) {
   }
   // The page's title as the plot's: the model's name, else its file.
   if (drawing) {
-    save_animation(a.animate, *drawing, *row_files, m.name().empty() ? a.file : m.name());
+    save_animation(a.animate, *drawing, recorder.trajectory(),
+                   m.name().empty() ? a.file : m.name());
   }
   if (a.json) {
     nlohmann::json j = mechanics::simulation_json_report(res, files);

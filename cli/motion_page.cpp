@@ -29,15 +29,24 @@ motion_page_report write_motion_page(const mechanics::model_drawing& drawing,
                                      const std::string& title,
                                      const std::vector<std::string>& trails, motion_view view,
                                      const std::string& path) {
+  return write_motion_page(
+      drawing, [&] { return drawing.motion(run); }, run_name, title, trails, view, path);
+}
+
+motion_page_report write_motion_page(const mechanics::model_drawing& drawing,
+                                     const std::function<mechanics::drawing_motion()>& run,
+                                     const std::string& run_name, const std::string& title,
+                                     const std::vector<std::string>& trails, motion_view view,
+                                     const std::string& path) {
   const auto scene = [&] {
-    io::motion_scene s = mechanics::animate_scene(drawing, run, title);
+    io::motion_scene s = mechanics::animate_scene(drawing, run(), title);
     check_trails(s, trails);
     s.trails = trails;
     s.validate();
     return s;
   };
   const auto flat = [&] {
-    io::animation a = mechanics::animate_run(drawing, run, title);
+    io::animation a = mechanics::animate_run(drawing, run(), title);
     a.validate();
     return a;
   };

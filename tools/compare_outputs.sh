@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Behaviour unchanged by a refactor? Runs the README's synthesis, analysis, kinematics,
-# assembly, simulate and optimize commands (and variants that reach the damped Newton,
+# assembly, simulate, animate, model-file and optimize commands (and variants that reach the damped Newton,
 # Gauss-Newton, line-search and chart code: perturbed assemblies, damping 0.3/0.7, SANLSU case 2,
 # 5-pose dyads, plots) with two kinevo executables and compares every output: each command's
 # stdout, stderr and exit status and every file it wrote, byte for byte (cmp), with only the
@@ -19,6 +19,8 @@ rm -rf "$work"; mkdir -p "$work/inputs"; I="$work/inputs"
 # with a [solver] damping of 0.3.
 "$old" model chain --links 30 --out "$I/chain30.toml" > /dev/null
 "$old" model chain --links 100 --out "$I/chain100.toml" > /dev/null
+"$old" simulate "$E/slider_crank.toml" --t-end 0.3 --dt 0.01 --quiet --out "$I/slider_run.csv"
+"$old" simulate "$E/spatial_fivebar_driven.toml" --t-end 0.2 --dt 0.01 --quiet --out "$I/fivebar_run.csv"
 python3 - "$E" "$I" <<'PY'
 import re, sys
 E, I = sys.argv[1], sys.argv[2]
@@ -84,6 +86,24 @@ commands() {
   echo "simulate $I/chain30.toml --t-end 0.2 --dt 0.01 --formulation projection --out sim.csv --plot plot.svg"
   echo "simulate $E/double_pendulum.toml --t-end 1 --dt 0.01 --out sim.csv --plot plot.svg"
   echo "simulate $E/spatial_fivebar_driven.toml --t-end 0.2 --dt 0.01 --out sim.csv --plot plot.svg"
+  # The motion pages (simulate --animate draws the trajectory it recorded; kinevo animate a CSV)
+  # and the model files written (model chain, model assemble --out).
+  for f in double_pendulum slider_crank slider_crank_definitions spatial_fivebar_driven \
+           spherical_pendulum_flywheel haug_fourbar parallelogram_bodies seven_link_loop; do
+    echo "simulate $E/$f.toml --t-end 0.2 --dt 0.01 --animate page.html"
+  done
+  echo "simulate $E/double_pendulum.toml --t-end 0.3 --dt 0.01 --record-every 4 --out sim.csv --animate page.html --json"
+  echo "simulate $E/spherical_pendulum_flywheel.toml --set tilt=0.3 --t-end 0.2 --dt 0.01 --animate page.html"
+  echo "simulate $E/double_pendulum.toml --set nope=1 --t-end 0.2 --dt 0.01 --animate page.html"
+  echo "simulate $E/double_pendulum.toml --t-end 40 --dt 0.5 --no-divergence-check --out sim.csv --animate page.html"
+  echo "simulate $I/chain30.toml --t-end 0.05 --dt 0.01 --animate page.html"
+  echo "animate $I/slider_run.csv --model $E/slider_crank.toml -o page.html"
+  echo "animate $I/slider_run.csv --model $E/slider_crank.toml --view 2d --trail b2 -o page.html --json"
+  echo "animate $I/fivebar_run.csv --model $E/spatial_fivebar_driven.toml -o page.html"
+  echo "animate $I/fivebar_run.csv --model $E/spatial_fivebar_driven.toml --view 2d -o page.html"
+  echo "model chain --links 4 --out chain.toml"
+  echo "model chain --links 3 --spatial --spin 2 --out chain.toml --json"
+  echo "model assemble $I/fourbar_perturbed.toml --out assembled.toml --json"
   echo "optimize --problem $E/sanlsu_arm.toml --method sanlsu --json"
   echo "optimize --problem $E/sanlsu_arm.toml --method sanlsu --start 0 0 0"
   echo "optimize --problem $E/sanlsu_arm.toml --method sanlsu --sanlsu-case 2 --sanlsu-damping 0.3 --json"

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <string_view>
 
+#include "kinevo/io/display_number.hpp"
 #include "kinevo/io/errors.hpp"
 
 namespace kinevo::mechanics {
@@ -167,6 +169,7 @@ void trajectory_recorder::add(const step_record& r) {
   if (!thinner_.keep(flagged, r.final)) return;
   const auto row = record_row(model_, flagged, with_reference_);
   if (keep_rows_) table_.add_row(row);
+  if (keep_trajectory_) keep_row(row);
   if (!series_.empty() && series_[0].x.size() >= 2 * max_plot_points) thin_series();
   if (rows_ % plot_stride_ == 0 || r.final) {
     for (std::size_t i = 0; i < plot_index_.size(); ++i) {
@@ -176,6 +179,31 @@ void trajectory_recorder::add(const step_record& r) {
   }
   ++rows_;
   last_t_ = r.t;
+}
+
+void trajectory_recorder::keep_trajectory() {
+  keep_trajectory_ = true;
+  columns_ = record_columns(model_, with_reference_);
+  trajectory_.coordinate_names = model_.coordinate_names();
+  coordinate_index_ = indices_of(trajectory_.coordinate_names, columns_);
+}
+
+void trajectory_recorder::keep_row(const std::vector<double>& row) {
+  if (!trajectory_.first_non_finite) {
+    const auto bad =
+        std::find_if(row.begin(), row.end(), [](double v) { return !std::isfinite(v); });
+    if (bad != row.end()) {
+      const auto j = static_cast<std::size_t>(bad - row.begin());
+      trajectory_.first_non_finite = {trajectory_.times.size(), columns_[j], *bad};
+    }
+  }
+  // The values the CSV holds (io::csv_writer writes no "-0"), so that a page drawn from the
+  // trajectory is the page drawn from the CSV.
+  trajectory_.times.push_back(io::no_negative_zero(row[0]));
+  std::vector<double> q;
+  q.reserve(coordinate_index_.size());
+  for (const std::size_t i : coordinate_index_) q.push_back(io::no_negative_zero(row[i]));
+  trajectory_.coordinates.push_back(std::move(q));
 }
 
 // Keeps every second point of the series (rows 0, 2 stride, 4 stride, ...): the series stay

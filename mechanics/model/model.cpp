@@ -698,13 +698,12 @@ namespace {
 constexpr std::size_t max_message_bytes = 1000;
 }  // namespace
 
-model load_model_from_string(const std::string& text, const std::string& source,
-                             const model_options& options) {
-  const toml::table root = parse_model_toml(text, source);
+// Runs one stage of reading a model file, turning what GiNaC and CLN throw on the file's values
+// into io::input_error naming the file.
+template <class Stage>
+auto with_input_errors(const std::string& source, Stage&& stage) {
   try {
-    model_description d;
-    read_model_file(root, source, options, d);
-    return model_builder::build(d, options);
+    return stage();
   } catch (const io::input_error& e) {
     // The messages cut echoed text short where they echo it; this bounds the rest (names
     // repeated in labels), so that no input gives a message of megabytes.
@@ -727,6 +726,27 @@ model load_model_from_string(const std::string& text, const std::string& source,
         "cannot be represented; rescale the units",
         source, e.what()));
   }
+}
+
+model load_model_from_string(const std::string& text, const std::string& source,
+                             const model_options& options) {
+  const toml::table root = parse_model_toml(text, source);
+  return with_input_errors(source, [&] {
+    model_description d;
+    read_model_file(root, source, options, d);
+    return model_builder::build(d, options);
+  });
+}
+
+std::unique_ptr<model_description> describe_model_file(const std::string& text,
+                                                       const std::string& source,
+                                                       const model_options& options) {
+  const toml::table root = parse_model_toml(text, source);
+  return with_input_errors(source, [&] {
+    auto d = std::make_unique<model_description>();
+    read_model_file(root, source, options, *d);
+    return d;
+  });
 }
 
 model load_model(const std::filesystem::path& path, const model_options& options) {

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <toml++/toml.h>
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
@@ -11,27 +10,33 @@
 
 #include "kinevo/io/input_file.hpp"
 #include "kinevo/mechanics/model/detail/inertia_shape.hpp"
-#include "kinevo/mechanics/model/detail/toml_fields.hpp"
-#include "kinevo/symbolic/detail/expression_context.hpp"
+#include "kinevo/mechanics/model/detail/model_file.hpp"
 
 namespace kinevo::mechanics {
 
+// The drawing made from the geometry that read_model_file read (detail/model_geometry.hpp): the
+// one reader resolved the parameters and checked the --set names; here the values are made
+// constants and placed.
 class model_drawing_reader {
  public:
-  model_drawing_reader(const toml::table& root, const std::string& source,
-                       const std::vector<parameter_override>& overrides)
-      : root_(root), fields_(source), overrides_(overrides) {}
+  model_drawing_reader(const model_geometry& geometry, const std::string& source)
+      : geometry_(geometry), fields_(source) {}
 
   model_drawing read() {
-    read_space();
-    read_parameters();
+    out_.spatial_ = geometry_.spatial;
+    out_.scene_.planar = !out_.spatial_;
+    out_.scene_.up =
+        out_.spatial_ ? std::array<double, 3>{0, 0, 1} : std::array<double, 3>{0, 1, 0};
     read_up();
-    for (const toml::table* p : fields_.tables(root_, "particle")) add_particle(*p);
-    for (const toml::table* b : fields_.tables(root_, "body")) add_body(*b);
-    for (const char* section : {"joint", "force"}) {
-      int k = 0;
-      for (const toml::table* j : fields_.tables(root_, section)) connect(*j, section, ++k);
+    for (const auto& s : geometry_.solids) {
+      raise(s.error);
+      if (s.particle) {
+        add_particle(s);
+      } else {
+        add_body(s);
+      }
     }
+    for (const auto& c : geometry_.connections) connect(c);
     link_bodies();
     if (out_.points_.empty()) {
       fields_.fail(fields_.source(), "nothing to draw: no [[particle]] or [[body]]");
@@ -46,38 +51,24 @@ class model_drawing_reader {
     std::vector<int> points;               // drawn points on it, in the order the file names them
   };
 
-  void read_space() {
-    const toml::table* m = root_["model"].as_table();
-    out_.spatial_ =
-        m != nullptr && fields_.string_or(*m, "[model]", "space", "planar") == "spatial";
-    out_.scene_.planar = !out_.spatial_;
-    out_.scene_.up =
-        out_.spatial_ ? std::array<double, 3>{0, 0, 1} : std::array<double, 3>{0, 1, 0};
+  // What reading a part of the file gave instead of its value.
+  static void raise(const std::string& error) {
+    if (!error.empty()) throw io::input_error(error);
+  }
+
+  std::vector<double> constants(const model_geometry::field& f) const {
+    std::vector<double> v;
+    for (const auto& e : f.values) v.push_back(fields_.constant_value(e, f.where));
+    return v;
   }
 
   // Up is against gravity ([model] gravity or a [[force]] of type gravity), when there is one.
   void read_up() {
-    const std::size_t dimension = out_.spatial_ ? 3 : 2;
-    const toml::table* g_table = nullptr;
-    // C strings, not string assignments: GCC 12's -Wrestrict misfires on those here at -O3
-    // (seen once this file shared a unity batch with the other model readers).
-    const char* key = "";
-    const char* section = "";
-    if (const toml::table* m = root_["model"].as_table(); m != nullptr && m->contains("gravity")) {
-      g_table = m, key = "gravity", section = "[model]";
-    }
-    for (const toml::table* f : fields_.tables(root_, "force")) {
-      if (g_table == nullptr && fields_.string_or(*f, "[[force]]", "type", "") == "gravity" &&
-          f->contains("g")) {
-        g_table = f, key = "g", section = "[[force]]";
-      }
-    }
-    if (g_table == nullptr) return;
-    const auto v = fields_.vector(*g_table, section, key, ctx_, dimension);
-    const std::string at = fields_.field_where(*g_table, section, key);
+    raise(geometry_.gravity_error);
+    if (!geometry_.gravity) return;
+    const std::vector<double> v = constants(*geometry_.gravity);
     Eigen::Vector3d g = Eigen::Vector3d::Zero();
-    for (std::size_t k = 0; k < dimension; ++k)
-      g[static_cast<int>(k)] = fields_.constant_value(v[k], at);
+    for (std::size_t k = 0; k < v.size() && k < 3; ++k) g[static_cast<int>(k)] = v[k];
     if (g.norm() > 0.0) {
       const Eigen::Vector3d u = -g.normalized();
       out_.scene_.up = {u.x(), u.y(), u.z()};
@@ -90,66 +81,13 @@ class model_drawing_reader {
     return static_cast<int>(out_.scene_.solids.size()) - 1;
   }
 
-  // A spatial body's centroidal inertia: principal moments [Ixx, Iyy, Izz] or a 3x3 matrix.
-  Eigen::Matrix3d spatial_inertia(const toml::table& t) const {
-    Eigen::Matrix3d I = Eigen::Matrix3d::Zero();
-    const toml::array* rows = t["inertia"].as_array();
-    if (rows == nullptr) return I;
-    const std::string at = fields_.field_where(t, "[[body]]", "inertia");
-    const auto value = [&](const toml::node& n) {
-      return fields_.constant_value(fields_.expression_of(n, at, ctx_), at);
-    };
-    for (std::size_t r = 0; r < rows->size() && r < 3; ++r) {
-      const toml::node& row = *rows->get(r);
-      if (const toml::array* cols = row.as_array()) {
-        for (std::size_t c = 0; c < cols->size() && c < 3; ++c) {
-          I(static_cast<int>(r), static_cast<int>(c)) = value(*cols->get(c));
-        }
-      } else {
-        I(static_cast<int>(r), static_cast<int>(r)) = value(row);
-      }
-    }
-    return I;
-  }
-
-  // Parameters may use each other in any order: repeated passes until none is left.
-  void read_parameters() {
-    const toml::table* t = root_["parameters"].as_table();
-    if (t == nullptr) return;
-    std::vector<std::pair<std::string, const toml::node*>> left;
-    for (const auto& [key, node] : *t) left.emplace_back(std::string(key.str()), &node);
-    while (!left.empty()) {
-      std::vector<std::pair<std::string, const toml::node*>> still;
-      for (const auto& [name, node] : left) {
-        try {
-          const std::string at = fields_.where(node);
-          ctx_.add_constant(name, value_of(name, *node, at), at);
-        } catch (const io::input_error&) {
-          still.emplace_back(name, node);
-        }
-      }
-      if (still.size() == left.size()) {
-        fields_.expression_of(*still.front().second, fields_.where(still.front().second), ctx_);
-        fields_.fail(fields_.where(still.front().second), "parameter is not a constant");
-      }
-      left = std::move(still);
-    }
-  }
-
-  double value_of(const std::string& name, const toml::node& node, const std::string& at) const {
-    for (const auto& o : overrides_) {
-      if (o.name == name) return o.value;
-    }
-    return fields_.constant_value(fields_.expression_of(node, at, ctx_), at);
-  }
-
   int coordinate(const std::string& name) {
     out_.coordinates_.push_back(name);
     return static_cast<int>(out_.coordinates_.size()) - 1;
   }
 
-  void add_particle(const toml::table& p) {
-    const std::string name = fields_.string(p, "[[particle]]", "name");
+  void add_particle(const model_geometry::solid& p) {
+    const std::string& name = p.name;
     const int x = coordinate(name + "_x"), y = coordinate(name + "_y");
     body b{x, y, -1, out_.spatial_ ? coordinate(name + "_z") : -1, -1, {}};
     io::scene_solid solid;
@@ -163,14 +101,13 @@ class model_drawing_reader {
     bodies_[name] = b;
   }
 
-  void add_body(const toml::table& t) {
-    const std::string name = fields_.string(t, "[[body]]", "name");
+  void add_body(const model_geometry::solid& t) {
+    const std::string& name = t.name;
     const int x = coordinate(name + "_x"), y = coordinate(name + "_y");
-    const double mass = fields_.constant_or(t, "[[body]]", "mass", ctx_, 0.0);
+    const double mass = constants(t.mass).front();
     if (!out_.spatial_) {
       const int phi = coordinate(name + "_phi");
-      io::scene_solid solid =
-          planar_inertia_solid(mass, fields_.constant_or(t, "[[body]]", "inertia", ctx_, 0.0));
+      io::scene_solid solid = planar_inertia_solid(mass, constants(t.inertia).front());
       solid.name = name;
       bodies_[name] = body{x, y, phi, -1, add_solid(std::move(solid), {x, y, -1, phi}), {}};
       return;
@@ -178,7 +115,12 @@ class model_drawing_reader {
     const int z = coordinate(name + "_z");
     const int e0 = coordinate(name + "_e0");
     for (int k = 1; k <= 3; ++k) coordinate(fmt::format("{}_e{}", name, k));
-    io::scene_solid solid = inertia_solid(mass, spatial_inertia(t));
+    const std::vector<double> inertia = constants(t.inertia);
+    Eigen::Matrix3d I;
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < 3; ++c) I(r, c) = inertia[static_cast<std::size_t>(3 * r + c)];
+    }
+    io::scene_solid solid = inertia_solid(mass, I);
     solid.name = name;
     bodies_[name] = body{x, y, e0, z, add_solid(std::move(solid), {x, y, z, e0}), {}};
   }
@@ -189,28 +131,19 @@ class model_drawing_reader {
   }
 
   // The drawn point of side `side` ("i" or "j") of a joint or force; -1 when it names no body.
-  int side_point(const toml::table& t, const std::string& section, const std::string& name,
+  int side_point(const std::optional<model_geometry::side>& at, const std::string& name,
                  const char* side, io::scene_point& where) {
-    const std::string key = fmt::format("body_{}", side);
-    if (!t.contains(key)) return -1;
-    const std::string on = fields_.string(t, section, key);
-    const std::size_t dimension = out_.spatial_ ? 3 : 2;
-    std::vector<double> s{0.0, 0.0, 0.0};
-    const std::string point_key = fmt::format("point_{}", side);
-    if (t.contains(point_key)) {
-      const auto v = fields_.vector(t, section, point_key, ctx_, dimension);
-      const std::string at = fields_.field_where(t, section, point_key);
-      for (std::size_t k = 0; k < dimension; ++k) s[k] = fields_.constant_value(v[k], at);
-    }
+    if (!at) return -1;
+    std::vector<double> s = constants(at->point);
+    s.resize(3, 0.0);
     const std::string point_name = fmt::format("{}_{}", name, side);
     where.at = {s[0], s[1], s[2]};
-    if (on == "ground") {
+    if (at->body == "ground") {
       return add_point({point_name, io::point_style::ground, -1, -1, -1, s[0], s[1], -1, s[2]});
     }
-    const auto it = bodies_.find(on);
+    const auto it = bodies_.find(at->body);
     if (it == bodies_.end()) {
-      fields_.fail(fields_.field_where(t, section, key),
-                   fmt::format("unknown body '{}'", io::excerpt(on, 40)));
+      fields_.fail(at->body_where, fmt::format("unknown body '{}'", io::excerpt(at->body, 40)));
     }
     body& b = it->second;
     where.solid = b.solid;
@@ -224,48 +157,41 @@ class model_drawing_reader {
     return i;
   }
 
-  void connect(const toml::table& t, const char* kind, int k) {
-    const std::string section = fmt::format("[[{}]]", kind);
-    const std::string name = fields_.string_or(t, section, "name", fmt::format("{}{}", kind, k));
+  void connect(const model_geometry::connection& c) {
+    raise(c.error);
     io::scene_point pi, pj;
-    const int i = side_point(t, section, name, "i", pi);
-    const int j = side_point(t, section, name, "j", pj);
-    const std::string type = fields_.string_or(t, section, "type", "");
+    const int i = side_point(c.i, c.name, "i", pi);
+    const int j = side_point(c.j, c.name, "j", pj);
+    const std::string& type = c.type;
     if (i < 0 || j < 0) return;
     // Rods and springs are drawn as lines between their two points.
     if (type == "distance" || type == "spring_damper") {
-      out_.links_.push_back({name, {i, j}, false});
-      out_.scene_.links.push_back({name, type == "spring_damper", pi, pj});
+      out_.links_.push_back({c.name, {i, j}, false});
+      out_.scene_.links.push_back({c.name, type == "spring_damper", pi, pj});
       return;
     }
-    if (std::string(kind) != "joint") return;
-    out_.scene_.joints.push_back({name, type, pi, pj, joint_axis(t, section, type)});
+    if (c.section != "joint") return;
+    out_.scene_.joints.push_back({c.name, type, pi, pj, joint_axis(c)});
   }
 
   // The axis a joint turns about or slides along, on body i: a planar revolute joint's is z,
   // a planar slider's its axis_i in the plane; a spatial revolute, cylindrical or translational
   // joint's its axis_i (default z, as the model reads it). None for the others.
-  std::array<double, 3> joint_axis(const toml::table& t, const std::string& section,
-                                   const std::string& type) const {
+  std::array<double, 3> joint_axis(const model_geometry::connection& c) const {
+    const std::string& type = c.type;
+    if (c.axis) {
+      std::vector<double> v = constants(*c.axis);
+      v.resize(3, 0.0);
+      return {v[0], v[1], v[2]};
+    }
+    if (!out_.spatial_)
+      return type == "revolute" ? std::array<double, 3>{0.0, 0.0, 1.0}
+                                : std::array<double, 3>{0.0, 0.0, 0.0};
     const bool spatial_axis =
         type == "revolute" || type == "cylindrical" || type == "translational";
-    if (!out_.spatial_) {
-      if (type == "revolute") return {0.0, 0.0, 1.0};
-      if ((type == "translational" || type == "point_on_line") && t.contains("axis_i")) {
-        const auto v = fields_.vector(t, section, "axis_i", ctx_, 2);
-        const std::string at = fields_.field_where(t, section, "axis_i");
-        return {fields_.constant_value(v[0], at), fields_.constant_value(v[1], at), 0.0};
-      }
-      return {0.0, 0.0, 0.0};
-    }
-    if (!spatial_axis) return {0.0, 0.0, 0.0};
-    if (!t.contains("axis_i")) return {0.0, 0.0, 1.0};
-    const auto v = fields_.vector(t, section, "axis_i", ctx_, 3);
-    const std::string at = fields_.field_where(t, section, "axis_i");
-    return {fields_.constant_value(v[0], at), fields_.constant_value(v[1], at),
-            fields_.constant_value(v[2], at)};
+    return spatial_axis ? std::array<double, 3>{0.0, 0.0, 1.0}
+                        : std::array<double, 3>{0.0, 0.0, 0.0};
   }
-
   // Each body as a line through its joints (a polygon with three or more); a body with a single
   // joint is drawn from that joint to its centre; a body whose joints all sit at one point of it
   // (a slider) as a box around that point, sized from the model's joint offsets.
@@ -302,18 +228,19 @@ class model_drawing_reader {
     });
   }
 
-  const toml::table& root_;
+  const model_geometry& geometry_;
   toml_fields fields_;
-  const std::vector<parameter_override>& overrides_;
-  symbolic::expression_context ctx_;
   std::map<std::string, body> bodies_;
   model_drawing out_;
 };
 
 model_drawing model_drawing::from_string(const std::string& text, const std::string& source,
                                          const std::vector<parameter_override>& overrides) {
-  const toml::table root = parse_model_toml(text, source);
-  return model_drawing_reader(root, source, overrides).read();
+  // The one reader of model files: parameters in file order, --set names checked.
+  model_options options;
+  options.overrides = overrides;
+  const auto d = describe_model_file(text, source, options);
+  return model_drawing_reader(d->geometry, source).read();
 }
 
 model_drawing model_drawing::load(const std::filesystem::path& model_file,
@@ -335,9 +262,28 @@ Eigen::Vector3d spatial_point(const Eigen::Vector3d& r, const Eigen::Vector4d& p
 
 }  // namespace
 
-io::animation_panel model_drawing::panel(const io::csv_table& run, const std::string& title) const {
+void drawing_motion::add(double t, std::vector<double> q) {
+  if (!times.empty() && !(t > times.back())) return;
+  times.push_back(t);
+  coordinates.push_back(std::move(q));
+}
+
+drawing_motion model_drawing::motion(const io::csv_table& run) const {
+  const std::size_t t = run.column("t");
   std::vector<std::size_t> column;
   for (const auto& c : coordinates_) column.push_back(run.column(c));
+  drawing_motion m;
+  for (const auto& row : run.rows) {
+    std::vector<double> q;
+    q.reserve(column.size());
+    for (const std::size_t c : column) q.push_back(row[c]);
+    m.add(row[t], std::move(q));
+  }
+  return m;
+}
+
+io::animation_panel model_drawing::panel(const drawing_motion& run,
+                                         const std::string& title) const {
   io::animation_panel p;
   p.title = title;
   p.links = links_;
@@ -345,8 +291,8 @@ io::animation_panel model_drawing::panel(const io::csv_table& run, const std::st
     p.point_names.push_back(pt.name);
     p.point_styles.push_back(pt.style);
   }
-  for (const auto& row : run.rows) {
-    const auto q = [&](int i) { return row[column[static_cast<std::size_t>(i)]]; };
+  for (const auto& row : run.coordinates) {
+    const auto q = [&](int i) { return row[static_cast<std::size_t>(i)]; };
     std::vector<double> f;
     f.reserve(2 * points_.size());
     for (const auto& pt : points_) {
@@ -374,14 +320,12 @@ io::animation_panel model_drawing::panel(const io::csv_table& run, const std::st
   return p;
 }
 
-io::motion_scene model_drawing::scene(const io::csv_table& run, const std::string& title) const {
-  std::vector<std::size_t> column;
-  for (const auto& c : coordinates_) column.push_back(run.column(c));
+io::motion_scene model_drawing::scene(const drawing_motion& run, const std::string& title) const {
   io::motion_scene s = scene_;
   s.title = title;
-  s.times = run.column_values("t");
-  for (const auto& row : run.rows) {
-    const auto q = [&](int i) { return row[column[static_cast<std::size_t>(i)]]; };
+  s.times = run.times;
+  for (const auto& row : run.coordinates) {
+    const auto q = [&](int i) { return row[static_cast<std::size_t>(i)]; };
     std::vector<double> f;
     f.reserve(s.solids.size() * s.pose_size());
     for (const auto& [x, y, z, angle] : pose_columns_) {
@@ -398,37 +342,17 @@ io::motion_scene model_drawing::scene(const io::csv_table& run, const std::strin
   return s;
 }
 
-namespace {
-
-// A run that restarted at a time (an intermittent row switching) repeats it: the page's clock
-// must increase, so a row at or before the previous time is left out.
-io::csv_table increasing_rows(const io::csv_table& run) {
-  io::csv_table kept = run;
-  kept.rows.clear();
-  kept.line_numbers.clear();
-  const std::size_t t = run.column("t");
-  for (std::size_t i = 0; i < run.rows.size(); ++i) {
-    if (!kept.rows.empty() && !(run.rows[i][t] > kept.rows.back()[t])) continue;
-    kept.rows.push_back(run.rows[i]);
-    if (i < run.line_numbers.size()) kept.line_numbers.push_back(run.line_numbers[i]);
-  }
-  return kept;
-}
-
-}  // namespace
-
-io::motion_scene animate_scene(const model_drawing& drawing, const io::csv_table& run,
+io::motion_scene animate_scene(const model_drawing& drawing, const drawing_motion& run,
                                const std::string& title) {
-  return drawing.scene(increasing_rows(run), title);
+  return drawing.scene(run, title);
 }
 
-io::animation animate_run(const model_drawing& drawing, const io::csv_table& run,
+io::animation animate_run(const model_drawing& drawing, const drawing_motion& run,
                           const std::string& title) {
-  const io::csv_table kept = increasing_rows(run);
   io::animation a;
   a.title = title;
-  a.times = kept.column_values("t");
-  a.panels.push_back(drawing.panel(kept, title));
+  a.times = run.times;
+  a.panels.push_back(drawing.panel(run, title));
   return a;
 }
 

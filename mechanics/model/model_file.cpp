@@ -414,6 +414,7 @@ void read_model_file(const toml::table& root, const std::string& source,
   } else {
     planar.read_joints_and_forces(root, fields, out);
   }
+  out.geometry = read_model_geometry(root, fields, out.context, spatial);
 }
 
 }  // namespace kinevo::mechanics

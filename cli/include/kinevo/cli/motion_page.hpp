@@ -2,6 +2,7 @@
 // io::save_motion_page (the 3D viewer, or the 2D page without three.js).
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -20,6 +21,13 @@ using io::motion_view;
 motion_page_report write_motion_page(const mechanics::model_drawing& drawing,
                                      const io::csv_table& run, const std::string& run_name,
                                      const std::string& title,
+                                     const std::vector<std::string>& trails, motion_view view,
+                                     const std::string& path);
+// The same from the run in the drawing's coordinates (simulate --animate: the trajectory it
+// recorded), made when the page is (once).
+motion_page_report write_motion_page(const mechanics::model_drawing& drawing,
+                                     const std::function<mechanics::drawing_motion()>& run,
+                                     const std::string& run_name, const std::string& title,
                                      const std::vector<std::string>& trails, motion_view view,
                                      const std::string& path);
 

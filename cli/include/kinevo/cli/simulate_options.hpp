@@ -3,16 +3,14 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "kinevo/io/atomic_file.hpp"
-#include "kinevo/io/csv_table.hpp"
-
+#include "kinevo/mechanics/dynamics/recorded_trajectory.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/dynamics/trajectory_recorder.hpp"
 #include "kinevo/mechanics/model/model.hpp"
@@ -64,33 +62,24 @@ std::optional<mechanics::model_drawing> prepare_animation(
 
 // Where a run's CSV rows go as they are computed, so that memory does not grow with the run's
 // length: --out through a temporary file beside it, renamed into place by commit() (a run that
-// ends by an exception leaves no half file); for --animate, when --out is not given or is a
-// device or pipe that cannot be read back, also a scratch file in the system's temporary
-// folder, removed at the end. Only the rank that writes (rank 0) opens them.
+// ends by an exception leaves no half file). Only the rank that writes (rank 0) opens it.
 class run_row_files {
  public:
   // Throws io::output_error naming --out's path when it cannot be opened.
-  run_row_files(const std::string& out, bool animate);
-  ~run_row_files();
-  run_row_files(const run_row_files&) = delete;
-  run_row_files& operator=(const run_row_files&) = delete;
+  explicit run_row_files(const std::string& out);
 
   std::vector<std::ostream*> sinks();
   // Renames --out's temporary into place (the rows computed, also after an early stop).
   void commit();
-  // The rows written, read back for the animation (from --out or the scratch file): the page
-  // holds every row, so the run is read into memory for it. `source` names them in messages.
-  io::csv_table read_rows(const std::string& source);
 
  private:
   std::optional<io::atomic_output_stream> out_;
-  std::string out_path_;
-  std::filesystem::path scratch_path_;
-  std::ofstream scratch_;
 };
 
-// After the run: the recorded rows (those computed, also when the run stopped early) as a page.
+// After the run: the trajectory the recorder kept (the rows computed, also when the run stopped
+// early) as a page; no page when no row was recorded, a message on stderr (and no page) when a
+// row is not finite or the page cannot be written.
 void save_animation(const std::string& animate, const mechanics::model_drawing& drawing,
-                    run_row_files& rows, const std::string& title);
+                    const mechanics::recorded_trajectory& trajectory, const std::string& title);
 
 }  // namespace kinevo::cli

@@ -1,8 +1,9 @@
 // What a caller keeps of a simulation run through its step callback: the CSV rows (every
 // record_every-th step and the last, each flagged with the solves since the previous written
 // row), streamed to the caller's files as they come, and the series of the plotted columns,
-// decimated so that memory does not grow with the run's length. Whatever was recorded up to a
-// stop (divergence, interrupt, an unconverged solve) can be saved: a row is only added once
+// decimated so that memory does not grow with the run's length; on request, the time and
+// coordinates of every row in memory for an animation (recorded_trajectory). Whatever was recorded
+// up to a stop (divergence, interrupt, an unconverged solve) can be saved: a row is only added once
 // every solve that led to it was accepted.
 #pragma once
 
@@ -15,6 +16,7 @@
 
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/svg_plot.hpp"
+#include "kinevo/mechanics/dynamics/recorded_trajectory.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 
@@ -35,6 +37,12 @@ class trajectory_recorder {
   trajectory_recorder(const model& m, bool with_reference, int record_every,
                       std::vector<std::string> plotted, std::vector<std::ostream*> row_sinks,
                       std::string plot_x = {});
+
+  // Keeps from now on the time and coordinates of every row added (their values as the CSV
+  // holds them: never -0), and the first non-finite value of any column: the page of an
+  // animation holds every row, so its memory grows with the run's length.
+  void keep_trajectory();
+  const recorded_trajectory& trajectory() const { return trajectory_; }
 
   // Adds the record if record_every keeps it (always its final one).
   void add(const step_record& r);
@@ -61,6 +69,7 @@ class trajectory_recorder {
 
  private:
   void thin_series();
+  void keep_row(const std::vector<double>& row);
 
   const model& model_;
   bool with_reference_;
@@ -76,6 +85,10 @@ class trajectory_recorder {
   std::vector<io::chart_series> series_;
   column_units declared_units_;
   long long rows_ = 0;
+  bool keep_trajectory_ = false;
+  std::vector<std::string> columns_;  // the row's columns, once the trajectory is kept
+  std::vector<std::size_t> coordinate_index_;
+  recorded_trajectory trajectory_;
   double last_t_ = std::numeric_limits<double>::quiet_NaN();
 };
 

@@ -1,8 +1,9 @@
 // What `kinevo animate` draws of a planar model file: its particles (dots), the joints' points on
 // bodies (circles), the points fixed to ground (pivots), each body as a line through its joints
-// (a polygon with three or more) and each distance joint as a rod, placed at every row of a run's
-// CSV of coordinates, for the 2D page (spatial models projected onto the XY plane); and the 3D
-// scene of the viewer page (io/motion_scene.hpp): bodies as solids of equal inertia
+// (a polygon with three or more) and each distance joint as a rod, placed at every time of a run
+// (a CSV of coordinates, or a trajectory recorded in memory: drawing_motion), for the 2D page
+// (spatial models projected onto the XY plane); and the 3D scene of the viewer page
+// (io/motion_scene.hpp): bodies as solids of equal inertia
 // (mechanics/model/detail/inertia_shape.hpp), particles, joints with their axes, rods, springs,
 // ground points.
 #pragma once
@@ -19,12 +20,24 @@
 
 namespace kinevo::mechanics {
 
+// A run as a drawing needs it: its times, increasing, and at each time the values of the
+// drawing's coordinate_names() in that order.
+struct drawing_motion {
+  std::vector<double> times;
+  std::vector<std::vector<double>> coordinates;
+  // Appends a time and its coordinates; a time at or before the previous one is left out (a run
+  // that restarted at a time, an intermittent row switching, repeats it: the page's clock must
+  // increase).
+  void add(double t, std::vector<double> q);
+};
+
 class model_drawing {
  public:
-  // Reads the geometry of a model file. Throws io::input_error naming the file, line and field
-  // (a point that is not a constant vector, a model with nothing to draw).
-  // `overrides` replace parameters as `--set` does for the model (unknown names are ignored
-  // here: loading the model reports them).
+  // The geometry of a model file, as the one model file reader (read_model_file) describes it:
+  // the same parameters (in file order, `overrides` applied as `--set` does, an unknown name
+  // refused) and definitions as the model. Throws io::input_error naming the file, line and
+  // field (a file the model reader refuses, a point that is not a constant vector, a model with
+  // nothing to draw).
   static model_drawing load(const std::filesystem::path& model_file,
                             const std::vector<parameter_override>& overrides = {});
   static model_drawing from_string(const std::string& text, const std::string& source,
@@ -33,11 +46,13 @@ class model_drawing {
   // The coordinates a run's table must have (b_x, b_y, b_phi of bodies, p_x, p_y of particles).
   const std::vector<std::string>& coordinate_names() const { return coordinates_; }
   bool spatial() const { return spatial_; }
-  // One panel with a frame for each row of `run` (which needs a "t" column and every
-  // coordinate_names() column: io::input_error naming the CSV otherwise).
-  io::animation_panel panel(const io::csv_table& run, const std::string& title) const;
-  // The 3D scene with a pose of every solid for each row of `run` (the same columns as panel()).
-  io::motion_scene scene(const io::csv_table& run, const std::string& title) const;
+  // The run of a CSV table, which needs a "t" column and every coordinate_names() column
+  // (io::input_error naming the CSV otherwise); rows whose t does not increase left out.
+  drawing_motion motion(const io::csv_table& run) const;
+  // One panel with a frame for each time of `run`.
+  io::animation_panel panel(const drawing_motion& run, const std::string& title) const;
+  // The 3D scene with a pose of every solid for each time of `run`.
+  io::motion_scene scene(const drawing_motion& run, const std::string& title) const;
 
  private:
   // A drawn point: body origin + A(phi) s, or a fixed ground point when x < 0.
@@ -60,12 +75,12 @@ class model_drawing {
   friend class model_drawing_reader;
 };
 
-// An animation of one run: its times and one panel (rows whose t does not increase left out).
-io::animation animate_run(const model_drawing& drawing, const io::csv_table& run,
+// An animation of one run: its times and one panel.
+io::animation animate_run(const model_drawing& drawing, const drawing_motion& run,
                           const std::string& title);
 
-// The 3D scene of one run (rows whose t does not increase left out).
-io::motion_scene animate_scene(const model_drawing& drawing, const io::csv_table& run,
+// The 3D scene of one run.
+io::motion_scene animate_scene(const model_drawing& drawing, const drawing_motion& run,
                                const std::string& title);
 
 }  // namespace kinevo::mechanics

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "kinevo/mechanics/model/detail/model_geometry.hpp"
 #include "kinevo/symbolic/detail/coordinate_symbols.hpp"
 #include "kinevo/symbolic/detail/expression_context.hpp"
 
@@ -67,6 +68,9 @@ struct model_description {
     std::string slip_unit;        // `unit`: of the row's value C, the slip velocity ("m/s")
   };
   std::vector<constraint> constraints;
+
+  // What a drawing of the model needs (mechanics/model/model_drawing.hpp).
+  model_geometry geometry;
 
   // Sets the time symbol (the one expressions parse `t` to).
   void set_time(const GiNaC::symbol& time);

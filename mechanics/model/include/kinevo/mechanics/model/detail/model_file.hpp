@@ -4,17 +4,30 @@
 
 #include <toml++/toml.h>
 #include <map>
+#include <memory>
 #include <string>
 
-#include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/model/detail/model_description.hpp"
 #include "kinevo/mechanics/model/detail/toml_fields.hpp"
+#include "kinevo/mechanics/model/model.hpp"
 
 namespace kinevo::mechanics {
+
+// The description of a model file's text, as load_model_from_string reads it before building
+// the model (the same errors: io::input_error naming file, line and field). In model.cpp.
+std::unique_ptr<model_description> describe_model_file(const std::string& text,
+                                                       const std::string& source,
+                                                       const model_options& options);
 
 // Throws io::input_error naming file, line and field.
 void read_model_file(const toml::table& root, const std::string& source,
                      const model_options& options, model_description& out);
+
+// The drawing's part of the file (model_geometry.hpp), read with `context`: the parameters as
+// read_model_file resolved them, the definitions substituted. Never throws for a file the model
+// reads: what fails is kept for the drawing.
+model_geometry read_model_geometry(const toml::table& root, const toml_fields& fields,
+                                   const symbolic::expression_context& context, bool spatial);
 
 // A particle, planar body or the ground, as expressions in q.
 struct component_frame {
