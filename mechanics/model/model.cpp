@@ -700,7 +700,7 @@ constexpr std::size_t max_message_bytes = 1000;
 
 model load_model_from_string(const std::string& text, const std::string& source,
                              const model_options& options) {
-  const toml::table root = parse_model_toml(text, source);
+  const toml::table root = io::parse_toml(text, source);
   try {
     model_description d;
     read_model_file(root, source, options, d);

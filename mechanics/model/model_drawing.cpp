@@ -312,7 +312,7 @@ class model_drawing_reader {
 
 model_drawing model_drawing::from_string(const std::string& text, const std::string& source,
                                          const std::vector<parameter_override>& overrides) {
-  const toml::table root = parse_model_toml(text, source);
+  const toml::table root = io::parse_toml(text, source);
   return model_drawing_reader(root, source, overrides).read();
 }
 
