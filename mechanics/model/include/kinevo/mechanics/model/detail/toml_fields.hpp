@@ -3,6 +3,7 @@
 // strings over the model's names).
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "kinevo/io/csv_table.hpp"
