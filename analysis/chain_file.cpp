@@ -8,9 +8,9 @@
 #include <optional>
 
 #include "kinevo/core/numbers.hpp"
+#include "kinevo/io/detail/toml_fields.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
-#include "kinevo/io/toml_syntax.hpp"
 #include "kinevo/symbolic/detail/exact_numbers.hpp"
 #include "kinevo/symbolic/detail/expression_context.hpp"
 
@@ -20,97 +20,47 @@ namespace {
 
 constexpr std::size_t max_points = 10'000;
 
-// Where a node is, for messages: "file:line: field".
-struct locator {
-  std::string source;
-  [[noreturn]] void fail(const toml::node* n, const std::string& field,
-                         const std::string& what) const {
-    const int line = n == nullptr ? 0 : static_cast<int>(n->source().begin.line);
-    throw io::input_error(source, line, field, what);
+dh_link parse_link(const io::toml_fields& f, const toml::node& n, std::size_t i) {
+  if (!n.is_table()) {
+    f.fail(fmt::format("{}: field 'links' item {}", f.where(n), i + 1),
+           "must be an inline table { a, b, alpha, pair }");
   }
-  double number(const toml::node& n, const std::string& field) const {
-    const auto v = n.value<double>();  // integers convert too
-    if (!v || !std::isfinite(*v)) fail(&n, field, "must be a finite number");
-    return *v;
-  }
-  double number(const toml::table& t, const std::string& key, const std::string& field,
-                std::optional<double> fallback = std::nullopt) const {
-    const toml::node* n = t.get(key);
-    if (n == nullptr) {
-      if (fallback) return *fallback;
-      fail(&t, field, "is missing");
-    }
-    return number(*n, field);
-  }
-  std::string text(const toml::node& n, const std::string& field) const {
-    const auto v = n.value_exact<std::string>();
-    if (!v) fail(&n, field, "must be a string");
-    return *v;
-  }
-  const toml::array& array(const toml::table& t, const std::string& key,
-                           const std::string& field) const {
-    const toml::node* n = t.get(key);
-    if (n == nullptr) fail(&t, field, "is missing");
-    if (!n->is_array()) fail(n, field, "must be an array");
-    return *n->as_array();
-  }
-  const toml::table& table(const toml::table& t, const std::string& key) const {
-    const toml::node* n = t.get(key);
-    if (n == nullptr) fail(&t, "[" + key + "]", "is missing");
-    if (!n->is_table()) fail(n, key, "must be a table");
-    return *n->as_table();
-  }
-  void only(const toml::table& t, std::initializer_list<const char*> keys,
-            const std::string& where) const {
-    for (const auto& [k, v] : t) {
-      bool known = false;
-      for (const char* key : keys) known = known || k.str() == key;
-      if (!known) {
-        fail(&v, where + io::excerpt(k.str(), 40), "is not a known key");
-      }
-    }
-  }
-};
-
-dh_link parse_link(const locator& at, const toml::node& n, std::size_t i) {
-  const std::string field = fmt::format("links[{}]", i + 1);
-  if (!n.is_table()) at.fail(&n, field, "must be an inline table { a, b, alpha, pair }");
   const toml::table& t = *n.as_table();
-  at.only(t, {"a", "b", "alpha", "pair", "theta"}, field + ".");
+  const std::string sec = fmt::format("links[{}]", i + 1);
+  f.only_keys(t, sec, {"a", "b", "alpha", "pair", "theta"});
   dh_link l;
-  l.a = at.number(t, "a", field + ".a");
-  l.alpha = at.number(t, "alpha", field + ".alpha") * degree;
-  const toml::node* pair = t.get("pair");
-  const std::string kind = pair == nullptr ? "R" : at.text(*pair, field + ".pair");
-  if (kind != "R" && kind != "P") at.fail(pair, field + ".pair", "must be \"R\" or \"P\"");
+  l.a = f.number(t, sec, "a");
+  l.alpha = f.number(t, sec, "alpha") * degree;
+  const std::string kind = f.string_or(t, sec, "pair", "R");
+  if (kind != "R" && kind != "P") f.fail_field(t, sec, "pair", "must be \"R\" or \"P\"");
   l.pair = kind == "R" ? pair_kind::revolute : pair_kind::prismatic;
   if (l.pair == pair_kind::revolute) {
-    if (t.get("theta") != nullptr) {
-      at.fail(t.get("theta"), field + ".theta",
-              "is the variable of an R pair: give its value in start");
+    if (f.has(t, "theta")) {
+      f.fail_field(t, sec, "theta", "is the variable of an R pair: give its value in start");
     }
-    l.b = at.number(t, "b", field + ".b");
+    l.b = f.number(t, sec, "b");
   } else {
-    if (t.get("b") != nullptr) {
-      at.fail(t.get("b"), field + ".b", "is the variable of a P pair: give its value in start");
+    if (f.has(t, "b")) {
+      f.fail_field(t, sec, "b", "is the variable of a P pair: give its value in start");
     }
-    l.theta = at.number(t, "theta", field + ".theta") * degree;
+    l.theta = f.number(t, sec, "theta") * degree;
   }
   return l;
 }
 
-// Sample times (or input values) from, from + step, ..., to.
-std::vector<double> samples(const locator& at, const toml::table& t, const std::string& prefix,
-                            const std::string& section) {
-  const double from = at.number(t, prefix + "from", section + prefix + "from");
-  const double to = at.number(t, prefix + "to", section + prefix + "to");
-  const double step = at.number(t, prefix + "step", section + prefix + "step");
-  if (!(step > 0.0) && to != from)
-    at.fail(t.get(prefix + "step"), section + prefix + "step", "must be > 0");
+// Sample times (or input values) from, from + step, ..., to: the fields <prefix>from, ...
+// of [motion].
+std::vector<double> samples(const io::toml_fields& f, const toml::table& t,
+                            const std::string& prefix) {
+  const std::string sec = "[motion]";
+  const double from = f.number(t, sec, prefix + "from");
+  const double to = f.number(t, sec, prefix + "to");
+  const double step = f.number(t, sec, prefix + "step");
+  if (!(step > 0.0) && to != from) f.fail_field(t, sec, prefix + "step", "must be > 0");
   const double count = to == from ? 1.0 : std::floor((to - from) / step + 1e-9) + 1.0;
   if (to < from || count > static_cast<double>(max_points)) {
-    at.fail(t.get(prefix + "to"), section + prefix + "to",
-            fmt::format("must be >= {}from and give at most {} points", prefix, max_points));
+    f.fail_field(t, sec, prefix + "to",
+                 fmt::format("must be >= {}from and give at most {} points", prefix, max_points));
   }
   std::vector<double> v;
   for (std::size_t k = 0; k < static_cast<std::size_t>(count); ++k) {
@@ -157,57 +107,57 @@ class motion_expression {
   GiNaC::ex value_, rate_, acceleration_;
 };
 
-std::vector<motion_expression> vector_expression(const locator& at, const toml::table& t,
+std::vector<motion_expression> vector_expression(const io::toml_fields& f, const toml::table& t,
                                                  const std::string& key,
                                                  const symbolic::expression_context& ctx,
                                                  const GiNaC::symbol& sym) {
-  const std::string field = "[motion]." + key;
-  const toml::array& a = at.array(t, key, field);
-  if (a.size() != 3) at.fail(t.get(key), field, "must hold three expressions (x, y, z)");
+  const toml::array& a = f.array(t, "[motion]", key);
+  if (a.size() != 3) f.fail_field(t, "[motion]", key, "must hold three expressions (x, y, z)");
   std::vector<motion_expression> e;
   for (std::size_t i = 0; i < 3; ++i) {
-    const std::string fi = fmt::format("{}[{}]", field, i + 1);
-    const std::string where = fmt::format("{}:{}: {}", at.source, a[i].source().begin.line, fi);
-    e.emplace_back(ctx, sym, at.text(a[i], fi), where);
+    const std::string where =
+        fmt::format("{}: [motion] field '{}' item {}", f.where(a[i]), key, i + 1);
+    if (!a[i].is_string()) f.fail(where, "must be a string");
+    e.emplace_back(ctx, sym, a[i].value<std::string>().value_or(""), where);
   }
   return e;
 }
 
-void parse_closure_motion(const locator& at, const toml::table& m, chain_description& d,
+void parse_closure_motion(const io::toml_fields& f, const toml::table& m, chain_description& d,
                           const symbolic::expression_context& ctx, const GiNaC::symbol& t) {
   const bool angle =
       d.closure.links[static_cast<std::size_t>(d.closure.input)].pair == pair_kind::revolute;
-  if (const toml::node* v = m.get("value")) {
-    at.only(m, {"value", "t_from", "t_to", "t_step"}, "[motion].");
-    const std::string where =
-        fmt::format("{}:{}: [motion].value", at.source, v->source().begin.line);
-    const motion_expression e(ctx, t, at.text(*v, "[motion].value"), where);
-    for (const double time : samples(at, m, "t_", "[motion].")) {
+  if (f.has(m, "value")) {
+    f.only_keys(m, "[motion]", {"value", "t_from", "t_to", "t_step"});
+    const motion_expression e(ctx, t, f.string(m, "[motion]", "value"),
+                              f.field_where(m, "[motion]", "value"));
+    for (const double time : samples(f, m, "t_")) {
       const Eigen::Vector3d s = e.at(time);
       d.inputs.push_back({time, s[0], s[1], s[2]});
     }
     return;
   }
-  at.only(m, {"from", "to", "step", "rate", "acceleration"}, "[motion].");
+  f.only_keys(m, "[motion]", {"from", "to", "step", "rate", "acceleration"});
   // A range of the input in the file's units (deg for an R pair) at a constant rate.
   const double scale = angle ? degree : 1.0;
-  const double rate = at.number(m, "rate", "[motion].rate", 1.0);
-  const double acceleration = at.number(m, "acceleration", "[motion].acceleration", 0.0);
-  if (rate == 0.0)
-    at.fail(m.get("rate"), "[motion].rate",
-            "must not be 0 (the time of a sample is the input over the rate)");
-  const auto values = samples(at, m, "", "[motion].");
+  const double rate = f.number_or(m, "[motion]", "rate", 1.0);
+  const double acceleration = f.number_or(m, "[motion]", "acceleration", 0.0);
+  if (rate == 0.0) {
+    f.fail_field(m, "[motion]", "rate",
+                 "must not be 0 (the time of a sample is the input over the rate)");
+  }
+  const auto values = samples(f, m, "");
   for (const double v : values) {
     d.inputs.push_back({(v - values.front()) * scale / rate, v * scale, rate, acceleration});
   }
 }
 
-void parse_guidance_motion(const locator& at, const toml::table& m, chain_description& d,
+void parse_guidance_motion(const io::toml_fields& f, const toml::table& m, chain_description& d,
                            const symbolic::expression_context& ctx, const GiNaC::symbol& t) {
-  at.only(m, {"a", "b", "t_from", "t_to", "t_step"}, "[motion].");
-  const auto a = vector_expression(at, m, "a", ctx, t);
-  const auto b = vector_expression(at, m, "b", ctx, t);
-  for (const double time : samples(at, m, "t_", "[motion].")) {
+  f.only_keys(m, "[motion]", {"a", "b", "t_from", "t_to", "t_step"});
+  const auto a = vector_expression(f, m, "a", ctx, t);
+  const auto b = vector_expression(f, m, "b", ctx, t);
+  for (const double time : samples(f, m, "t_")) {
     guidance_target g;
     g.t = time;
     for (int i = 0; i < 3; ++i) {
@@ -220,113 +170,109 @@ void parse_guidance_motion(const locator& at, const toml::table& m, chain_descri
   }
 }
 
-void parse_solver(const locator& at, const toml::table& root, chain_newton_options& o) {
-  const toml::node* n = root.get("solver");
-  if (n == nullptr) return;
-  if (!n->is_table()) at.fail(n, "solver", "must be a table");
-  const toml::table& s = *n->as_table();
-  at.only(s,
-          {"tolerance", "damping", "max_iterations", "singular_ratio", "residual", "skip_singular"},
-          "[solver].");
-  o.tolerance = at.number(s, "tolerance", "[solver].tolerance", o.tolerance);
-  o.damping = at.number(s, "damping", "[solver].damping", o.damping);
-  o.singular_ratio = at.number(s, "singular_ratio", "[solver].singular_ratio", o.singular_ratio);
-  const double it = at.number(s, "max_iterations", "[solver].max_iterations", o.max_iterations);
+void parse_solver(const io::toml_fields& f, const toml::table& root, chain_newton_options& o) {
+  const toml::table* found = f.table(root, "", "solver");
+  if (found == nullptr) return;
+  const toml::table& s = *found;
+  const std::string sec = "[solver]";
+  f.only_keys(
+      s, sec,
+      {"tolerance", "damping", "max_iterations", "singular_ratio", "residual", "skip_singular"});
+  o.tolerance = f.number_or(s, sec, "tolerance", o.tolerance);
+  o.damping = f.number_or(s, sec, "damping", o.damping);
+  o.singular_ratio = f.number_or(s, sec, "singular_ratio", o.singular_ratio);
+  const double it = f.number_or(s, sec, "max_iterations", o.max_iterations);
   if (it != std::floor(it) || it < 1 || it > 10000) {
-    at.fail(s.get("max_iterations"), "[solver].max_iterations", "must be an integer in [1, 10000]");
+    f.fail_field(s, sec, "max_iterations", "must be an integer in [1, 10000]");
   }
   o.max_iterations = static_cast<int>(it);
-  if (const toml::node* r = s.get("residual")) {
+  if (f.has(s, "residual")) {
     try {
-      o.residual = parse_rotation_residual(at.text(*r, "[solver].residual"));
+      o.residual = parse_rotation_residual(f.string(s, sec, "residual"));
     } catch (const io::option_error& e) {
-      at.fail(r, "[solver].residual", e.requirement());
+      f.fail_field(s, sec, "residual", e.requirement());
     }
   }
-  if (const toml::node* k = s.get("skip_singular")) {
-    const auto v = k->value_exact<bool>();
-    if (!v) at.fail(k, "[solver].skip_singular", "must be true or false");
-    o.skip_singular = *v;
-  }
+  o.skip_singular = f.boolean_or(s, sec, "skip_singular", o.skip_singular);
   try {
     o.validate();
   } catch (const io::option_error& e) {
-    at.fail(s.get(e.field()), "[solver]." + e.field(), e.requirement());
+    f.fail_field(s, sec, e.field(), e.requirement());
   }
+}
+
+// The links' validate() (closure or guidance), naming the file's links field.
+template <class Chain>
+void validate_links(const io::toml_fields& f, const toml::table& root, const Chain& chain) {
+  try {
+    chain.validate();
+  } catch (const io::option_error& e) {
+    f.fail_field(root, "", "links", fmt::format("{} {}", e.field(), e.requirement()));
+  }
+}
+
+// The driven joint of a closure chain (1-based in the file).
+int closure_input(const io::toml_fields& f, const toml::table& root, std::size_t links) {
+  const toml::node* in = root.get("input");
+  if (in == nullptr) f.fail_field(root, "", "input", "missing (the driven joint, 1-based)");
+  const auto v = in->value_exact<int64_t>();
+  if (!v || *v < 1 || *v > static_cast<int64_t>(links)) {
+    f.fail_field(root, "", "input", fmt::format("must be a joint number in [1, {}]", links));
+  }
+  return static_cast<int>(*v - 1);
 }
 
 }  // namespace
 
 chain_description parse_chain_description(const std::string& text, const std::string& source) {
-  toml::table root;
-  try {
-    root = toml::parse(io::strip_byte_order_mark(text), source);
-  } catch (const toml::parse_error& e) {
-    throw io::input_error(source, static_cast<int>(e.source().begin.line), "",
-                          "cannot read the chain file: " + io::toml_syntax_reason(e.description()));
-  }
-  const locator at{source};
-  at.only(root, {"name", "kind", "links", "input", "start", "motion", "solver"}, "");
+  const toml::table root = io::parse_toml(text, source);
+  const io::toml_fields f(source);
+  f.only_keys(root, "chain file", {"name", "kind", "links", "input", "start", "motion", "solver"});
   chain_description d;
-  const toml::node* kind = root.get("kind");
-  const std::string k = kind == nullptr ? "closure" : at.text(*kind, "kind");
-  if (k != "closure" && k != "guidance")
-    at.fail(kind, "kind", "must be \"closure\" or \"guidance\"");
+  const std::string k = f.string_or(root, "", "kind", "closure");
+  if (k != "closure" && k != "guidance") {
+    f.fail_field(root, "", "kind", "must be \"closure\" or \"guidance\"");
+  }
   d.kind = k == "closure" ? chain_kind::closure : chain_kind::guidance;
-  std::string name = "chain";
-  if (const toml::node* n = root.get("name")) name = at.text(*n, "name");
+  const std::string name = f.string_or(root, "", "name", "chain");
 
   std::vector<dh_link> links;
-  const toml::array& rows = at.array(root, "links", "links");
-  for (std::size_t i = 0; i < rows.size(); ++i) links.push_back(parse_link(at, rows[i], i));
+  const toml::array& rows = f.array(root, "", "links");
+  for (std::size_t i = 0; i < rows.size(); ++i) links.push_back(parse_link(f, rows[i], i));
 
   if (d.kind == chain_kind::closure) {
     d.closure.name = name;
     d.closure.links = links;
-    const toml::node* in = root.get("input");
-    if (in == nullptr) at.fail(&root, "input", "is missing (the driven joint, 1-based)");
-    const auto v = in->value_exact<int64_t>();
-    if (!v || *v < 1 || *v > static_cast<int64_t>(links.size())) {
-      at.fail(in, "input", fmt::format("must be a joint number in [1, {}]", links.size()));
-    }
-    d.closure.input = static_cast<int>(*v - 1);
-    try {
-      d.closure.validate();
-    } catch (const io::option_error& e) {
-      at.fail(root.get("links"), "links", fmt::format("{} {}", e.field(), e.requirement()));
-    }
+    d.closure.input = closure_input(f, root, links.size());
+    validate_links(f, root, d.closure);
   } else {
-    if (root.get("input") != nullptr)
-      at.fail(root.get("input"), "input", "is for kind = \"closure\" only");
+    if (f.has(root, "input")) f.fail_field(root, "", "input", "is for kind = \"closure\" only");
     d.guidance.name = name;
     d.guidance.links = links;
-    try {
-      d.guidance.validate();
-    } catch (const io::option_error& e) {
-      at.fail(root.get("links"), "links", fmt::format("{} {}", e.field(), e.requirement()));
-    }
+    validate_links(f, root, d.guidance);
   }
 
-  const toml::array& start = at.array(root, "start", "start");
-  if (start.size() != links.size()) {
-    at.fail(root.get("start"), "start",
-            fmt::format("must hold {} joint values (one per link)", links.size()));
+  if (f.array(root, "", "start").size() != links.size()) {
+    f.fail_field(root, "", "start",
+                 fmt::format("must hold {} joint values (one per link)", links.size()));
   }
+  const std::vector<double> start = f.numbers(root, "", "start");
   d.start.resize(static_cast<Eigen::Index>(links.size()));
   for (std::size_t i = 0; i < links.size(); ++i) {
-    const double v = at.number(start[i], fmt::format("start[{}]", i + 1));
-    d.start[static_cast<Eigen::Index>(i)] = links[i].pair == pair_kind::revolute ? v * degree : v;
+    d.start[static_cast<Eigen::Index>(i)] =
+        links[i].pair == pair_kind::revolute ? start[i] * degree : start[i];
   }
 
   symbolic::expression_context ctx;
   const GiNaC::symbol t = ctx.add_symbol("t", source);
-  const toml::table& motion = at.table(root, "motion");
+  const toml::table* motion = f.table(root, "", "motion");
+  if (motion == nullptr) f.fail_field(root, "", "motion", "missing");
   if (d.kind == chain_kind::closure) {
-    parse_closure_motion(at, motion, d, ctx, t);
+    parse_closure_motion(f, *motion, d, ctx, t);
   } else {
-    parse_guidance_motion(at, motion, d, ctx, t);
+    parse_guidance_motion(f, *motion, d, ctx, t);
   }
-  parse_solver(at, root, d.options);
+  parse_solver(f, root, d.options);
   return d;
 }
 

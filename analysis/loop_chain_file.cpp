@@ -12,67 +12,42 @@
 #include "kinevo/analysis/rrrp_loop.hpp"
 #include "kinevo/analysis/rrrr_loop.hpp"
 #include "kinevo/core/numbers.hpp"
+#include "kinevo/io/detail/toml_fields.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
-#include "kinevo/io/toml_syntax.hpp"
 
 namespace kinevo::analysis {
 
 namespace {
 
-// Reads the fields of one TOML table, naming the file, line and field in every error.
+// The fields of one table of the file ([[loop]] or [motion]), naming the file, line and field in
+// every error ("file:line: [[loop]] 'crank' field 'a1': ...").
 class table_reader {
  public:
-  table_reader(std::string source, const toml::table& t, std::string section)
-      : source_(std::move(source)), t_(t), section_(std::move(section)) {}
+  table_reader(const io::toml_fields& fields, const toml::table& t, std::string section)
+      : fields_(fields), t_(t), section_(std::move(section)) {}
 
-  int line(const toml::node* n) const {
-    return n != nullptr ? static_cast<int>(n->source().begin.line)
-                        : static_cast<int>(t_.source().begin.line);
-  }
-  // "<file>:<line>: <section>.<field>", as fail() names a field.
   std::string where(const std::string& field) const {
-    return fmt::format("{}:{}: {}.{}", source_, line(t_.get(field)), section_, field);
+    return fields_.field_where(t_, section_, field);
   }
   [[noreturn]] void fail(const std::string& field, const std::string& message) const {
-    throw io::input_error(source_, line(t_.get(field)), section_ + "." + field, message);
+    fields_.fail_field(t_, section_, field, message);
   }
-  double number(const std::string& field, std::optional<double> fallback = std::nullopt) const {
-    const toml::node* n = t_.get(field);
-    if (n == nullptr) {
-      if (fallback) return *fallback;
-      fail(field, "missing");
-    }
-    if (!n->is_number()) fail(field, "must be a number");
-    const double v = n->value<double>().value_or(0.0);
-    if (!std::isfinite(v)) fail(field, "must be a finite number");
-    return v;
+  double number(const std::string& field) const { return fields_.number(t_, section_, field); }
+  double number(const std::string& field, double fallback) const {
+    return fields_.number_or(t_, section_, field, fallback);
   }
-  std::string text(const std::string& field, std::optional<std::string> fallback = {}) const {
-    const toml::node* n = t_.get(field);
-    if (n == nullptr) {
-      if (fallback) return *fallback;
-      fail(field, "missing");
-    }
-    if (!n->is_string()) fail(field, "must be a string");
-    return n->value<std::string>().value_or("");
-  }
+  std::string text(const std::string& field) const { return fields_.string(t_, section_, field); }
+  bool has(const std::string& field) const { return fields_.has(t_, field); }
   int branch() const {
     const toml::node* n = t_.get("branch");
     if (n == nullptr) return 1;
-    const auto v = n->value<int64_t>();
-    if (!n->is_integer() || (*v != 1 && *v != -1)) fail("branch", "must be 1 or -1");
+    const auto v = n->value_exact<int64_t>();
+    if (!v || (*v != 1 && *v != -1)) fail("branch", "must be 1 or -1");
     return static_cast<int>(*v);
   }
-  void only(const std::vector<std::string>& allowed) const {
-    for (const auto& [k, v] : t_) {
-      const std::string key(k.str());
-      if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
-      std::string list;
-      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      throw io::input_error(source_, line(&v), section_ + "." + key,
-                            fmt::format("unknown field (expected one of: {})", list));
-    }
+  void only(const std::vector<std::string_view>& allowed) const {
+    fields_.only_keys(t_, section_, allowed);
   }
   // Runs a dimensions struct's validate(), naming the field of the file it refuses.
   template <class Dimensions>
@@ -85,7 +60,7 @@ class table_reader {
   }
 
  private:
-  std::string source_;
+  const io::toml_fields& fields_;
   const toml::table& t_;
   std::string section_;
 };
@@ -119,13 +94,11 @@ std::unique_ptr<planar_loop> make_loop(const table_reader& r, const std::string&
   r.fail("type", fmt::format("'{}' is not a loop type (expected rrrr, rprr or rrrp)", type));
 }
 
-expression_motion read_motion(const std::string& source, const toml::table& root,
+expression_motion read_motion(const io::toml_fields& fields, const toml::table& root,
                               std::string& where) {
-  const toml::node* n = root.get("motion");
-  if (n == nullptr || !n->is_table()) {
-    throw io::input_error(source, 0, "motion", "missing [motion] table");
-  }
-  const table_reader r(source, *n->as_table(), "motion");
+  const toml::table* t = fields.table(root, "", "motion");
+  if (t == nullptr) fields.fail(fields.source(), "missing [motion] table");
+  const table_reader r(fields, *t, "[motion]");
   r.only({"expression", "t_start", "t_end", "dt"});
   expression_motion m;
   m.expression = r.text("expression");
@@ -135,58 +108,48 @@ expression_motion read_motion(const std::string& source, const toml::table& root
   return m;
 }
 
+// The input of a loop after the first: an angle output of the loop before it.
+void connect_input(const table_reader& r, const chain_stage& previous, chain_stage& st) {
+  const planar_loop& prev = *previous.loop;
+  const auto names_prev = prev.output_names();
+  const auto angle = prev.output_is_angle();
+  const std::string in = r.text("input");
+  const auto it = std::find(names_prev.begin(), names_prev.end(), in);
+  if (it == names_prev.end() || !angle[static_cast<std::size_t>(it - names_prev.begin())]) {
+    std::string list;
+    for (std::size_t o = 0; o < names_prev.size(); ++o) {
+      if (angle[o]) list += (list.empty() ? "" : ", ") + names_prev[o];
+    }
+    r.fail("input", fmt::format("'{}' is not an angle output of loop '{}' (one of: {})", in,
+                                previous.name, list));
+  }
+  st.source_output = static_cast<int>(it - names_prev.begin());
+  st.offset = r.number("offset_deg", 0.0) * degree;
+}
+
 }  // namespace
 
 chain_file parse_chain_file(const std::string& text, const std::string& source) {
-  toml::table root;
-  try {
-    root = toml::parse(text, source);
-  } catch (const toml::parse_error& e) {
-    throw io::input_error(source, static_cast<int>(e.source().begin.line), "",
-                          io::toml_syntax_reason(e.description()));
-  }
-  for (const auto& [k, v] : root) {
-    const std::string key(k.str());
-    if (key != "motion" && key != "loop") {
-      throw io::input_error(source, static_cast<int>(v.source().begin.line), key,
-                            "unknown table (expected [motion] and [[loop]])");
-    }
-  }
+  const toml::table root = io::parse_toml(text, source);
+  const io::toml_fields fields(source);
+  fields.only_keys(root, "loop chain file", {"motion", "loop"});
   chain_file f;
-  f.motion = read_motion(source, root, f.motion_where);
-  const toml::array* loops = root.get("loop") ? root.get("loop")->as_array() : nullptr;
-  if (loops == nullptr || loops->empty()) {
-    throw io::input_error(source, 0, "loop", "missing: at least one [[loop]] table");
-  }
+  f.motion = read_motion(fields, root, f.motion_where);
+  const auto loops = fields.tables(root, "loop");
+  if (loops.empty()) fields.fail(source, "missing: at least one [[loop]] table");
   std::set<std::string> names;
-  for (std::size_t i = 0; i < loops->size(); ++i) {
-    const toml::table* t = loops->get(i)->as_table();
-    if (t == nullptr) throw io::input_error(source, 0, "loop", "must be [[loop]] tables");
-    const table_reader r(source, *t, fmt::format("loop[{}]", i + 1));
+  for (std::size_t i = 0; i < loops.size(); ++i) {
+    const table_reader r(fields, *loops[i], "[[loop]]");
     chain_stage st;
     st.name = r.text("name");
     if (!names.insert(st.name).second) r.fail("name", fmt::format("'{}' is used twice", st.name));
     st.loop = make_loop(r, r.text("type"));
     if (i == 0) {
       for (const char* key : {"input", "offset_deg"}) {
-        if (t->get(key) != nullptr) r.fail(key, "the first loop is driven by [motion]");
+        if (r.has(key)) r.fail(key, "the first loop is driven by [motion]");
       }
     } else {
-      const planar_loop& prev = *f.chain.stages.back().loop;
-      const auto names_prev = prev.output_names();
-      const auto angle = prev.output_is_angle();
-      const std::string in = r.text("input");
-      const auto it = std::find(names_prev.begin(), names_prev.end(), in);
-      if (it == names_prev.end() || !angle[static_cast<std::size_t>(it - names_prev.begin())]) {
-        std::string list;
-        for (std::size_t o = 0; o < names_prev.size(); ++o) {
-          if (angle[o]) list += (list.empty() ? "" : ", ") + names_prev[o];
-        }
-        r.fail("input", fmt::format("'{}' is not an angle output of loop '{}' (one of: {})", in,
-                                    f.chain.stages.back().name, list));
-      }
-      st.source_output = static_cast<int>(it - names_prev.begin());
-      st.offset = r.number("offset_deg", 0.0) * degree;
+      connect_input(r, f.chain.stages.back(), st);
     }
     f.chain.stages.push_back(std::move(st));
   }
@@ -194,8 +157,7 @@ chain_file parse_chain_file(const std::string& text, const std::string& source) 
 }
 
 chain_file read_chain_file(const std::filesystem::path& path) {
-  const std::string text = io::read_input_file(path, "loop chain file");
-  return parse_chain_file(std::string(io::strip_byte_order_mark(text)), path.string());
+  return parse_chain_file(io::read_input_file(path, "loop chain file"), path.string());
 }
 
 }  // namespace kinevo::analysis

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <toml++/toml.h>
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -13,9 +14,9 @@
 #include "kinevo/io/csv_table.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
-#include "kinevo/io/toml_syntax.hpp"
 #include "kinevo/symbolic/detail/evaluation_tape.hpp"
 #include "kinevo/symbolic/detail/expression_context.hpp"
+#include "kinevo/symbolic/detail/toml_expression_fields.hpp"
 
 namespace kinevo::symbolic {
 
@@ -220,255 +221,221 @@ std::optional<Eigen::MatrixXd> expression_problem::constant_objective_hessian() 
 
 namespace {
 
-std::string where(const std::string& source, const toml::node* n) {
-  if (n == nullptr || n->source().begin.line == 0) return source;
-  return fmt::format("{}:{}", source, n->source().begin.line);
-}
-
-[[noreturn]] void fail(const std::string& at, const std::string& message) {
-  throw io::input_error(fmt::format("{}: {}", at, message));
-}
-
-GiNaC::ex expression_of(const toml::node* n, const std::string& at, const expression_context& ctx) {
-  if (n == nullptr) fail(at, "missing");
-  if (n->is_integer()) return GiNaC::numeric(static_cast<long>(n->value<int64_t>().value_or(0)));
-  if (n->is_floating_point())
-    return number(n->value<double>().value_or(0.0), at);  // nan, inf: named
-  if (n->is_string()) return ctx.parse(n->value<std::string>().value_or(""), at);
-  fail(at, "must be a number or an expression string");
-}
-
-void only_keys(const std::string& source, const toml::table& t, const std::string& section,
-               const std::vector<std::string>& allowed) {
-  for (const auto& [k, v] : t) {
-    if (std::find(allowed.begin(), allowed.end(), std::string(k.str())) == allowed.end()) {
-      std::string list;
-      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      fail(where(source, &v), fmt::format("{}: unknown field '{}' (expected one of: {})", section,
-                                          io::excerpt(k.str(), 40), list));
-    }
-  }
-}
-
-std::vector<const toml::table*> tables(const std::string& source, const toml::table& root,
-                                       const char* key) {
-  std::vector<const toml::table*> out;
-  const toml::node* n = root.get(key);
-  if (n == nullptr) return out;
-  const toml::array* a = n->as_array();
-  if (a == nullptr)
-    fail(where(source, n), fmt::format("'{}' must be written as [[{}]] tables", key, key));
-  for (const auto& e : *a) {
-    if (!e.is_table()) fail(where(source, &e), fmt::format("'{}' must be [[{}]] tables", key, key));
-    out.push_back(e.as_table());
-  }
-  return out;
-}
+using problem_fields = toml_expression_fields;
 
 // The `type` field of a [[variable]]; absent means real.
-variable_kind variable_kind_of(const toml::node* n, const std::string& at) {
-  if (n == nullptr) return variable_kind::real;
+variable_kind variable_kind_of(const problem_fields& f, const toml::table& v) {
+  if (!f.has(v, "type")) return variable_kind::real;
+  const std::string at = f.field_where(v, "[[variable]]", "type");
+  const toml::node* n = v.get("type");
   constexpr const char* valid = "expected one of: real, integer, discrete";
-  if (!n->is_string()) fail(at, fmt::format("must be a string ({})", valid));
+  if (!n->is_string()) f.fail(at, fmt::format("must be a string ({})", valid));
   const std::string t = n->value<std::string>().value_or("");
   if (t == "real") return variable_kind::real;
   if (t == "integer") return variable_kind::integer;
   if (t == "discrete") return variable_kind::discrete;
-  fail(at, fmt::format("'{}' is not a variable type ({})", io::excerpt(t, 40), valid));
+  f.fail(at, fmt::format("'{}' is not a variable type ({})", io::excerpt(t, 40), valid));
 }
 
 // An integer variable's bound: a whole number that a double holds exactly, with every integer
 // between it and zero representable too (|v| <= 2^53), so that rounding genes is exact.
-void check_whole(double v, const std::string& at) {
+void check_whole(const problem_fields& f, double v, const std::string& at) {
   constexpr double largest_exact = 9007199254740992.0;  // 2^53
   if (std::nearbyint(v) != v) {
-    fail(at, fmt::format("must be a whole number for type = \"integer\" (got {})", v));
+    f.fail(at, fmt::format("must be a whole number for type = \"integer\" (got {})", v));
   }
   if (std::abs(v) > largest_exact) {
-    fail(at, fmt::format("{} is beyond 2^53 in magnitude, too large for type = \"integer\"", v));
+    f.fail(at, fmt::format("{} is beyond 2^53 in magnitude, too large for type = \"integer\"", v));
   }
 }
 
 // A discrete variable's `values`: at least two finite numbers (or constant expressions), strictly
 // increasing. Two because the GA's box needs lower < upper: one value is a constant, which
 // [parameters] is for.
-std::vector<double> discrete_values_of(const std::string& source, const toml::node* n,
-                                       const std::string& at, const std::string& name,
-                                       const expression_context& ctx) {
+std::vector<double> discrete_values_of(const problem_fields& f, const toml::table& v,
+                                       const std::string& name, const expression_context& ctx) {
+  const std::string at = f.field_where(v, "[[variable]]", "values");
+  const toml::node* n = v.get("values");
   if (n == nullptr) {
-    fail(at, "type = \"discrete\" needs values = [v1, v2, ...] (strictly increasing)");
+    f.fail(at, "type = \"discrete\" needs values = [v1, v2, ...] (strictly increasing)");
   }
   const toml::array* a = n->as_array();
-  if (a == nullptr) fail(at, "must be an array of numbers, e.g. values = [10.0, 12.5, 16.0]");
-  if (a->empty()) fail(at, "is empty; list at least two values in increasing order");
+  if (a == nullptr) f.fail(at, "must be an array of numbers, e.g. values = [10.0, 12.5, 16.0]");
+  if (a->empty()) f.fail(at, "is empty; list at least two values in increasing order");
   std::vector<double> out;
   out.reserve(a->size());
   for (std::size_t i = 0; i < a->size(); ++i) {
     const toml::node& e = *a->get(i);
-    const std::string eat = fmt::format("{}: [[variable]] '{}' field 'values' item {}",
-                                        where(source, &e), io::excerpt(name, 40), i + 1);
-    const double d = to_double(expression_of(&e, eat, ctx), eat);
+    const std::string eat = fmt::format("{}: [[variable]] '{}' field 'values' item {}", f.where(e),
+                                        io::excerpt(name, 40), i + 1);
+    const double d = to_double(f.expression_of(e, eat, ctx), eat);
     if (!out.empty() && !(d > out.back())) {
-      fail(eat, fmt::format("{} {} item {} ({}); values must be strictly increasing", d,
-                            d == out.back() ? "repeats" : "is less than", i, out.back()));
+      f.fail(eat, fmt::format("{} {} item {} ({}); values must be strictly increasing", d,
+                              d == out.back() ? "repeats" : "is less than", i, out.back()));
     }
     out.push_back(d);
   }
   if (out.size() < 2) {
-    fail(at, fmt::format("has one value ({}); a discrete variable needs at least two (write a "
-                         "constant in [parameters])",
-                         out.front()));
+    f.fail(at, fmt::format("has one value ({}); a discrete variable needs at least two (write a "
+                           "constant in [parameters])",
+                           out.front()));
   }
   return out;
+}
+
+// [parameters], in file order (toml++ sorts keys), each a constant of the context.
+void read_problem_parameters(const problem_fields& f, const toml::table& root,
+                             expression_context& ctx) {
+  const toml::table* pt = f.table(root, "", "parameters");
+  if (pt == nullptr) return;
+  std::vector<std::pair<std::string, const toml::node*>> params;
+  for (const auto& [k, v] : *pt) params.emplace_back(std::string(k.str()), &v);
+  std::stable_sort(params.begin(), params.end(), [](const auto& a, const auto& b) {
+    return a.second->source().begin.line < b.second->source().begin.line;
+  });
+  for (const auto& [name, v] : params) {
+    const std::string at = fmt::format("{}: [parameters] '{}'", f.where(v), io::excerpt(name, 40));
+    ctx.add_constant(name, to_double(f.expression_of(*v, at, ctx), at), at);
+  }
+}
+
+// A real or integer variable's box [lower, upper] (which may use parameters; variables are not
+// constants, so they are refused).
+std::pair<double, double> variable_bounds(const problem_fields& f, const toml::table& v,
+                                          variable_kind kind, const expression_context& ctx) {
+  if (v.get("values") != nullptr) {
+    f.fail_field(v, "[[variable]]", "values",
+                 "only a variable with type = \"discrete\" takes a list of values");
+  }
+  const std::string lat = f.field_where(v, "[[variable]]", "lower");
+  const std::string uat = f.field_where(v, "[[variable]]", "upper");
+  const double l = to_double(f.expression(v, "[[variable]]", "lower", ctx), lat);
+  const double u = to_double(f.expression(v, "[[variable]]", "upper", ctx), uat);
+  if (kind == variable_kind::integer) {
+    check_whole(f, l, lat);
+    check_whole(f, u, uat);
+  }
+  if (!(l < u)) f.fail(uat, fmt::format("needs lower < upper (got {} and {})", l, u));
+  return {l, u};
+}
+
+// One [[variable]]: its symbol, kind, box (the GA's: an index range for a discrete one) and
+// initial value.
+void read_variable(const problem_fields& f, const toml::table& v, expression_context& ctx,
+                   expression_problem::impl& p, std::vector<GiNaC::symbol>& symbols,
+                   std::vector<double>& lo, std::vector<double>& hi) {
+  f.only_keys(v, "[[variable]]", {"name", "type", "lower", "upper", "values", "initial"});
+  const std::string name = f.string(v, "[[variable]]", "name");
+  symbols.push_back(ctx.add_symbol(name, f.where(v)));
+  const auto kind = variable_kind_of(f, v);
+  std::vector<double> values;
+  std::pair<double, double> box;
+  if (kind == variable_kind::discrete) {
+    // The GA searches the index; the values' own range comes from the list.
+    for (const char* field : {"lower", "upper"}) {
+      if (v.get(field) != nullptr) {
+        f.fail_field(v, "[[variable]]", field,
+                     "not allowed with type = \"discrete\" (the GA searches an index into "
+                     "'values')");
+      }
+    }
+    values = discrete_values_of(f, v, name, ctx);
+    box = {0.0, static_cast<double>(values.size() - 1)};
+  } else {
+    box = variable_bounds(f, v, kind, ctx);
+  }
+  std::optional<double> initial;
+  if (v.get("initial") != nullptr) {
+    const std::string iat = f.field_where(v, "[[variable]]", "initial");
+    if (kind != variable_kind::real) f.fail(iat, "only a real variable takes an initial value");
+    initial = to_double(f.expression(v, "[[variable]]", "initial", ctx), iat);
+  }
+  p.initial.push_back(initial);
+  p.variables.push_back(name);
+  p.kinds.push_back(kind);
+  p.values.push_back(std::move(values));
+  lo.push_back(box.first);
+  hi.push_back(box.second);
+}
+
+// An expression field compiled into output `k` of the tape; an expression the tape cannot take
+// is refused naming the field.
+GiNaC::ex compiled_expression(const problem_fields& f, const toml::table& t,
+                              std::string_view section, std::string_view key,
+                              const expression_context& ctx, tape_builder& builder, int k) {
+  const std::string at = f.field_where(t, section, key);
+  try {
+    GiNaC::ex e = f.expression(t, section, key, ctx);
+    builder.set_output(k, e);
+    return e;
+  } catch (const std::invalid_argument& err) {
+    f.fail(at, err.what());
+  }
+}
+
+// One [[constraint]] (output k of the tape).
+void read_constraint(const problem_fields& f, const toml::table& c, const expression_context& ctx,
+                     double default_weight, tape_builder& builder, int k,
+                     expression_problem::impl& p) {
+  f.only_keys(c, "[[constraint]]", {"name", "expression", "type", "weight"});
+  expression_problem::constraint_info ci;
+  ci.name = f.string_or(c, "[[constraint]]", "name", fmt::format("c{}", k));
+  const std::string type = f.string_or(c, "[[constraint]]", "type", "<=");
+  if (type == "<=") {
+    ci.equality = false;
+  } else if (type == "=" || type == "==") {
+    ci.equality = true;
+  } else {
+    f.fail_field(
+        c, "[[constraint]]", "type",
+        fmt::format("'{}' is not \"<=\" (g(x) <= 0) or \"=\" (h(x) = 0)", io::excerpt(type, 40)));
+  }
+  ci.weight = default_weight;
+  if (f.has(c, "weight")) {
+    const std::string wat = f.field_where(c, "[[constraint]]", "weight");
+    ci.weight = to_double(f.expression(c, "[[constraint]]", "weight", ctx), wat);
+    if (!(ci.weight > 0.0)) f.fail(wat, "must be positive");
+  }
+  p.constraint_expressions.push_back(
+      compiled_expression(f, c, "[[constraint]]", "expression", ctx, builder, k));
+  p.constraints.push_back(ci);
 }
 
 }  // namespace
 
 std::unique_ptr<expression_problem> load_optimization_problem_from_string(
     const std::string& text, const std::string& source) {
-  toml::table root;
-  try {
-    root = toml::parse(text, source);
-  } catch (const toml::parse_error& e) {
-    throw io::input_error(fmt::format("{}:{}: {}", source, e.source().begin.line,
-                                      io::toml_syntax_reason(e.description())));
-  }
-  only_keys(source, root, "problem file", {"problem", "parameters", "variable", "constraint"});
+  const toml::table root = io::parse_toml(text, source);
+  const problem_fields f(source);
+  f.only_keys(root, "problem file", {"problem", "parameters", "variable", "constraint"});
   auto p = std::make_unique<expression_problem::impl>();
   expression_context ctx;
-  double default_weight = 1e4;
   const toml::table* prob =
       root.get("problem") != nullptr ? root.get("problem")->as_table() : nullptr;
-  if (prob == nullptr) fail(source, "missing [problem] table with objective = \"f(x)\"");
-  only_keys(source, *prob, "[problem]", {"name", "objective", "penalty"});
-  p->name =
-      prob->get("name") != nullptr ? prob->get("name")->value<std::string>().value_or("") : "";
-  // Parameters in file order (toml++ sorts keys).
-  if (const toml::node* pn = root.get("parameters"); pn != nullptr) {
-    const toml::table* pt = pn->as_table();
-    if (pt == nullptr) fail(where(source, pn), "[parameters] must be a table");
-    std::vector<std::pair<std::string, const toml::node*>> params;
-    for (const auto& [k, v] : *pt) params.emplace_back(std::string(k.str()), &v);
-    std::stable_sort(params.begin(), params.end(), [](const auto& a, const auto& b) {
-      return a.second->source().begin.line < b.second->source().begin.line;
-    });
-    for (const auto& [name, v] : params) {
-      const std::string at =
-          fmt::format("{}: [parameters] '{}'", where(source, v), io::excerpt(name, 40));
-      ctx.add_constant(name, to_double(expression_of(v, at, ctx), at), at);
-    }
-  }
-  if (const toml::node* w = prob->get("penalty"); w != nullptr) {
-    const std::string at = fmt::format("{}: [problem] field 'penalty'", where(source, w));
-    default_weight = to_double(expression_of(w, at, ctx), at);
-    if (!(default_weight > 0.0)) fail(at, "must be positive");
+  if (prob == nullptr) f.fail(source, "missing [problem] table with objective = \"f(x)\"");
+  f.only_keys(*prob, "[problem]", {"name", "objective", "penalty"});
+  p->name = f.string_or(*prob, "[problem]", "name", "");
+  read_problem_parameters(f, root, ctx);
+  double default_weight = 1e4;
+  if (f.has(*prob, "penalty")) {
+    const std::string at = f.field_where(*prob, "[problem]", "penalty");
+    default_weight = to_double(f.expression(*prob, "[problem]", "penalty", ctx), at);
+    if (!(default_weight > 0.0)) f.fail(at, "must be positive");
   }
   std::vector<GiNaC::symbol> symbols;
   std::vector<double> lo, hi;
-  for (const toml::table* v : tables(source, root, "variable")) {
-    only_keys(source, *v, "[[variable]]", {"name", "type", "lower", "upper", "values", "initial"});
-    const std::string at = where(source, v);
-    const toml::node* nn = v->get("name");
-    if (nn == nullptr || !nn->is_string()) fail(at, "[[variable]] needs name = \"...\"");
-    const std::string name = nn->value<std::string>().value_or("");
-    symbols.push_back(ctx.add_symbol(name, at));
-    // "<file>:<line>: [[variable]] '<name>' field '<field>'", at the field's line when present.
-    const auto field_at = [&](const char* field) {
-      const toml::node* f = v->get(field);
-      return fmt::format("{}: [[variable]] '{}' field '{}'", where(source, f != nullptr ? f : v),
-                         io::excerpt(name, 40), field);
-    };
-    const auto kind = variable_kind_of(v->get("type"), field_at("type"));
-    std::vector<double> values;
-    double l = 0.0;
-    double u = 0.0;
-    if (kind == variable_kind::discrete) {
-      // The GA searches the index; the values' own range comes from the list.
-      for (const char* f : {"lower", "upper"}) {
-        if (v->get(f) != nullptr) {
-          fail(field_at(f),
-               "not allowed with type = \"discrete\" (the GA searches an index into 'values')");
-        }
-      }
-      values = discrete_values_of(source, v->get("values"), field_at("values"), name, ctx);
-      u = static_cast<double>(values.size() - 1);
-    } else {
-      if (v->get("values") != nullptr) {
-        fail(field_at("values"), "only a variable with type = \"discrete\" takes a list of values");
-      }
-      const std::string lat = field_at("lower");
-      const std::string uat = field_at("upper");
-      // Bounds may use parameters (variables are not constants, so they are refused).
-      l = to_double(expression_of(v->get("lower"), lat, ctx), lat);
-      u = to_double(expression_of(v->get("upper"), uat, ctx), uat);
-      if (kind == variable_kind::integer) {
-        check_whole(l, lat);
-        check_whole(u, uat);
-      }
-      if (!(l < u)) fail(uat, fmt::format("needs lower < upper (got {} and {})", l, u));
-    }
-    std::optional<double> initial;
-    if (v->get("initial") != nullptr) {
-      const std::string iat = field_at("initial");
-      if (kind != variable_kind::real) fail(iat, "only a real variable takes an initial value");
-      initial = to_double(expression_of(v->get("initial"), iat, ctx), iat);
-    }
-    p->initial.push_back(initial);
-    p->variables.push_back(name);
-    p->kinds.push_back(kind);
-    p->values.push_back(std::move(values));
-    lo.push_back(l);
-    hi.push_back(u);
+  for (const toml::table* v : f.tables(root, "variable")) {
+    read_variable(f, *v, ctx, *p, symbols, lo, hi);
   }
-  if (symbols.empty()) fail(source, "the problem has no [[variable]]");
+  if (symbols.empty()) f.fail(source, "the problem has no [[variable]]");
   ctx.set_name_kinds("a variable or parameter");
   p->lower = Eigen::Map<Eigen::VectorXd>(lo.data(), static_cast<Eigen::Index>(lo.size()));
   p->upper = Eigen::Map<Eigen::VectorXd>(hi.data(), static_cast<Eigen::Index>(hi.size()));
   tape_builder builder(symbols);
-  const std::string oat =
-      fmt::format("{}: [problem] field 'objective'",
-                  where(source, prob->get("objective") ? prob->get("objective") : prob));
-  try {
-    p->objective = expression_of(prob->get("objective"), oat, ctx);
-    builder.set_output(0, p->objective);
-  } catch (const std::invalid_argument& e) {
-    fail(oat, e.what());
-  }
+  p->objective = compiled_expression(f, *prob, "[problem]", "objective", ctx, builder, 0);
   int k = 1;
-  for (const toml::table* c : tables(source, root, "constraint")) {
-    only_keys(source, *c, "[[constraint]]", {"name", "expression", "type", "weight"});
-    const std::string at = where(source, c);
-    expression_problem::constraint_info ci;
-    ci.name = c->get("name") != nullptr ? c->get("name")->value<std::string>().value_or("")
-                                        : fmt::format("c{}", k);
-    const std::string type =
-        c->get("type") != nullptr ? c->get("type")->value<std::string>().value_or("") : "<=";
-    if (type == "<=") {
-      ci.equality = false;
-    } else if (type == "=" || type == "==") {
-      ci.equality = true;
-    } else {
-      fail(at, fmt::format("[[constraint]] '{}' field 'type': '{}' is not \"<=\" (g(x) <= 0) or "
-                           "\"=\" (h(x) = 0)",
-                           io::excerpt(ci.name, 40), io::excerpt(type, 40)));
-    }
-    ci.weight = default_weight;
-    if (const toml::node* w = c->get("weight"); w != nullptr) {
-      const std::string wat = fmt::format("{}: [[constraint]] '{}' field 'weight'",
-                                          where(source, w), io::excerpt(ci.name, 40));
-      ci.weight = to_double(expression_of(w, wat, ctx), wat);
-      if (!(ci.weight > 0.0)) fail(wat, "must be positive");
-    }
-    const std::string eat = fmt::format(
-        "{}: [[constraint]] '{}' field 'expression'",
-        where(source, c->get("expression") ? c->get("expression") : c), io::excerpt(ci.name, 40));
-    try {
-      p->constraint_expressions.push_back(expression_of(c->get("expression"), eat, ctx));
-      builder.set_output(k++, p->constraint_expressions.back());
-    } catch (const std::invalid_argument& e) {
-      fail(eat, e.what());
-    }
-    p->constraints.push_back(ci);
+  for (const toml::table* c : f.tables(root, "constraint")) {
+    read_constraint(f, *c, ctx, default_weight, builder, k++, *p);
   }
   p->tape = builder.build();
   p->source = source;

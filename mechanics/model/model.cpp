@@ -730,7 +730,7 @@ auto with_input_errors(const std::string& source, Stage&& stage) {
 
 model load_model_from_string(const std::string& text, const std::string& source,
                              const model_options& options) {
-  const toml::table root = parse_model_toml(text, source);
+  const toml::table root = io::parse_toml(text, source);
   return with_input_errors(source, [&] {
     model_description d;
     read_model_file(root, source, options, d);
@@ -741,7 +741,7 @@ model load_model_from_string(const std::string& text, const std::string& source,
 std::unique_ptr<model_description> describe_model_file(const std::string& text,
                                                        const std::string& source,
                                                        const model_options& options) {
-  const toml::table root = parse_model_toml(text, source);
+  const toml::table root = io::parse_toml(text, source);
   return with_input_errors(source, [&] {
     auto d = std::make_unique<model_description>();
     read_model_file(root, source, options, *d);

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/io/detail/toml_fields.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
-#include "kinevo/io/toml_syntax.hpp"
 #include "kinevo/mechanics/model/detail/euler_parameters.hpp"
 
 namespace kinevo::mechanics {
@@ -284,13 +284,7 @@ rewritten_model_file rewrite_initial_values(const std::string& text, const std::
   }
   const std::string_view body = io::strip_byte_order_mark(text);
   const std::string_view bom(text.data(), text.size() - body.size());
-  toml::table root;
-  try {
-    root = toml::parse(body, source);
-  } catch (const toml::parse_error& e) {
-    throw io::input_error(fmt::format("{}:{}: {}", source, e.source().begin.line,
-                                      io::toml_syntax_reason(e.description())));
-  }
+  const toml::table root = io::parse_toml(body, source);
   rewritten_model_file out;
   file_editor editor(body, source);
   initial_value_writer writer(editor, source, m, q, qd, out);

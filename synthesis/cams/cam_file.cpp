@@ -8,9 +8,9 @@
 #include <set>
 #include <vector>
 
+#include "kinevo/io/detail/toml_fields.hpp"
 #include "kinevo/io/errors.hpp"
 #include "kinevo/io/input_file.hpp"
-#include "kinevo/io/toml_syntax.hpp"
 
 namespace kinevo::synthesis {
 
@@ -18,77 +18,48 @@ namespace {
 
 constexpr double deg = std::numbers::pi / 180.0;
 
-// Reads a table's keys, refusing unknown ones, with errors as file:line: field: message.
+// The fields of one table of the cam file (the top level, a [[phase]], [bounds] or [box]),
+// refusing unknown keys, with errors as "file:line: [section] field 'key': message".
 class toml_reader {
  public:
-  toml_reader(const toml::table& t, std::string source, std::string prefix,
-              std::set<std::string> known)
-      : table_(t), source_(std::move(source)), prefix_(std::move(prefix)) {
-    for (const auto& [k, v] : t) {
-      if (known.count(std::string(k.str())) == 0) {
-        fail(v, std::string(k.str()),
-             fmt::format("is not a known key (known: {})", fmt::join(known, ", ")));
-      }
-    }
-  }
-  [[noreturn]] void fail(const toml::node& n, const std::string& key,
-                         const std::string& what) const {
-    throw io::input_error(source_, static_cast<int>(n.source().begin.line),
-                          fmt::format("'{}{}'", prefix_, io::excerpt(key, 40)), what);
+  toml_reader(const io::toml_fields& fields, const toml::table& t, std::string section,
+              const std::set<std::string>& known)
+      : fields_(fields), table_(t), section_(std::move(section)) {
+    fields_.only_keys(t, section_, std::vector<std::string_view>(known.begin(), known.end()));
   }
   [[noreturn]] void fail(const std::string& key, const std::string& what) const {
-    const toml::node* n = table_.get(key);
-    if (n != nullptr) fail(*n, key, what);
-    throw io::input_error(source_, static_cast<int>(table_.source().begin.line),
-                          fmt::format("'{}{}'", prefix_, key), what);
+    fields_.fail_field(table_, section_, key, what);
   }
   bool has(const std::string& key) const { return table_.contains(key); }
   double number(const std::string& key, double fallback) const {
-    const toml::node* n = table_.get(key);
-    if (n == nullptr) return fallback;
-    const auto v = n->value<double>();  // integers too
-    if (!v || !std::isfinite(*v)) fail(*n, key, "must be a finite number");
-    return *v;
+    return fields_.number_or(table_, section_, key, fallback);
   }
   double required_number(const std::string& key) const {
-    if (!has(key)) fail(key, "is required");
-    return number(key, 0.0);
+    return fields_.number(table_, section_, key);
   }
   std::string text(const std::string& key, const std::string& fallback) const {
-    const toml::node* n = table_.get(key);
-    if (n == nullptr) return fallback;
-    const auto v = n->value_exact<std::string>();
-    if (!v) fail(*n, key, "must be a string");
-    return *v;
+    return fields_.string_or(table_, section_, key, fallback);
   }
   // [min, max] of two finite numbers with min < max.
   std::pair<double, double> range(const std::string& key,
                                   std::pair<double, double> fallback) const {
-    const toml::node* n = table_.get(key);
-    if (n == nullptr) return fallback;
-    const toml::array* a = n->as_array();
-    std::optional<double> lo, hi;
-    if (a != nullptr && a->size() == 2) lo = (*a)[0].value<double>(), hi = (*a)[1].value<double>();
-    if (!lo || !hi || !std::isfinite(*lo) || !std::isfinite(*hi) || !(*lo < *hi)) {
-      fail(*n, key, "must be [min, max], finite numbers with min < max");
-    }
-    return {*lo, *hi};
+    if (!has(key)) return fallback;
+    const std::vector<double> v = fields_.numbers(table_, section_, key, 2);
+    if (!(v[0] < v[1])) fail(key, "must be [min, max], finite numbers with min < max");
+    return {v[0], v[1]};
   }
-  const toml::table& table() const { return table_; }
 
  private:
+  const io::toml_fields& fields_;
   const toml::table& table_;
-  std::string source_;
-  std::string prefix_;
+  std::string section_;
 };
 
-const toml::table& section(const toml::table& root, const toml_reader& top,
+const toml::table& section(const io::toml_fields& fields, const toml::table& root,
                            const std::string& key) {
   static const toml::table empty;
-  const toml::node* n = root.get(key);
-  if (n == nullptr) return empty;
-  if (!n->is_table()) top.fail(key, "must be a table [" + key + "]");
-  return *n->as_table();
+  const toml::table* t = fields.table(root, "", key);
+  return t != nullptr ? *t : empty;
 }
 
 // A string key that names one of `choices`; refused with the list otherwise.
@@ -104,19 +75,17 @@ E choose(const toml_reader& r, const std::string& key, const std::string& fallba
   r.fail(key, fmt::format("'{}': use {}", io::excerpt(v, 40), fmt::join(names, ", ")));
 }
 
-cam_motion_programme read_phases(const toml::table& root, const toml_reader& top,
-                                 const std::string& source, bool angular) {
-  const toml::node* n = root.get("phase");
-  if (n == nullptr) top.fail("phase", "is required: one [[phase]] table per dwell, rise or return");
-  const toml::array* a = n->as_array();
-  if (a == nullptr || a->empty()) top.fail("phase", "must be [[phase]] tables");
+cam_motion_programme read_phases(const io::toml_fields& fields, const toml::table& root,
+                                 bool angular) {
+  if (!fields.has(root, "phase")) {
+    fields.fail_field(root, "", "phase", "missing: one [[phase]] table per dwell, rise or return");
+  }
+  const auto tables = fields.tables(root, "phase");
+  if (tables.empty()) fields.fail_field(root, "", "phase", "must be [[phase]] tables");
   const std::string disp = angular ? "displacement_deg" : "displacement";
   std::vector<cam_phase> phases;
-  std::vector<int> lines;
-  for (std::size_t i = 0; i < a->size(); ++i) {
-    const toml::table* t = (*a)[i].as_table();
-    if (t == nullptr) top.fail(*n, "phase", "must be [[phase]] tables");
-    const toml_reader r(*t, source, fmt::format("phase {}: ", i + 1),
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    const toml_reader r(fields, *tables[i], fmt::format("[[phase]] {}", i + 1),
                         {"kind", "interval_deg", disp});
     cam_phase p;
     p.kind = choose<cam_phase_kind>(r, "kind", "",
@@ -130,24 +99,23 @@ cam_motion_programme read_phases(const toml::table& root, const toml_reader& top
       r.fail(disp, "a dwell has no displacement");
     }
     phases.push_back(p);
-    lines.push_back(static_cast<int>(t->source().begin.line));
   }
   try {
     return cam_motion_programme(std::move(phases));
   } catch (const io::option_error& e) {
     // "phase N" names the table; point at its line.
-    int line = lines.front();
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      if (e.field() == fmt::format("phase {}", i + 1)) line = lines[i];
+    const toml::table* at = tables.front();
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+      if (e.field() == fmt::format("phase {}", i + 1)) at = tables[i];
     }
-    throw io::input_error(source, line, e.field(), e.requirement());
+    fields.fail(fields.where(at), fmt::format("{}: {}", e.field(), e.requirement()));
   }
 }
 
 // validate() with its field traced to the key that set it ("max_pressure_angle" is set by
 // bounds.max_pressure_angle_deg, "c" by box.c or box.c_deg), for the line in the message.
 template <class Options>
-void validate_read(const Options& o, const std::string& source,
+void validate_read(const Options& o, const io::toml_fields& fields,
                    std::initializer_list<std::pair<const char*, const toml::table*>> sections) {
   try {
     o.validate();
@@ -156,12 +124,11 @@ void validate_read(const Options& o, const std::string& source,
       for (const auto& [k, v] : *t) {
         const std::string key(k.str());
         if (key == e.field() || key.rfind(e.field() + "_", 0) == 0) {
-          throw io::input_error(source, static_cast<int>(v.source().begin.line),
-                                fmt::format("'{}.{}'", name, key), e.requirement());
+          fields.fail_field(*t, fmt::format("[{}]", name), key, e.requirement());
         }
       }
     }
-    throw io::input_error(source, 0, e.field(), e.requirement());
+    fields.fail(fmt::format("{}: field '{}'", fields.source(), e.field()), e.requirement());
   }
 }
 
@@ -175,14 +142,9 @@ void read_roller_bounds(const toml_reader& bounds, Options& o) {
 }  // namespace
 
 cam_problem parse_cam_file(const std::string& text, const std::string& source) {
-  toml::table root;
-  try {
-    root = toml::parse(io::strip_byte_order_mark(text), source);
-  } catch (const toml::parse_error& e) {
-    throw io::input_error(source, static_cast<int>(e.source().begin.line), "",
-                          "cannot read the cam file: " + io::toml_syntax_reason(e.description()));
-  }
-  const toml_reader top(root, source, "",
+  const toml::table root = io::parse_toml(text, source);
+  const io::toml_fields fields(source);
+  const toml_reader top(fields, root, "",
                         {"follower", "unit", "sense", "samples", "phase", "bounds", "box"});
   cam_problem p;
   p.source = source;
@@ -192,7 +154,7 @@ cam_problem parse_cam_file(const std::string& text, const std::string& source) {
                                      {"flat_face", cam_follower::flat_face}});
   const bool oscillating = p.follower == cam_follower::oscillating_roller;
   p.unit = top.text("unit", oscillating ? "a" : "mm");
-  p.programme = read_phases(root, top, source, oscillating);
+  p.programme = read_phases(fields, root, oscillating);
   const double samples = top.number("samples", 3600);
   if (samples != std::floor(samples) || samples < 36 || samples > max_cam_samples) {
     top.fail("samples",
@@ -203,8 +165,8 @@ cam_problem parse_cam_file(const std::string& text, const std::string& source) {
   if (top.has("sense") && !oscillating) {
     top.fail("sense", "only the oscillating follower takes a sense");
   }
-  const auto& bounds_t = section(root, top, "bounds");
-  const auto& box_t = section(root, top, "box");
+  const auto& bounds_t = section(fields, root, "bounds");
+  const auto& box_t = section(fields, root, "box");
   const auto sections = {std::pair<const char*, const toml::table*>{"bounds", &bounds_t},
                          std::pair<const char*, const toml::table*>{"box", &box_t}};
   // The keys each follower's [bounds] and [box] take.
@@ -221,8 +183,8 @@ cam_problem parse_cam_file(const std::string& text, const std::string& source) {
                                                                     {"b_ratio", "c_deg"}}
           : std::pair<std::set<std::string>, std::set<std::string>>{
                 {"max_eccentricity", "min_radius_of_curvature"}, {"base_radius_max"}};
-  const toml_reader b(bounds_t, source, "bounds.", bounds_keys);
-  const toml_reader x(box_t, source, "box.", box_keys);
+  const toml_reader b(fields, bounds_t, "[bounds]", bounds_keys);
+  const toml_reader x(fields, box_t, "[box]", box_keys);
   if (p.follower == cam_follower::translating_roller) {
     auto& o = p.translating;
     read_roller_bounds(b, o);
@@ -246,9 +208,9 @@ cam_problem parse_cam_file(const std::string& text, const std::string& source) {
   }
   p.translating.samples = p.oscillating.samples = p.flat_face.samples = n;
   // The other followers' options keep their valid defaults.
-  validate_read(p.translating, source, sections);
-  validate_read(p.oscillating, source, sections);
-  validate_read(p.flat_face, source, sections);
+  validate_read(p.translating, fields, sections);
+  validate_read(p.oscillating, fields, sections);
+  validate_read(p.flat_face, fields, sections);
   return p;
 }
 

@@ -68,28 +68,32 @@ TEST(ChainFile, ErrorsNameFileLineAndField) {
   EXPECT_EQ(error_of("kind = \"guidance\"\n" + links6 +
                      "start = [0, 0, 0, 0, 0]\n[motion]\na = [\"t\", \"0\"]\nb = "
                      "[\"0\",\"0\",\"0\"]\nt_from = 0\nt_to = 1\nt_step = 0.1\n"),
-            "bad.toml:8: [motion].a: must hold three expressions (x, y, z)");
-  EXPECT_EQ(error_of("kind = \"loop\"\n"), "bad.toml:1: kind: must be \"closure\" or \"guidance\"");
+            "bad.toml:8: [motion] field 'a': must hold three expressions (x, y, z)");
+  EXPECT_EQ(error_of("kind = \"loop\"\n"),
+            "bad.toml:1: field 'kind': must be \"closure\" or \"guidance\"");
   const std::string bad_pair =
       "kind = \"guidance\"\nlinks = [\n { a = 1, b = 0, alpha = 90, pair = \"S\" },\n]\n";
-  EXPECT_EQ(error_of(bad_pair), "bad.toml:3: links[1].pair: must be \"R\" or \"P\"");
+  EXPECT_EQ(error_of(bad_pair), "bad.toml:3: links[1] field 'pair': must be \"R\" or \"P\"");
   const std::string unknown =
       "kind = \"guidance\"\n" + links6 + "start = [0, 0, 0, 0, 0]\nspeed = 3\n";
-  EXPECT_EQ(error_of(unknown), "bad.toml:7: speed: is not a known key");
+  EXPECT_EQ(error_of(unknown),
+            "bad.toml:7: chain file: unknown field 'speed' (expected one of: name, kind, "
+            "links, input, start, motion, solver)");
   const std::string bad_expr =
       "kind = \"guidance\"\n" + links6 +
       "start = [0, 0, 0, 0, 0]\n[motion]\na = [\"t\", \"0\", \"q + 1\"]\nb = "
       "[\"0\",\"0\",\"0\"]\nt_from = 0\nt_to = 1\nt_step = 0.1\n";
   const std::string e = error_of(bad_expr);
-  EXPECT_NE(e.find("bad.toml:8: [motion].a[3]"), std::string::npos) << e;
+  EXPECT_NE(e.find("bad.toml:8: [motion] field 'a' item 3"), std::string::npos) << e;
   EXPECT_NE(e.find("unknown name 'q'"), std::string::npos) << e;
   const std::string short_start = "kind = \"guidance\"\n" + links6 + "start = [0, 0]\n";
-  EXPECT_EQ(error_of(short_start), "bad.toml:6: start: must hold 5 joint values (one per link)");
+  EXPECT_EQ(error_of(short_start),
+            "bad.toml:6: field 'start': must hold 5 joint values (one per link)");
   EXPECT_EQ(error_of("kind = \n"),
             error_of("kind = \n"));  // TOML syntax errors are input errors too
   EXPECT_NE(error_of("kind = \n").find("bad.toml:1"), std::string::npos);
   const std::string bad_input = "kind = \"closure\"\n" + links6 + "input = 9\n";
-  EXPECT_EQ(error_of(bad_input), "bad.toml:6: input: must be a joint number in [1, 5]");
+  EXPECT_EQ(error_of(bad_input), "bad.toml:6: field 'input': must be a joint number in [1, 5]");
 }
 
 }  // namespace

@@ -89,15 +89,16 @@ TEST(LoopChain, FileErrorsNameFileLineAndField) {
     return std::string("no error");
   };
   EXPECT_EQ(message("[[loop]]\nname = \"x\"\ntype = \"rrrr\"\na1 = 1\na2 = 1\na3 = 1\n"),
-            "c.toml:5: loop[1].a4: missing");
+            "c.toml:5: [[loop]] 'x' field 'a4': missing");
   EXPECT_EQ(message("[[loop]]\nname = \"x\"\ntype = \"rprr\"\na1 = 1\na2 = -2\n"),
-            "c.toml:9: loop[1].a2: must be finite and > 0 (got -2)");
+            "c.toml:9: [[loop]] 'x' field 'a2': must be finite and > 0 (got -2)");
   EXPECT_NE(message("[[loop]]\nname = \"x\"\ntype = \"rprr\"\na1 = 1\na2 = 2\n[[loop]]\nname = "
                     "\"y\"\ntype = \"rrrp\"\na1 = 0\na2 = 1\na3 = 2\ninput = \"phi\"\n")
-                .find("c.toml:16: loop[2].input: 'phi' is not an angle output of loop 'x'"),
+                .find("c.toml:16: [[loop]] 'y' field 'input': 'phi' is not an angle output of loop "
+                      "'x'"),
             std::string::npos);
   EXPECT_EQ(message("[[loop]]\nname = \"x\"\ntype = \"rprr\"\na1 = 1\na2 = 2\nsize = 3\n"),
-            "c.toml:10: loop[1].size: unknown field (expected one of: name, type, input, "
+            "c.toml:10: [[loop]]: unknown field 'size' (expected one of: name, type, input, "
             "offset_deg, a1, a2, branch)");
 }
 

@@ -58,7 +58,8 @@ TEST(CliAnalyzeChain, BadInputExitsTwo) {
   std::ofstream(file) << "kind = \"closure\"\nlinks = [ { a = 1, b = 0, alpha = \"x\" } ]\n";
   const auto r = run_kinevo("analyze chain " + file.string());
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("bad.toml:2: links[1].alpha: must be a finite number"), std::string::npos)
+  EXPECT_NE(r.err.find("bad.toml:2: links[1] field 'alpha': must be a finite number"),
+            std::string::npos)
       << r.err;
   const auto res = run_kinevo("analyze chain " + example("chain_rsrc.toml") + " --residual nope");
   EXPECT_EQ(res.status, 2);

@@ -89,7 +89,7 @@ TEST(CliExpressionReader, WrongArgumentCountsAndUnknownCharactersExitTwo) {
   }
   // The loop chain's motion names its line and field, not only the file.
   const auto loop = run_kinevo("analyze loop chain " + shovel);
-  EXPECT_NE(loop.err.find("motion.expression"), std::string::npos) << loop.err;
+  EXPECT_NE(loop.err.find("[motion] field 'expression'"), std::string::npos) << loop.err;
 }
 
 }  // namespace

@@ -130,17 +130,17 @@ TEST(CliOptimize, ConfigSectionBomAndValueErrorsNameTheFile) {
   std::ofstream(dir / "value.toml") << "function = \"sphere\"\n\nmax-evals = -5\n";
   auto r = run_kinevo("optimize --config " + (dir / "value.toml").string());
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("value.toml:3: key 'max-evals'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("value.toml:3: field 'max-evals'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("must be an integer >= 0"), std::string::npos) << r.err;
   std::ofstream(dir / "type.toml") << "dim = \"three\"\n";
   r = run_kinevo("optimize --config " + (dir / "type.toml").string());
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("type.toml:1: key 'dim'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("type.toml:1: field 'dim'"), std::string::npos) << r.err;
   std::ofstream(dir / "ga.toml") << "function = \"sphere\"\nrank-pressure = 5\n";
   r = run_kinevo("optimize --config " + (dir / "ga.toml").string());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(
-      r.err.find("ga.toml:2: key 'rank-pressure' (--rank-pressure) must be finite and in [1, 2]"),
+      r.err.find("ga.toml:2: field 'rank-pressure' (--rank-pressure) must be finite and in [1, 2]"),
       std::string::npos)
       << r.err;
   std::ofstream(dir / "other.toml") << "[simulate]\ndt = 1\n";
@@ -183,7 +183,7 @@ TEST(CliOptimize, OptionsFromATomlConfigFile) {
   std::ofstream(dir / "bad.toml") << "function = \"sphere\"\nnope = 1\n";
   const auto r = run_kinevo("optimize --config " + (dir / "bad.toml").string());
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("bad.toml:2: key 'nope': unknown option"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("bad.toml:2: field 'nope': unknown option"), std::string::npos) << r.err;
   std::filesystem::remove_all(dir);
 }
 

@@ -99,13 +99,13 @@ TEST(CliSynthCam, NoDesignInTheBoxExitsOne) {
 // Bad input names the file, the line and the field; exit 2.
 TEST(CliSynthCam, BadInputNamesFileLineAndField) {
   expect_bad_input("cam_translating_roller.toml", "roller_fraction = 0.5", "roller_fraction = 1.5",
-                   "bad_fraction.toml", {"bad_fraction.toml:", "bounds.roller_fraction"});
+                   "bad_fraction.toml", {"bad_fraction.toml:", "[bounds] field 'roller_fraction'"});
   expect_bad_input("cam_translating_roller.toml", "interval_deg = 108", "interval_deg = 100",
                    "bad_phases.toml", {"360"});
   expect_bad_input("cam_flat_face.toml", "kind = \"rise\"", "kind = \"up\"", "bad_kind.toml",
-                   {"bad_kind.toml:15", "kind"});
+                   {"bad_kind.toml:15: [[phase]] 2 field 'kind'"});
   expect_bad_input("cam_flat_face.toml", "max_eccentricity = 0.5", "max_eccentricty = 0.5",
-                   "bad_key.toml", {"bad_key.toml:", "max_eccentricty", "not a known key"});
+                   "bad_key.toml", {"bad_key.toml:", "[bounds]: unknown field 'max_eccentricty'"});
   EXPECT_EQ(run_kinevo("synth cam /nonexistent/cam.toml").status, 2);
   // 10^7 samples took 14 s of CPU and 2.4 GB (minutes on a loaded machine): the documented
   // limit is 10^6 (max_cam_samples), refused before any work, naming file, line and field.

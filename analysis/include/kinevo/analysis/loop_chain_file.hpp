@@ -19,7 +19,7 @@ struct chain_file {
   loop_chain chain;
   expression_motion motion;
   // Where the motion's expression is, for sample_motion()'s messages:
-  // "<file>:<line>: motion.expression".
+  // "<file>:<line>: [motion] field 'expression'".
   std::string motion_where;
 };
 

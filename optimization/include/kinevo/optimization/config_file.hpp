@@ -13,7 +13,7 @@ namespace kinevo::optimization {
 struct config_entry {
   std::string key;                  // long option name with '-' ("max-evals")
   std::vector<std::string> values;  // the value as option text; an array gives one per element
-  std::string at;                   // "FILE:LINE: key 'max_evals'" for messages
+  std::string at;                   // "FILE:LINE: field 'max_evals'" for messages
 };
 
 // Parses `text` (a leading UTF-8 byte-order mark is accepted). Throws io::input_error naming
