@@ -253,59 +253,63 @@ void read_intermittent_keys(const toml::table& c, const toml_fields& fields, mod
   }
 }
 
-void read_equation_terms(const toml::table& root, const toml_fields& fields, model_description& out,
-                         const std::vector<std::pair<int, const toml::table*>>& coords) {
+// [mass]: the full matrix or its lower triangle, one row per coordinate (symmetric).
+void read_mass_matrix(const toml::node* mass_node, const toml_fields& fields,
+                      model_description& out) {
   const int n = static_cast<int>(out.coordinates.size());
-  const toml::node* mass_node = root.get("mass");
-  if (mass_node != nullptr) {
-    const toml::table* mt = mass_node->as_table();
-    if (mt == nullptr) fields.fail(fields.where(mass_node), "[mass] must be a table");
-    fields.only_keys(*mt, "[mass]", {"matrix", "lower"});
-    if (mt->contains("matrix") == mt->contains("lower")) {
-      fields.fail(fields.where(mass_node),
-                  "[mass]: give exactly one of matrix = [[...], ...] (the full M) or lower = "
-                  "[[M11], [M21, M22], ...] (its lower triangle)");
-    }
-    const bool lower = mt->contains("lower");
-    const char* key = lower ? "lower" : "matrix";
-    const toml::node* mat = mt->get(key);
-    const toml::array* rows = mat != nullptr ? mat->as_array() : nullptr;
-    const std::string at = fields.field_where(*mt, "[mass]", key);
-    if (rows == nullptr || static_cast<int>(rows->size()) != n) {
-      fields.fail(at, fmt::format("must be an array of {} rows (one per coordinate)", n));
-    }
-    for (int i = 0; i < n; ++i) {
-      const toml::node* row_node = rows->get(static_cast<std::size_t>(i));
-      const toml::array* row = row_node != nullptr ? row_node->as_array() : nullptr;
-      // The lower triangle: row i holds M(i, 1..i).
-      const int columns = lower ? i + 1 : n;
-      if (row == nullptr || static_cast<int>(row->size()) != columns) {
-        fields.fail(
-            row_node != nullptr ? fields.where(row_node) + ": [mass] field '" + key + "'" : at,
-            lower ? fmt::format("row {} must have {} entries (M({},1) to M({},{}): the "
-                                "lower triangle, diagonal included)",
-                                i + 1, columns, i + 1, i + 1, i + 1)
-                  : fmt::format("row {} must have {} entries", i + 1, n));
-      }
-      for (int j = 0; j < columns; ++j) {
-        const toml::node* entry = row->get(static_cast<std::size_t>(j));
-        if (entry == nullptr) fields.fail(at, "missing entry");
-        const GiNaC::ex e = fields.expression_of(
-            *entry, fmt::format("{} row {} column {}", at, i + 1, j + 1), out.context);
-        out.mass_at(i, j) = e;
-        if (lower && j < i) out.mass_at(j, i) = e;
-      }
-    }
-    for (int i = 0; i < n && !lower; ++i) {
-      for (int j = 0; j < i; ++j) {
-        if (!(out.mass_entry(i, j) - out.mass_entry(j, i)).expand().is_zero()) {
-          fields.fail(at, fmt::format("is not symmetric: entry ({},{}) differs from ({},{})", i + 1,
-                                      j + 1, j + 1, i + 1));
-        }
-      }
-    }
-    out.mass_where = at;
+  const toml::table* mt = mass_node->as_table();
+  if (mt == nullptr) fields.fail(fields.where(mass_node), "[mass] must be a table");
+  fields.only_keys(*mt, "[mass]", {"matrix", "lower"});
+  if (mt->contains("matrix") == mt->contains("lower")) {
+    fields.fail(fields.where(mass_node),
+                "[mass]: give exactly one of matrix = [[...], ...] (the full M) or lower = "
+                "[[M11], [M21, M22], ...] (its lower triangle)");
   }
+  const bool lower = mt->contains("lower");
+  const char* key = lower ? "lower" : "matrix";
+  const toml::node* mat = mt->get(key);
+  const toml::array* rows = mat != nullptr ? mat->as_array() : nullptr;
+  const std::string at = fields.field_where(*mt, "[mass]", key);
+  if (rows == nullptr || static_cast<int>(rows->size()) != n) {
+    fields.fail(at, fmt::format("must be an array of {} rows (one per coordinate)", n));
+  }
+  for (int i = 0; i < n; ++i) {
+    const toml::node* row_node = rows->get(static_cast<std::size_t>(i));
+    const toml::array* row = row_node != nullptr ? row_node->as_array() : nullptr;
+    // The lower triangle: row i holds M(i, 1..i).
+    const int columns = lower ? i + 1 : n;
+    if (row == nullptr || static_cast<int>(row->size()) != columns) {
+      fields.fail(
+          row_node != nullptr ? fields.where(row_node) + ": [mass] field '" + key + "'" : at,
+          lower ? fmt::format("row {} must have {} entries (M({},1) to M({},{}): the "
+                              "lower triangle, diagonal included)",
+                              i + 1, columns, i + 1, i + 1, i + 1)
+                : fmt::format("row {} must have {} entries", i + 1, n));
+    }
+    for (int j = 0; j < columns; ++j) {
+      const toml::node* entry = row->get(static_cast<std::size_t>(j));
+      if (entry == nullptr) fields.fail(at, "missing entry");
+      const GiNaC::ex e = fields.expression_of(
+          *entry, fmt::format("{} row {} column {}", at, i + 1, j + 1), out.context);
+      out.mass_at(i, j) = e;
+      if (lower && j < i) out.mass_at(j, i) = e;
+    }
+  }
+  for (int i = 0; i < n && !lower; ++i) {
+    for (int j = 0; j < i; ++j) {
+      if (!(out.mass_entry(i, j) - out.mass_entry(j, i)).expand().is_zero()) {
+        fields.fail(at, fmt::format("is not symmetric: entry ({},{}) differs from ({},{})", i + 1,
+                                    j + 1, j + 1, i + 1));
+      }
+    }
+  }
+  out.mass_where = at;
+}
+
+// Per-coordinate mass, force and gravity ([[coordinate]] keys).
+void read_coordinate_terms(const toml::node* mass_node, const toml_fields& fields,
+                           model_description& out,
+                           const std::vector<std::pair<int, const toml::table*>>& coords) {
   for (const auto& [i, c] : coords) {
     const std::string section = "[[coordinate]]";
     if (c->contains("mass")) {
@@ -328,6 +332,13 @@ void read_equation_terms(const toml::table& root, const toml_fields& fields, mod
       out.add_potential(-(m * g * out.coordinates[static_cast<std::size_t>(i)].q));
     }
   }
+}
+
+void read_equation_terms(const toml::table& root, const toml_fields& fields, model_description& out,
+                         const std::vector<std::pair<int, const toml::table*>>& coords) {
+  const toml::node* mass_node = root.get("mass");
+  if (mass_node != nullptr) read_mass_matrix(mass_node, fields, out);
+  read_coordinate_terms(mass_node, fields, out, coords);
   if (const toml::node* e = root.get("energy"); e != nullptr) {
     const toml::table* et = e->as_table();
     if (et == nullptr) fields.fail(fields.where(e), "[energy] must be a table");
