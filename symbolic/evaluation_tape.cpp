@@ -281,7 +281,17 @@ std::vector<std::pair<GiNaC::ex, tape_builder::canonical_key>> tape_builder::ord
   return ops;
 }
 
+// The value of e: its canonical orientation, negated when e's key has the negative sign.
 int tape_builder::compile(const GiNaC::ex& e) {
+  const int id = compile_oriented(e);
+  return key_of(e).sign < 0 ? emit(op::neg, id) : id;
+}
+
+// The value of sign(e) * e, sign(e) = key_of(e).sign. GiNaC may hold one subexpression as x - y
+// in one process and as -(y - x) in another (it orients the base of an integer power by its
+// first term in hash order); both have one key, and compiled in this orientation both give the
+// same instructions, so the values are the same to the last bit, the sign of a zero included.
+int tape_builder::compile_oriented(const GiNaC::ex& e) {
   auto found = memo_.find(e);
   if (found != memo_.end()) return found->second;
   int id = 0;
@@ -291,9 +301,10 @@ int tape_builder::compile(const GiNaC::ex& e) {
     throw io::option_error("symbol", "'" + text_of(e) + "' is unknown");
   } else if (GiNaC::is_a<GiNaC::add>(e) && common_coefficient(e) != 0.0) {
     // GiNaC distributes numbers over sums (2 (x - y) is kept as 2 x - 2 y); taking the common
-    // coefficient back out saves one multiplication per term.
-    const double c = common_coefficient(e);
-    id = emit(op::mul, compile(divided_by_common_coefficient(e)), constant(c));
+    // coefficient (> 0) back out saves one multiplication per term.
+    const GiNaC::ex quotient = divided_by_common_coefficient(e);
+    id = emit(op::mul, compile_oriented(quotient), constant(common_coefficient(e)));
+    if (key_of(quotient).sign != key_of(e).sign) id = emit(op::neg, id);
   } else if (GiNaC::is_a<GiNaC::add>(e)) {
     id = compile_sum(e);
   } else if (GiNaC::is_a<GiNaC::mul>(e)) {
@@ -312,7 +323,11 @@ int tape_builder::compile(const GiNaC::ex& e) {
 // A number or a named constant (pi): one constant register.
 int tape_builder::compile_number(const GiNaC::ex& e) {
   int id = 0;
-  const GiNaC::ex v = GiNaC::evalf(e);
+  // An exact number is rounded once, to the nearest double (evalf would round it to GiNaC's
+  // working precision first).
+  const bool exact =
+      GiNaC::is_a<GiNaC::numeric>(e) && GiNaC::ex_to<GiNaC::numeric>(e).is_rational();
+  const GiNaC::ex v = exact ? e : GiNaC::evalf(e);
   if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real()) {
     throw io::option_error("constant", text_of(e) + " is not a real number");
   }
@@ -320,50 +335,32 @@ int tape_builder::compile_number(const GiNaC::ex& e) {
   if (!std::isfinite(d)) {
     throw io::option_error("constant", text_of(e) + " is beyond the range of doubles");
   }
-  id = constant(d);
+  id = constant(key_of(e).sign < 0 ? -d : d);  // oriented: a negative number's magnitude
   return id;
 }
 
 int tape_builder::compile_sum(const GiNaC::ex& e) {
-  int id = 0;
-  // a - b is add(a, b*(-1)): emit a subtraction instead of a negation and an addition.
-  // Terms are summed in key order (see key_of); `acc` holds the partial sum or, when
-  // `flipped`, its negation, so a leading negative term needs no negation until the end.
+  // Terms are summed in key order (see key_of), each in its orientation: the first term's sign
+  // is the sum's (key_of), so sign(e) e = t1 +- t2 +- ... with t_i oriented; a - b is one
+  // subtraction, never a negation and an addition.
+  const int sign = key_of(e).sign;
   int acc = empty;
-  bool flipped = false;
   for (const auto& [term, key] : ordered_terms(e)) {
-    bool negative = false;
-    if (GiNaC::is_a<GiNaC::mul>(term)) {
-      const GiNaC::ex c = term.op(term.nops() - 1);
-      negative = GiNaC::is_a<GiNaC::numeric>(c) && GiNaC::ex_to<GiNaC::numeric>(c).is_negative();
-    } else if (GiNaC::is_a<GiNaC::numeric>(term)) {
-      negative = GiNaC::ex_to<GiNaC::numeric>(term).is_negative();
-    }
-    const int t = compile(negative ? GiNaC::ex(-term) : term);
-    if (acc == empty) {
-      acc = t;
-      flipped = negative;
-    } else {
-      acc = emit(negative == flipped ? op::add : op::sub, acc, t);
-    }
+    const int t = compile_oriented(term);
+    acc = acc == empty ? t : emit(key.sign == sign ? op::add : op::sub, acc, t);
   }
-  id = flipped ? emit(op::neg, acc) : acc;
-  return id;
+  return acc;
 }
 
 int tape_builder::compile_product(const GiNaC::ex& e) {
-  int id = 0;
-  // Numerator and denominator products; negative integer powers go to the denominator.
+  // sign(e) e is the product of the factors' orientations (key_of multiplies their signs), so
+  // +-1 factors drop out. Numerator and denominator products; negative powers go to the
+  // denominator (b^-k oriented is 1 / (b^k oriented)).
   int num = empty, den = empty;
-  bool negate = false;
   for (const auto& [f, key] : ordered_terms(e)) {
     if (GiNaC::is_a<GiNaC::numeric>(f)) {
       const auto c = GiNaC::ex_to<GiNaC::numeric>(f);
-      if (c.is_equal(GiNaC::numeric(1))) continue;
-      if (c.is_equal(GiNaC::numeric(-1))) {
-        negate = !negate;
-        continue;
-      }
+      if (c.is_equal(GiNaC::numeric(1)) || c.is_equal(GiNaC::numeric(-1))) continue;
     }
     bool to_den = false;
     GiNaC::ex base = f;
@@ -372,29 +369,26 @@ int tape_builder::compile_product(const GiNaC::ex& e) {
       to_den = true;
       base = GiNaC::pow(f.op(0), -f.op(1));
     }
-    const int t = compile(base);
+    const int t = compile_oriented(base);
     if (to_den) {
       den = den == empty ? t : emit(op::mul, den, t);
     } else {
       num = num == empty ? t : emit(op::mul, num, t);
     }
   }
-  if (num == empty) {
-    num = den == empty ? constant(1.0) : empty;
-  }
-  if (den != empty)
-    id = num == empty ? emit(op::inv, den) : emit(op::div, num, den);
-  else
-    id = num;
-  if (negate) id = emit(op::neg, id);
-  return id;
+  if (num == empty) num = den == empty ? constant(1.0) : empty;
+  if (den == empty) return num;
+  return num == empty ? emit(op::inv, den) : emit(op::div, num, den);
 }
 
 int tape_builder::compile_power(const GiNaC::ex& e) {
   int id = 0;
   const GiNaC::ex base = e.op(0), expo = e.op(1);
-  const int b = compile(base);
-  if (const auto power = integer_exponent(expo)) {
+  // An integer power's orientation is its oriented base's power (key_of); any other power is
+  // positive-oriented and takes its base's value.
+  const auto power = integer_exponent(expo);
+  const int b = power ? compile_oriented(base) : compile(base);
+  if (power) {
     long k = *power;
     const bool inverse = k < 0;
     if (inverse) k = -k;

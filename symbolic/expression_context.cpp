@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "kinevo/io/errors.hpp"
+#include "kinevo/symbolic/detail/decimal_literals.hpp"
 #include "kinevo/symbolic/detail/exact_numbers.hpp"
 #include "kinevo/symbolic/detail/expression_text.hpp"
 #include "kinevo/symbolic/detail/real_functions.hpp"
@@ -270,44 +271,9 @@ namespace {
 constexpr std::size_t max_number_length = 1000;
 constexpr long max_number_exponent = 1000;
 
-bool is_identifier_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
-// True when the literal at `pos` is (the start of) an exponent: '^' before it, past spaces,
-// opening brackets and signs. GiNaC computes powers of exact numbers exactly while parsing, so
-// 10^99999999999 did not finish (the fuzz harness found it).
-// pow(x, y) is the same power: its second argument counts (pow(99999999999999999999999,
-// 99999999999999999999999) did not finish, found by the grammar fuzzer).
-bool in_exponent(const std::string& text, std::size_t pos) {
-  while (pos > 0) {
-    const char c = text[--pos];
-    if (c == '^') return true;
-    if (c == ',') break;
-    if (c != ' ' && c != '\t' && c != '(' && c != '+' && c != '-') return false;
-  }
-  if (pos == 0 || text[pos] != ',') return false;
-  // After the first comma of a call: is the call pow's?
-  for (std::size_t depth = 0; pos > 0;) {
-    const char c = text[--pos];
-    if (c == ')') {
-      ++depth;
-    } else if (c == '(' && depth > 0) {
-      --depth;
-    } else if (c == '(') {
-      std::size_t b = pos;
-      while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t')) --b;
-      return b >= 3 && text.compare(b - 3, 3, "pow") == 0 &&
-             (b == 3 || !is_identifier_char(text[b - 4]));
-    } else if (c == ',' && depth == 0) {
-      return false;  // a third argument
-    }
-  }
-  return false;
-}
+using detail::in_exponent;
+using detail::is_digit;
+using detail::is_identifier_char;
 
 void check_number_literals(const std::string& text, const std::string& where) {
   const std::size_t n = text.size();
@@ -505,7 +471,14 @@ class exact_size_reader {
       while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
     }
     const std::string literal = text_.substr(begin, pos_ - begin);
-    if (decimal) return {0.0, std::strtod(literal.c_str(), nullptr), false};
+    // A decimal literal is read as the exact number it denotes unless it is a power's base or
+    // exponent (detail::with_exact_decimals).
+    if (decimal && detail::decimal_stays_floating(text_, begin, pos_)) {
+      return {0.0, std::strtod(literal.c_str(), nullptr), false};
+    }
+    if (decimal) {
+      return {detail::exact_decimal_digits(literal), std::strtod(literal.c_str(), nullptr), true};
+    }
     return {static_cast<double>(literal.size()), std::strtod(literal.c_str(), nullptr), true};
   }
 
@@ -640,7 +613,7 @@ GiNaC::ex expression_context::parse(const std::string& text, const std::string& 
   if (!parser_) parser_ = std::make_unique<GiNaC::parser>(table_, true, reader_table());
   GiNaC::ex e;
   try {
-    e = (*parser_)(text);
+    e = (*parser_)(detail::with_exact_decimals(text));
   } catch (const std::exception& err) {
     if (const std::string name = unknown_name(err); !name.empty()) {
       throw io::input_error(fmt::format("{}: unknown name '{}' in '{}' ({}known names: {})", where,
@@ -742,6 +715,11 @@ GiNaC::ex number(double value, const std::string& where) {
 }
 
 double to_double(const GiNaC::ex& e, const std::string& where) {
+  // An exact number is rounded once, to the nearest double (evalf would round it to GiNaC's
+  // working precision first).
+  if (GiNaC::is_a<GiNaC::numeric>(e) && GiNaC::ex_to<GiNaC::numeric>(e).is_rational()) {
+    return nearest_double(GiNaC::ex_to<GiNaC::numeric>(e));
+  }
   GiNaC::ex v;
   try {
     v = GiNaC::evalf(e);

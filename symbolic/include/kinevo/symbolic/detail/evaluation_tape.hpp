@@ -88,8 +88,10 @@ class tape_builder {
   evaluation_tape build() const;
 
  private:
-  int compile(const GiNaC::ex& e);
-  // compile's stages by the expression's kind (each returns the value id of `e`).
+  int compile(const GiNaC::ex& e);           // the value of e
+  int compile_oriented(const GiNaC::ex& e);  // the value of key_of(e).sign * e
+  // compile_oriented's stages by the expression's kind (each returns the id of the oriented
+  // value, see compile_oriented).
   int compile_number(const GiNaC::ex& e);
   int compile_sum(const GiNaC::ex& e);
   int compile_product(const GiNaC::ex& e);
@@ -117,7 +119,7 @@ class tape_builder {
   template <class Value>
   using expression_table =
       std::unordered_map<GiNaC::ex, Value, std::hash<GiNaC::ex>, GiNaC::ex_is_equal>;
-  expression_table<int> memo_;
+  expression_table<int> memo_;  // oriented value ids
   expression_table<canonical_key> keys_;
   std::map<double, int> constant_ids_;
   std::vector<double> constants_;
