@@ -15,7 +15,7 @@ namespace kinevo::symbolic {
 
 GiNaC::numeric exact_number(double v) {
   if (!std::isfinite(v)) throw io::option_error("v", "must be finite (exact_number)");
-  if (v == 0.0 || std::abs(v) >= DBL_MIN) return GiNaC::numeric(v);
+  if (v == 0.0 || std::abs(v) >= DBL_MIN) return exact_value(GiNaC::numeric(v));
   // Subnormal: v = mantissa * 2^(exponent - 53) with an integer mantissa below 2^53.
   int exponent = 0;
   const double fraction = std::frexp(v, &exponent);

@@ -1,5 +1,7 @@
 #include "kinevo/mechanics/model/detail/euler_parameters.hpp"
 
+#include "kinevo/symbolic/detail/exact_numbers.hpp"
+
 namespace kinevo::mechanics {
 
 vec3 operator+(const vec3& a, const vec3& b) {
@@ -20,8 +22,11 @@ vec3 cross(const vec3& a, const vec3& b) {
 vec3 times(const mat3& m, const vec3& v) {
   return {dot(m[0], v), dot(m[1], v), dot(m[2], v)};
 }
+// Exact numbers: GiNaC's floating-point coefficient arithmetic would be rounded in its
+// address-dependent order (docs/reliability.md, process-independent results).
 vec3 as_vec3(const Eigen::Vector3d& v) {
-  return {v.x(), v.y(), v.z()};
+  return {symbolic::exact_number(v.x()), symbolic::exact_number(v.y()),
+          symbolic::exact_number(v.z())};
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kinevo/io/csv_table.hpp"
+#include "kinevo/symbolic/detail/decimal_literals.hpp"
 #include "kinevo/symbolic/detail/evaluation_tape.hpp"
 #include "kinevo/symbolic/detail/expression_context.hpp"
 
@@ -145,6 +146,62 @@ TEST(EvaluationTape, IntegerValuedFloatExponentCompilesAsTheInteger) {
   ba.set_output(0, exact);
   bb.set_output(0, floating);
   EXPECT_EQ(ba.build().instructions(), bb.build().instructions());
+}
+
+// GiNaC orients the base of an integer power by the sign of its first term in hash order, so
+// one process holds 0.1956 (x - y)^3 and another -0.1956 (y - x)^3 (CEC 2006 g16). Both forms,
+// built here without GiNaC's evaluation, must give the same bits, the sign of a zero included
+// (x = y, where a - b is +0 and -(b - a) is -0).
+TEST(EvaluationTape, OppositeOrientationsOfOneExpressionGiveTheSameBits) {
+  const std::vector<GiNaC::symbol> s = {GiNaC::symbol("x"), GiNaC::symbol("y"), GiNaC::symbol("z")};
+  const GiNaC::ex &x = s[0], &y = s[1], &z = s[2];
+  const GiNaC::ex xy = GiNaC::add(x, GiNaC::mul(y, GiNaC::numeric(-1)).hold()).hold();
+  const GiNaC::ex yx = GiNaC::add(y, GiNaC::mul(x, GiNaC::numeric(-1)).hold()).hold();
+  const auto minus = [](const GiNaC::ex& e) { return GiNaC::mul(e, GiNaC::numeric(-1)).hold(); };
+  const std::vector<std::pair<GiNaC::ex, GiNaC::ex>> pairs = {
+      {xy, minus(yx)},
+      {GiNaC::mul(GiNaC::power(xy, 3).hold(), GiNaC::numeric(1956, 10000)).hold(),
+       GiNaC::mul(GiNaC::power(yx, 3).hold(), GiNaC::numeric(-1956, 10000)).hold()},
+      {GiNaC::add(GiNaC::mul(z, GiNaC::power(xy, -1).hold()).hold(), GiNaC::numeric(-21)).hold(),
+       GiNaC::add(GiNaC::mul(GiNaC::numeric(-1), z, GiNaC::power(yx, -1).hold()).hold(),
+                  GiNaC::numeric(-21))
+           .hold()},
+      {GiNaC::power(xy, 2).hold() * z, GiNaC::power(yx, 2).hold() * z}};
+  auto points = spread_points(s.size(), 500);
+  points.push_back({1.5, 1.5, 2.0});  // x = y: a zero of either sign
+  points.push_back({0.25, 0.25, 0.0});
+  points.push_back({1.0, 2.0, 21.0});  // z / (x - y) - 21 = -42; z / (y - x) = 21
+  for (const auto& [a, b] : pairs) {
+    const auto va = tape_values(s, {a}, points);
+    const auto vb = tape_values(s, {b}, points);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      if (std::isnan(va[i][0]) && std::isnan(vb[i][0])) continue;
+      ASSERT_TRUE(same_bits(va[i][0], vb[i][0]))
+          << a << " and " << b << " at point " << i << ": " << va[i][0] << " " << vb[i][0];
+    }
+  }
+}
+
+// Decimal literals are exact rationals: coefficients GiNaC combines are exact, so the result
+// cannot depend on the order in which it combines them, and terms that cancel do cancel.
+TEST(ExpressionContext, DecimalLiteralsAreExactNumbers) {
+  expression_context ctx;
+  const auto x = ctx.add_symbol("x", "test");
+  EXPECT_TRUE(ctx.parse("0.1*x + 0.2*x - 0.3*x", "test").is_zero());
+  EXPECT_TRUE(ctx.parse("0.6376*19*x + 1.594*x - 0.04782*x", "test")
+                  .is_equal(GiNaC::numeric(683029, 50000) * x));  // 13.66058 exactly
+  EXPECT_TRUE(
+      ctx.parse("1.5e3*x + 2E-3 + .5", "test").is_equal(1500 * x + GiNaC::numeric(502, 1000)));
+  EXPECT_EQ(ctx.evaluate_constant("0.1", "test"), 0.1);  // rounded once, to the nearest double
+  EXPECT_EQ(ctx.evaluate_constant("1e-320", "test"), 1e-320);
+  EXPECT_EQ(ctx.evaluate_constant("2.5e307*4", "test"), 1e308);
+  // A power's base or exponent stays floating point (the documented way to compute a power in
+  // floating point rather than exactly).
+  EXPECT_EQ(detail::with_exact_decimals("2.0^x + x^0.5 + pow(x, 1.5) + 9.0 ^ 999"),
+            "2.0^x + x^0.5 + pow(x, 1.5) + 9.0 ^ 999");
+  EXPECT_EQ(detail::with_exact_decimals("0.04782*x1 - 1.e2 + 3 + x2.5"),
+            "(4782/100000)*x1 - 100 + 3 + x2.5");
+  EXPECT_EQ(detail::with_exact_decimals("0.000"), "0");
 }
 
 TEST(EvaluationTape, RejectsSymbolsThatAreNotInputs) {

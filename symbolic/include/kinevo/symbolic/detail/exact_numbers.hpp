@@ -10,7 +10,10 @@
 namespace kinevo::symbolic {
 
 // The number v, which must be finite (throws std::domain_error otherwise: callers check first
-// and name the field). A subnormal v becomes the exact rational it is.
+// and name the field), as the exact rational it is (0.1 is 3602879701896397 / 2^55): GiNaC's
+// arithmetic on floating-point coefficients is rounded in the order of its address-dependent
+// hash values, so a double kept as a float made the compiled model differ from process to
+// process (docs/reliability.md, process-independent results).
 GiNaC::numeric exact_number(double v);
 
 // The double nearest to the real number n, subnormals included (to within one unit in the last
