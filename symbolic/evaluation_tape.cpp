@@ -204,6 +204,24 @@ GiNaC::ex divided_by_common_coefficient(const GiNaC::ex& sum) {
   }
   return GiNaC::add(terms);
 }
+// The operands of a sum or product, with nested sums in a sum (products in a product) spliced
+// in. GiNaC's evaluated expressions have none, but op() re-evaluates the power it rebuilds from
+// a product's (base, exponent) pair, which may turn (y - x)^-1 into -(x - y)^-1, a product.
+void append_operands(const GiNaC::ex& e, bool sum, GiNaC::exvector& out) {
+  for (std::size_t i = 0; i < e.nops(); ++i) {
+    const GiNaC::ex o = e.op(i);
+    if (sum ? GiNaC::is_a<GiNaC::add>(o) : GiNaC::is_a<GiNaC::mul>(o)) {
+      append_operands(o, sum, out);
+    } else {
+      out.push_back(o);
+    }
+  }
+}
+GiNaC::exvector operands(const GiNaC::ex& e) {
+  GiNaC::exvector out;
+  append_operands(e, GiNaC::is_a<GiNaC::add>(e), out);
+  return out;
+}
 }  // namespace
 
 // The key is invariant under negation (a - b and b - a get the same key, as GiNaC may keep
@@ -226,10 +244,9 @@ tape_builder::canonical_key tape_builder::key_of(const GiNaC::ex& e) {
     k.key = mix(mix(k.key, 2), text_of(e));
   } else if (GiNaC::is_a<GiNaC::mul>(e)) {
     std::vector<std::uint64_t> factors;
-    for (std::size_t i = 0; i < e.nops(); ++i) {
-      const canonical_key c = key_of(e.op(i));
+    for (const GiNaC::ex& f : operands(e)) {
+      const canonical_key c = key_of(f);
       k.sign *= c.sign;
-      const GiNaC::ex f = e.op(i);
       if (GiNaC::is_a<GiNaC::numeric>(f) &&
           (f.is_equal(GiNaC::numeric(1)) || f.is_equal(GiNaC::numeric(-1)))) {
         continue;
@@ -274,7 +291,7 @@ tape_builder::canonical_key tape_builder::key_of(const GiNaC::ex& e) {
 std::vector<std::pair<GiNaC::ex, tape_builder::canonical_key>> tape_builder::ordered_terms(
     const GiNaC::ex& e) {
   std::vector<std::pair<GiNaC::ex, canonical_key>> ops;
-  for (std::size_t i = 0; i < e.nops(); ++i) ops.emplace_back(e.op(i), key_of(e.op(i)));
+  for (const GiNaC::ex& o : operands(e)) ops.emplace_back(o, key_of(o));
   // Equal keys would need a 64-bit collision between different terms of one sum.
   std::stable_sort(ops.begin(), ops.end(),
                    [](const auto& x, const auto& y) { return x.second.key < y.second.key; });

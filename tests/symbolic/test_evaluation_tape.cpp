@@ -155,18 +155,26 @@ TEST(EvaluationTape, IntegerValuedFloatExponentCompilesAsTheInteger) {
 TEST(EvaluationTape, OppositeOrientationsOfOneExpressionGiveTheSameBits) {
   const std::vector<GiNaC::symbol> s = {GiNaC::symbol("x"), GiNaC::symbol("y"), GiNaC::symbol("z")};
   const GiNaC::ex &x = s[0], &y = s[1], &z = s[2];
-  const GiNaC::ex xy = GiNaC::add(x, GiNaC::mul(y, GiNaC::numeric(-1)).hold()).hold();
-  const GiNaC::ex yx = GiNaC::add(y, GiNaC::mul(x, GiNaC::numeric(-1)).hold()).hold();
-  const auto minus = [](const GiNaC::ex& e) { return GiNaC::mul(e, GiNaC::numeric(-1)).hold(); };
+  // Held: built as written, without GiNaC's evaluation (which would orient them its own way).
+  const auto sum = [](const GiNaC::ex& a, const GiNaC::ex& b) -> GiNaC::ex {
+    return GiNaC::dynallocate<GiNaC::add>(a, b).hold();
+  };
+  const auto product = [](const GiNaC::exvector& f) -> GiNaC::ex {
+    return GiNaC::dynallocate<GiNaC::mul>(f).hold();
+  };
+  const auto power = [](const GiNaC::ex& b, int k) -> GiNaC::ex {
+    return GiNaC::dynallocate<GiNaC::power>(b, k).hold();
+  };
+  const GiNaC::ex minus_one = GiNaC::numeric(-1);
+  const GiNaC::ex xy = sum(x, product({y, minus_one}));
+  const GiNaC::ex yx = sum(y, product({x, minus_one}));
   const std::vector<std::pair<GiNaC::ex, GiNaC::ex>> pairs = {
-      {xy, minus(yx)},
-      {GiNaC::mul(GiNaC::power(xy, 3).hold(), GiNaC::numeric(1956, 10000)).hold(),
-       GiNaC::mul(GiNaC::power(yx, 3).hold(), GiNaC::numeric(-1956, 10000)).hold()},
-      {GiNaC::add(GiNaC::mul(z, GiNaC::power(xy, -1).hold()).hold(), GiNaC::numeric(-21)).hold(),
-       GiNaC::add(GiNaC::mul(GiNaC::numeric(-1), z, GiNaC::power(yx, -1).hold()).hold(),
-                  GiNaC::numeric(-21))
-           .hold()},
-      {GiNaC::power(xy, 2).hold() * z, GiNaC::power(yx, 2).hold() * z}};
+      {xy, product({yx, minus_one})},
+      {product({power(xy, 3), GiNaC::numeric(1956, 10000)}),
+       product({power(yx, 3), GiNaC::numeric(-1956, 10000)})},
+      {sum(product({z, power(xy, -1)}), GiNaC::numeric(-21)),
+       sum(product({minus_one, z, power(yx, -1)}), GiNaC::numeric(-21))},
+      {product({power(xy, 2), z}), product({power(yx, 2), z})}};
   auto points = spread_points(s.size(), 500);
   points.push_back({1.5, 1.5, 2.0});  // x = y: a zero of either sign
   points.push_back({0.25, 0.25, 0.0});
