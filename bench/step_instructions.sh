@@ -48,7 +48,12 @@ row() {  # row PROGRAM LABEL MODEL SHORT LONG
   echo "| $line |"
 }
 
-echo "| model | ${solvers[*]} | (kinevo / MuJoCo) |" | sed 's/ \([a-z]\)/ | \1/g;s/| | /| /'
+header="| model"
+for solver in "${solvers[@]}"; do header+=" | $solver"; done
+if [ "${solvers[0]}" = mujoco ]; then
+  for ((k = 1; k < ${#solvers[@]}; ++k)); do header+=" | ${solvers[k]} / mujoco"; done
+fi
+echo "$header |"
 if [ "$what" = planar ] || [ "$what" = all ]; then
   row compare_mujoco "planar chain N = 2" 2 20 120
   row compare_mujoco "planar chain N = 10" 10 20 120
