@@ -3,7 +3,11 @@
 // MuJoCo (hinge joints, minimal coordinates, its RK4 integrator) on the same chain,
 // N = 2, 10, 50, 90, 200 (or the N given as arguments). Medians of 7 repeats, the three
 // taking turns within each repeat. Run by hand: build/bench/compare_mujoco [N...].
-// `compare_mujoco profile N SOLVER STEPS` runs kinevo alone, for a profiler.
+// `compare_mujoco profile MODEL SOLVER STEPS` runs one program alone, for a profiler: MODEL is
+// a chain's N, `four-bar` or `slider-crank`; SOLVER a kinevo solver (gigsp, lm, ...) or `mujoco`.
+// Under valgrind's callgrind (--instr-atstart=no) only the STEPS steps are instrumented, and the
+// difference of two runs of different STEPS, divided by their difference, is the instruction
+// count of one step (bench/step_instructions.sh).
 // `compare_mujoco mechanisms`: the same step timing for two closed-loop planar mechanisms, each
 // written once as a kinevo model and once as MuJoCo XML (its loop closed by a `connect`
 // equality): a four-bar swinging under gravity (Haug's Example 4.2.1 geometry,
@@ -25,6 +29,13 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else
+#define CALLGRIND_START_INSTRUMENTATION
+#define CALLGRIND_STOP_INSTRUMENTATION
+#endif
 
 #include "kinevo/io/errors.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
@@ -339,6 +350,51 @@ void mechanisms() {
                 entries[k].name, entries[k].coordinate.c_str(), checks[k].first, checks[k].second);
 }
 
+// One program alone, for a profiler: `steps` RK4 steps of the model (a chain's N, "four-bar" or
+// "slider-crank") by kinevo with `solver`, or by MuJoCo when `solver` is "mujoco". Only the steps
+// are instrumented under callgrind (--instr-atstart=no).
+int profile(const std::string& which, const std::string& solver_name, int steps) {
+  const bool chain = which != "four-bar" && which != "slider-crank";
+  if (solver_name == "mujoco") {
+    if (chain) {
+      mujoco_chain mj(std::atoi(which.c_str()));
+      if (mj.model == nullptr) return 1;
+      CALLGRIND_START_INSTRUMENTATION;
+      mj.run(steps);
+      CALLGRIND_STOP_INSTRUMENTATION;
+    } else {
+      mujoco_xml_run mj(which == "four-bar" ? fourbar_xml() : slider_crank_xml(),
+                        which == "four-bar" ? fourbar_qvel : slider_crank_qvel);
+      CALLGRIND_START_INSTRUMENTATION;
+      mj.run(steps);
+      CALLGRIND_STOP_INSTRUMENTATION;
+    }
+    std::printf("%d MuJoCo steps\n", steps);
+    return 0;
+  }
+  const auto model = [&] {
+    if (which == "four-bar")
+      return kinevo::mechanics::load_model_from_string(fourbar_kinevo, "fourbar.toml");
+    if (which == "slider-crank")
+      return kinevo::mechanics::load_model(KINEVO_EXAMPLES "/slider_crank.toml");
+    kinevo::mechanics::chain_options c;
+    c.links = std::atoi(which.c_str());
+    return kinevo::mechanics::load_model_from_string(kinevo::mechanics::chain_model_text(c),
+                                                     "chain");
+  }();
+  auto solver = kinevo::mechanics::make_solver(solver_name);
+  kinevo::mechanics::simulation_options o;
+  o.dt = 1e-3;
+  o.t_end = steps * o.dt;
+  o.diagnostics = false;
+  CALLGRIND_START_INSTRUMENTATION;
+  const auto r = kinevo::mechanics::simulate(
+      model, *solver, o, [](const kinevo::mechanics::step_record&) { return true; });
+  CALLGRIND_STOP_INSTRUMENTATION;
+  std::printf("%lld steps: %s\n", static_cast<long long>(r.steps), r.message.c_str());
+  return r.steps == steps ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -352,20 +408,12 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (argc == 5 && std::string(argv[1]) == "profile") {
-    // kinevo alone, for a profiler: profile N SOLVER STEPS.
-    kinevo::mechanics::chain_options c;
-    c.links = std::atoi(argv[2]);
-    const auto model =
-        kinevo::mechanics::load_model_from_string(kinevo::mechanics::chain_model_text(c), "chain");
-    auto solver = kinevo::mechanics::make_solver(argv[3]);
-    kinevo::mechanics::simulation_options o;
-    o.dt = 1e-3;
-    o.t_end = std::atoi(argv[4]) * o.dt;
-    o.diagnostics = false;
-    const auto r = kinevo::mechanics::simulate(
-        model, *solver, o, [](const kinevo::mechanics::step_record&) { return true; });
-    std::printf("%lld steps: %s\n", static_cast<long long>(r.steps), r.message.c_str());
-    return 0;
+    try {
+      return profile(argv[2], argv[3], std::atoi(argv[4]));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "compare_mujoco: %s\n", e.what());
+      return 1;
+    }
   }
   std::vector<int> sizes;
   for (int i = 1; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));

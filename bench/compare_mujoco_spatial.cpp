@@ -12,7 +12,10 @@
 // (kinevo: 7 coordinates
 //   and one normalisation row per body, GIGSP and LM; MuJoCo: ball joints), the model
 //   evaluation, and the acceleration solve with and without the Euler-parameter rows "*.norm".
-// profile N SOLVER STEPS: kinevo alone (for perf), STEPS RK4 steps of the N-link chain.
+// profile MODEL SOLVER STEPS: one program alone (for perf or callgrind), STEPS RK4 steps of the
+//   N-link chain (MODEL = N) or the flywheel pendulum (MODEL = flywheel) by kinevo with SOLVER,
+//   or by MuJoCo (SOLVER = mujoco). Under callgrind (--instr-atstart=no) only the steps are
+//   instrumented (bench/step_instructions.sh).
 // mechanisms: one RK4 step (dt = 1e-3) of the spherical pendulum with flywheel, GIGSP and LM,
 //   against MuJoCo's, as in the chains' table (compare_mujoco mechanisms: the planar ones).
 #include <fmt/format.h>
@@ -34,6 +37,13 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else
+#define CALLGRIND_START_INSTRUMENTATION
+#define CALLGRIND_STOP_INSTRUMENTATION
+#endif
 
 #include "kinevo/io/errors.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
@@ -684,25 +694,43 @@ void mechanisms() {
              l / t);
 }
 
-// kinevo alone, for a profiler: `steps` RK4 steps of the N-link chain with one solver.
-void profile(int links, const std::string& solver_name, int steps) {
-  const mechanism m = spatial_chain(links);
+// One program alone, for a profiler: `steps` RK4 steps (dt = 1e-3) of the N-link chain (or the
+// flywheel pendulum for "flywheel") by kinevo with one solver, or by MuJoCo for "mujoco".
+int profile(const std::string& which, const std::string& solver_name, int steps) {
+  const mechanism m =
+      which == "flywheel" ? flywheel_pendulum() : spatial_chain(std::atoi(which.c_str()));
+  if (solver_name == "mujoco") {
+    mujoco_run run(m, 1e-3);
+    CALLGRIND_START_INSTRUMENTATION;
+    run.reset(m);
+    for (int i = 0; i < steps; ++i) mj_step(run.model, run.data);
+    CALLGRIND_STOP_INSTRUMENTATION;
+    fmt::print("{} MuJoCo steps\n", steps);
+    return 0;
+  }
   const auto model = mech::load_model_from_string(kinevo_text(m), m.name);
   auto solver = mech::make_solver(solver_name);
   mech::simulation_options o;
   o.dt = 1e-3;
   o.t_end = steps * o.dt;
   o.diagnostics = false;
+  CALLGRIND_START_INSTRUMENTATION;
   const auto r = mech::simulate(model, *solver, o, [](const mech::step_record&) { return true; });
+  CALLGRIND_STOP_INSTRUMENTATION;
   fmt::print("{} steps: {}\n", r.steps, r.message);
+  return r.steps == steps ? 0 : 1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc == 5 && std::string(argv[1]) == "profile") {
-    profile(std::atoi(argv[2]), argv[3], std::atoi(argv[4]));
-    return 0;
+    try {
+      return profile(argv[2], argv[3], std::atoi(argv[4]));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "compare_mujoco_spatial: %s\n", e.what());
+      return 1;
+    }
   }
   if (argc == 2 && std::string(argv[1]) == "mechanisms") {
     try {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kinevo/mechanics/solvers/detail/packet_order_sum.hpp"
+
 namespace kinevo::mechanics {
 
 namespace {
@@ -433,12 +435,21 @@ void orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
   remainder.setZero(m);
   std::vector<int>& dependent = work.dependent;
   dependent.clear();
+  // The rows' dot products and norms by the kernels of packet_order_sum.hpp on the row-major
+  // storage (Eigen's order, so the same bits as rem.row(i).norm(), q.row(j).dot(rem.row(i))).
+  using detail::packet_order_dot;
+  auto rem_row = [&rem](Eigen::Index i) { return rem.data() + i * rem.outerStride(); };
+  auto q_row = [&q](Eigen::Index j) { return q.data() + j * q.outerStride(); };
+  // x -= c y on one row (element by element, as Eigen's row expression).
+  auto axpy = [n](double* __restrict x, double c, const double* __restrict y) {
+    for (Eigen::Index k = 0; k < n; ++k) x[k] -= c * y[k];
+  };
   int r = 0;
   for (;;) {
     double largest = 0.0;
     for (Eigen::Index i = 0; i < m; ++i) {
       if (decided[static_cast<std::size_t>(i)]) continue;
-      const double nr = rem.row(i).norm();
+      const double nr = std::sqrt(detail::packet_order_squared_norm(rem_row(i), n));
       remainder[i] = nr;
       // Dependent: remainder ~0 relative to the row itself (the dissertation's test) or to
       // the largest row (a degenerate, nearly-zero row).
@@ -457,19 +468,21 @@ void orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
     if (best < 0) break;
     decided[static_cast<std::size_t>(best)] = 1;
     // Second pass against the accepted rows ("twice is enough") before normalising.
+    double* x = rem_row(best);
     for (int j = 0; j < r; ++j) {
-      const double c = q.row(j).dot(rem.row(best));
-      rem.row(best) -= c * q.row(j);
+      const double c = packet_order_dot(q_row(j), x, n);
+      axpy(x, c, q_row(j));
       beta[best] -= c * qb[j];
     }
-    const double nr = rem.row(best).norm();
-    q.row(r) = rem.row(best) / nr;
+    const double nr = std::sqrt(detail::packet_order_squared_norm(x, n));
+    double* qr = q_row(r);
+    for (Eigen::Index k = 0; k < n; ++k) qr[k] = x[k] / nr;
     qb[r] = beta[best] / nr;
     g.kept.push_back(static_cast<int>(best));
     for (Eigen::Index i = 0; i < m; ++i) {
       if (decided[static_cast<std::size_t>(i)]) continue;
-      const double c = q.row(r).dot(rem.row(i));
-      rem.row(i) -= c * q.row(r);
+      const double c = packet_order_dot(qr, rem_row(i), n);
+      axpy(rem_row(i), c, qr);
       beta[i] -= c * qb[r];
     }
     ++r;
@@ -477,7 +490,7 @@ void orthonormalize_rows(const Eigen::MatrixXd& a_hat, const Eigen::VectorXd& b,
   // A dependent row's right-hand side remainder must vanish too, or the set is inconsistent.
   for (int i : dependent) {
     for (int j = 0; j < r; ++j) {
-      const double c = q.row(j).dot(rem.row(i));
+      const double c = packet_order_dot(q_row(j), rem_row(i), n);
       beta[i] -= c * qb[j];
     }
     if (std::abs(beta[i]) > consistency_tolerance * b_scale) {
