@@ -10,6 +10,8 @@
 //   --max-runs R --budget-per-n E --preset NAME --momentum --no-momentum --probe-runs K
 //   --budget-follows-pop --stall F --stall-window E --metric (pcx in a learned metric)
 //   --sigma-eta S --metric-lazy K (decompositions K times rarer than CMA-ES's rule)
+//   --carry-population MODE (translate, rescale or fill: each run after the first starts from
+//   the previous run's populations moved to the new centre, ga/population_carry.hpp)
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -26,6 +28,7 @@
 #include "kinevo/gauss/gauss_objective.hpp"
 #include "kinevo/gauss/gradient_baselines.hpp"
 #include "kinevo/gauss/mass_scaling.hpp"
+#include "kinevo/io/option_error.hpp"
 #include "kinevo/mechanics/model/chain_model.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/solvers/solver_factory.hpp"
@@ -42,6 +45,16 @@ double seconds_since(clock_type::time_point t0) {
 
 using kinevo::bench::process_cpu_seconds;
 using kinevo::bench::scaled_error;
+
+kinevo::ga::carry_mode parse_carry(const std::string& s) {
+  using kinevo::ga::carry_mode;
+  if (s == "translate") return carry_mode::translate;
+  if (s == "rescale") return carry_mode::rescale;
+  if (s == "fill") return carry_mode::fill;
+  if (s == "off") return carry_mode::off;
+  throw kinevo::io::option_error("--carry-population",
+                                 "must be off, translate, rescale or fill, not '" + s + "'");
+}
 
 std::vector<int> parse_list(const std::string& s) {
   std::vector<int> out;
@@ -250,6 +263,7 @@ int main(int argc, char** argv) {
     if (a == "--de-weight") st.ga.ga.de_weight = std::stod(next());
     if (a == "--crossover-rate") st.ga.ga.crossover_rate = std::stod(next());
     if (a == "--max-runs") st.ga.max_runs = std::stoi(next());
+    if (a == "--carry-population") st.ga.carry_population = parse_carry(next());
     if (a == "--momentum") st.ga.multiplier_momentum = true;
     if (a == "--no-momentum") st.ga.multiplier_momentum = false;
     if (a == "--probe-runs") st.ga.probe_runs = std::stoi(next());
@@ -345,9 +359,12 @@ int main(int argc, char** argv) {
     ga_warm_e[k].push_back(static_cast<double>(median(we)));
     ga_warm_s[k].push_back(median(ws));
   }
-  fmt::print("\nGA preset: axes {}, weights {:g} (relative), crossover {}; {} islands, seed {}\n",
-             to_string(st.ga.axes), st.ga.penalty.weight, kinevo::ga::to_string(st.ga.ga.crossover),
-             st.ga.islands.islands, st.ga.islands.seed);
+  fmt::print(
+      "\nGA preset: axes {}, weights {:g} (relative), crossover {}; {} islands, seed {}; "
+      "population "
+      "carry {}\n",
+      to_string(st.ga.axes), st.ga.penalty.weight, kinevo::ga::to_string(st.ga.ga.crossover),
+      st.ga.islands.islands, st.ga.islands.seed, static_cast<int>(st.ga.carry_population));
   for (int k = 0; k < 2; ++k) {
     const char* kind = k == 0 ? "Planar" : "Spatial";
     if (xs[k].size() >= 2) {

@@ -1,4 +1,5 @@
 #include "kinevo/ga/detail/island.hpp"
+#include "kinevo/ga/population_carry.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -47,6 +48,7 @@ void set_range(std::span<std::uint64_t> m, int from, int to) {
 
 void island::configure(const ga_options& options, int dimension) {
   options_ = options;
+  has_population_ = false;
   n_ = dimension;
   layout_ = binary_layout{dimension, options.bits_per_variable};
   words_ = binary() ? layout_.words() : 0;
@@ -206,9 +208,32 @@ void island::refuse_candidate(const problem& p, int i, bool bad_v) const {
   throw evaluation_error(msg.str());
 }
 
+bool island::carry_population(const population_carry& carry) {
+  if (!has_population_ || binary() || carry.mode == carry_mode::off) return false;
+  const int pop = options_.population;
+  const Eigen::VectorXd radii = 0.5 * width_;
+  double factor = 1.0;
+  if (carry.mode == carry_mode::fill) {
+    // Mean squared deviation from `from` in units of the new radii; a uniform draw's is 1/3.
+    double msd = 0.0;
+    for (int i = 0; i < pop; ++i) {
+      msd += (x_.col(i) - carry.from).cwiseQuotient(radii).squaredNorm();
+    }
+    msd /= static_cast<double>(pop) * n_;
+    if (msd > 0.0 && std::isfinite(msd)) factor = std::sqrt(1.0 / (3.0 * msd));
+  }
+  for (int i = 0; i < pop; ++i) {
+    Eigen::VectorXd d = (x_.col(i) - carry.from) * factor;
+    if (carry.mode == carry_mode::rescale) d = d.cwiseProduct(carry.scale);
+    x_next_.col(i) = (carry.to + d).cwiseMax(lower_).cwiseMin(upper_);
+  }
+  round_integers(x_next_, 0, pop);
+  return true;
+}
+
 void island::start(const problem& p, const search_box& box, std::uint64_t seed, int index,
                    std::uint64_t run_index, const Eigen::VectorXd* start_point,
-                   const search_box* initial) {
+                   const search_box* initial, const population_carry* carry) {
   set_box(box);
   attach(p);
   rng_.reseed(seed, static_cast<std::uint64_t>(index), run_index);
@@ -225,7 +250,8 @@ void island::start(const problem& p, const search_box& box, std::uint64_t seed, 
   best_v_ = constrained_ ? std::numeric_limits<double>::infinity() : 0.0;
   best_x_ = box.centre();
   const int pop = options_.population;
-  for (int i = 0; i < pop; ++i) {
+  const bool carried = carry != nullptr && carry_population(*carry);
+  for (int i = 0; i < pop && !carried; ++i) {
     if (binary()) {
       auto g = genome(bits_next_, i);
       for (auto& w : g) w = rng_.bits();
@@ -272,6 +298,7 @@ void island::start(const problem& p, const search_box& box, std::uint64_t seed, 
   eps_ = eps0_;
   best_index_ = -1;
   if (uses_frame()) frame_ = rotation_frame(x_.leftCols(pop));
+  has_population_ = true;
 }
 
 void island::sort_order(int count, bool worst_first) {
@@ -1045,6 +1072,7 @@ void island::load(std::istream& is) {
     for (Eigen::Index k = 0; k < frame_.size(); ++k) frame_.data()[k] = get_hex(is);
   }
   if (learns_metric()) metric_.load(is);
+  has_population_ = true;
 }
 
 }  // namespace kinevo::ga

@@ -1,4 +1,5 @@
 #include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/population_carry.hpp"
 
 #include <mpi.h>
 
@@ -784,6 +785,21 @@ island_model::~island_model() = default;
 island_model::island_model(island_model&&) noexcept = default;
 island_model& island_model::operator=(island_model&&) noexcept = default;
 
+namespace {
+
+// A carry's points must have the problem's dimension; only real genes can be moved.
+void check_carry(const population_carry& c, int n, const ga_options& ga) {
+  if (c.mode == carry_mode::off) return;
+  if (ga.genes != encoding::real) throw io::option_error("carry", "needs real genes");
+  if (c.from.size() != n || c.to.size() != n ||
+      (c.mode == carry_mode::rescale && c.scale.size() != n)) {
+    throw io::option_error("carry",
+                           "points must have the problem's dimension " + std::to_string(n));
+  }
+}
+
+}  // namespace
+
 run_result island_model::run(const problem& p, const search_box& box, const termination& limits,
                              const run_settings& settings) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -803,13 +819,14 @@ run_result island_model::run(const problem& p, const search_box& box, const term
       throw io::option_error("initial_box", "must lie inside the search box");
     }
   }
+  if (settings.carry != nullptr) check_carry(*settings.carry, m.n, m.ga);
   m.run_index = settings.run_index;
   m.generation = 0;
   m.started = true;
   m.reset_history();
   const int failed = m.for_islands_catching([&](int li) {
     m.islands[li].start(p, box, m.opt.seed, m.first + li, settings.run_index, settings.start_point,
-                        settings.initial_box);
+                        settings.initial_box, settings.carry);
     if (settings.record_history) {
       m.history[li].push_back(m.islands[li].statistics(m.first + li, 0));
     }

@@ -37,6 +37,9 @@ void range_run_options::validate() const {
   if (!radii_per_run.empty() && rotate) {
     throw io::option_error("rotate", "and radii_per_run exclude each other");
   }
+  if (rotate && carry != carry_mode::off) {
+    throw io::option_error("carry", "and rotate exclude each other (rotated runs change axes)");
+  }
   if (clip_lower.size() != clip_upper.size()) {
     throw io::option_error("clip_lower", "and clip_upper differ in size");
   }
@@ -125,6 +128,8 @@ std::string range_fingerprint(const problem& p, const search_box& first,
     << " first_run_budget=" << hex_float(o.first_run_budget) << " keep_best=" << o.keep_best
     << " first_run_index=" << o.first_run_index << " radii_per_run=";
   for (double r : o.radii_per_run) s << hex_float(r) << ',';
+  // Only when on: the fingerprints of earlier state files stay valid.
+  if (o.carry != carry_mode::off) s << " carry=" << static_cast<int>(o.carry);
   s << " clip=";
   for (Eigen::Index j = 0; j < o.clip_lower.size(); ++j) {
     s << hex_float(o.clip_lower[j]) << ':' << hex_float(o.clip_upper[j]) << ',';
@@ -363,6 +368,7 @@ class range_sequence {
     if (k > 0 && o_.keep_best) {
       settings.start_point = next_start_.size() > 0 ? &next_start_ : &st_.previous_best;
     }
+    settings.carry = k > 0 && o_.carry != carry_mode::off ? &carry_of_previous_run() : nullptr;
     range_run_record rec;
     rec.run = k;
     rec.centre = st_.centre;  // as asked for (the box may be clipped)
@@ -383,6 +389,20 @@ class range_sequence {
     }
     resume_from_.clear();
     return rec;
+  }
+
+  // Run k - 1's population moves from its best onto run k's centre (its radii scaled by the
+  // ratio of the boxes with carry_mode::rescale). From the run records, so a resumed sequence
+  // carries the same.
+  const population_carry& carry_of_previous_run() {
+    const range_run_record& last = st_.out.runs.back();
+    carry_.mode = o_.carry;
+    carry_.from = last.result.best_x;
+    carry_.to = st_.centre;
+    carry_.scale = o_.carry == carry_mode::rescale
+                       ? Eigen::VectorXd(st_.radii.cwiseQuotient(last.radii))
+                       : Eigen::VectorXd();
+    return carry_;
   }
 
   run_result minimise(const problem& p, const search_box& box, const termination& limits,
@@ -495,6 +515,7 @@ class range_sequence {
   termination next_limits_;      // the limits of the runs after the first
   Eigen::VectorXd first_start_;  // the caller's start point of the first run (a copy)
   Eigen::VectorXd next_start_;   // the hook's start point of the next run; empty: the best
+  population_carry carry_;       // the next run's, with options.carry
   run_settings settings_;
   int n_;
   Eigen::VectorXd zero_;

@@ -208,6 +208,9 @@ void gauss_ga_options::validate() const {
     fail("population_per_coordinate", "must be >= 0 and finite");
   }
   if (max_runs < 1) fail("max_runs", "must be at least 1");
+  if (carry_population != ga::carry_mode::off && ga.genes != ga::encoding::real) {
+    fail("carry_population", "needs real genes (ga.genes = real)");
+  }
   if (!(stall_fraction >= 0.0) || !std::isfinite(stall_fraction)) {
     fail("stall_fraction", "must be >= 0 and finite");
   }
@@ -741,6 +744,9 @@ void gauss_ga_solver::run_ranges(solve_state& s, box first) {
   ranges.keep_best = true;
   ranges.floor_radii = false;  // with_floor, in m/s^2 along each axis
   ranges.first_run_index = s.first_run_index;
+  // Moving a population between runs needs their coordinates to differ by a translation: the
+  // frame must stay (it is remade after each run only under an increasing penalty).
+  if (s.schedule.kind() != penalty_kind::increasing) ranges.carry = options_.carry_population;
   const Eigen::VectorXd start = loop.problem.objective().search_centre();
   ga::run_settings settings;
   settings.start_point = s.warm ? &start : nullptr;

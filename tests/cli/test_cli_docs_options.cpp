@@ -144,6 +144,7 @@ const std::set<std::string> other_programs_options = {"--headless",
                                                       "--count",
                                                       "--write",
                                                       "--momentum",  // bench_gauss_scale
+                                                      "--carry-population",  // bench_gauss_scale
                                                       "--pop-per-n",
                                                       "--margin",
                                                       "--no-gradients",  // bench_gauss_scale

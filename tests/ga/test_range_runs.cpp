@@ -223,13 +223,16 @@ TEST(RangeRuns, AnInterruptedSequenceResumesToTheUninterruptedResult) {
   termination per_run;
   per_run.max_generations = 30;
   per_run.interrupt = &interrupt_flag();
-  for (const bool rotate : {false, true}) {
+  // A carried population (not with rotate) is in the island checkpoint already.
+  for (const int variant : {0, 1, 2}) {
+    const bool rotate = variant == 1;
     for (const long long every : {0LL, 10LL}) {
       range_run_options ro;
       ro.runs = 5;
       ro.shrink = 0.5;
       ro.move_factor = 4.0;
       ro.rotate = rotate;
+      ro.carry = variant == 2 ? carry_mode::fill : carry_mode::off;
       ro.clip_lower = p.lower_bounds();
       ro.clip_upper = p.upper_bounds();
       clear_interrupt();
@@ -298,6 +301,66 @@ TEST(RangeRuns, AnInterruptedSequenceResumesToTheUninterruptedResult) {
     }
   }
   std::filesystem::remove_all(dir);
+}
+
+// Carried populations (range_run_options::carry): run k + 1's islands start from their own
+// final populations of run k, moved onto the new centre, instead of a uniform draw. Seen in the
+// initial population's diversity (std of x_j over the box width; a uniform draw: 1/sqrt(12)):
+// kept small by translate and rescale (the converged population), brought back towards a uniform
+// draw's size by fill. Each run still keeps the best, and the sequence stays deterministic.
+TEST(RangeRuns, CarriedPopulationsStartWhereThePreviousRunEnded) {
+  const auto ellipsoid = make_test_function("ellipsoid", 6);
+  const problem& p = *ellipsoid;
+  termination per_run;
+  per_run.max_generations = 0;
+  per_run.max_evaluations = 4000;
+  run_settings s;
+  s.record_history = true;
+  const auto initial_diversity = [](const range_run_record& r) {
+    return r.result.history.at(0).diversity;
+  };
+  range_run_result result[4];
+  for (const carry_mode mode :
+       {carry_mode::off, carry_mode::translate, carry_mode::rescale, carry_mode::fill}) {
+    range_run_options ro;
+    ro.runs = 4;
+    ro.shrink = 0.5;
+    ro.carry = mode;
+    island_model m(g3_pcx_options(), island_options{});
+    const auto r = run_range_runs(m, p, search_box::of(p), per_run, ro, {}, s);
+    ASSERT_EQ(r.runs.size(), 4u);
+    for (std::size_t k = 1; k < r.runs.size(); ++k) {
+      EXPECT_LE(r.runs[k].result.best_value, r.runs[k - 1].result.best_value);
+      const double d = initial_diversity(r.runs[k]);
+      if (mode == carry_mode::off) {
+        EXPECT_GT(d, 0.2) << static_cast<int>(mode) << " run " << k;
+      } else if (mode == carry_mode::fill) {
+        // The mean square deviation of a uniform draw, along the valley's shape: anisotropic, so
+        // the mean of std_j / width_j is below a uniform draw's.
+        EXPECT_GT(d, 0.05) << static_cast<int>(mode) << " run " << k;
+        EXPECT_LT(d, 0.3) << static_cast<int>(mode) << " run " << k;
+      } else {
+        EXPECT_LT(d, 0.05) << static_cast<int>(mode) << " run " << k;
+      }
+    }
+    island_model again(g3_pcx_options(), island_options{});
+    const auto twice = run_range_runs(again, p, search_box::of(p), per_run, ro, {}, s);
+    EXPECT_EQ(twice.best_x, r.best_x);
+    EXPECT_EQ(twice.best_value, r.best_value);
+    result[static_cast<int>(mode)] = r;
+  }
+  // The first run is the same whatever is carried later.
+  for (int mode = 1; mode < 4; ++mode) {
+    EXPECT_EQ(result[mode].runs[0].result.best_x, result[0].runs[0].result.best_x);
+  }
+}
+
+TEST(RangeRuns, CarryIsRefusedWithRotatedBoxes) {
+  range_run_options ro;
+  ro.move_factor = 4.0;
+  ro.rotate = true;
+  ro.carry = carry_mode::translate;
+  EXPECT_THROW(ro.validate(), io::option_error);
 }
 
 }  // namespace

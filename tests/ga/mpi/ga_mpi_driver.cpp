@@ -7,7 +7,8 @@
 // generation model with that crossover (G3-PCX settings otherwise), g3_pcx_metric G3-PCX in a
 // learned metric, mgg_pcx, mgg_undx or
 // mgg_spx the mgg model; g06 takes e.g. feasibility_pcx (g3) or feasibility_undx_mgg the same
-// way.
+// way. g3_pcx_carry: G3-PCX in range runs whose islands start each run from their previous
+// population moved to the new centre (range_run_options::carry, fill).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +20,7 @@
 #include "kinevo/ga/constrained_objective.hpp"
 #include "kinevo/ga/island_model.hpp"
 #include "kinevo/ga/mpi_environment.hpp"
+#include "kinevo/ga/range_runs.hpp"
 #include "kinevo/ga/test_functions.hpp"
 
 int main(int argc, char** argv) {
@@ -29,10 +31,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const std::string function = argv[1], encoding_name = argv[5];
+    const std::string function = argv[1];
+    std::string encoding_name = argv[5];
     const bool constrained = function == "g06";
     const testing::cec2006_g06 g06;
     std::unique_ptr<problem> p;
+    const bool carry = encoding_name == "g3_pcx_carry";
+    if (carry) encoding_name = "g3_pcx";
     const bool g3 = encoding_name.rfind("g3_", 0) == 0;
     const bool mgg = encoding_name.rfind("mgg_", 0) == 0;
     ga_options ga = encoding_name == "real" || constrained ? ga_options{} : gaucsd_options();
@@ -72,6 +77,19 @@ int main(int argc, char** argv) {
     island_model model(ga, io);
     termination t;
     t.max_generations = 60;
+    if (carry) {
+      range_run_options ro;
+      ro.runs = 4;
+      ro.shrink = 0.5;
+      ro.carry = carry_mode::fill;
+      const range_run_result rr = run_range_runs(model, *p, search_box::of(*p), t, ro);
+      if (model.is_root()) {
+        std::printf("%a %lld\n", rr.best_value, rr.evaluations);
+        for (const auto& run : rr.runs) std::printf("%a\n", run.result.best_value);
+        for (int j = 0; j < rr.best_x.size(); ++j) std::printf("%a\n", rr.best_x[j]);
+      }
+      return 0;
+    }
     const run_result r = model.run(*p, search_box::of(*p), t);
     // A second run with another run index: the model is reused.
     run_settings s;

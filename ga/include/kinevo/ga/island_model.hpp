@@ -35,6 +35,8 @@ enum class topology { ring, fully_connected, random, unconnected };
 // (ga::mpi_environment) with more than one rank, threads otherwise.
 enum class transport { automatic, threads, mpi };
 
+struct population_carry;  // population_carry.hpp
+
 std::string to_string(topology t);
 std::string to_string(transport t);
 topology parse_topology(const std::string& name);    // throws std::invalid_argument
@@ -112,6 +114,9 @@ struct run_settings {
   // search box: test protocols that start away from the optimum (Deb et al. 2002 start in
   // [-10, -5]^n). Null: the search box.
   const search_box* initial_box = nullptr;
+  // Optional: each island starts from its own final population of the previous run, moved
+  // (population_carry.hpp); an island without one (a first run) draws as usual.
+  const population_carry* carry = nullptr;
   bool record_history = false;
   // Write the whole state (populations, random generators, counters) to this file every
   // checkpoint_every generations and when the run ends by interrupt; written atomically by

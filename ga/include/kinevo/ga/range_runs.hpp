@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kinevo/ga/island_model.hpp"
+#include "kinevo/ga/population_carry.hpp"
 
 namespace kinevo::ga {
 
@@ -46,6 +47,11 @@ struct range_run_options {
   // Keep every re-centred box resolvable in floating point (radii of at least 256 ulps of the
   // centre). A caller whose hook floors the radii itself, in its own units, turns it off.
   bool floor_radii = true;
+  // How run k+1's islands start (population_carry.hpp): off, a uniform draw in its box; or
+  // each island's final population of run k, moved from that run's best onto the next centre
+  // (the hook's; run k's and k+1's coordinates must differ by a translation there), kept,
+  // rescaled with the box or filling it. Not with rotate.
+  carry_mode carry = carry_mode::off;
 
   void validate() const;  // throws std::invalid_argument
 };

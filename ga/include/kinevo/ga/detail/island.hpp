@@ -29,11 +29,12 @@ class island {
   // Sizes the buffers for `dimension` variables; cheap when nothing changed.
   void configure(const ga_options& options, int dimension);
 
-  // Draws the initial population in `box` (or in `initial`, inside it, if given; plus
-  // `start_point` in column 0 if given) and evaluates it.
+  // Draws the initial population in `box` (or in `initial`, inside it, if given; or moves the
+  // previous run's population by `carry` when there is one; plus `start_point` in column 0 if
+  // given) and evaluates it.
   void start(const problem& p, const search_box& box, std::uint64_t seed, int index,
              std::uint64_t run_index, const Eigen::VectorXd* start_point,
-             const search_box* initial = nullptr);
+             const search_box* initial = nullptr, const population_carry* carry = nullptr);
   // Box of the run, without drawing a population (before load()).
   void set_box(const search_box& box);
   // What the island needs to know of the problem (reported violations, integer variables);
@@ -116,6 +117,9 @@ class island {
            n_ < options_.population;
   }
   void round_integers(Eigen::MatrixXd& x, int first, int count) const;
+  // The previous run's population moved into x_next_ (population_carry.hpp); false when there
+  // is none to move (nothing run yet, binary genes), x_next_ then untouched.
+  bool carry_population(const population_carry& carry);
   // The order of candidates i and j at the current epsilon level, ties by index.
   bool ahead(int i, int j) const {
     if (constrained_) {
@@ -190,6 +194,7 @@ class island {
   double best_f_ = 0.0;
   double best_v_ = 0.0;
   long long evaluations_ = 0;
+  bool has_population_ = false;  // x_ holds a run's population (start() or load() done)
 };
 
 }  // namespace kinevo::ga
