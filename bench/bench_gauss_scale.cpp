@@ -48,12 +48,9 @@ using kinevo::bench::scaled_error;
 
 kinevo::ga::carry_mode parse_carry(const std::string& s) {
   using kinevo::ga::carry_mode;
-  if (s == "translate") return carry_mode::translate;
-  if (s == "rescale") return carry_mode::rescale;
   if (s == "fill") return carry_mode::fill;
   if (s == "off") return carry_mode::off;
-  throw kinevo::io::option_error("--carry-population",
-                                 "must be off, translate, rescale or fill, not '" + s + "'");
+  throw kinevo::io::option_error("--carry-population", "must be off or fill, not '" + s + "'");
 }
 
 std::vector<int> parse_list(const std::string& s) {

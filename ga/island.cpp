@@ -224,7 +224,6 @@ bool island::carry_population(const population_carry& carry) {
   }
   for (int i = 0; i < pop; ++i) {
     Eigen::VectorXd d = (x_.col(i) - carry.from) * factor;
-    if (carry.mode == carry_mode::rescale) d = d.cwiseProduct(carry.scale);
     x_next_.col(i) = (carry.to + d).cwiseMax(lower_).cwiseMin(upper_);
   }
   round_integers(x_next_, 0, pop);

@@ -791,8 +791,7 @@ namespace {
 void check_carry(const population_carry& c, int n, const ga_options& ga) {
   if (c.mode == carry_mode::off) return;
   if (ga.genes != encoding::real) throw io::option_error("carry", "needs real genes");
-  if (c.from.size() != n || c.to.size() != n ||
-      (c.mode == carry_mode::rescale && c.scale.size() != n)) {
+  if (c.from.size() != n || c.to.size() != n) {
     throw io::option_error("carry",
                            "points must have the problem's dimension " + std::to_string(n));
   }

@@ -391,17 +391,13 @@ class range_sequence {
     return rec;
   }
 
-  // Run k - 1's population moves from its best onto run k's centre (its radii scaled by the
-  // ratio of the boxes with carry_mode::rescale). From the run records, so a resumed sequence
-  // carries the same.
+  // Run k - 1's population moves from its best onto run k's centre. From the run records, so a
+  // resumed sequence carries the same.
   const population_carry& carry_of_previous_run() {
     const range_run_record& last = st_.out.runs.back();
     carry_.mode = o_.carry;
     carry_.from = last.result.best_x;
     carry_.to = st_.centre;
-    carry_.scale = o_.carry == carry_mode::rescale
-                       ? Eigen::VectorXd(st_.radii.cwiseQuotient(last.radii))
-                       : Eigen::VectorXd();
     return carry_;
   }
 

@@ -107,7 +107,7 @@ TEST(gauss_population_carry, matches_gigsp_on_examples_and_chains_without_an_ora
 
 TEST(gauss_population_carry, needs_real_genes) {
   gauss_ga_options o = gauss_ga_preset("thesis");
-  o.carry_population = ga::carry_mode::translate;
+  o.carry_population = ga::carry_mode::fill;
   EXPECT_THROW(o.validate(), std::invalid_argument);
 }
 

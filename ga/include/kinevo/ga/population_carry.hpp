@@ -10,22 +10,21 @@
 namespace kinevo::ga {
 
 // How the previous run's population becomes the next run's initial one.
-//   off:       a uniform draw in the box (the default).
-//   translate: x -> to + (x - from): the population's best lands on the new centre, its
-//              spread and shape unchanged.
-//   rescale:   x -> to + s_j (x_j - from_j), s = new radii / previous radii per variable: the
-//              spread keeps its size relative to the box.
-//   fill:      x -> to + s (x - from), one s per island such that the population's mean
-//              squared deviation in units of the new radii is a uniform draw's (1/3): the
-//              shape is kept, the size is the box's.
+//   off:  a uniform draw in the box (the default).
+//   fill: x -> to + s (x - from), one s per island such that the population's mean squared
+//         deviation in units of the new radii is a uniform draw's (1/3): the shape is kept,
+//         the size is the box's.
 // Points are clipped to the new box; the start point (keep_best) still takes column 0.
-enum class carry_mode { off, translate, rescale, fill };
+// Moving the population without resizing it (its spread kept, or scaled with the box) was
+// measured and removed: a converged population keeps its tiny spread, the next run cannot move,
+// and a stop rule on the best's change then holds without convergence (a Gauss solve ended `ok`
+// 2.1e-9 from GIGSP against a 1e-9 tolerance; docs/gauss.md).
+enum class carry_mode { off, fill };
 
 struct population_carry {
   carry_mode mode = carry_mode::off;
-  Eigen::VectorXd from;   // the previous run's best, in that run's coordinates
-  Eigen::VectorXd to;     // the new run's centre, in its coordinates
-  Eigen::VectorXd scale;  // rescale: per-variable factors (new radii / previous radii)
+  Eigen::VectorXd from;  // the previous run's best, in that run's coordinates
+  Eigen::VectorXd to;    // the new run's centre, in its coordinates
 };
 
 }  // namespace kinevo::ga

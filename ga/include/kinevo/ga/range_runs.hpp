@@ -49,8 +49,8 @@ struct range_run_options {
   bool floor_radii = true;
   // How run k+1's islands start (population_carry.hpp): off, a uniform draw in its box; or
   // each island's final population of run k, moved from that run's best onto the next centre
-  // (the hook's; run k's and k+1's coordinates must differ by a translation there), kept,
-  // rescaled with the box or filling it. Not with rotate.
+  // (the hook's; run k's and k+1's coordinates must differ by a translation there) and scaled
+  // to fill the box. Not with rotate.
   carry_mode carry = carry_mode::off;
 
   void validate() const;  // throws std::invalid_argument

@@ -191,10 +191,10 @@ struct gauss_ga_options {
   int probe_runs = 3;
   double max_contraction = 0.95;
   // How each run after the first starts (ga/population_carry.hpp): off, a uniform draw in its
-  // box (the default); or every island's final population of the previous run moved from that
-  // run's best onto the new centre (translate), its spread also scaled with the box (rescale)
-  // or to fill it (fill), so that the runs do not relearn the valley's shape. Needs real genes
-  // and a search frame fixed within a solve (multiplier updates); measured in docs/gauss.md.
+  // box (the default); or fill, every island's final population of the previous run moved from
+  // that run's best onto the new centre and scaled to fill the box, so that the runs do not
+  // relearn the valley's shape. Needs real genes and a search frame fixed within a solve
+  // (multiplier updates); measured in docs/gauss.md.
   ga::carry_mode carry_population = ga::carry_mode::off;
   // A row whose residual |A a - b| exceeds this times (1 + |b_i|) after the runs is suspected
   // inconsistent and checked by a run with ten times the weights (Z1 grows with w only then).
