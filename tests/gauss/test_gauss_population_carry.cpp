@@ -29,9 +29,10 @@ using mechanics::load_model_from_string;
 using mechanics::make_solver;
 using mechanics::model;
 
-// fill: translate and rescale keep a converged population's tiny spread, and a run that cannot
-// move then shows no change without being converged (measured: a warm solve of the 5-link chain
-// ended ok 2.1e-9 from GIGSP with translate and the learned-metric preset; docs/gauss.md).
+// fill, the one carry mode: moving the population without resizing it (removed) kept a converged
+// population's tiny spread, and a run that cannot move then shows no change without being
+// converged (measured: a warm solve of the 5-link chain ended ok 2.1e-9 from GIGSP with the
+// learned-metric preset; docs/gauss.md).
 constexpr ga::carry_mode measured_mode = ga::carry_mode::fill;
 
 model chain(int links, bool spatial) {
