@@ -39,6 +39,12 @@ bool in_exponent(const std::string& text, std::size_t pos) {
   return false;
 }
 
+bool number_literal_starts(const std::string& text, std::size_t i) {
+  const bool starts =
+      is_digit(text[i]) || (text[i] == '.' && i + 1 < text.size() && is_digit(text[i + 1]));
+  return starts && !(i > 0 && (is_identifier_char(text[i - 1]) || text[i - 1] == '.'));
+}
+
 std::size_t number_literal_end(const std::string& text, std::size_t begin) {
   const std::size_t n = text.size();
   std::size_t i = begin;
@@ -115,8 +121,7 @@ std::string with_exact_decimals(const std::string& text) {
   out.reserve(text.size());
   const std::size_t n = text.size();
   for (std::size_t i = 0; i < n;) {
-    const bool starts = is_digit(text[i]) || (text[i] == '.' && i + 1 < n && is_digit(text[i + 1]));
-    if (!starts || (i > 0 && (is_identifier_char(text[i - 1]) || text[i - 1] == '.'))) {
+    if (!number_literal_starts(text, i)) {
       out += text[i++];
       continue;
     }

@@ -298,22 +298,20 @@ using detail::is_identifier_char;
 void check_number_literals(const std::string& text, const std::string& where) {
   const std::size_t n = text.size();
   for (std::size_t i = 0; i < n; ++i) {
-    const bool starts = is_digit(text[i]) || (text[i] == '.' && i + 1 < n && is_digit(text[i + 1]));
-    if (!starts || (i > 0 && (is_identifier_char(text[i - 1]) || text[i - 1] == '.'))) continue;
+    if (!detail::number_literal_starts(text, i)) continue;
     const std::size_t begin = i;
-    while (i < n && (is_digit(text[i]) || text[i] == '.')) ++i;
+    i = detail::number_literal_end(text, begin);
+    const std::string literal = text.substr(begin, i - begin);
     long exponent = 0;
-    if (i < n && (text[i] == 'e' || text[i] == 'E')) {
-      std::size_t j = i + 1;
-      const bool negative = j < n && text[j] == '-';
-      if (j < n && (text[j] == '-' || text[j] == '+')) ++j;
-      for (; j < n && is_digit(text[j]); ++j) {
-        exponent = std::min(exponent * 10 + (text[j] - '0'), 10 * max_number_exponent);
+    if (const std::size_t marker = literal.find_first_of("eE"); marker != std::string::npos) {
+      std::size_t j = marker + 1;
+      const bool negative = j < literal.size() && literal[j] == '-';
+      if (j < literal.size() && (literal[j] == '-' || literal[j] == '+')) ++j;
+      for (; j < literal.size(); ++j) {
+        exponent = std::min(exponent * 10 + (literal[j] - '0'), 10 * max_number_exponent);
       }
       if (negative) exponent = -exponent;
-      i = j;
     }
-    const std::string literal = text.substr(begin, i - begin);
     if (literal.size() > max_number_length) {
       throw io::input_error(fmt::format("{}: the number '{}' is longer than {} characters", where,
                                         io::excerpt(literal, 40), max_number_length));
@@ -479,18 +477,9 @@ class exact_size_reader {
 
   exact_size number() {
     const std::size_t begin = pos_;
-    bool decimal = false;
-    while (pos_ < text_.size() && (is_digit(text_[pos_]) || text_[pos_] == '.')) {
-      decimal = decimal || text_[pos_] == '.';
-      ++pos_;
-    }
-    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
-      decimal = true;
-      ++pos_;
-      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
-      while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
-    }
+    pos_ = detail::number_literal_end(text_, begin);
     const std::string literal = text_.substr(begin, pos_ - begin);
+    const bool decimal = detail::is_decimal_literal(literal);
     // A decimal literal is read as the exact number it denotes unless it is a power's base or
     // exponent (detail::with_exact_decimals).
     if (decimal && detail::decimal_stays_floating(text_, begin, pos_)) {

@@ -23,6 +23,10 @@ bool is_digit(char c);
 // opening brackets and signs, or the second argument of pow(,).
 bool in_exponent(const std::string& text, std::size_t pos);
 
+// True when a number literal starts at `i`: a digit, or '.' before a digit, not inside a name
+// (x1) or another literal.
+bool number_literal_starts(const std::string& text, std::size_t i);
+
 // The number literal starting at `begin` ends where GiNaC's lexer ends it: digits and '.',
 // then an optional exponent marker with an optional sign and digits.
 std::size_t number_literal_end(const std::string& text, std::size_t begin);
