@@ -61,8 +61,37 @@ bool is_decimal_literal(const std::string& literal) {
   return literal.find_first_of(".eE") != std::string::npos;
 }
 
+namespace {
+
+bool is_blank(char c) {
+  return c == ' ' || c == '\t';
+}
+
+// True when the literal in [begin, end) is a power's whole exponent: right after '^' (past signs;
+// '^' binds tighter than whatever follows), alone in brackets there, or pow's whole second
+// argument. A literal inside a longer exponent (`x^(0.5*y + 0.1)`) is an ordinary coefficient.
+bool is_whole_exponent(const std::string& text, std::size_t begin, std::size_t end) {
+  for (;;) {
+    while (begin > 0 &&
+           (is_blank(text[begin - 1]) || text[begin - 1] == '+' || text[begin - 1] == '-')) {
+      --begin;
+    }
+    while (end < text.size() && is_blank(text[end])) ++end;
+    if (begin == 0) return false;
+    const char before = text[begin - 1];
+    if (before == '^') return true;
+    if (end >= text.size() || text[end] != ')') return false;
+    if (before == ',') return in_exponent(text, begin);
+    if (before != '(') return false;
+    --begin;  // (literal): look outside the brackets
+    ++end;
+  }
+}
+
+}  // namespace
+
 bool decimal_stays_floating(const std::string& text, std::size_t begin, std::size_t end) {
-  if (in_exponent(text, begin)) return true;
+  if (is_whole_exponent(text, begin, end)) return true;
   std::size_t i = end;
   while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
   return i < text.size() && text[i] == '^';

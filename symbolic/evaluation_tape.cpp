@@ -340,11 +340,7 @@ int tape_builder::compile_oriented(const GiNaC::ex& e) {
 // A number or a named constant (pi): one constant register.
 int tape_builder::compile_number(const GiNaC::ex& e) {
   int id = 0;
-  // An exact number is rounded once, to the nearest double (evalf would round it to GiNaC's
-  // working precision first).
-  const bool exact =
-      GiNaC::is_a<GiNaC::numeric>(e) && GiNaC::ex_to<GiNaC::numeric>(e).is_rational();
-  const GiNaC::ex v = exact ? e : GiNaC::evalf(e);
+  const GiNaC::ex v = value_to_round(e);
   if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real()) {
     throw io::option_error("constant", text_of(e) + " is not a real number");
   }

@@ -34,6 +34,11 @@ double nearest_double(const GiNaC::numeric& n) {
   return std::ldexp(scaled.to_double(), -1074);
 }
 
+GiNaC::ex value_to_round(const GiNaC::ex& e) {
+  if (GiNaC::is_a<GiNaC::numeric>(e) && GiNaC::ex_to<GiNaC::numeric>(e).is_rational()) return e;
+  return GiNaC::evalf(e);
+}
+
 GiNaC::numeric exact_value(const GiNaC::numeric& n) {
   if (!n.is_real()) throw io::option_error("n", "must be real (exact_value)");
   if (n.is_rational()) return n;

@@ -724,14 +724,9 @@ GiNaC::ex number(double value, const std::string& where) {
 }
 
 double to_double(const GiNaC::ex& e, const std::string& where) {
-  // An exact number is rounded once, to the nearest double (evalf would round it to GiNaC's
-  // working precision first).
-  if (GiNaC::is_a<GiNaC::numeric>(e) && GiNaC::ex_to<GiNaC::numeric>(e).is_rational()) {
-    return nearest_double(GiNaC::ex_to<GiNaC::numeric>(e));
-  }
   GiNaC::ex v;
   try {
-    v = GiNaC::evalf(e);
+    v = value_to_round(e);
   } catch (const GiNaC::pole_error&) {
     // 0^(-pi) once the file's values are put in (found by the grammar fuzzer).
     throw io::input_error(fmt::format("{}: the value divides by zero", where));

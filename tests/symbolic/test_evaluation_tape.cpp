@@ -210,6 +210,13 @@ TEST(ExpressionContext, DecimalLiteralsAreExactNumbers) {
   EXPECT_EQ(detail::with_exact_decimals("0.04782*x1 - 1.e2 + 3 + x2.5"),
             "(4782/100000)*x1 - 100 + 3 + x2.5");
   EXPECT_EQ(detail::with_exact_decimals("0.000"), "0");
+  // Only a whole exponent stays floating; a coefficient inside a longer exponent is exact (it
+  // takes part in GiNaC's coefficient arithmetic when the power is differentiated).
+  EXPECT_EQ(detail::with_exact_decimals("x^(-0.5) + x^((1.5)) + x^-2.5*y + pow(x, (0.5))"),
+            "x^(-0.5) + x^((1.5)) + x^-2.5*y + pow(x, (0.5))");
+  EXPECT_EQ(detail::with_exact_decimals("x^(0.5*y + 0.1) + pow(x, 0.5*y) + x^(y - 0.5)"),
+            "x^((5/10)*y + (1/10)) + pow(x, (5/10)*y) + x^(y - (5/10))");
+  EXPECT_EQ(detail::with_exact_decimals("(0.5*y)^2 + x^(0.5)^y"), "((5/10)*y)^2 + x^(0.5)^y");
 }
 
 TEST(EvaluationTape, RejectsSymbolsThatAreNotInputs) {

@@ -34,10 +34,11 @@ std::size_t number_literal_end(const std::string& text, std::size_t begin);
 // True for a literal GiNaC would read as a floating-point number (a '.' or an exponent marker).
 bool is_decimal_literal(const std::string& literal);
 
-// A decimal literal that stays floating point: the base or the exponent of a power
-// (`2.0^x`, `x^0.5`, `9.0^999`), which GiNaC computes once and never combines with other
-// coefficients, and whose floating form is the documented way to compute a power in floating
-// point rather than exactly.
+// A decimal literal that stays floating point: the base or the whole exponent of a power
+// (`2.0^x`, `x^0.5`, `x^(-0.5)`, `pow(x, 1.5)`, `9.0^999`), which GiNaC computes once and never
+// combines with other coefficients, and whose floating form is the documented way to compute a
+// power in floating point rather than exactly. A literal inside a longer exponent
+// (`x^(0.5*y)`) is exact like any other coefficient.
 bool decimal_stays_floating(const std::string& text, std::size_t begin, std::size_t end);
 
 // The number of decimal digits of the exact rational a decimal literal denotes (numerator and

@@ -21,6 +21,12 @@ GiNaC::numeric exact_number(double v);
 // NaN when n is not real.
 double nearest_double(const GiNaC::numeric& n);
 
+// The form of a constant expression e that is rounded to a double: e itself when it is an
+// exact number (rounded once, by nearest_double), else its floating-point value (evalf; for
+// named constants and floating-point powers, which evalf would otherwise round to GiNaC's
+// working precision before nearest_double rounds again). May throw what evalf throws.
+GiNaC::ex value_to_round(const GiNaC::ex& e);
+
 // The exact rational value of a real number n: floating-point numbers (double or longer) become
 // the rational they equal, rationals are returned as they are. GiNaC compares numbers by exact
 // value across representations (2 equals 2.0, x^3 equals x^3.0, with equal hash values), so a
