@@ -17,15 +17,23 @@ constexpr double sparse_density = 0.2;
 // not trusted (SparseLU's threshold pivoting near a singular block): the dense path decides.
 constexpr double residual_ulps = 1e6;
 
+}  // namespace
+
 // Square (no redundant rows): LU with partial pivoting; with redundant rows the stacked matrix
 // has more rows than columns but full column rank, and the consistent system is solved exactly
 // by QR with column pivoting.
-Eigen::VectorXd solve_dense(const Eigen::MatrixXd& stacked, const Eigen::VectorXd& rhs) {
-  if (stacked.rows() == stacked.cols()) return stacked.partialPivLu().solve(rhs);
-  return stacked.colPivHouseholderQr().solve(rhs);
+void stacked_solve::dense_factor::compute(const Eigen::MatrixXd& stacked) {
+  square = stacked.rows() == stacked.cols();
+  if (square) {
+    lu.compute(stacked);
+  } else {
+    qr.compute(stacked);
+  }
 }
 
-}  // namespace
+Eigen::VectorXd stacked_solve::dense_factor::solve(const Eigen::VectorXd& rhs) const {
+  return square ? Eigen::VectorXd(lu.solve(rhs)) : Eigen::VectorXd(qr.solve(rhs));
+}
 
 void stacked_solve::set_basis(const Eigen::MatrixXd& basis) {
   basis_ = basis;
@@ -50,6 +58,8 @@ void stacked_solve::factor(const Eigen::SparseMatrix<double>& jacobian) {
   stacked_dense_.resize(jacobian.rows() + basis_.rows(), jacobian.cols());
   stacked_dense_.topRows(jacobian.rows()) = Eigen::MatrixXd(jacobian);
   stacked_dense_.bottomRows(basis_.rows()) = basis_;
+  // Factored once here for every solve until the next factor() (each solve factored it before).
+  dense_.compute(stacked_dense_);
 }
 
 void stacked_solve::assemble(const Eigen::SparseMatrix<double>& jacobian) {
@@ -107,7 +117,7 @@ bool stacked_solve::same_pattern() const {
 }
 
 Eigen::VectorXd stacked_solve::solve(const Eigen::VectorXd& rhs) const {
-  if (!sparse_) return solve_dense(stacked_dense_, rhs);
+  if (!sparse_) return dense_.solve(rhs);
   Eigen::VectorXd x = lu_.solve(rhs);
   const Eigen::VectorXd residual = stacked_sparse_ * x - rhs;
   const double scale = largest_ * max_abs(x) + max_abs(rhs);
@@ -116,7 +126,9 @@ Eigen::VectorXd stacked_solve::solve(const Eigen::VectorXd& rhs) const {
     return x;
   }
   // The sparse factorisation is not trusted here: the dense path of before decides.
-  return solve_dense(Eigen::MatrixXd(stacked_sparse_), rhs);
+  dense_factor fallback;
+  fallback.compute(Eigen::MatrixXd(stacked_sparse_));
+  return fallback.solve(rhs);
 }
 
 }  // namespace kinevo::mechanics

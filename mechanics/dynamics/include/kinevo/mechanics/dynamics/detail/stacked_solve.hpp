@@ -11,6 +11,8 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/LU>
+#include <Eigen/QR>
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
 #include <vector>
@@ -28,6 +30,15 @@ class stacked_solve {
   bool sparse() const { return sparse_; }
 
  private:
+  // The dense path's factorisation of the stacked matrix.
+  struct dense_factor {
+    bool square = true;
+    Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr;
+    void compute(const Eigen::MatrixXd& stacked);
+    Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const;
+  };
+
   bool factor_sparse(const Eigen::SparseMatrix<double>& jacobian);
   // stacked_sparse_ = [jacobian; B] in compressed columns, rows ascending in each column.
   void assemble(const Eigen::SparseMatrix<double>& jacobian);
@@ -45,6 +56,7 @@ class stacked_solve {
   double largest_ = 0.0;  // max |entry| of stacked_sparse_, the residual test's scale
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
   Eigen::MatrixXd stacked_dense_;
+  dense_factor dense_;
 };
 
 }  // namespace kinevo::mechanics
