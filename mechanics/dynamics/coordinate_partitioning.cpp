@@ -6,8 +6,8 @@
 
 namespace kinevo::mechanics {
 
-coordinate_partition partition_by_lu(const Eigen::MatrixXd& jacobian, int rank,
-                                     double rank_tolerance) {
+coordinate_partition partition_columns_by_lu(const Eigen::MatrixXd& jacobian, int rank,
+                                             double rank_tolerance) {
   const Eigen::Index n = jacobian.cols();
   coordinate_partition p;
   std::vector<char> is_dependent(static_cast<std::size_t>(n), 0);
@@ -24,6 +24,12 @@ coordinate_partition partition_by_lu(const Eigen::MatrixXd& jacobian, int rank,
     (is_dependent[static_cast<std::size_t>(j)] ? p.dependent : p.independent)
         .push_back(static_cast<int>(j));
   }
+  return p;
+}
+
+coordinate_partition partition_by_lu(const Eigen::MatrixXd& jacobian, int rank,
+                                     double rank_tolerance) {
+  coordinate_partition p = partition_columns_by_lu(jacobian, rank, rank_tolerance);
   p.rcond = block_rcond(jacobian, p.dependent);
   return p;
 }
@@ -67,7 +73,10 @@ double partitioning_formulation::best_rcond(const Eigen::VectorXd& q, double t) 
 bool partitioning_formulation::rebase_wanted(const Eigen::VectorXd& q, double t) {
   const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
   partition_.rcond = block_rcond(jac, partition_.dependent);
-  const double best = partition_by_lu(jac, rank_, options_.rank_tolerance).rcond;
+  // When the LU chooses the current block again (the usual case) its rcond is the one above.
+  const coordinate_partition chosen = partition_columns_by_lu(jac, rank_, options_.rank_tolerance);
+  const double best = chosen.dependent == partition_.dependent ? partition_.rcond
+                                                               : block_rcond(jac, chosen.dependent);
   const bool wanted = partition_.rcond < options_.repartition_ratio * best;
   if (wanted) {
     repartitioned_ = true;

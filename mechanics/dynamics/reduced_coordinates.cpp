@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <utility>
 
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/mechanics/dynamics/detail/full_formulation.hpp"
@@ -20,12 +22,29 @@ Eigen::VectorXd reduced_coordinates::begin(const Eigen::VectorXd& q, const Eigen
   q_accepted_ = q;
   qd_accepted_ = qd;
   t_accepted_ = t;
-  basis_ = choose_basis(q, t);
+  set_basis(choose_basis(q, t));
   return pack_state(basis_ * q, basis_ * qd);
 }
 
+void reduced_coordinates::set_basis(Eigen::MatrixXd basis) {
+  basis_ = std::move(basis);
+  stacked_.set_basis(basis_);
+  factored_ = false;
+}
+
+// The velocities of the first stage of a step are recovered at the q, t and basis where those
+// of the accepted step were (after_step): that factorisation is kept rather than repeated.
 void reduced_coordinates::factor_stacked(const Eigen::VectorXd& q, double t) {
-  stacked_.factor(model_.position_jacobian_sparse(q, t), basis_);
+  // Bit for bit (-0 and 0 may give different Jacobians' signed zeros).
+  if (factored_ && std::memcmp(&t, &factored_t_, sizeof t) == 0 && q.size() == factored_q_.size() &&
+      std::memcmp(q.data(), factored_q_.data(),
+                  sizeof(double) * static_cast<std::size_t>(q.size())) == 0) {
+    return;
+  }
+  stacked_.factor(model_.position_jacobian_sparse(q, t));
+  factored_ = true;
+  factored_q_ = q;
+  factored_t_ = t;
 }
 
 // Newton on [Phi(q, t); B q - p] = 0 (Yoo et al., eq. 8; Del Citto et al., eq. 55 integrated),
@@ -100,7 +119,7 @@ step_outcome reduced_coordinates::after_step(double t, double /*h*/, double /*h_
   qd_accepted_ = qd;
   t_accepted_ = t;
   if (!rebase_wanted(q, t)) return step_outcome::unchanged;
-  basis_ = choose_basis(q, t);
+  set_basis(choose_basis(q, t));
   y = pack_state(basis_ * q, basis_ * qd);
   return step_outcome::changed;
 }

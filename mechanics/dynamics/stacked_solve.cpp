@@ -17,48 +17,84 @@ constexpr double sparse_density = 0.2;
 // not trusted (SparseLU's threshold pivoting near a singular block): the dense path decides.
 constexpr double residual_ulps = 1e6;
 
+}  // namespace
+
 // Square (no redundant rows): LU with partial pivoting; with redundant rows the stacked matrix
 // has more rows than columns but full column rank, and the consistent system is solved exactly
 // by QR with column pivoting.
-Eigen::VectorXd solve_dense(const Eigen::MatrixXd& stacked, const Eigen::VectorXd& rhs) {
-  if (stacked.rows() == stacked.cols()) return stacked.partialPivLu().solve(rhs);
-  return stacked.colPivHouseholderQr().solve(rhs);
-}
-
-}  // namespace
-
-void stacked_solve::factor(const Eigen::SparseMatrix<double>& jacobian,
-                           const Eigen::MatrixXd& basis) {
-  sparse_ = factor_sparse(jacobian, basis);
-  if (sparse_) return;
-  stacked_dense_.resize(jacobian.rows() + basis.rows(), jacobian.cols());
-  stacked_dense_.topRows(jacobian.rows()) = Eigen::MatrixXd(jacobian);
-  stacked_dense_.bottomRows(basis.rows()) = basis;
-}
-
-bool stacked_solve::factor_sparse(const Eigen::SparseMatrix<double>& jacobian,
-                                  const Eigen::MatrixXd& basis) {
-  const Eigen::Index m = jacobian.rows(), k = basis.rows(), n = jacobian.cols();
-  if (m + k != n || n == 0) return false;
-  const auto basis_nonzeros = (basis.array() != 0.0).count();
-  const auto nonzeros = static_cast<double>(jacobian.nonZeros() + basis_nonzeros);
-  if (nonzeros > sparse_density * static_cast<double>(n) * static_cast<double>(n)) return false;
-  std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(static_cast<std::size_t>(nonzeros));
-  for (Eigen::Index j = 0; j < jacobian.outerSize(); ++j) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(jacobian, j); it; ++it) {
-      entries.emplace_back(static_cast<int>(it.row()), static_cast<int>(it.col()), it.value());
-    }
+void stacked_solve::dense_factor::compute(const Eigen::MatrixXd& stacked) {
+  square = stacked.rows() == stacked.cols();
+  if (square) {
+    lu.compute(stacked);
+  } else {
+    qr.compute(stacked);
   }
+}
+
+Eigen::VectorXd stacked_solve::dense_factor::solve(const Eigen::VectorXd& rhs) const {
+  return square ? Eigen::VectorXd(lu.solve(rhs)) : Eigen::VectorXd(qr.solve(rhs));
+}
+
+void stacked_solve::set_basis(const Eigen::MatrixXd& basis) {
+  basis_ = basis;
+  const Eigen::Index k = basis.rows(), n = basis.cols();
+  basis_start_.assign(1, 0);
+  basis_rows_.clear();
+  basis_values_.clear();
   for (Eigen::Index j = 0; j < n; ++j) {
     for (Eigen::Index i = 0; i < k; ++i) {
-      if (basis(i, j) != 0.0)
-        entries.emplace_back(static_cast<int>(m + i), static_cast<int>(j), basis(i, j));
+      if (basis(i, j) != 0.0) {
+        basis_rows_.push_back(static_cast<int>(i));
+        basis_values_.push_back(basis(i, j));
+      }
+    }
+    basis_start_.push_back(static_cast<int>(basis_rows_.size()));
+  }
+}
+
+void stacked_solve::factor(const Eigen::SparseMatrix<double>& jacobian) {
+  sparse_ = factor_sparse(jacobian);
+  if (sparse_) return;
+  stacked_dense_.resize(jacobian.rows() + basis_.rows(), jacobian.cols());
+  stacked_dense_.topRows(jacobian.rows()) = Eigen::MatrixXd(jacobian);
+  stacked_dense_.bottomRows(basis_.rows()) = basis_;
+  // Factored once here for every solve until the next factor() (each solve factored it before).
+  dense_.compute(stacked_dense_);
+}
+
+void stacked_solve::assemble(const Eigen::SparseMatrix<double>& jacobian) {
+  const Eigen::Index m = jacobian.rows(), n = jacobian.cols();
+  const auto nonzeros = jacobian.nonZeros() + static_cast<Eigen::Index>(basis_rows_.size());
+  stacked_sparse_.resize(n, n);
+  stacked_sparse_.resizeNonZeros(nonzeros);
+  int* outer = stacked_sparse_.outerIndexPtr();
+  int* inner = stacked_sparse_.innerIndexPtr();
+  double* values = stacked_sparse_.valuePtr();
+  int at = 0;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    outer[j] = at;
+    // Phi_q's rows (its compressed columns are sorted, stored zeros included), then B's.
+    for (Eigen::SparseMatrix<double>::InnerIterator it(jacobian, j); it; ++it, ++at) {
+      inner[at] = static_cast<int>(it.row());
+      values[at] = it.value();
+    }
+    const auto jj = static_cast<std::size_t>(j);
+    for (int e = basis_start_[jj]; e < basis_start_[jj + 1]; ++e, ++at) {
+      const auto ee = static_cast<std::size_t>(e);
+      inner[at] = static_cast<int>(m) + basis_rows_[ee];
+      values[at] = basis_values_[ee];
     }
   }
-  stacked_sparse_.resize(n, n);
-  stacked_sparse_.setFromTriplets(entries.begin(), entries.end());
-  stacked_sparse_.makeCompressed();
+  outer[n] = at;
+}
+
+bool stacked_solve::factor_sparse(const Eigen::SparseMatrix<double>& jacobian) {
+  const Eigen::Index m = jacobian.rows(), k = basis_.rows(), n = jacobian.cols();
+  if (m + k != n || n == 0 || basis_.cols() != n) return false;
+  const auto nonzeros =
+      static_cast<double>(jacobian.nonZeros() + static_cast<Eigen::Index>(basis_rows_.size()));
+  if (nonzeros > sparse_density * static_cast<double>(n) * static_cast<double>(n)) return false;
+  assemble(jacobian);
   largest_ = stacked_sparse_.coeffs().cwiseAbs().maxCoeff();
   // The pattern is that of Phi_q and the basis, fixed between re-bases: the fill-reducing
   // ordering and the symbolic analysis are done once for it.
@@ -81,7 +117,7 @@ bool stacked_solve::same_pattern() const {
 }
 
 Eigen::VectorXd stacked_solve::solve(const Eigen::VectorXd& rhs) const {
-  if (!sparse_) return solve_dense(stacked_dense_, rhs);
+  if (!sparse_) return dense_.solve(rhs);
   Eigen::VectorXd x = lu_.solve(rhs);
   const Eigen::VectorXd residual = stacked_sparse_ * x - rhs;
   const double scale = largest_ * max_abs(x) + max_abs(rhs);
@@ -90,7 +126,9 @@ Eigen::VectorXd stacked_solve::solve(const Eigen::VectorXd& rhs) const {
     return x;
   }
   // The sparse factorisation is not trusted here: the dense path of before decides.
-  return solve_dense(Eigen::MatrixXd(stacked_sparse_), rhs);
+  dense_factor fallback;
+  fallback.compute(Eigen::MatrixXd(stacked_sparse_));
+  return fallback.solve(rhs);
 }
 
 }  // namespace kinevo::mechanics

@@ -37,6 +37,18 @@ bool projection_sparse_worthwhile(const constrained_system& s) {
          static_cast<double>(s.jacobian_pattern.size()) <= 0.25 * m * n;
 }
 
+// M11 = P_T^T (M P_T), of which LLT reads the lower triangle only: in the size range where
+// Eigen's product is its blocked GEMM (k >= 2 columns, n + 2 k >= 20; below it a lazy
+// coefficient product or a GEMV, summed in another order) the upper half is not formed, the
+// triangular product running the same kernel per entry (the CSVs are unchanged, byte for byte).
+Eigen::MatrixXd reduced_mass(const Eigen::MatrixXd& p_t, const Eigen::MatrixXd& m_p_t) {
+  const Eigen::Index k = p_t.cols(), n = p_t.rows();
+  if (k < 2 || n + 2 * k < 20) return p_t.transpose() * m_p_t;
+  Eigen::MatrixXd m11 = Eigen::MatrixXd::Zero(k, k);
+  m11.triangularView<Eigen::Lower>() = p_t.transpose() * m_p_t;
+  return m11;
+}
+
 }  // namespace
 
 Eigen::MatrixXd null_space_projector(const Eigen::MatrixXd& jacobian, double rank_tolerance) {
@@ -173,7 +185,8 @@ bool null_space_projection_solver::sparse_reduced_mass(const constrained_system&
     const Eigen::MatrixXd m_p_t = s.mass_is_diagonal
                                       ? Eigen::MatrixXd(s.mass.diagonal().asDiagonal() * p_t)
                                       : Eigen::MatrixXd(s.mass * p_t);
-    llt.compute(p_t.transpose() * m_p_t);
+    const Eigen::MatrixXd m11 = reduced_mass(p_t, m_p_t);
+    llt.compute(m11);
     if (llt.info() != Eigen::Success) continue;
     const double rcond = llt.rcond();
     if (fresh) selected_rcond_ = rcond;

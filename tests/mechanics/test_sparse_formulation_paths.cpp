@@ -10,6 +10,7 @@
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/mechanics/dynamics/detail/iteration_matrix_lu.hpp"
 #include "kinevo/mechanics/dynamics/detail/qtz_reduced_dae.hpp"
+#include "kinevo/mechanics/dynamics/detail/stacked_solve.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/model/chain_model.hpp"
 #include "kinevo/mechanics/model/model.hpp"
@@ -115,6 +116,41 @@ TEST(SparseFormulationPaths, IterationMatrixSparseLuAgreesWithDense) {
   Eigen::MatrixXd singular = a;
   singular.row(5).setZero();
   EXPECT_FALSE(lu.factorize(singular));
+}
+
+// [Phi_q; B] of coordinate partitioning: the stacked matrix is assembled from B's nonzeros kept
+// by set_basis, and SparseLU's symbolic analysis is kept while the pattern stays; a new basis
+// (another selection: another pattern), a new value of Phi_q and the first basis again must
+// each be solved as the dense LU solves them.
+TEST(SparseFormulationPaths, StackedSolveFollowsBasisAndPatternChanges) {
+  const Eigen::Index m = 40, n = 60;
+  Eigen::MatrixXd jac = Eigen::MatrixXd::Zero(m, n);
+  for (Eigen::Index i = 0; i < m; ++i) {
+    jac(i, i) = 2.0 + std::cos(static_cast<double>(i));
+    jac(i, i + 10) = 0.5 * std::sin(static_cast<double>(i) + 1.0);
+    jac(i, i + 20) = -0.75;
+  }
+  const auto selection = [&](Eigen::Index first) {
+    Eigen::MatrixXd b = Eigen::MatrixXd::Zero(n - m, n);
+    for (Eigen::Index i = 0; i < n - m; ++i) b(i, first + i) = 1.0;
+    return b;
+  };
+  Eigen::VectorXd rhs(n);
+  for (Eigen::Index i = 0; i < n; ++i) rhs[i] = std::cos(0.3 * static_cast<double>(i));
+  stacked_solve stacked;
+  const Eigen::Index firsts[] = {40, 0, 0, 40};
+  for (int pass = 0; pass < 4; ++pass) {
+    const Eigen::MatrixXd b = selection(firsts[pass]);
+    if (pass == 2) jac(7, 27) = 1.5;  // a new value at a stored entry: the same pattern
+    stacked.set_basis(b);
+    stacked.factor(jac.sparseView());
+    EXPECT_TRUE(stacked.sparse()) << "pass " << pass;
+    Eigen::MatrixXd dense(n, n);
+    dense << jac, b;
+    const Eigen::VectorXd expected = dense.partialPivLu().solve(rhs);
+    EXPECT_LT(max_abs(stacked.solve(rhs) - expected), 1e-12 * (1.0 + max_abs(expected)))
+        << "pass " << pass;
+  }
 }
 
 TEST(SparseFormulationPaths, ProjectionSolverSparseAndDenseAgree) {

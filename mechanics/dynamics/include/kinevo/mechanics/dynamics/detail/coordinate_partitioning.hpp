@@ -24,7 +24,10 @@ struct coordinate_partition {
 };
 
 // LU with full pivoting of `jacobian` (threshold rank_tolerance), keeping `rank` pivots (the
-// rank the partition was started with; < 0: the LU's own rank).
+// rank the partition was started with; < 0: the LU's own rank); rcond left at 1.
+coordinate_partition partition_columns_by_lu(const Eigen::MatrixXd& jacobian, int rank,
+                                             double rank_tolerance);
+// The same with rcond = block_rcond of the dependent columns.
 coordinate_partition partition_by_lu(const Eigen::MatrixXd& jacobian, int rank,
                                      double rank_tolerance);
 

@@ -45,9 +45,14 @@ class reduced_coordinates : public formulation {
   bool recover_positions(const Eigen::VectorXd& p, double t);
   bool recover_velocities(const Eigen::VectorXd& pd, double t);
   void factor_stacked(const Eigen::VectorXd& q, double t);  // [Phi_q; B] at (q, t)
+  void set_basis(Eigen::MatrixXd basis);                    // basis_ and stacked_'s B
 
   Eigen::MatrixXd basis_;
   stacked_solve stacked_;
+  // Where stacked_ was last factored (with the current basis).
+  bool factored_ = false;
+  Eigen::VectorXd factored_q_;
+  double factored_t_ = 0.0;
   Eigen::VectorXd q_, qd_;  // last recovered full state
   // The last accepted state: Newton starts from q_accepted_ + (t - t_accepted_) qd_accepted_.
   Eigen::VectorXd q_accepted_, qd_accepted_;

@@ -5,10 +5,14 @@
 // B (the QTZ state form's Q2^T M), redundant rows (more rows than columns) or a sparse
 // factorisation that fails or leaves a residual beyond round-off take the dense path of before
 // (LU with partial pivoting; column-pivoted QR for redundant rows), so a singular configuration
-// behaves as it did.
+// behaves as it did. The basis is set once per re-base (set_basis): its nonzeros per column
+// are kept, and the stacked matrix is filled column by column from them and Phi_q's entries
+// (the matrix setFromTriplets built before, entry for entry, without the triplets).
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/LU>
+#include <Eigen/QR>
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
 #include <vector>
@@ -17,23 +21,42 @@ namespace kinevo::mechanics {
 
 class stacked_solve {
  public:
-  // Factors [jacobian; basis] (jacobian: the holonomic Phi_q, sparse).
-  void factor(const Eigen::SparseMatrix<double>& jacobian, const Eigen::MatrixXd& basis);
+  // The basis B of the stacked matrix, until the next call.
+  void set_basis(const Eigen::MatrixXd& basis);
+  // Factors [jacobian; B] (jacobian: the holonomic Phi_q, sparse).
+  void factor(const Eigen::SparseMatrix<double>& jacobian);
   Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const;
   // Whether the last factor() took the sparse path (for tests and the docs' profile).
   bool sparse() const { return sparse_; }
 
  private:
-  bool factor_sparse(const Eigen::SparseMatrix<double>& jacobian, const Eigen::MatrixXd& basis);
+  // The dense path's factorisation of the stacked matrix.
+  struct dense_factor {
+    bool square = true;
+    Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr;
+    void compute(const Eigen::MatrixXd& stacked);
+    Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const;
+  };
+
+  bool factor_sparse(const Eigen::SparseMatrix<double>& jacobian);
+  // stacked_sparse_ = [jacobian; B] in compressed columns, rows ascending in each column.
+  void assemble(const Eigen::SparseMatrix<double>& jacobian);
 
   bool same_pattern() const;  // stacked_sparse_ has the analysed pattern
 
+  // B, and its nonzeros column by column: entries [basis_start_[j], basis_start_[j + 1]) of
+  // basis_rows_ / basis_values_ (rows of B, ascending) are those of column j.
+  Eigen::MatrixXd basis_;
+  std::vector<int> basis_start_, basis_rows_;
+  std::vector<double> basis_values_;
   bool sparse_ = false;
   std::vector<int> outer_, inner_;  // the pattern lu_ was analysed for
   Eigen::SparseMatrix<double> stacked_sparse_;
   double largest_ = 0.0;  // max |entry| of stacked_sparse_, the residual test's scale
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
   Eigen::MatrixXd stacked_dense_;
+  dense_factor dense_;
 };
 
 }  // namespace kinevo::mechanics
