@@ -45,6 +45,17 @@ void lagrange_multiplier_solver::solve_into(const constrained_system& s, acceler
   // Range-space form of the augmented system: (A M^-1 A^T) lambda = b - A a_f, eq. 2.8.
   mf.right_solve_upper(s.jacobian, a_hat_, a_hat_t_);
   const Eigen::MatrixXd& a_hat = a_hat_;
+  if (small_.factor(a_hat, options_.rank_tolerance)) {
+    // A small system whose Gram matrix is safely positive definite (small_gram_ldlt.hpp); any
+    // other takes the general path below, which decides and reports rank deficiency.
+    small_.solve(residual, lambda_);
+    small_.transpose_times(lambda_, y_);
+    mf.solve_upper_in_place(y_);
+    r.acceleration = a_f + y_;
+    r.rank = m;
+    set_constraint_force(s, a_f, r, work_);
+    return;
+  }
   gram_.noalias() = a_hat * a_hat.transpose();
   const Eigen::MatrixXd& gram = gram_;
   ldlt_.compute(gram);

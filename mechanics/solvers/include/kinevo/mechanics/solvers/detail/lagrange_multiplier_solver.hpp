@@ -6,6 +6,7 @@
 #include <Eigen/Cholesky>
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
+#include "kinevo/mechanics/solvers/detail/small_gram_ldlt.hpp"
 #include "kinevo/mechanics/solvers/direct_solver_options.hpp"
 #include "kinevo/mechanics/solvers/solver_support.hpp"
 #include "kinevo/mechanics/solvers/sparse_gram.hpp"
@@ -23,6 +24,7 @@ class lagrange_multiplier_solver final : public acceleration_solver {
  private:
   direct_solver_options options_;
   sparse_gram sparse_;
+  small_gram_ldlt small_;  // small systems' Gram matrix and factor
   // Kept between solves so that the factors' storage is reused (same sizes at every state).
   mass_factor mf_;
   Eigen::VectorXd a_f_, residual_, lambda_, y_, work_;

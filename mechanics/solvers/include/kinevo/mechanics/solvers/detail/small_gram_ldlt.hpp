@@ -1,0 +1,60 @@
+// The Gram matrix G = Â Â^T of a small system (Â = A L^-T, M = L L^T; the range-space form of
+// the generalized-inverse dissertation (GIGSP), eq. 2.8) and its unpivoted LDL^T factor, for the
+// Lagrange-multiplier solver's small models. At these sizes (a four-bar's 8 rows of 9, a spatial
+// pendulum's 10 of 14) Eigen's dynamic-size GEMM and pivoting LDLT spend more in dispatch and
+// bookkeeping than in arithmetic. Here each row of Â is used only between its first and last
+// non-zero column, row pairs that do not overlap give a structural zero of G, and the factor
+// works inside G's envelope (L has no fill before a row's first non-zero), in storage kept
+// between solves. The sums run in another order than Eigen's, so the answers agree with the
+// general path's to round-off, not to the bit.
+//
+// The factor is accepted only when every pivot is safely positive: D_k > min_pivot_ratio G_kk
+// (D_k / G_kk is the squared remainder of row k of Â after projecting out the rows before it,
+// relative to its norm, as in the sparse Gram path) and D_k > margin * rank_tolerance^2 max G_ii
+// (the general path's rank test with a margin). Otherwise the caller takes the general path,
+// which decides and reports redundant, inconsistent or degenerate rows as before.
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+namespace kinevo::mechanics {
+
+class small_gram_ldlt {
+ public:
+  static constexpr int max_rows = 48;
+  static constexpr int max_columns = 160;
+  // The row-relative pivot below which the factor is refused (a remainder of 1e-3 of the row).
+  static constexpr double min_pivot_ratio = 1e-6;
+  // The factor of margin between the accepted pivots and the general path's rank threshold.
+  static constexpr double rank_margin = 1e6;
+
+  static bool fits(Eigen::Index rows, Eigen::Index columns) {
+    return rows > 0 && rows <= max_rows && columns <= max_columns;
+  }
+
+  // Forms G from Â (m x n) and factors it; false when a pivot is not safely positive (the
+  // general path decides then). Â's rows are copied: the solves below read them.
+  bool factor(const Eigen::MatrixXd& a_hat, double rank_tolerance);
+  // lambda = G^-1 r.
+  void solve(const Eigen::VectorXd& r, Eigen::VectorXd& lambda) const;
+  // y = Â^T lambda.
+  void transpose_times(const Eigen::VectorXd& lambda, Eigen::VectorXd& y) const;
+
+ private:
+  void copy_rows(const Eigen::MatrixXd& a_hat);
+  void form_gram();
+  bool factor_envelope(double rank_tolerance);
+
+  Eigen::Index m_ = 0, n_ = 0;
+  // Â row by row, and each row's non-zero columns [first_, last_].
+  std::vector<double> rows_;
+  int first_[max_rows] = {}, last_[max_rows] = {};
+  // G's lower triangle, then L's strictly lower triangle in place (row-major, max_rows wide);
+  // envelope_[i]: the first column of row i inside G's envelope.
+  double l_[max_rows * max_rows] = {};
+  double d_[max_rows] = {};
+  int envelope_[max_rows] = {};
+};
+
+}  // namespace kinevo::mechanics
