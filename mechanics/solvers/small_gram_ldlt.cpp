@@ -4,53 +4,51 @@
 
 namespace kinevo::mechanics {
 
-// Row by row into row-major storage (kept: resized only when the sizes grow), with each row's
-// first and last non-zero column; a zero row gets an empty range (first > last).
-void small_gram_ldlt::copy_rows(const Eigen::MatrixXd& a_hat) {
+// Â's non-zero entries column by column (Â is column-major: each column is read in order).
+void small_gram_ldlt::compress_columns(const Eigen::MatrixXd& a_hat, const double* column_scale) {
   m_ = a_hat.rows();
   n_ = a_hat.cols();
-  if (rows_.size() < static_cast<std::size_t>(m_ * n_)) rows_.resize(m_ * n_);
-  const Eigen::Index stride = a_hat.outerStride();
-  for (Eigen::Index i = 0; i < m_; ++i) {
-    double* row = rows_.data() + i * n_;
-    const double* source = a_hat.data() + i;
-    int first = static_cast<int>(n_), last = -1;
-    for (Eigen::Index j = 0; j < n_; ++j) {
-      const double x = source[j * stride];
-      row[j] = x;
-      if (x != 0.0) {
-        first = std::min(first, static_cast<int>(j));
-        last = static_cast<int>(j);
-      }
-    }
-    first_[i] = first;
-    last_[i] = last;
+  const auto capacity = static_cast<std::size_t>(m_ * n_);
+  if (values_.size() < capacity) {
+    values_.resize(capacity);
+    row_.resize(capacity);
   }
+  start_.resize(static_cast<std::size_t>(n_) + 1);
+  int count = 0;
+  for (Eigen::Index j = 0; j < n_; ++j) {
+    start_[static_cast<std::size_t>(j)] = count;
+    const double* column = a_hat.data() + j * a_hat.outerStride();
+    const double scale = column_scale == nullptr ? 1.0 : column_scale[j];
+    for (Eigen::Index i = 0; i < m_; ++i) {
+      if (column[i] == 0.0) continue;
+      values_[static_cast<std::size_t>(count)] =
+          column_scale == nullptr ? column[i] : column[i] * scale;
+      row_[static_cast<std::size_t>(count)] = static_cast<int>(i);
+      ++count;
+    }
+  }
+  start_[static_cast<std::size_t>(n_)] = count;
 }
 
-// G_ij = Â_i . Â_j over the columns where both rows may be non-zero; rows that do not overlap
-// give a structural zero, and envelope_[i] is the first j <= i with an overlap.
+// G = sum over columns j of â_j â_j^T, over each column's non-zeros: G_ik collects its products
+// in ascending j, as the dot product of rows i and k would. envelope_[i] is the first k <= i with
+// a product.
 void small_gram_ldlt::form_gram() {
   for (Eigen::Index i = 0; i < m_; ++i) {
-    const double* ri = rows_.data() + i * n_;
-    double* gi = l_ + i * max_rows;
+    std::fill_n(l_ + i * max_rows, i + 1, 0.0);
     envelope_[i] = static_cast<int>(i);
-    bool found = false;
-    for (Eigen::Index j = 0; j <= i; ++j) {
-      const int from = std::max(first_[i], first_[j]);
-      const int to = std::min(last_[i], last_[j]);
-      if (from > to) {
-        gi[j] = 0.0;
-        continue;
-      }
-      if (!found) {
-        envelope_[i] = static_cast<int>(j);
-        found = true;
-      }
-      const double* rj = rows_.data() + j * n_;
-      double sum = 0.0;
-      for (int k = from; k <= to; ++k) sum += ri[k] * rj[k];
-      gi[j] = sum;
+  }
+  for (Eigen::Index j = 0; j < n_; ++j) {
+    const int begin = start_[static_cast<std::size_t>(j)];
+    const int end = start_[static_cast<std::size_t>(j) + 1];
+    for (int p = begin; p < end; ++p) {
+      const int i = row_[static_cast<std::size_t>(p)];
+      const double v = values_[static_cast<std::size_t>(p)];
+      double* gi = l_ + static_cast<Eigen::Index>(i) * max_rows;
+      // Rows ascend within a column: the first entry holds the smallest row index.
+      envelope_[i] = std::min(envelope_[i], row_[static_cast<std::size_t>(begin)]);
+      for (int q = begin; q <= p; ++q)
+        gi[row_[static_cast<std::size_t>(q)]] += v * values_[static_cast<std::size_t>(q)];
     }
   }
 }
@@ -84,9 +82,10 @@ bool small_gram_ldlt::factor_envelope(double rank_tolerance) {
   return true;
 }
 
-bool small_gram_ldlt::factor(const Eigen::MatrixXd& a_hat, double rank_tolerance) {
+bool small_gram_ldlt::factor(const Eigen::MatrixXd& a_hat, double rank_tolerance,
+                             const double* column_scale) {
   if (!fits(a_hat.rows(), a_hat.cols())) return false;
-  copy_rows(a_hat);
+  compress_columns(a_hat, column_scale);
   form_gram();
   return factor_envelope(rank_tolerance);
 }
@@ -109,12 +108,13 @@ void small_gram_ldlt::solve(const Eigen::VectorXd& r, Eigen::VectorXd& lambda) c
 }
 
 void small_gram_ldlt::transpose_times(const Eigen::VectorXd& lambda, Eigen::VectorXd& y) const {
-  y.setZero(n_);
-  double* out = y.data();
-  for (Eigen::Index i = 0; i < m_; ++i) {
-    const double* ri = rows_.data() + i * n_;
-    const double w = lambda[i];
-    for (int k = first_[i]; k <= last_[i]; ++k) out[k] += w * ri[k];
+  y.resize(n_);
+  for (Eigen::Index j = 0; j < n_; ++j) {
+    double sum = 0.0;
+    for (int p = start_[static_cast<std::size_t>(j)]; p < start_[static_cast<std::size_t>(j) + 1];
+         ++p)
+      sum += values_[static_cast<std::size_t>(p)] * lambda[row_[static_cast<std::size_t>(p)]];
+    y[j] = sum;
   }
 }
 

@@ -113,8 +113,8 @@ TEST(SmallGramLdlt, RandomFullRankSystemsAgreeWithTheGeneralPath) {
     for (const int m : {1, n / 3, n / 2, (2 * n) / 3}) {
       if (m < 1) continue;
       for (const bool dense_mass : {false, true}) {
-        const test::random_gigsp_system r(m, n, 1000u + static_cast<unsigned>(n * 100 + m),
-                                          {}, {}, dense_mass);
+        const test::random_gigsp_system r(m, n, 1000u + static_cast<unsigned>(n * 100 + m), {}, {},
+                                          dense_mass);
         const constrained_system s = r.system();
         ++systems;
         const std::string what = "m " + std::to_string(m) + " n " + std::to_string(n) +

@@ -2,11 +2,12 @@
 // the generalized-inverse dissertation (GIGSP), eq. 2.8) and its unpivoted LDL^T factor, for the
 // Lagrange-multiplier solver's small models. At these sizes (a four-bar's 8 rows of 9, a spatial
 // pendulum's 10 of 14) Eigen's dynamic-size GEMM and pivoting LDLT spend more in dispatch and
-// bookkeeping than in arithmetic. Here each row of Â is used only between its first and last
-// non-zero column, row pairs that do not overlap give a structural zero of G, and the factor
-// works inside G's envelope (L has no fill before a row's first non-zero), in storage kept
-// between solves. The sums run in another order than Eigen's, so the answers agree with the
-// general path's to round-off, not to the bit.
+// bookkeeping than in arithmetic. Here Â is kept by columns with only their non-zero entries (a
+// coordinate enters the rows of the one or two joints at its body), G is summed column by column
+// as outer products of those entries (each G_ij in ascending column order, as a dot product of
+// rows would be, with Â's zeros skipped), and the factor works inside G's envelope (L has no
+// fill before a row's first non-zero), in storage kept between solves. The sums run in another
+// order than Eigen's, so the answers agree with the general path's to round-off, not to the bit.
 //
 // The factor is accepted only when every pivot is safely positive: D_k > min_pivot_ratio G_kk
 // (D_k / G_kk is the squared remainder of row k of Â after projecting out the rows before it,
@@ -34,22 +35,26 @@ class small_gram_ldlt {
   }
 
   // Forms G from Â (m x n) and factors it; false when a pivot is not safely positive (the
-  // general path decides then). Â's rows are copied: the solves below read them.
-  bool factor(const Eigen::MatrixXd& a_hat, double rank_tolerance);
+  // general path decides then). Â's non-zeros are kept: the solves below read them. With
+  // `column_scale`, Â is a_hat times the diagonal matrix of column_scale (A L^-T of a diagonal M:
+  // A_ij (1 / sqrt(m_jj)), the numbers of mass_factor::right_solve_upper).
+  bool factor(const Eigen::MatrixXd& a_hat, double rank_tolerance,
+              const double* column_scale = nullptr);
   // lambda = G^-1 r.
   void solve(const Eigen::VectorXd& r, Eigen::VectorXd& lambda) const;
   // y = Â^T lambda.
   void transpose_times(const Eigen::VectorXd& lambda, Eigen::VectorXd& y) const;
 
  private:
-  void copy_rows(const Eigen::MatrixXd& a_hat);
+  void compress_columns(const Eigen::MatrixXd& a_hat, const double* column_scale);
   void form_gram();
   bool factor_envelope(double rank_tolerance);
 
   Eigen::Index m_ = 0, n_ = 0;
-  // Â row by row, and each row's non-zero columns [first_, last_].
-  std::vector<double> rows_;
-  int first_[max_rows] = {}, last_[max_rows] = {};
+  // Â's non-zeros column by column: column j's are [start_[j], start_[j + 1]) of values_ and
+  // their rows in row_ (kept: resized only when the sizes grow).
+  std::vector<double> values_;
+  std::vector<int> row_, start_;
   // G's lower triangle, then L's strictly lower triangle in place (row-major, max_rows wide);
   // envelope_[i]: the first column of row i inside G's envelope.
   double l_[max_rows * max_rows] = {};
