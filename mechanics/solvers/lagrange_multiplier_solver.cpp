@@ -57,6 +57,9 @@ void lagrange_multiplier_solver::solve_into(const constrained_system& s, acceler
   Eigen::VectorXd& residual = residual_;
   residual = s.rhs;  // b - A a_f as Eigen evaluates the expression: r = b; r -= A a_f
   residual.noalias() -= s.jacobian * a_f;
+  // Below small_gram_ldlt::before_sparse_entries the small path is tried before the sparse one.
+  const bool small_first = small_gram_ldlt::prefer(s.constraints(), s.coordinates());
+  if (small_first && solve_small(s, mf, a_f, residual, r)) return;
   if (options_.allow_sparse && sparse_gram::applicable(s) &&
       sparse_.factor(s, options_.rank_tolerance)) {
     sparse_.solve_into(residual, lambda_);  // into kept storage, the expression's arithmetic
@@ -68,7 +71,7 @@ void lagrange_multiplier_solver::solve_into(const constrained_system& s, acceler
     return;
   }
   // Range-space form of the augmented system: (A M^-1 A^T) lambda = b - A a_f, eq. 2.8.
-  if (solve_small(s, mf, a_f, residual, r)) return;
+  if (!small_first && solve_small(s, mf, a_f, residual, r)) return;
   mf.right_solve_upper(s.jacobian, a_hat_, a_hat_t_);
   const Eigen::MatrixXd& a_hat = a_hat_;
   gram_.noalias() = a_hat * a_hat.transpose();

@@ -11,6 +11,7 @@
 #include <random>
 #include <string>
 
+#include "kinevo/mechanics/model/chain_model.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/solvers/detail/small_gram_ldlt.hpp"
 #include "kinevo/mechanics/solvers/solver_factory.hpp"
@@ -60,7 +61,8 @@ bool takes_small_path(const constrained_system& s) {
   mass_factor mf;
   Eigen::VectorXd a_f;
   if (start_solve(s, "lm", mf, a_f).has_value()) return false;
-  if (sparse_gram::applicable(s)) return false;
+  if (!small_gram_ldlt::prefer(s.constraints(), s.coordinates()) && sparse_gram::applicable(s))
+    return false;
   Eigen::MatrixXd a_hat, work;
   mf.right_solve_upper(s.jacobian, a_hat, work);
   small_gram_ldlt small;
@@ -90,7 +92,10 @@ TEST(SmallGramLdlt, EveryExampleModelAgreesWithTheGeneralPath) {
     for (int k = 0; k < 4; ++k) {
       constrained_system s;
       m.evaluate(q, qd, 0.1 * k, s);
-      if (s.constraints() == 0 || sparse_gram::applicable(s)) break;
+      // Systems of the sparse Gram path are compared with the dense path by its own tests.
+      if (s.constraints() == 0 || (!small_gram_ldlt::prefer(s.constraints(), s.coordinates()) &&
+                                   sparse_gram::applicable(s)))
+        break;
       const acceleration_result general = make_solver("lm")->solve(s);
       if (general.status != solve_status::ok) break;  // a redundant example: the test below
       ++systems;
@@ -105,6 +110,29 @@ TEST(SmallGramLdlt, EveryExampleModelAgreesWithTheGeneralPath) {
   EXPECT_GT(systems, 20);
   // Nearly every state is well conditioned: the small path is the common one.
   EXPECT_GE(small, systems * 3 / 4) << small << " of " << systems;
+}
+
+// A planar chain of 10 links (10 rows of 20, A sparse): below before_sparse_entries the small
+// path is taken before the sparse Gram path, and agrees with the dense general path.
+TEST(SmallGramLdlt, ShortChainTakesTheSmallPathBeforeTheSparseOne) {
+  chain_options c;
+  c.links = 10;
+  const model m = load_model_from_string(chain_model_text(c), "chain");
+  Eigen::VectorXd q = m.initial_positions();
+  Eigen::VectorXd qd = m.initial_velocities();
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> noise(0.0, 0.05);
+  for (int k = 0; k < 4; ++k) {
+    constrained_system s;
+    m.evaluate(q, qd, 0.0, s);
+    ASSERT_TRUE(sparse_gram::applicable(s));
+    ASSERT_TRUE(small_gram_ldlt::prefer(s.constraints(), s.coordinates()));
+    EXPECT_TRUE(expect_lm_matches_general_path(s, "chain state " + std::to_string(k)));
+    for (Eigen::Index i = 0; i < q.size(); ++i) {
+      q[i] += noise(rng);
+      qd[i] += noise(rng);
+    }
+  }
 }
 
 TEST(SmallGramLdlt, RandomFullRankSystemsAgreeWithTheGeneralPath) {
