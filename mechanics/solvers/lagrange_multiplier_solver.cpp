@@ -18,6 +18,31 @@ acceleration_result lagrange_multiplier_solver::solve(const constrained_system& 
   return r;
 }
 
+// A small system whose Gram matrix is safely positive definite (detail/small_gram_ldlt.hpp);
+// false for any other, which the general path then solves or refuses (rank deficiency is decided
+// and reported there only). With a diagonal M, A L^-T is formed inside the small factor (its
+// columns scaled by 1 / sqrt(m_jj), mass_factor's numbers) instead of into a_hat_.
+bool lagrange_multiplier_solver::solve_small(const constrained_system& s, const mass_factor& mf,
+                                             const Eigen::VectorXd& a_f,
+                                             const Eigen::VectorXd& residual,
+                                             acceleration_result& r) {
+  if (!small_gram_ldlt::fits(s.constraints(), s.coordinates())) return false;
+  if (mf.diagonal()) {
+    inverse_sqrt_ = s.mass.diagonal().cwiseSqrt().cwiseInverse();
+    if (!small_.factor(s.jacobian, options_.rank_tolerance, inverse_sqrt_.data())) return false;
+  } else {
+    mf.right_solve_upper(s.jacobian, a_hat_, a_hat_t_);
+    if (!small_.factor(a_hat_, options_.rank_tolerance)) return false;
+  }
+  small_.solve(residual, lambda_);
+  small_.transpose_times(lambda_, y_);
+  mf.solve_upper_in_place(y_);
+  r.acceleration = a_f + y_;
+  r.rank = s.constraints();
+  set_constraint_force(s, a_f, r, work_);
+  return true;
+}
+
 // The vectors and matrices are members kept between solves (no allocation once the sizes of
 // the system are reached).
 void lagrange_multiplier_solver::solve_into(const constrained_system& s, acceleration_result& r) {
@@ -32,6 +57,9 @@ void lagrange_multiplier_solver::solve_into(const constrained_system& s, acceler
   Eigen::VectorXd& residual = residual_;
   residual = s.rhs;  // b - A a_f as Eigen evaluates the expression: r = b; r -= A a_f
   residual.noalias() -= s.jacobian * a_f;
+  // Below small_gram_ldlt::before_sparse_entries the small path is tried before the sparse one.
+  const bool small_first = small_gram_ldlt::prefer(s.constraints(), s.coordinates());
+  if (small_first && solve_small(s, mf, a_f, residual, r)) return;
   if (options_.allow_sparse && sparse_gram::applicable(s) &&
       sparse_.factor(s, options_.rank_tolerance)) {
     sparse_.solve_into(residual, lambda_);  // into kept storage, the expression's arithmetic
@@ -43,6 +71,7 @@ void lagrange_multiplier_solver::solve_into(const constrained_system& s, acceler
     return;
   }
   // Range-space form of the augmented system: (A M^-1 A^T) lambda = b - A a_f, eq. 2.8.
+  if (!small_first && solve_small(s, mf, a_f, residual, r)) return;
   mf.right_solve_upper(s.jacobian, a_hat_, a_hat_t_);
   const Eigen::MatrixXd& a_hat = a_hat_;
   gram_.noalias() = a_hat * a_hat.transpose();

@@ -6,6 +6,7 @@
 #include <Eigen/Cholesky>
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
+#include "kinevo/mechanics/solvers/detail/small_gram_ldlt.hpp"
 #include "kinevo/mechanics/solvers/direct_solver_options.hpp"
 #include "kinevo/mechanics/solvers/solver_support.hpp"
 #include "kinevo/mechanics/solvers/sparse_gram.hpp"
@@ -21,11 +22,15 @@ class lagrange_multiplier_solver final : public acceleration_solver {
   void solve_into(const constrained_system& system, acceleration_result& out) override;
 
  private:
+  bool solve_small(const constrained_system& s, const mass_factor& mf, const Eigen::VectorXd& a_f,
+                   const Eigen::VectorXd& residual, acceleration_result& r);
+
   direct_solver_options options_;
   sparse_gram sparse_;
+  small_gram_ldlt small_;  // small systems' Gram matrix and factor
   // Kept between solves so that the factors' storage is reused (same sizes at every state).
   mass_factor mf_;
-  Eigen::VectorXd a_f_, residual_, lambda_, y_, work_;
+  Eigen::VectorXd a_f_, residual_, lambda_, y_, work_, inverse_sqrt_;
   Eigen::MatrixXd a_hat_, a_hat_t_, gram_;
   Eigen::LDLT<Eigen::MatrixXd> ldlt_;
 };
