@@ -14,6 +14,13 @@
 // relative to its norm, as in the sparse Gram path) and D_k > margin * rank_tolerance^2 max G_ii
 // (the general path's rank test with a margin). Otherwise the caller takes the general path,
 // which decides and reports redundant, inconsistent or degenerate rows as before.
+//
+// Why a factor of our own and not Eigen's: Eigen has no envelope (profile) factorisation of a
+// small dense matrix. Its LLT on storage of the same fixed capacity, with the same Gram matrix
+// and the same pivot test on L_kk^2, was measured (callgrind, LM, instructions per RK4 step):
+// four-bar 36,800 -> 48,700, slider-crank 34,000 -> 46,900, planar chain of 10 links
+// 59,200 -> 79,900, i.e. back above half of MuJoCo's step (38,250 and 35,850 for the first two),
+// and it differs from the general path by more than 1e-14 on one example state.
 #pragma once
 
 #include <Eigen/Core>
