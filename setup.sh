@@ -34,7 +34,8 @@ cd "$(dirname "$0")"
 # pybind11-dev, python3-dev, python3-numpy, python3-pytest: the Python module `kinevo` (python/,
 # built against Debian's /usr/bin/python3) and its pytest suite.
 # libsuitesparse-dev: SuiteSparseQR, the sparse rank-revealing QR of `model info --rank` on large
-# models (linear in a chain's links where Eigen's SparseQR is quadratic: docs/kinematics.md).
+# models (linear in a chain's links where Eigen's SparseQR is quadratic: docs/kinematics.md),
+# and KLU, the sparse LU of coordinate partitioning's [Phi_q; B] (docs/formulations.md).
 # help2man: the man page kinevo(1) from `kinevo --help` (optional for CMake: without it, no page).
 packages=(build-essential clang libclang-rt-dev libomp-dev cmake ninja-build pkg-config ccache libeigen3-dev libopenmpi-dev openmpi-bin
   libboost-random-dev libcli11-dev libgtest-dev libgmock-dev libginac-dev libcln-dev

@@ -14,7 +14,7 @@ namespace {
 // Below this fill a sparse factorisation pays; a dense B (n - m full rows) is well above it.
 constexpr double sparse_density = 0.2;
 // A sparse solution whose residual exceeds this many units of round-off of |S| |x| + |rhs| is
-// not trusted (SparseLU's threshold pivoting near a singular block): the dense path decides.
+// not trusted (threshold pivoting near a singular block): the dense path decides.
 constexpr double residual_ulps = 1e6;
 
 }  // namespace

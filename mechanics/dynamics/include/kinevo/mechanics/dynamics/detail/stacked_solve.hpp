@@ -1,7 +1,10 @@
 // Solves [Phi_q; B] x = rhs for reduced_coordinates (Yoo, Kim and Kim, eqs. 8-9; Del Citto,
 // Pennestri and Vita, eq. 55). Phi_q of a large mechanism is sparse and B of coordinate
-// partitioning is a selection of unit rows, so the stacked matrix is factored by Eigen's SparseLU
-// when it is square and sparse: O(nnz) work for a chain instead of the dense LU's O(n^3). A dense
+// partitioning is a selection of unit rows, so the stacked matrix is factored by SuiteSparse's
+// KLU (Eigen's KLUSupport) when it is square and sparse: O(nnz) work for a chain instead of the
+// dense LU's O(n^3). KLU, not Eigen's SparseLU: at these sizes (150 x 150 for a 50-link chain)
+// SparseLU's supernodal set-up was most of its 220,000 instructions per factorisation; KLU's
+// takes about 33,000 with its row scaling (docs/formulations.md, "KLU for [Phi_q; B]"). A dense
 // B (the QTZ state form's Q2^T M), redundant rows (more rows than columns) or a sparse
 // factorisation that fails or leaves a residual beyond round-off take the dense path of before
 // (LU with partial pivoting; column-pivoted QR for redundant rows), so a singular configuration
@@ -14,7 +17,7 @@
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <Eigen/SparseCore>
-#include <Eigen/SparseLU>
+#include <Eigen/KLUSupport>
 #include <vector>
 
 namespace kinevo::mechanics {
@@ -54,7 +57,7 @@ class stacked_solve {
   std::vector<int> outer_, inner_;  // the pattern lu_ was analysed for
   Eigen::SparseMatrix<double> stacked_sparse_;
   double largest_ = 0.0;  // max |entry| of stacked_sparse_, the residual test's scale
-  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
+  Eigen::KLU<Eigen::SparseMatrix<double>> lu_;
   Eigen::MatrixXd stacked_dense_;
   dense_factor dense_;
 };
