@@ -3,6 +3,7 @@
 #include <Eigen/LU>
 #include <Eigen/SVD>
 #include <algorithm>
+#include <optional>
 
 namespace kinevo::mechanics {
 
@@ -55,9 +56,12 @@ partitioning_formulation::partitioning_formulation(const model& m,
 }
 
 Eigen::MatrixXd partitioning_formulation::choose_basis(const Eigen::VectorXd& q, double t) {
-  const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
-  partition_ = partition_by_lu(jac, rank_, options_.rank_tolerance);
+  partition_ = partition_columns_by_lu(model_.position_jacobian(q, t), rank_,
+                                       options_.rank_tolerance);
+  partition_.rcond = block_rcond_at(q, t, partition_.dependent);
   if (rank_ < 0) rank_ = static_cast<int>(partition_.dependent.size());
+  best_at_check_ = partition_.rcond;
+  steps_since_check_ = 0;
   // B: the rows of the identity at the independent coordinates v (p = v).
   const auto k = static_cast<Eigen::Index>(partition_.independent.size());
   Eigen::MatrixXd b = Eigen::MatrixXd::Zero(k, q.size());
@@ -66,18 +70,45 @@ Eigen::MatrixXd partitioning_formulation::choose_basis(const Eigen::VectorXd& q,
   return b;
 }
 
-double partitioning_formulation::best_rcond(const Eigen::VectorXd& q, double t) const {
-  return partition_by_lu(model_.position_jacobian(q, t), rank_, options_.rank_tolerance).rcond;
+double partitioning_formulation::best_rcond(const Eigen::VectorXd& q, double t) {
+  const coordinate_partition chosen =
+      partition_columns_by_lu(model_.position_jacobian(q, t), rank_, options_.rank_tolerance);
+  return block_rcond_at(q, t, chosen.dependent);
+}
+
+double partitioning_formulation::block_rcond_at(const Eigen::VectorXd& q, double t,
+                                                const std::vector<int>& columns) {
+  if (const std::optional<double> sparse =
+          sparse_rcond_(model_.position_jacobian_sparse(q, t), columns)) {
+    return *sparse;
+  }
+  return block_rcond(model_.position_jacobian(q, t), columns);
+}
+
+bool partitioning_formulation::compare_with_best(const Eigen::VectorXd& q, double t) {
+  partition_.rcond = block_rcond_at(q, t, partition_.dependent);
+  const coordinate_partition chosen =
+      partition_columns_by_lu(model_.position_jacobian(q, t), rank_, options_.rank_tolerance);
+  // When the LU chooses the current block again (the usual case) its rcond is the one above.
+  const double best = chosen.dependent == partition_.dependent
+                          ? partition_.rcond
+                          : block_rcond_at(q, t, chosen.dependent);
+  best_at_check_ = best;
+  steps_since_check_ = 0;
+  return partition_.rcond < options_.repartition_ratio * best;
 }
 
 bool partitioning_formulation::rebase_wanted(const Eigen::VectorXd& q, double t) {
-  const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
-  partition_.rcond = block_rcond(jac, partition_.dependent);
-  // When the LU chooses the current block again (the usual case) its rcond is the one above.
-  const coordinate_partition chosen = partition_columns_by_lu(jac, rank_, options_.rank_tolerance);
-  const double best = chosen.dependent == partition_.dependent ? partition_.rcond
-                                                               : block_rcond(jac, chosen.dependent);
-  const bool wanted = partition_.rcond < options_.repartition_ratio * best;
+  // Between full comparisons: the block is kept while it is at least repartition_ratio times as
+  // well conditioned as the best block was at the last one.
+  if (++steps_since_check_ < options_.partition_check_every) {
+    const double current = block_rcond_at(q, t, partition_.dependent);
+    if (current >= options_.repartition_ratio * best_at_check_) {
+      partition_.rcond = current;
+      return false;
+    }
+  }
+  const bool wanted = compare_with_best(q, t);
   if (wanted) {
     repartitioned_ = true;
     ++report_.repartitions;

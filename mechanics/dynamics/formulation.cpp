@@ -62,6 +62,7 @@ void formulation_options::validate() const {
   io::require_real("newton_tolerance", newton_tolerance, unit);
   io::require_integer("newton_iterations", newton_iterations, 1);
   io::require_real("repartition_ratio", repartition_ratio, unit);
+  io::require_integer("partition_check_every", partition_check_every, 1);
   io::require_integer("hybrid_repartitions", hybrid_repartitions, 1);
   io::require_integer("hybrid_window", hybrid_window, 1);
   io::require_real("hybrid_energy_tolerance", hybrid_energy_tolerance, unit);

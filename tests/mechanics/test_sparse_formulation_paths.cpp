@@ -9,7 +9,9 @@
 
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/mechanics/dynamics/detail/iteration_matrix_lu.hpp"
+#include "kinevo/mechanics/dynamics/detail/coordinate_partitioning.hpp"
 #include "kinevo/mechanics/dynamics/detail/qtz_reduced_dae.hpp"
+#include "kinevo/mechanics/dynamics/detail/sparse_block_rcond.hpp"
 #include "kinevo/mechanics/dynamics/detail/stacked_solve.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/model/chain_model.hpp"
@@ -178,6 +180,63 @@ TEST(SparseFormulationPaths, ProjectionSolverSparseAndDenseAgree) {
 
 // Every formulation with a sparse path follows full + GIGSP (with projection) on a 12-link chain
 // as the QTZ tests ask of the five-link chain, and keeps it on its constraints.
+// 1 / (||B||_1 ||B^-1||_1) from the explicit inverse: the quantity both estimates approach.
+double exact_one_norm_rcond(const Eigen::MatrixXd& b) {
+  const auto one_norm = [](const Eigen::MatrixXd& x) {
+    return x.cwiseAbs().colwise().sum().maxCoeff();
+  };
+  return 1.0 / (one_norm(b) * one_norm(b.inverse()));
+}
+
+// Partitioning's check of Phi_u between full-pivot LUs: KLU's condest on the sparse block. It
+// is checked against the exact 1-norm condition (Hager's estimate never exceeds ||B^-1||_1, so
+// the estimate is never below the exact rcond) and against the dense LU estimate.
+TEST(SparseFormulationPaths, SparseBlockRcondIsTheOneNormConditionOfTheBlock) {
+  for (int links : {12, 30}) {
+    const model m = chain(links);
+    Eigen::VectorXd q = m.initial_positions();
+    sparse_block_rcond sparse;
+    for (int state = 0; state < 4; ++state) {
+      const Eigen::MatrixXd dense = m.position_jacobian(q, 0.0);
+      const coordinate_partition p = partition_by_lu(dense, -1, 1e-9);
+      const std::optional<double> rcond = sparse(m.position_jacobian_sparse(q, 0.0), p.dependent);
+      ASSERT_TRUE(rcond.has_value()) << links << " links, state " << state;
+      Eigen::MatrixXd block(dense.rows(), static_cast<Eigen::Index>(p.dependent.size()));
+      for (Eigen::Index j = 0; j < block.cols(); ++j) {
+        block.col(j) = dense.col(p.dependent[static_cast<std::size_t>(j)]);
+      }
+      const double exact = exact_one_norm_rcond(block);
+      EXPECT_GE(*rcond, exact * (1.0 - 1e-12)) << links << " links, state " << state;
+      EXPECT_LE(*rcond, 3.0 * exact) << links << " links, state " << state;
+      EXPECT_NEAR(*rcond, p.rcond, 1e-12 + 2.0 * p.rcond) << links << " links, state " << state;
+      q += 0.3 * Eigen::VectorXd::Ones(q.size()) * static_cast<double>(state + 1) /
+           static_cast<double>(q.size());
+    }
+  }
+}
+
+TEST(SparseFormulationPaths, SparseBlockRcondLeavesOtherBlocksToTheDenseEstimate) {
+  const model m = chain(12);
+  const Eigen::VectorXd q = m.initial_positions();
+  const Eigen::SparseMatrix<double> jac = m.position_jacobian_sparse(q, 0.0);
+  const coordinate_partition p = partition_by_lu(Eigen::MatrixXd(jac), -1, 1e-9);
+  sparse_block_rcond sparse;
+  // Not square: one column short of the rows.
+  std::vector<int> short_block(p.dependent.begin(), p.dependent.end() - 1);
+  EXPECT_FALSE(sparse(jac, short_block).has_value());
+  // Singular: the same column twice.
+  std::vector<int> repeated = p.dependent;
+  repeated.back() = repeated.front();
+  EXPECT_FALSE(sparse(jac, repeated).has_value());
+  // Dense (a two-link chain's 2 x 2 block is full): the dense estimate decides.
+  const model small = chain(2);
+  const Eigen::VectorXd q2 = small.initial_positions();
+  const coordinate_partition p2 = partition_by_lu(small.position_jacobian(q2, 0.0), -1, 1e-9);
+  EXPECT_FALSE(sparse(small.position_jacobian_sparse(q2, 0.0), p2.dependent).has_value());
+  // And after all of these, the regular block again (its pattern analysed anew).
+  EXPECT_TRUE(sparse(jac, p.dependent).has_value());
+}
+
 TEST(SparseFormulationPaths, FormulationsFollowFullGigspOnATwelveLinkChain) {
   const model m = chain(12);
   const simulation_result full = run_formulation(m, formulation_kind::full, 0.3, 1e-3, "gigsp",

@@ -64,6 +64,14 @@ struct formulation_options {
   // slider-crank, RK4 dt = 1e-4 over 0.5 s: 5.7e-8 in q against full + GIGSP with 0.1, 3e-11
   // with 0.5; at dt = 1e-3 the energy error was 1.4e-3 with 0.1, 5.6e-7 with 0.5).
   double repartition_ratio = 0.5;
+  // Partitioning: the block LU with full pivoting would choose (the comparison above) is
+  // recomputed when Phi_u's reciprocal condition number falls below repartition_ratio times
+  // that block's at the last such check, and at least every partition_check_every accepted
+  // steps, since another block may have become better meanwhile; between those checks only
+  // Phi_u's condition is estimated. 1 compares at every step. The full-pivot LU of the dense
+  // Phi_q at every step was most of the formulation's cost on long chains
+  // (docs/formulations.md, "The partition check").
+  int partition_check_every = 10;
   // Hybrid (Yoo et al., section 5): switch from LU to projection when
   //  - the dependent coordinates were re-partitioned hybrid_repartitions times within the last
   //    hybrid_window steps,

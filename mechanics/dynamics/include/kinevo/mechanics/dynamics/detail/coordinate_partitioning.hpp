@@ -6,13 +6,17 @@
 // (reduced_coordinates). The partition is frozen until the dependent block degrades: a new one
 // is chosen when the reciprocal condition number of Phi_u falls below
 // formulation_options::repartition_ratio times that of the block LU would choose at the same
-// state. Holonomic constraints only; the acceleration solver is the user's.
+// state. That LU of the dense Phi_q is redone only when Phi_u's condition has fallen below the
+// ratio times the chosen block's at the last LU, or partition_check_every steps after it; in
+// between Phi_u's condition alone is estimated, by a sparse factorisation where Phi_q is sparse
+// (sparse_block_rcond). Holonomic constraints only; the acceleration solver is the user's.
 #pragma once
 
 #include <Eigen/Core>
 #include <vector>
 
 #include "kinevo/mechanics/dynamics/detail/reduced_coordinates.hpp"
+#include "kinevo/mechanics/dynamics/detail/sparse_block_rcond.hpp"
 
 namespace kinevo::mechanics {
 
@@ -49,16 +53,25 @@ class partitioning_formulation : public reduced_coordinates {
   // Whether the last after_step chose a new partition.
   bool repartitioned() const { return repartitioned_; }
   // The rcond of the block LU with full pivoting would choose at (q, t).
-  double best_rcond(const Eigen::VectorXd& q, double t) const;
+  double best_rcond(const Eigen::VectorXd& q, double t);
 
  protected:
   Eigen::MatrixXd choose_basis(const Eigen::VectorXd& q, double t) override;
   bool rebase_wanted(const Eigen::VectorXd& q, double t) override;
 
  private:
+  // The reciprocal condition of Phi_q(q, t)(:, columns): the sparse estimate where it applies
+  // (a sparse square block), else block_rcond's dense one.
+  double block_rcond_at(const Eigen::VectorXd& q, double t, const std::vector<int>& columns);
+  // The comparison with the block LU with full pivoting chooses at (q, t).
+  bool compare_with_best(const Eigen::VectorXd& q, double t);
+
   coordinate_partition partition_;
   int rank_ = -1;  // fixed at the first partition: the state size n - rank must not change
   bool repartitioned_ = false;
+  double best_at_check_ = 1.0;  // rcond of the block the last full-pivot LU chose
+  int steps_since_check_ = 0;
+  sparse_block_rcond sparse_rcond_;
 };
 
 }  // namespace kinevo::mechanics
