@@ -56,8 +56,8 @@ partitioning_formulation::partitioning_formulation(const model& m,
 }
 
 Eigen::MatrixXd partitioning_formulation::choose_basis(const Eigen::VectorXd& q, double t) {
-  partition_ = partition_columns_by_lu(model_.position_jacobian(q, t), rank_,
-                                       options_.rank_tolerance);
+  partition_ =
+      partition_columns_by_lu(model_.position_jacobian(q, t), rank_, options_.rank_tolerance);
   partition_.rcond = block_rcond_at(q, t, partition_.dependent);
   if (rank_ < 0) rank_ = static_cast<int>(partition_.dependent.size());
   best_at_check_ = partition_.rcond;

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "kinevo/core/max_abs.hpp"
-#include "kinevo/mechanics/dynamics/detail/iteration_matrix_lu.hpp"
 #include "kinevo/mechanics/dynamics/detail/coordinate_partitioning.hpp"
+#include "kinevo/mechanics/dynamics/detail/iteration_matrix_lu.hpp"
 #include "kinevo/mechanics/dynamics/detail/qtz_reduced_dae.hpp"
 #include "kinevo/mechanics/dynamics/detail/sparse_block_rcond.hpp"
 #include "kinevo/mechanics/dynamics/detail/stacked_solve.hpp"

@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "kinevo/io/errors.hpp"
-#include "kinevo/mechanics/model/chain_model.hpp"
 #include "kinevo/mechanics/dynamics/detail/coordinate_partitioning.hpp"
 #include "kinevo/mechanics/dynamics/formulation.hpp"
+#include "kinevo/mechanics/dynamics/simulation.hpp"
+#include "kinevo/mechanics/model/chain_model.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/solvers/null_space_projection.hpp"
-#include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/solvers/solver_factory.hpp"
 #include "mechanics_test_support.hpp"
 
