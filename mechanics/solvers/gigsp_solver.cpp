@@ -60,8 +60,10 @@ void gigsp_solver::solve_finite(const constrained_system& s, acceleration_result
     // Full row rank: A_1^T (b_1 - A_1 L^T a_f) = A L^-T G^-1 (b - A a_f) with G = T^-1 T^-T.
     // Into kept storage, the same arithmetic as the expression
     // a_f + M^-1 A^T G^-1 (b - A a_f).
-    sparse_.times_into(a_f, work_);
-    g_ = s.rhs - work_;
+    // lambda_ holds the m-vectors, work_ the n-vectors: one vector of both sizes would be
+    // reallocated twice per solve.
+    sparse_.times_into(a_f, lambda_);
+    g_ = s.rhs - lambda_;
     sparse_.solve_into(g_, lambda_);
     sparse_.transpose_times_into(lambda_, y_);
     mf.solve_in_place(y_);
@@ -90,10 +92,10 @@ void gigsp_solver::solve_finite(const constrained_system& s, acceleration_result
   mf.solve_lower_in_place(g_);
   // The order of Eigen's evaluation of g + Q^T (beta - Q g) (x = c; x -= P; y = g; y += P),
   // so that the answer is the same to the last bit as the expression's.
-  work_ = gs.beta;
-  work_.noalias() -= gs.q * g_;
+  lambda_ = gs.beta;
+  lambda_.noalias() -= gs.q * g_;
   y_ = g_;
-  y_.noalias() += gs.q.transpose() * work_;
+  y_.noalias() += gs.q.transpose() * lambda_;
   mf.solve_upper_in_place(y_);
   r.acceleration = y_;
   set_constraint_force(s, a_f, r, work_);
