@@ -2,6 +2,7 @@
 // chain of more than 8 links they are taken, and they give what the dense factorisations give.
 #include <gtest/gtest.h>
 
+#include <Eigen/Cholesky>
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <cmath>
@@ -116,6 +117,74 @@ TEST(SparseFormulationPaths, IterationMatrixSparseLuAgreesWithDense) {
   Eigen::MatrixXd singular = a;
   singular.row(5).setZero();
   EXPECT_FALSE(lu.factorize(singular));
+}
+
+// The iteration-matrix LU's pattern test (one vectorised pass over |a| outside the pattern)
+// sees a subnormal entry outside the pattern as well as a large one; a small matrix, and a
+// large one more than a quarter filled, take the dense LU, which solves the same.
+TEST(SparseFormulationPaths, IterationMatrixLuWidensForSubnormalsAndFallsBackToDense) {
+  const Eigen::Index size = 220;
+  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(size, size);
+  for (Eigen::Index i = 0; i < size; ++i) {
+    a(i, i) = 3.0 + 0.02 * static_cast<double>(i);
+    if (i + 3 < size) a(i + 3, i) = -0.7;
+  }
+  Eigen::VectorXd b(size);
+  for (Eigen::Index i = 0; i < size; ++i) b[i] = std::cos(0.7 * static_cast<double>(i));
+  iteration_matrix_lu lu;
+  ASSERT_TRUE(lu.factorize(a));
+  ASSERT_TRUE(lu.sparse());
+  // A subnormal coupling outside the pattern, then a large one at the same place: the second
+  // solve is only right when the pattern took the entry in at the first.
+  a(2, 200) = 1e-310;
+  ASSERT_TRUE(lu.factorize(a));
+  a(2, 200) = 2.5;
+  ASSERT_TRUE(lu.factorize(a));
+  Eigen::VectorXd expected = a.partialPivLu().solve(b);
+  EXPECT_LT(max_abs(lu.solve(b) - expected), 1e-12 * (1.0 + max_abs(expected)));
+  a(7, 150) = -1.5;  // outside the pattern, directly
+  ASSERT_TRUE(lu.factorize(a));
+  expected = a.partialPivLu().solve(b);
+  EXPECT_LT(max_abs(lu.solve(b) - expected), 1e-12 * (1.0 + max_abs(expected)));
+
+  for (const bool small : {true, false}) {
+    const Eigen::Index k = small ? 150 : size;
+    Eigen::MatrixXd d = Eigen::MatrixXd::Zero(k, k);
+    for (Eigen::Index j = 0; j < k; ++j) {
+      for (Eigen::Index i = 0; i < k; ++i) {
+        if (small ? (i == j || i == j + 1) : (i + j) % 3 != 0) {
+          d(i, j) = std::sin(static_cast<double>(3 * i + j));
+        }
+      }
+      d(j, j) += static_cast<double>(k);
+    }
+    iteration_matrix_lu dense;
+    ASSERT_TRUE(dense.factorize(d));
+    EXPECT_FALSE(dense.sparse()) << (small ? "small" : "dense fill");
+    const Eigen::VectorXd rhs = b.head(k);
+    EXPECT_TRUE(dense.solve(rhs) == d.partialPivLu().solve(rhs)) << (small ? "small" : "dense");
+  }
+}
+
+// M^ = Q2^T M Q2 formed by its lower triangle where Eigen's product is the blocked GEMM: the
+// same bits as the full product there (LLT reads no more), and the full product below that.
+TEST(SparseFormulationPaths, QtzReducedMassLowerTriangleIsTheFullProducts) {
+  for (const Eigen::Index n : {6, 9, 40, 100}) {
+    const model m = chain(static_cast<int>(n / 2));
+    const Eigen::MatrixXd a = m.position_jacobian(m.initial_positions(), 0.0);
+    const qtz_decomposition d = decompose_qtz(a, 1e-9);
+    Eigen::VectorXd mass(d.q2.rows());
+    for (Eigen::Index i = 0; i < mass.size(); ++i) mass[i] = 1.0 + 0.1 * static_cast<double>(i % 7);
+    const Eigen::MatrixXd m_q2 = mass.asDiagonal() * d.q2;
+    const Eigen::MatrixXd full = d.q2.transpose() * m_q2;
+    const Eigen::MatrixXd lower = qtz_reduced_mass(d.q2, m_q2);
+    const Eigen::MatrixXd full_lower = full.triangularView<Eigen::Lower>();
+    const Eigen::MatrixXd got_lower = lower.triangularView<Eigen::Lower>();
+    EXPECT_TRUE(got_lower == full_lower) << "n = " << n;
+    const Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(full.rows(), -1.0, 2.0);
+    EXPECT_TRUE(Eigen::VectorXd(lower.llt().solve(x)) == Eigen::VectorXd(full.llt().solve(x)))
+        << "n = " << n;
+  }
 }
 
 // [Phi_q; B] of coordinate partitioning: the stacked matrix is assembled from B's nonzeros kept

@@ -48,4 +48,11 @@ qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tol
 qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tolerance,
                                 qtz_workspace& workspace, bool with_q2 = true);
 
+// M^ = Q2^T (M Q2) (eq. 66) with `m_q2` = M Q2, for an LLT, which reads the lower triangle only.
+// Where Eigen's product is its blocked GEMM (k >= 2 columns, n + 2 k >= 20) only the lower
+// triangle is formed, by the triangular product that runs the same kernel per entry (the same
+// bits); below that the full product of before (a lazy coefficient product, summed in another
+// order than the triangular kernel).
+Eigen::MatrixXd qtz_reduced_mass(const Eigen::MatrixXd& q2, const Eigen::MatrixXd& m_q2);
+
 }  // namespace kinevo::mechanics
