@@ -6,8 +6,10 @@
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <cmath>
+#include <random>
 #include <string>
 
+#include "kinevo/core/householder_q.hpp"
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/mechanics/dynamics/detail/iteration_matrix_lu.hpp"
 #include "kinevo/mechanics/dynamics/detail/qtz_reduced_dae.hpp"
@@ -47,6 +49,60 @@ TEST(SparseFormulationPaths, QtzDecompositionOfAChainIsAQtzDecomposition) {
   EXPECT_LT(max_abs(a * d.q2), 1e-13);
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(a);
   EXPECT_LT(max_abs(d.q1_hat * d.combination - cod.pseudoInverse()), 1e-12);
+}
+
+// SuiteSparseQR's decomposition against the dense column-pivoted one at pseudo-random states of
+// planar and spatial chains: the same range and null-space projectors and the same Q1^ C =
+// Phi_q^+ (other orthonormal bases), C a permutation; and a rank-deficient Phi_q (a repeated row)
+// is refused by the sparse path and decided by the dense one.
+TEST(SparseFormulationPaths, SparseQtzAgreesWithDenseOnRandomStates) {
+  std::mt19937 generator(20261129);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (const bool spatial : {false, true}) {
+    for (const int links : {9, 30}) {
+      chain_options c;
+      c.links = links;
+      c.spatial = spatial;
+      const model m = load_model_from_string(chain_model_text(c), "chain.toml");
+      for (int state = 0; state < 3; ++state) {
+        Eigen::VectorXd q = m.initial_positions();
+        for (Eigen::Index i = 0; i < q.size(); ++i) q[i] += 0.2 * unit(generator);
+        const Eigen::MatrixXd a = m.position_jacobian(q, 0.0);
+        const auto sparse = decompose_qtz_sparse(a, 1e-9);
+        ASSERT_TRUE(sparse.has_value()) << links << (spatial ? " spatial" : " planar");
+        Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(a.transpose());
+        cod.setThreshold(1e-9);
+        const Eigen::MatrixXd q_dense = householder_q(cod);
+        const Eigen::Index r = a.rows(), n = a.cols();
+        const Eigen::MatrixXd q2_dense = q_dense.rightCols(n - r);
+        const double scale = 1.0 + max_abs(a);
+        EXPECT_LT(max_abs(sparse->q2 * sparse->q2.transpose() - q2_dense * q2_dense.transpose()),
+                  1e-12 * scale);
+        EXPECT_LT(
+            max_abs(sparse->q2.transpose() * sparse->q2 - Eigen::MatrixXd::Identity(n - r, n - r)),
+            1e-13);
+        const Eigen::MatrixXd pinv = cod.pseudoInverse().transpose();  // (Phi_q^T)^+^T = Phi_q^+
+        EXPECT_LT(max_abs(sparse->q1_hat * sparse->combination - pinv),
+                  1e-11 * (1.0 + max_abs(pinv)));
+        EXPECT_TRUE((sparse->combination.array().abs().colwise().sum() == 1.0).all());
+        // The workspace path applies the same Q1^.
+        qtz_workspace workspace;
+        const qtz_decomposition light = decompose_qtz(a, 1e-9, workspace);
+        ASSERT_TRUE(light.sparse != nullptr);
+        const Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(r, -1.0, 1.0);
+        EXPECT_LT(max_abs(light.q1_hat_times(x) - sparse->q1_hat * x), 1e-12 * (1.0 + max_abs(x)));
+        EXPECT_TRUE(light.q2 == sparse->q2);
+      }
+    }
+  }
+  const model m = chain(20);
+  Eigen::MatrixXd a = m.position_jacobian(m.initial_positions(), 0.0);
+  a.row(7) = a.row(6);
+  EXPECT_FALSE(decompose_qtz_sparse(a, 1e-9).has_value());
+  qtz_workspace workspace;
+  const qtz_decomposition d = decompose_qtz(a, 1e-9, workspace);
+  EXPECT_EQ(d.sparse, nullptr);
+  EXPECT_EQ(d.rank, a.rows() - 1);
 }
 
 // The workspace path (Q1 and Q1^ not formed, the pattern's analysis reused) gives what the
