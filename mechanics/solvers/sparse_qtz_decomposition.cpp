@@ -94,13 +94,46 @@ struct spqr_factors {
   }
 };
 
-sparse_qtz_factor::sparse_qtz_factor() : f_(std::make_unique<spqr_factors>()) {}
+sparse_qtz_factor::sparse_qtz_factor() = default;
 sparse_qtz_factor::~sparse_qtz_factor() = default;
 
 bool sparse_qtz_factor::compute(const Eigen::MatrixXd& jacobian, double rank_tolerance) {
   if (!qtz_sparse_worthwhile(jacobian)) return false;
   m_ = jacobian.rows();
   n_ = jacobian.cols();
+  multifrontal_ = m_ >= spqr_min_rows;
+  if (!(multifrontal_ ? compute_multifrontal(jacobian) : compute_eigen(jacobian))) return false;
+  const Eigen::VectorXd diagonal = t_.diagonal().cwiseAbs();
+  return diagonal.minCoeff() > qtz_sparse_margin * rank_tolerance * diagonal.maxCoeff();
+}
+
+bool sparse_qtz_factor::same_pattern() const {
+  const auto outer = transposed_.cols() + 1, nonzeros = transposed_.nonZeros();
+  return outer_.size() == outer && inner_.size() == nonzeros &&
+         std::equal(outer_.data(), outer_.data() + outer, transposed_.outerIndexPtr()) &&
+         std::equal(inner_.data(), inner_.data() + nonzeros, transposed_.innerIndexPtr());
+}
+
+bool sparse_qtz_factor::compute_eigen(const Eigen::MatrixXd& jacobian) {
+  transposed_ = jacobian.transpose().sparseView();
+  transposed_.makeCompressed();
+  // compute() = analyzePattern() + factorize(); the analysis depends on the pattern only.
+  if (!same_pattern()) {
+    qr_.analyzePattern(transposed_);
+    outer_ = Eigen::Map<const Eigen::VectorXi>(transposed_.outerIndexPtr(), transposed_.cols() + 1);
+    inner_ = Eigen::Map<const Eigen::VectorXi>(transposed_.innerIndexPtr(), transposed_.nonZeros());
+  }
+  qr_.factorize(transposed_);
+  if (qr_.info() != Eigen::Success || qr_.rank() != m_) {
+    outer_.resize(0);  // analyse afresh next time
+    return false;
+  }
+  t_ = Eigen::MatrixXd(qr_.matrixR().topLeftCorner(m_, m_)).triangularView<Eigen::Upper>();
+  return true;
+}
+
+bool sparse_qtz_factor::compute_multifrontal(const Eigen::MatrixXd& jacobian) {
+  if (!f_) f_ = std::make_unique<spqr_factors>();
   f_->transpose(jacobian);
   // A failure is SuiteSparseQR's memory, not the model's: the dense path decides then.
   if (f_->factor(n_, m_) != m_ || f_->r == nullptr || f_->h == nullptr ||
@@ -122,8 +155,7 @@ bool sparse_qtz_factor::compute(const Eigen::MatrixXd& jacobian, double rank_tol
       if (ri[k] < m_) t_(ri[k], j) = rx[k];
     }
   }
-  const Eigen::VectorXd diagonal = t_.diagonal().cwiseAbs();
-  return diagonal.minCoeff() > qtz_sparse_margin * rank_tolerance * diagonal.maxCoeff();
+  return true;
 }
 
 void sparse_qtz_factor::apply_q(Eigen::MatrixXd& x) const {
@@ -147,27 +179,35 @@ void sparse_qtz_factor::apply_q(Eigen::MatrixXd& x) const {
   }
 }
 
-Eigen::MatrixXd sparse_qtz_factor::q1() const {
-  // Q [I; 0] in R's row order; apply_q takes its argument in the rows of Phi_q^T.
-  Eigen::MatrixXd e = Eigen::MatrixXd::Zero(n_, m_);
+Eigen::MatrixXd sparse_qtz_factor::q_columns(bool first) const {
+  const Eigen::Index columns = first ? m_ : n_ - m_, offset = first ? 0 : m_;
+  Eigen::MatrixXd e = Eigen::MatrixXd::Zero(n_, columns);
+  if (!multifrontal_) {
+    e.middleRows(offset, columns).setIdentity();
+    return qr_.matrixQ() * e;
+  }
+  // [I; 0] or [0; I] in R's row order; apply_q takes its argument in the rows of Phi_q^T.
   for (Eigen::Index i = 0; i < n_; ++i) {
-    if (f_->h_pinv[i] < m_) e(i, f_->h_pinv[i]) = 1.0;
+    const Eigen::Index row = f_->h_pinv[i] - offset;
+    if (row >= 0 && row < columns) e(i, row) = 1.0;
   }
   apply_q(e);
   return e;
+}
+
+Eigen::MatrixXd sparse_qtz_factor::q1() const {
+  return q_columns(true);
 }
 
 Eigen::MatrixXd sparse_qtz_factor::q2() const {
-  Eigen::MatrixXd e = Eigen::MatrixXd::Zero(n_, n_ - m_);
-  for (Eigen::Index i = 0; i < n_; ++i) {
-    if (f_->h_pinv[i] >= m_) e(i, f_->h_pinv[i] - m_) = 1.0;
-  }
-  apply_q(e);
-  return e;
+  return q_columns(false);
 }
 
 Eigen::MatrixXd sparse_qtz_factor::combination() const {
-  // C = E^T: row j of C Phi is Phi's row order_[j].
+  // C = P^T (Eigen's column permutation, or SuiteSparseQR's E): Z = I.
+  if (!multifrontal_) {
+    return Eigen::MatrixXd::Identity(m_, m_) * qr_.colsPermutation().transpose();
+  }
   Eigen::MatrixXd c = Eigen::MatrixXd::Zero(m_, m_);
   for (Eigen::Index j = 0; j < m_; ++j) c(j, order_[static_cast<std::size_t>(j)]) = 1.0;
   return c;
@@ -175,6 +215,11 @@ Eigen::MatrixXd sparse_qtz_factor::combination() const {
 
 Eigen::VectorXd sparse_qtz_factor::q1_hat_times(const Eigen::VectorXd& x) const {
   const Eigen::VectorXd w = t_.triangularView<Eigen::Upper>().transpose().solve(x);
+  if (!multifrontal_) {
+    Eigen::VectorXd y = Eigen::VectorXd::Zero(n_);
+    y.head(m_) = w;
+    return qr_.matrixQ() * y;
+  }
   Eigen::MatrixXd y = Eigen::MatrixXd::Zero(n_, 1);
   for (Eigen::Index i = 0; i < n_; ++i) {
     if (f_->h_pinv[i] < m_) y(i, 0) = w[f_->h_pinv[i]];
