@@ -53,8 +53,8 @@ Eigen::VectorXd qtz_decomposition::q1_hat_times(const Eigen::VectorXd& x) const 
 }
 
 Eigen::MatrixXd qtz_reduced_mass(const Eigen::MatrixXd& q2, const Eigen::MatrixXd& m_q2) {
-  const Eigen::Index k = q2.cols(), n = q2.rows();
-  if (k < 2 || n + 2 * k < 20) return q2.transpose() * m_q2;
+  const Eigen::Index k = q2.cols();
+  if (k < qtz_lower_mass_min_columns) return q2.transpose() * m_q2;
   Eigen::MatrixXd m_hat = Eigen::MatrixXd::Zero(k, k);
   m_hat.triangularView<Eigen::Lower>() = q2.transpose() * m_q2;
   return m_hat;

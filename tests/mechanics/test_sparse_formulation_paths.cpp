@@ -13,6 +13,7 @@
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/mechanics/dynamics/detail/iteration_matrix_lu.hpp"
 #include "kinevo/mechanics/dynamics/detail/qtz_reduced_dae.hpp"
+#include "kinevo/mechanics/dynamics/detail/stacked_schur.hpp"
 #include "kinevo/mechanics/dynamics/detail/stacked_solve.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/model/chain_model.hpp"
@@ -224,10 +225,10 @@ TEST(SparseFormulationPaths, IterationMatrixLuWidensForSubnormalsAndFallsBackToD
   }
 }
 
-// M^ = Q2^T M Q2 formed by its lower triangle where Eigen's product is the blocked GEMM: the
+// M^ = Q2^T M Q2 formed by its lower triangle from qtz_lower_mass_min_columns columns of Q2: the
 // same bits as the full product there (LLT reads no more), and the full product below that.
 TEST(SparseFormulationPaths, QtzReducedMassLowerTriangleIsTheFullProducts) {
-  for (const Eigen::Index n : {6, 9, 40, 100}) {
+  for (const Eigen::Index n : {6, 9, 40, 100, 160}) {
     const model m = chain(static_cast<int>(n / 2));
     const Eigen::MatrixXd a = m.position_jacobian(m.initial_positions(), 0.0);
     const qtz_decomposition d = decompose_qtz(a, 1e-9);
@@ -243,6 +244,44 @@ TEST(SparseFormulationPaths, QtzReducedMassLowerTriangleIsTheFullProducts) {
     EXPECT_TRUE(Eigen::VectorXd(lower.llt().solve(x)) == Eigen::VectorXd(full.llt().solve(x)))
         << "n = " << n;
   }
+}
+
+// [Phi_q; B] with a dense B (qtz-state's Q2^T M): block elimination on a sparse block of Phi_q
+// for a large sparse Phi_q, the same solutions as the dense LU of the whole at pseudo-random
+// states (D chosen at the first and kept while the solutions stay at round-off); the dense LU
+// for fewer than stacked_schur::min_rows rows.
+TEST(SparseFormulationPaths, StackedSchurAgreesWithDenseLu) {
+  std::mt19937 generator(20261129);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (const int links : {10, 40}) {
+    const model m = chain(links);
+    stacked_solve stacked;
+    for (int state = 0; state < 4; ++state) {
+      Eigen::VectorXd q = m.initial_positions();
+      for (Eigen::Index i = 0; i < q.size(); ++i) q[i] += 0.3 * unit(generator);
+      const Eigen::MatrixXd a = m.position_jacobian(q, 0.0);
+      const qtz_decomposition d = decompose_qtz(a, 1e-9);
+      Eigen::VectorXd mass(q.size());
+      for (Eigen::Index i = 0; i < mass.size(); ++i) mass[i] = 1.0 + 0.5 * (1.0 + unit(generator));
+      const Eigen::MatrixXd basis = d.q2.transpose() * mass.asDiagonal();
+      stacked.set_basis(basis);
+      stacked.factor(m.position_jacobian_sparse(q, 0.0));
+      EXPECT_EQ(stacked.schur(), a.rows() >= stacked_schur::min_rows) << links << " links";
+      EXPECT_FALSE(stacked.sparse());
+      Eigen::MatrixXd whole(q.size(), q.size());
+      whole << a, basis;
+      Eigen::VectorXd rhs(q.size());
+      for (Eigen::Index i = 0; i < rhs.size(); ++i) rhs[i] = unit(generator);
+      const Eigen::VectorXd expected = whole.partialPivLu().solve(rhs);
+      EXPECT_LT(max_abs(stacked.solve(rhs) - expected), 1e-11 * (1.0 + max_abs(expected)))
+          << links << " links, state " << state;
+    }
+  }
+  // Redundant rows (more rows than coordinates): not square, so not the block elimination.
+  const model m = chain(40);
+  Eigen::SparseMatrix<double> jac = m.position_jacobian_sparse(m.initial_positions(), 0.0);
+  const Eigen::MatrixXd basis = Eigen::MatrixXd::Identity(jac.cols() - jac.rows() + 1, jac.cols());
+  EXPECT_FALSE(stacked_schur::suits(jac, basis));
 }
 
 // [Phi_q; B] of coordinate partitioning: the stacked matrix is assembled from B's nonzeros kept
