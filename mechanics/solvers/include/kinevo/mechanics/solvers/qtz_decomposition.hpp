@@ -32,8 +32,10 @@ struct qtz_decomposition {
   Eigen::VectorXd q1_hat_times(const Eigen::VectorXd& x) const;
 };
 
-// What repeated decompositions of one solver or formulation share: the sparse path's analysis
-// of the pattern of Phi_q (its fill-reducing order), kept while the pattern stays the same.
+// What repeated decompositions of one solver or formulation share: the sparse path's factor
+// (sparse_qtz_decomposition.hpp) with, on Eigen's SparseQR, its analysis of the pattern of
+// Phi_q (the fill-reducing order) kept while the pattern stays the same, and SuiteSparseQR's
+// workspace.
 struct qtz_workspace {
   std::shared_ptr<sparse_qtz_factor> sparse;
 };
