@@ -34,13 +34,21 @@ bool iteration_matrix_lu::factorize_dense(const Eigen::Ref<const Eigen::MatrixXd
 
 bool iteration_matrix_lu::widen_pattern(const Eigen::Ref<const Eigen::MatrixXd>& a) {
   const Eigen::Index size = a.rows();
-  if (pattern_.empty()) pattern_.assign(static_cast<std::size_t>(size * size), 0);
+  if (pattern_.empty()) {
+    pattern_.assign(static_cast<std::size_t>(size * size), 0);
+    outside_.setOnes(size, size);
+  }
+  // Whether any nonzero lies outside the pattern, by one vectorised pass (a is finite here, and
+  // |a_ij| * 1 is nonzero for every nonzero a_ij, subnormals included): the entry-wise scan below
+  // was a third of the sparse factorisation's time, and the pattern rarely widens.
+  if ((a.cwiseAbs().cwiseProduct(outside_)).maxCoeff() == 0.0) return false;
   bool widened = false;
   for (Eigen::Index j = 0; j < size; ++j) {
     for (Eigen::Index i = 0; i < size; ++i) {
       char& p = pattern_[static_cast<std::size_t>(j * size + i)];
       if (p == 0 && a(i, j) != 0.0) {
         p = 1;
+        outside_(i, j) = 0.0;
         widened = true;
       }
     }

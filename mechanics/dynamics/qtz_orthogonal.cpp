@@ -73,7 +73,7 @@ step_outcome qtz_orthogonal_formulation::after_step(double t, double /*h*/, doub
       const Eigen::MatrixXd m_q2 =
           system_.mass_is_diagonal ? Eigen::MatrixXd(system_.mass.diagonal().asDiagonal() * d.q2)
                                    : Eigen::MatrixXd(system_.mass * d.q2);
-      const Eigen::MatrixXd m_hat = d.q2.transpose() * m_q2;
+      const Eigen::MatrixXd m_hat = qtz_reduced_mass(d.q2, m_q2);
       const Eigen::VectorXd rhs = m_q2.transpose() * dqd;
       const Eigen::VectorXd z = m_hat.llt().solve(rhs);
       dqd -= d.q2 * z;

@@ -55,6 +55,14 @@ void stacked_solve::set_basis(const Eigen::MatrixXd& basis) {
 void stacked_solve::factor(const Eigen::SparseMatrix<double>& jacobian) {
   sparse_ = factor_sparse(jacobian);
   if (sparse_) return;
+  // A dense B on a large sparse Phi_q (qtz-state's chains): block elimination on a sparse block
+  // of Phi_q (stacked_schur.hpp) instead of the dense LU of the whole.
+  schur_ = stacked_schur::suits(jacobian, basis_) && schur_solver_.factor(jacobian, basis_);
+  if (schur_) {
+    schur_jacobian_ = jacobian;
+    largest_ = std::max(jacobian.coeffs().cwiseAbs().maxCoeff(), basis_.cwiseAbs().maxCoeff());
+    return;
+  }
   stacked_dense_.resize(jacobian.rows() + basis_.rows(), jacobian.cols());
   stacked_dense_.topRows(jacobian.rows()) = Eigen::MatrixXd(jacobian);
   stacked_dense_.bottomRows(basis_.rows()) = basis_;
@@ -116,7 +124,30 @@ bool stacked_solve::same_pattern() const {
          std::equal(inner_.begin(), inner_.end(), stacked_sparse_.innerIndexPtr());
 }
 
+// The block elimination's solution, checked like the sparse LU's: beyond round-off, the dense
+// LU of the whole decides, and D is chosen again at the next factorisation.
+Eigen::VectorXd stacked_solve::solve_schur(const Eigen::VectorXd& rhs) const {
+  const Eigen::Index m = schur_jacobian_.rows();
+  Eigen::VectorXd x = schur_solver_.solve(rhs);
+  Eigen::VectorXd residual(rhs.size());
+  residual.head(m) = schur_jacobian_ * x - rhs.head(m);
+  residual.tail(rhs.size() - m) = basis_ * x - rhs.tail(rhs.size() - m);
+  const double scale = largest_ * max_abs(x) + max_abs(rhs);
+  if (x.allFinite() &&
+      max_abs(residual) <= residual_ulps * Eigen::NumTraits<double>::epsilon() * scale) {
+    return x;
+  }
+  schur_solver_.choose_again();
+  Eigen::MatrixXd stacked(rhs.size(), schur_jacobian_.cols());
+  stacked.topRows(m) = Eigen::MatrixXd(schur_jacobian_);
+  stacked.bottomRows(basis_.rows()) = basis_;
+  dense_factor fallback;
+  fallback.compute(stacked);
+  return fallback.solve(rhs);
+}
+
 Eigen::VectorXd stacked_solve::solve(const Eigen::VectorXd& rhs) const {
+  if (schur_) return solve_schur(rhs);
   if (!sparse_) return dense_.solve(rhs);
   Eigen::VectorXd x = lu_.solve(rhs);
   const Eigen::VectorXd residual = stacked_sparse_ * x - rhs;

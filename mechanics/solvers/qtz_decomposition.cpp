@@ -52,6 +52,14 @@ Eigen::VectorXd qtz_decomposition::q1_hat_times(const Eigen::VectorXd& x) const 
   return q1_hat * x;
 }
 
+Eigen::MatrixXd qtz_reduced_mass(const Eigen::MatrixXd& q2, const Eigen::MatrixXd& m_q2) {
+  const Eigen::Index k = q2.cols();
+  if (k < qtz_lower_mass_min_columns) return q2.transpose() * m_q2;
+  Eigen::MatrixXd m_hat = Eigen::MatrixXd::Zero(k, k);
+  m_hat.triangularView<Eigen::Lower>() = q2.transpose() * m_q2;
+  return m_hat;
+}
+
 qtz_decomposition decompose_qtz(const Eigen::MatrixXd& jacobian, double rank_tolerance) {
   if (jacobian.rows() == 0) return without_constraints(jacobian.cols());
   if (auto sparse = decompose_qtz_sparse(jacobian, rank_tolerance)) return *sparse;

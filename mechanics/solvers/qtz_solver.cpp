@@ -106,7 +106,7 @@ acceleration_result qtz_solver::solve(const constrained_system& s) {
   const Eigen::Index k = d.q2.cols();
   if (k > 0) {
     const Eigen::MatrixXd m_q2 = mass_times_columns(s, d.q2);
-    const Eigen::MatrixXd m_hat = d.q2.transpose() * m_q2;
+    const Eigen::MatrixXd m_hat = qtz_reduced_mass(d.q2, m_q2);
     Eigen::LLT<Eigen::MatrixXd> llt(m_hat);
     if (llt.info() != Eigen::Success) return not_positive_definite(name());
     // Q2^T M Q1^ gamma'' = (M Q2)^T (Q1^ gamma''), M symmetric.

@@ -1,6 +1,9 @@
 #include "kinevo/mechanics/solvers/sparse_qtz_decomposition.hpp"
 
+#include <SuiteSparseQR.hpp>
+
 #include <algorithm>
+#include <cstring>
 
 namespace kinevo::mechanics {
 
@@ -20,6 +23,90 @@ bool qtz_sparse_worthwhile(const Eigen::MatrixXd& jacobian) {
 
 }  // namespace
 
+struct spqr_factors {
+  cholmod_common common{};
+  // Phi_q^T in compressed columns (SuiteSparseQR's long indices).
+  std::vector<SuiteSparse_long> outer, inner;
+  std::vector<double> values;
+  cholmod_sparse* r = nullptr;         // R, m x m
+  SuiteSparse_long* e = nullptr;       // E (null: the identity)
+  cholmod_sparse* h = nullptr;         // the Householder vectors, n x s
+  SuiteSparse_long* h_pinv = nullptr;  // P_H: row i of Phi_q^T is row h_pinv[i] of R and H
+  cholmod_dense* h_tau = nullptr;      // their coefficients, 1 x s
+  std::size_t rows = 0, cols = 0;      // of the factored Phi_q^T
+
+  spqr_factors() { cholmod_l_start(&common); }
+  ~spqr_factors() {
+    release();
+    cholmod_l_finish(&common);
+  }
+  spqr_factors(const spqr_factors&) = delete;
+  spqr_factors& operator=(const spqr_factors&) = delete;
+
+  void release() {
+    cholmod_l_free_sparse(&r, &common);
+    cholmod_l_free_sparse(&h, &common);
+    cholmod_l_free_dense(&h_tau, &common);
+    if (e != nullptr) cholmod_l_free(cols, sizeof(SuiteSparse_long), e, &common);
+    if (h_pinv != nullptr) cholmod_l_free(rows, sizeof(SuiteSparse_long), h_pinv, &common);
+    e = nullptr;
+    h_pinv = nullptr;
+  }
+
+  // Phi_q^T of `jacobian` (m x n) into outer / inner / values.
+  void transpose(const Eigen::MatrixXd& jacobian) {
+    const Eigen::Index m = jacobian.rows(), n = jacobian.cols();
+    outer.assign(1, 0);
+    inner.clear();
+    values.clear();
+    for (Eigen::Index j = 0; j < m; ++j) {
+      for (Eigen::Index i = 0; i < n; ++i) {
+        const double v = jacobian(j, i);
+        if (v == 0.0) continue;
+        inner.push_back(static_cast<SuiteSparse_long>(i));
+        values.push_back(v);
+      }
+      outer.push_back(static_cast<SuiteSparse_long>(inner.size()));
+    }
+  }
+
+  // The QR with the Householder vectors kept; the rank SuiteSparseQR reports (-1: it failed).
+  SuiteSparse_long factor(Eigen::Index n, Eigen::Index m) {
+    release();
+    rows = static_cast<std::size_t>(n);
+    cols = static_cast<std::size_t>(m);
+    cholmod_sparse a{};
+    a.nrow = rows;
+    a.ncol = cols;
+    a.nzmax = values.size();
+    a.p = outer.data();
+    a.i = inner.data();
+    a.x = values.data();
+    a.stype = 0;
+    a.itype = CHOLMOD_LONG;
+    a.xtype = CHOLMOD_REAL;
+    a.dtype = CHOLMOD_DOUBLE;
+    a.sorted = 1;
+    a.packed = 1;
+    // tol 0: only exactly zero columns count as dead; the margin test on R's diagonal decides.
+    return SuiteSparseQR<double>(SPQR_ORDERING_COLAMD, 0.0, 0, &a, &r, &e, &h, &h_pinv, &h_tau,
+                                 &common);
+  }
+};
+
+sparse_qtz_factor::sparse_qtz_factor() = default;
+sparse_qtz_factor::~sparse_qtz_factor() = default;
+
+bool sparse_qtz_factor::compute(const Eigen::MatrixXd& jacobian, double rank_tolerance) {
+  if (!qtz_sparse_worthwhile(jacobian)) return false;
+  m_ = jacobian.rows();
+  n_ = jacobian.cols();
+  multifrontal_ = m_ >= spqr_min_rows;
+  if (!(multifrontal_ ? compute_multifrontal(jacobian) : compute_eigen(jacobian))) return false;
+  const Eigen::VectorXd diagonal = t_.diagonal().cwiseAbs();
+  return diagonal.minCoeff() > qtz_sparse_margin * rank_tolerance * diagonal.maxCoeff();
+}
+
 bool sparse_qtz_factor::same_pattern() const {
   const auto outer = transposed_.cols() + 1, nonzeros = transposed_.nonZeros();
   return outer_.size() == outer && inner_.size() == nonzeros &&
@@ -27,9 +114,7 @@ bool sparse_qtz_factor::same_pattern() const {
          std::equal(inner_.data(), inner_.data() + nonzeros, transposed_.innerIndexPtr());
 }
 
-bool sparse_qtz_factor::compute(const Eigen::MatrixXd& jacobian, double rank_tolerance) {
-  if (!qtz_sparse_worthwhile(jacobian)) return false;
-  const Eigen::Index m = jacobian.rows();
+bool sparse_qtz_factor::compute_eigen(const Eigen::MatrixXd& jacobian) {
   transposed_ = jacobian.transpose().sparseView();
   transposed_.makeCompressed();
   // compute() = analyzePattern() + factorize(); the analysis depends on the pattern only.
@@ -39,40 +124,108 @@ bool sparse_qtz_factor::compute(const Eigen::MatrixXd& jacobian, double rank_tol
     inner_ = Eigen::Map<const Eigen::VectorXi>(transposed_.innerIndexPtr(), transposed_.nonZeros());
   }
   qr_.factorize(transposed_);
-  if (qr_.info() != Eigen::Success || qr_.rank() != m) {
+  if (qr_.info() != Eigen::Success || qr_.rank() != m_) {
     outer_.resize(0);  // analyse afresh next time
     return false;
   }
-  t_ = Eigen::MatrixXd(qr_.matrixR().topLeftCorner(m, m)).triangularView<Eigen::Upper>();
-  const Eigen::VectorXd diagonal = t_.diagonal().cwiseAbs();
-  return diagonal.minCoeff() > qtz_sparse_margin * rank_tolerance * diagonal.maxCoeff();
+  t_ = Eigen::MatrixXd(qr_.matrixR().topLeftCorner(m_, m_)).triangularView<Eigen::Upper>();
+  return true;
+}
+
+bool sparse_qtz_factor::compute_multifrontal(const Eigen::MatrixXd& jacobian) {
+  if (!f_) f_ = std::make_unique<spqr_factors>();
+  f_->transpose(jacobian);
+  // A failure is SuiteSparseQR's memory, not the model's: the dense path decides then.
+  if (f_->factor(n_, m_) != m_ || f_->r == nullptr || f_->h == nullptr ||
+      static_cast<Eigen::Index>(f_->r->nrow) < m_) {
+    return false;
+  }
+  order_.resize(static_cast<std::size_t>(m_));
+  for (Eigen::Index j = 0; j < m_; ++j) {
+    order_[static_cast<std::size_t>(j)] =
+        f_->e != nullptr ? static_cast<int>(f_->e[j]) : static_cast<int>(j);
+  }
+  // T: the top m x m block of R (upper triangular, compressed columns).
+  t_.setZero(m_, m_);
+  const auto* rp = static_cast<const SuiteSparse_long*>(f_->r->p);
+  const auto* ri = static_cast<const SuiteSparse_long*>(f_->r->i);
+  const auto* rx = static_cast<const double*>(f_->r->x);
+  for (Eigen::Index j = 0; j < m_; ++j) {
+    for (SuiteSparse_long k = rp[j]; k < rp[j + 1]; ++k) {
+      if (ri[k] < m_) t_(ri[k], j) = rx[k];
+    }
+  }
+  return true;
+}
+
+void sparse_qtz_factor::apply_q(Eigen::MatrixXd& x) const {
+  const auto* hp = static_cast<const SuiteSparse_long*>(f_->h->p);
+  const auto* hi = static_cast<const SuiteSparse_long*>(f_->h->i);
+  const auto* hx = static_cast<const double*>(f_->h->x);
+  const auto* tau = static_cast<const double*>(f_->h_tau->x);
+  const auto s = static_cast<Eigen::Index>(f_->h->ncol);
+  Eigen::VectorXd y(n_);
+  for (Eigen::Index c = 0; c < x.cols(); ++c) {
+    // In R's row order: x = P_H^T y, y = H_1 ... H_s (P_H x).
+    for (Eigen::Index i = 0; i < n_; ++i) y[f_->h_pinv[i]] = x(i, c);
+    for (Eigen::Index k = s - 1; k >= 0; --k) {
+      double dot = 0.0;
+      for (SuiteSparse_long p = hp[k]; p < hp[k + 1]; ++p) dot += hx[p] * y[hi[p]];
+      if (dot == 0.0) continue;
+      dot *= tau[k];
+      for (SuiteSparse_long p = hp[k]; p < hp[k + 1]; ++p) y[hi[p]] -= dot * hx[p];
+    }
+    for (Eigen::Index i = 0; i < n_; ++i) x(i, c) = y[f_->h_pinv[i]];
+  }
+}
+
+Eigen::MatrixXd sparse_qtz_factor::q_columns(bool first) const {
+  const Eigen::Index columns = first ? m_ : n_ - m_, offset = first ? 0 : m_;
+  Eigen::MatrixXd e = Eigen::MatrixXd::Zero(n_, columns);
+  if (!multifrontal_) {
+    e.middleRows(offset, columns).setIdentity();
+    return qr_.matrixQ() * e;
+  }
+  // [I; 0] or [0; I] in R's row order; apply_q takes its argument in the rows of Phi_q^T.
+  for (Eigen::Index i = 0; i < n_; ++i) {
+    const Eigen::Index row = f_->h_pinv[i] - offset;
+    if (row >= 0 && row < columns) e(i, row) = 1.0;
+  }
+  apply_q(e);
+  return e;
 }
 
 Eigen::MatrixXd sparse_qtz_factor::q1() const {
-  const Eigen::Index n = transposed_.rows(), m = transposed_.cols();
-  Eigen::MatrixXd e = Eigen::MatrixXd::Zero(n, m);
-  e.topRows(m).setIdentity();
-  return qr_.matrixQ() * e;
+  return q_columns(true);
 }
 
 Eigen::MatrixXd sparse_qtz_factor::q2() const {
-  const Eigen::Index n = transposed_.rows(), m = transposed_.cols();
-  Eigen::MatrixXd e = Eigen::MatrixXd::Zero(n, n - m);
-  e.bottomRows(n - m).setIdentity();
-  return qr_.matrixQ() * e;
+  return q_columns(false);
 }
 
 Eigen::MatrixXd sparse_qtz_factor::combination() const {
-  // C = Z P^T with Z = I.
-  const Eigen::Index m = transposed_.cols();
-  return Eigen::MatrixXd::Identity(m, m) * qr_.colsPermutation().transpose();
+  // C = P^T (Eigen's column permutation, or SuiteSparseQR's E): Z = I.
+  if (!multifrontal_) {
+    return Eigen::MatrixXd::Identity(m_, m_) * qr_.colsPermutation().transpose();
+  }
+  Eigen::MatrixXd c = Eigen::MatrixXd::Zero(m_, m_);
+  for (Eigen::Index j = 0; j < m_; ++j) c(j, order_[static_cast<std::size_t>(j)]) = 1.0;
+  return c;
 }
 
 Eigen::VectorXd sparse_qtz_factor::q1_hat_times(const Eigen::VectorXd& x) const {
-  const Eigen::Index n = transposed_.rows(), m = transposed_.cols();
-  Eigen::VectorXd w = Eigen::VectorXd::Zero(n);
-  w.head(m) = t_.triangularView<Eigen::Upper>().transpose().solve(x);
-  return qr_.matrixQ() * w;
+  const Eigen::VectorXd w = t_.triangularView<Eigen::Upper>().transpose().solve(x);
+  if (!multifrontal_) {
+    Eigen::VectorXd y = Eigen::VectorXd::Zero(n_);
+    y.head(m_) = w;
+    return qr_.matrixQ() * y;
+  }
+  Eigen::MatrixXd y = Eigen::MatrixXd::Zero(n_, 1);
+  for (Eigen::Index i = 0; i < n_; ++i) {
+    if (f_->h_pinv[i] < m_) y(i, 0) = w[f_->h_pinv[i]];
+  }
+  apply_q(y);
+  return y.col(0);
 }
 
 std::optional<qtz_decomposition> decompose_qtz_sparse(const Eigen::MatrixXd& jacobian,

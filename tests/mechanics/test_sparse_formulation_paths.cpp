@@ -2,16 +2,20 @@
 // chain of more than 8 links they are taken, and they give what the dense factorisations give.
 #include <gtest/gtest.h>
 
+#include <Eigen/Cholesky>
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <cmath>
+#include <random>
 #include <string>
 
+#include "kinevo/core/householder_q.hpp"
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/mechanics/dynamics/detail/coordinate_partitioning.hpp"
 #include "kinevo/mechanics/dynamics/detail/iteration_matrix_lu.hpp"
 #include "kinevo/mechanics/dynamics/detail/qtz_reduced_dae.hpp"
 #include "kinevo/mechanics/dynamics/detail/sparse_block_rcond.hpp"
+#include "kinevo/mechanics/dynamics/detail/stacked_schur.hpp"
 #include "kinevo/mechanics/dynamics/detail/stacked_solve.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/model/chain_model.hpp"
@@ -48,6 +52,62 @@ TEST(SparseFormulationPaths, QtzDecompositionOfAChainIsAQtzDecomposition) {
   EXPECT_LT(max_abs(a * d.q2), 1e-13);
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(a);
   EXPECT_LT(max_abs(d.q1_hat * d.combination - cod.pseudoInverse()), 1e-12);
+}
+
+// The sparse QTZ decompositions (Eigen's SparseQR below spqr_min_rows rows, SuiteSparseQR from
+// there) against the dense column-pivoted one at pseudo-random states of planar and spatial
+// chains: the same range and null-space projectors and the same Q1^ C =
+// Phi_q^+ (other orthonormal bases), C a permutation; and a rank-deficient Phi_q (a repeated row)
+// is refused by the sparse path and decided by the dense one.
+TEST(SparseFormulationPaths, SparseQtzAgreesWithDenseOnRandomStates) {
+  std::mt19937 generator(20261129);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (const bool spatial : {false, true}) {
+    for (const int links : {9, 40}) {  // Eigen's SparseQR, SuiteSparseQR (planar)
+      chain_options c;
+      c.links = links;
+      c.spatial = spatial;
+      const model m = load_model_from_string(chain_model_text(c), "chain.toml");
+      for (int state = 0; state < 3; ++state) {
+        Eigen::VectorXd q = m.initial_positions();
+        for (Eigen::Index i = 0; i < q.size(); ++i) q[i] += 0.2 * unit(generator);
+        const Eigen::MatrixXd a = m.position_jacobian(q, 0.0);
+        const auto sparse = decompose_qtz_sparse(a, 1e-9);
+        ASSERT_TRUE(sparse.has_value()) << links << (spatial ? " spatial" : " planar");
+        Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(a.transpose());
+        cod.setThreshold(1e-9);
+        const Eigen::MatrixXd q_dense = householder_q(cod);
+        const Eigen::Index r = a.rows(), n = a.cols();
+        const Eigen::MatrixXd q2_dense = q_dense.rightCols(n - r);
+        const double scale = 1.0 + max_abs(a);
+        EXPECT_LT(max_abs(sparse->q2 * sparse->q2.transpose() - q2_dense * q2_dense.transpose()),
+                  1e-12 * scale);
+        EXPECT_LT(
+            max_abs(sparse->q2.transpose() * sparse->q2 - Eigen::MatrixXd::Identity(n - r, n - r)),
+            1e-13);
+        const Eigen::MatrixXd pinv = cod.pseudoInverse().transpose();  // (Phi_q^T)^+^T = Phi_q^+
+        EXPECT_LT(max_abs(sparse->q1_hat * sparse->combination - pinv),
+                  1e-11 * (1.0 + max_abs(pinv)));
+        EXPECT_TRUE((sparse->combination.array().abs().colwise().sum() == 1.0).all());
+        // The workspace path applies the same Q1^.
+        qtz_workspace workspace;
+        const qtz_decomposition light = decompose_qtz(a, 1e-9, workspace);
+        ASSERT_TRUE(light.sparse != nullptr);
+        EXPECT_EQ(light.sparse->multifrontal(), a.rows() >= spqr_min_rows) << a.rows() << " rows";
+        const Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(r, -1.0, 1.0);
+        EXPECT_LT(max_abs(light.q1_hat_times(x) - sparse->q1_hat * x), 1e-12 * (1.0 + max_abs(x)));
+        EXPECT_TRUE(light.q2 == sparse->q2);
+      }
+    }
+  }
+  const model m = chain(20);
+  Eigen::MatrixXd a = m.position_jacobian(m.initial_positions(), 0.0);
+  a.row(7) = a.row(6);
+  EXPECT_FALSE(decompose_qtz_sparse(a, 1e-9).has_value());
+  qtz_workspace workspace;
+  const qtz_decomposition d = decompose_qtz(a, 1e-9, workspace);
+  EXPECT_EQ(d.sparse, nullptr);
+  EXPECT_EQ(d.rank, a.rows() - 1);
 }
 
 // The workspace path (Q1 and Q1^ not formed, the pattern's analysis reused) gives what the
@@ -118,6 +178,112 @@ TEST(SparseFormulationPaths, IterationMatrixSparseLuAgreesWithDense) {
   Eigen::MatrixXd singular = a;
   singular.row(5).setZero();
   EXPECT_FALSE(lu.factorize(singular));
+}
+
+// The iteration-matrix LU's pattern test (one vectorised pass over |a| outside the pattern)
+// sees a subnormal entry outside the pattern as well as a large one; a small matrix, and a
+// large one more than a quarter filled, take the dense LU, which solves the same.
+TEST(SparseFormulationPaths, IterationMatrixLuWidensForSubnormalsAndFallsBackToDense) {
+  const Eigen::Index size = 220;
+  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(size, size);
+  for (Eigen::Index i = 0; i < size; ++i) {
+    a(i, i) = 3.0 + 0.02 * static_cast<double>(i);
+    if (i + 3 < size) a(i + 3, i) = -0.7;
+  }
+  Eigen::VectorXd b(size);
+  for (Eigen::Index i = 0; i < size; ++i) b[i] = std::cos(0.7 * static_cast<double>(i));
+  iteration_matrix_lu lu;
+  ASSERT_TRUE(lu.factorize(a));
+  ASSERT_TRUE(lu.sparse());
+  // A subnormal coupling outside the pattern, then a large one at the same place: the second
+  // solve is only right when the pattern took the entry in at the first.
+  a(2, 200) = 1e-310;
+  ASSERT_TRUE(lu.factorize(a));
+  a(2, 200) = 2.5;
+  ASSERT_TRUE(lu.factorize(a));
+  Eigen::VectorXd expected = a.partialPivLu().solve(b);
+  EXPECT_LT(max_abs(lu.solve(b) - expected), 1e-12 * (1.0 + max_abs(expected)));
+  a(7, 150) = -1.5;  // outside the pattern, directly
+  ASSERT_TRUE(lu.factorize(a));
+  expected = a.partialPivLu().solve(b);
+  EXPECT_LT(max_abs(lu.solve(b) - expected), 1e-12 * (1.0 + max_abs(expected)));
+
+  for (const bool small : {true, false}) {
+    const Eigen::Index k = small ? 150 : size;
+    Eigen::MatrixXd d = Eigen::MatrixXd::Zero(k, k);
+    for (Eigen::Index j = 0; j < k; ++j) {
+      for (Eigen::Index i = 0; i < k; ++i) {
+        if (small ? (i == j || i == j + 1) : (i + j) % 3 != 0) {
+          d(i, j) = std::sin(static_cast<double>(3 * i + j));
+        }
+      }
+      d(j, j) += static_cast<double>(k);
+    }
+    iteration_matrix_lu dense;
+    ASSERT_TRUE(dense.factorize(d));
+    EXPECT_FALSE(dense.sparse()) << (small ? "small" : "dense fill");
+    const Eigen::VectorXd rhs = b.head(k);
+    EXPECT_TRUE(dense.solve(rhs) == d.partialPivLu().solve(rhs)) << (small ? "small" : "dense");
+  }
+}
+
+// M^ = Q2^T M Q2 formed by its lower triangle from qtz_lower_mass_min_columns columns of Q2: the
+// same bits as the full product there (LLT reads no more), and the full product below that.
+TEST(SparseFormulationPaths, QtzReducedMassLowerTriangleIsTheFullProducts) {
+  for (const Eigen::Index n : {6, 9, 40, 100, 160}) {
+    const model m = chain(static_cast<int>(n / 2));
+    const Eigen::MatrixXd a = m.position_jacobian(m.initial_positions(), 0.0);
+    const qtz_decomposition d = decompose_qtz(a, 1e-9);
+    Eigen::VectorXd mass(d.q2.rows());
+    for (Eigen::Index i = 0; i < mass.size(); ++i) mass[i] = 1.0 + 0.1 * static_cast<double>(i % 7);
+    const Eigen::MatrixXd m_q2 = mass.asDiagonal() * d.q2;
+    const Eigen::MatrixXd full = d.q2.transpose() * m_q2;
+    const Eigen::MatrixXd lower = qtz_reduced_mass(d.q2, m_q2);
+    const Eigen::MatrixXd full_lower = full.triangularView<Eigen::Lower>();
+    const Eigen::MatrixXd got_lower = lower.triangularView<Eigen::Lower>();
+    EXPECT_TRUE(got_lower == full_lower) << "n = " << n;
+    const Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(full.rows(), -1.0, 2.0);
+    EXPECT_TRUE(Eigen::VectorXd(lower.llt().solve(x)) == Eigen::VectorXd(full.llt().solve(x)))
+        << "n = " << n;
+  }
+}
+
+// [Phi_q; B] with a dense B (qtz-state's Q2^T M): block elimination on a sparse block of Phi_q
+// for a large sparse Phi_q, the same solutions as the dense LU of the whole at pseudo-random
+// states (D chosen at the first and kept while the solutions stay at round-off); the dense LU
+// for fewer than stacked_schur::min_rows rows.
+TEST(SparseFormulationPaths, StackedSchurAgreesWithDenseLu) {
+  std::mt19937 generator(20261129);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (const int links : {10, 40}) {
+    const model m = chain(links);
+    stacked_solve stacked;
+    for (int state = 0; state < 4; ++state) {
+      Eigen::VectorXd q = m.initial_positions();
+      for (Eigen::Index i = 0; i < q.size(); ++i) q[i] += 0.3 * unit(generator);
+      const Eigen::MatrixXd a = m.position_jacobian(q, 0.0);
+      const qtz_decomposition d = decompose_qtz(a, 1e-9);
+      Eigen::VectorXd mass(q.size());
+      for (Eigen::Index i = 0; i < mass.size(); ++i) mass[i] = 1.0 + 0.5 * (1.0 + unit(generator));
+      const Eigen::MatrixXd basis = d.q2.transpose() * mass.asDiagonal();
+      stacked.set_basis(basis);
+      stacked.factor(m.position_jacobian_sparse(q, 0.0));
+      EXPECT_EQ(stacked.schur(), a.rows() >= stacked_schur::min_rows) << links << " links";
+      EXPECT_FALSE(stacked.sparse());
+      Eigen::MatrixXd whole(q.size(), q.size());
+      whole << a, basis;
+      Eigen::VectorXd rhs(q.size());
+      for (Eigen::Index i = 0; i < rhs.size(); ++i) rhs[i] = unit(generator);
+      const Eigen::VectorXd expected = whole.partialPivLu().solve(rhs);
+      EXPECT_LT(max_abs(stacked.solve(rhs) - expected), 1e-11 * (1.0 + max_abs(expected)))
+          << links << " links, state " << state;
+    }
+  }
+  // Redundant rows (more rows than coordinates): not square, so not the block elimination.
+  const model m = chain(40);
+  Eigen::SparseMatrix<double> jac = m.position_jacobian_sparse(m.initial_positions(), 0.0);
+  const Eigen::MatrixXd basis = Eigen::MatrixXd::Identity(jac.cols() - jac.rows() + 1, jac.cols());
+  EXPECT_FALSE(stacked_schur::suits(jac, basis));
 }
 
 // [Phi_q; B] of coordinate partitioning: the stacked matrix is assembled from B's nonzeros kept

@@ -2,17 +2,18 @@
 // (qtz_reduced_dae.cpp), handed to IDA as its linear solver. Matrices below 200 unknowns (every
 // example) or more than a quarter filled take Eigen's blocked LU with partial pivoting; a large
 // and sparse one (the 50-link chain's 300 x 300 matrix; its dense LU was
-// half of qtz-reduced's time there) Eigen's SparseLU (supernodal, partial pivoting) with the
-// COLAMD order, analysed once per pattern. The pattern is the union of the nonzeros seen so
-// far, so that an entry that is zero at one setup (the velocity terms at rest) and not at the
-// next re-analyses once instead of at every change.
+// half of qtz-reduced's time there) SuiteSparse's KLU (through Eigen's KLUSupport: AMD order,
+// threshold partial pivoting), analysed once per pattern. KLU rather than Eigen's SparseLU
+// (until issue 30's QTZ fourth pass): at these sizes SparseLU's supernodal set-up dominated, as
+// for the stacked matrix of partitioning (stacked_solve.hpp). The pattern is the union of the
+// nonzeros seen so far, so that an entry that is zero at one setup (the velocity terms at rest)
+// and not at the next re-analyses once instead of at every change.
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/KLUSupport>
 #include <Eigen/LU>
-#include <Eigen/OrderingMethods>
 #include <Eigen/SparseCore>
-#include <Eigen/SparseLU>
 #include <vector>
 
 namespace kinevo::mechanics {
@@ -33,8 +34,9 @@ class iteration_matrix_lu {
   bool chosen_ = false, sparse_ = false;
   Eigen::PartialPivLU<Eigen::MatrixXd> dense_;
   std::vector<char> pattern_;  // size x size, column-major: 1 where the matrix may be nonzero
+  Eigen::MatrixXd outside_;    // 1 - pattern_, for widen_pattern's vectorised test
   Eigen::SparseMatrix<double> matrix_;
-  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
+  Eigen::KLU<Eigen::SparseMatrix<double>> lu_;
 };
 
 }  // namespace kinevo::mechanics

@@ -85,7 +85,7 @@ class qtz_reduced_dae {
   long long steps() const;                // IDA's internal steps, over all re-initialisations
   long long error_test_failures() const;  // rejected steps (local error test)
   long long rebases() const;              // re-bases of C (rank or conditioning changes)
-  // Which LU factorised IDA's last iteration matrix: Eigen's SparseLU (true) or the dense
+  // Which LU factorised IDA's last iteration matrix: KLU (true) or the dense
   // blocked LU (iteration_matrix_lu.hpp).
   bool sparse_lu() const;
   // Model evaluations spent on the differenced part of the iteration matrix (2 per column group

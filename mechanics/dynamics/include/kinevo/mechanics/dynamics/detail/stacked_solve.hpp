@@ -5,7 +5,8 @@
 // dense LU's O(n^3). KLU, not Eigen's SparseLU: at these sizes (150 x 150 for a 50-link chain)
 // SparseLU's supernodal set-up was most of its 220,000 instructions per factorisation; KLU's
 // takes about 33,000 with its row scaling (docs/formulations.md, "KLU for [Phi_q; B]"). A dense
-// B (the QTZ state form's Q2^T M), redundant rows (more rows than columns) or a sparse
+// B (the QTZ state form's Q2^T M: block elimination on a sparse block of Phi_q for a large sparse
+// Phi_q, stacked_schur.hpp), redundant rows (more rows than columns) or a sparse
 // factorisation that fails or leaves a residual beyond round-off take the dense path of before
 // (LU with partial pivoting; column-pivoted QR for redundant rows), so a singular configuration
 // behaves as it did. The basis is set once per re-base (set_basis): its nonzeros per column
@@ -14,11 +15,13 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/KLUSupport>
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <Eigen/SparseCore>
-#include <Eigen/KLUSupport>
 #include <vector>
+
+#include "kinevo/mechanics/dynamics/detail/stacked_schur.hpp"
 
 namespace kinevo::mechanics {
 
@@ -31,6 +34,8 @@ class stacked_solve {
   Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const;
   // Whether the last factor() took the sparse path (for tests and the docs' profile).
   bool sparse() const { return sparse_; }
+  // Whether it took the block elimination of a dense B (stacked_schur.hpp).
+  bool schur() const { return schur_; }
 
  private:
   // The dense path's factorisation of the stacked matrix.
@@ -47,6 +52,7 @@ class stacked_solve {
   void assemble(const Eigen::SparseMatrix<double>& jacobian);
 
   bool same_pattern() const;  // stacked_sparse_ has the analysed pattern
+  Eigen::VectorXd solve_schur(const Eigen::VectorXd& rhs) const;
 
   // B, and its nonzeros column by column: entries [basis_start_[j], basis_start_[j + 1]) of
   // basis_rows_ / basis_values_ (rows of B, ascending) are those of column j.
@@ -60,6 +66,10 @@ class stacked_solve {
   Eigen::KLU<Eigen::SparseMatrix<double>> lu_;
   Eigen::MatrixXd stacked_dense_;
   dense_factor dense_;
+  bool schur_ = false;
+  // Mutable: a solve whose residual is beyond round-off asks for another D (choose_again).
+  mutable stacked_schur schur_solver_;
+  Eigen::SparseMatrix<double> schur_jacobian_;  // Phi_q of the block elimination
 };
 
 }  // namespace kinevo::mechanics
