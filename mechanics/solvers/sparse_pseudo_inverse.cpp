@@ -19,6 +19,25 @@ bool sparse_pseudo_inverse::factor(const Eigen::SparseMatrix<double>& a, double 
   return true;
 }
 
+void sparse_pseudo_inverse::gram_solve_in_place(row_major_matrix& x) const {
+  // L D L^T X = R in the natural order (no permutation): forward substitution through L's
+  // columns, the diagonal, back substitution through L^T (L's columns again).
+  const Eigen::SparseMatrix<double>& l = ldlt_.matrixL().nestedExpression();
+  const Eigen::VectorXd& d = ldlt_.vectorD();
+  const Eigen::Index m = l.cols();
+  for (Eigen::Index j = 0; j < m; ++j) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(l, j); it; ++it) {
+      if (it.index() > j) x.row(it.index()) -= it.value() * x.row(j);
+    }
+  }
+  for (Eigen::Index j = 0; j < m; ++j) x.row(j) /= d[j];
+  for (Eigen::Index j = m - 1; j >= 0; --j) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(l, j); it; ++it) {
+      if (it.index() > j) x.row(j) -= it.value() * x.row(it.index());
+    }
+  }
+}
+
 Eigen::VectorXd sparse_pseudo_inverse::solve(const Eigen::VectorXd& b) const {
   return a_.transpose() * Eigen::VectorXd(ldlt_.solve(b));
 }

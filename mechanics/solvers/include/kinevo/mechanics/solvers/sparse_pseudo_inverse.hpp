@@ -15,6 +15,8 @@
 
 namespace kinevo::mechanics {
 
+using row_major_matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
 class sparse_pseudo_inverse {
  public:
   // Factors A A^T; false when a row's relative remainder is not above `tolerance` (or the
@@ -22,6 +24,9 @@ class sparse_pseudo_inverse {
   bool factor(const Eigen::SparseMatrix<double>& a, double tolerance);
   // (A A^T)^-1 r (size m, or m x p).
   Eigen::MatrixXd gram_solve(const Eigen::MatrixXd& r) const { return ldlt_.solve(r); }
+  // (A A^T)^-1 X in place for a row-major m x p X: the LDL^T factor's entries each update a
+  // whole row of X (vectorised over its p columns), where gram_solve runs column by column.
+  void gram_solve_in_place(row_major_matrix& x) const;
   // A^+ b = A^T (A A^T)^-1 b.
   Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
   const Eigen::SparseMatrix<double>& matrix() const { return a_; }
