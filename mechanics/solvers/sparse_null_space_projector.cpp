@@ -10,7 +10,8 @@ using sparse_iterator = Eigen::SparseMatrix<double>::InnerIterator;
 // block, otherwise the dense product.
 void mass_times(const constrained_system& s, const row_major_matrix& x, row_major_matrix& out) {
   if (s.mass_is_diagonal) {
-    out = s.mass.diagonal().asDiagonal() * x;
+    out.resize(x.rows(), x.cols());
+    for (Eigen::Index i = 0; i < x.rows(); ++i) out.row(i) = s.mass(i, i) * x.row(i);
     return;
   }
   if (s.mass_blocks.empty()) {
@@ -41,9 +42,15 @@ const row_major_matrix& sparse_null_space_projector::columns(const sparse_pseudo
   a_plus.gram_solve_in_place(range_);
   // P_T = B - A^T (A A^T)^-1 A B: row i of A^T (A A^T)^-1 A B combines the rows of the solve at
   // the nonzeros of column i of A.
-  p_t_.setZero(a.cols(), k);
+  p_t_.resize(a.cols(), k);
   for (Eigen::Index i = 0; i < a.outerSize(); ++i) {
-    for (sparse_iterator it(a, i); it; ++it) p_t_.row(i) -= it.value() * range_.row(it.index());
+    sparse_iterator it(a, i);
+    if (!it) {
+      p_t_.row(i).setZero();
+      continue;
+    }
+    p_t_.row(i) = -it.value() * range_.row(it.index());
+    for (++it; it; ++it) p_t_.row(i) -= it.value() * range_.row(it.index());
   }
   for (Eigen::Index j = 0; j < k; ++j) p_t_(b[static_cast<std::size_t>(j)], j) += 1.0;
   return p_t_;
@@ -52,9 +59,17 @@ const row_major_matrix& sparse_null_space_projector::columns(const sparse_pseudo
 void sparse_null_space_projector::project_rows(const sparse_pseudo_inverse& a_plus,
                                                const row_major_matrix& x, row_major_matrix& out) {
   const Eigen::SparseMatrix<double>& a = a_plus.matrix();
-  range_.setZero(a.rows(), x.cols());
-  for (Eigen::Index i = 0; i < a.outerSize(); ++i) {
-    for (sparse_iterator it(a, i); it; ++it) range_.row(it.index()) += it.value() * x.row(i);
+  // A X row by row (A's rows, from its row-major copy), each row assigned once.
+  const Eigen::SparseMatrix<double, Eigen::RowMajor>& a_rows = a_plus.matrix_by_rows();
+  range_.resize(a.rows(), x.cols());
+  for (Eigen::Index r = 0; r < a_rows.outerSize(); ++r) {
+    Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(a_rows, r);
+    if (!it) {
+      range_.row(r).setZero();
+      continue;
+    }
+    range_.row(r) = it.value() * x.row(it.index());
+    for (++it; it; ++it) range_.row(r) += it.value() * x.row(it.index());
   }
   a_plus.gram_solve_in_place(range_);
   const auto k = static_cast<Eigen::Index>(b_.size());

@@ -6,6 +6,7 @@ namespace kinevo::mechanics {
 
 bool sparse_pseudo_inverse::factor(const Eigen::SparseMatrix<double>& a, double tolerance) {
   a_ = a;
+  a_rows_ = a;
   gram_ = a_ * a_.transpose();
   // In the natural order the symbolic analysis is an elimination tree, O(nnz): redone each time
   // rather than trusting the product's pattern to stay the same.

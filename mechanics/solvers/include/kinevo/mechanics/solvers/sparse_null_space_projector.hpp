@@ -20,8 +20,7 @@ namespace kinevo::mechanics {
 class sparse_null_space_projector {
  public:
   // P_T = P_N B for the columns B (eq. 12) of the factored A (n x k); kept for reduced_mass.
-  const row_major_matrix& columns(const sparse_pseudo_inverse& a_plus,
-                                  const std::vector<int>& b);
+  const row_major_matrix& columns(const sparse_pseudo_inverse& a_plus, const std::vector<int>& b);
   // M11 = B^T P_N (M P_T) for the P_T of the last columns() (k x k, all of it; symmetric to
   // round-off, and LLT reads the lower triangle).
   Eigen::MatrixXd reduced_mass(const sparse_pseudo_inverse& a_plus, const constrained_system& s);

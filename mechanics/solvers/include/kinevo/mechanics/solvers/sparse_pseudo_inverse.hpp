@@ -30,9 +30,12 @@ class sparse_pseudo_inverse {
   // A^+ b = A^T (A A^T)^-1 b.
   Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
   const Eigen::SparseMatrix<double>& matrix() const { return a_; }
+  // A in row-major storage (made by factor()).
+  const Eigen::SparseMatrix<double, Eigen::RowMajor>& matrix_by_rows() const { return a_rows_; }
 
  private:
   Eigen::SparseMatrix<double> a_, gram_;
+  Eigen::SparseMatrix<double, Eigen::RowMajor> a_rows_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::NaturalOrdering<int>>
       ldlt_;
 };
