@@ -1,16 +1,32 @@
 #include "kinevo/mechanics/solvers/sparse_pseudo_inverse.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace kinevo::mechanics {
+
+bool sparse_pseudo_inverse::same_pattern(const Eigen::SparseMatrix<double>& g) const {
+  if (!g.isCompressed() || analysed_outer_.size() != static_cast<std::size_t>(g.outerSize() + 1) ||
+      analysed_inner_.size() != static_cast<std::size_t>(g.nonZeros())) {
+    return false;
+  }
+  return std::equal(analysed_outer_.begin(), analysed_outer_.end(), g.outerIndexPtr()) &&
+         std::equal(analysed_inner_.begin(), analysed_inner_.end(), g.innerIndexPtr());
+}
 
 bool sparse_pseudo_inverse::factor(const Eigen::SparseMatrix<double>& a, double tolerance) {
   a_ = a;
   a_rows_ = a;
   gram_ = a_ * a_.transpose();
-  // In the natural order the symbolic analysis is an elimination tree, O(nnz): redone each time
-  // rather than trusting the product's pattern to stay the same.
-  ldlt_.compute(gram_);
+  // The symbolic analysis (in the natural order, an elimination tree) depends on the pattern
+  // only: redone when A A^T's pattern differs from the one analysed (compute = analyse +
+  // factorize, so the factor is the same either way).
+  if (!same_pattern(gram_)) {
+    ldlt_.analyzePattern(gram_);
+    analysed_outer_.assign(gram_.outerIndexPtr(), gram_.outerIndexPtr() + gram_.outerSize() + 1);
+    analysed_inner_.assign(gram_.innerIndexPtr(), gram_.innerIndexPtr() + gram_.nonZeros());
+  }
+  ldlt_.factorize(gram_);
   if (ldlt_.info() != Eigen::Success) return false;
   const Eigen::VectorXd& d = ldlt_.vectorD();
   for (Eigen::Index i = 0; i < gram_.rows(); ++i) {

@@ -12,6 +12,7 @@
 #include <Eigen/SparseCore>
 #include <span>
 #include <utility>
+#include <vector>
 
 namespace kinevo::mechanics {
 
@@ -34,10 +35,14 @@ class sparse_pseudo_inverse {
   const Eigen::SparseMatrix<double, Eigen::RowMajor>& matrix_by_rows() const { return a_rows_; }
 
  private:
+  // Whether g has the pattern of the last symbolic analysis.
+  bool same_pattern(const Eigen::SparseMatrix<double>& g) const;
+
   Eigen::SparseMatrix<double> a_, gram_;
   Eigen::SparseMatrix<double, Eigen::RowMajor> a_rows_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::NaturalOrdering<int>>
       ldlt_;
+  std::vector<int> analysed_outer_, analysed_inner_;  // the pattern ldlt_ was analysed for
 };
 
 // A's entries at `pattern` (row, column) of a dense A: the sparse form the solvers get
