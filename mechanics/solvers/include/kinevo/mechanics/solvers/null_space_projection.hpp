@@ -12,7 +12,8 @@
 // Redundant rows drop out (I_R of a rank-deficient A); a right-hand side outside the range of A
 // (inconsistent rows) is refused and the rows are named, like GIGSP. A large sparse A of full row
 // rank (clear of the rank tolerance) takes a sparse path to the same quantities: A^+ = A^T
-// (A A^T)^-1 from a sparse LDL^T, P_T column by column without the n x n P_N, and B chosen by
+// (A A^T)^-1 from a sparse LDL^T, P_T and M11 = B^T P_N (M P_T) through the sparse A and that
+// factor without the n x n P_N (sparse_null_space_projector), and B chosen by
 // the dense column-pivoted QR of P_N only when first needed or when M11 loses conditioning
 // (a tenth of its reciprocal condition when B was chosen).
 #pragma once
