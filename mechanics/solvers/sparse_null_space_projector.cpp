@@ -50,7 +50,7 @@ const row_major_matrix& sparse_null_space_projector::columns(const sparse_pseudo
       continue;
     }
     p_t_.row(i) = -it.value() * range_.row(it.index());
-    for (++it; it; ++it) p_t_.row(i) -= it.value() * range_.row(it.index());
+    for (++it; it; ++it) subtract_scaled(&p_t_(i, 0), it.value(), &range_(it.index(), 0), k);
   }
   for (Eigen::Index j = 0; j < k; ++j) p_t_(b[static_cast<std::size_t>(j)], j) += 1.0;
   return p_t_;
@@ -69,7 +69,9 @@ void sparse_null_space_projector::project_rows(const sparse_pseudo_inverse& a_pl
       continue;
     }
     range_.row(r) = it.value() * x.row(it.index());
-    for (++it; it; ++it) range_.row(r) += it.value() * x.row(it.index());
+    for (++it; it; ++it) {
+      subtract_scaled(&range_(r, 0), -it.value(), &x(it.index(), 0), x.cols());
+    }
   }
   a_plus.gram_solve_in_place(range_);
   const auto k = static_cast<Eigen::Index>(b_.size());
@@ -77,7 +79,9 @@ void sparse_null_space_projector::project_rows(const sparse_pseudo_inverse& a_pl
   for (Eigen::Index j = 0; j < k; ++j) {
     const int column = b_[static_cast<std::size_t>(j)];
     out.row(j) = x.row(column);
-    for (sparse_iterator it(a, column); it; ++it) out.row(j) -= it.value() * range_.row(it.index());
+    for (sparse_iterator it(a, column); it; ++it) {
+      subtract_scaled(&out(j, 0), it.value(), &range_(it.index(), 0), x.cols());
+    }
   }
 }
 

@@ -41,16 +41,16 @@ void sparse_pseudo_inverse::gram_solve_in_place(row_major_matrix& x) const {
   // columns, the diagonal, back substitution through L^T (L's columns again).
   const Eigen::SparseMatrix<double>& l = ldlt_.matrixL().nestedExpression();
   const Eigen::VectorXd& d = ldlt_.vectorD();
-  const Eigen::Index m = l.cols();
+  const Eigen::Index m = l.cols(), p = x.cols();
   for (Eigen::Index j = 0; j < m; ++j) {
     for (Eigen::SparseMatrix<double>::InnerIterator it(l, j); it; ++it) {
-      if (it.index() > j) x.row(it.index()) -= it.value() * x.row(j);
+      if (it.index() > j) subtract_scaled(&x(it.index(), 0), it.value(), &x(j, 0), p);
     }
   }
   for (Eigen::Index j = 0; j < m; ++j) x.row(j) /= d[j];
   for (Eigen::Index j = m - 1; j >= 0; --j) {
     for (Eigen::SparseMatrix<double>::InnerIterator it(l, j); it; ++it) {
-      if (it.index() > j) x.row(j) -= it.value() * x.row(it.index());
+      if (it.index() > j) subtract_scaled(&x(j, 0), it.value(), &x(it.index(), 0), p);
     }
   }
 }

@@ -18,6 +18,12 @@ namespace kinevo::mechanics {
 
 using row_major_matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
+// x -= a y over p contiguous values (two rows of a row-major block): a plain loop the compiler
+// vectorises, without the alignment checks of an Eigen row expression, which weigh at p ~ 50.
+inline void subtract_scaled(double* x, double a, const double* y, Eigen::Index p) {
+  for (Eigen::Index c = 0; c < p; ++c) x[c] -= a * y[c];
+}
+
 class sparse_pseudo_inverse {
  public:
   // Factors A A^T; false when a row's relative remainder is not above `tolerance` (or the
