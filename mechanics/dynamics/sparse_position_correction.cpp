@@ -1,7 +1,5 @@
 #include "kinevo/mechanics/dynamics/detail/sparse_position_correction.hpp"
 
-#include <algorithm>
-
 #include "kinevo/core/max_abs.hpp"
 
 namespace kinevo::mechanics {
@@ -13,15 +11,6 @@ namespace {
 constexpr double regular_margin = 1e3;
 
 }  // namespace
-
-bool sparse_position_correction::same_pattern(const Eigen::SparseMatrix<double>& h) const {
-  if (!h.isCompressed() || analysed_outer_.size() != static_cast<std::size_t>(h.outerSize() + 1) ||
-      analysed_inner_.size() != static_cast<std::size_t>(h.nonZeros())) {
-    return false;
-  }
-  return std::equal(analysed_outer_.begin(), analysed_outer_.end(), h.outerIndexPtr()) &&
-         std::equal(analysed_inner_.begin(), analysed_inner_.end(), h.innerIndexPtr());
-}
 
 std::optional<bool> sparse_position_correction::correct(const model& m, Eigen::VectorXd& q,
                                                         double t,
@@ -39,10 +28,9 @@ std::optional<bool> sparse_position_correction::correct(const model& m, Eigen::V
   for (int it = 0; it < options.newton_iterations && violation > 0.0; ++it) {
     const Eigen::SparseMatrix<double> h = jacobian * range;
     // COLAMD's column order depends on the pattern only: analysed again when it changes.
-    if (!same_pattern(h)) {
+    if (!analysed_.matches(h)) {
       lu_.analyzePattern(h);
-      analysed_outer_.assign(h.outerIndexPtr(), h.outerIndexPtr() + h.outerSize() + 1);
-      analysed_inner_.assign(h.innerIndexPtr(), h.innerIndexPtr() + h.nonZeros());
+      analysed_.remember(h);
     }
     lu_.factorize(h);
     if (lu_.info() != Eigen::Success) return std::nullopt;

@@ -1,18 +1,8 @@
 #include "kinevo/mechanics/solvers/sparse_pseudo_inverse.hpp"
 
-#include <algorithm>
 #include <vector>
 
 namespace kinevo::mechanics {
-
-bool sparse_pseudo_inverse::same_pattern(const Eigen::SparseMatrix<double>& g) const {
-  if (!g.isCompressed() || analysed_outer_.size() != static_cast<std::size_t>(g.outerSize() + 1) ||
-      analysed_inner_.size() != static_cast<std::size_t>(g.nonZeros())) {
-    return false;
-  }
-  return std::equal(analysed_outer_.begin(), analysed_outer_.end(), g.outerIndexPtr()) &&
-         std::equal(analysed_inner_.begin(), analysed_inner_.end(), g.innerIndexPtr());
-}
 
 bool sparse_pseudo_inverse::factor(const Eigen::SparseMatrix<double>& a, double tolerance) {
   a_ = a;
@@ -21,10 +11,9 @@ bool sparse_pseudo_inverse::factor(const Eigen::SparseMatrix<double>& a, double 
   // The symbolic analysis (in the natural order, an elimination tree) depends on the pattern
   // only: redone when A A^T's pattern differs from the one analysed (compute = analyse +
   // factorize, so the factor is the same either way).
-  if (!same_pattern(gram_)) {
+  if (!analysed_.matches(gram_)) {
     ldlt_.analyzePattern(gram_);
-    analysed_outer_.assign(gram_.outerIndexPtr(), gram_.outerIndexPtr() + gram_.outerSize() + 1);
-    analysed_inner_.assign(gram_.innerIndexPtr(), gram_.innerIndexPtr() + gram_.nonZeros());
+    analysed_.remember(gram_);
   }
   ldlt_.factorize(gram_);
   if (ldlt_.info() != Eigen::Success) return false;

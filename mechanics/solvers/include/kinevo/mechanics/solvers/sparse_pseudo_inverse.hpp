@@ -12,7 +12,8 @@
 #include <Eigen/SparseCore>
 #include <span>
 #include <utility>
-#include <vector>
+
+#include "kinevo/mechanics/solvers/sparse_pattern.hpp"
 
 namespace kinevo::mechanics {
 
@@ -41,14 +42,11 @@ class sparse_pseudo_inverse {
   const Eigen::SparseMatrix<double, Eigen::RowMajor>& matrix_by_rows() const { return a_rows_; }
 
  private:
-  // Whether g has the pattern of the last symbolic analysis.
-  bool same_pattern(const Eigen::SparseMatrix<double>& g) const;
-
   Eigen::SparseMatrix<double> a_, gram_;
   Eigen::SparseMatrix<double, Eigen::RowMajor> a_rows_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::NaturalOrdering<int>>
       ldlt_;
-  std::vector<int> analysed_outer_, analysed_inner_;  // the pattern ldlt_ was analysed for
+  sparse_pattern analysed_;  // the pattern ldlt_ was analysed for
 };
 
 // A's entries at `pattern` (row, column) of a dense A: the sparse form the solvers get

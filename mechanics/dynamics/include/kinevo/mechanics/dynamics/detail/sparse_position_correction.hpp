@@ -15,10 +15,10 @@
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
 #include <optional>
-#include <vector>
 
 #include "kinevo/mechanics/dynamics/formulation.hpp"
 #include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/sparse_pattern.hpp"
 #include "kinevo/mechanics/solvers/sparse_pseudo_inverse.hpp"
 
 namespace kinevo::mechanics {
@@ -32,12 +32,9 @@ class sparse_position_correction {
                               const formulation_options& options);
 
  private:
-  // Whether h has the pattern lu_ was last analysed for.
-  bool same_pattern(const Eigen::SparseMatrix<double>& h) const;
-
   sparse_pseudo_inverse pseudo_inverse_;  // only its full-row-rank test is used here
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
-  std::vector<int> analysed_outer_, analysed_inner_;
+  sparse_pattern analysed_;  // the pattern lu_ was last analysed for
 };
 
 }  // namespace kinevo::mechanics
