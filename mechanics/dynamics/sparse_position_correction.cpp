@@ -27,7 +27,11 @@ std::optional<bool> sparse_position_correction::correct(const model& m, Eigen::V
   double violation = max_abs(phi);
   for (int it = 0; it < options.newton_iterations && violation > 0.0; ++it) {
     const Eigen::SparseMatrix<double> h = jacobian * range;
-    if (it == 0) lu_.analyzePattern(h);
+    // COLAMD's column order depends on the pattern only: analysed again when it changes.
+    if (!analysed_.matches(h)) {
+      lu_.analyzePattern(h);
+      analysed_.remember(h);
+    }
     lu_.factorize(h);
     if (lu_.info() != Eigen::Success) return std::nullopt;
     const Eigen::VectorXd y = lu_.solve(-phi);

@@ -37,16 +37,10 @@ bool projection_sparse_worthwhile(const constrained_system& s) {
          static_cast<double>(s.jacobian_pattern.size()) <= 0.25 * m * n;
 }
 
-// M11 = P_T^T (M P_T), of which LLT reads the lower triangle only: in the size range where
-// Eigen's product is its blocked GEMM (k >= 2 columns, n + 2 k >= 20; below it a lazy
-// coefficient product or a GEMV, summed in another order) the upper half is not formed, the
-// triangular product running the same kernel per entry (the CSVs are unchanged, byte for byte).
-Eigen::MatrixXd reduced_mass(const Eigen::MatrixXd& p_t, const Eigen::MatrixXd& m_p_t) {
-  const Eigen::Index k = p_t.cols(), n = p_t.rows();
-  if (k < 2 || n + 2 * k < 20) return p_t.transpose() * m_p_t;
-  Eigen::MatrixXd m11 = Eigen::MatrixXd::Zero(k, k);
-  m11.triangularView<Eigen::Lower>() = p_t.transpose() * m_p_t;
-  return m11;
+// f - M q'' (a diagonal M as a diagonal).
+Eigen::VectorXd applied_minus_inertia(const constrained_system& s, const Eigen::VectorXd& qdd) {
+  if (s.mass_is_diagonal) return s.force - s.mass.diagonal().cwiseProduct(qdd);
+  return s.force - s.mass * qdd;
 }
 
 }  // namespace
@@ -153,26 +147,11 @@ acceleration_result null_space_projection_solver::solve(const constrained_system
   return r;
 }
 
-// P_T = P_N B (eq. 12) of the chosen columns without forming P_N: column j of P_N is
-// e_j - A^+ A e_j = e_j - A^T (A A^T)^-1 A e_j.
-Eigen::MatrixXd null_space_projection_solver::sparse_null_space_columns(
-    const constrained_system& s) const {
-  const auto k = static_cast<Eigen::Index>(columns_.size());
-  Eigen::MatrixXd a_b(s.constraints(), k);
-  for (Eigen::Index j = 0; j < k; ++j) {
-    a_b.col(j) = s.jacobian.col(columns_[static_cast<std::size_t>(j)]);
-  }
-  Eigen::MatrixXd p_t = -(pseudo_inverse_.matrix().transpose() * pseudo_inverse_.gram_solve(a_b));
-  for (Eigen::Index j = 0; j < k; ++j) p_t(columns_[static_cast<std::size_t>(j)], j) += 1.0;
-  return p_t;
-}
-
 // P_T and the Cholesky factor of M11 = P_T^T M P_T (eqs. 12, 16-19). The columns B are those
 // column-pivoted QR of the dense P_N chooses (as on the dense path), chosen again when their
 // number changes or M11 has lost conditioning since; false when M11 is not positive definite
 // even for freshly chosen columns (the dense path then decides and reports it).
 bool null_space_projection_solver::sparse_reduced_mass(const constrained_system& s,
-                                                       Eigen::MatrixXd& p_t,
                                                        Eigen::LLT<Eigen::MatrixXd>& llt) {
   const auto k = static_cast<std::size_t>(s.coordinates() - s.constraints());
   for (int attempt = 0; attempt < 2; ++attempt) {
@@ -181,12 +160,8 @@ bool null_space_projection_solver::sparse_reduced_mass(const constrained_system&
       columns_ = independent_null_space_columns(
           null_space_projector(s.jacobian, options_.rank_tolerance), static_cast<int>(k));
     }
-    p_t = sparse_null_space_columns(s);
-    const Eigen::MatrixXd m_p_t = s.mass_is_diagonal
-                                      ? Eigen::MatrixXd(s.mass.diagonal().asDiagonal() * p_t)
-                                      : Eigen::MatrixXd(s.mass * p_t);
-    const Eigen::MatrixXd m11 = reduced_mass(p_t, m_p_t);
-    llt.compute(m11);
+    projector_.columns(pseudo_inverse_, columns_);
+    llt.compute(projector_.reduced_mass(pseudo_inverse_, s));
     if (llt.info() != Eigen::Success) continue;
     const double rcond = llt.rcond();
     if (fresh) selected_rcond_ = rcond;
@@ -210,15 +185,15 @@ std::optional<acceleration_result> null_space_projection_solver::solve_sparse(
   r.rank = static_cast<int>(s.constraints());
   Eigen::VectorXd qdd = pseudo_inverse_.solve(s.rhs);  // I_R b
   if (s.coordinates() > s.constraints()) {
-    Eigen::MatrixXd p_t;
     Eigen::LLT<Eigen::MatrixXd> llt;
-    if (!sparse_reduced_mass(s, p_t, llt)) return std::nullopt;
-    const Eigen::VectorXd z = llt.solve(p_t.transpose() * (s.force - s.mass * qdd));
+    if (!sparse_reduced_mass(s, llt)) return std::nullopt;
+    const row_major_matrix& p_t = projector_.p_t();
+    const Eigen::VectorXd z = llt.solve(p_t.transpose() * applied_minus_inertia(s, qdd));
     qdd += p_t * z;  // eq. 14
   }
   r.acceleration = qdd;
   // Eq. 17: lambda = I_R^T (f - M q'') = (A A^T)^-1 A (f - M q'').
-  lambda_ = pseudo_inverse_.gram_solve(pseudo_inverse_.matrix() * (s.force - s.mass * qdd));
+  lambda_ = pseudo_inverse_.gram_solve(pseudo_inverse_.matrix() * applied_minus_inertia(s, qdd));
   set_constraint_force(s, a_f, r);
   return r;
 }

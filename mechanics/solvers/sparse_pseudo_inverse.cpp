@@ -6,10 +6,16 @@ namespace kinevo::mechanics {
 
 bool sparse_pseudo_inverse::factor(const Eigen::SparseMatrix<double>& a, double tolerance) {
   a_ = a;
+  a_rows_ = a;
   gram_ = a_ * a_.transpose();
-  // In the natural order the symbolic analysis is an elimination tree, O(nnz): redone each time
-  // rather than trusting the product's pattern to stay the same.
-  ldlt_.compute(gram_);
+  // The symbolic analysis (in the natural order, an elimination tree) depends on the pattern
+  // only: redone when A A^T's pattern differs from the one analysed (compute = analyse +
+  // factorize, so the factor is the same either way).
+  if (!analysed_.matches(gram_)) {
+    ldlt_.analyzePattern(gram_);
+    analysed_.remember(gram_);
+  }
+  ldlt_.factorize(gram_);
   if (ldlt_.info() != Eigen::Success) return false;
   const Eigen::VectorXd& d = ldlt_.vectorD();
   for (Eigen::Index i = 0; i < gram_.rows(); ++i) {
@@ -17,6 +23,25 @@ bool sparse_pseudo_inverse::factor(const Eigen::SparseMatrix<double>& a, double 
     if (!(diagonal > 0.0) || !(d[i] > tolerance * tolerance * diagonal)) return false;
   }
   return true;
+}
+
+void sparse_pseudo_inverse::gram_solve_in_place(row_major_matrix& x) const {
+  // L D L^T X = R in the natural order (no permutation): forward substitution through L's
+  // columns, the diagonal, back substitution through L^T (L's columns again).
+  const Eigen::SparseMatrix<double>& l = ldlt_.matrixL().nestedExpression();
+  const Eigen::VectorXd& d = ldlt_.vectorD();
+  const Eigen::Index m = l.cols(), p = x.cols();
+  for (Eigen::Index j = 0; j < m; ++j) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(l, j); it; ++it) {
+      if (it.index() > j) subtract_scaled(&x(it.index(), 0), it.value(), &x(j, 0), p);
+    }
+  }
+  for (Eigen::Index j = 0; j < m; ++j) x.row(j) /= d[j];
+  for (Eigen::Index j = m - 1; j >= 0; --j) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(l, j); it; ++it) {
+      if (it.index() > j) subtract_scaled(&x(j, 0), it.value(), &x(it.index(), 0), p);
+    }
+  }
 }
 
 Eigen::VectorXd sparse_pseudo_inverse::solve(const Eigen::VectorXd& b) const {

@@ -23,6 +23,8 @@
 #include "kinevo/mechanics/solvers/null_space_projection.hpp"
 #include "kinevo/mechanics/solvers/qtz_decomposition.hpp"
 #include "kinevo/mechanics/solvers/qtz_solver.hpp"
+#include "kinevo/mechanics/solvers/sparse_null_space_projector.hpp"
+#include "kinevo/mechanics/solvers/sparse_pseudo_inverse.hpp"
 #include "kinevo/mechanics/solvers/sparse_qtz_decomposition.hpp"
 #include "mechanics_test_support.hpp"
 
@@ -31,10 +33,40 @@ namespace {
 
 using namespace kinevo::mechanics;
 
-model chain(int links) {
+model chain(int links, bool spatial = false) {
   chain_options c;
   c.links = links;
+  c.spatial = spatial;
   return load_model_from_string(chain_model_text(c), "chain.toml");
+}
+
+// A state near the initial one, moved along seeded pseudo-random directions and left off the
+// constraints: the projector identities hold at any q.
+void random_state(const model& m, std::mt19937& rng, constrained_system& s) {
+  std::uniform_real_distribution<double> u(-0.2, 0.2);
+  Eigen::VectorXd q = m.initial_positions(), qd = m.initial_velocities();
+  for (Eigen::Index i = 0; i < q.size(); ++i) {
+    q[i] += u(rng);
+    qd[i] += u(rng);
+  }
+  m.evaluate(q, qd, 0.0, s);
+}
+
+// P_T and M11 of the sparse projector (eqs. 12, 16-19 applied through A and the LDL^T of A A^T)
+// against the dense P_N = I - A^+ A of the COD path, for the same columns B.
+void expect_projector_matches_dense(const constrained_system& s, const std::string& what) {
+  sparse_pseudo_inverse a_plus;
+  ASSERT_TRUE(a_plus.factor(sparse_from_pattern(s.jacobian, s.jacobian_pattern), 1e-7)) << what;
+  const Eigen::MatrixXd p_n = null_space_projector(s.jacobian, 1e-10);
+  const int k = s.coordinates() - s.constraints();
+  const std::vector<int> b = independent_null_space_columns(p_n, k);
+  Eigen::MatrixXd p_t(s.coordinates(), k);
+  for (int j = 0; j < k; ++j) p_t.col(j) = p_n.col(b[static_cast<std::size_t>(j)]);
+  const Eigen::MatrixXd m11 = p_t.transpose() * s.mass * p_t;
+  sparse_null_space_projector projector;
+  EXPECT_LT(max_abs(Eigen::MatrixXd(projector.columns(a_plus, b)) - p_t), 1e-13) << what;
+  const Eigen::MatrixXd sparse_m11 = projector.reduced_mass(a_plus, s);
+  EXPECT_LT(max_abs(sparse_m11 - m11), 1e-13 * (1.0 + max_abs(m11))) << what;
 }
 
 TEST(SparseFormulationPaths, QtzDecompositionOfAChainIsAQtzDecomposition) {
@@ -342,6 +374,62 @@ TEST(SparseFormulationPaths, ProjectionSolverSparseAndDenseAgree) {
     EXPECT_LT(max_abs(sparse.multipliers() - dense.multipliers()), 1e-12 * lambda_scale)
         << "pass " << pass;
   }
+}
+
+// The sparse projector on random states of a planar chain (diagonal M), a spatial chain (M by
+// blocks) and the planar chain with a dense, non-diagonal M (the general product).
+TEST(SparseFormulationPaths, SparseProjectorAgreesWithTheDenseProjector) {
+  std::mt19937 rng(30);
+  for (const bool spatial : {false, true}) {
+    const model m = chain(spatial ? 6 : 20, spatial);
+    for (int trial = 0; trial < 3; ++trial) {
+      constrained_system s;
+      random_state(m, rng, s);
+      expect_projector_matches_dense(s, spatial ? "spatial" : "planar");
+      if (spatial) EXPECT_FALSE(s.mass_blocks.empty());
+      if (!spatial) {
+        // A full symmetric positive definite M with no block structure declared.
+        std::uniform_real_distribution<double> u(-0.1, 0.1);
+        Eigen::MatrixXd r(s.coordinates(), s.coordinates());
+        for (Eigen::Index i = 0; i < r.size(); ++i) r.data()[i] = u(rng);
+        s.mass = s.mass + r * r.transpose();
+        s.mass_is_diagonal = false;
+        s.mass_blocks = {};
+        expect_projector_matches_dense(s, "dense mass");
+      }
+    }
+  }
+}
+
+// Where the sparse path is refused (a repeated row: A A^T is singular, the LDL^T's remainder of
+// the copy is zero), the solver takes the dense COD path, which names the redundant row.
+TEST(SparseFormulationPaths, ProjectionSolverFallsBackToDenseOnRedundantRows) {
+  const model m = chain(20);
+  constrained_system s;
+  m.evaluate(m.initial_positions(), m.initial_velocities(), 0.0, s);
+  const Eigen::Index rows = s.constraints();
+  Eigen::MatrixXd a(rows + 1, s.coordinates());
+  a << s.jacobian, s.jacobian.row(rows - 1);
+  Eigen::VectorXd b(rows + 1);
+  b << s.rhs, s.rhs[rows - 1];
+  std::vector<std::pair<int, int>> pattern(s.jacobian_pattern.begin(), s.jacobian_pattern.end());
+  for (const auto& [row, col] : s.jacobian_pattern) {
+    if (row == rows - 1) pattern.emplace_back(static_cast<int>(rows), col);
+  }
+  std::vector<std::string> names(s.constraint_names.begin(), s.constraint_names.end());
+  names.push_back("copy");
+  s.jacobian = a;
+  s.rhs = b;
+  s.jacobian_pattern = pattern;
+  s.constraint_names = names;
+  sparse_pseudo_inverse a_plus;
+  EXPECT_FALSE(a_plus.factor(sparse_from_pattern(a, pattern), 1e-7));
+  null_space_projection_solver solver;
+  const acceleration_result r = solver.solve(s);
+  ASSERT_EQ(r.status, solve_status::ok) << r.message;
+  EXPECT_EQ(r.rank, static_cast<int>(rows));
+  EXPECT_EQ(r.redundant.size(), 1u);
+  EXPECT_LT(max_abs(a * r.acceleration - b), 1e-9);
 }
 
 // Every formulation with a sparse path follows full + GIGSP (with projection) on a 12-link chain

@@ -12,7 +12,8 @@
 // Redundant rows drop out (I_R of a rank-deficient A); a right-hand side outside the range of A
 // (inconsistent rows) is refused and the rows are named, like GIGSP. A large sparse A of full row
 // rank (clear of the rank tolerance) takes a sparse path to the same quantities: A^+ = A^T
-// (A A^T)^-1 from a sparse LDL^T, P_T column by column without the n x n P_N, and B chosen by
+// (A A^T)^-1 from a sparse LDL^T, P_T and M11 = B^T P_N (M P_T) through the sparse A and that
+// factor without the n x n P_N (sparse_null_space_projector), and B chosen by
 // the dense column-pivoted QR of P_N only when first needed or when M11 loses conditioning
 // (a tenth of its reciprocal condition when B was chosen).
 #pragma once
@@ -25,6 +26,7 @@
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
 #include "kinevo/mechanics/solvers/direct_solver_options.hpp"
+#include "kinevo/mechanics/solvers/sparse_null_space_projector.hpp"
 #include "kinevo/mechanics/solvers/sparse_pseudo_inverse.hpp"
 
 namespace kinevo::mechanics {
@@ -50,15 +52,14 @@ class null_space_projection_solver final : public acceleration_solver {
  private:
   std::optional<acceleration_result> solve_sparse(const constrained_system& s,
                                                   const Eigen::VectorXd& a_f);
-  bool sparse_reduced_mass(const constrained_system& s, Eigen::MatrixXd& p_t,
-                           Eigen::LLT<Eigen::MatrixXd>& llt);
-  Eigen::MatrixXd sparse_null_space_columns(const constrained_system& s) const;
+  bool sparse_reduced_mass(const constrained_system& s, Eigen::LLT<Eigen::MatrixXd>& llt);
 
   direct_solver_options options_;
   Eigen::VectorXd lambda_;
   // The sparse path (large sparse A of full row rank): A^+ through A A^T, and the columns of P_N
   // (B, eq. 12) kept from solve to solve while M11 stays as well conditioned.
   sparse_pseudo_inverse pseudo_inverse_;
+  sparse_null_space_projector projector_;  // P_T and M11 from A^+ without forming P_N
   std::vector<int> columns_;
   double selected_rcond_ = 0.0;
 };

@@ -13,7 +13,17 @@
 #include <span>
 #include <utility>
 
+#include "kinevo/mechanics/solvers/sparse_pattern.hpp"
+
 namespace kinevo::mechanics {
+
+using row_major_matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// x -= a y over p contiguous values (two rows of a row-major block): a plain loop the compiler
+// vectorises, without the alignment checks of an Eigen row expression, which weigh at p ~ 50.
+inline void subtract_scaled(double* x, double a, const double* y, Eigen::Index p) {
+  for (Eigen::Index c = 0; c < p; ++c) x[c] -= a * y[c];
+}
 
 class sparse_pseudo_inverse {
  public:
@@ -22,14 +32,21 @@ class sparse_pseudo_inverse {
   bool factor(const Eigen::SparseMatrix<double>& a, double tolerance);
   // (A A^T)^-1 r (size m, or m x p).
   Eigen::MatrixXd gram_solve(const Eigen::MatrixXd& r) const { return ldlt_.solve(r); }
+  // (A A^T)^-1 X in place for a row-major m x p X: the LDL^T factor's entries each update a
+  // whole row of X (vectorised over its p columns), where gram_solve runs column by column.
+  void gram_solve_in_place(row_major_matrix& x) const;
   // A^+ b = A^T (A A^T)^-1 b.
   Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
   const Eigen::SparseMatrix<double>& matrix() const { return a_; }
+  // A in row-major storage (made by factor()).
+  const Eigen::SparseMatrix<double, Eigen::RowMajor>& matrix_by_rows() const { return a_rows_; }
 
  private:
   Eigen::SparseMatrix<double> a_, gram_;
+  Eigen::SparseMatrix<double, Eigen::RowMajor> a_rows_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::NaturalOrdering<int>>
       ldlt_;
+  sparse_pattern analysed_;  // the pattern ldlt_ was analysed for
 };
 
 // A's entries at `pattern` (row, column) of a dense A: the sparse form the solvers get

@@ -18,6 +18,7 @@
 
 #include "kinevo/mechanics/dynamics/formulation.hpp"
 #include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/sparse_pattern.hpp"
 #include "kinevo/mechanics/solvers/sparse_pseudo_inverse.hpp"
 
 namespace kinevo::mechanics {
@@ -33,6 +34,7 @@ class sparse_position_correction {
  private:
   sparse_pseudo_inverse pseudo_inverse_;  // only its full-row-rank test is used here
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
+  sparse_pattern analysed_;  // the pattern lu_ was last analysed for
 };
 
 }  // namespace kinevo::mechanics

@@ -1,0 +1,38 @@
+// The projector of Yoo, Kim and Kim, "A hybrid scheme using LU decomposition and projection
+// matrix for dynamic analysis of constrained multibody systems", P_N = I - A^+ A (eq. 11) with
+// A^+ = A^T (A A^T)^-1 (eq. 10 for A of full row rank), applied through the sparse A and the
+// sparse LDL^T of A A^T (sparse_pseudo_inverse) instead of being formed:
+//   P_T = P_N B = B - A^T (A A^T)^-1 A B            (eq. 12, the k chosen columns of P_N)
+//   M11 = P_T^T M P_T = B^T P_N (M P_T)             (eqs. 16-19; P_N is symmetric)
+// The dense blocks are row-major, so that each entry of A or of the LDL^T factor updates a whole
+// row of k values at once (vectorised) rather than k scattered entries: forming M11 costs
+// O(k (nnz(A) + nnz(L))) instead of the dense k x k x n product P_T^T (M P_T).
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "kinevo/mechanics/solvers/acceleration_solver.hpp"
+#include "kinevo/mechanics/solvers/sparse_pseudo_inverse.hpp"
+
+namespace kinevo::mechanics {
+
+class sparse_null_space_projector {
+ public:
+  // P_T = P_N B for the columns B (eq. 12) of the factored A (n x k); kept for reduced_mass.
+  const row_major_matrix& columns(const sparse_pseudo_inverse& a_plus, const std::vector<int>& b);
+  // M11 = B^T P_N (M P_T) for the P_T of the last columns() (k x k, all of it; symmetric to
+  // round-off, and LLT reads the lower triangle).
+  Eigen::MatrixXd reduced_mass(const sparse_pseudo_inverse& a_plus, const constrained_system& s);
+  const row_major_matrix& p_t() const { return p_t_; }
+
+ private:
+  // B^T P_N X = rows B of X - A_B^T (A A^T)^-1 (A X), X n x p (row-major), into out (k x p).
+  void project_rows(const sparse_pseudo_inverse& a_plus, const row_major_matrix& x,
+                    row_major_matrix& out);
+
+  std::vector<int> b_;
+  row_major_matrix p_t_, m_p_t_, range_, m11_;
+};
+
+}  // namespace kinevo::mechanics
