@@ -228,14 +228,14 @@ TEST(YooFormulations, AgreeWithFullGigsp) {
 
 // The full-pivot LU comparison at every step (partition_check_every = 1, the schedule before
 // issue 30) against the default, which redoes it only when Phi_u has degraded or every 10 steps:
-// the same re-partitions and, at this step, the same motion to the integration error.
+// the same re-partitions (4 and 1 in 2 s) and the same motion (measured: 3.5e-11 and 0).
 TEST(YooFormulations, PartitionCheckScheduleKeepsTheChoices) {
   for (const char* file : {"double_pendulum.toml", "slider_crank.toml"}) {
     const model m = load_model(examples + "/" + file);
     auto s = make_solver("gigsp");
     simulation_options o;
-    o.t_end = 1.0;
-    o.dt = 1e-4;
+    o.t_end = 2.0;
+    o.dt = 1e-3;
     o.formulation.kind = formulation_kind::partitioning;
     o.formulation.partition_check_every = 1;
     const simulation_result every_step = simulate(m, *s, o);
@@ -244,7 +244,7 @@ TEST(YooFormulations, PartitionCheckScheduleKeepsTheChoices) {
     ASSERT_TRUE(every_step.completed && scheduled.completed) << file;
     EXPECT_GT(every_step.formulation.repartitions, 0) << file;
     EXPECT_EQ(scheduled.formulation.repartitions, every_step.formulation.repartitions) << file;
-    EXPECT_LT(largest_difference(scheduled, every_step), 1e-8) << file;
+    EXPECT_LT(largest_difference(scheduled, every_step), 1e-9) << file;
   }
   formulation_options bad;
   bad.partition_check_every = 0;
