@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "kinevo/core/resource_error.hpp"
+#include "kinevo/mechanics/solvers/detail/cholmod_view.hpp"
 
 namespace kinevo::mechanics {
 
@@ -36,19 +37,9 @@ sparse_rank_columns sparse_rank_qr(const Eigen::SparseMatrix<double>& a, double 
   // A compressed column-major copy with SuiteSparse's long indices, viewed as a cholmod_sparse.
   Eigen::SparseMatrix<double, Eigen::ColMajor, SuiteSparse_long> compressed = a.cast<double>();
   compressed.makeCompressed();
-  cholmod_sparse view{};
-  view.nrow = static_cast<std::size_t>(compressed.rows());
-  view.ncol = static_cast<std::size_t>(compressed.cols());
-  view.nzmax = static_cast<std::size_t>(compressed.nonZeros());
-  view.p = compressed.outerIndexPtr();
-  view.i = compressed.innerIndexPtr();
-  view.x = compressed.valuePtr();
-  view.stype = 0;
-  view.itype = CHOLMOD_LONG;
-  view.xtype = CHOLMOD_REAL;
-  view.dtype = CHOLMOD_DOUBLE;
-  view.sorted = 1;
-  view.packed = 1;
+  cholmod_sparse view = cholmod_view(
+      static_cast<std::size_t>(compressed.rows()), static_cast<std::size_t>(compressed.cols()),
+      compressed.outerIndexPtr(), compressed.innerIndexPtr(), compressed.valuePtr());
 
   cholmod_workspace workspace;
   cholmod_sparse* r = nullptr;

@@ -1,5 +1,7 @@
 #include "kinevo/mechanics/solvers/sparse_qtz_decomposition.hpp"
 
+#include "kinevo/mechanics/solvers/detail/cholmod_view.hpp"
+
 #include <SuiteSparseQR.hpp>
 
 #include <algorithm>
@@ -75,19 +77,7 @@ struct spqr_factors {
     release();
     rows = static_cast<std::size_t>(n);
     cols = static_cast<std::size_t>(m);
-    cholmod_sparse a{};
-    a.nrow = rows;
-    a.ncol = cols;
-    a.nzmax = values.size();
-    a.p = outer.data();
-    a.i = inner.data();
-    a.x = values.data();
-    a.stype = 0;
-    a.itype = CHOLMOD_LONG;
-    a.xtype = CHOLMOD_REAL;
-    a.dtype = CHOLMOD_DOUBLE;
-    a.sorted = 1;
-    a.packed = 1;
+    cholmod_sparse a = cholmod_view(rows, cols, outer.data(), inner.data(), values.data());
     // tol 0: only exactly zero columns count as dead; the margin test on R's diagonal decides.
     return SuiteSparseQR<double>(SPQR_ORDERING_COLAMD, 0.0, 0, &a, &r, &e, &h, &h_pinv, &h_tau,
                                  &common);
