@@ -45,14 +45,6 @@ void sparse_block_rcond::gather(const Eigen::SparseMatrix<double>& jacobian,
   outer[r] = at;
 }
 
-bool sparse_block_rcond::same_pattern() const {
-  const auto n = static_cast<std::size_t>(block_.cols());
-  const auto nnz = static_cast<std::size_t>(block_.nonZeros());
-  return outer_.size() == n + 1 && inner_.size() == nnz &&
-         std::equal(outer_.begin(), outer_.end(), block_.outerIndexPtr()) &&
-         std::equal(inner_.begin(), inner_.end(), block_.innerIndexPtr());
-}
-
 std::optional<double> sparse_block_rcond::operator()(const Eigen::SparseMatrix<double>& jacobian,
                                                      const std::vector<int>& columns) {
   const auto r = static_cast<Eigen::Index>(columns.size());
@@ -63,14 +55,13 @@ std::optional<double> sparse_block_rcond::operator()(const Eigen::SparseMatrix<d
     return std::nullopt;
   }
   // The pattern is Phi_q's, fixed between re-partitions: ordering and analysis once for it.
-  if (!same_pattern()) {
+  if (!pattern_.matches(block_)) {
     lu_.analyzePattern(block_);
     if (lu_.info() != Eigen::Success) {
-      outer_.clear();
+      pattern_.forget();
       return std::nullopt;
     }
-    outer_.assign(block_.outerIndexPtr(), block_.outerIndexPtr() + r + 1);
-    inner_.assign(block_.innerIndexPtr(), block_.innerIndexPtr() + block_.nonZeros());
+    pattern_.remember(block_);
   }
   lu_.factorize(block_);
   if (lu_.info() != Eigen::Success) return std::nullopt;

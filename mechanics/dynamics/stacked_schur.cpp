@@ -31,7 +31,7 @@ void stacked_schur::choose_dependent(const Eigen::SparseMatrix<double>& jacobian
                                                  : -1 - static_cast<int>(list.size());
     list.push_back(j);
   }
-  outer_.clear();  // a new block: analysed afresh
+  pattern_.forget();  // a new block: analysed afresh
 }
 
 bool stacked_schur::factor_block(const Eigen::SparseMatrix<double>& jacobian) {
@@ -54,14 +54,9 @@ bool stacked_schur::factor_block(const Eigen::SparseMatrix<double>& jacobian) {
   block_.resize(m, m);
   block_.setFromTriplets(entries.begin(), entries.end());
   block_.makeCompressed();
-  const auto nonzeros = static_cast<std::size_t>(block_.nonZeros());
-  const bool same = outer_.size() == static_cast<std::size_t>(m + 1) && inner_.size() == nonzeros &&
-                    std::equal(outer_.begin(), outer_.end(), block_.outerIndexPtr()) &&
-                    std::equal(inner_.begin(), inner_.end(), block_.innerIndexPtr());
-  if (!same) {
+  if (!pattern_.matches(block_)) {
     block_lu_.analyzePattern(block_);
-    outer_.assign(block_.outerIndexPtr(), block_.outerIndexPtr() + m + 1);
-    inner_.assign(block_.innerIndexPtr(), block_.innerIndexPtr() + nonzeros);
+    pattern_.remember(block_);
   }
   block_lu_.factorize(block_);
   if (block_lu_.info() != Eigen::Success) return false;

@@ -106,22 +106,12 @@ bool stacked_solve::factor_sparse(const Eigen::SparseMatrix<double>& jacobian) {
   largest_ = stacked_sparse_.coeffs().cwiseAbs().maxCoeff();
   // The pattern is that of Phi_q and the basis, fixed between re-bases: the fill-reducing
   // ordering and the symbolic analysis are done once for it.
-  if (!same_pattern()) {
+  if (!pattern_.matches(stacked_sparse_)) {
     lu_.analyzePattern(stacked_sparse_);
-    outer_.assign(stacked_sparse_.outerIndexPtr(), stacked_sparse_.outerIndexPtr() + n + 1);
-    inner_.assign(stacked_sparse_.innerIndexPtr(),
-                  stacked_sparse_.innerIndexPtr() + stacked_sparse_.nonZeros());
+    pattern_.remember(stacked_sparse_);
   }
   lu_.factorize(stacked_sparse_);
   return lu_.info() == Eigen::Success;
-}
-
-bool stacked_solve::same_pattern() const {
-  const auto n = static_cast<std::size_t>(stacked_sparse_.cols());
-  const auto nnz = static_cast<std::size_t>(stacked_sparse_.nonZeros());
-  return outer_.size() == n + 1 && inner_.size() == nnz &&
-         std::equal(outer_.begin(), outer_.end(), stacked_sparse_.outerIndexPtr()) &&
-         std::equal(inner_.begin(), inner_.end(), stacked_sparse_.innerIndexPtr());
 }
 
 // The block elimination's solution, checked like the sparse LU's: beyond round-off, the dense

@@ -24,6 +24,11 @@ class sparse_pattern {
     outer_.assign(a.outerIndexPtr(), a.outerIndexPtr() + a.outerSize() + 1);
     inner_.assign(a.innerIndexPtr(), a.innerIndexPtr() + a.nonZeros());
   }
+  // Matches nothing until the next remember (a new analysis is wanted).
+  void forget() {
+    outer_.clear();
+    inner_.clear();
+  }
 
  private:
   std::vector<int> outer_, inner_;

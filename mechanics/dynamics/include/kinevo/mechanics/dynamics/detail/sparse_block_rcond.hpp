@@ -14,6 +14,8 @@
 #include <optional>
 #include <vector>
 
+#include "kinevo/mechanics/solvers/sparse_pattern.hpp"
+
 namespace kinevo::mechanics {
 
 class sparse_block_rcond {
@@ -30,10 +32,9 @@ class sparse_block_rcond {
   };
 
   void gather(const Eigen::SparseMatrix<double>& jacobian, const std::vector<int>& columns);
-  bool same_pattern() const;
 
   Eigen::SparseMatrix<double> block_;
-  std::vector<int> outer_, inner_;  // the pattern lu_ was analysed for
+  sparse_pattern pattern_;  // the pattern lu_ was analysed for
   klu_factor lu_;
 };
 

@@ -17,6 +17,8 @@
 #include <Eigen/SparseCore>
 #include <vector>
 
+#include "kinevo/mechanics/solvers/sparse_pattern.hpp"
+
 namespace kinevo::mechanics {
 
 class stacked_schur {
@@ -40,7 +42,7 @@ class stacked_schur {
   std::vector<int> dependent_, independent_;
   std::vector<int> position_;  // of each coordinate in D (>= 0) or in I (-1 - index)
   Eigen::SparseMatrix<double> block_;
-  std::vector<int> outer_, inner_;  // the pattern block_lu_ was analysed for
+  sparse_pattern pattern_;  // the pattern block_lu_ was analysed for
   Eigen::KLU<Eigen::SparseMatrix<double>> block_lu_;
   Eigen::MatrixXd w_, b_d_;  // W = Phi_D^-1 Phi_I, B_D
   Eigen::PartialPivLU<Eigen::MatrixXd> schur_lu_;

@@ -21,6 +21,8 @@
 #include <Eigen/SparseCore>
 #include <vector>
 
+#include "kinevo/mechanics/solvers/sparse_pattern.hpp"
+
 #include "kinevo/mechanics/dynamics/detail/stacked_schur.hpp"
 
 namespace kinevo::mechanics {
@@ -51,7 +53,6 @@ class stacked_solve {
   // stacked_sparse_ = [jacobian; B] in compressed columns, rows ascending in each column.
   void assemble(const Eigen::SparseMatrix<double>& jacobian);
 
-  bool same_pattern() const;  // stacked_sparse_ has the analysed pattern
   Eigen::VectorXd solve_schur(const Eigen::VectorXd& rhs) const;
 
   // B, and its nonzeros column by column: entries [basis_start_[j], basis_start_[j + 1]) of
@@ -60,7 +61,7 @@ class stacked_solve {
   std::vector<int> basis_start_, basis_rows_;
   std::vector<double> basis_values_;
   bool sparse_ = false;
-  std::vector<int> outer_, inner_;  // the pattern lu_ was analysed for
+  sparse_pattern pattern_;  // the pattern lu_ was analysed for
   Eigen::SparseMatrix<double> stacked_sparse_;
   double largest_ = 0.0;  // max |entry| of stacked_sparse_, the residual test's scale
   Eigen::KLU<Eigen::SparseMatrix<double>> lu_;
