@@ -9,6 +9,7 @@
 // Tuning flags (ablation): --weight W --pop-per-n P --de-weight F --crossover-rate C
 //   --max-runs R --budget-per-n E --preset NAME --momentum --no-momentum --probe-runs K
 //   --budget-follows-pop --stall F --stall-window E --metric (pcx in a learned metric)
+//   --migrations-per-run K --migrants M --threads T (islands' exchanges, worker threads)
 //   --sigma-eta S --metric-lazy K (decompositions K times rarer than CMA-ES's rule)
 //   --carry-population MODE (translate, rescale or fill: each run after the first starts from
 //   the previous run's populations moved to the new centre, ga/population_carry.hpp)
@@ -272,6 +273,9 @@ int main(int argc, char** argv) {
     if (a == "--budget-follows-pop") st.ga.budget_follows_population = true;
     if (a == "--stall") st.ga.stall_fraction = std::stod(next());
     if (a == "--stall-window") st.ga.stall_window = std::stod(next());
+    if (a == "--migrations-per-run") st.ga.migrations_per_run = std::stoi(next());
+    if (a == "--migrants") st.ga.islands.migrants = std::stoi(next());
+    if (a == "--threads") st.ga.islands.threads = std::stoi(next());
   }
   if (inner > 0) {
     inner_experiment(load_named(trace_model), st, inner);

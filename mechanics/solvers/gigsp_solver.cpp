@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "kinevo/mechanics/solvers/detail/packet_order_sum.hpp"
 #include "kinevo/mechanics/solvers/solver_support.hpp"
 
 namespace kinevo::mechanics {
@@ -11,7 +12,7 @@ std::string gigsp_solver::name() const {
 }
 
 bool gigsp_solver::reads_compact() const {
-  return options_.allow_sparse && options_.threads <= 1;
+  return options_.allow_sparse && options_.threads <= 1 && !dense_systems_;
 }
 
 acceleration_result gigsp_solver::solve(const constrained_system& s) {
@@ -36,11 +37,14 @@ void gigsp_solver::solve_into(const constrained_system& s, acceleration_result& 
 void gigsp_solver::solve_finite(const constrained_system& s, acceleration_result& r) {
   const bool sparse = options_.allow_sparse && sparse_gram::applicable(s);
   if (s.compact && !(sparse && options_.threads <= 1)) {
-    // Only the sparse path reads a compact system; the others take its dense form.
+    // Only the sparse path reads a compact system; the others take its dense form, which the
+    // model gives directly from the next solve on.
+    dense_systems_ = true;
     dense_system_into(s, expanded_);
     solve_finite(expanded_, r);
     return;
   }
+  if (!s.compact && sparse) dense_systems_ = false;  // a model the sparse path takes: compact again
   if (options_.threads > 1 && !sparse) {
     if (!pool_)
       pool_ = std::make_unique<core::thread_pool>(options_.threads, "gigsp row worker thread",
@@ -93,9 +97,9 @@ void gigsp_solver::solve_finite(const constrained_system& s, acceleration_result
   // The order of Eigen's evaluation of g + Q^T (beta - Q g) (x = c; x -= P; y = g; y += P),
   // so that the answer is the same to the last bit as the expression's.
   lambda_ = gs.beta;
-  lambda_.noalias() -= gs.q * g_;
+  detail::subtract_product(gs.q, g_, lambda_);
   y_ = g_;
-  y_.noalias() += gs.q.transpose() * lambda_;
+  detail::add_transpose_product(gs.q, lambda_, y_);
   mf.solve_upper_in_place(y_);
   r.acceleration = y_;
   set_constraint_force(s, a_f, r, work_);

@@ -4,6 +4,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "kinevo/mechanics/solvers/detail/packet_order_sum.hpp"
 #include "kinevo/mechanics/solvers/solver_support.hpp"
 
 namespace kinevo::mechanics {
@@ -56,7 +57,7 @@ void lagrange_multiplier_solver::solve_into(const constrained_system& s, acceler
   const int m = s.constraints();
   Eigen::VectorXd& residual = residual_;
   residual = s.rhs;  // b - A a_f as Eigen evaluates the expression: r = b; r -= A a_f
-  residual.noalias() -= s.jacobian * a_f;
+  detail::subtract_product(s.jacobian, a_f, residual);
   // Below small_gram_ldlt::before_sparse_entries the small path is tried before the sparse one.
   const bool small_first = small_gram_ldlt::prefer(s.constraints(), s.coordinates());
   if (small_first && solve_small(s, mf, a_f, residual, r)) return;

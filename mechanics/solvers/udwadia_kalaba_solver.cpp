@@ -4,6 +4,7 @@
 
 #include <Eigen/QR>
 
+#include "kinevo/mechanics/solvers/detail/packet_order_sum.hpp"
 #include "kinevo/mechanics/solvers/solver_support.hpp"
 
 namespace kinevo::mechanics {
@@ -29,7 +30,7 @@ void udwadia_kalaba_solver::solve_into(const constrained_system& s, acceleration
   const int m = s.constraints();
   mf_.right_solve_upper(s.jacobian, a_hat_, a_hat_t_);
   residual_ = s.rhs;
-  residual_.noalias() -= s.jacobian * a_f_;
+  detail::subtract_product(s.jacobian, a_f_, residual_);
   cod_.setThreshold(options_.rank_tolerance);
   cod_.compute(a_hat_);
   // Minimum-norm least-squares solution: y = (A L^-T)^+ (b - A a_f).

@@ -37,5 +37,37 @@ TEST(PacketOrderSum, EqualsEigensReductionsToTheBit) {
   }
 }
 
+// The residual b - A x of the small-system solvers and GIGSP's y + A^T z: every shape up to the hand loop's limit and a
+// few beyond it (Eigen's kernel), values of mixed signs and magnitudes, zeros included.
+TEST(PacketOrderSum, SmallProductsEqualEigensMatrixVectorProductsToTheBit) {
+  std::srand(12);
+  for (Eigen::Index m = 1; m <= 14; ++m) {
+    for (Eigen::Index n = 1; n <= 16; ++n) {
+      Eigen::MatrixXd a = Eigen::MatrixXd::Random(m, n);
+      a.row(0) *= 1e7;
+      a(m - 1, n - 1) = 0.0;
+      Eigen::VectorXd x = Eigen::VectorXd::Random(n).array().cube() * 1e3;
+      const Eigen::VectorXd b = Eigen::VectorXd::Random(m) * 1e-2;
+      Eigen::VectorXd eigen = b;
+      eigen.noalias() -= a * x;
+      Eigen::VectorXd ours = b;
+      detail::subtract_product(a, x, ours);
+      for (Eigen::Index i = 0; i < m; ++i) {
+        EXPECT_EQ(bits(ours[i]), bits(eigen[i])) << m << " x " << n << ", row " << i;
+      }
+      // y += A^T z, GIGSP's last product.
+      const Eigen::VectorXd z = Eigen::VectorXd::Random(m).array().cube() * 1e2;
+      const Eigen::VectorXd y0 = Eigen::VectorXd::Random(n);
+      Eigen::VectorXd eigen_t = y0;
+      eigen_t.noalias() += a.transpose() * z;
+      Eigen::VectorXd ours_t = y0;
+      detail::add_transpose_product(a, z, ours_t);
+      for (Eigen::Index j = 0; j < n; ++j) {
+        EXPECT_EQ(bits(ours_t[j]), bits(eigen_t[j])) << m << " x " << n << ", entry " << j;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kinevo::mechanics

@@ -26,7 +26,10 @@ class gigsp_solver final : public acceleration_solver {
   acceleration_result solve(const constrained_system& system) override;
   void solve_into(const constrained_system& system, acceleration_result& out) override;
   // With the sparse path allowed and one thread: a compact system goes the sparse way when
-  // sparse_gram applies and A has full row rank, else through its dense form.
+  // sparse_gram applies and A has full row rank, else through its dense form. After a compact
+  // system that the sparse path does not take (a small or dense model), false: the model's dense
+  // form costs less than the compact one and its expansion, until a dense system arrives that
+  // the sparse path would take.
   bool reads_compact() const override;
 
  private:
@@ -34,6 +37,7 @@ class gigsp_solver final : public acceleration_solver {
   direct_solver_options options_;
   sparse_gram sparse_;
   constrained_system expanded_;  // the dense form of a compact system, when it is needed
+  bool dense_systems_ = false;    // ask for dense systems (reads_compact)
   // Kept between solves so that the factors' storage is reused (same sizes at every state).
   mass_factor mf_;
   Eigen::VectorXd a_f_, g_, y_, work_, lambda_;
