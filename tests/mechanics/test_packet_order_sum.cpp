@@ -37,8 +37,9 @@ TEST(PacketOrderSum, EqualsEigensReductionsToTheBit) {
   }
 }
 
-// The residual b - A x of the small-system solvers and GIGSP's y + A^T z: every shape up to the hand loop's limit and a
-// few beyond it (Eigen's kernel), values of mixed signs and magnitudes, zeros included.
+// The residual b - A x of the small-system solvers and GIGSP's y + A^T z: every shape up to the
+// hand loop's limit and a few beyond it (Eigen's kernel), values of mixed signs and magnitudes,
+// zeros included.
 TEST(PacketOrderSum, SmallProductsEqualEigensMatrixVectorProductsToTheBit) {
   std::srand(12);
   for (Eigen::Index m = 1; m <= 14; ++m) {

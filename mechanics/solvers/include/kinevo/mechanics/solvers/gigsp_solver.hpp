@@ -37,7 +37,7 @@ class gigsp_solver final : public acceleration_solver {
   direct_solver_options options_;
   sparse_gram sparse_;
   constrained_system expanded_;  // the dense form of a compact system, when it is needed
-  bool dense_systems_ = false;    // ask for dense systems (reads_compact)
+  bool dense_systems_ = false;   // ask for dense systems (reads_compact)
   // Kept between solves so that the factors' storage is reused (same sizes at every state).
   mass_factor mf_;
   Eigen::VectorXd a_f_, g_, y_, work_, lambda_;
