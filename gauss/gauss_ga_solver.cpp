@@ -919,6 +919,16 @@ acceleration_result gauss_ga_solver::finish(solve_state& s) {
         name(), out.runs, out.evaluations, runs_.back().change,
         options_.tolerance * std::max(1.0, max_abs(a)), runs_.back().max_residual,
         runs_.back().near_face ? ", best on the face of its box" : "");
+    const int k = model_->islands().islands;
+    if (k > 1) {
+      // Measured (docs/gauss.md, "More islands on one cold solve"): from ~40 links one island
+      // converges where islands sharing a run do not.
+      const long long budget = options_.run_budget(s.system.coordinates());
+      out.message += fmt::format(
+          "; the {} islands share each run's {} evaluations ({} each), and on large models one "
+          "island, with a run's whole budget, converges where several do not",
+          k, budget, budget / k);
+    }
   }
   out.acceleration = a;
   out.constraint_force = s.system.mass * (a - s.terms.free_accel);

@@ -228,6 +228,17 @@ TEST(gauss_no_oracle, too_small_a_budget_is_reported_not_converged) {
   const acceleration_result r = ga.solve(s);
   EXPECT_EQ(r.status, solve_status::not_converged);
   EXPECT_NE(r.message.find("not converged after 4 runs"), std::string::npos) << r.message;
+  EXPECT_EQ(r.message.find("islands share"), std::string::npos) << r.message;
+  // With islands the message says that they share a run's budget (n = 40: 1600 n = 64,000,
+  // 21,333 for each of 3 islands).
+  o.islands.islands = 3;
+  o.islands.threads = 1;
+  gauss_ga_solver three(o);
+  const acceleration_result r3 = three.solve(s);
+  EXPECT_EQ(r3.status, solve_status::not_converged);
+  EXPECT_NE(r3.message.find("the 3 islands share each run's 64000 evaluations (21333 each)"),
+            std::string::npos)
+      << r3.message;
 }
 
 // Full SPD M (one block: factoring M alone is allowed) and a redundant row.
