@@ -25,6 +25,7 @@
 #include "kinevo/mechanics/dynamics/detail/full_formulation.hpp"
 #include "kinevo/mechanics/dynamics/detail/iteration_matrix_lu.hpp"
 #include "kinevo/mechanics/dynamics/detail/qtz_solver_options.hpp"
+#include "kinevo/mechanics/dynamics/detail/qtz_window_screen.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/model/model.hpp"
 #include "kinevo/mechanics/solvers/qtz_decomposition.hpp"
@@ -610,8 +611,21 @@ struct qtz_reduced_dae::impl {
     return std::sqrt(p[r - 1] * p[r]) / p[0];
   }
 
+  // No combination in either window at (q, t), shown by the sparse screen
+  // (detail/qtz_window_screen.hpp); false sends the state to the exact test.
+  bool clear_of_windows(const Eigen::VectorXd& q, double t, const Eigen::MatrixXd& jac,
+                        double window) const {
+    if (jac.rows() < detail::qtz_window_screen_min_rows) return false;
+    constrained_system sys;
+    model_.evaluate(q, Eigen::VectorXd::Zero(n_), t, sys);
+    return detail::qtz_windows_clear(
+        jac, sys, std::max(options_.rank_tolerance, pivot_window * window / singular_window),
+        window);
+  }
+
   int windowed_rank(const Eigen::VectorXd& q, double t, double window) const {
     const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
+    if (clear_of_windows(q, t, jac, window)) return static_cast<int>(jac.rows());
     // One QR for the threshold's pivots and the count.
     const Eigen::VectorXd p = qtz_pivots(jac);
     const double threshold = windowed_threshold(q, t, jac, p, window);

@@ -63,6 +63,18 @@ TEST(QtzReduced, FiveLinkChainAgreesWithFullGigsp) {
   expect_agreement(load_model_from_string(chain_model_text(c), "chain.toml"), 0.5, 1e-8);
 }
 
+// From 16 rows the windows are first screened by two sparse Cholesky factorisations
+// (detail/qtz_window_screen.hpp): a planar chain of 18 links (diagonal M) and a spatial chain of
+// 5 (4 x 4 and 3 x 3 blocks of M, 20 rows) through the screened path.
+TEST(QtzReduced, ChainsOfSixteenRowsAndMoreAgreeWithFullGigsp) {
+  chain_options c;
+  c.links = 18;
+  expect_agreement(load_model_from_string(chain_model_text(c), "chain18.toml"), 0.2, 1e-8);
+  c.links = 5;
+  c.spatial = true;
+  expect_agreement(load_model_from_string(chain_model_text(c), "spatial5.toml"), 0.2, 1e-8);
+}
+
 TEST(QtzReduced, RedundantDrivenFiveBarAgreesWithFullGigsp) {
   // 5 rows of rank 2 on 2 coordinates: 3 dropped combinations, re-based as the independent
   // combination turns (th2 = 2 pi sin t passes pi / 2 before t = 0.5).
