@@ -143,12 +143,14 @@ const std::set<std::string> other_programs_options = {"--headless",
                                                       "--corpus",
                                                       "--count",
                                                       "--write",
-                                                      "--momentum",  // bench_gauss_scale
+                                                      "--momentum",          // bench_gauss_scale
                                                       "--carry-population",  // bench_gauss_scale
                                                       "--pop-per-n",
                                                       "--margin",
                                                       "--no-gradients",  // bench_gauss_scale
                                                       "--cold-only",
+                                                      "--planar",              // bench_gauss_scale
+                                                      "--migrations-per-run",  // bench_gauss_scale
                                                       "--weight"};
 
 // Not options: docs/cli.md shows what a misspelt one prints, docs/reliability.md writes "--k" for
