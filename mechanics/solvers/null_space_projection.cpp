@@ -28,6 +28,12 @@ constexpr double projection_sparse_margin = 1e3;
 // Columns of P_N chosen at an earlier solve are kept while P_T^T M P_T stays within this factor
 // of its reciprocal condition when they were chosen; below it they are chosen again.
 constexpr double reselect_ratio = 0.1;
+// M11's reciprocal condition estimate (Hager's, through solves with the factor: as dear as the
+// factorisation itself on the 50-link chain) is made every rcond_check_every solves (10 RK4
+// steps), and at once when (min L_ii / max L_ii)^2, which every factorisation gives, has fallen
+// below reselect_ratio times its value at the last estimate: the check of coordinate
+// partitioning's partition (docs/formulations.md) done the same way.
+constexpr int rcond_check_every = 40;
 
 // Like the solvers' sparse Gram path: below ~8 rows the dense factorisations are as fast.
 bool projection_sparse_worthwhile(const constrained_system& s) {
@@ -152,17 +158,24 @@ acceleration_result null_space_projection_solver::solve(const constrained_system
 // number changes or M11 has lost conditioning since; false when M11 is not positive definite
 // even for freshly chosen columns (the dense path then decides and reports it).
 bool null_space_projection_solver::sparse_reduced_mass(const constrained_system& s,
-                                                       Eigen::LLT<Eigen::MatrixXd>& llt) {
+                                                       detail::unblocked_llt& llt) {
   const auto k = static_cast<std::size_t>(s.coordinates() - s.constraints());
   for (int attempt = 0; attempt < 2; ++attempt) {
     const bool fresh = columns_.size() != k || attempt > 0;
     if (fresh) {
       columns_ = independent_null_space_columns(
           null_space_projector(s.jacobian, options_.rank_tolerance), static_cast<int>(k));
+      ++column_selections_;
     }
     projector_.columns(pseudo_inverse_, columns_);
-    llt.compute(projector_.reduced_mass(pseudo_inverse_, s));
+    llt.compute_unblocked(projector_.reduced_mass(pseudo_inverse_, s));
     if (llt.info() != Eigen::Success) continue;
+    const double pivots = llt.pivot_ratio();
+    const bool check = fresh || ++solves_since_check_ >= rcond_check_every ||
+                       pivots < reselect_ratio * checked_pivot_ratio_;
+    if (!check) return true;
+    solves_since_check_ = 0;
+    checked_pivot_ratio_ = pivots;
     const double rcond = llt.rcond();
     if (fresh) selected_rcond_ = rcond;
     if (rcond >= reselect_ratio * selected_rcond_) return true;
@@ -185,7 +198,7 @@ std::optional<acceleration_result> null_space_projection_solver::solve_sparse(
   r.rank = static_cast<int>(s.constraints());
   Eigen::VectorXd qdd = pseudo_inverse_.solve(s.rhs);  // I_R b
   if (s.coordinates() > s.constraints()) {
-    Eigen::LLT<Eigen::MatrixXd> llt;
+    detail::unblocked_llt llt;
     if (!sparse_reduced_mass(s, llt)) return std::nullopt;
     const row_major_matrix& p_t = projector_.p_t();
     const Eigen::VectorXd z = llt.solve(p_t.transpose() * applied_minus_inertia(s, qdd));

@@ -15,7 +15,8 @@
 // (A A^T)^-1 from a sparse LDL^T, P_T and M11 = B^T P_N (M P_T) through the sparse A and that
 // factor without the n x n P_N (sparse_null_space_projector), and B chosen by
 // the dense column-pivoted QR of P_N only when first needed or when M11 loses conditioning
-// (a tenth of its reciprocal condition when B was chosen).
+// (a tenth of its reciprocal condition when B was chosen; estimated every 40th solve, or sooner
+// when the ratio of M11's Cholesky pivots falls tenfold).
 #pragma once
 
 #include <Eigen/Cholesky>
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
+#include "kinevo/mechanics/solvers/detail/unblocked_llt.hpp"
 #include "kinevo/mechanics/solvers/direct_solver_options.hpp"
 #include "kinevo/mechanics/solvers/sparse_null_space_projector.hpp"
 #include "kinevo/mechanics/solvers/sparse_pseudo_inverse.hpp"
@@ -48,11 +50,15 @@ class null_space_projection_solver final : public acceleration_solver {
   acceleration_result solve(const constrained_system& system) override;
   // The multipliers of the last successful solve (size m): M q'' + A^T lambda = f.
   const Eigen::VectorXd& multipliers() const { return lambda_; }
+  // How many times the sparse path has chosen the columns B of P_N (eq. 12): once, and again
+  // whenever the conditioning check found M11 a tenth as well conditioned as when they were
+  // chosen.
+  int column_selections() const { return column_selections_; }
 
  private:
   std::optional<acceleration_result> solve_sparse(const constrained_system& s,
                                                   const Eigen::VectorXd& a_f);
-  bool sparse_reduced_mass(const constrained_system& s, Eigen::LLT<Eigen::MatrixXd>& llt);
+  bool sparse_reduced_mass(const constrained_system& s, detail::unblocked_llt& llt);
 
   direct_solver_options options_;
   Eigen::VectorXd lambda_;
@@ -62,6 +68,10 @@ class null_space_projection_solver final : public acceleration_solver {
   sparse_null_space_projector projector_;  // P_T and M11 from A^+ without forming P_N
   std::vector<int> columns_;
   double selected_rcond_ = 0.0;
+  // The conditioning test on a schedule (null_space_projection.cpp, rcond_check_every).
+  int solves_since_check_ = 0;
+  int column_selections_ = 0;
+  double checked_pivot_ratio_ = 0.0;
 };
 
 }  // namespace kinevo::mechanics
