@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "kinevo/mechanics/solvers/detail/unblocked_llt.hpp"
 #include "kinevo/mechanics/solvers/solver_support.hpp"
 #include "kinevo/mechanics/solvers/sparse_pseudo_inverse.hpp"
 

@@ -20,6 +20,7 @@
 #include "kinevo/mechanics/dynamics/simulation.hpp"
 #include "kinevo/mechanics/model/chain_model.hpp"
 #include "kinevo/mechanics/model/model.hpp"
+#include "kinevo/mechanics/solvers/detail/unblocked_llt.hpp"
 #include "kinevo/mechanics/solvers/null_space_projection.hpp"
 #include "kinevo/mechanics/solvers/qtz_decomposition.hpp"
 #include "kinevo/mechanics/solvers/qtz_solver.hpp"

@@ -26,12 +26,15 @@
 #include <vector>
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
-#include "kinevo/mechanics/solvers/detail/unblocked_llt.hpp"
 #include "kinevo/mechanics/solvers/direct_solver_options.hpp"
 #include "kinevo/mechanics/solvers/sparse_null_space_projector.hpp"
 #include "kinevo/mechanics/solvers/sparse_pseudo_inverse.hpp"
 
 namespace kinevo::mechanics {
+
+namespace detail {
+class unblocked_llt;  // M11's factor (detail/unblocked_llt.hpp), used by the .cpp only
+}
 
 // P_N = I - A^+ A (eq. 11) for a Jacobian A (m x n; m = 0 gives I), the Moore-Penrose inverse
 // from Eigen's CompleteOrthogonalDecomposition with threshold rank_tolerance (a pivot below
