@@ -96,6 +96,37 @@ TEST(CompactSystem, EqualsTheDenseOneOnChains) {
   }
 }
 
+// GIGSP asks for dense systems after a compact one its dense sweep had to expand (a small model),
+// and for compact ones again when a dense system arrives that its sparse path takes (a long
+// chain); the answers are those of a fresh solver on the other form, bit for bit.
+TEST(CompactSystem, GigspAsksForTheFormItsPathReads) {
+  const auto gigsp = make_solver("gigsp", solver_options{});
+  ASSERT_TRUE(gigsp->reads_compact());
+  const model small = load_model(examples + "/slider_crank.toml");
+  constrained_system compact, dense;
+  small.evaluate(small.initial_positions(), small.initial_velocities(), 0.0, compact, true);
+  small.evaluate(small.initial_positions(), small.initial_velocities(), 0.0, dense);
+  const acceleration_result a = gigsp->solve(compact);
+  EXPECT_FALSE(gigsp->reads_compact()) << "the slider-crank takes the dense sweep";
+  const acceleration_result b = gigsp->solve(dense);
+  EXPECT_FALSE(gigsp->reads_compact());
+  const acceleration_result fresh = make_solver("gigsp", solver_options{})->solve(dense);
+  expect_same_vector(a.acceleration, fresh.acceleration, "slider-crank, compact");
+  expect_same_vector(b.acceleration, fresh.acceleration, "slider-crank, dense");
+
+  chain_options o;
+  o.links = 30;
+  const model chain = load_model_from_string(chain_model_text(o), "chain30.toml");
+  constrained_system chain_dense, chain_compact;
+  chain.evaluate(chain.initial_positions(), chain.initial_velocities(), 0.0, chain_dense);
+  chain.evaluate(chain.initial_positions(), chain.initial_velocities(), 0.0, chain_compact, true);
+  const acceleration_result c = gigsp->solve(chain_dense);
+  EXPECT_TRUE(gigsp->reads_compact()) << "the 30-link chain takes the sparse path";
+  const acceleration_result chain_fresh =
+      make_solver("gigsp", solver_options{})->solve(chain_compact);
+  expect_same_vector(c.acceleration, chain_fresh.acceleration, "30-link chain");
+}
+
 // Every 5th spherical joint written twice: three redundant rows each, which the sparse factor
 // refuses; the compact system then goes through its dense form, to the same answer.
 TEST(CompactSystem, RedundantRowsTakeTheDenseSweepToTheSameAnswer) {
