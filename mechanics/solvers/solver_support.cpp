@@ -180,6 +180,13 @@ void mass_factor::right_solve_upper(const Eigen::MatrixXd& a, Eigen::MatrixXd& o
     out = a;
     const Eigen::Index stride = out.outerStride();
     for (const block& b : active_blocks()) {
+      if (b.size == 1) {
+        // y <- y / l as the product by 1 / l that the strided solve takes, on the whole column:
+        // a zero stays the same zero, so skipping it changes nothing (a spatial body's three
+        // translational blocks; the row loop cost more than the products).
+        out.col(b.start) *= b.small.inverse_diagonal(0);
+        continue;
+      }
       for (Eigen::Index i = 0; i < out.rows(); ++i) {
         double* y = &out(i, b.start);
         bool zero = true;

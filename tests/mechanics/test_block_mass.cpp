@@ -4,6 +4,8 @@
 // every answer must equal the dense path's (one Cholesky of the whole M) to round-off.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <Eigen/Cholesky>
 
 #include "kinevo/mechanics/model/chain_model.hpp"
@@ -71,6 +73,12 @@ TEST(BlockMass, SmallBlockKernelsEqualEigensLltToTheBit) {
   s.force = Eigen::VectorXd::Random(n);
   s.force[4] = 0.0;  // the kernels skip zero entries as Eigen's do
   s.jacobian = Eigen::MatrixXd::Random(m, n);
+  // Zeros of both signs, in 1 x 1 columns and on whole rows of a block: the right solve keeps
+  // them as the triangular solve does.
+  s.jacobian(1, 0) = 0.0;
+  s.jacobian(2, 0) = -0.0;
+  s.jacobian.row(3).segment(6, 4).setZero();
+  s.jacobian(4, 7) = -0.0;
   s.rhs = Eigen::VectorXd::Random(m);
   mass_factor f;
   ASSERT_TRUE(f.compute(s));
@@ -92,6 +100,9 @@ TEST(BlockMass, SmallBlockKernelsEqualEigensLltToTheBit) {
   Eigen::MatrixXd out, work;
   f.right_solve_upper(s.jacobian, out, work);
   EXPECT_EQ(out, a_hat);
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < m; ++i) EXPECT_EQ(std::signbit(out(i, j)), std::signbit(a_hat(i, j)));
+  }
   EXPECT_EQ(f.right_solve_upper(s.jacobian), a_hat);
   // Only small blocks: the direct path on A's rows.
   s.mass_blocks = std::span(blocks.data(), 4);
@@ -101,6 +112,10 @@ TEST(BlockMass, SmallBlockKernelsEqualEigensLltToTheBit) {
   ASSERT_TRUE(f.compute(s));
   f.right_solve_upper(s.jacobian, out, work);
   EXPECT_EQ(out, a_hat.leftCols(10));
+  for (int j = 0; j < 10; ++j) {
+    for (int i = 0; i < m; ++i)
+      EXPECT_EQ(std::signbit(out(i, j)), std::signbit(a_hat(i, j))) << i << j;
+  }
 }
 
 // A non-positive-definite block is refused, as the dense Cholesky would.

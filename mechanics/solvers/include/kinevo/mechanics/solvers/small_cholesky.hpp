@@ -11,6 +11,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <cmath>
+#include <type_traits>
 
 namespace kinevo::mechanics {
 
@@ -42,49 +43,84 @@ class small_cholesky {
 
   Eigen::Index size() const { return size_; }
 
+  double inverse_diagonal(Eigen::Index i) const { return inverse_diagonal_[i]; }
+
+  // The solves below dispatch on the size: for 1 and max_size (a spatial body's blocks) the trip
+  // counts are constants and the loops unroll; the operations are the same in every case.
+
   // x <- L^-1 x, x contiguous (Eigen's column-major lower vector kernel).
-  void solve_lower(double* x) const {
-    for (Eigen::Index i = 0; i < size_; ++i) {
-      if (x[i] == 0.0) continue;
-      x[i] /= l_(i, i);
-      for (Eigen::Index t = i + 1; t < size_; ++t) x[t] -= x[i] * l_(t, i);
-    }
+  EIGEN_ALWAYS_INLINE void solve_lower(double* x) const {
+    dispatch([&](auto size) { lower(x, size()); });
   }
 
   // x <- L^-T x (Eigen's row-major upper vector kernel on L's transpose).
-  void solve_upper(double* x) const {
-    for (Eigen::Index i = size_ - 1; i >= 0; --i) {
-      if (i + 1 < size_) {
+  EIGEN_ALWAYS_INLINE void solve_upper(double* x) const {
+    dispatch([&](auto size) { upper(x, size()); });
+  }
+
+  // y <- L^-1 y for y a column of a matrix right-hand side, y[k * stride] its k-th entry
+  // (Eigen's column-major lower matrix kernel).
+  EIGEN_ALWAYS_INLINE void solve_lower_strided(double* y, Eigen::Index stride) const {
+    dispatch([&](auto size) { lower_strided(y, stride, size()); });
+  }
+
+  // y <- L^-T y for y a column of a matrix right-hand side (Eigen's row-major upper matrix
+  // kernel on L's transpose).
+  EIGEN_ALWAYS_INLINE void solve_upper_strided(double* y, Eigen::Index stride) const {
+    dispatch([&](auto size) { upper_strided(y, stride, size()); });
+  }
+
+ private:
+  // f(size) with size() the block's size, a compile-time constant for 1 and max_size.
+  // Inlined into each caller, or the size test and call cost as much as a 4 x 4 solve.
+  template <class F>
+  EIGEN_ALWAYS_INLINE void dispatch(F&& f) const {
+    if (size_ == max_size) {
+      f(std::integral_constant<Eigen::Index, max_size>{});
+    } else if (size_ == 1) {
+      f(std::integral_constant<Eigen::Index, 1>{});
+    } else {
+      const Eigen::Index n = size_;
+      f([n] { return n; });
+    }
+  }
+
+  EIGEN_ALWAYS_INLINE void lower(double* x, Eigen::Index n) const {
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (x[i] == 0.0) continue;
+      x[i] /= l_(i, i);
+      for (Eigen::Index t = i + 1; t < n; ++t) x[t] -= x[i] * l_(t, i);
+    }
+  }
+
+  EIGEN_ALWAYS_INLINE void upper(double* x, Eigen::Index n) const {
+    for (Eigen::Index i = n - 1; i >= 0; --i) {
+      if (i + 1 < n) {
         double sum = l_(i + 1, i) * x[i + 1];
-        for (Eigen::Index t = i + 2; t < size_; ++t) sum += l_(t, i) * x[t];
+        for (Eigen::Index t = i + 2; t < n; ++t) sum += l_(t, i) * x[t];
         x[i] -= sum;
       }
       if (x[i] != 0.0) x[i] /= l_(i, i);
     }
   }
 
-  // y <- L^-1 y for y a column of a matrix right-hand side, y[k * stride] its k-th entry
-  // (Eigen's column-major lower matrix kernel).
-  void solve_lower_strided(double* y, Eigen::Index stride) const {
-    for (Eigen::Index i = 0; i < size_; ++i) {
+  EIGEN_ALWAYS_INLINE void lower_strided(double* y, Eigen::Index stride, Eigen::Index n) const {
+    for (Eigen::Index i = 0; i < n; ++i) {
       double& yi = y[i * stride];
       yi *= inverse_diagonal_[i];
       const double b = yi;
-      for (Eigen::Index t = i + 1; t < size_; ++t) y[t * stride] -= b * l_(t, i);
+      for (Eigen::Index t = i + 1; t < n; ++t) y[t * stride] -= b * l_(t, i);
     }
   }
 
-  // y <- L^-T y for y a column of a matrix right-hand side (Eigen's row-major upper matrix
-  // kernel on L's transpose).
-  void solve_upper_strided(double* y, Eigen::Index stride) const {
-    for (Eigen::Index i = size_ - 1; i >= 0; --i) {
+  EIGEN_ALWAYS_INLINE void upper_strided(double* y, Eigen::Index stride, Eigen::Index n) const {
+    for (Eigen::Index i = n - 1; i >= 0; --i) {
       double b = 0.0;
-      for (Eigen::Index t = i + 1; t < size_; ++t) b += l_(t, i) * y[t * stride];
+      for (Eigen::Index t = i + 1; t < n; ++t) b += l_(t, i) * y[t * stride];
       y[i * stride] = (y[i * stride] - b) * inverse_diagonal_[i];
     }
   }
 
- private:
   Eigen::Matrix4d l_ = Eigen::Matrix4d::Zero();  // L in the lower triangle of the top-left size_
   double inverse_diagonal_[max_size] = {};
   Eigen::Index size_ = 0;
