@@ -221,9 +221,12 @@ void mass_times(const constrained_system& s, const Eigen::VectorXd& x, Eigen::Ve
     out.resize(x.size());
     Eigen::Index offset = 0;
     for (const auto& [start, size] : s.mass_blocks) {
-      const Eigen::Map<const Eigen::MatrixXd> block(s.mass_values.data() + offset, size, size);
-      out.segment(start, size).noalias() = block * x.segment(start, size);
+      const double* b = s.mass_values.data() + offset;
       offset += static_cast<Eigen::Index>(size) * size;
+      if (detail::assign_block_product(b, size, size, x.data() + start, out.data() + start))
+        continue;
+      const Eigen::Map<const Eigen::MatrixXd> block(b, size, size);
+      out.segment(start, size).noalias() = block * x.segment(start, size);
     }
     return;
   }
@@ -233,34 +236,22 @@ void mass_times(const constrained_system& s, const Eigen::VectorXd& x, Eigen::Ve
   }
   out.resize(x.size());
   if (s.mass_blocks.size() > 1) {
-    for (const auto& [start, size] : s.mass_blocks)
+    for (const auto& [start, size] : s.mass_blocks) {
+      if (detail::assign_block_product(&s.mass(start, start), s.mass.rows(), size, x.data() + start,
+                                       out.data() + start))
+        continue;
       out.segment(start, size).noalias() =
           s.mass.block(start, start, size, size) * x.segment(start, size);
+    }
     return;
   }
   out.noalias() = s.mass * x;
 }
 
 Eigen::VectorXd mass_times(const constrained_system& s, const Eigen::VectorXd& x) {
-  if (s.compact && s.mass_is_diagonal) return s.mass_values.cwiseProduct(x);
-  if (s.compact) {
-    Eigen::VectorXd y(x.size());
-    Eigen::Index offset = 0;
-    for (const auto& [start, size] : s.mass_blocks) {
-      const Eigen::Map<const Eigen::MatrixXd> block(s.mass_values.data() + offset, size, size);
-      y.segment(start, size) = block * x.segment(start, size);
-      offset += static_cast<Eigen::Index>(size) * size;
-    }
-    return y;
-  }
-  if (s.mass_is_diagonal) return s.mass.diagonal().cwiseProduct(x);
-  if (s.mass_blocks.size() > 1) {
-    Eigen::VectorXd y(x.size());
-    for (const auto& [start, size] : s.mass_blocks)
-      y.segment(start, size) = s.mass.block(start, start, size, size) * x.segment(start, size);
-    return y;
-  }
-  return s.mass * x;
+  Eigen::VectorXd y;
+  mass_times(s, x, y);
+  return y;
 }
 
 std::string row_names(const constrained_system& s, const std::vector<int>& rows) {

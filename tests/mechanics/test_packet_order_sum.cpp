@@ -70,5 +70,33 @@ TEST(PacketOrderSum, SmallProductsEqualEigensMatrixVectorProductsToTheBit) {
   }
 }
 
+// M x for one block of M (a spatial body's 1 x 1 and 4 x 4 blocks) by the hand loop: blocks of 1
+// to 4 rows inside a larger matrix (its stride), zeros of both signs in x, against Eigen's
+// `y.noalias() = M.block(...) * x.segment(...)`.
+TEST(PacketOrderSum, SmallBlockProductsEqualEigensToTheBit) {
+  std::srand(13);
+  Eigen::MatrixXd m = Eigen::MatrixXd::Random(11, 11);
+  m.row(2) *= 1e7;
+  Eigen::VectorXd x = Eigen::VectorXd::Random(11).array().cube() * 1e3;
+  x[3] = 0.0;
+  x[4] = -0.0;
+  for (Eigen::Index size = 1; size <= detail::small_block_size; ++size) {
+    for (Eigen::Index start = 0; start + size <= 11; ++start) {
+      Eigen::VectorXd eigen = Eigen::VectorXd::Constant(11, 7.0);
+      eigen.segment(start, size).noalias() =
+          m.block(start, start, size, size) * x.segment(start, size);
+      Eigen::VectorXd ours = Eigen::VectorXd::Constant(11, 7.0);
+      if (!detail::assign_block_product(&m(start, start), m.rows(), size, x.data() + start,
+                                        ours.data() + start)) {
+        GTEST_SKIP() << "FMA build: Eigen's product is taken";
+      }
+      for (Eigen::Index i = 0; i < 11; ++i) {
+        EXPECT_EQ(bits(ours[i]), bits(eigen[i])) << size << " at " << start << ", row " << i;
+      }
+    }
+  }
+  EXPECT_FALSE(detail::assign_block_product(m.data(), m.rows(), 5, x.data(), x.data()));
+}
+
 }  // namespace
 }  // namespace kinevo::mechanics

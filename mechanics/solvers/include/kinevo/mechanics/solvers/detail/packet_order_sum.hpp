@@ -92,6 +92,28 @@ inline void subtract_product(const Eigen::MatrixXd& a, const Eigen::VectorXd& x,
   }
 }
 
+// y = B x for a size x size block B of a column-major matrix (b: its first entry, stride: the
+// matrix's rows), size at most small_block_size, with the arithmetic of `y.noalias() = B * x`
+// in Eigen 3.4: per row the sum of B(i,j) x(j) over j in order from zero (the column-major
+// kernel, or for one row the product itself), so the same bits. M x for a spatial body's 1 x 1
+// and 4 x 4 blocks of M, where Eigen's product set-up cost more than its 17 products. Without
+// FMA contraction; with it, Eigen's product.
+inline constexpr Eigen::Index small_block_size = 4;
+
+inline bool assign_block_product(const double* b, Eigen::Index stride, Eigen::Index size,
+                                 const double* x, double* y) {
+#if defined(EIGEN_VECTORIZE_FMA)
+  return false;  // Eigen's kernel fuses the products: the caller takes Eigen's product
+#endif
+  if (size > small_block_size) return false;
+  for (Eigen::Index i = 0; i < size; ++i) {
+    double c = 0.0;
+    for (Eigen::Index j = 0; j < size; ++j) c += b[i + j * stride] * x[j];
+    y[i] = c;
+  }
+  return true;
+}
+
 // y += A^T x for a column-major A (A^T is then row-major) with up to small_product_entries
 // entries, in the order of Eigen 3.4's row-major matrix-vector kernel with two-double SSE2
 // packets: per entry of y, two lane sums over the pairs of A's column (from zero), their sum,
