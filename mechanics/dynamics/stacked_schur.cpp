@@ -34,34 +34,40 @@ void stacked_schur::choose_dependent(const Eigen::SparseMatrix<double>& jacobian
   pattern_.forget();  // a new block: analysed afresh
 }
 
+bool klu_with_transpose::transpose_solve_in_place(Eigen::MatrixXd& x) {
+  if (info() != Eigen::Success || x.size() == 0) return info() == Eigen::Success;
+  return Eigen::klu_tsolve(m_symbolic, m_numeric, x.rows(), x.cols(), x.data(), &m_common,
+                           double()) != 0;
+}
+
 bool stacked_schur::factor_block(const Eigen::SparseMatrix<double>& jacobian) {
   const Eigen::Index m = jacobian.rows();
   const auto k = static_cast<Eigen::Index>(independent_.size());
-  // Phi_D in compressed columns (Phi_q's columns in D's order), Phi_I dense.
-  Eigen::MatrixXd phi_i = Eigen::MatrixXd::Zero(m, k);
-  std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(static_cast<std::size_t>(jacobian.nonZeros()));
+  // Phi_D and Phi_I in compressed columns (Phi_q's columns in D's and I's order).
+  std::vector<Eigen::Triplet<double>> dependent, independent;
+  dependent.reserve(static_cast<std::size_t>(jacobian.nonZeros()));
   for (Eigen::Index j = 0; j < jacobian.cols(); ++j) {
     const int p = position_[static_cast<std::size_t>(j)];
     for (Eigen::SparseMatrix<double>::InnerIterator it(jacobian, j); it; ++it) {
       if (p >= 0) {
-        entries.emplace_back(static_cast<int>(it.row()), p, it.value());
+        dependent.emplace_back(static_cast<int>(it.row()), p, it.value());
       } else {
-        phi_i(it.row(), -1 - p) = it.value();
+        independent.emplace_back(static_cast<int>(it.row()), -1 - p, it.value());
       }
     }
   }
   block_.resize(m, m);
-  block_.setFromTriplets(entries.begin(), entries.end());
+  block_.setFromTriplets(dependent.begin(), dependent.end());
   block_.makeCompressed();
+  phi_i_.resize(m, k);
+  phi_i_.setFromTriplets(independent.begin(), independent.end());
+  phi_i_.makeCompressed();
   if (!pattern_.matches(block_)) {
     block_lu_.analyzePattern(block_);
     pattern_.remember(block_);
   }
   block_lu_.factorize(block_);
-  if (block_lu_.info() != Eigen::Success) return false;
-  w_ = block_lu_.solve(phi_i);
-  return w_.allFinite();
+  return block_lu_.info() == Eigen::Success;
 }
 
 bool stacked_schur::factor(const Eigen::SparseMatrix<double>& jacobian,
@@ -72,13 +78,22 @@ bool stacked_schur::factor(const Eigen::SparseMatrix<double>& jacobian,
     return false;
   }
   const Eigen::Index m = jacobian.rows(), k = basis.rows();
-  b_d_.resize(k, m);
-  Eigen::MatrixXd schur(k, k);
+  // Y^T = Phi_D^-T B_D^T: B_D's columns as rows of the right-hand side.
+  y_t_.resize(m, k);
   for (Eigen::Index j = 0; j < m; ++j)
-    b_d_.col(j) = basis.col(dependent_[static_cast<std::size_t>(j)]);
-  for (Eigen::Index j = 0; j < k; ++j)
+    y_t_.row(j) = basis.col(dependent_[static_cast<std::size_t>(j)]).transpose();
+  if (!block_lu_.transpose_solve_in_place(y_t_) || !y_t_.allFinite()) {
+    choose_again();
+    return false;
+  }
+  y_ = y_t_.transpose();
+  // S = B_I - Y Phi_I, column j of S over the nonzeros of column j of Phi_I.
+  Eigen::MatrixXd schur(k, k);
+  for (Eigen::Index j = 0; j < k; ++j) {
     schur.col(j) = basis.col(independent_[static_cast<std::size_t>(j)]);
-  schur.noalias() -= b_d_ * w_;
+    for (Eigen::SparseMatrix<double>::InnerIterator it(phi_i_, j); it; ++it)
+      schur.col(j) -= it.value() * y_.col(it.row());
+  }
   schur_lu_.compute(schur);
   const Eigen::VectorXd pivots = schur_lu_.matrixLU().diagonal();
   if (!pivots.allFinite() || (pivots.array() == 0.0).any()) {
@@ -91,9 +106,8 @@ bool stacked_schur::factor(const Eigen::SparseMatrix<double>& jacobian,
 Eigen::VectorXd stacked_schur::solve(const Eigen::VectorXd& rhs) const {
   const auto m = static_cast<Eigen::Index>(dependent_.size());
   const auto k = static_cast<Eigen::Index>(independent_.size());
-  const Eigen::VectorXd y = block_lu_.solve(rhs.head(m));  // Phi_D^-1 r1
-  const Eigen::VectorXd x_i = schur_lu_.solve(rhs.tail(k) - b_d_ * y);
-  const Eigen::VectorXd x_d = y - w_ * x_i;
+  const Eigen::VectorXd x_i = schur_lu_.solve(rhs.tail(k) - y_ * rhs.head(m));
+  const Eigen::VectorXd x_d = block_lu_.solve(Eigen::VectorXd(rhs.head(m) - phi_i_ * x_i));
   Eigen::VectorXd x(m + k);
   for (Eigen::Index j = 0; j < m; ++j) x[dependent_[static_cast<std::size_t>(j)]] = x_d[j];
   for (Eigen::Index j = 0; j < k; ++j) x[independent_[static_cast<std::size_t>(j)]] = x_i[j];

@@ -2,8 +2,11 @@
 // B = Q2^T M; Del Citto, Pennestri and Vita, eq. 55): with the coordinates split into m dependent
 // ones D, where the m x m block Phi_D of the sparse Phi_q is regular, and k independent ones I,
 //   [Phi_D Phi_I; B_D B_I] [x_D; x_I] = [r1; r2],
-//   S = B_I - B_D W,  W = Phi_D^-1 Phi_I        (the Schur complement of Phi_D, k x k)
-//   S x_I = r2 - B_D Phi_D^-1 r1,  x_D = Phi_D^-1 r1 - W x_I.
+//   S = B_I - Y Phi_I,  Y = B_D Phi_D^-1        (the Schur complement of Phi_D, k x k)
+//   S x_I = r2 - Y r1,  x_D = Phi_D^-1 (r1 - Phi_I x_I).
+// Y by KLU's transposed solve (Y^T = Phi_D^-T B_D^T), so that the product with the sparse Phi_I
+// costs k nnz(Phi_I): B_D (Phi_D^-1 Phi_I), the dense k x m times m x k product it replaced, was
+// a sixth of qtz-state's step on the 50-link chain.
 // Phi_D by SuiteSparse's KLU (analysed once per pattern of the block), S by Eigen's LU with
 // partial pivoting: for the 50-link chain (n = 100, m = k = 50) about a quarter of the dense LU
 // of the whole 100 x 100 matrix, which was half of qtz-state's time. D is chosen by Eigen's
@@ -20,6 +23,13 @@
 #include "kinevo/mechanics/solvers/sparse_pattern.hpp"
 
 namespace kinevo::mechanics {
+
+// Eigen's KLU with KLU's transposed solve (klu_tsolve), which Eigen's wrapper does not offer.
+class klu_with_transpose : public Eigen::KLU<Eigen::SparseMatrix<double>> {
+ public:
+  // x <- A^-T x for every column of x; false when KLU reports a failure.
+  bool transpose_solve_in_place(Eigen::MatrixXd& x);
+};
 
 class stacked_schur {
  public:
@@ -41,10 +51,10 @@ class stacked_schur {
 
   std::vector<int> dependent_, independent_;
   std::vector<int> position_;  // of each coordinate in D (>= 0) or in I (-1 - index)
-  Eigen::SparseMatrix<double> block_;
-  sparse_pattern pattern_;  // the pattern block_lu_ was analysed for
-  Eigen::KLU<Eigen::SparseMatrix<double>> block_lu_;
-  Eigen::MatrixXd w_, b_d_;  // W = Phi_D^-1 Phi_I, B_D
+  Eigen::SparseMatrix<double> block_, phi_i_;  // Phi_D, Phi_I
+  sparse_pattern pattern_;                     // the pattern block_lu_ was analysed for
+  klu_with_transpose block_lu_;
+  Eigen::MatrixXd y_t_, y_;  // Y^T = Phi_D^-T B_D^T (m x k, the solve's workspace) and Y
   Eigen::PartialPivLU<Eigen::MatrixXd> schur_lu_;
 };
 
