@@ -256,7 +256,17 @@ struct qtz_reduced_dae::impl {
         n_(m.coordinates()),
         m_(m.constraints()),
         size_(2 * (n_ + m_)),
-        dt_min_(so.dt_min) {}
+        dt_min_(so.dt_min) {
+    // M is zero outside its diagonal blocks (mass_blocks; none listed when M is diagonal).
+    for (int i = 0; i < n_; ++i) mass_entries_.emplace_back(i, i);
+    for (const auto& [first, count] : m.mass_blocks()) {
+      for (int i = first; i < first + count; ++i) {
+        for (int k = first; k < first + count; ++k) {
+          if (i != k) mass_entries_.emplace_back(i, k);
+        }
+      }
+    }
+  }
 
   // IDA's residual F(t, y, y') (the header's equations), called through the C callback.
   int residual(double t, N_Vector yy, N_Vector yp, N_Vector rr) {
@@ -483,6 +493,7 @@ struct qtz_reduced_dae::impl {
     if (assembled_rank_ != rank_) {
       j.setZero();
       assembled_rank_ = rank_;
+      differenced_assembled_ = false;
     }
     const Eigen::VectorXd q = y.segment(0, n_), v = y.segment(n_, n_);
     const Eigen::VectorXd acceleration = dy.segment(n_, n_);
@@ -514,34 +525,62 @@ struct qtz_reduced_dae::impl {
         return 1;
       }
     }
-    j.block(0, 0, 2 * n_, n_) = differenced_q_.topRows(2 * n_);
-    if (rank_ > 0) j.block(2 * n_ + m_, 0, rank_, n_) = differenced_q_.bottomRows(rank_);
-    j.block(n_, n_, n_, n_) = differenced_v_;
     constrained_system& sys = assembly_system_;
     model_.evaluate(q, v, t, sys);
     if (!identity_) assembly_psi_q_.noalias() = combination_ * sys.jacobian;
     const Eigen::MatrixXd& psi_q = identity_ ? sys.jacobian : assembly_psi_q_;
-    j.block(0, 0, n_, n_).diagonal().array() += cj;
-    j.block(0, n_, n_, n_).diagonal().setConstant(-1.0);  // the rest of that block stays zero
-    j.block(n_, n_, n_, n_) += cj * sys.mass;
-    if (m_ > 0) {
-      j.block(0, 2 * n_ + m_, n_, rank_) = cj * psi_q.transpose();
+    // Finite where assigned (the rest is zero or one, or was assigned finite before).
+    bool finite = true;
+    const auto all_finite = [](const auto& block) {
+      // A finite sum has finite terms: allFinite's entry-wise test only when it is not.
+      return std::isfinite(block.sum()) || block.allFinite();
+    };
+    const int velocity_rows = 2 * n_ + m_;
+    if (reuse && differenced_assembled_ && !reference_assembly_) {
+      // Reused differenced blocks are still in the matrix from the last assembly (nothing else
+      // writes it, and it is cleared only with a new rank, after which they are recomputed):
+      // only the entries with cj change, to the same sums as below. The copies of the blocks
+      // were a third of this function's instructions on the 50-link chain.
+      for (int i = 0; i < n_; ++i) {
+        j(i, i) = differenced_q_(i, i) + cj;
+        finite = finite && std::isfinite(j(i, i));
+      }
+      for (const auto& [i, k] : mass_entries_) {
+        j(n_ + i, n_ + k) = differenced_v_(i, k) + cj * sys.mass(i, k);
+        finite = finite && std::isfinite(j(n_ + i, n_ + k));
+      }
+    } else {
+      j.block(0, 0, 2 * n_, n_) = differenced_q_.topRows(2 * n_);
+      if (rank_ > 0) j.block(velocity_rows, 0, rank_, n_) = differenced_q_.bottomRows(rank_);
+      j.block(n_, n_, n_, n_) = differenced_v_;
+      j.block(0, 0, n_, n_).diagonal().array() += cj;
+      j.block(0, n_, n_, n_).diagonal().setConstant(-1.0);  // the rest of that block stays zero
+      j.block(n_, n_, n_, n_) += cj * sys.mass;
+      finite = all_finite(j.block(0, 0, 2 * n_, n_)) && all_finite(j.block(n_, n_, n_, n_)) &&
+               all_finite(j.block(velocity_rows, 0, rank_, n_));
+      differenced_assembled_ = true;
+    }
+    if (m_ > 0 && identity_ && !reference_assembly_) {
+      // Psi''_q = Phi_q by its structural nonzeros: its zeros are zeros of the matrix already
+      // (cleared for this rank, and never assigned otherwise).
+      for (const auto& [r, c] : model_.jacobian_pattern()) {
+        const double a = psi_q(r, c), b = cj * a;
+        j(2 * n_ + r, c) = a;
+        j(velocity_rows + r, n_ + c) = a;
+        j(c, velocity_rows + r) = b;
+        j(n_ + c, 2 * n_ + r) = b;
+        finite = finite && std::isfinite(a) && std::isfinite(b);
+      }
+    } else if (m_ > 0) {
+      j.block(0, velocity_rows, n_, rank_) = cj * psi_q.transpose();
       j.block(n_, 2 * n_, n_, rank_) = cj * psi_q.transpose();
       j.block(2 * n_, 0, rank_, n_) = psi_q;
       j.block(2 * n_ + rank_, 2 * n_ + rank_, m_ - rank_, m_ - rank_).setIdentity();
-      j.block(2 * n_ + m_, n_, rank_, n_) = psi_q;
-      j.block(2 * n_ + m_ + rank_, 2 * n_ + m_ + rank_, m_ - rank_, m_ - rank_).setIdentity();
+      j.block(velocity_rows, n_, rank_, n_) = psi_q;
+      j.block(velocity_rows + rank_, velocity_rows + rank_, m_ - rank_, m_ - rank_).setIdentity();
+      finite = finite && all_finite(j.block(0, velocity_rows, n_, rank_)) &&
+               all_finite(j.block(2 * n_, 0, rank_, n_));
     }
-    // Finite where assigned (the rest is zero or one): the blocks that are not copies of others,
-    // each by its vectorised sum first (a finite sum has finite terms; allFinite's entry-wise
-    // test was a quarter of this function's instructions on the 50-link chain).
-    const auto all_finite = [](const auto& block) {
-      return std::isfinite(block.sum()) || block.allFinite();
-    };
-    const bool finite =
-        all_finite(j.block(0, 0, 2 * n_, n_)) && all_finite(j.block(n_, n_, n_, n_)) &&
-        all_finite(j.block(2 * n_ + m_, 0, rank_, n_)) &&
-        all_finite(j.block(0, 2 * n_ + m_, n_, rank_)) && all_finite(j.block(2 * n_, 0, rank_, n_));
     return finite ? 0 : 1;
   }
 
@@ -580,13 +619,7 @@ struct qtz_reduced_dae::impl {
         for (const int r : rows_of_v_[static_cast<std::size_t>(c)]) add(r, n_ + c);
       }
     }
-    // cj M: M is zero outside its diagonal blocks (mass_blocks; none listed when M is diagonal).
-    for (int i = 0; i < n_; ++i) add(n_ + i, n_ + i);
-    for (const auto& [first, count] : model_.mass_blocks()) {
-      for (int i = first; i < first + count; ++i) {
-        for (int k = first; k < first + count; ++k) add(n_ + i, n_ + k);
-      }
-    }
+    for (const auto& [i, k] : mass_entries_) add(n_ + i, n_ + k);  // cj M
     for (const auto& [r, c] : psi) {
       add(2 * n_ + r, c);              // Psi''_q
       add(velocity_rows + r, n_ + c);  // Psi''_q
@@ -888,8 +921,11 @@ struct qtz_reduced_dae::impl {
   constrained_system assembly_system_;
   Eigen::MatrixXd assembly_psi_q_;
   int assembled_rank_ = -1;
-  bool structure_announced_ = false;  // announce_structure for the current C
-  bool reference_assembly_ = false;   // use_reference_assembly
+  bool structure_announced_ = false;    // announce_structure for the current C
+  bool differenced_assembled_ = false;  // the differenced blocks are in IDA's matrix
+  // M's entries that may be nonzero (its diagonal and its diagonal blocks), (row, column).
+  std::vector<std::pair<int, int>> mass_entries_;
+  bool reference_assembly_ = false;  // use_reference_assembly
   // The window tests' evaluation at v = 0 (clear_of_windows, windowed_threshold): a workspace,
   // so that the dense M and Phi_q are not allocated and zeroed at every step.
   mutable constrained_system screen_system_;
