@@ -769,8 +769,8 @@ struct qtz_reduced_dae::impl {
   bool combination_suits(const Eigen::VectorXd& q, double t) const {
     if (m_ == 0) return true;
     if (rank_ != windowed_rank(q, t, window_)) return false;
-    const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
     if (rank_ == m_ || rank_ == 0) return true;
+    const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
     const Eigen::VectorXd s_all = Eigen::JacobiSVD<Eigen::MatrixXd>(jac).singularValues();
     const Eigen::VectorXd s_c =
         Eigen::JacobiSVD<Eigen::MatrixXd>(combination_ * jac).singularValues();
