@@ -149,9 +149,16 @@ int lu_free(SUNLinearSolver s) {
   return SUNLS_SUCCESS;
 }
 
-// SUNMatZero of the dense iteration matrix before every setup (IDALS), as one memset: SUNDIALS'
-// element loop over the 300 x 300 matrix of the 50-link chain cost 1.1 million instructions per
-// setup, 8 % of qtz-reduced's time there. The same zeros.
+// SUNMatZero of the dense iteration matrix before every setup (IDALS, idaLsSetup; nothing else in
+// IDA reads or writes the matrix but impl::jacobian and lu_setup): nothing. impl::jacobian assigns
+// every entry that can be nonzero and clears the matrix itself when that set of entries changes
+// (a new rank). Zeroing the 300 x 300 matrix of the 50-link chain at every setup, even as one
+// memset, was 9 % of qtz-reduced's instructions there.
+int keep_dense(SUNMatrix /*a*/) {
+  return SUNMAT_SUCCESS;
+}
+
+// SUNDIALS' zeroing as one memset (qtz_reduced_dae::use_reference_assembly).
 int zero_dense(SUNMatrix a) {
   std::fill_n(SUNDenseMatrix_Data(a), SUNDenseMatrix_LData(a), 0.0);
   return SUNMAT_SUCCESS;
@@ -249,7 +256,17 @@ struct qtz_reduced_dae::impl {
         n_(m.coordinates()),
         m_(m.constraints()),
         size_(2 * (n_ + m_)),
-        dt_min_(so.dt_min) {}
+        dt_min_(so.dt_min) {
+    // M is zero outside its diagonal blocks (mass_blocks; none listed when M is diagonal).
+    for (int i = 0; i < n_; ++i) mass_entries_.emplace_back(i, i);
+    for (const auto& [first, count] : m.mass_blocks()) {
+      for (int i = first; i < first + count; ++i) {
+        for (int k = first; k < first + count; ++k) {
+          if (i != k) mass_entries_.emplace_back(i, k);
+        }
+      }
+    }
+  }
 
   // IDA's residual F(t, y, y') (the header's equations), called through the C callback.
   int residual(double t, N_Vector yy, N_Vector yp, N_Vector rr) {
@@ -469,8 +486,15 @@ struct qtz_reduced_dae::impl {
   // the column groups 2 per group (the 50-link chain: 400 -> EVAL_COUNT).
   int jacobian(double t, double cj, N_Vector yy, N_Vector yp, SUNMatrix jac) {
     const auto y = view(yy), dy = view(yp);
-    // IDA zeroes the matrix before it calls this function (IDALS, idaLsSetup).
     Eigen::Map<Eigen::MatrixXd> j(SUNDenseMatrix_Data(jac), size_, size_);
+    // IDA does not zero the matrix (keep_dense): the entries assigned below are the same at every
+    // call with the same rank_, so the others keep the zeros of the last clearing, done here at
+    // the first call and whenever rank_ (the extent of the C-dependent blocks) changed.
+    if (assembled_rank_ != rank_) {
+      j.setZero();
+      assembled_rank_ = rank_;
+      differenced_assembled_ = false;
+    }
     const Eigen::VectorXd q = y.segment(0, n_), v = y.segment(n_, n_);
     const Eigen::VectorXd acceleration = dy.segment(n_, n_);
     const Eigen::VectorXd lambda = dy.segment(2 * n_, m_).head(rank_);
@@ -490,6 +514,10 @@ struct qtz_reduced_dae::impl {
       differenced_q_.resize(2 * n_ + rank_, n_);
       differenced_v_.resize(n_, n_);
       prepare_groups(q, v, t);
+      if (!structure_announced_ && !reference_assembly_) {
+        announce_structure();
+        structure_announced_ = true;
+      }
       difference_groups(true, q, v, t, acceleration, lambda, mu);
       difference_groups(false, q, v, t, acceleration, lambda, mu);
       if (!differenced_q_.allFinite() || !differenced_v_.allFinite()) {
@@ -497,25 +525,112 @@ struct qtz_reduced_dae::impl {
         return 1;
       }
     }
-    j.block(0, 0, 2 * n_, n_) = differenced_q_.topRows(2 * n_);
-    if (rank_ > 0) j.block(2 * n_ + m_, 0, rank_, n_) = differenced_q_.bottomRows(rank_);
-    j.block(n_, n_, n_, n_) = differenced_v_;
-    constrained_system sys;
+    constrained_system& sys = assembly_system_;
     model_.evaluate(q, v, t, sys);
-    const Eigen::MatrixXd psi_q =
-        identity_ ? sys.jacobian : Eigen::MatrixXd(combination_ * sys.jacobian);
-    j.block(0, 0, n_, n_).diagonal().array() += cj;
-    j.block(0, n_, n_, n_).diagonal().array() -= 1.0;
-    j.block(n_, n_, n_, n_) += cj * sys.mass;
-    if (m_ > 0) {
-      j.block(0, 2 * n_ + m_, n_, rank_) = cj * psi_q.transpose();
+    if (!identity_) assembly_psi_q_.noalias() = combination_ * sys.jacobian;
+    const Eigen::MatrixXd& psi_q = identity_ ? sys.jacobian : assembly_psi_q_;
+    // Finite where assigned (the rest is zero or one, or was assigned finite before).
+    bool finite = true;
+    const auto all_finite = [](const auto& block) {
+      // A finite sum has finite terms: allFinite's entry-wise test only when it is not.
+      return std::isfinite(block.sum()) || block.allFinite();
+    };
+    const int velocity_rows = 2 * n_ + m_;
+    if (reuse && differenced_assembled_ && !reference_assembly_) {
+      // Reused differenced blocks are still in the matrix from the last assembly (nothing else
+      // writes it, and it is cleared only with a new rank, after which they are recomputed):
+      // only the entries with cj change, to the same sums as below. The copies of the blocks
+      // were a third of this function's instructions on the 50-link chain.
+      for (int i = 0; i < n_; ++i) {
+        j(i, i) = differenced_q_(i, i) + cj;
+        finite = finite && std::isfinite(j(i, i));
+      }
+      for (const auto& [i, k] : mass_entries_) {
+        j(n_ + i, n_ + k) = differenced_v_(i, k) + cj * sys.mass(i, k);
+        finite = finite && std::isfinite(j(n_ + i, n_ + k));
+      }
+    } else {
+      j.block(0, 0, 2 * n_, n_) = differenced_q_.topRows(2 * n_);
+      if (rank_ > 0) j.block(velocity_rows, 0, rank_, n_) = differenced_q_.bottomRows(rank_);
+      j.block(n_, n_, n_, n_) = differenced_v_;
+      j.block(0, 0, n_, n_).diagonal().array() += cj;
+      j.block(0, n_, n_, n_).diagonal().setConstant(-1.0);  // the rest of that block stays zero
+      j.block(n_, n_, n_, n_) += cj * sys.mass;
+      finite = all_finite(j.block(0, 0, 2 * n_, n_)) && all_finite(j.block(n_, n_, n_, n_)) &&
+               all_finite(j.block(velocity_rows, 0, rank_, n_));
+      differenced_assembled_ = true;
+    }
+    if (m_ > 0 && identity_ && !reference_assembly_) {
+      // Psi''_q = Phi_q by its structural nonzeros: its zeros are zeros of the matrix already
+      // (cleared for this rank, and never assigned otherwise).
+      for (const auto& [r, c] : model_.jacobian_pattern()) {
+        const double a = psi_q(r, c), b = cj * a;
+        j(2 * n_ + r, c) = a;
+        j(velocity_rows + r, n_ + c) = a;
+        j(c, velocity_rows + r) = b;
+        j(n_ + c, 2 * n_ + r) = b;
+        finite = finite && std::isfinite(a) && std::isfinite(b);
+      }
+    } else if (m_ > 0) {
+      j.block(0, velocity_rows, n_, rank_) = cj * psi_q.transpose();
       j.block(n_, 2 * n_, n_, rank_) = cj * psi_q.transpose();
       j.block(2 * n_, 0, rank_, n_) = psi_q;
       j.block(2 * n_ + rank_, 2 * n_ + rank_, m_ - rank_, m_ - rank_).setIdentity();
-      j.block(2 * n_ + m_, n_, rank_, n_) = psi_q;
-      j.block(2 * n_ + m_ + rank_, 2 * n_ + m_ + rank_, m_ - rank_, m_ - rank_).setIdentity();
+      j.block(velocity_rows, n_, rank_, n_) = psi_q;
+      j.block(velocity_rows + rank_, velocity_rows + rank_, m_ - rank_, m_ - rank_).setIdentity();
+      finite = finite && all_finite(j.block(0, velocity_rows, n_, rank_)) &&
+               all_finite(j.block(2 * n_, 0, rank_, n_));
     }
-    return j.allFinite() ? 0 : 1;
+    return finite ? 0 : 1;
+  }
+
+  // The entries of the iteration matrix that jacobian may make nonzero, for the sparse LU's
+  // pattern (iteration_matrix_lu::set_structure): they depend on rank_, C = I or not, and the
+  // differenced pattern rows_of_q_, rows_of_v_, all fixed between re-bases (prepare_groups).
+  void announce_structure() {
+    std::vector<std::vector<int>> rows(static_cast<std::size_t>(size_));
+    const auto add = [&](int row, int column) {
+      rows[static_cast<std::size_t>(column)].push_back(row);
+    };
+    const int velocity_rows = 2 * n_ + m_;  // the first row of C (Phi_q v + Phi_t)
+    // Psi''_q's entries: Phi_q's structural nonzeros when C = I, else every entry.
+    std::vector<std::pair<int, int>> psi;
+    if (identity_) {
+      psi = model_.jacobian_pattern();
+    } else {
+      for (int r = 0; r < rank_; ++r) {
+        for (int c = 0; c < n_; ++c) psi.emplace_back(r, c);
+      }
+    }
+    for (int c = 0; c < n_; ++c) {
+      add(c, c);       // + cj
+      add(c, n_ + c);  // - 1
+      if (rows_of_q_.empty()) {
+        for (int r = 0; r < 2 * n_; ++r) add(r, c);
+        for (int r = 0; r < rank_; ++r) add(velocity_rows + r, c);
+      } else {
+        for (const int r : rows_of_q_[static_cast<std::size_t>(c)]) {
+          add(r < 2 * n_ ? r : velocity_rows + (r - 2 * n_), c);
+        }
+      }
+      if (rows_of_v_.empty()) {
+        for (int r = n_; r < 2 * n_; ++r) add(r, n_ + c);
+      } else {
+        for (const int r : rows_of_v_[static_cast<std::size_t>(c)]) add(r, n_ + c);
+      }
+    }
+    for (const auto& [i, k] : mass_entries_) add(n_ + i, n_ + k);  // cj M
+    for (const auto& [r, c] : psi) {
+      add(2 * n_ + r, c);              // Psi''_q
+      add(velocity_rows + r, n_ + c);  // Psi''_q
+      add(n_ + c, 2 * n_ + r);         // cj Psi''_q^T
+      add(c, velocity_rows + r);       // cj Psi''_q^T
+    }
+    for (int k = rank_; k < m_; ++k) {  // the identities of the dropped combinations
+      add(2 * n_ + k, 2 * n_ + k);
+      add(velocity_rows + k, velocity_rows + k);
+    }
+    lu_.set_structure(rows);
   }
 
   static int jacobian_callback(double t, double cj, N_Vector yy, N_Vector yp, N_Vector /*rr*/,
@@ -591,7 +706,7 @@ struct qtz_reduced_dae::impl {
     // ... the combinations below pivot_window on the unweighted QTZ pivots (widened alike
     // after a recovery) ...
     int r = count_above(std::max(tolerance, pivot_window * window / singular_window));
-    constrained_system sys;
+    constrained_system& sys = screen_system_;
     model_.evaluate(q, Eigen::VectorXd::Zero(n_), t, sys);
     // A diagonal M (particles) has L = M^1/2: no dense LLT and triangular solve of size n.
     const bool diagonal = sys.mass_is_diagonal && (sys.mass.diagonal().array() > 0.0).all();
@@ -616,7 +731,7 @@ struct qtz_reduced_dae::impl {
   bool clear_of_windows(const Eigen::VectorXd& q, double t, const Eigen::MatrixXd& jac,
                         double window) const {
     if (jac.rows() < detail::qtz_window_screen_min_rows) return false;
-    constrained_system sys;
+    constrained_system& sys = screen_system_;
     model_.evaluate(q, Eigen::VectorXd::Zero(n_), t, sys);
     return detail::qtz_windows_clear(
         jac, sys, std::max(options_.rank_tolerance, pivot_window * window / singular_window),
@@ -654,8 +769,8 @@ struct qtz_reduced_dae::impl {
   bool combination_suits(const Eigen::VectorXd& q, double t) const {
     if (m_ == 0) return true;
     if (rank_ != windowed_rank(q, t, window_)) return false;
-    const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
     if (rank_ == m_ || rank_ == 0) return true;
+    const Eigen::MatrixXd jac = model_.position_jacobian(q, t);
     const Eigen::VectorXd s_all = Eigen::JacobiSVD<Eigen::MatrixXd>(jac).singularValues();
     const Eigen::VectorXd s_c =
         Eigen::JacobiSVD<Eigen::MatrixXd>(combination_ * jac).singularValues();
@@ -704,6 +819,7 @@ struct qtz_reduced_dae::impl {
     ++rebases_;
     differenced_step_ = -1;
     groups_ready_ = false;  // the pattern depends on C
+    structure_announced_ = false;
     project_weighted(model_, t_, options_.newton_tolerance, options_.newton_iterations, q, qd);
     const int old_rank = rank_;
     set_combination(q, t_);
@@ -801,6 +917,18 @@ struct qtz_reduced_dae::impl {
   long long differenced_evaluations_ = 0;  // model evaluations of small_terms
   constrained_system jacobian_system_;     // small_terms' workspace
   Eigen::MatrixXd jacobian_psi_q_;
+  // jacobian's workspace, and the rank_ its matrix was last cleared for (-1: never).
+  constrained_system assembly_system_;
+  Eigen::MatrixXd assembly_psi_q_;
+  int assembled_rank_ = -1;
+  bool structure_announced_ = false;    // announce_structure for the current C
+  bool differenced_assembled_ = false;  // the differenced blocks are in IDA's matrix
+  // M's entries that may be nonzero (its diagonal and its diagonal blocks), (row, column).
+  std::vector<std::pair<int, int>> mass_entries_;
+  bool reference_assembly_ = false;  // use_reference_assembly
+  // The window tests' evaluation at v = 0 (clear_of_windows, windowed_threshold): a workspace,
+  // so that the dense M and Phi_q are not allocated and zeroed at every step.
+  mutable constrained_system screen_system_;
   double t_ = 0.0;
   long long steps_before_ = 0, failures_before_ = 0, rebases_ = 0;
   dae_failure failure_ = dae_failure::none;
@@ -846,7 +974,7 @@ qtz_reduced_dae::qtz_reduced_dae(const model& m, const formulation_options& fo,
   d.id_.reset(require(N_VNew_Serial(size, ctx), "the variable-kind vector"));
   d.abstol_.reset(require(N_VNew_Serial(size, ctx), "the tolerance vector"));
   d.matrix_.reset(require(SUNDenseMatrix(size, size, ctx), "the iteration matrix"));
-  d.matrix_->ops->zero = zero_dense;
+  d.matrix_->ops->zero = keep_dense;
   d.solver_.reset(require(make_lu_solver(ctx, d.lu_), "the dense linear solver"));
   d.mem_.reset(require(IDACreate(ctx), "the IDA memory"));
 
@@ -954,6 +1082,10 @@ int qtz_reduced_dae::column_groups() const {
 }
 int qtz_reduced_dae::rank() const {
   return impl_->rank_;
+}
+void qtz_reduced_dae::use_reference_assembly() {
+  impl_->reference_assembly_ = true;
+  impl_->matrix_->ops->zero = zero_dense;
 }
 dae_failure qtz_reduced_dae::failure() const {
   return impl_->failure_;

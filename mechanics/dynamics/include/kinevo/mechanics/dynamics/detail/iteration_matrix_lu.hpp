@@ -14,6 +14,7 @@
 #include <Eigen/KLUSupport>
 #include <Eigen/LU>
 #include <Eigen/SparseCore>
+#include <utility>
 #include <vector>
 
 namespace kinevo::mechanics {
@@ -22,6 +23,12 @@ class iteration_matrix_lu {
  public:
   // false: a zero or non-finite pivot (the matrix is singular to working precision).
   bool factorize(const Eigen::Ref<const Eigen::MatrixXd>& a);
+  // A promise for the matrices of the following factorize calls: every entry outside
+  // `structure` (structure[j]: the rows column j may reach, in any order) is zero. The sparse
+  // path then reads only those entries for its finiteness test and the widening of its pattern
+  // (the same pattern and results as from all n^2 entries). Called again when the structure
+  // changes; an empty vector withdraws it.
+  void set_structure(const std::vector<std::vector<int>>& structure);
   // x = A^-1 b of the last factorize.
   Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
   bool sparse() const { return sparse_; }
@@ -31,10 +38,16 @@ class iteration_matrix_lu {
   bool factorize_sparse(const Eigen::Ref<const Eigen::MatrixXd>& a);
   // Whether a nonzero of `a` lies outside pattern_ (which then takes it in).
   bool widen_pattern(const Eigen::Ref<const Eigen::MatrixXd>& a);
+  // The same from the promised structure: only its entries outside pattern_ are read.
+  bool widen_from_structure(const Eigen::Ref<const Eigen::MatrixXd>& a);
+  void start_pattern(Eigen::Index size);
   bool chosen_ = false, sparse_ = false;
   Eigen::PartialPivLU<Eigen::MatrixXd> dense_;
   std::vector<char> pattern_;  // size x size, column-major: 1 where the matrix may be nonzero
   Eigen::MatrixXd outside_;    // 1 - pattern_, for widen_pattern's vectorised test
+  // The promised structure (set_structure; empty: none) and its entries outside pattern_, as
+  // (row, column) pairs.
+  std::vector<std::pair<int, int>> structure_, candidates_;
   Eigen::SparseMatrix<double> matrix_;
   Eigen::KLU<Eigen::SparseMatrix<double>> lu_;
 };
