@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <Eigen/Cholesky>
+#include <utility>
 
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/mechanics/dynamics/detail/full_formulation.hpp"
@@ -82,7 +83,7 @@ step_outcome qtz_orthogonal_formulation::after_step(double t, double /*h*/, doub
     if (max_abs(c) > tolerance || max_abs(dqd) > tolerance * v_scale) beyond = true;
     // The next step's first stage evaluates A at this q again (A depends on q only, and the
     // solver compares it exactly): it takes this decomposition instead of repeating it.
-    solver_.offer(system_.jacobian, d);
+    solver_.offer(system_.jacobian, std::move(d));
   }
   if (!beyond) return step_outcome::unchanged;
   ++report_.corrections;

@@ -6,6 +6,7 @@
 #include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "kinevo/mechanics/solvers/qtz_decomposition.hpp"
 #include "kinevo/mechanics/solvers/solver_support.hpp"
@@ -48,9 +49,9 @@ std::vector<int> carrying_rows(const Eigen::VectorXd& e) {
 
 }  // namespace
 
-void qtz_solver::offer(const Eigen::MatrixXd& jacobian, const qtz_decomposition& d) {
-  offered_jacobian_ = jacobian;
-  offered_ = d;
+void qtz_solver::offer(Eigen::MatrixXd jacobian, qtz_decomposition d) {
+  offered_jacobian_ = std::move(jacobian);
+  offered_ = std::move(d);
   has_offer_ = true;
 }
 

@@ -24,8 +24,9 @@ class qtz_solver final : public acceleration_solver {
   acceleration_result solve(const constrained_system& system) override;
   // A decomposition of `jacobian` made elsewhere with the same rank_tolerance (a formulation's
   // correction after a step, at the state the next step starts from): the next solve takes it
-  // when its A equals `jacobian` exactly, instead of decomposing the same matrix again.
-  void offer(const Eigen::MatrixXd& jacobian, const qtz_decomposition& d);
+  // when its A equals `jacobian` exactly, instead of decomposing the same matrix again. Both taken
+  // by value: a caller done with them moves them in rather than copying their dense matrices.
+  void offer(Eigen::MatrixXd jacobian, qtz_decomposition d);
 
  private:
   qtz_decomposition decompose(const Eigen::MatrixXd& jacobian);
