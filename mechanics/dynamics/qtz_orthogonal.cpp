@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <Eigen/Cholesky>
+#include <optional>
+#include <utility>
 
 #include "kinevo/core/max_abs.hpp"
 #include "kinevo/mechanics/dynamics/detail/full_formulation.hpp"
@@ -68,21 +70,20 @@ step_outcome qtz_orthogonal_formulation::after_step(double t, double /*h*/, doub
     d = decompose_qtz(system_.jacobian, options_.rank_tolerance, workspace_);
     const Eigen::VectorXd gamma = d.combination * c;
     Eigen::VectorXd dqd = d.q1_hat_times(gamma);
+    std::optional<qtz_reduced_mass_factor> mass;
     if (d.q2.cols() > 0) {
-      // M Q2 without the dense product when M is diagonal (particles).
-      const Eigen::MatrixXd m_q2 =
-          system_.mass_is_diagonal ? Eigen::MatrixXd(system_.mass.diagonal().asDiagonal() * d.q2)
-                                   : Eigen::MatrixXd(system_.mass * d.q2);
-      const Eigen::MatrixXd m_hat = qtz_reduced_mass(d.q2, m_q2);
-      const Eigen::VectorXd rhs = m_q2.transpose() * dqd;
-      const Eigen::VectorXd z = m_hat.llt().solve(rhs);
+      // The solver's M Q2 and LLT of M^: offered with the decomposition below.
+      mass = factor_reduced_mass(system_, d.q2);
+      const Eigen::VectorXd rhs = mass->m_q2.transpose() * dqd;
+      const Eigen::VectorXd z = mass->llt.solve(rhs);
       dqd -= d.q2 * z;
     }
     qd -= dqd;
     if (max_abs(c) > tolerance || max_abs(dqd) > tolerance * v_scale) beyond = true;
     // The next step's first stage evaluates A at this q again (A depends on q only, and the
-    // solver compares it exactly): it takes this decomposition instead of repeating it.
-    solver_.offer(system_.jacobian, d);
+    // solver compares it exactly): it takes this decomposition instead of repeating it, and M Q2
+    // with M^'s LLT when its M is this one.
+    solver_.offer(system_.jacobian, std::move(d), std::move(mass));
   }
   if (!beyond) return step_outcome::unchanged;
   ++report_.corrections;

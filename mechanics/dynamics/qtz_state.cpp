@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kinevo/io/errors.hpp"
@@ -27,8 +28,8 @@ qtz_state_formulation::qtz_state_formulation(const model& m, const formulation_o
 }
 
 Eigen::MatrixXd qtz_state_formulation::choose_basis(const Eigen::VectorXd& q, double t) {
-  const Eigen::MatrixXd jacobian = model_.position_jacobian(q, t);
-  const qtz_decomposition d = decompose_qtz(jacobian, options_.rank_tolerance, workspace_);
+  Eigen::MatrixXd jacobian = model_.position_jacobian(q, t);
+  qtz_decomposition d = decompose_qtz(jacobian, options_.rank_tolerance, workspace_);
   // The basis is re-chosen after every step (rebase_wanted), so counting those would only count
   // steps: a re-base is counted when the rank of Phi_q changes (a singular configuration),
   // which changes the number of integrated coordinates.
@@ -44,10 +45,14 @@ Eigen::MatrixXd qtz_state_formulation::choose_basis(const Eigen::VectorXd& q, do
   // the recovery of q and q' (eq. 55) needs.
   // The next step's first stage solves at this q (the recovery returns it unchanged): the
   // solver takes this decomposition when its A equals Phi_q exactly.
-  solver_.offer(jacobian, d);
   model_.evaluate(q, Eigen::VectorXd::Zero(q.size()), t, system_);
-  if (system_.mass_is_diagonal) return d.q2.transpose() * system_.mass.diagonal().asDiagonal();
-  return d.q2.transpose() * system_.mass;
+  Eigen::MatrixXd basis =
+      system_.mass_is_diagonal
+          ? Eigen::MatrixXd(d.q2.transpose() * system_.mass.diagonal().asDiagonal())
+          : Eigen::MatrixXd(d.q2.transpose() * system_.mass);
+  // Moved in (B is formed first): a copy of its dense matrices cost more than the basis.
+  solver_.offer(std::move(jacobian), std::move(d));
+  return basis;
 }
 
 bool qtz_state_formulation::rebase_wanted(const Eigen::VectorXd& /*q*/, double /*t*/) {
