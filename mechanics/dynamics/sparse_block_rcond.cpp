@@ -12,16 +12,6 @@ constexpr double block_sparse_density = 0.2;
 
 }  // namespace
 
-std::optional<double> sparse_block_rcond::klu_factor::condest(Eigen::SparseMatrix<double>& matrix) {
-  if (m_numeric == nullptr || m_symbolic == nullptr) return std::nullopt;
-  if (klu_condest(matrix.outerIndexPtr(), matrix.valuePtr(), m_symbolic, m_numeric, &m_common) !=
-          1 ||
-      !std::isfinite(m_common.condest) || m_common.condest <= 0.0) {
-    return std::nullopt;
-  }
-  return 1.0 / m_common.condest;
-}
-
 // block_ = jacobian(:, columns) in compressed columns (the jacobian's own column storage).
 void sparse_block_rcond::gather(const Eigen::SparseMatrix<double>& jacobian,
                                 const std::vector<int>& columns) {
@@ -65,7 +55,7 @@ std::optional<double> sparse_block_rcond::operator()(const Eigen::SparseMatrix<d
   }
   lu_.factorize(block_);
   if (lu_.info() != Eigen::Success) return std::nullopt;
-  return lu_.condest(block_);
+  return lu_.rcond(block_);
 }
 
 }  // namespace kinevo::mechanics

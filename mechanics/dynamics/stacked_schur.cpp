@@ -34,12 +34,6 @@ void stacked_schur::choose_dependent(const Eigen::SparseMatrix<double>& jacobian
   pattern_.forget();  // a new block: analysed afresh
 }
 
-bool klu_with_transpose::transpose_solve_in_place(Eigen::MatrixXd& x) {
-  if (info() != Eigen::Success || x.size() == 0) return info() == Eigen::Success;
-  return Eigen::klu_tsolve(m_symbolic, m_numeric, x.rows(), x.cols(), x.data(), &m_common,
-                           double()) != 0;
-}
-
 bool stacked_schur::factor_block(const Eigen::SparseMatrix<double>& jacobian) {
   const Eigen::Index m = jacobian.rows();
   const auto k = static_cast<Eigen::Index>(independent_.size());

@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "kinevo/mechanics/dynamics/detail/klu_factor.hpp"
 #include "kinevo/mechanics/solvers/sparse_pattern.hpp"
 
 namespace kinevo::mechanics {
@@ -25,17 +26,11 @@ class sparse_block_rcond {
                                    const std::vector<int>& columns);
 
  private:
-  // Eigen's KLU with klu_condest, which needs the factorisation's handles Eigen keeps protected.
-  class klu_factor : public Eigen::KLU<Eigen::SparseMatrix<double>> {
-   public:
-    std::optional<double> condest(Eigen::SparseMatrix<double>& matrix);
-  };
-
   void gather(const Eigen::SparseMatrix<double>& jacobian, const std::vector<int>& columns);
 
   Eigen::SparseMatrix<double> block_;
   sparse_pattern pattern_;  // the pattern lu_ was analysed for
-  klu_factor lu_;
+  detail::klu_factor lu_;
 };
 
 }  // namespace kinevo::mechanics

@@ -20,16 +20,10 @@
 #include <Eigen/SparseCore>
 #include <vector>
 
+#include "kinevo/mechanics/dynamics/detail/klu_factor.hpp"
 #include "kinevo/mechanics/solvers/sparse_pattern.hpp"
 
 namespace kinevo::mechanics {
-
-// Eigen's KLU with KLU's transposed solve (klu_tsolve), which Eigen's wrapper does not offer.
-class klu_with_transpose : public Eigen::KLU<Eigen::SparseMatrix<double>> {
- public:
-  // x <- A^-T x for every column of x; false when KLU reports a failure.
-  bool transpose_solve_in_place(Eigen::MatrixXd& x);
-};
 
 class stacked_schur {
  public:
@@ -53,7 +47,7 @@ class stacked_schur {
   std::vector<int> position_;  // of each coordinate in D (>= 0) or in I (-1 - index)
   Eigen::SparseMatrix<double> block_, phi_i_;  // Phi_D, Phi_I
   sparse_pattern pattern_;                     // the pattern block_lu_ was analysed for
-  klu_with_transpose block_lu_;
+  detail::klu_factor block_lu_;
   Eigen::MatrixXd y_t_, y_;  // Y^T = Phi_D^-T B_D^T (m x k, the solve's workspace) and Y
   Eigen::PartialPivLU<Eigen::MatrixXd> schur_lu_;
 };
