@@ -282,34 +282,48 @@ TEST(SparseFormulationPaths, QtzReducedMassLowerTriangleIsTheFullProducts) {
   }
 }
 
-// [Phi_q; B] with a dense B (qtz-state's Q2^T M): block elimination on a sparse block of Phi_q
-// for a large sparse Phi_q, the same solutions as the dense LU of the whole at pseudo-random
-// states (D chosen at the first and kept while the solutions stay at round-off); the dense LU
-// for fewer than stacked_schur::min_rows rows.
+// [Phi_q; B] with a dense B = Q2^T M (qtz-state's) at a pseudo-random state of a chain, a random
+// diagonal M and right-hand side, and the dense LU's solution of the whole.
+struct stacked_case {
+  Eigen::MatrixXd jacobian, basis;
+  Eigen::SparseMatrix<double> sparse;
+  Eigen::VectorXd rhs, expected;
+};
+
+stacked_case random_stacked_case(const model& m, std::mt19937& generator) {
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  stacked_case c;
+  Eigen::VectorXd q = m.initial_positions();
+  for (Eigen::Index i = 0; i < q.size(); ++i) q[i] += 0.3 * unit(generator);
+  c.jacobian = m.position_jacobian(q, 0.0);
+  c.sparse = m.position_jacobian_sparse(q, 0.0);
+  const qtz_decomposition d = decompose_qtz(c.jacobian, 1e-9);
+  Eigen::VectorXd mass(q.size());
+  for (Eigen::Index i = 0; i < mass.size(); ++i) mass[i] = 1.0 + 0.5 * (1.0 + unit(generator));
+  c.basis = d.q2.transpose() * mass.asDiagonal();
+  Eigen::MatrixXd whole(q.size(), q.size());
+  whole << c.jacobian, c.basis;
+  c.rhs.resize(q.size());
+  for (Eigen::Index i = 0; i < c.rhs.size(); ++i) c.rhs[i] = unit(generator);
+  c.expected = whole.partialPivLu().solve(c.rhs);
+  return c;
+}
+
+// Block elimination on a sparse block of Phi_q for a large sparse Phi_q: the same solutions as
+// the dense LU of the whole at pseudo-random states (D chosen at the first and kept while the
+// solutions stay at round-off); the dense LU for fewer than stacked_schur::min_rows rows.
 TEST(SparseFormulationPaths, StackedSchurAgreesWithDenseLu) {
   std::mt19937 generator(20261129);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
   for (const int links : {10, 40}) {
     const model m = chain(links);
     stacked_solve stacked;
     for (int state = 0; state < 4; ++state) {
-      Eigen::VectorXd q = m.initial_positions();
-      for (Eigen::Index i = 0; i < q.size(); ++i) q[i] += 0.3 * unit(generator);
-      const Eigen::MatrixXd a = m.position_jacobian(q, 0.0);
-      const qtz_decomposition d = decompose_qtz(a, 1e-9);
-      Eigen::VectorXd mass(q.size());
-      for (Eigen::Index i = 0; i < mass.size(); ++i) mass[i] = 1.0 + 0.5 * (1.0 + unit(generator));
-      const Eigen::MatrixXd basis = d.q2.transpose() * mass.asDiagonal();
-      stacked.set_basis(basis);
-      stacked.factor(m.position_jacobian_sparse(q, 0.0));
-      EXPECT_EQ(stacked.schur(), a.rows() >= stacked_schur::min_rows) << links << " links";
+      const stacked_case c = random_stacked_case(m, generator);
+      stacked.set_basis(c.basis);
+      stacked.factor(c.sparse);
+      EXPECT_EQ(stacked.schur(), c.jacobian.rows() >= stacked_schur::min_rows) << links << " links";
       EXPECT_FALSE(stacked.sparse());
-      Eigen::MatrixXd whole(q.size(), q.size());
-      whole << a, basis;
-      Eigen::VectorXd rhs(q.size());
-      for (Eigen::Index i = 0; i < rhs.size(); ++i) rhs[i] = unit(generator);
-      const Eigen::VectorXd expected = whole.partialPivLu().solve(rhs);
-      EXPECT_LT(max_abs(stacked.solve(rhs) - expected), 1e-11 * (1.0 + max_abs(expected)))
+      EXPECT_LT(max_abs(stacked.solve(c.rhs) - c.expected), 1e-11 * (1.0 + max_abs(c.expected)))
           << links << " links, state " << state;
     }
   }
@@ -326,27 +340,14 @@ TEST(SparseFormulationPaths, StackedSchurAgreesWithDenseLu) {
 // chain's Phi_D is far from symmetric (a plain solve in place of the transposed one fails here).
 TEST(SparseFormulationPaths, StackedSchurEliminationEqualsTheDenseLu) {
   std::mt19937 generator(20261130);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
   for (const int links : {40, 60}) {
     const model m = chain(links);
     stacked_schur schur;
     for (int state = 0; state < 3; ++state) {
-      Eigen::VectorXd q = m.initial_positions();
-      for (Eigen::Index i = 0; i < q.size(); ++i) q[i] += 0.3 * unit(generator);
-      const Eigen::MatrixXd a = m.position_jacobian(q, 0.0);
-      const qtz_decomposition d = decompose_qtz(a, 1e-9);
-      Eigen::VectorXd mass(q.size());
-      for (Eigen::Index i = 0; i < mass.size(); ++i) mass[i] = 1.0 + 0.5 * (1.0 + unit(generator));
-      const Eigen::MatrixXd basis = d.q2.transpose() * mass.asDiagonal();
-      const Eigen::SparseMatrix<double> sparse = m.position_jacobian_sparse(q, 0.0);
-      ASSERT_TRUE(stacked_schur::suits(sparse, basis)) << links << " links";
-      ASSERT_TRUE(schur.factor(sparse, basis)) << links << " links, state " << state;
-      Eigen::MatrixXd whole(q.size(), q.size());
-      whole << a, basis;
-      Eigen::VectorXd rhs(q.size());
-      for (Eigen::Index i = 0; i < rhs.size(); ++i) rhs[i] = unit(generator);
-      const Eigen::VectorXd expected = whole.partialPivLu().solve(rhs);
-      EXPECT_LT(max_abs(schur.solve(rhs) - expected), 1e-11 * (1.0 + max_abs(expected)))
+      const stacked_case c = random_stacked_case(m, generator);
+      ASSERT_TRUE(stacked_schur::suits(c.sparse, c.basis)) << links << " links";
+      ASSERT_TRUE(schur.factor(c.sparse, c.basis)) << links << " links, state " << state;
+      EXPECT_LT(max_abs(schur.solve(c.rhs) - c.expected), 1e-11 * (1.0 + max_abs(c.expected)))
           << links << " links, state " << state;
     }
   }
