@@ -191,7 +191,7 @@ bool null_space_projection_solver::sparse_reduced_mass(const constrained_system&
 std::optional<acceleration_result> null_space_projection_solver::solve_sparse(
     const constrained_system& s, const Eigen::VectorXd& a_f) {
   if (!options_.allow_sparse || !projection_sparse_worthwhile(s)) return std::nullopt;
-  if (!pseudo_inverse_.factor(sparse_from_pattern(s.jacobian, s.jacobian_pattern),
+  if (!pseudo_inverse_.factor(s.jacobian, s.jacobian_pattern,
                               projection_sparse_margin * options_.rank_tolerance)) {
     return std::nullopt;
   }

@@ -1,5 +1,7 @@
 #include "kinevo/mechanics/solvers/sparse_gram.hpp"
 
+#include "kinevo/mechanics/solvers/detail/gram_structure.hpp"
+
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
@@ -37,9 +39,6 @@ bool sparse_gram::analysed_for(const constrained_system& s) const {
 
 namespace {
 
-// rows[i]: (column k, index of A(i, k) among a_'s values), k ascending.
-using row_lists = std::vector<std::vector<std::pair<int, int>>>;
-
 // M^-1 as blocks (a diagonal M: blocks of one): each block's (start, size), the block of each
 // coordinate, each block's offset in the flat storage of the inverses and that storage's size.
 struct block_layout {
@@ -54,35 +53,6 @@ struct block_layout {
     return start_of[b] + (k - start) + (j - start) * size;
   }
 };
-
-// Stage: A's structure into a; pattern[p] is the index in jacobian_pattern of a's value p and
-// source[p] its index in the dense A (column-major). The values of the triplets carry each
-// entry's index in the pattern (+ 1), read back into pattern. Returns A's rows.
-row_lists a_structure(const constrained_system& s, Eigen::SparseMatrix<double>& a,
-                      std::vector<Eigen::Index>& pattern, std::vector<Eigen::Index>& source) {
-  const int m = s.constraints(), n = s.coordinates();
-  std::vector<Eigen::Triplet<double>> triplets;
-  for (std::size_t k = 0; k < s.jacobian_pattern.size(); ++k) {
-    const auto& [r, c] = s.jacobian_pattern[k];
-    triplets.emplace_back(r, c, static_cast<double>(k + 1));
-  }
-  a.resize(m, n);
-  a.setFromTriplets(triplets.begin(), triplets.end());
-  pattern.resize(static_cast<std::size_t>(a.nonZeros()));
-  for (Eigen::Index p = 0; p < a.nonZeros(); ++p) {
-    pattern[static_cast<std::size_t>(p)] = static_cast<Eigen::Index>(a.valuePtr()[p]) - 1;
-  }
-  source.clear();
-  row_lists rows(static_cast<std::size_t>(m));
-  for (int k = 0; k < n; ++k) {
-    for (Eigen::SparseMatrix<double>::InnerIterator it(a, k); it; ++it) {
-      const auto index = static_cast<int>(source.size());
-      source.push_back(it.row() + static_cast<Eigen::Index>(k) * m);
-      rows[static_cast<std::size_t>(it.row())].emplace_back(k, index);
-    }
-  }
-  return rows;
-}
 
 // Stage: the blocks of M^-1.
 block_layout mass_blocks(const constrained_system& s) {
@@ -112,11 +82,12 @@ struct product_terms {
 
 // Stage: A M^-1, entry (i, j) = sum over k of A(i, k) W(k, j), k ascending within j's block (the
 // order of Eigen's sparse product). Returns aw_columns[j]: (row i, entry), rows ascending.
-row_lists aw_structure(const row_lists& rows, const block_layout& l, int n, product_terms& aw) {
+detail::sparse_lists aw_structure(const detail::sparse_lists& rows, const block_layout& l, int n,
+                                  product_terms& aw) {
   aw.first.assign(1, 0);
   aw.a.clear();
   aw.w.clear();
-  row_lists aw_columns(static_cast<std::size_t>(n));
+  detail::sparse_lists aw_columns(static_cast<std::size_t>(n));
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& row = rows[i];
     std::vector<int> touched;
@@ -143,65 +114,12 @@ row_lists aw_structure(const row_lists& rows, const block_layout& l, int n, prod
   return aw_columns;
 }
 
-// The terms of G's lower triangle (entries in g_'s storage order): entry e is the sum over
-// [first[e], first[e + 1]) of aw[t] a[t]; diagonal[i] the entry of G_ii (-1: a zero row of A).
-struct gram_terms {
-  std::vector<int> first, aw, a, diagonal;
-};
-
-// Stage: G's lower triangle, column j: G(i, j) = sum over k of AW(i, k) A(j, k), k ascending over
-// row j of A (the order of Eigen's product AW * A^T). Returns G's entries as triplets.
-std::vector<Eigen::Triplet<double>> g_structure(const row_lists& rows, const row_lists& aw_columns,
-                                                gram_terms& g) {
-  const auto m = static_cast<int>(rows.size());
-  g.first.assign(1, 0);
-  g.aw.clear();
-  g.a.clear();
-  g.diagonal.assign(static_cast<std::size_t>(m), -1);
-  std::vector<Eigen::Triplet<double>> g_triplets;
-  std::vector<int> slot(static_cast<std::size_t>(m), -1);
-  std::vector<std::vector<std::pair<int, int>>> terms;  // per entry of column j
-  std::vector<int> entry_rows;
-  for (int j = 0; j < m; ++j) {
-    terms.clear();
-    entry_rows.clear();
-    for (const auto& [k, a_index] : rows[static_cast<std::size_t>(j)]) {
-      for (const auto& [i, aw_entry] : aw_columns[static_cast<std::size_t>(k)]) {
-        if (i < j) continue;
-        int& e = slot[static_cast<std::size_t>(i)];
-        if (e < 0) {
-          e = static_cast<int>(terms.size());
-          terms.emplace_back();
-          entry_rows.push_back(i);
-        }
-        terms[static_cast<std::size_t>(e)].emplace_back(aw_entry, a_index);
-      }
-    }
-    std::vector<int> order(entry_rows.size());
-    for (std::size_t e = 0; e < order.size(); ++e) order[e] = static_cast<int>(e);
-    std::sort(order.begin(), order.end(), [&](int x, int y) {
-      return entry_rows[static_cast<std::size_t>(x)] < entry_rows[static_cast<std::size_t>(y)];
-    });
-    for (const int e : order) {
-      const int i = entry_rows[static_cast<std::size_t>(e)];
-      for (const auto& [aw_entry, a_index] : terms[static_cast<std::size_t>(e)]) {
-        g.aw.push_back(aw_entry);
-        g.a.push_back(a_index);
-      }
-      if (i == j) g.diagonal[static_cast<std::size_t>(j)] = static_cast<int>(g.first.size()) - 1;
-      g.first.push_back(static_cast<int>(g.aw.size()));
-      g_triplets.emplace_back(i, j, 0.0);
-      slot[static_cast<std::size_t>(i)] = -1;
-    }
-  }
-  return g_triplets;
-}
-
 }  // namespace
 
 void sparse_gram::analyse(const constrained_system& s) {
   const int m = s.constraints(), n = s.coordinates();
-  const row_lists rows = a_structure(s, a_, a_pattern_, a_source_);
+  detail::sparse_structure(m, n, s.jacobian_pattern, a_, a_pattern_, a_source_);
+  const detail::sparse_lists rows = detail::rows_of(a_);
   const block_layout blocks = mass_blocks(s);
   w_block_start_ = blocks.start_of;
   w_.assign(static_cast<std::size_t>(blocks.w_size), 0.0);
@@ -210,21 +128,16 @@ void sparse_gram::analyse(const constrained_system& s) {
     block_small_.resize(blocks.blocks.size());
   }
   product_terms aw;
-  const row_lists aw_columns = aw_structure(rows, blocks, n, aw);
+  const detail::sparse_lists aw_columns = aw_structure(rows, blocks, n, aw);
   aw_first_ = std::move(aw.first);
   aw_a_ = std::move(aw.a);
   aw_w_ = std::move(aw.w);
   aw_.assign(aw_first_.size() - 1, 0.0);
-  gram_terms g;
-  const auto g_triplets = g_structure(rows, aw_columns, g);
-  g_first_ = std::move(g.first);
-  g_aw_ = std::move(g.aw);
-  g_a_ = std::move(g.a);
-  g_diagonal_ = std::move(g.diagonal);
+  const auto g_triplets = detail::gram_structure(rows, aw_columns, g_terms_);
   g_.resize(m, m);
   g_.setFromTriplets(g_triplets.begin(), g_triplets.end());
   g_.makeCompressed();
-  if (static_cast<std::size_t>(g_.nonZeros()) + 1 != g_first_.size()) {
+  if (static_cast<std::size_t>(g_.nonZeros()) + 1 != g_terms_.first.size()) {
     throw std::logic_error("sparse_gram: the Gram matrix's structure is not the one analysed");
   }
   ldlt_.analyzePattern(g_);
@@ -288,15 +201,7 @@ void sparse_gram::form(const constrained_system& s) {
       sum += a[aw_a_[t]] * w_[static_cast<std::size_t>(aw_w_[t])];
     aw_[e] = sum;
   }
-  double* g = g_.valuePtr();
-  for (std::size_t e = 0; e + 1 < g_first_.size(); ++e) {
-    const auto first = static_cast<std::size_t>(g_first_[e]);
-    const auto last = static_cast<std::size_t>(g_first_[e + 1]);
-    double sum = aw_[static_cast<std::size_t>(g_aw_[first])] * a[g_a_[first]];
-    for (std::size_t t = first + 1; t < last; ++t)
-      sum += aw_[static_cast<std::size_t>(g_aw_[t])] * a[g_a_[t]];
-    g[e] = sum;
-  }
+  g_terms_.form(aw_.data(), a, g_.valuePtr());
 }
 
 bool sparse_gram::factor(const constrained_system& s, double rank_tolerance) {
@@ -304,15 +209,8 @@ bool sparse_gram::factor(const constrained_system& s, double rank_tolerance) {
   form(s);
   ldlt_.factorize(g_);
   if (ldlt_.info() != Eigen::Success) return false;
-  const auto& d = ldlt_.vectorD();
-  const double* g = g_.valuePtr();
-  const double tol2 = rank_tolerance * rank_tolerance;
-  for (std::size_t i = 0; i < g_diagonal_.size(); ++i) {
-    // Every row of A has an entry, so G_ii is in the structure; a missing one is a zero row.
-    const double diag = g_diagonal_[i] < 0 ? 0.0 : g[g_diagonal_[i]];
-    if (!(diag > 0.0) || !(d[static_cast<Eigen::Index>(i)] > tol2 * diag)) return false;
-  }
-  return true;
+  return detail::rows_clear_of_dependence(ldlt_.vectorD(), g_.valuePtr(), g_terms_.diagonal,
+                                          rank_tolerance);
 }
 
 Eigen::VectorXd sparse_gram::transpose_times(const constrained_system&,

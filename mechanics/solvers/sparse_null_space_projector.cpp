@@ -56,8 +56,9 @@ const row_major_matrix& sparse_null_space_projector::columns(const sparse_pseudo
   return p_t_;
 }
 
-void sparse_null_space_projector::project_rows(const sparse_pseudo_inverse& a_plus,
-                                               const row_major_matrix& x, row_major_matrix& out) {
+void sparse_null_space_projector::project_rows_lower(const sparse_pseudo_inverse& a_plus,
+                                                     const row_major_matrix& x,
+                                                     Eigen::MatrixXd& out) {
   const Eigen::SparseMatrix<double>& a = a_plus.matrix();
   // A X row by row (A's rows, from its row-major copy), each row assigned once.
   const Eigen::SparseMatrix<double, Eigen::RowMajor>& a_rows = a_plus.matrix_by_rows();
@@ -75,20 +76,24 @@ void sparse_null_space_projector::project_rows(const sparse_pseudo_inverse& a_pl
   }
   a_plus.gram_solve_in_place(range_);
   const auto k = static_cast<Eigen::Index>(b_.size());
-  out.resize(k, x.cols());
+  if (out.rows() != k || out.cols() != k) out.setZero(k, k);
+  row_.resize(k);
+  // Each value is the one the whole row gives (the same operations, value by value).
   for (Eigen::Index j = 0; j < k; ++j) {
     const int column = b_[static_cast<std::size_t>(j)];
-    out.row(j) = x.row(column);
+    const Eigen::Index length = j + 1;
+    row_.head(length) = x.row(column).head(length).transpose();
     for (sparse_iterator it(a, column); it; ++it) {
-      subtract_scaled(&out(j, 0), it.value(), &range_(it.index(), 0), x.cols());
+      subtract_scaled(row_.data(), it.value(), &range_(it.index(), 0), length);
     }
+    for (Eigen::Index c = 0; c < length; ++c) out(j, c) = row_[c];
   }
 }
 
-Eigen::MatrixXd sparse_null_space_projector::reduced_mass(const sparse_pseudo_inverse& a_plus,
-                                                          const constrained_system& s) {
+const Eigen::MatrixXd& sparse_null_space_projector::reduced_mass(
+    const sparse_pseudo_inverse& a_plus, const constrained_system& s) {
   mass_times(s, p_t_, m_p_t_);
-  project_rows(a_plus, m_p_t_, m11_);
+  project_rows_lower(a_plus, m_p_t_, m11_);
   return m11_;
 }
 

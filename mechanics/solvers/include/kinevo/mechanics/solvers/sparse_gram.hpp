@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
+#include "kinevo/mechanics/solvers/detail/gram_structure.hpp"
 #include "kinevo/mechanics/solvers/small_cholesky.hpp"
 
 namespace kinevo::mechanics {
@@ -60,9 +61,8 @@ class sparse_gram {
   // A M^-1 entries: terms [aw_first_[e], aw_first_[e + 1]) of (a_ value, w_ index) pairs.
   std::vector<double> aw_;
   std::vector<int> aw_first_, aw_a_, aw_w_;
-  // G lower entries (in g_'s storage order): terms of (aw_ index, a_ value index) pairs.
-  std::vector<int> g_first_, g_aw_, g_a_;
-  std::vector<int> g_diagonal_;  // index of G_ii among g_'s values (-1: a zero row of A)
+  // G's lower entries (in g_'s storage order): terms of (aw_ index, a_ value index) pairs.
+  detail::gram_terms g_terms_;
   // What the analysis was made for.
   std::vector<std::pair<int, int>> analysed_pattern_, analysed_blocks_;
   Eigen::Index analysed_rows_ = -1, analysed_cols_ = -1;

@@ -21,18 +21,23 @@ class sparse_null_space_projector {
  public:
   // P_T = P_N B for the columns B (eq. 12) of the factored A (n x k); kept for reduced_mass.
   const row_major_matrix& columns(const sparse_pseudo_inverse& a_plus, const std::vector<int>& b);
-  // M11 = B^T P_N (M P_T) for the P_T of the last columns() (k x k, all of it; symmetric to
-  // round-off, and LLT reads the lower triangle).
-  Eigen::MatrixXd reduced_mass(const sparse_pseudo_inverse& a_plus, const constrained_system& s);
+  // M11 = B^T P_N (M P_T) for the P_T of the last columns(): its lower triangle, which is what
+  // LLT reads (M11 is symmetric to round-off only, so the upper triangle would be other
+  // numbers); the strict upper triangle is zero.
+  const Eigen::MatrixXd& reduced_mass(const sparse_pseudo_inverse& a_plus,
+                                      const constrained_system& s);
   const row_major_matrix& p_t() const { return p_t_; }
 
  private:
-  // B^T P_N X = rows B of X - A_B^T (A A^T)^-1 (A X), X n x p (row-major), into out (k x p).
-  void project_rows(const sparse_pseudo_inverse& a_plus, const row_major_matrix& x,
-                    row_major_matrix& out);
+  // The lower triangle of B^T P_N X = rows B of X - A_B^T (A A^T)^-1 (A X), X n x k (row-major),
+  // into out (k x k, column-major): row j of it from the first j + 1 values of the rows.
+  void project_rows_lower(const sparse_pseudo_inverse& a_plus, const row_major_matrix& x,
+                          Eigen::MatrixXd& out);
 
   std::vector<int> b_;
-  row_major_matrix p_t_, m_p_t_, range_, m11_;
+  row_major_matrix p_t_, m_p_t_, range_;
+  Eigen::MatrixXd m11_;
+  Eigen::VectorXd row_;  // one row of M11's lower triangle
 };
 
 }  // namespace kinevo::mechanics
