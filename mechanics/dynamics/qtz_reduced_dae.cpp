@@ -733,9 +733,12 @@ struct qtz_reduced_dae::impl {
     if (jac.rows() < detail::qtz_window_screen_min_rows) return false;
     constrained_system& sys = screen_system_;
     model_.evaluate(q, Eigen::VectorXd::Zero(n_), t, sys);
-    return detail::qtz_windows_clear(
-        jac, sys, std::max(options_.rank_tolerance, pivot_window * window / singular_window),
-        window);
+    // Phi_q itself in place of A: with holonomic rows only, its nonzeros lie in A's pattern
+    // (model::position_jacobian writes only those entries). Other rows: the exact test.
+    if (sys.constraints() != jac.rows() || sys.coordinates() != jac.cols()) return false;
+    sys.jacobian = jac;
+    return screen_.clear(
+        sys, std::max(options_.rank_tolerance, pivot_window * window / singular_window), window);
   }
 
   int windowed_rank(const Eigen::VectorXd& q, double t, double window) const {
@@ -929,6 +932,7 @@ struct qtz_reduced_dae::impl {
   // The window tests' evaluation at v = 0 (clear_of_windows, windowed_threshold): a workspace,
   // so that the dense M and Phi_q are not allocated and zeroed at every step.
   mutable constrained_system screen_system_;
+  mutable detail::qtz_window_screen screen_;  // its structures kept from step to step
   double t_ = 0.0;
   long long steps_before_ = 0, failures_before_ = 0, rebases_ = 0;
   dae_failure failure_ = dae_failure::none;

@@ -204,9 +204,14 @@ void sparse_gram::form(const constrained_system& s) {
   g_terms_.form(aw_.data(), a, g_.valuePtr());
 }
 
-bool sparse_gram::factor(const constrained_system& s, double rank_tolerance) {
+const Eigen::SparseMatrix<double>& sparse_gram::gram(const constrained_system& s) {
   if (!analysed_for(s)) analyse(s);
   form(s);
+  return g_;
+}
+
+bool sparse_gram::factor(const constrained_system& s, double rank_tolerance) {
+  gram(s);
   ldlt_.factorize(g_);
   if (ldlt_.info() != Eigen::Success) return false;
   return detail::rows_clear_of_dependence(ldlt_.vectorD(), g_.valuePtr(), g_terms_.diagonal,

@@ -7,6 +7,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <Eigen/QR>
+#include <limits>
 #include <random>
 #include <utility>
 #include <vector>
@@ -42,6 +43,28 @@ struct exact_windows {
   bool weighted_clear = false;
 };
 
+// The screen of Phi_q = jac with every entry in the pattern (dense, row by row), with `screen`
+// (structures kept from earlier calls) and with a fresh one; the two must agree.
+bool screen_clear(detail::qtz_window_screen& screen, const Eigen::MatrixXd& jac,
+                  constrained_system s) {
+  std::vector<std::pair<int, int>> pattern;
+  for (int i = 0; i < jac.rows(); ++i)
+    for (int j = 0; j < jac.cols(); ++j) pattern.emplace_back(i, j);
+  s.jacobian = jac;
+  s.jacobian_pattern = pattern;
+  s.rhs = Eigen::VectorXd::Zero(jac.rows());
+  s.force = Eigen::VectorXd::Zero(jac.cols());
+  const bool kept = screen.clear(s, pivot_ratio, window);
+  detail::qtz_window_screen fresh;
+  EXPECT_EQ(kept, fresh.clear(s, pivot_ratio, window));
+  return kept;
+}
+
+bool screen_clear(const Eigen::MatrixXd& jac, const constrained_system& s) {
+  detail::qtz_window_screen screen;
+  return screen_clear(screen, jac, s);
+}
+
 exact_windows exact(const Eigen::MatrixXd& jac, const Eigen::MatrixXd& mass) {
   exact_windows e;
   const Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(jac.transpose());
@@ -57,6 +80,7 @@ TEST(QtzWindowScreen, ClearOnlyWhenTheExactTestsAreClear) {
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> unit(0.5, 2.0);
   int cleared = 0, cases = 0;
+  detail::qtz_window_screen screen;  // one for every case: its structures follow the sizes
   for (const bool blocks : {false, true}) {
     for (const int m : {16, 21, 30}) {
       for (const double smallest : {1.0, 1e-1, 3e-3, 1.5e-3, 1e-3, 5e-4, 1e-6}) {
@@ -78,7 +102,7 @@ TEST(QtzWindowScreen, ClearOnlyWhenTheExactTestsAreClear) {
             for (int i = 0; i < n; ++i) s.mass(i, i) = unit(rng);
             s.mass_is_diagonal = true;
           }
-          const bool clear = detail::qtz_windows_clear(jac, s, pivot_ratio, window);
+          const bool clear = screen_clear(screen, jac, s);
           const exact_windows e = exact(jac, s.mass);
           ++cases;
           if (clear) {
@@ -104,19 +128,25 @@ TEST(QtzWindowScreen, LeavesOtherSystemsToTheExactTest) {
   s.mass = Eigen::MatrixXd::Identity(40, 40);
   s.mass_is_diagonal = true;
   // Fewer than 16 rows, more rows than coordinates, a redundant row.
-  EXPECT_FALSE(detail::qtz_windows_clear(jacobian_with(10, 40, 1.0, rng), s, pivot_ratio, window));
+  EXPECT_FALSE(screen_clear(jacobian_with(10, 40, 1.0, rng), s));
   constrained_system wide = s;
   wide.mass = Eigen::MatrixXd::Identity(20, 20);
-  EXPECT_FALSE(
-      detail::qtz_windows_clear(Eigen::MatrixXd::Random(24, 20), wide, pivot_ratio, window));
+  EXPECT_FALSE(screen_clear(Eigen::MatrixXd::Random(24, 20), wide));
   Eigen::MatrixXd redundant = jacobian_with(20, 40, 1.0, rng);
   redundant.row(19) = redundant.row(3);
-  EXPECT_FALSE(detail::qtz_windows_clear(redundant, s, pivot_ratio, window));
+  EXPECT_FALSE(screen_clear(redundant, s));
+  // A value that is not finite, a mass that is not positive: not shown.
+  Eigen::MatrixXd not_finite = jacobian_with(20, 40, 1.0, rng);
+  EXPECT_TRUE(screen_clear(not_finite, s));
+  not_finite(7, 11) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(screen_clear(not_finite, s));
+  constrained_system massless = s;
+  massless.mass(5, 5) = 0.0;
+  EXPECT_FALSE(screen_clear(jacobian_with(20, 40, 1.0, rng), massless));
   // A dense M (no blocks known): not shown.
   constrained_system dense = s;
   dense.mass_is_diagonal = false;
-  EXPECT_FALSE(
-      detail::qtz_windows_clear(jacobian_with(20, 40, 1.0, rng), dense, pivot_ratio, window));
+  EXPECT_FALSE(screen_clear(jacobian_with(20, 40, 1.0, rng), dense));
 }
 
 }  // namespace

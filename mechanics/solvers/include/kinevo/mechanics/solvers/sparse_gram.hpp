@@ -29,6 +29,10 @@ class sparse_gram {
   // Forms and factors G. False when some row is dependent on earlier ones (relative remainder
   // below rank_tolerance) or the factorisation fails: use the dense path then.
   bool factor(const constrained_system& s, double rank_tolerance);
+  // G's lower triangle at s, formed without factoring (the structure made once per pattern), and
+  // the index of each G_ii among its values (-1: a zero row of A).
+  const Eigen::SparseMatrix<double>& gram(const constrained_system& s);
+  const std::vector<int>& gram_diagonal() const { return g_terms_.diagonal; }
   // y = G^-1 r
   Eigen::VectorXd solve(const Eigen::VectorXd& r) const { return ldlt_.solve(r); }
   // A^T y using the pattern.

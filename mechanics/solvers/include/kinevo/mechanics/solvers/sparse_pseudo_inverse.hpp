@@ -4,9 +4,8 @@
 // row-relative redundancy test of the solvers' sparse Gram path, in the Euclidean metric);
 // factor() refuses a row whose remainder is below the given tolerance, so that a rank-deficient
 // or nearly rank-deficient A is left to the dense rank-revealing factorisations.
-// G's structure, its terms in the order of Eigen's product A * A^T (detail/gram_structure.hpp),
-// A's row-major copy and the factor's symbolic analysis are made once per pattern of A: a
-// simulation forms G at each state by a loop over flat arrays, with the product's numbers.
+// G is formed by sparse_row_gram (its structure made once per pattern of A) and the factor's
+// symbolic analysis is redone only when G's pattern changes.
 #pragma once
 
 #include <Eigen/Core>
@@ -16,8 +15,8 @@
 #include <span>
 #include <utility>
 
-#include "kinevo/mechanics/solvers/detail/gram_structure.hpp"
 #include "kinevo/mechanics/solvers/sparse_pattern.hpp"
+#include "kinevo/mechanics/solvers/sparse_row_gram.hpp"
 
 namespace kinevo::mechanics {
 
@@ -45,28 +44,20 @@ class sparse_pseudo_inverse {
   void gram_solve_in_place(row_major_matrix& x) const;
   // A^+ b = A^T (A A^T)^-1 b.
   Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
-  const Eigen::SparseMatrix<double>& matrix() const { return a_; }
+  const Eigen::SparseMatrix<double>& matrix() const { return gram_.matrix(); }
   // A in row-major storage (made by factor()).
-  const Eigen::SparseMatrix<double, Eigen::RowMajor>& matrix_by_rows() const { return a_rows_; }
+  const Eigen::SparseMatrix<double, Eigen::RowMajor>& matrix_by_rows() const {
+    return gram_.matrix_by_rows();
+  }
 
  private:
-  // G's structure and terms, a_rows_ and ldlt_'s analysis, from a_'s pattern.
-  void analyse();
-  // G's values from a_'s, a_rows_'s values, the factorisation and the rows' test.
-  bool factor_values(double tolerance);
+  // Factors gram_'s G (its analysis redone when G's pattern changes); the rows' test.
+  bool factor_formed(double tolerance);
 
-  Eigen::SparseMatrix<double> a_, gram_;  // gram_: G's lower triangle
-  Eigen::SparseMatrix<double, Eigen::RowMajor> a_rows_;
-  std::vector<Eigen::Index> row_source_;  // a_rows_'s values: their index among a_'s
-  detail::gram_terms terms_;
+  sparse_row_gram gram_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::NaturalOrdering<int>>
       ldlt_;
-  // What the structure was made for: a sparse A's pattern, or a dense A's pattern list (with
-  // each of a_'s values' index in the dense A); at most one of the two is set.
-  sparse_pattern analysed_;
-  std::vector<std::pair<int, int>> analysed_list_;
-  Eigen::Index analysed_rows_ = -1, analysed_cols_ = -1;
-  std::vector<Eigen::Index> list_index_, dense_source_;
+  sparse_pattern analysed_;  // the pattern ldlt_ was analysed for
 };
 
 // A's entries at `pattern` (row, column) of a dense A: the sparse form the solvers get

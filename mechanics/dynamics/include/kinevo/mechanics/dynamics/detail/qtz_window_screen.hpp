@@ -12,24 +12,57 @@
 //     G - window^2 ||G||_inf I positive definite keeps every eigenvalue above window^2 times the
 //     largest.
 // When either factorisation fails the caller decides exactly; the screen never drops anything.
+// The two Gram matrices are formed through structures made once per pattern (sparse_row_gram,
+// sparse_gram) and the factorisations' symbolic analyses are kept while the patterns are: a
+// simulation screens every step by loops over flat arrays.
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/OrderingMethods>
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseCore>
+#include <vector>
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
+#include "kinevo/mechanics/solvers/sparse_gram.hpp"
+#include "kinevo/mechanics/solvers/sparse_pattern.hpp"
+#include "kinevo/mechanics/solvers/sparse_row_gram.hpp"
 
 namespace kinevo::mechanics::detail {
 
-// True when Phi_q (`jacobian`, m x n, dense) has full row rank with every unweighted QTZ pivot
-// above pivot_ratio times the first and every singular value of Phi_q M^-1/2 above `window` times
-// the largest, M the dense `system.mass` (diagonal, or block-diagonal in system.mass_blocks with
-// blocks of at most 16). False when that is not shown: M of another structure, m > n, a failed
-// factorisation, or fewer than min_rows rows (the dense test is cheaper there).
-bool qtz_windows_clear(const Eigen::MatrixXd& jacobian, const constrained_system& system,
-                       double pivot_ratio, double window);
-
-// Below this many rows qtz_windows_clear returns false: on the slider-crank (8 rows) the sparse
-// test cost 4.5 % more per record than the dense one.
+// Below this many rows the screen returns false: on the slider-crank (8 rows) the sparse test
+// cost 4.5 % more per record than the dense one.
 inline constexpr Eigen::Index qtz_window_screen_min_rows = 16;
+
+class qtz_window_screen {
+ public:
+  // True when Phi_q (system.jacobian, m x n, its nonzeros within system.jacobian_pattern) has
+  // full row rank with every unweighted QTZ pivot above pivot_ratio times the first and every
+  // singular value of Phi_q M^-1/2 above `window` times the largest, M the dense `system.mass`
+  // (diagonal, or block-diagonal in system.mass_blocks with blocks of at most 16). False when that
+  // is not shown: M of another structure, m > n, a failed factorisation, a value that is not
+  // finite, or fewer than qtz_window_screen_min_rows rows (the dense test is cheaper there).
+  bool clear(const constrained_system& system, double pivot_ratio, double window);
+
+ private:
+  // Whether the symmetric matrix with lower triangle `lower` minus shift I is positive definite:
+  // its sparse Cholesky factorisation in the natural order (a chain's Gram matrix is banded in
+  // it; the fill-reducing ordering cost more than it saved) meets no pivot <= 0.
+  class shifted_cholesky {
+   public:
+    bool positive_definite(const Eigen::SparseMatrix<double>& lower,
+                           const std::vector<int>& diagonal, double shift);
+
+   private:
+    Eigen::SparseMatrix<double> shifted_;
+    Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::NaturalOrdering<int>>
+        llt_;
+    sparse_pattern analysed_;  // the pattern llt_ was analysed for
+  };
+
+  sparse_row_gram euclidean_;  // Phi_q Phi_q^T
+  sparse_gram weighted_;       // Phi_q M^-1 Phi_q^T
+  shifted_cholesky euclidean_test_, weighted_test_;
+};
 
 }  // namespace kinevo::mechanics::detail
