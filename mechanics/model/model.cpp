@@ -233,7 +233,10 @@ Eigen::SparseMatrix<double> model::position_jacobian_sparse(const Eigen::VectorX
   tape_inputs.fill(q, Eigen::VectorXd::Zero(c.n), t);
   tape_outputs.resize(static_cast<std::size_t>(std::max(c.holonomic_nnz, 1)));
   scratch_.resize(static_cast<std::size_t>(c.registers));
-  c.jacobian.evaluate(tape_inputs.values.data(), tape_outputs.data(), scratch_.data());
+  // The same evaluation as position_jacobian's (native code when compiled), so that the dense
+  // and the sparse paths see the same Phi_q.
+  run_tape_or_native(c.jacobian, c.jacobian_native, tape_inputs.values.data(), tape_outputs.data(),
+                     scratch_.data());
   std::vector<Eigen::Triplet<double>> entries;
   entries.reserve(static_cast<std::size_t>(c.holonomic_nnz));
   for (int k = 0; k < c.holonomic_nnz; ++k) {
