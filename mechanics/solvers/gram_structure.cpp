@@ -1,8 +1,9 @@
-#include "kinevo/mechanics/solvers/detail/gram_structure.hpp"
+#include "kinevo/mechanics/solvers/gram_structure.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
-namespace kinevo::mechanics::detail {
+namespace kinevo::mechanics {
 
 void sparse_structure(Eigen::Index m, Eigen::Index n, std::span<const std::pair<int, int>> pattern,
                       Eigen::SparseMatrix<double>& a, std::vector<Eigen::Index>& pattern_index,
@@ -28,7 +29,7 @@ void sparse_structure(Eigen::Index m, Eigen::Index n, std::span<const std::pair<
   }
 }
 
-sparse_lists rows_of(const Eigen::SparseMatrix<double>& a) {
+sparse_lists sparse_rows_of(const Eigen::SparseMatrix<double>& a) {
   sparse_lists rows(static_cast<std::size_t>(a.rows()));
   for (Eigen::Index k = 0; k < a.outerSize(); ++k) {
     for (Eigen::SparseMatrix<double>::InnerIterator it(a, k); it; ++it) {
@@ -39,7 +40,7 @@ sparse_lists rows_of(const Eigen::SparseMatrix<double>& a) {
   return rows;
 }
 
-sparse_lists columns_of(const Eigen::SparseMatrix<double>& a) {
+sparse_lists sparse_columns_of(const Eigen::SparseMatrix<double>& a) {
   sparse_lists columns(static_cast<std::size_t>(a.cols()));
   for (Eigen::Index k = 0; k < a.outerSize(); ++k) {
     for (Eigen::SparseMatrix<double>::InnerIterator it(a, k); it; ++it) {
@@ -60,9 +61,8 @@ void gram_terms::form(const double* left, const double* right, double* out) cons
   }
 }
 
-std::vector<Eigen::Triplet<double>> gram_structure(const sparse_lists& rows,
-                                                   const sparse_lists& left_columns,
-                                                   gram_terms& g) {
+void gram_structure(const sparse_lists& rows, const sparse_lists& left_columns, gram_terms& g,
+                    Eigen::SparseMatrix<double>& lower) {
   const auto m = static_cast<int>(rows.size());
   g.first.assign(1, 0);
   g.l.clear();
@@ -104,7 +104,14 @@ std::vector<Eigen::Triplet<double>> gram_structure(const sparse_lists& rows,
       slot[static_cast<std::size_t>(i)] = -1;
     }
   }
-  return g_triplets;
+  lower.resize(m, m);
+  lower.setFromTriplets(g_triplets.begin(), g_triplets.end());
+  lower.makeCompressed();
+  // Internal invariant: the triplets are distinct and in column-major order, so the compressed
+  // values are the terms' entries one for one.
+  if (static_cast<std::size_t>(lower.nonZeros()) + 1 != g.first.size()) {
+    throw std::logic_error("gram_structure: the Gram matrix's structure is not the one analysed");
+  }
 }
 
 bool rows_clear_of_dependence(const Eigen::VectorXd& d, const double* gram_values,
@@ -118,4 +125,4 @@ bool rows_clear_of_dependence(const Eigen::VectorXd& d, const double* gram_value
   return true;
 }
 
-}  // namespace kinevo::mechanics::detail
+}  // namespace kinevo::mechanics

@@ -1,6 +1,6 @@
 #include "kinevo/mechanics/solvers/sparse_gram.hpp"
 
-#include "kinevo/mechanics/solvers/detail/gram_structure.hpp"
+#include "kinevo/mechanics/solvers/gram_structure.hpp"
 
 #include <Eigen/Cholesky>
 #include <algorithm>
@@ -82,12 +82,12 @@ struct product_terms {
 
 // Stage: A M^-1, entry (i, j) = sum over k of A(i, k) W(k, j), k ascending within j's block (the
 // order of Eigen's sparse product). Returns aw_columns[j]: (row i, entry), rows ascending.
-detail::sparse_lists aw_structure(const detail::sparse_lists& rows, const block_layout& l, int n,
-                                  product_terms& aw) {
+sparse_lists aw_structure(const sparse_lists& rows, const block_layout& l, int n,
+                          product_terms& aw) {
   aw.first.assign(1, 0);
   aw.a.clear();
   aw.w.clear();
-  detail::sparse_lists aw_columns(static_cast<std::size_t>(n));
+  sparse_lists aw_columns(static_cast<std::size_t>(n));
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& row = rows[i];
     std::vector<int> touched;
@@ -118,8 +118,8 @@ detail::sparse_lists aw_structure(const detail::sparse_lists& rows, const block_
 
 void sparse_gram::analyse(const constrained_system& s) {
   const int m = s.constraints(), n = s.coordinates();
-  detail::sparse_structure(m, n, s.jacobian_pattern, a_, a_pattern_, a_source_);
-  const detail::sparse_lists rows = detail::rows_of(a_);
+  sparse_structure(m, n, s.jacobian_pattern, a_, a_pattern_, a_source_);
+  const sparse_lists rows = sparse_rows_of(a_);
   const block_layout blocks = mass_blocks(s);
   w_block_start_ = blocks.start_of;
   w_.assign(static_cast<std::size_t>(blocks.w_size), 0.0);
@@ -128,18 +128,12 @@ void sparse_gram::analyse(const constrained_system& s) {
     block_small_.resize(blocks.blocks.size());
   }
   product_terms aw;
-  const detail::sparse_lists aw_columns = aw_structure(rows, blocks, n, aw);
+  const sparse_lists aw_columns = aw_structure(rows, blocks, n, aw);
   aw_first_ = std::move(aw.first);
   aw_a_ = std::move(aw.a);
   aw_w_ = std::move(aw.w);
   aw_.assign(aw_first_.size() - 1, 0.0);
-  const auto g_triplets = detail::gram_structure(rows, aw_columns, g_terms_);
-  g_.resize(m, m);
-  g_.setFromTriplets(g_triplets.begin(), g_triplets.end());
-  g_.makeCompressed();
-  if (static_cast<std::size_t>(g_.nonZeros()) + 1 != g_terms_.first.size()) {
-    throw std::logic_error("sparse_gram: the Gram matrix's structure is not the one analysed");
-  }
+  gram_structure(rows, aw_columns, g_terms_, g_);
   ldlt_.analyzePattern(g_);
   analysed_pattern_.assign(s.jacobian_pattern.begin(), s.jacobian_pattern.end());
   analysed_blocks_.assign(s.mass_blocks.begin(), s.mass_blocks.end());
@@ -214,8 +208,8 @@ bool sparse_gram::factor(const constrained_system& s, double rank_tolerance) {
   gram(s);
   ldlt_.factorize(g_);
   if (ldlt_.info() != Eigen::Success) return false;
-  return detail::rows_clear_of_dependence(ldlt_.vectorD(), g_.valuePtr(), g_terms_.diagonal,
-                                          rank_tolerance);
+  return rows_clear_of_dependence(ldlt_.vectorD(), g_.valuePtr(), g_terms_.diagonal,
+                                  rank_tolerance);
 }
 
 Eigen::VectorXd sparse_gram::transpose_times(const constrained_system&,

@@ -14,8 +14,7 @@ bool sparse_pseudo_inverse::factor_formed(double tolerance) {
   }
   ldlt_.factorize(g);
   if (ldlt_.info() != Eigen::Success) return false;
-  return detail::rows_clear_of_dependence(ldlt_.vectorD(), g.valuePtr(), gram_.diagonal(),
-                                          tolerance);
+  return rows_clear_of_dependence(ldlt_.vectorD(), g.valuePtr(), gram_.diagonal(), tolerance);
 }
 
 bool sparse_pseudo_inverse::factor(const Eigen::SparseMatrix<double>& a, double tolerance) {

@@ -1,19 +1,12 @@
 #include "kinevo/mechanics/solvers/sparse_row_gram.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace kinevo::mechanics {
 
 void sparse_row_gram::analyse() {
-  const detail::sparse_lists rows = detail::rows_of(a_);
-  const auto triplets = detail::gram_structure(rows, detail::columns_of(a_), terms_);
-  gram_.resize(a_.rows(), a_.rows());
-  gram_.setFromTriplets(triplets.begin(), triplets.end());
-  gram_.makeCompressed();
-  if (static_cast<std::size_t>(gram_.nonZeros()) + 1 != terms_.first.size()) {
-    throw std::logic_error("sparse_row_gram: A A^T's structure is not the one analysed");
-  }
+  const sparse_lists rows = sparse_rows_of(a_);
+  gram_structure(rows, sparse_columns_of(a_), terms_, gram_);
   // A row-major copy's values are a_'s row by row, columns ascending: the order of `rows`.
   a_rows_ = a_;
   row_source_.clear();
@@ -45,7 +38,7 @@ void sparse_row_gram::form(const Eigen::SparseMatrix<double>& a) {
 void sparse_row_gram::form(const Eigen::MatrixXd& a, std::span<const std::pair<int, int>> pattern) {
   if (analysed_list_.empty() || analysed_rows_ != a.rows() || analysed_cols_ != a.cols() ||
       !std::equal(pattern.begin(), pattern.end(), analysed_list_.begin(), analysed_list_.end())) {
-    detail::sparse_structure(a.rows(), a.cols(), pattern, a_, list_index_, dense_source_);
+    sparse_structure(a.rows(), a.cols(), pattern, a_, list_index_, dense_source_);
     analyse();
     analysed_list_.assign(pattern.begin(), pattern.end());
     analysed_rows_ = a.rows();

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
-#include "kinevo/mechanics/solvers/detail/gram_structure.hpp"
+#include "kinevo/mechanics/solvers/gram_structure.hpp"
 #include "kinevo/mechanics/solvers/small_cholesky.hpp"
 
 namespace kinevo::mechanics {
@@ -66,7 +66,7 @@ class sparse_gram {
   std::vector<double> aw_;
   std::vector<int> aw_first_, aw_a_, aw_w_;
   // G's lower entries (in g_'s storage order): terms of (aw_ index, a_ value index) pairs.
-  detail::gram_terms g_terms_;
+  gram_terms g_terms_;
   // What the analysis was made for.
   std::vector<std::pair<int, int>> analysed_pattern_, analysed_blocks_;
   Eigen::Index analysed_rows_ = -1, analysed_cols_ = -1;

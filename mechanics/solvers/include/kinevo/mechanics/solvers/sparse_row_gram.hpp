@@ -1,6 +1,6 @@
 // G = A A^T of a sparse A, formed at each call from A's values through a structure worked out
 // once per pattern of A: G's entries as lists of products in the order of Eigen's product
-// A * A^T (detail/gram_structure.hpp), so the same numbers, and A's row-major copy. Shared by the
+// A * A^T (gram_structure.hpp), so the same numbers, and A's row-major copy. Shared by the
 // Moore-Penrose inverse of the projection method (sparse_pseudo_inverse) and the windows' screen
 // of qtz-reduced.
 #pragma once
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "kinevo/mechanics/solvers/detail/gram_structure.hpp"
+#include "kinevo/mechanics/solvers/gram_structure.hpp"
 #include "kinevo/mechanics/solvers/sparse_pattern.hpp"
 
 namespace kinevo::mechanics {
@@ -39,7 +39,7 @@ class sparse_row_gram {
   Eigen::SparseMatrix<double> a_, gram_;
   Eigen::SparseMatrix<double, Eigen::RowMajor> a_rows_;
   std::vector<Eigen::Index> row_source_;  // a_rows_'s values: their index among a_'s
-  detail::gram_terms terms_;
+  gram_terms terms_;
   // What the structure was made for: a sparse A's pattern, or a dense A's pattern list (with
   // each of a_'s values' index in the dense A); at most one of the two is set.
   sparse_pattern analysed_;

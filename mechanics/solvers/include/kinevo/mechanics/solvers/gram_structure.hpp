@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace kinevo::mechanics::detail {
+namespace kinevo::mechanics {
 
 // lists[r]: (index, entry) pairs of row (or column) r, index ascending.
 using sparse_lists = std::vector<std::vector<std::pair<int, int>>>;
@@ -24,9 +24,9 @@ void sparse_structure(Eigen::Index m, Eigen::Index n, std::span<const std::pair<
                       std::vector<Eigen::Index>& source);
 
 // rows[i]: (column k, index of A(i, k) among a's values), k ascending (a compressed).
-sparse_lists rows_of(const Eigen::SparseMatrix<double>& a);
+sparse_lists sparse_rows_of(const Eigen::SparseMatrix<double>& a);
 // columns[k]: (row i, index of A(i, k) among a's values), i ascending (a compressed).
-sparse_lists columns_of(const Eigen::SparseMatrix<double>& a);
+sparse_lists sparse_columns_of(const Eigen::SparseMatrix<double>& a);
 
 // The terms of G's lower triangle, entries in column-major order: entry e is the sum over
 // [first[e], first[e + 1]) of left[l[t]] right[r[t]]; diagonal[i] the entry of G_ii (-1: a zero
@@ -39,10 +39,11 @@ struct gram_terms {
 };
 
 // G's lower triangle, column j: G(i, j) = sum over k of L(i, k) A(j, k), k ascending over row j
-// of A. `rows` are A's rows (rows_of); `left_columns[k]` lists column k of L as (row i, index of
-// L(i, k) among L's values). Returns G's entries as triplets (values 0), in the terms' order.
-std::vector<Eigen::Triplet<double>> gram_structure(const sparse_lists& rows,
-                                                   const sparse_lists& left_columns, gram_terms& g);
+// of A. `rows` are A's rows (sparse_rows_of); `left_columns[k]` lists column k of L as (row i,
+// index of L(i, k) among L's values). The terms into g, the structure (values 0, compressed, its
+// values in the terms' order) into `lower`.
+void gram_structure(const sparse_lists& rows, const sparse_lists& left_columns, gram_terms& g,
+                    Eigen::SparseMatrix<double>& lower);
 
 // The row-relative redundancy test of a Gram matrix's LDL^T in the natural order: every
 // D_i / G_ii above tolerance^2 (D_i / G_ii is the squared remainder of row i after Gram-Schmidt
@@ -50,4 +51,4 @@ std::vector<Eigen::Triplet<double>> gram_structure(const sparse_lists& rows,
 bool rows_clear_of_dependence(const Eigen::VectorXd& d, const double* gram_values,
                               const std::vector<int>& diagonal, double tolerance);
 
-}  // namespace kinevo::mechanics::detail
+}  // namespace kinevo::mechanics
