@@ -15,6 +15,7 @@
 #include "kinevo/mechanics/dynamics/detail/iteration_matrix_lu.hpp"
 #include "kinevo/mechanics/dynamics/detail/qtz_reduced_dae.hpp"
 #include "kinevo/mechanics/dynamics/detail/sparse_block_rcond.hpp"
+#include "kinevo/mechanics/dynamics/detail/sparse_position_correction.hpp"
 #include "kinevo/mechanics/dynamics/detail/stacked_schur.hpp"
 #include "kinevo/mechanics/dynamics/detail/stacked_solve.hpp"
 #include "kinevo/mechanics/dynamics/simulation.hpp"
@@ -596,6 +597,65 @@ TEST(SparseFormulationPaths, SparseBlockRcondLeavesOtherBlocksToTheDenseEstimate
   EXPECT_FALSE(sparse(small.position_jacobian_sparse(q2, 0.0), p2.dependent).has_value());
   // And after all of these, the regular block again (its pattern analysed anew).
   EXPECT_TRUE(sparse(jac, p.dependent).has_value());
+}
+
+// q moved off the constraints along seeded pseudo-random directions of size `size`.
+Eigen::VectorXd off_constraints(const model& m, std::mt19937& rng, double size) {
+  std::uniform_real_distribution<double> u(-size, size);
+  Eigen::VectorXd q = m.initial_positions();
+  for (Eigen::Index i = 0; i < q.size(); ++i) q[i] += u(rng);
+  return q;
+}
+
+// The first Newton iteration of the sparse position correction solves with the LDL^T of
+// Phi_q Phi_q^T its rank test made: one iteration (newton_iterations = 1, a tolerance it meets)
+// is the step -Phi_q^+ Phi of the dense complete orthogonal decomposition, to round-off.
+TEST(SparseFormulationPaths, SparsePositionCorrectionFirstIterationIsThePseudoInverseStep) {
+  std::mt19937 rng(11);
+  formulation_options options;
+  options.newton_iterations = 1;
+  options.newton_tolerance = 1e-2;
+  for (const model& m : {chain(20), chain(10, true)}) {
+    sparse_position_correction correction;
+    for (int trial = 0; trial < 3; ++trial) {
+      const Eigen::VectorXd q0 = off_constraints(m, rng, 1e-3);
+      Eigen::VectorXd q = q0;
+      const std::optional<bool> moved = correction.correct(m, q, 0.0, options);
+      ASSERT_TRUE(moved.has_value());
+      EXPECT_TRUE(*moved);
+      const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(
+          m.position_jacobian(q0, 0.0));
+      const Eigen::VectorXd step = -cod.solve(m.position_violation(q0, 0.0));
+      // Round-off of q (|q| up to 20) against a step of ~1e-3.
+      EXPECT_LT(max_abs(q - (q0 + step)), 1e-14 * max_abs(q0)) << trial;
+    }
+  }
+}
+
+// The whole correction (later iterations through KLU, refactored with the previous step's pivot
+// order, and a new pattern analysed when the model changes) against the dense Newton iteration
+// of eq. 20 in the range of Phi_q(q_0)^T: the same point, on the constraints.
+TEST(SparseFormulationPaths, SparsePositionCorrectionIsTheDenseNewtonCorrection) {
+  std::mt19937 rng(12);
+  const formulation_options options;
+  sparse_position_correction correction;  // one object: patterns and pivot orders carried over
+  for (const model& m : {chain(20), chain(10, true), chain(20)}) {
+    for (int trial = 0; trial < 3; ++trial) {
+      const Eigen::VectorXd q0 = off_constraints(m, rng, 1e-2);
+      Eigen::VectorXd q = q0;
+      const std::optional<bool> moved = correction.correct(m, q, 0.0, options);
+      ASSERT_TRUE(moved.has_value());
+      EXPECT_TRUE(*moved);
+      const Eigen::MatrixXd range = m.position_jacobian(q0, 0.0).transpose();
+      Eigen::VectorXd x = q0;
+      for (int it = 0; it < 10; ++it) {
+        const Eigen::MatrixXd h = m.position_jacobian(x, 0.0) * range;
+        x -= range * h.partialPivLu().solve(m.position_violation(x, 0.0));
+      }
+      EXPECT_LE(max_abs(m.position_violation(q, 0.0)), options.newton_tolerance) << trial;
+      EXPECT_LT(max_abs(q - x), 1e-12 * (1.0 + max_abs(x - q0))) << trial;
+    }
+  }
 }
 
 TEST(SparseFormulationPaths, FormulationsFollowFullGigspOnATwelveLinkChain) {
