@@ -168,7 +168,11 @@ bool null_space_projection_solver::sparse_reduced_mass(const constrained_system&
           null_space_projector(s.jacobian, options_.rank_tolerance), static_cast<int>(k));
       ++column_selections_;
     }
-    projector_.columns(pseudo_inverse_, columns_);
+    if (s.mass_is_diagonal) {
+      projector_.columns_implicit(pseudo_inverse_, columns_);
+    } else {
+      projector_.columns(pseudo_inverse_, columns_);
+    }
     llt.compute_unblocked(projector_.reduced_mass(pseudo_inverse_, s));
     if (llt.info() != Eigen::Success) continue;
     const double pivots = llt.pivot_ratio();
@@ -201,9 +205,9 @@ std::optional<acceleration_result> null_space_projection_solver::solve_sparse(
   if (s.coordinates() > s.constraints()) {
     detail::unblocked_llt llt;
     if (!sparse_reduced_mass(s, llt)) return std::nullopt;
-    const row_major_matrix& p_t = projector_.p_t();
-    const Eigen::VectorXd z = llt.solve(p_t.transpose() * applied_minus_inertia(s, qdd));
-    qdd += p_t * z;  // eq. 14
+    const Eigen::VectorXd z =
+        llt.solve(projector_.transpose_times(pseudo_inverse_, applied_minus_inertia(s, qdd)));
+    qdd += projector_.times(pseudo_inverse_, z);  // eq. 14
   }
   r.acceleration = qdd;
   // Eq. 17: lambda = I_R^T (f - M q'') = (A A^T)^-1 A (f - M q'').

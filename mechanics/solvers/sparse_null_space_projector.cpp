@@ -27,19 +27,34 @@ void mass_times(const constrained_system& s, const row_major_matrix& x, row_majo
 
 }  // namespace
 
+void sparse_null_space_projector::gram_solve_of_columns(const sparse_pseudo_inverse& a_plus,
+                                                        row_major_matrix& u) const {
+  const Eigen::SparseMatrix<double>& a = a_plus.matrix();
+  const auto k = static_cast<Eigen::Index>(b_.size());
+  // (A A^T)^-1 A B: A B is the chosen columns of A.
+  u.setZero(a.rows(), k);
+  for (Eigen::Index j = 0; j < k; ++j) {
+    for (sparse_iterator it(a, b_[static_cast<std::size_t>(j)]); it; ++it) {
+      u(it.index(), j) = it.value();
+    }
+  }
+  a_plus.gram_solve_in_place(u);
+}
+
+void sparse_null_space_projector::columns_implicit(const sparse_pseudo_inverse& a_plus,
+                                                   const std::vector<int>& b) {
+  b_ = b;
+  implicit_ = true;
+  gram_solve_of_columns(a_plus, u_);
+}
+
 const row_major_matrix& sparse_null_space_projector::columns(const sparse_pseudo_inverse& a_plus,
                                                              const std::vector<int>& b) {
   const Eigen::SparseMatrix<double>& a = a_plus.matrix();
   const auto k = static_cast<Eigen::Index>(b.size());
   b_ = b;
-  // (A A^T)^-1 A B: A B is the chosen columns of A.
-  range_.setZero(a.rows(), k);
-  for (Eigen::Index j = 0; j < k; ++j) {
-    for (sparse_iterator it(a, b[static_cast<std::size_t>(j)]); it; ++it) {
-      range_(it.index(), j) = it.value();
-    }
-  }
-  a_plus.gram_solve_in_place(range_);
+  implicit_ = false;
+  gram_solve_of_columns(a_plus, range_);
   // P_T = B - A^T (A A^T)^-1 A B: row i of A^T (A A^T)^-1 A B combines the rows of the solve at
   // the nonzeros of column i of A.
   p_t_.resize(a.cols(), k);
@@ -90,11 +105,92 @@ void sparse_null_space_projector::project_rows_lower(const sparse_pseudo_inverse
   }
 }
 
+void sparse_null_space_projector::reduced_mass_implicit(const sparse_pseudo_inverse& a_plus,
+                                                        const constrained_system& s) {
+  const Eigen::SparseMatrix<double>& a = a_plus.matrix();
+  const sparse_row_gram& gram = a_plus.row_gram();
+  const Eigen::Index m = a.rows();
+  const auto k = static_cast<Eigen::Index>(b_.size());
+  // A M A^T on A A^T's structure: the same terms with A's values scaled by M at their columns.
+  scaled_a_.resize(static_cast<std::size_t>(a.nonZeros()));
+  for (Eigen::Index c = 0; c < a.outerSize(); ++c) {
+    for (sparse_iterator it(a, c); it; ++it) {
+      scaled_a_[static_cast<std::size_t>(&it.value() - a.valuePtr())] = it.value() * s.mass(c, c);
+    }
+  }
+  const Eigen::SparseMatrix<double>& lower = gram.lower();
+  amat_.resize(static_cast<std::size_t>(lower.nonZeros()));
+  gram.terms().form(scaled_a_.data(), a.valuePtr(), amat_.data());
+  // A (M P_T) = A M B - (A M A^T) U, A M A^T symmetric from its lower triangle.
+  range_.setZero(m, k);
+  for (Eigen::Index j = 0; j < lower.outerSize(); ++j) {
+    for (Eigen::Index p = lower.outerIndexPtr()[j]; p < lower.outerIndexPtr()[j + 1]; ++p) {
+      const Eigen::Index i = lower.innerIndexPtr()[p];
+      const double w = amat_[static_cast<std::size_t>(p)];
+      subtract_scaled(&range_(i, 0), w, &u_(j, 0), k);
+      if (i != j) subtract_scaled(&range_(j, 0), w, &u_(i, 0), k);
+    }
+  }
+  for (Eigen::Index j = 0; j < k; ++j) {
+    const int column = b_[static_cast<std::size_t>(j)];
+    for (sparse_iterator it(a, column); it; ++it) {
+      range_(it.index(), j) += it.value() * s.mass(column, column);
+    }
+  }
+  a_plus.gram_solve_in_place(range_);
+  // Row j of M11 = B^T (M P_T) - (A B)^T (A A^T)^-1 A (M P_T), its first j + 1 values, with
+  // B^T (M P_T) = M_B (I - (A^T U)_B).
+  if (m11_.rows() != k || m11_.cols() != k) m11_.setZero(k, k);
+  row_.resize(k);
+  for (Eigen::Index j = 0; j < k; ++j) {
+    const int column = b_[static_cast<std::size_t>(j)];
+    const Eigen::Index length = j + 1;
+    sparse_iterator first(a, column);
+    if (!first) {  // a coordinate in no constraint: its column of P_N is e_column
+      row_.head(length).setZero();
+    } else {
+      for (Eigen::Index c = 0; c < length; ++c) row_[c] = -first.value() * u_(first.index(), c);
+      for (++first; first; ++first) {
+        subtract_scaled(row_.data(), first.value(), &u_(first.index(), 0), length);
+      }
+    }
+    row_[j] += 1.0;
+    row_.head(length) *= s.mass(column, column);
+    for (sparse_iterator it(a, column); it; ++it) {
+      subtract_scaled(row_.data(), it.value(), &range_(it.index(), 0), length);
+    }
+    for (Eigen::Index c = 0; c < length; ++c) m11_(j, c) = row_[c];
+  }
+}
+
 const Eigen::MatrixXd& sparse_null_space_projector::reduced_mass(
     const sparse_pseudo_inverse& a_plus, const constrained_system& s) {
+  if (implicit_) {
+    reduced_mass_implicit(a_plus, s);
+    return m11_;
+  }
   mass_times(s, p_t_, m_p_t_);
   project_rows_lower(a_plus, m_p_t_, m11_);
   return m11_;
+}
+
+Eigen::VectorXd sparse_null_space_projector::transpose_times(const sparse_pseudo_inverse& a_plus,
+                                                             const Eigen::VectorXd& v) const {
+  if (!implicit_) return p_t_.transpose() * v;
+  // B^T v - U^T (A v)
+  const Eigen::VectorXd w = a_plus.matrix() * v;
+  Eigen::VectorXd out = -(u_.transpose() * w);
+  for (std::size_t j = 0; j < b_.size(); ++j) out[static_cast<Eigen::Index>(j)] += v[b_[j]];
+  return out;
+}
+
+Eigen::VectorXd sparse_null_space_projector::times(const sparse_pseudo_inverse& a_plus,
+                                                   const Eigen::VectorXd& z) const {
+  if (!implicit_) return p_t_ * z;
+  // B z - A^T (U z)
+  Eigen::VectorXd out = -(a_plus.matrix().transpose() * (u_ * z));
+  for (std::size_t j = 0; j < b_.size(); ++j) out[b_[j]] += z[static_cast<Eigen::Index>(j)];
+  return out;
 }
 
 }  // namespace kinevo::mechanics

@@ -72,6 +72,37 @@ void expect_projector_matches_dense(const constrained_system& s, const std::stri
   const Eigen::MatrixXd sparse_m11 = projector.reduced_mass(a_plus, s);
   const Eigen::MatrixXd m11_lower = m11.triangularView<Eigen::Lower>();
   EXPECT_LT(max_abs(sparse_m11 - m11_lower), 1e-13 * (1.0 + max_abs(m11))) << what;
+  // P_T^T v and P_T z, with P_T formed and, for a diagonal M, kept implicit through U.
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Eigen::VectorXd v(s.coordinates()), z(k);
+  for (Eigen::Index i = 0; i < v.size(); ++i) v[i] = u(rng);
+  for (Eigen::Index i = 0; i < z.size(); ++i) z[i] = u(rng);
+  const Eigen::VectorXd ptv = p_t.transpose() * v, ptz = p_t * z;
+  EXPECT_LT(max_abs(projector.transpose_times(a_plus, v) - ptv), 1e-13 * max_abs(ptv)) << what;
+  EXPECT_LT(max_abs(projector.times(a_plus, z) - ptz), 1e-13 * max_abs(ptz)) << what;
+  if (!s.mass_is_diagonal) return;
+  sparse_null_space_projector implicit;
+  implicit.columns_implicit(a_plus, b);
+  const Eigen::MatrixXd implicit_m11 = implicit.reduced_mass(a_plus, s);
+  EXPECT_LT(max_abs(implicit_m11 - m11_lower), 1e-13 * (1.0 + max_abs(m11))) << what;
+  EXPECT_LT(max_abs(implicit.transpose_times(a_plus, v) - ptv), 1e-13 * max_abs(ptv)) << what;
+  EXPECT_LT(max_abs(implicit.times(a_plus, z) - ptz), 1e-13 * max_abs(ptz)) << what;
+}
+
+// The same system with one more coordinate that no constraint reaches (a free particle's x):
+// its column of P_N is a unit column, which the chosen columns B include.
+constrained_system with_free_coordinate(const constrained_system& s, double mass) {
+  constrained_system t = s;
+  const Eigen::Index n = s.coordinates() + 1, m = s.constraints();
+  t.mass = Eigen::MatrixXd::Zero(n, n);
+  t.mass.topLeftCorner(n - 1, n - 1) = s.mass;
+  t.mass(n - 1, n - 1) = mass;
+  t.force.conservativeResize(n);
+  t.force[n - 1] = 0.3;
+  t.jacobian = Eigen::MatrixXd::Zero(m, n);
+  t.jacobian.leftCols(n - 1) = s.jacobian;
+  return t;
 }
 
 TEST(SparseFormulationPaths, QtzDecompositionOfAChainIsAQtzDecomposition) {
@@ -495,6 +526,7 @@ TEST(SparseFormulationPaths, SparseProjectorAgreesWithTheDenseProjector) {
       random_state(m, rng, s);
       expect_projector_matches_dense(s, spatial ? "spatial" : "planar");
       if (spatial) EXPECT_FALSE(s.mass_blocks.empty());
+      if (!spatial) expect_projector_matches_dense(with_free_coordinate(s, 1.5), "free coordinate");
       if (!spatial) {
         // A full symmetric positive definite M with no block structure declared.
         std::uniform_real_distribution<double> u(-0.1, 0.1);

@@ -7,6 +7,10 @@
 // The dense blocks are row-major, so that each entry of A or of the LDL^T factor updates a whole
 // row of k values at once (vectorised) rather than k scattered entries: forming M11 costs
 // O(k (nnz(A) + nnz(L))) instead of the dense k x k x n product P_T^T (M P_T).
+// For a diagonal M (particles) P_T need not be formed at all: with U = (A A^T)^-1 A B (m x k),
+// P_T = B - A^T U, so A (M P_T) = A M B - (A M A^T) U, whose A M A^T has the structure of A A^T,
+// and B^T (M P_T) = M_B (I - (A^T U)_B): M11 then takes one n x k pass less than through P_T
+// (columns_implicit; P_T^T v and P_T z through U).
 #pragma once
 
 #include <Eigen/Core>
@@ -21,21 +25,33 @@ class sparse_null_space_projector {
  public:
   // P_T = P_N B for the columns B (eq. 12) of the factored A (n x k); kept for reduced_mass.
   const row_major_matrix& columns(const sparse_pseudo_inverse& a_plus, const std::vector<int>& b);
+  // The same kept implicit, as U = (A A^T)^-1 A B, for a system with a diagonal M.
+  void columns_implicit(const sparse_pseudo_inverse& a_plus, const std::vector<int>& b);
   // M11 = B^T P_N (M P_T) for the P_T of the last columns(): its lower triangle, which is what
   // LLT reads (M11 is symmetric to round-off only, so the upper triangle would be other
   // numbers); the strict upper triangle is zero.
   const Eigen::MatrixXd& reduced_mass(const sparse_pseudo_inverse& a_plus,
                                       const constrained_system& s);
   const row_major_matrix& p_t() const { return p_t_; }
+  // P_T^T v (size k) and P_T z (size n) for the P_T of the last columns() or columns_implicit().
+  Eigen::VectorXd transpose_times(const sparse_pseudo_inverse& a_plus,
+                                  const Eigen::VectorXd& v) const;
+  Eigen::VectorXd times(const sparse_pseudo_inverse& a_plus, const Eigen::VectorXd& z) const;
 
  private:
   // The lower triangle of B^T P_N X = rows B of X - A_B^T (A A^T)^-1 (A X), X n x k (row-major),
   // into out (k x k, column-major): row j of it from the first j + 1 values of the rows.
   void project_rows_lower(const sparse_pseudo_inverse& a_plus, const row_major_matrix& x,
                           Eigen::MatrixXd& out);
+  // (A A^T)^-1 A B into u (m x k, row-major).
+  void gram_solve_of_columns(const sparse_pseudo_inverse& a_plus, row_major_matrix& u) const;
+  // M11's lower triangle from U for a diagonal M (the header's identities).
+  void reduced_mass_implicit(const sparse_pseudo_inverse& a_plus, const constrained_system& s);
 
   std::vector<int> b_;
-  row_major_matrix p_t_, m_p_t_, range_;
+  bool implicit_ = false;  // the last columns were columns_implicit()'s: U, not P_T
+  row_major_matrix p_t_, m_p_t_, range_, u_;
+  std::vector<double> scaled_a_, amat_;  // A's values times M at their columns; A M A^T's lower
   Eigen::MatrixXd m11_;
   Eigen::VectorXd row_;  // one row of M11's lower triangle
 };

@@ -45,6 +45,8 @@ class sparse_pseudo_inverse {
   // A^+ b = A^T (A A^T)^-1 b.
   Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
   const Eigen::SparseMatrix<double>& matrix() const { return gram_.matrix(); }
+  // A and A A^T as formed by the last factor().
+  const sparse_row_gram& row_gram() const { return gram_; }
   // A in row-major storage (made by factor()).
   const Eigen::SparseMatrix<double, Eigen::RowMajor>& matrix_by_rows() const {
     return gram_.matrix_by_rows();

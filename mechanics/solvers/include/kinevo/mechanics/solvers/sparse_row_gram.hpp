@@ -29,6 +29,9 @@ class sparse_row_gram {
   const Eigen::SparseMatrix<double>& lower() const { return gram_; }
   // The index of G_ii among lower()'s values (-1: a zero row of A).
   const std::vector<int>& diagonal() const { return terms_.diagonal; }
+  // G's terms over A's values (matrix().valuePtr()): with other left values, A D A^T for a
+  // diagonal D on the same structure (left value p: A's value p times D at its column).
+  const gram_terms& terms() const { return terms_; }
 
  private:
   // G's structure and terms and a_rows_'s value order, from a_'s pattern.
