@@ -1,5 +1,7 @@
 #include "kinevo/mechanics/solvers/qtz_solver.hpp"
 
+#include "kinevo/mechanics/solvers/detail/unblocked_llt.hpp"
+
 #include <fmt/format.h>
 
 #include <Eigen/Cholesky>
@@ -72,7 +74,12 @@ qtz_reduced_mass_factor factor_reduced_mass(const constrained_system& s,
   f.mass_is_diagonal = s.mass_is_diagonal;
   f.mass = s.mass_is_diagonal ? Eigen::MatrixXd(s.mass.diagonal()) : s.mass;
   f.m_q2 = mass_times_columns(s, q2);
-  f.llt.compute(qtz_reduced_mass(q2, f.m_q2));
+  // Eigen's unblocked kernel, as for the projection method's M11 (detail/unblocked_llt.hpp):
+  // compute() blocks from 32 columns with GEMM updates whose packing costs more at these sizes.
+  // Below 32 columns compute() takes the same kernel, so small models keep their bits.
+  detail::unblocked_llt llt;
+  llt.compute_unblocked(qtz_reduced_mass(q2, f.m_q2));
+  f.llt = std::move(static_cast<Eigen::LLT<Eigen::MatrixXd>&>(llt));
   return f;
 }
 
