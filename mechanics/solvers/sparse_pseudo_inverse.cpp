@@ -51,14 +51,4 @@ Eigen::VectorXd sparse_pseudo_inverse::solve(const Eigen::VectorXd& b) const {
   return gram_.matrix().transpose() * Eigen::VectorXd(ldlt_.solve(b));
 }
 
-Eigen::SparseMatrix<double> sparse_from_pattern(const Eigen::MatrixXd& a,
-                                                std::span<const std::pair<int, int>> pattern) {
-  std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(pattern.size());
-  for (const auto& [row, col] : pattern) entries.emplace_back(row, col, a(row, col));
-  Eigen::SparseMatrix<double> s(a.rows(), a.cols());
-  s.setFromTriplets(entries.begin(), entries.end());
-  return s;
-}
-
 }  // namespace kinevo::mechanics

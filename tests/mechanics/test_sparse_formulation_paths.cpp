@@ -59,7 +59,7 @@ void random_state(const model& m, std::mt19937& rng, constrained_system& s) {
 // against the dense P_N = I - A^+ A of the COD path, for the same columns B.
 void expect_projector_matches_dense(const constrained_system& s, const std::string& what) {
   sparse_pseudo_inverse a_plus;
-  ASSERT_TRUE(a_plus.factor(sparse_from_pattern(s.jacobian, s.jacobian_pattern), 1e-7)) << what;
+  ASSERT_TRUE(a_plus.factor(s.jacobian, s.jacobian_pattern, 1e-7)) << what;
   const Eigen::MatrixXd p_n = null_space_projector(s.jacobian, 1e-10);
   const int k = s.coordinates() - s.constraints();
   const std::vector<int> b = independent_null_space_columns(p_n, k);
@@ -563,7 +563,7 @@ TEST(SparseFormulationPaths, ProjectionSolverFallsBackToDenseOnRedundantRows) {
   s.jacobian_pattern = pattern;
   s.constraint_names = names;
   sparse_pseudo_inverse a_plus;
-  EXPECT_FALSE(a_plus.factor(sparse_from_pattern(a, pattern), 1e-7));
+  EXPECT_FALSE(a_plus.factor(a, pattern, 1e-7));
   null_space_projection_solver solver;
   const acceleration_result r = solver.solve(s);
   ASSERT_EQ(r.status, solve_status::ok) << r.message;

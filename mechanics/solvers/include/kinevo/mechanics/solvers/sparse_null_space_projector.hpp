@@ -32,7 +32,6 @@ class sparse_null_space_projector {
   // numbers); the strict upper triangle is zero.
   const Eigen::MatrixXd& reduced_mass(const sparse_pseudo_inverse& a_plus,
                                       const constrained_system& s);
-  const row_major_matrix& p_t() const { return p_t_; }
   // P_T^T v (size k) and P_T z (size n) for the P_T of the last columns() or columns_implicit().
   Eigen::VectorXd transpose_times(const sparse_pseudo_inverse& a_plus,
                                   const Eigen::VectorXd& v) const;

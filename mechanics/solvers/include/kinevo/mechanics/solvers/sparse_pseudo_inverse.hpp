@@ -62,9 +62,4 @@ class sparse_pseudo_inverse {
   sparse_pattern analysed_;  // the pattern ldlt_ was analysed for
 };
 
-// A's entries at `pattern` (row, column) of a dense A: the sparse form the solvers get
-// (constrained_system::jacobian_pattern).
-Eigen::SparseMatrix<double> sparse_from_pattern(const Eigen::MatrixXd& a,
-                                                std::span<const std::pair<int, int>> pattern);
-
 }  // namespace kinevo::mechanics
