@@ -14,6 +14,8 @@
 //   --carry-population MODE (translate, rescale or fill: each run after the first starts from
 //   the previous run's populations moved to the new centre, ga/population_carry.hpp)
 #include <fmt/format.h>
+#include <functional>
+#include <map>
 
 #include <algorithm>
 #include <chrono>
@@ -227,55 +229,73 @@ int main(int argc, char** argv) {
   bool gradients = true;
   long long inner = 0;
   int ga_max_n = 1 << 30;  // skip the GA above this n (the gradient methods still run)
-  for (int i = 1; i < argc; ++i) {
+  int i = 1;
+  const auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+  // Every option by name: an unknown one is refused (a mistyped flag would otherwise run the
+  // whole default table for an hour).
+  const std::map<std::string, std::function<void()>> options = {
+      {"--islands", [&] { st.ga.islands.islands = std::stoi(next()); }},
+      {"--seed", [&] { st.ga.islands.seed = std::stoull(next()); }},
+      {"--steps", [&] { st.steps = std::stoi(next()); }},
+      {"--cold-only", [&] { st.cold_only = true; }},
+      {"--planar", [&] { planar = parse_list(next()); }},
+      {"--spatial", [&] { spatial = parse_list(next()); }},
+      {"--trace", [&] { trace_model = next(); }},
+      {"--no-gradients", [&] { gradients = false; }},
+      {"--inner", [&] { inner = std::stoll(next()); }},
+      {"--ga-max-n", [&] { ga_max_n = std::stoi(next()); }},
+      {"--preset",
+       [&] {
+         const auto islands = st.ga.islands;
+         st.ga = gauss_ga_preset(next());
+         st.ga.islands = islands;
+       }},
+      {"--weight", [&] { st.ga.penalty.weight = std::stod(next()); }},
+      {"--g3-pcx",
+       [&] {
+         st.ga.ga.crossover = kinevo::ga::crossover_method::pcx;
+         st.ga.ga.model = kinevo::ga::generation_model::g3;
+       }},
+      {"--parents", [&] { st.ga.ga.parents = std::stoi(next()); }},
+      {"--offspring", [&] { st.ga.ga.offspring = std::stoi(next()); }},
+      {"--sigma", [&] { st.ga.ga.pcx_sigma_zeta = st.ga.ga.pcx_sigma_eta = std::stod(next()); }},
+      {"--sigma-eta", [&] { st.ga.ga.pcx_sigma_eta = std::stod(next()); }},
+      {"--metric", [&] { st.ga.ga.metric = kinevo::ga::metric_model::learned; }},
+      {"--metric-lazy", [&] { st.ga.ga.metric_lazy = std::stoi(next()); }},
+      {"--pop-per-n", [&] { st.ga.population_per_coordinate = std::stod(next()); }},
+      {"--population", [&] { st.ga.ga.population = std::stoi(next()); }},
+      {"--de-weight", [&] { st.ga.ga.de_weight = std::stod(next()); }},
+      {"--crossover-rate", [&] { st.ga.ga.crossover_rate = std::stod(next()); }},
+      {"--max-runs", [&] { st.ga.max_runs = std::stoi(next()); }},
+      {"--carry-population", [&] { st.ga.carry_population = parse_carry(next()); }},
+      {"--momentum", [&] { st.ga.multiplier_momentum = true; }},
+      {"--no-momentum", [&] { st.ga.multiplier_momentum = false; }},
+      {"--probe-runs", [&] { st.ga.probe_runs = std::stoi(next()); }},
+      {"--budget-per-n", [&] { st.ga.evaluations_per_coordinate = std::stoll(next()); }},
+      {"--budget", [&] { st.ga.evaluations_per_run = std::stoll(next()); }},
+      {"--shrink", [&] { st.ga.shrink = std::stod(next()); }},
+      {"--resolution", [&] { st.ga.run_resolution = std::stod(next()); }},
+      {"--margin", [&] { st.ga.box_margin = std::stod(next()); }},
+      {"--budget-follows-pop", [&] { st.ga.budget_follows_population = true; }},
+      {"--stall", [&] { st.ga.stall_fraction = std::stod(next()); }},
+      {"--stall-window", [&] { st.ga.stall_window = std::stod(next()); }},
+      {"--migrations-per-run", [&] { st.ga.migrations_per_run = std::stoi(next()); }},
+      {"--migrants", [&] { st.ga.islands.migrants = std::stoi(next()); }},
+      {"--threads", [&] { st.ga.islands.threads = std::stoi(next()); }},
+  };
+  for (; i < argc; ++i) {
     const std::string a = argv[i];
-    const auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--islands") st.ga.islands.islands = std::stoi(next());
-    if (a == "--seed") st.ga.islands.seed = std::stoull(next());
-    if (a == "--steps") st.steps = std::stoi(next());
-    if (a == "--cold-only") st.cold_only = true;
-    if (a == "--planar") planar = parse_list(next());
-    if (a == "--spatial") spatial = parse_list(next());
-    if (a == "--trace") trace_model = next();
-    if (a == "--no-gradients") gradients = false;
-    if (a == "--inner") inner = std::stoll(next());
-    if (a == "--ga-max-n") ga_max_n = std::stoi(next());
-    if (a == "--preset") {
-      const auto islands = st.ga.islands;
-      st.ga = gauss_ga_preset(next());
-      st.ga.islands = islands;
+    const auto option = options.find(a);
+    if (option == options.end()) {
+      fmt::print(stderr, "bench_gauss_scale: unknown option '{}'\n", a);
+      return 2;
     }
-    if (a == "--weight") st.ga.penalty.weight = std::stod(next());
-    if (a == "--g3-pcx") {
-      st.ga.ga.crossover = kinevo::ga::crossover_method::pcx;
-      st.ga.ga.model = kinevo::ga::generation_model::g3;
+    try {
+      option->second();
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "bench_gauss_scale: {}: {}\n", a, e.what());
+      return 2;
     }
-    if (a == "--parents") st.ga.ga.parents = std::stoi(next());
-    if (a == "--offspring") st.ga.ga.offspring = std::stoi(next());
-    if (a == "--sigma") st.ga.ga.pcx_sigma_zeta = st.ga.ga.pcx_sigma_eta = std::stod(next());
-    if (a == "--sigma-eta") st.ga.ga.pcx_sigma_eta = std::stod(next());
-    if (a == "--metric") st.ga.ga.metric = kinevo::ga::metric_model::learned;
-    if (a == "--metric-lazy") st.ga.ga.metric_lazy = std::stoi(next());
-    if (a == "--pop-per-n") st.ga.population_per_coordinate = std::stod(next());
-    if (a == "--population") st.ga.ga.population = std::stoi(next());
-    if (a == "--de-weight") st.ga.ga.de_weight = std::stod(next());
-    if (a == "--crossover-rate") st.ga.ga.crossover_rate = std::stod(next());
-    if (a == "--max-runs") st.ga.max_runs = std::stoi(next());
-    if (a == "--carry-population") st.ga.carry_population = parse_carry(next());
-    if (a == "--momentum") st.ga.multiplier_momentum = true;
-    if (a == "--no-momentum") st.ga.multiplier_momentum = false;
-    if (a == "--probe-runs") st.ga.probe_runs = std::stoi(next());
-    if (a == "--budget-per-n") st.ga.evaluations_per_coordinate = std::stoll(next());
-    if (a == "--budget") st.ga.evaluations_per_run = std::stoll(next());
-    if (a == "--shrink") st.ga.shrink = std::stod(next());
-    if (a == "--resolution") st.ga.run_resolution = std::stod(next());
-    if (a == "--margin") st.ga.box_margin = std::stod(next());
-    if (a == "--budget-follows-pop") st.ga.budget_follows_population = true;
-    if (a == "--stall") st.ga.stall_fraction = std::stod(next());
-    if (a == "--stall-window") st.ga.stall_window = std::stod(next());
-    if (a == "--migrations-per-run") st.ga.migrations_per_run = std::stoi(next());
-    if (a == "--migrants") st.ga.islands.migrants = std::stoi(next());
-    if (a == "--threads") st.ga.islands.threads = std::stoi(next());
   }
   if (inner > 0) {
     inner_experiment(load_named(trace_model), st, inner);
