@@ -180,6 +180,33 @@ void sparse_qtz_factor::apply_q(Eigen::MatrixXd& x) const {
   }
 }
 
+void sparse_qtz_factor::reach_units(Eigen::Index offset, Eigen::Index columns) const {
+  const auto* hp = static_cast<const SuiteSparse_long*>(f_->h->p);
+  const auto* hi = static_cast<const SuiteSparse_long*>(f_->h->i);
+  const auto s = static_cast<Eigen::Index>(f_->h->ncol);
+  std::vector<std::int64_t> key{n_, offset, columns, s};
+  key.insert(key.end(), hp, hp + s + 1);
+  key.insert(key.end(), hi, hi + hp[s]);
+  key.insert(key.end(), f_->h_pinv, f_->h_pinv + n_);
+  if (key == reach_key_) return;
+  reach_key_ = std::move(key);
+  reach_start_.assign(1, 0);
+  reach_.clear();
+  std::vector<char> support(static_cast<std::size_t>(n_));
+  for (Eigen::Index j = 0; j < columns; ++j) {
+    std::fill(support.begin(), support.end(), 0);
+    support[static_cast<std::size_t>(offset + j)] = 1;
+    for (Eigen::Index k = s - 1; k >= 0; --k) {
+      bool meets = false;
+      for (SuiteSparse_long p = hp[k]; p < hp[k + 1] && !meets; ++p) meets = support[hi[p]] != 0;
+      if (!meets) continue;
+      reach_.push_back(static_cast<int>(k));
+      for (SuiteSparse_long p = hp[k]; p < hp[k + 1]; ++p) support[hi[p]] = 1;
+    }
+    reach_start_.push_back(static_cast<int>(reach_.size()));
+  }
+}
+
 Eigen::MatrixXd sparse_qtz_factor::q_columns(bool first) const {
   const Eigen::Index columns = first ? m_ : n_ - m_, offset = first ? 0 : m_;
   Eigen::MatrixXd e = Eigen::MatrixXd::Zero(n_, columns);
@@ -187,10 +214,40 @@ Eigen::MatrixXd sparse_qtz_factor::q_columns(bool first) const {
     e.middleRows(offset, columns).setIdentity();
     return qr_.matrixQ() * e;
   }
-  // [I; 0] or [0; I] in R's row order; apply_q takes its argument in the rows of Phi_q^T.
+  // Column j is Q e_r, r = offset + j in R's row order, by the reflections that can reach it:
+  // every other one meets only exact zeros, its product is +0 and apply_q skips it too, so the
+  // numbers are apply_q's to the bit (forming Q2 on the 50-link chain: most of the s x (n - m)
+  // products were such zeros).
+  reach_units(offset, columns);
+  const auto* hp = static_cast<const SuiteSparse_long*>(f_->h->p);
+  const auto* hi = static_cast<const SuiteSparse_long*>(f_->h->i);
+  const auto* hx = static_cast<const double*>(f_->h->x);
+  const auto* tau = static_cast<const double*>(f_->h_tau->x);
+  Eigen::VectorXd y(n_);
+  for (Eigen::Index j = 0; j < columns; ++j) {
+    y.setZero();
+    y[offset + j] = 1.0;
+    for (int q = reach_start_[static_cast<std::size_t>(j)];
+         q < reach_start_[static_cast<std::size_t>(j) + 1]; ++q) {
+      const int k = reach_[static_cast<std::size_t>(q)];
+      double dot = 0.0;
+      for (SuiteSparse_long p = hp[k]; p < hp[k + 1]; ++p) dot += hx[p] * y[hi[p]];
+      if (dot == 0.0) continue;
+      dot *= tau[k];
+      for (SuiteSparse_long p = hp[k]; p < hp[k + 1]; ++p) y[hi[p]] -= dot * hx[p];
+    }
+    for (Eigen::Index i = 0; i < n_; ++i) e(i, j) = y[f_->h_pinv[i]];
+  }
+  return e;
+}
+
+Eigen::MatrixXd sparse_qtz_factor::q2_every_reflection() const {
+  if (!multifrontal_) return q2();
+  Eigen::MatrixXd e = Eigen::MatrixXd::Zero(n_, n_ - m_);
+  // [0; I] in R's row order; apply_q takes its argument in the rows of Phi_q^T.
   for (Eigen::Index i = 0; i < n_; ++i) {
-    const Eigen::Index row = f_->h_pinv[i] - offset;
-    if (row >= 0 && row < columns) e(i, row) = 1.0;
+    const Eigen::Index row = f_->h_pinv[i] - m_;
+    if (row >= 0 && row < n_ - m_) e(i, row) = 1.0;
   }
   apply_q(e);
   return e;

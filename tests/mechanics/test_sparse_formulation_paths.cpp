@@ -6,8 +6,10 @@
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "kinevo/core/householder_q.hpp"
 #include "kinevo/core/max_abs.hpp"
@@ -176,6 +178,44 @@ TEST(SparseFormulationPaths, SparseQtzAgreesWithDenseOnRandomStates) {
   const qtz_decomposition d = decompose_qtz(a, 1e-9, workspace);
   EXPECT_EQ(d.sparse, nullptr);
   EXPECT_EQ(d.rank, a.rows() - 1);
+}
+
+// Q2 by the reflections each unit column can reach (the pattern's reach kept across calls) is
+// Q2 with every reflection applied, to the bit: planar and spatial chains at random states, one
+// factor object across sizes and states (the reach remade when the pattern changes).
+TEST(SparseFormulationPaths, QtzQ2ByReachableReflectionsIsEveryReflectionsToTheBit) {
+  std::mt19937 generator(20261130);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  sparse_qtz_factor factor;
+  int compared = 0;
+  for (const bool spatial : {false, true}) {
+    // From spqr_min_rows rows (SuiteSparseQR's path): planar chains of 40 and 55 links, spatial
+    // ones of 12 and 16 (4 rows a link).
+    for (const int links : spatial ? std::vector<int>{12, 16, 12} : std::vector<int>{40, 55, 40}) {
+      chain_options c;
+      c.links = links;
+      c.spatial = spatial;
+      const model m = load_model_from_string(chain_model_text(c), "chain.toml");
+      for (int state = 0; state < 2; ++state) {
+        Eigen::VectorXd q = m.initial_positions();
+        for (Eigen::Index i = 0; i < q.size(); ++i) q[i] += 0.3 * unit(generator);
+        const Eigen::MatrixXd a = m.position_jacobian(q, 0.0);
+        ASSERT_TRUE(factor.compute(a, 1e-9)) << links;
+        ASSERT_TRUE(factor.multifrontal());
+        const Eigen::MatrixXd reach = factor.q2();
+        const Eigen::MatrixXd every = factor.q2_every_reflection();
+        ASSERT_EQ(reach.rows(), every.rows());
+        ASSERT_EQ(reach.cols(), every.cols());
+        EXPECT_EQ(std::memcmp(reach.data(), every.data(),
+                              static_cast<std::size_t>(reach.size()) * sizeof(double)),
+                  0)
+            << links << (spatial ? " spatial" : " planar") << " state " << state;
+        EXPECT_LT(max_abs(a * reach), 1e-12 * (1.0 + max_abs(a)));
+        ++compared;
+      }
+    }
+  }
+  EXPECT_EQ(compared, 12);
 }
 
 // The workspace path (Q1 and Q1^ not formed, the pattern's analysis reused) gives what the

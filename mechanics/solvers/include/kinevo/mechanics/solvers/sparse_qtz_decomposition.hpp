@@ -29,6 +29,7 @@
 #include <Eigen/OrderingMethods>
 #include <Eigen/SparseCore>
 #include <Eigen/SparseQR>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -60,6 +61,9 @@ class sparse_qtz_factor {
   const Eigen::MatrixXd& t() const { return t_; }
   Eigen::MatrixXd q1() const;
   Eigen::MatrixXd q2() const;
+  // Q2 with every reflection applied to every column, the zero products included: what q2()
+  // gives to the bit by skipping the reflections its columns cannot reach (for the tests).
+  Eigen::MatrixXd q2_every_reflection() const;
   // C = P^T (m x m).
   Eigen::MatrixXd combination() const;
   // Q1^ x = Q1 T^-T x (eq. 31), x of size m.
@@ -75,6 +79,10 @@ class sparse_qtz_factor {
   void apply_q(Eigen::MatrixXd& x) const;
   // Q times [I; 0] (first) or [0; I] (not first), n x m or n x (n - m).
   Eigen::MatrixXd q_columns(bool first) const;
+  // For each unit column r of R's rows [offset, offset + columns): the reflections k (in the
+  // order applied) whose pattern meets the rows H_s ... H_{k+1} e_r can be nonzero in. Made
+  // from H's pattern, kept while it stays.
+  void reach_units(Eigen::Index offset, Eigen::Index columns) const;
   bool same_pattern() const;
   bool multifrontal_ = false;
   Eigen::Index n_ = 0, m_ = 0;
@@ -86,6 +94,10 @@ class sparse_qtz_factor {
   // SuiteSparseQR's factors; order_ = E: column j of Phi_q^T E is column order_[j] of Phi_q^T.
   std::unique_ptr<spqr_factors> f_;
   std::vector<int> order_;
+  // reach_units: the pattern it was made for (H's columns and rows, P_H, the unit columns) and,
+  // per unit column, its reflections in reach_[reach_start_[j], reach_start_[j + 1]).
+  mutable std::vector<std::int64_t> reach_key_;
+  mutable std::vector<int> reach_start_, reach_;
 };
 
 // The whole decomposition (Q1, Q2 and Q1^ formed), or nullopt.
