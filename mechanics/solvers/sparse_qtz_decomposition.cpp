@@ -209,34 +209,76 @@ void sparse_qtz_factor::reach_units(Eigen::Index offset, Eigen::Index columns) c
 
 Eigen::MatrixXd sparse_qtz_factor::q_columns(bool first) const {
   const Eigen::Index columns = first ? m_ : n_ - m_, offset = first ? 0 : m_;
-  Eigen::MatrixXd e = Eigen::MatrixXd::Zero(n_, columns);
   if (!multifrontal_) {
+    Eigen::MatrixXd e = Eigen::MatrixXd::Zero(n_, columns);
     e.middleRows(offset, columns).setIdentity();
     return qr_.matrixQ() * e;
   }
+  Eigen::MatrixXd e(n_, columns);  // every entry written below
   // Column j is Q e_r, r = offset + j in R's row order, by the reflections that can reach it:
   // every other one meets only exact zeros, its product is +0 and apply_q skips it too, so the
   // numbers are apply_q's to the bit (forming Q2 on the 50-link chain: most of the s x (n - m)
-  // products were such zeros).
+  // products were such zeros). Neighbouring columns mostly reach the same reflections: such a
+  // group is carried as the rows of one row-major block, so that each reflection's sparse index
+  // is walked once for the group and the group's entries of a row are updated together; every
+  // column still sees its own operations in apply_q's order.
   reach_units(offset, columns);
   const auto* hp = static_cast<const SuiteSparse_long*>(f_->h->p);
   const auto* hi = static_cast<const SuiteSparse_long*>(f_->h->i);
   const auto* hx = static_cast<const double*>(f_->h->x);
   const auto* tau = static_cast<const double*>(f_->h_tau->x);
-  Eigen::VectorXd y(n_);
-  for (Eigen::Index j = 0; j < columns; ++j) {
-    y.setZero();
-    y[offset + j] = 1.0;
-    for (int q = reach_start_[static_cast<std::size_t>(j)];
-         q < reach_start_[static_cast<std::size_t>(j) + 1]; ++q) {
-      const int k = reach_[static_cast<std::size_t>(q)];
-      double dot = 0.0;
-      for (SuiteSparse_long p = hp[k]; p < hp[k + 1]; ++p) dot += hx[p] * y[hi[p]];
-      if (dot == 0.0) continue;
-      dot *= tau[k];
-      for (SuiteSparse_long p = hp[k]; p < hp[k + 1]; ++p) y[hi[p]] -= dot * hx[p];
+  const auto list = [&](Eigen::Index column) {
+    const auto at = static_cast<std::size_t>(column);
+    return std::pair{reach_.data() + reach_start_[at], reach_.data() + reach_start_[at + 1]};
+  };
+  std::vector<double> block, dots, scaled;
+  for (Eigen::Index j = 0; j < columns;) {
+    const auto [begin, end] = list(j);
+    Eigen::Index width = 1;
+    while (j + width < columns) {
+      const auto [other_begin, other_end] = list(j + width);
+      if (!std::equal(begin, end, other_begin, other_end)) break;
+      ++width;
     }
-    for (Eigen::Index i = 0; i < n_; ++i) e(i, j) = y[f_->h_pinv[i]];
+    const auto w = static_cast<std::size_t>(width);
+    block.assign(static_cast<std::size_t>(n_) * w, 0.0);
+    dots.resize(w);
+    scaled.resize(w);
+    for (std::size_t c = 0; c < w; ++c)
+      block[(static_cast<std::size_t>(offset + j) + c) * w + c] = 1.0;
+    for (const int* it = begin; it != end; ++it) {
+      const int k = *it;
+      double* __restrict dot = dots.data();
+      std::fill(dot, dot + w, 0.0);
+      for (SuiteSparse_long p = hp[k]; p < hp[k + 1]; ++p) {
+        const double h = hx[p];
+        const double* __restrict row = block.data() + static_cast<std::size_t>(hi[p]) * w;
+        for (std::size_t c = 0; c < w; ++c) dot[c] += h * row[c];
+      }
+      std::size_t zeros = 0;
+      double* __restrict step = scaled.data();
+      for (std::size_t c = 0; c < w; ++c) {
+        zeros += dot[c] == 0.0 ? 1 : 0;
+        step[c] = dot[c] * tau[k];
+      }
+      if (zeros == w) continue;
+      for (SuiteSparse_long p = hp[k]; p < hp[k + 1]; ++p) {
+        const double h = hx[p];
+        double* __restrict row = block.data() + static_cast<std::size_t>(hi[p]) * w;
+        if (zeros == 0) {
+          for (std::size_t c = 0; c < w; ++c) row[c] -= step[c] * h;
+        } else {
+          for (std::size_t c = 0; c < w; ++c) {
+            if (dot[c] != 0.0) row[c] -= step[c] * h;
+          }
+        }
+      }
+    }
+    for (Eigen::Index i = 0; i < n_; ++i) {
+      const double* row = block.data() + static_cast<std::size_t>(f_->h_pinv[i]) * w;
+      for (std::size_t c = 0; c < w; ++c) e(i, j + static_cast<Eigen::Index>(c)) = row[c];
+    }
+    j += width;
   }
   return e;
 }
