@@ -158,8 +158,7 @@ acceleration_result null_space_projection_solver::solve(const constrained_system
 // column-pivoted QR of the dense P_N chooses (as on the dense path), chosen again when their
 // number changes or M11 has lost conditioning since; false when M11 is not positive definite
 // even for freshly chosen columns (the dense path then decides and reports it).
-bool null_space_projection_solver::sparse_reduced_mass(const constrained_system& s,
-                                                       detail::unblocked_llt& llt) {
+bool null_space_projection_solver::sparse_reduced_mass(const constrained_system& s) {
   const auto k = static_cast<std::size_t>(s.coordinates() - s.constraints());
   for (int attempt = 0; attempt < 2; ++attempt) {
     const bool fresh = columns_.size() != k || attempt > 0;
@@ -173,15 +172,16 @@ bool null_space_projection_solver::sparse_reduced_mass(const constrained_system&
     } else {
       projector_.columns(pseudo_inverse_, columns_);
     }
-    llt.compute_unblocked(projector_.reduced_mass(pseudo_inverse_, s));
-    if (llt.info() != Eigen::Success) continue;
-    const double pivots = llt.pivot_ratio();
+    const Eigen::MatrixXd& m11 = projector_.reduced_mass(pseudo_inverse_, s);
+    llt_.factor_unblocked(m11);
+    if (llt_.info() != Eigen::Success) continue;
+    const double pivots = llt_.pivot_ratio();
     const bool check = fresh || ++solves_since_check_ >= rcond_check_every ||
                        pivots < reselect_ratio * checked_pivot_ratio_;
     if (!check) return true;
     solves_since_check_ = 0;
     checked_pivot_ratio_ = pivots;
-    const double rcond = llt.rcond();
+    const double rcond = llt_.rcond_of(m11);
     if (fresh) selected_rcond_ = rcond;
     if (rcond >= reselect_ratio * selected_rcond_) return true;
   }
@@ -203,10 +203,9 @@ std::optional<acceleration_result> null_space_projection_solver::solve_sparse(
   r.rank = static_cast<int>(s.constraints());
   Eigen::VectorXd qdd = pseudo_inverse_.solve(s.rhs);  // I_R b
   if (s.coordinates() > s.constraints()) {
-    detail::unblocked_llt llt;
-    if (!sparse_reduced_mass(s, llt)) return std::nullopt;
+    if (!sparse_reduced_mass(s)) return std::nullopt;
     const Eigen::VectorXd z =
-        llt.solve(projector_.transpose_times(pseudo_inverse_, applied_minus_inertia(s, qdd)));
+        llt_.solve(projector_.transpose_times(pseudo_inverse_, applied_minus_inertia(s, qdd)));
     qdd += projector_.times(pseudo_inverse_, z);  // eq. 14
   }
   r.acceleration = qdd;
