@@ -172,8 +172,12 @@ bool null_space_projection_solver::sparse_reduced_mass(const constrained_system&
     } else {
       projector_.columns(pseudo_inverse_, columns_);
     }
-    const Eigen::MatrixXd& m11 = projector_.reduced_mass(pseudo_inverse_, s);
-    llt_.factor_unblocked(m11);
+    // M11 straight into the factor's storage; its L1 norm (for rcond) taken before the factor
+    // overwrites it when the schedule asks for the estimate.
+    projector_.reduced_mass(pseudo_inverse_, s, llt_.storage());
+    const bool scheduled = fresh || solves_since_check_ + 1 >= rcond_check_every;
+    if (scheduled) llt_.norm_of_stored();
+    llt_.factor_in_place();
     if (llt_.info() != Eigen::Success) continue;
     const double pivots = llt_.pivot_ratio();
     const bool check = fresh || ++solves_since_check_ >= rcond_check_every ||
@@ -181,7 +185,9 @@ bool null_space_projection_solver::sparse_reduced_mass(const constrained_system&
     if (!check) return true;
     solves_since_check_ = 0;
     checked_pivot_ratio_ = pivots;
-    const double rcond = llt_.rcond_of(m11);
+    // Off the schedule (the pivot ratio fell), M11 is formed again for its norm.
+    const double rcond =
+        scheduled ? llt_.rcond() : llt_.rcond_of(projector_.reduced_mass(pseudo_inverse_, s));
     if (fresh) selected_rcond_ = rcond;
     if (rcond >= reselect_ratio * selected_rcond_) return true;
   }

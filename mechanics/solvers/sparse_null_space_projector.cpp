@@ -128,7 +128,8 @@ void sparse_null_space_projector::project_rows_lower(const sparse_pseudo_inverse
 }
 
 void sparse_null_space_projector::reduced_mass_implicit(const sparse_pseudo_inverse& a_plus,
-                                                        const constrained_system& s) {
+                                                        const constrained_system& s,
+                                                        Eigen::MatrixXd& out) {
   const Eigen::SparseMatrix<double>& a = a_plus.matrix();
   const sparse_row_gram& gram = a_plus.row_gram();
   const Eigen::Index m = a.rows();
@@ -176,7 +177,7 @@ void sparse_null_space_projector::reduced_mass_implicit(const sparse_pseudo_inve
   a_plus.gram_solve_in_place(range_);
   // Row j of M11 = B^T (M P_T) - (A B)^T (A A^T)^-1 A (M P_T), its first j + 1 values, with
   // B^T (M P_T) = M_B (I - (A^T U)_B).
-  if (m11_.rows() != k || m11_.cols() != k) m11_.setZero(k, k);
+  if (out.rows() != k || out.cols() != k) out.setZero(k, k);
   row_.resize(k);
   for (Eigen::Index j = 0; j < k; ++j) {
     const int column = b_[static_cast<std::size_t>(j)];
@@ -195,19 +196,24 @@ void sparse_null_space_projector::reduced_mass_implicit(const sparse_pseudo_inve
     for (sparse_iterator it(a, column); it; ++it) {
       subtract_scaled(row_.data(), it.value(), &range_(it.index(), 0), length);
     }
-    for (Eigen::Index c = 0; c < length; ++c) m11_(j, c) = row_[c];
+    for (Eigen::Index c = 0; c < length; ++c) out(j, c) = row_[c];
   }
 }
 
 const Eigen::MatrixXd& sparse_null_space_projector::reduced_mass(
     const sparse_pseudo_inverse& a_plus, const constrained_system& s) {
+  reduced_mass(a_plus, s, m11_);
+  return m11_;
+}
+
+void sparse_null_space_projector::reduced_mass(const sparse_pseudo_inverse& a_plus,
+                                               const constrained_system& s, Eigen::MatrixXd& out) {
   if (implicit_) {
-    reduced_mass_implicit(a_plus, s);
-    return m11_;
+    reduced_mass_implicit(a_plus, s, out);
+    return;
   }
   mass_times(s, p_t_, m_p_t_);
-  project_rows_lower(a_plus, m_p_t_, m11_);
-  return m11_;
+  project_rows_lower(a_plus, m_p_t_, out);
 }
 
 Eigen::VectorXd sparse_null_space_projector::transpose_times(const sparse_pseudo_inverse& a_plus,

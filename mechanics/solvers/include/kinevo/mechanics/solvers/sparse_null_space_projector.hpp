@@ -32,6 +32,10 @@ class sparse_null_space_projector {
   // numbers); the strict upper triangle is zero.
   const Eigen::MatrixXd& reduced_mass(const sparse_pseudo_inverse& a_plus,
                                       const constrained_system& s);
+  // The same lower triangle into `out` (k x k; resized and zeroed when not k x k, otherwise its
+  // strict upper triangle is left as it is): e.g. straight into a factor's storage.
+  void reduced_mass(const sparse_pseudo_inverse& a_plus, const constrained_system& s,
+                    Eigen::MatrixXd& out);
   // P_T^T v (size k) and P_T z (size n) for the P_T of the last columns() or columns_implicit().
   Eigen::VectorXd transpose_times(const sparse_pseudo_inverse& a_plus,
                                   const Eigen::VectorXd& v) const;
@@ -47,7 +51,8 @@ class sparse_null_space_projector {
   // (A A^T)^-1 A B into u (m x k, row-major).
   void gram_solve_of_columns(const sparse_pseudo_inverse& a_plus, row_major_matrix& u) const;
   // M11's lower triangle from U for a diagonal M (the header's identities).
-  void reduced_mass_implicit(const sparse_pseudo_inverse& a_plus, const constrained_system& s);
+  void reduced_mass_implicit(const sparse_pseudo_inverse& a_plus, const constrained_system& s,
+                             Eigen::MatrixXd& out);
 
   std::vector<int> b_;
   std::vector<int> position_in_b_;  // j for the coordinate b_[j], -1 for the others

@@ -21,15 +21,24 @@ class unblocked_llt : public Eigen::LLT<Eigen::MatrixXd> {
   void factor_unblocked(const Eigen::MatrixXd& a) {
     m_matrix = a;
     m_l1_norm = 0.0;
-    m_isInitialized = true;
-    const bool ok = Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(m_matrix) == -1;
-    m_info = ok ? Eigen::Success : Eigen::NumericalIssue;
+    factor_in_place();
   }
 
-  // rcond() of the factor of `a` made by factor_unblocked(a).
+  // rcond() of the factor of `a` made by factor_unblocked(a) or factor_in_place().
   double rcond_of(const Eigen::MatrixXd& a) {
     m_l1_norm = lower_l1_norm(a);
     return rcond();
+  }
+
+  // The factor's own storage, for the caller to write the lower triangle of the matrix to
+  // factor_in_place() (no copy). The matrix is kept only until factor_in_place(), which
+  // overwrites it: norm_of_stored() before then saves its L1 norm for rcond().
+  Eigen::MatrixXd& storage() { return m_matrix; }
+  void norm_of_stored() { m_l1_norm = lower_l1_norm(m_matrix); }
+  void factor_in_place() {
+    m_isInitialized = true;
+    const bool ok = Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(m_matrix) == -1;
+    m_info = ok ? Eigen::Success : Eigen::NumericalIssue;
   }
 
   // (min L_ii / max L_ii)^2: at least the reciprocal 2-norm condition number of the factored
