@@ -192,7 +192,8 @@ void sparse_null_space_projector::reduced_mass_implicit(const sparse_pseudo_inve
       }
     }
     row_[j] += 1.0;
-    row_.head(length) *= s.mass(column, column);
+    const double mass = s.mass(column, column);
+    for (Eigen::Index c = 0; c < length; ++c) row_[c] *= mass;  // unrolled, unlike Eigen's loop
     for (sparse_iterator it(a, column); it; ++it) {
       subtract_scaled(row_.data(), it.value(), &range_(it.index(), 0), length);
     }

@@ -39,7 +39,13 @@ void sparse_pseudo_inverse::gram_solve_in_place(row_major_matrix& x) const {
       if (it.index() > j) subtract_scaled(&x(it.index(), 0), it.value(), &x(j, 0), p);
     }
   }
-  for (Eigen::Index j = 0; j < m; ++j) x.row(j) /= d[j];
+  // A plain loop over the whole block, which the compiler unrolls: Eigen's row by row division
+  // took a fifth of the solve in loop overhead.
+  double* values = x.data();
+  for (Eigen::Index j = 0; j < m; ++j, values += p) {
+    const double dj = d[j];
+    for (Eigen::Index c = 0; c < p; ++c) values[c] /= dj;
+  }
   for (Eigen::Index j = m - 1; j >= 0; --j) {
     for (Eigen::SparseMatrix<double>::InnerIterator it(l, j); it; ++it) {
       if (it.index() > j) subtract_scaled(&x(j, 0), it.value(), &x(it.index(), 0), p);
