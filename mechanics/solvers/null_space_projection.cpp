@@ -44,6 +44,21 @@ bool projection_sparse_worthwhile(const constrained_system& s) {
          static_cast<double>(s.jacobian_pattern.size()) <= 0.25 * m * n;
 }
 
+// Lends a kept matrix's storage to another matrix for a scope (swaps, no copy, both ways).
+class lent_storage {
+ public:
+  lent_storage(Eigen::MatrixXd& kept, Eigen::MatrixXd& user) : kept_(kept), user_(user) {
+    user_.swap(kept_);
+  }
+  ~lent_storage() { user_.swap(kept_); }
+  lent_storage(const lent_storage&) = delete;
+  lent_storage& operator=(const lent_storage&) = delete;
+
+ private:
+  Eigen::MatrixXd& kept_;
+  Eigen::MatrixXd& user_;
+};
+
 // f - M q'' (a diagonal M as a diagonal).
 Eigen::VectorXd applied_minus_inertia(const constrained_system& s, const Eigen::VectorXd& qdd) {
   if (s.mass_is_diagonal) return s.force - s.mass.diagonal().cwiseProduct(qdd);
@@ -158,7 +173,8 @@ acceleration_result null_space_projection_solver::solve(const constrained_system
 // column-pivoted QR of the dense P_N chooses (as on the dense path), chosen again when their
 // number changes or M11 has lost conditioning since; false when M11 is not positive definite
 // even for freshly chosen columns (the dense path then decides and reports it).
-bool null_space_projection_solver::sparse_reduced_mass(const constrained_system& s) {
+bool null_space_projection_solver::sparse_reduced_mass(const constrained_system& s,
+                                                       detail::unblocked_llt& llt) {
   const auto k = static_cast<std::size_t>(s.coordinates() - s.constraints());
   for (int attempt = 0; attempt < 2; ++attempt) {
     const bool fresh = columns_.size() != k || attempt > 0;
@@ -174,12 +190,12 @@ bool null_space_projection_solver::sparse_reduced_mass(const constrained_system&
     }
     // M11 straight into the factor's storage; its L1 norm (for rcond) taken before the factor
     // overwrites it when the schedule asks for the estimate.
-    projector_.reduced_mass(pseudo_inverse_, s, llt_.storage());
+    projector_.reduced_mass(pseudo_inverse_, s, llt.storage());
     const bool scheduled = fresh || solves_since_check_ + 1 >= rcond_check_every;
-    if (scheduled) llt_.norm_of_stored();
-    llt_.factor_in_place();
-    if (llt_.info() != Eigen::Success) continue;
-    const double pivots = llt_.pivot_ratio();
+    if (scheduled) llt.norm_of_stored();
+    llt.factor_in_place();
+    if (llt.info() != Eigen::Success) continue;
+    const double pivots = llt.pivot_ratio();
     const bool check = fresh || ++solves_since_check_ >= rcond_check_every ||
                        pivots < reselect_ratio * checked_pivot_ratio_;
     if (!check) return true;
@@ -187,7 +203,7 @@ bool null_space_projection_solver::sparse_reduced_mass(const constrained_system&
     checked_pivot_ratio_ = pivots;
     // Off the schedule (the pivot ratio fell), M11 is formed again for its norm.
     const double rcond =
-        scheduled ? llt_.rcond() : llt_.rcond_of(projector_.reduced_mass(pseudo_inverse_, s));
+        scheduled ? llt.rcond() : llt.rcond_of(projector_.reduced_mass(pseudo_inverse_, s));
     if (fresh) selected_rcond_ = rcond;
     if (rcond >= reselect_ratio * selected_rcond_) return true;
   }
@@ -209,9 +225,11 @@ std::optional<acceleration_result> null_space_projection_solver::solve_sparse(
   r.rank = static_cast<int>(s.constraints());
   Eigen::VectorXd qdd = pseudo_inverse_.solve(s.rhs);  // I_R b
   if (s.coordinates() > s.constraints()) {
-    if (!sparse_reduced_mass(s)) return std::nullopt;
+    detail::unblocked_llt llt;
+    const lent_storage lent(factor_storage_, llt.storage());
+    if (!sparse_reduced_mass(s, llt)) return std::nullopt;
     const Eigen::VectorXd z =
-        llt_.solve(projector_.transpose_times(pseudo_inverse_, applied_minus_inertia(s, qdd)));
+        llt.solve(projector_.transpose_times(pseudo_inverse_, applied_minus_inertia(s, qdd)));
     qdd += projector_.times(pseudo_inverse_, z);  // eq. 14
   }
   r.acceleration = qdd;

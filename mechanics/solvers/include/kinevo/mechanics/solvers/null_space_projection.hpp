@@ -26,12 +26,15 @@
 #include <vector>
 
 #include "kinevo/mechanics/solvers/acceleration_solver.hpp"
-#include "kinevo/mechanics/solvers/detail/unblocked_llt.hpp"
 #include "kinevo/mechanics/solvers/direct_solver_options.hpp"
 #include "kinevo/mechanics/solvers/sparse_null_space_projector.hpp"
 #include "kinevo/mechanics/solvers/sparse_pseudo_inverse.hpp"
 
 namespace kinevo::mechanics {
+
+namespace detail {
+class unblocked_llt;  // M11's factor (detail/unblocked_llt.hpp), used by the .cpp only
+}
 
 // P_N = I - A^+ A (eq. 11) for a Jacobian A (m x n; m = 0 gives I), the Moore-Penrose inverse
 // from Eigen's CompleteOrthogonalDecomposition with threshold rank_tolerance (a pivot below
@@ -58,8 +61,7 @@ class null_space_projection_solver final : public acceleration_solver {
  private:
   std::optional<acceleration_result> solve_sparse(const constrained_system& s,
                                                   const Eigen::VectorXd& a_f);
-  // P_T and M11's factor into llt_.
-  bool sparse_reduced_mass(const constrained_system& s);
+  bool sparse_reduced_mass(const constrained_system& s, detail::unblocked_llt& llt);
 
   direct_solver_options options_;
   Eigen::VectorXd lambda_;
@@ -68,7 +70,8 @@ class null_space_projection_solver final : public acceleration_solver {
   sparse_pseudo_inverse pseudo_inverse_;
   sparse_null_space_projector projector_;  // P_T and M11 from A^+ without forming P_N
   std::vector<int> columns_;
-  detail::unblocked_llt llt_;  // M11's factor, its storage kept from solve to solve
+  // M11's factor storage, lent to each solve's factor: no k x k allocation per solve.
+  Eigen::MatrixXd factor_storage_;
   double selected_rcond_ = 0.0;
   // The conditioning test on a schedule (null_space_projection.cpp, rcond_check_every).
   int solves_since_check_ = 0;
