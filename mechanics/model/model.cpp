@@ -4,6 +4,7 @@
 
 #include <toml++/toml.h>
 #include <Eigen/Cholesky>
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -36,8 +37,13 @@ class compiled_model {
   // column-major, after the earlier blocks), and their count.
   std::vector<int> mass_packed;
   int mass_packed_size = 0;
-  int holonomic_nnz = 0;           // the first holonomic_nnz pattern entries are the rows of Phi_q
-  symbolic::evaluation_tape main;  // M (n or its pattern), f (n), A non-zeros, b (m)
+  int holonomic_nnz = 0;  // the first holonomic_nnz pattern entries are the rows of Phi_q
+  // Phi_q's compressed structure (zero values) and where each of the holonomic_nnz pattern
+  // entries goes among its values: position_jacobian_sparse fills a copy instead of building
+  // it from triplets at every call. Empty when two pattern entries coincide.
+  Eigen::SparseMatrix<double> jacobian_structure;
+  std::vector<int> jacobian_at;
+  symbolic::evaluation_tape main;      // M (n or its pattern), f (n), A non-zeros, b (m)
   symbolic::evaluation_tape position;  // Phi (h)
   symbolic::evaluation_tape velocity;  // C (m)
   symbolic::evaluation_tape jacobian;  // Phi_q non-zeros (holonomic_nnz)
@@ -237,6 +243,15 @@ Eigen::SparseMatrix<double> model::position_jacobian_sparse(const Eigen::VectorX
   // and the sparse paths see the same Phi_q.
   run_tape_or_native(c.jacobian, c.jacobian_native, tape_inputs.values.data(), tape_outputs.data(),
                      scratch_.data());
+  if (!c.jacobian_at.empty()) {
+    // Each entry once: the values setFromTriplets would give, bit for bit.
+    Eigen::SparseMatrix<double> out = c.jacobian_structure;
+    double* values = out.valuePtr();
+    for (std::size_t k = 0; k < c.jacobian_at.size(); ++k) {
+      values[c.jacobian_at[k]] = tape_outputs[k];
+    }
+    return out;
+  }
   std::vector<Eigen::Triplet<double>> entries;
   entries.reserve(static_cast<std::size_t>(c.holonomic_nnz));
   for (int k = 0; k < c.holonomic_nnz; ++k) {
@@ -430,6 +445,20 @@ void model_builder::build_pattern(const derived_rows& derived, int holonomic, mo
       result.pattern_.emplace_back(static_cast<int>(r), j);
       if (static_cast<int>(r) < holonomic) ++c.holonomic_nnz;
     }
+  }
+  std::vector<Eigen::Triplet<double>> entries;
+  for (int k = 0; k < c.holonomic_nnz; ++k) {
+    const auto& [r, col] = result.pattern_[static_cast<std::size_t>(k)];
+    entries.emplace_back(r, col, 0.0);
+  }
+  c.jacobian_structure.resize(c.h, c.n);
+  c.jacobian_structure.setFromTriplets(entries.begin(), entries.end());
+  if (c.jacobian_structure.nonZeros() != c.holonomic_nnz) return;  // coinciding entries
+  const int* outer = c.jacobian_structure.outerIndexPtr();
+  const int* inner = c.jacobian_structure.innerIndexPtr();
+  for (const Eigen::Triplet<double>& e : entries) {
+    const int* at = std::lower_bound(inner + outer[e.col()], inner + outer[e.col() + 1], e.row());
+    c.jacobian_at.push_back(static_cast<int>(at - inner));
   }
 }
 

@@ -44,6 +44,21 @@ bool projection_sparse_worthwhile(const constrained_system& s) {
          static_cast<double>(s.jacobian_pattern.size()) <= 0.25 * m * n;
 }
 
+// Lends a kept matrix's storage to another matrix for a scope (swaps, no copy, both ways).
+class lent_storage {
+ public:
+  lent_storage(Eigen::MatrixXd& kept, Eigen::MatrixXd& user) : kept_(kept), user_(user) {
+    user_.swap(kept_);
+  }
+  ~lent_storage() { user_.swap(kept_); }
+  lent_storage(const lent_storage&) = delete;
+  lent_storage& operator=(const lent_storage&) = delete;
+
+ private:
+  Eigen::MatrixXd& kept_;
+  Eigen::MatrixXd& user_;
+};
+
 // f - M q'' (a diagonal M as a diagonal).
 Eigen::VectorXd applied_minus_inertia(const constrained_system& s, const Eigen::VectorXd& qdd) {
   if (s.mass_is_diagonal) return s.force - s.mass.diagonal().cwiseProduct(qdd);
@@ -173,7 +188,12 @@ bool null_space_projection_solver::sparse_reduced_mass(const constrained_system&
     } else {
       projector_.columns(pseudo_inverse_, columns_);
     }
-    llt.compute_unblocked(projector_.reduced_mass(pseudo_inverse_, s));
+    // M11 straight into the factor's storage; its L1 norm (for rcond) taken before the factor
+    // overwrites it when the schedule asks for the estimate.
+    projector_.reduced_mass(pseudo_inverse_, s, llt.storage());
+    const bool scheduled = fresh || solves_since_check_ + 1 >= rcond_check_every;
+    if (scheduled) llt.norm_of_stored();
+    llt.factor_in_place();
     if (llt.info() != Eigen::Success) continue;
     const double pivots = llt.pivot_ratio();
     const bool check = fresh || ++solves_since_check_ >= rcond_check_every ||
@@ -181,7 +201,9 @@ bool null_space_projection_solver::sparse_reduced_mass(const constrained_system&
     if (!check) return true;
     solves_since_check_ = 0;
     checked_pivot_ratio_ = pivots;
-    const double rcond = llt.rcond();
+    // Off the schedule (the pivot ratio fell), M11 is formed again for its norm.
+    const double rcond =
+        scheduled ? llt.rcond() : llt.rcond_of(projector_.reduced_mass(pseudo_inverse_, s));
     if (fresh) selected_rcond_ = rcond;
     if (rcond >= reselect_ratio * selected_rcond_) return true;
   }
@@ -204,6 +226,7 @@ std::optional<acceleration_result> null_space_projection_solver::solve_sparse(
   Eigen::VectorXd qdd = pseudo_inverse_.solve(s.rhs);  // I_R b
   if (s.coordinates() > s.constraints()) {
     detail::unblocked_llt llt;
+    const lent_storage lent(factor_storage_, llt.storage());
     if (!sparse_reduced_mass(s, llt)) return std::nullopt;
     const Eigen::VectorXd z =
         llt.solve(projector_.transpose_times(pseudo_inverse_, applied_minus_inertia(s, qdd)));

@@ -1,10 +1,18 @@
 #include "kinevo/mechanics/solvers/sparse_null_space_projector.hpp"
 
+#include <algorithm>
+
 namespace kinevo::mechanics {
 
 namespace {
 
 using sparse_iterator = Eigen::SparseMatrix<double>::InnerIterator;
+
+// x = 0 - a y over p values: subtract_scaled on a zeroed x, bit for bit (0 - v rather than -v
+// keeps the sign of a zero v).
+void negated_scaled(double* x, double a, const double* y, Eigen::Index p) {
+  for (Eigen::Index c = 0; c < p; ++c) x[c] = 0.0 - a * y[c];
+}
 
 // M X for a row-major X: a diagonal M scales rows, a block-diagonal one multiplies block by
 // block, otherwise the dense product.
@@ -29,21 +37,35 @@ void mass_times(const constrained_system& s, const row_major_matrix& x, row_majo
 
 void sparse_null_space_projector::gram_solve_of_columns(const sparse_pseudo_inverse& a_plus,
                                                         row_major_matrix& u) const {
-  const Eigen::SparseMatrix<double>& a = a_plus.matrix();
+  const Eigen::SparseMatrix<double, Eigen::RowMajor>& a_rows = a_plus.matrix_by_rows();
   const auto k = static_cast<Eigen::Index>(b_.size());
-  // (A A^T)^-1 A B: A B is the chosen columns of A.
-  u.setZero(a.rows(), k);
-  for (Eigen::Index j = 0; j < k; ++j) {
-    for (sparse_iterator it(a, b_[static_cast<std::size_t>(j)]); it; ++it) {
-      u(it.index(), j) = it.value();
+  // (A A^T)^-1 A B: A B is the chosen columns of A, written row by row from A's rows, each row
+  // zeroed just before its entries: zeroing the whole m x k block at once is a memset that
+  // cost as much as the solve.
+  u.resize(a_rows.rows(), k);
+  for (Eigen::Index r = 0; r < a_rows.outerSize(); ++r) {
+    double* row = u.data() + r * k;
+    std::fill_n(row, k, 0.0);
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(a_rows, r); it; ++it) {
+      const int j = position_in_b_[static_cast<std::size_t>(it.index())];
+      if (j >= 0) row[j] = it.value();
     }
   }
   a_plus.gram_solve_in_place(u);
 }
 
+void sparse_null_space_projector::choose(const sparse_pseudo_inverse& a_plus,
+                                         const std::vector<int>& b) {
+  b_ = b;
+  position_in_b_.assign(static_cast<std::size_t>(a_plus.matrix().cols()), -1);
+  for (std::size_t j = 0; j < b_.size(); ++j) {
+    position_in_b_[static_cast<std::size_t>(b_[j])] = static_cast<int>(j);
+  }
+}
+
 void sparse_null_space_projector::columns_implicit(const sparse_pseudo_inverse& a_plus,
                                                    const std::vector<int>& b) {
-  b_ = b;
+  choose(a_plus, b);
   implicit_ = true;
   gram_solve_of_columns(a_plus, u_);
 }
@@ -52,7 +74,7 @@ const row_major_matrix& sparse_null_space_projector::columns(const sparse_pseudo
                                                              const std::vector<int>& b) {
   const Eigen::SparseMatrix<double>& a = a_plus.matrix();
   const auto k = static_cast<Eigen::Index>(b.size());
-  b_ = b;
+  choose(a_plus, b);
   implicit_ = false;
   gram_solve_of_columns(a_plus, range_);
   // P_T = B - A^T (A A^T)^-1 A B: row i of A^T (A A^T)^-1 A B combines the rows of the solve at
@@ -106,7 +128,8 @@ void sparse_null_space_projector::project_rows_lower(const sparse_pseudo_inverse
 }
 
 void sparse_null_space_projector::reduced_mass_implicit(const sparse_pseudo_inverse& a_plus,
-                                                        const constrained_system& s) {
+                                                        const constrained_system& s,
+                                                        Eigen::MatrixXd& out) {
   const Eigen::SparseMatrix<double>& a = a_plus.matrix();
   const sparse_row_gram& gram = a_plus.row_gram();
   const Eigen::Index m = a.rows();
@@ -121,15 +144,29 @@ void sparse_null_space_projector::reduced_mass_implicit(const sparse_pseudo_inve
   const Eigen::SparseMatrix<double>& lower = gram.lower();
   amat_.resize(static_cast<std::size_t>(lower.nonZeros()));
   gram.terms().form(scaled_a_.data(), a.valuePtr(), amat_.data());
-  // A (M P_T) = A M B - (A M A^T) U, A M A^T symmetric from its lower triangle.
-  range_.setZero(m, k);
+  // A (M P_T) = A M B - (A M A^T) U, A M A^T symmetric from its lower triangle. A row's first
+  // term is assigned rather than subtracted from zeros (the same values, without zeroing the
+  // m x k block first).
+  range_.resize(m, k);
+  touched_.assign(static_cast<std::size_t>(m), 0);
+  const auto subtract_row = [&](Eigen::Index row, double w, Eigen::Index from) {
+    if (touched_[static_cast<std::size_t>(row)]) {
+      subtract_scaled(&range_(row, 0), w, &u_(from, 0), k);
+      return;
+    }
+    negated_scaled(&range_(row, 0), w, &u_(from, 0), k);
+    touched_[static_cast<std::size_t>(row)] = 1;
+  };
   for (Eigen::Index j = 0; j < lower.outerSize(); ++j) {
     for (Eigen::Index p = lower.outerIndexPtr()[j]; p < lower.outerIndexPtr()[j + 1]; ++p) {
       const Eigen::Index i = lower.innerIndexPtr()[p];
       const double w = amat_[static_cast<std::size_t>(p)];
-      subtract_scaled(&range_(i, 0), w, &u_(j, 0), k);
-      if (i != j) subtract_scaled(&range_(j, 0), w, &u_(i, 0), k);
+      subtract_row(i, w, j);
+      if (i != j) subtract_row(j, w, i);
     }
+  }
+  for (Eigen::Index i = 0; i < m; ++i) {
+    if (!touched_[static_cast<std::size_t>(i)]) range_.row(i).setZero();
   }
   for (Eigen::Index j = 0; j < k; ++j) {
     const int column = b_[static_cast<std::size_t>(j)];
@@ -140,7 +177,7 @@ void sparse_null_space_projector::reduced_mass_implicit(const sparse_pseudo_inve
   a_plus.gram_solve_in_place(range_);
   // Row j of M11 = B^T (M P_T) - (A B)^T (A A^T)^-1 A (M P_T), its first j + 1 values, with
   // B^T (M P_T) = M_B (I - (A^T U)_B).
-  if (m11_.rows() != k || m11_.cols() != k) m11_.setZero(k, k);
+  if (out.rows() != k || out.cols() != k) out.setZero(k, k);
   row_.resize(k);
   for (Eigen::Index j = 0; j < k; ++j) {
     const int column = b_[static_cast<std::size_t>(j)];
@@ -155,23 +192,29 @@ void sparse_null_space_projector::reduced_mass_implicit(const sparse_pseudo_inve
       }
     }
     row_[j] += 1.0;
-    row_.head(length) *= s.mass(column, column);
+    const double mass = s.mass(column, column);
+    for (Eigen::Index c = 0; c < length; ++c) row_[c] *= mass;  // unrolled, unlike Eigen's loop
     for (sparse_iterator it(a, column); it; ++it) {
       subtract_scaled(row_.data(), it.value(), &range_(it.index(), 0), length);
     }
-    for (Eigen::Index c = 0; c < length; ++c) m11_(j, c) = row_[c];
+    for (Eigen::Index c = 0; c < length; ++c) out(j, c) = row_[c];
   }
 }
 
 const Eigen::MatrixXd& sparse_null_space_projector::reduced_mass(
     const sparse_pseudo_inverse& a_plus, const constrained_system& s) {
+  reduced_mass(a_plus, s, m11_);
+  return m11_;
+}
+
+void sparse_null_space_projector::reduced_mass(const sparse_pseudo_inverse& a_plus,
+                                               const constrained_system& s, Eigen::MatrixXd& out) {
   if (implicit_) {
-    reduced_mass_implicit(a_plus, s);
-    return m11_;
+    reduced_mass_implicit(a_plus, s, out);
+    return;
   }
   mass_times(s, p_t_, m_p_t_);
-  project_rows_lower(a_plus, m_p_t_, m11_);
-  return m11_;
+  project_rows_lower(a_plus, m_p_t_, out);
 }
 
 Eigen::VectorXd sparse_null_space_projector::transpose_times(const sparse_pseudo_inverse& a_plus,

@@ -88,6 +88,14 @@ void expect_projector_matches_dense(const constrained_system& s, const std::stri
   implicit.columns_implicit(a_plus, b);
   const Eigen::MatrixXd implicit_m11 = implicit.reduced_mass(a_plus, s);
   EXPECT_LT(max_abs(implicit_m11 - m11_lower), 1e-13 * (1.0 + max_abs(m11))) << what;
+  // Into storage of the right size: the same lower triangle, the strict upper one untouched.
+  Eigen::MatrixXd storage = Eigen::MatrixXd::Constant(k, k, 7.0);
+  implicit.reduced_mass(a_plus, s, storage);
+  EXPECT_EQ(Eigen::MatrixXd(storage.triangularView<Eigen::Lower>()), implicit_m11) << what;
+  EXPECT_EQ(
+      Eigen::MatrixXd(storage.triangularView<Eigen::StrictlyUpper>()),
+      Eigen::MatrixXd(Eigen::MatrixXd::Constant(k, k, 7.0).triangularView<Eigen::StrictlyUpper>()))
+      << what;
   EXPECT_LT(max_abs(implicit.transpose_times(a_plus, v) - ptv), 1e-13 * max_abs(ptv)) << what;
   EXPECT_LT(max_abs(implicit.times(a_plus, z) - ptz), 1e-13 * max_abs(ptz)) << what;
 }
@@ -513,6 +521,95 @@ TEST(SparseFormulationPaths, UnblockedLltIsEigensLlt) {
   detail::unblocked_llt ours;
   ours.compute_unblocked(indefinite);
   EXPECT_EQ(ours.info(), Eigen::NumericalIssue);
+}
+
+// The projection solver's ways to the same factor: the matrix written into the factor's storage
+// (its lower triangle only, the strict upper one left as it was) and factored in place, the L1
+// norm taken from the storage before or from the matrix after; against compute_unblocked, bit for
+// bit, and Eigen's LLT to round-off.
+TEST(SparseFormulationPaths, UnblockedLltInPlaceIsTheSameFactor) {
+  std::mt19937 rng(22);
+  std::normal_distribution<double> normal;
+  for (const int k : {8, 50}) {
+    Eigen::MatrixXd x(k, k);
+    for (int j = 0; j < k; ++j)
+      for (int i = 0; i < k; ++i) x(i, j) = normal(rng);
+    const Eigen::MatrixXd a = x * x.transpose() + 0.1 * Eigen::MatrixXd::Identity(k, k);
+    detail::unblocked_llt reference;
+    reference.compute_unblocked(a);
+    const Eigen::LLT<Eigen::MatrixXd> eigen(a);
+    detail::unblocked_llt in_place;
+    in_place.storage() = Eigen::MatrixXd::Constant(k, k, 7.0);  // the upper triangle: not read
+    in_place.storage().triangularView<Eigen::Lower>() = a;
+    in_place.norm_of_stored();
+    in_place.factor_in_place();
+    ASSERT_EQ(in_place.info(), Eigen::Success) << k;
+    const Eigen::MatrixXd l_reference = reference.matrixL(), l_in_place = in_place.matrixL();
+    EXPECT_EQ(l_in_place, l_reference) << k;
+    EXPECT_EQ(in_place.rcond(), reference.rcond()) << k;
+    EXPECT_NEAR(in_place.rcond(), eigen.rcond(), 1e-6 * eigen.rcond()) << k;
+    const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(k, -1.0, 1.0);
+    EXPECT_EQ(in_place.solve(b), reference.solve(b)) << k;
+    detail::unblocked_llt later;
+    later.factor_unblocked(a);
+    EXPECT_EQ(Eigen::MatrixXd(later.matrixL()), l_reference) << k;
+    EXPECT_EQ(later.rcond_of(a), reference.rcond()) << k;
+  }
+}
+
+// sparse_pseudo_inverse factors A A^T from the upper triangle it keeps with the pattern: its
+// solves against the dense (A A^T)^-1 R, through pattern changes (other chains, and back), each
+// change analysed anew.
+TEST(SparseFormulationPaths, SparsePseudoInverseSolvesWithTheDenseGramMatrix) {
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  sparse_pseudo_inverse a_plus;
+  for (const model& m : {chain(10), chain(12, true), chain(10), chain(30)}) {
+    for (int trial = 0; trial < 2; ++trial) {
+      constrained_system s;
+      random_state(m, rng, s);
+      ASSERT_TRUE(a_plus.factor(s.jacobian, s.jacobian_pattern, 1e-7)) << m.name();
+      const Eigen::MatrixXd g = s.jacobian * s.jacobian.transpose();
+      const Eigen::LLT<Eigen::MatrixXd> dense(g);
+      const Eigen::Index rows = s.constraints();
+      Eigen::MatrixXd r(rows, 5);
+      for (Eigen::Index i = 0; i < r.size(); ++i) r.data()[i] = u(rng);
+      const Eigen::MatrixXd expected = dense.solve(r);
+      const double scale = max_abs(expected);
+      EXPECT_LT(max_abs(a_plus.gram_solve(r) - expected), 1e-11 * scale) << m.name();
+      row_major_matrix x = r;
+      a_plus.gram_solve_in_place(x);
+      EXPECT_LT(max_abs(Eigen::MatrixXd(x) - expected), 1e-11 * scale) << m.name();
+      const Eigen::VectorXd b = r.col(0);
+      const Eigen::VectorXd minimum_norm = s.jacobian.transpose() * dense.solve(b);
+      EXPECT_LT(max_abs(a_plus.solve(b) - minimum_norm), 1e-11 * max_abs(minimum_norm)) << m.name();
+    }
+  }
+}
+
+// model::position_jacobian_sparse fills Phi_q's structure, made once: the dense Jacobian's
+// numbers at every state, every pattern entry stored (zeros included), compressed, rows sorted.
+TEST(SparseFormulationPaths, PositionJacobianSparseIsTheDenseJacobian) {
+  std::mt19937 rng(24);
+  std::uniform_real_distribution<double> u(-0.3, 0.3);
+  for (const model& m : {chain(12), chain(6, true)}) {
+    int holonomic_entries = 0;
+    for (const auto& [r, c] : m.jacobian_pattern())
+      holonomic_entries += r < m.holonomic_constraints();
+    Eigen::VectorXd q = m.initial_positions();
+    for (int trial = 0; trial < 3; ++trial) {
+      const Eigen::SparseMatrix<double> sparse = m.position_jacobian_sparse(q, 0.0);
+      EXPECT_TRUE(sparse.isCompressed());
+      EXPECT_EQ(sparse.nonZeros(), holonomic_entries);
+      EXPECT_EQ(Eigen::MatrixXd(sparse), m.position_jacobian(q, 0.0)) << m.name();
+      for (Eigen::Index c = 0; c < sparse.outerSize(); ++c) {
+        for (int p = sparse.outerIndexPtr()[c] + 1; p < sparse.outerIndexPtr()[c + 1]; ++p) {
+          EXPECT_LT(sparse.innerIndexPtr()[p - 1], sparse.innerIndexPtr()[p]);
+        }
+      }
+      for (Eigen::Index i = 0; i < q.size(); ++i) q[i] += u(rng);
+    }
+  }
 }
 
 // The conditioning check on a schedule: chains of 20 and 40 links whose upper half turns from

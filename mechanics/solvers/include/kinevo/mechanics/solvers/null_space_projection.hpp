@@ -70,6 +70,8 @@ class null_space_projection_solver final : public acceleration_solver {
   sparse_pseudo_inverse pseudo_inverse_;
   sparse_null_space_projector projector_;  // P_T and M11 from A^+ without forming P_N
   std::vector<int> columns_;
+  // M11's factor storage, lent to each solve's factor: no k x k allocation per solve.
+  Eigen::MatrixXd factor_storage_;
   double selected_rcond_ = 0.0;
   // The conditioning test on a schedule (null_space_projection.cpp, rcond_check_every).
   int solves_since_check_ = 0;

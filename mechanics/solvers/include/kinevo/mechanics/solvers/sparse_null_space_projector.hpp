@@ -32,6 +32,10 @@ class sparse_null_space_projector {
   // numbers); the strict upper triangle is zero.
   const Eigen::MatrixXd& reduced_mass(const sparse_pseudo_inverse& a_plus,
                                       const constrained_system& s);
+  // The same lower triangle into `out` (k x k; resized and zeroed when not k x k, otherwise its
+  // strict upper triangle is left as it is): e.g. straight into a factor's storage.
+  void reduced_mass(const sparse_pseudo_inverse& a_plus, const constrained_system& s,
+                    Eigen::MatrixXd& out);
   // P_T^T v (size k) and P_T z (size n) for the P_T of the last columns() or columns_implicit().
   Eigen::VectorXd transpose_times(const sparse_pseudo_inverse& a_plus,
                                   const Eigen::VectorXd& v) const;
@@ -42,17 +46,22 @@ class sparse_null_space_projector {
   // into out (k x k, column-major): row j of it from the first j + 1 values of the rows.
   void project_rows_lower(const sparse_pseudo_inverse& a_plus, const row_major_matrix& x,
                           Eigen::MatrixXd& out);
+  // Takes b as B (b_ and position_in_b_).
+  void choose(const sparse_pseudo_inverse& a_plus, const std::vector<int>& b);
   // (A A^T)^-1 A B into u (m x k, row-major).
   void gram_solve_of_columns(const sparse_pseudo_inverse& a_plus, row_major_matrix& u) const;
   // M11's lower triangle from U for a diagonal M (the header's identities).
-  void reduced_mass_implicit(const sparse_pseudo_inverse& a_plus, const constrained_system& s);
+  void reduced_mass_implicit(const sparse_pseudo_inverse& a_plus, const constrained_system& s,
+                             Eigen::MatrixXd& out);
 
   std::vector<int> b_;
-  bool implicit_ = false;  // the last columns were columns_implicit()'s: U, not P_T
+  std::vector<int> position_in_b_;  // j for the coordinate b_[j], -1 for the others
+  bool implicit_ = false;           // the last columns were columns_implicit()'s: U, not P_T
   row_major_matrix p_t_, m_p_t_, range_, u_;
   std::vector<double> scaled_a_, amat_;  // A's values times M at their columns; A M A^T's lower
   Eigen::MatrixXd m11_;
-  Eigen::VectorXd row_;  // one row of M11's lower triangle
+  Eigen::VectorXd row_;        // one row of M11's lower triangle
+  std::vector<char> touched_;  // the rows of A (M P_T) assigned so far
 };
 
 }  // namespace kinevo::mechanics

@@ -14,6 +14,7 @@
 #include <Eigen/SparseCore>
 #include <span>
 #include <utility>
+#include <vector>
 
 #include "kinevo/mechanics/solvers/sparse_pattern.hpp"
 #include "kinevo/mechanics/solvers/sparse_row_gram.hpp"
@@ -55,11 +56,16 @@ class sparse_pseudo_inverse {
  private:
   // Factors gram_'s G (its analysis redone when G's pattern changes); the rows' test.
   bool factor_formed(double tolerance);
+  // upper_'s structure from G's lower triangle, and to_upper_[p] the position in upper_ of
+  // lower()'s value p.
+  void transpose_pattern(const Eigen::SparseMatrix<double>& g);
 
   sparse_row_gram gram_;
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::NaturalOrdering<int>>
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Upper, Eigen::NaturalOrdering<int>>
       ldlt_;
-  sparse_pattern analysed_;  // the pattern ldlt_ was analysed for
+  sparse_pattern analysed_;            // the pattern ldlt_ was analysed for
+  Eigen::SparseMatrix<double> upper_;  // G's upper triangle, the matrix ldlt_ factors
+  std::vector<int> to_upper_;
 };
 
 }  // namespace kinevo::mechanics
