@@ -57,6 +57,15 @@ void random_state(const model& m, std::mt19937& rng, constrained_system& s) {
   m.evaluate(q, qd, 0.0, s);
 }
 
+// Phi_q at a configuration moved from the initial one by seeded pseudo-random amounts of up to
+// `amplitude` in every coordinate.
+Eigen::MatrixXd jacobian_near_start(const model& m, std::mt19937& rng, double amplitude) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Eigen::VectorXd q = m.initial_positions();
+  for (Eigen::Index i = 0; i < q.size(); ++i) q[i] += amplitude * u(rng);
+  return m.position_jacobian(q, 0.0);
+}
+
 // P_T and M11 of the sparse projector (eqs. 12, 16-19 applied through A and the LDL^T of A A^T)
 // against the dense P_N = I - A^+ A of the COD path, for the same columns B.
 void expect_projector_matches_dense(const constrained_system& s, const std::string& what) {
@@ -139,17 +148,11 @@ TEST(SparseFormulationPaths, QtzDecompositionOfAChainIsAQtzDecomposition) {
 // is refused by the sparse path and decided by the dense one.
 TEST(SparseFormulationPaths, SparseQtzAgreesWithDenseOnRandomStates) {
   std::mt19937 generator(20261129);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
   for (const bool spatial : {false, true}) {
     for (const int links : {9, 40}) {  // Eigen's SparseQR, SuiteSparseQR (planar)
-      chain_options c;
-      c.links = links;
-      c.spatial = spatial;
-      const model m = load_model_from_string(chain_model_text(c), "chain.toml");
+      const model m = chain(links, spatial);
       for (int state = 0; state < 3; ++state) {
-        Eigen::VectorXd q = m.initial_positions();
-        for (Eigen::Index i = 0; i < q.size(); ++i) q[i] += 0.2 * unit(generator);
-        const Eigen::MatrixXd a = m.position_jacobian(q, 0.0);
+        const Eigen::MatrixXd a = jacobian_near_start(m, generator, 0.2);
         const auto sparse = decompose_qtz_sparse(a, 1e-9);
         ASSERT_TRUE(sparse.has_value()) << links << (spatial ? " spatial" : " planar");
         Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(a.transpose());
@@ -193,21 +196,15 @@ TEST(SparseFormulationPaths, SparseQtzAgreesWithDenseOnRandomStates) {
 // factor object across sizes and states (the reach remade when the pattern changes).
 TEST(SparseFormulationPaths, QtzQ2ByReachableReflectionsIsEveryReflectionsToTheBit) {
   std::mt19937 generator(20261130);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
   sparse_qtz_factor factor;
   int compared = 0;
   for (const bool spatial : {false, true}) {
     // From spqr_min_rows rows (SuiteSparseQR's path): planar chains of 40 and 55 links, spatial
     // ones of 12 and 16 (4 rows a link).
     for (const int links : spatial ? std::vector<int>{12, 16, 12} : std::vector<int>{40, 55, 40}) {
-      chain_options c;
-      c.links = links;
-      c.spatial = spatial;
-      const model m = load_model_from_string(chain_model_text(c), "chain.toml");
+      const model m = chain(links, spatial);
       for (int state = 0; state < 2; ++state) {
-        Eigen::VectorXd q = m.initial_positions();
-        for (Eigen::Index i = 0; i < q.size(); ++i) q[i] += 0.3 * unit(generator);
-        const Eigen::MatrixXd a = m.position_jacobian(q, 0.0);
+        const Eigen::MatrixXd a = jacobian_near_start(m, generator, 0.3);
         ASSERT_TRUE(factor.compute(a, 1e-9)) << links;
         ASSERT_TRUE(factor.multifrontal());
         const Eigen::MatrixXd reach = factor.q2();
