@@ -184,12 +184,19 @@ void sparse_qtz_factor::reach_units(Eigen::Index offset, Eigen::Index columns) c
   const auto* hp = static_cast<const SuiteSparse_long*>(f_->h->p);
   const auto* hi = static_cast<const SuiteSparse_long*>(f_->h->i);
   const auto s = static_cast<Eigen::Index>(f_->h->ncol);
-  std::vector<std::int64_t> key{n_, offset, columns, s};
-  key.insert(key.end(), hp, hp + s + 1);
-  key.insert(key.end(), hi, hi + hp[s]);
-  key.insert(key.end(), f_->h_pinv, f_->h_pinv + n_);
-  if (key == reach_key_) return;
-  reach_key_ = std::move(key);
+  // The key, laid out as [n, offset, columns, s, H's column starts, H's rows, P_H], compared in
+  // place (no copy on the path that finds it unchanged).
+  const std::size_t head = 4, size = head + static_cast<std::size_t>(s + 1 + hp[s] + n_);
+  const std::int64_t* key = reach_key_.data();
+  const bool same = reach_key_.size() == size && key[0] == n_ && key[1] == offset &&
+                    key[2] == columns && key[3] == s && std::equal(hp, hp + s + 1, key + head) &&
+                    std::equal(hi, hi + hp[s], key + head + s + 1) &&
+                    std::equal(f_->h_pinv, f_->h_pinv + n_, key + head + s + 1 + hp[s]);
+  if (same) return;
+  reach_key_ = {n_, offset, columns, s};
+  reach_key_.insert(reach_key_.end(), hp, hp + s + 1);
+  reach_key_.insert(reach_key_.end(), hi, hi + hp[s]);
+  reach_key_.insert(reach_key_.end(), f_->h_pinv, f_->h_pinv + n_);
   reach_start_.assign(1, 0);
   reach_.clear();
   std::vector<char> support(static_cast<std::size_t>(n_));
