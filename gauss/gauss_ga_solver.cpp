@@ -179,6 +179,12 @@ int gauss_ga_options::population(int coordinates) const {
   return std::max(ga.population, wanted);
 }
 
+int gauss_ga_options::run_cap(int coordinates) const {
+  const double grown = std::ceil(max_runs_per_coordinate * static_cast<double>(coordinates));
+  // At most 1e3 per coordinate, and n fits an int: clamped to what run indices can count.
+  return static_cast<int>(std::clamp(grown, static_cast<double>(max_runs), 1e6));
+}
+
 long long gauss_ga_options::run_budget(int coordinates) const {
   const long long base =
       std::max(evaluations_per_run,
@@ -208,6 +214,9 @@ void gauss_ga_options::validate() const {
     fail("population_per_coordinate", "must be >= 0 and finite");
   }
   if (max_runs < 1) fail("max_runs", "must be at least 1");
+  if (!(max_runs_per_coordinate >= 0.0) || !(max_runs_per_coordinate <= 1e3)) {
+    fail("max_runs_per_coordinate", "must be in [0, 1000]");
+  }
   if (carry_population != ga::carry_mode::off && ga.genes != ga::encoding::real) {
     fail("carry_population", "needs real genes (ga.genes = real)");
   }
@@ -355,6 +364,7 @@ gauss_ga_options learned_metric_preset() {
   o.ga.metric_lazy = 10;
   o.penalty.weight = 1e4;
   o.evaluations_per_coordinate = 800;
+  o.max_runs_per_coordinate = 0.75;
   return o;
 }
 
@@ -645,7 +655,7 @@ gauss_ga_solver::solve_state gauss_ga_solver::prepare(const constrained_system& 
   s.terms.multipliers = s.schedule.multipliers();
   s.frame = make_frame(s.terms, options_.axes, s.scaling);
   s.first_run_index =
-      static_cast<std::uint64_t>(solves_) * static_cast<std::uint64_t>(options_.max_runs + 2);
+      static_cast<std::uint64_t>(solves_) * static_cast<std::uint64_t>(options_.run_cap(n) + 2);
   return s;
 }
 
@@ -740,7 +750,7 @@ void gauss_ga_solver::run_ranges(solve_state& s, box first) {
   per_run.max_generations = 0;
   per_run.max_evaluations = options_.run_budget(n);
   ga::range_run_options ranges;
-  ranges.runs = options_.max_runs;
+  ranges.runs = options_.run_cap(n);
   ranges.keep_best = true;
   ranges.floor_radii = false;  // with_floor, in m/s^2 along each axis
   ranges.first_run_index = s.first_run_index;
@@ -1040,7 +1050,7 @@ bool gauss_ga_solver::diagnose_inconsistent(const constrained_system& system,
     lim.max_generations = 0;
     lim.max_evaluations = options_.run_budget(n);
     ga::run_settings s;
-    s.run_index = first_run_index + static_cast<std::uint64_t>(options_.max_runs) +
+    s.run_index = first_run_index + static_cast<std::uint64_t>(options_.run_cap(n)) +
                   static_cast<std::uint64_t>(k);
     const Eigen::VectorXd start = check.search_centre();
     s.start_point = &start;

@@ -67,10 +67,10 @@ random_case make_case(std::mt19937& rng, int n, int m, int redundant) {
   return c;
 }
 
-// The most a cold solve may cost: max_runs runs of the per-run budget.
+// The most a cold solve may cost: the run cap for n runs of the per-run budget.
 long long o_budget(int n) {
   const gauss_ga_options o = gauss_ga_preset("default");
-  return o.max_runs * o.run_budget(n);
+  return o.run_cap(n) * o.run_budget(n);
 }
 
 TEST(gauss_ga_solver, matches_gigsp_on_random_consistent_systems) {
@@ -215,6 +215,33 @@ TEST(gauss_ga_solver, warm_solves_follow_a_changing_state) {
   std::sort(warm_runs.begin(), warm_runs.end());
   gauss_ga_solver cold(preset("default", 3));
   EXPECT_LE(warm_runs[warm_runs.size() / 2], cold.solve(double_pendulum_system({})).runs);
+}
+
+// The cap on a solve's runs: max_runs at every n by default; max(max_runs, ceil(0.75 n)) in the
+// learned-metric preset; a solve that never stops early (tolerance 0) makes exactly the cap's
+// runs; a negative or NaN factor is refused.
+TEST(gauss_ga_solver, run_cap_grows_with_n_where_asked) {
+  const gauss_ga_options def = gauss_ga_preset("default");
+  for (const int n : {1, 20, 200, 4000}) EXPECT_EQ(def.run_cap(n), def.max_runs) << n;
+  const gauss_ga_options learned = gauss_ga_preset("learned-metric");
+  EXPECT_EQ(learned.run_cap(20), 60);
+  EXPECT_EQ(learned.run_cap(80), 60);
+  EXPECT_EQ(learned.run_cap(81), 61);
+  EXPECT_EQ(learned.run_cap(200), 150);
+  gauss_ga_options o = gauss_ga_preset("default");
+  o.max_runs = 2;
+  o.max_runs_per_coordinate = 0.5;
+  o.tolerance = 0.0;
+  const auto system = double_pendulum_system({});
+  ASSERT_EQ(system.coordinates(), 4);
+  EXPECT_EQ(o.run_cap(system.coordinates()), 2);
+  o.max_runs_per_coordinate = 1.25;  // ceil(5) runs for n = 4
+  gauss_ga_solver capped(o);
+  EXPECT_EQ(capped.solve(system).runs, 5);
+  for (const double bad : {-0.5, std::nan(""), 2e3}) {
+    o.max_runs_per_coordinate = bad;
+    EXPECT_THROW(o.validate(), std::invalid_argument) << bad;
+  }
 }
 
 TEST(gauss_ga_solver, factory_builds_the_ga_solver_and_rejects_bad_presets) {

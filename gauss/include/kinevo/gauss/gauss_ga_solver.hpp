@@ -110,6 +110,11 @@ struct gauss_ga_options {
   // every 5 generations with 2 islands and every one with 8 (docs/gauss.md).
   int migrations_per_run = 6;
   int max_runs = 60;  // per solve, cold or warm (widening runs included)
+  // The cap on runs grows with the model: max(max_runs, ceil(max_runs_per_coordinate n)); 0
+  // keeps max_runs at every n (the default). With the learned metric the runs a cold solve needs
+  // grow roughly like n (9 at n = 20, 38 at 100, 92 at 200: docs/gauss.md, "At scale"), and a
+  // fixed cap of 60 stopped the 100-link chain short of converging; its preset sets 0.75.
+  double max_runs_per_coordinate = 0.0;
 
   search_axes axes = search_axes::mass_scaled;
   warm_multipliers multipliers = warm_multipliers::extrapolated;
@@ -208,6 +213,8 @@ struct gauss_ga_options {
   int population(int coordinates) const;
   // The per-run budget for n coordinates.
   long long run_budget(int coordinates) const;
+  // The cap on a solve's runs for n coordinates (max_runs_per_coordinate).
+  int run_cap(int coordinates) const;
   void validate() const;  // throws std::invalid_argument naming the field
 };
 
