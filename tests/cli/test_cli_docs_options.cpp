@@ -151,7 +151,9 @@ const std::set<std::string> other_programs_options = {"--headless",
                                                       "--cold-only",
                                                       "--planar",              // bench_gauss_scale
                                                       "--migrations-per-run",  // bench_gauss_scale
-                                                      "--weight"};
+                                                      "--weight",
+                                                      "--trace",      // bench_gauss_scale
+                                                      "--max-runs"};  // bench_gauss_scale
 
 // Not options: docs/cli.md shows what a misspelt one prints, docs/reliability.md writes "--k" for
 // any config key.
