@@ -773,6 +773,15 @@ Eigen::VectorXd off_constraints(const model& m, std::mt19937& rng, double size) 
   return q;
 }
 
+// q0 as `correction` leaves it, which must report that it moved q.
+Eigen::VectorXd corrected(sparse_position_correction& correction, const model& m,
+                          const Eigen::VectorXd& q0, const formulation_options& options) {
+  Eigen::VectorXd q = q0;
+  const std::optional<bool> moved = correction.correct(m, q, 0.0, options);
+  EXPECT_TRUE(moved.has_value() && *moved);
+  return q;
+}
+
 // The first Newton iteration of the sparse position correction solves with the LDL^T of
 // Phi_q Phi_q^T its rank test made: one iteration (newton_iterations = 1, a tolerance it meets)
 // is the step -Phi_q^+ Phi of the dense complete orthogonal decomposition, to round-off.
@@ -785,10 +794,7 @@ TEST(SparseFormulationPaths, SparsePositionCorrectionFirstIterationIsThePseudoIn
     sparse_position_correction correction;
     for (int trial = 0; trial < 3; ++trial) {
       const Eigen::VectorXd q0 = off_constraints(m, rng, 1e-3);
-      Eigen::VectorXd q = q0;
-      const std::optional<bool> moved = correction.correct(m, q, 0.0, options);
-      ASSERT_TRUE(moved.has_value());
-      EXPECT_TRUE(*moved);
+      const Eigen::VectorXd q = corrected(correction, m, q0, options);
       const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(
           m.position_jacobian(q0, 0.0));
       const Eigen::VectorXd step = -cod.solve(m.position_violation(q0, 0.0));
@@ -808,10 +814,7 @@ TEST(SparseFormulationPaths, SparsePositionCorrectionIsTheDenseNewtonCorrection)
   for (const model& m : {chain(20), chain(10, true), chain(20)}) {
     for (int trial = 0; trial < 3; ++trial) {
       const Eigen::VectorXd q0 = off_constraints(m, rng, 1e-2);
-      Eigen::VectorXd q = q0;
-      const std::optional<bool> moved = correction.correct(m, q, 0.0, options);
-      ASSERT_TRUE(moved.has_value());
-      EXPECT_TRUE(*moved);
+      const Eigen::VectorXd q = corrected(correction, m, q0, options);
       const Eigen::MatrixXd range = m.position_jacobian(q0, 0.0).transpose();
       Eigen::VectorXd x = q0;
       for (int it = 0; it < 10; ++it) {
