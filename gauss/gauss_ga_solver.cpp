@@ -181,8 +181,9 @@ int gauss_ga_options::population(int coordinates) const {
 
 int gauss_ga_options::run_cap(int coordinates) const {
   const double grown = std::ceil(max_runs_per_coordinate * static_cast<double>(coordinates));
-  // At most 1e3 per coordinate, and n fits an int: clamped to what run indices can count.
-  return static_cast<int>(std::clamp(grown, static_cast<double>(max_runs), 1e6));
+  // The growth is bounded (1e6 runs, what run indices can count); max_runs is never lowered
+  // (std::clamp would need max_runs <= 1e6).
+  return std::max(max_runs, static_cast<int>(std::min(grown, 1e6)));
 }
 
 long long gauss_ga_options::run_budget(int coordinates) const {

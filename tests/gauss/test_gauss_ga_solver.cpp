@@ -238,6 +238,9 @@ TEST(gauss_ga_solver, run_cap_grows_with_n_where_asked) {
   o.max_runs_per_coordinate = 1.25;  // ceil(5) runs for n = 4
   gauss_ga_solver capped(o);
   EXPECT_EQ(capped.solve(system).runs, 5);
+  o.max_runs = 2'000'000;  // above the growth's bound: kept as given
+  o.max_runs_per_coordinate = 1e3;
+  EXPECT_EQ(o.run_cap(4000), 2'000'000);
   for (const double bad : {-0.5, std::nan(""), 2e3}) {
     o.max_runs_per_coordinate = bad;
     EXPECT_THROW(o.validate(), std::invalid_argument) << bad;
