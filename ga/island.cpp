@@ -13,6 +13,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "kinevo/ga/detail/hex_text.hpp"
 #include "kinevo/ga/detail/minimal_generation_gap.hpp"
@@ -82,6 +83,7 @@ void island::configure(const ga_options& options, int dimension) {
     // mgg replaces 2 members whatever `replaced` says.
     const int r = options.model == generation_model::mgg ? 2 : options.replaced;
     parent_x_.resize(n_, options.parents);
+    parent_index_.resize(options.parents);
     pick_.resize(options.population);
     std::iota(pick_.begin(), pick_.end(), 0);
     swapped_.resize(std::max(options.parents, r));
@@ -100,6 +102,9 @@ void island::configure(const ga_options& options, int dimension) {
                              : 4 + static_cast<int>(std::floor(3.0 * std::log(n_)));
     metric_.configure(n_, interval, options.metric_rate, options.metric_lazy);
     parent_u_.resize(n_, options.parents);
+    member_u_.resize(n_, options.population);
+    member_u_from_.resize(n_, options.population);
+    member_u_epoch_.assign(static_cast<std::size_t>(options.population), -1);
     child_u_.resize(n_);
     family_steps_.resize(n_, options.offspring);
     metric_order_.resize(static_cast<std::size_t>(interval));
@@ -720,7 +725,7 @@ void island::step_g3(const problem& p) {
 }
 
 void island::make_metric_children() {
-  parent_u_.noalias() = metric_.inverse_root() * parent_x_;
+  for (int k = 0; k < options_.parents; ++k) parent_u_.col(k) = member_u(parent_index_[k]);
   pcx_.prepare(parent_u_);
   for (int c = 0; c < options_.offspring; ++c) {
     pcx_.draw(rng_, frame_, child_u_);
@@ -731,6 +736,23 @@ void island::make_metric_children() {
     child.noalias() += metric_.root() * child_u_;
     child = child.cwiseMax(lower_).cwiseMin(upper_);
   }
+}
+
+// A member's u = C^{-1/2} x, kept while the slot holds the same point (compared bit for bit,
+// O(n)) and the metric the same root: most parents were mapped before (members survive many
+// family steps, the root changes every few hundred children), and mapping costs n^2. The
+// check is on the point itself, so no path that writes x_ can leave a stale u behind, and a
+// resumed run (nothing mapped yet) maps to the same bits.
+Eigen::MatrixXd::ConstColXpr island::member_u(int i) {
+  const auto column = static_cast<std::size_t>(i);
+  const auto bytes = static_cast<std::size_t>(n_) * sizeof(double);
+  if (member_u_epoch_[column] != metric_.epoch() ||
+      std::memcmp(member_u_from_.col(i).data(), x_.col(i).data(), bytes) != 0) {
+    member_u_.col(i).noalias() = metric_.inverse_root() * x_.col(i);
+    member_u_from_.col(i) = x_.col(i);
+    member_u_epoch_[column] = metric_.epoch();
+  }
+  return std::as_const(member_u_).col(i);
 }
 
 void island::record_family_steps() {
@@ -754,7 +776,11 @@ void island::choose_g3_parents() {
   std::swap(pick_[best], pick_[pop - 1]);
   draw_distinct(mu - 1, pop - 1);
   parent_x_.col(0) = x_.col(best);
-  for (int k = 1; k < mu; ++k) parent_x_.col(k) = x_.col(pick_[k - 1]);
+  parent_index_[0] = best;
+  for (int k = 1; k < mu; ++k) {
+    parent_x_.col(k) = x_.col(pick_[k - 1]);
+    parent_index_[k] = pick_[k - 1];
+  }
   restore_picks(mu - 1);
   std::swap(pick_[best], pick_[pop - 1]);
 }

@@ -88,6 +88,9 @@ class island {
   // there and mapped back; record_family_steps feeds the evaluated children's steps to it.
   void make_metric_children();
   void record_family_steps();
+  // Member i's point in the metric's coordinates u (member_u_; mapped again when the slot's
+  // point or the metric's root changed since it was last mapped).
+  Eigen::MatrixXd::ConstColXpr member_u(int i);
   bool learns_metric() const { return options_.metric == metric_model::learned; }
   void replace_from_family();
   // One family step of the mgg model (Satoh, Yamamura and Kobayashi 1996): random parents, the
@@ -156,15 +159,19 @@ class island {
   // family's normalised steps (n x offspring). Saved in checkpoints.
   learned_metric metric_;
   Eigen::MatrixXd parent_u_;
+  Eigen::MatrixXd member_u_;               // n x population: members in u
+  Eigen::MatrixXd member_u_from_;          // ... the points they were mapped from
+  std::vector<long long> member_u_epoch_;  // ... and the metric's epoch then, or -1
   Eigen::VectorXd child_u_;
   Eigen::MatrixXd family_steps_;
   std::vector<int> metric_order_;
-  Eigen::MatrixXd parent_x_;  // n x parents: the g3 family step's parents
-  std::vector<int> pick_;     // draws of distinct members; the identity between draws
-  std::vector<int> swapped_;  // the partner of each swap of draw_distinct (to undo it)
-  std::vector<int> slots_;    // the g3 family step's replaced members
-  std::vector<int> moved_;    // ... those whose occupant changes
-  Eigen::MatrixXd family_x_;  // n x replaced: survivors before they move in
+  Eigen::MatrixXd parent_x_;       // n x parents: the g3 family step's parents
+  std::vector<int> parent_index_;  // ... and the members they are
+  std::vector<int> pick_;          // draws of distinct members; the identity between draws
+  std::vector<int> swapped_;       // the partner of each swap of draw_distinct (to undo it)
+  std::vector<int> slots_;         // the g3 family step's replaced members
+  std::vector<int> moved_;         // ... those whose occupant changes
+  Eigen::MatrixXd family_x_;       // n x replaced: survivors before they move in
   Eigen::VectorXd family_f_, family_v_;
   std::vector<int> family_;  // family order: members, then children
   // The population's best in the island's order (g3's index parent), kept up to date across

@@ -12,7 +12,8 @@
 // the inverse Hessian's shape, so the children follow the valley whatever its orientation.
 // C^{1/2} is the symmetric root, which turns with the problem (rotation invariance holds).
 // Cost: O(n) per recorded child, O(mu n^2) per update, an n x n eigen-decomposition every
-// max(1, 1 / (10 n c)) updates (CMA-ES's lazy rule).
+// max(1, 1 / (10 n c)) updates (CMA-ES's lazy rule) times `lazy`; the two roots are formed
+// from it as symmetric squares W W^T (one triangle each).
 #pragma once
 
 #include <Eigen/Core>
@@ -35,6 +36,9 @@ class learned_metric {
 
   const Eigen::MatrixXd& root() const { return root_; }                  // C^{1/2}
   const Eigen::MatrixXd& inverse_root() const { return inverse_root_; }  // C^{-1/2}
+  // Changes whenever root() and inverse_root() may have: points mapped to u under one epoch
+  // stay valid until it changes (the island keeps its members' u so).
+  long long epoch() const { return epoch_; }
   int interval() const { return interval_; }
   double rate() const { return rate_; }
 
@@ -56,6 +60,7 @@ class learned_metric {
 
  private:
   void decompose();
+  static void symmetric_square(const Eigen::MatrixXd& w, Eigen::MatrixXd& out);
 
   int n_ = 0;
   int interval_ = 0;
@@ -65,13 +70,14 @@ class learned_metric {
   int updates_since_ = 0;
   int count_ = 0;
   Eigen::VectorXd weights_;  // mu_ log weights, summing to 1
-  Eigen::MatrixXd c_;        // C (det 1 at each decomposition)
+  Eigen::MatrixXd c_;        // C, its lower triangle (det 1 at each decomposition)
   Eigen::MatrixXd root_;     // C^{1/2} at the last decomposition
   Eigen::MatrixXd inverse_root_;
   Eigen::MatrixXd steps_;     // n x interval_: recorded y
   Eigen::VectorXd f_, v_;     // their values and violations
   Eigen::MatrixXd weighted_;  // n x mu_: sqrt(w_i) C^{1/2} y_i of an update
   double condition_ = 1.0;
+  long long epoch_ = 0;
 };
 
 }  // namespace kinevo::ga
