@@ -120,6 +120,52 @@ TEST(LearnedMetric, StateRoundTripsBitForBit) {
   EXPECT_EQ(a.root(), b.root());
 }
 
+// Several updates at n = 40 (where Eigen's products take their blocked paths) against the
+// formula written out with full matrices: C updated in full, decomposed at every update,
+// scaled to det 1, its symmetric root V Lambda^{1/2} V^T. The metric keeps only C's lower
+// triangle and forms the roots as W W^T; both must be the same matrices to rounding.
+TEST(LearnedMetric, UpdatesAtASizeThatBlocksAreTheFullMatrixFormula) {
+  const int n = 40, interval = 8, mu = interval / 2;
+  const double rate = 0.3;
+  learned_metric m;
+  m.configure(n, interval, rate);
+  Eigen::VectorXd w(mu);
+  for (int i = 0; i < mu; ++i) w[i] = std::log(mu + 0.5) - std::log(i + 1.0);
+  w /= w.sum();
+  Eigen::MatrixXd c = Eigen::MatrixXd::Identity(n, n);
+  Eigen::MatrixXd root = c;
+  random_stream rng;
+  rng.reseed(11, 0, 0);
+  std::vector<Eigen::VectorXd> y(interval, Eigen::VectorXd(n));
+  std::vector<int> best_first(interval);
+  for (int update = 0; update < 5; ++update) {
+    for (int k = 0; k < interval; ++k) {
+      rng.normals(y[k]);
+      y[k][k] *= 10.0;  // a shape to learn
+      m.record(y[k], 0.0, 0.0);
+      best_first[k] = (k * 3 + update) % interval;
+    }
+    m.update(best_first);
+    double moment = 0.0;
+    Eigen::MatrixXd sum = Eigen::MatrixXd::Zero(n, n);
+    for (int i = 0; i < mu; ++i) {
+      const Eigen::VectorXd& yi = y[best_first[i]];
+      moment += w[i] * yi.squaredNorm();
+      const Eigen::VectorXd step = root * yi;
+      sum += w[i] * step * step.transpose();
+    }
+    c = (1.0 - rate) * c + rate * n / moment * sum;
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> e(c);
+    const Eigen::VectorXd values = e.eigenvalues() / std::exp(e.eigenvalues().array().log().mean());
+    c = e.eigenvectors() * values.asDiagonal() * e.eigenvectors().transpose();
+    root = e.eigenvectors() * values.cwiseSqrt().asDiagonal() * e.eigenvectors().transpose();
+    ASSERT_GT(m.condition(), 10.0) << "the updates must have given C a shape";
+    EXPECT_LE((m.root() - root).norm(), 1e-12 * root.norm()) << "update " << update;
+    EXPECT_LE((m.inverse_root() * root - Eigen::MatrixXd::Identity(n, n)).norm(), 1e-12);
+    EXPECT_EQ(m.root(), m.root().transpose());
+  }
+}
+
 // The normalised step is the child's step from the index parent divided by sigma_eta Dbar
 // when the draw along d is within the cap.
 TEST(LearnedMetric, ParentCentricNormalisedStepIsTheStepInUnitsOfTheSpread) {
