@@ -28,6 +28,18 @@ TEST(MemoryBudget, EstimateIsLinearInEverySize) {
   EXPECT_GT(island_model_bytes(g, i, 2000000000, 2000000000), std::uint64_t{1} << 62);
 }
 
+// A learned metric adds at least what its island holds: six n x n matrices (C, the two roots,
+// the eigen-solver's) and the members' kept u with the points they came from (2 n each).
+TEST(MemoryBudget, ALearnedMetricCountsItsMatricesAndTheMembersKeptCoordinates) {
+  ga_options g = g3_pcx_options();
+  island_options i;
+  const int n = 50;
+  const double isotropic = static_cast<double>(island_model_bytes(g, i, 1, n));
+  g.metric = metric_model::learned;
+  const double learned = static_cast<double>(island_model_bytes(g, i, 1, n));
+  EXPECT_GE(learned - isotropic, 8.0 * (6.0 * n * n + 2.0 * n * g.population));
+}
+
 TEST(MemoryBudget, TooMuchIsRefusedNamingTheSettings) {
   ga_options g;
   g.population = 1000000;
