@@ -4,8 +4,9 @@
 // (gauss/gradient_baselines.hpp). Prints one Markdown table and the fitted growth exponents.
 // Run by hand from the repository root:
 //   build/bench/bench_gauss_scale [--islands K] [--seed S] [--steps N] [--planar 50,100,200]
-//     [--spatial 20,50] [--trace MODEL] [--cold-only]
-//   (MODEL: "chain N", "spatial N" or an example name; --cold-only: no warm solves)
+//     [--spatial 20,50] [--trace MODEL [--snapshots]] [--cold-only]
+//   (MODEL: "chain N", "spatial N" or an example name; --cold-only: no warm solves;
+//   --snapshots: also the best's distance to its run's final best every 40 generations)
 // Tuning flags (ablation): --weight W --pop-per-n P --de-weight F --crossover-rate C
 //   --max-runs R --budget-per-n E --preset NAME --momentum --no-momentum --probe-runs K
 //   --budget-follows-pop --stall F --stall-window E --metric (pcx in a learned metric)
@@ -94,7 +95,21 @@ struct measured {
   double cpu_seconds = 0.0;
 };
 
+bool print_snapshots = false;
+
 void print_trace(const gauss_ga_solver& ga) {
+  if (print_snapshots) {
+    // Per run: the best's distance (max norm) to the run's final best, every 40th generation.
+    const auto& snaps = ga.last_snapshots();
+    for (std::size_t i = 0; i < snaps.size(); ++i) {
+      const auto& sn = snaps[i];
+      const auto& last = ga.last_runs()[static_cast<std::size_t>(sn.run - 1)].acceleration;
+      if (sn.generation % 40 == 0 || i + 1 == snaps.size() || snaps[i + 1].run != sn.run) {
+        fmt::print("    run {:2d} gen {:5d} evals {:8d} |a - a_run| {:.3g}\n", sn.run,
+                   sn.generation, sn.evaluations, (sn.acceleration - last).cwiseAbs().maxCoeff());
+      }
+    }
+  }
   for (const auto& r : ga.last_runs()) {
     fmt::print(
         "  run {:2d}: radius {:.3g}  change {:.3g}  residual {:.3g}  z1 {:.12g}  evals {}{}\n",
@@ -279,6 +294,7 @@ int main(int argc, char** argv) {
       {"--budget-follows-pop", [&] { st.ga.budget_follows_population = true; }},
       {"--stall", [&] { st.ga.stall_fraction = std::stod(next()); }},
       {"--stall-window", [&] { st.ga.stall_window = std::stod(next()); }},
+      {"--snapshots", [&] { print_snapshots = true; }},
       {"--migrations-per-run", [&] { st.ga.migrations_per_run = std::stoi(next()); }},
       {"--migrants", [&] { st.ga.islands.migrants = std::stoi(next()); }},
       {"--threads", [&] { st.ga.islands.threads = std::stoi(next()); }},

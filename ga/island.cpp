@@ -105,8 +105,14 @@ void island::configure(const ga_options& options, int dimension) {
     member_u_.resize(n_, options.population);
     member_u_from_.resize(n_, options.population);
     member_u_epoch_.assign(static_cast<std::size_t>(options.population), -1);
-    child_u_.resize(n_);
-    family_steps_.resize(n_, options.offspring);
+    child_u_.resize(n_, options.offspring);
+    child_u_kept_.assign(static_cast<std::size_t>(options.offspring), 0);
+    step_u_.resize(n_);
+    y_.resize(n_);
+    family_root_steps_.resize(n_, options.offspring);
+    family_y_squared_.resize(options.offspring);
+    family_u_.resize(n_, options.replaced);
+    family_u_kept_.assign(static_cast<std::size_t>(options.replaced), 0);
     metric_order_.resize(static_cast<std::size_t>(interval));
   }
 }
@@ -727,14 +733,30 @@ void island::step_g3(const problem& p) {
 void island::make_metric_children() {
   for (int k = 0; k < options_.parents; ++k) parent_u_.col(k) = member_u(parent_index_[k]);
   pcx_.prepare(parent_u_);
+  child_u_epoch_ = metric_.epoch();
   for (int c = 0; c < options_.offspring; ++c) {
-    pcx_.draw(rng_, frame_, child_u_);
-    pcx_.normalised_step(family_steps_.col(c));
-    child_u_ -= parent_u_.col(0);
+    auto child_u = child_u_.col(c);
+    pcx_.draw(rng_, frame_, child_u);
+    pcx_.normalised_step(y_);
+    family_y_squared_[c] = y_.squaredNorm();
+    step_u_ = child_u - parent_u_.col(0);
+    auto root_y = family_root_steps_.col(c);
+    root_y.noalias() = metric_.root() * step_u_;
     auto child = x_next_.col(c);
-    child = parent_x_.col(0);
-    child.noalias() += metric_.root() * child_u_;
-    child = child.cwiseMax(lower_).cwiseMin(upper_);
+    child = parent_x_.col(0) + root_y;
+    const bool inside =
+        (child.array() >= lower_.array()).all() && (child.array() <= upper_.array()).all();
+    child_u_kept_[static_cast<std::size_t>(c)] = inside ? 1 : 0;
+    if (!inside) child = child.cwiseMax(lower_).cwiseMin(upper_);
+    // The metric learns from C^{1/2} y, which is the child's step in x over PCX's spread across
+    // d: one n x n product per child serves both (mapped apart only when the draw along d was
+    // capped, which y does not follow).
+    const double scale = pcx_.step_scale();
+    if (scale > 0.0) {
+      root_y /= scale;
+    } else {
+      root_y.noalias() = metric_.root() * y_;
+    }
   }
 }
 
@@ -755,9 +777,41 @@ Eigen::MatrixXd::ConstColXpr island::member_u(int i) {
   return std::as_const(member_u_).col(i);
 }
 
+bool island::member_u_current(int i) const {
+  const auto bytes = static_cast<std::size_t>(n_) * sizeof(double);
+  return member_u_epoch_[static_cast<std::size_t>(i)] == metric_.epoch() &&
+         std::memcmp(member_u_from_.col(i).data(), x_.col(i).data(), bytes) == 0;
+}
+
+void island::keep_moved_u(int k, int e) {
+  const int r = options_.replaced;
+  const auto kk = static_cast<std::size_t>(k);
+  if (e < r) {
+    family_u_kept_[kk] = member_u_current(slots_[e]) ? 1 : 0;
+    if (family_u_kept_[kk]) family_u_.col(k) = member_u_.col(slots_[e]);
+  } else {
+    family_u_kept_[kk] =
+        child_u_kept_[static_cast<std::size_t>(e - r)] && child_u_epoch_ == metric_.epoch() ? 1 : 0;
+    if (family_u_kept_[kk]) family_u_.col(k) = child_u_.col(e - r);
+  }
+}
+
+void island::settle_moved_u(int moved) {
+  for (int k = 0; k < moved; ++k) {
+    const int i = moved_[k];
+    if (family_u_kept_[static_cast<std::size_t>(k)]) {
+      member_u_.col(i) = family_u_.col(k);
+      member_u_from_.col(i) = x_.col(i);
+      member_u_epoch_[static_cast<std::size_t>(i)] = metric_.epoch();
+    } else {
+      member_u_epoch_[static_cast<std::size_t>(i)] = -1;
+    }
+  }
+}
+
 void island::record_family_steps() {
   for (int c = 0; c < options_.offspring; ++c) {
-    metric_.record(family_steps_.col(c), f_next_[c], v_next_[c]);
+    metric_.record(family_y_squared_[c], family_root_steps_.col(c), f_next_[c], v_next_[c]);
     if (!metric_.full()) continue;
     // The recorded children best first in the island's order, ties by recording order.
     std::iota(metric_order_.begin(), metric_order_.end(), 0);
@@ -864,9 +918,11 @@ void island::replace_from_family() {
     family_x_.col(moved) = e < r ? x_.col(slots_[e]) : x_next_.col(e - r);
     family_f_[moved] = f_of(e);
     family_v_[moved] = v_of(e);
+    if (learns_metric()) keep_moved_u(moved, e);
     moved_[moved++] = slots_[k];
   }
   move_in_survivors(moved);
+  if (learns_metric()) settle_moved_u(moved);
 }
 
 void island::move_in_survivors(int moved) {
@@ -1051,7 +1107,20 @@ void island::save(std::ostream& os) const {
     for (Eigen::Index k = 0; k < frame_.size(); ++k) os << ' ', put_hex(os, frame_.data()[k]);
     os << '\n';
   }
-  if (learns_metric()) metric_.save(os);
+  if (learns_metric()) {
+    metric_.save(os);
+    // The members' kept u's: those that came with a child differ from C^{-1/2} x by rounding,
+    // so a resumed run needs them to reach the uninterrupted run's bits.
+    os << "member_u";
+    for (int i = 0; i < pop; ++i) {
+      const bool kept = member_u_current(i);
+      os << ' ' << (kept ? 1 : 0);
+      if (kept) {
+        for (int j = 0; j < n_; ++j) os << ' ', put_hex(os, member_u_(j, i));
+      }
+    }
+    os << '\n';
+  }
 }
 
 void island::load(std::istream& is) {
@@ -1096,8 +1165,30 @@ void island::load(std::istream& is) {
     frame_.resize(n_, n_);
     for (Eigen::Index k = 0; k < frame_.size(); ++k) frame_.data()[k] = get_hex(is);
   }
-  if (learns_metric()) metric_.load(is);
+  if (learns_metric()) {
+    metric_.load(is);
+    load_member_u(is);
+  }
   has_population_ = true;
+}
+
+// Checkpoints written before the members' u's were saved end after the metric: every u is then
+// mapped again when needed.
+void island::load_member_u(std::istream& is) {
+  std::fill(member_u_epoch_.begin(), member_u_epoch_.end(), -1);
+  std::string word;
+  if (!(is >> word)) return;
+  if (word != "member_u") throw io::input_error("expected 'member_u', found '" + word + "'");
+  for (int i = 0; i < options_.population; ++i) {
+    int kept = 0;
+    if (!(is >> kept) || (kept != 0 && kept != 1)) {
+      throw io::input_error("unreadable kept u of member " + std::to_string(i));
+    }
+    if (kept == 0) continue;
+    for (int j = 0; j < n_; ++j) member_u_(j, i) = get_hex(is);
+    member_u_from_.col(i) = x_.col(i);
+    member_u_epoch_[static_cast<std::size_t>(i)] = metric_.epoch();
+  }
 }
 
 }  // namespace kinevo::ga

@@ -49,7 +49,8 @@ void learned_metric::configure(int n, int interval, double rate, int lazy) {
           : std::min(1.0, 2.0 * (mu_eff - 2.0 + 1.0 / mu_eff) / ((dn + 2.0) * (dn + 2.0) + mu_eff));
   // Decompose when C has moved by about a tenth of 1 / n since the last time (times lazy).
   decompose_every_ = std::max(1, static_cast<int>(std::max(1, lazy) / (10.0 * dn * rate_)));
-  steps_.resize(n_, interval_);
+  root_steps_.resize(n_, interval_);
+  squared_.resize(interval_);
   f_.resize(interval_);
   v_.resize(interval_);
   weighted_.resize(n_, mu_);
@@ -66,8 +67,10 @@ void learned_metric::reset() {
   ++epoch_;
 }
 
-void learned_metric::record(const Eigen::Ref<const Eigen::VectorXd>& y, double f, double v) {
-  steps_.col(count_) = y;
+void learned_metric::record(double y_squared_norm, const Eigen::Ref<const Eigen::VectorXd>& root_y,
+                            double f, double v) {
+  root_steps_.col(count_) = root_y;
+  squared_[count_] = y_squared_norm;
   f_[count_] = f;
   v_[count_] = v;
   ++count_;
@@ -76,10 +79,11 @@ void learned_metric::record(const Eigen::Ref<const Eigen::VectorXd>& y, double f
 void learned_metric::update(std::span<const int> best_first) {
   count_ = 0;
   double second_moment = 0.0;
+  // C^{1/2} y_i was formed with the child (its step in x): no n x n product per selected step.
   for (int i = 0; i < mu_; ++i) {
-    const auto y = steps_.col(best_first[static_cast<std::size_t>(i)]);
-    second_moment += weights_[i] * y.squaredNorm();
-    weighted_.col(i).noalias() = std::sqrt(weights_[i]) * (root_ * y);
+    const int k = best_first[static_cast<std::size_t>(i)];
+    second_moment += weights_[i] * squared_[k];
+    weighted_.col(i) = std::sqrt(weights_[i]) * root_steps_.col(k);
   }
   if (!(second_moment > 0.0) || !std::isfinite(second_moment)) return;
   // Only C's lower triangle is updated (half the flops of the full rank-mu product); the
@@ -137,11 +141,12 @@ void learned_metric::save(std::ostream& os) const {
   put_matrix(os, "metric_c", c_);
   put_matrix(os, "metric_root", root_);
   put_matrix(os, "metric_inverse_root", inverse_root_);
-  os << "metric_steps";
+  os << "metric_root_steps";
   for (int k = 0; k < count_; ++k) {
     os << ' ', put_hex(os, f_[k]);
     os << ' ', put_hex(os, v_[k]);
-    for (int j = 0; j < n_; ++j) os << ' ', put_hex(os, steps_(j, k));
+    os << ' ', put_hex(os, squared_[k]);
+    for (int j = 0; j < n_; ++j) os << ' ', put_hex(os, root_steps_(j, k));
   }
   os << '\n';
 }
@@ -156,11 +161,23 @@ void learned_metric::load(std::istream& is) {
   get_matrix(is, "metric_c", c_);
   get_matrix(is, "metric_root", root_);
   get_matrix(is, "metric_inverse_root", inverse_root_);
-  if (!(is >> word) || word != "metric_steps") throw io::input_error("unreadable metric steps");
+  if (!(is >> word) || (word != "metric_root_steps" && word != "metric_steps")) {
+    throw io::input_error("unreadable metric steps");
+  }
+  const bool in_u = word == "metric_steps";  // written before the steps were kept in x
+  Eigen::VectorXd y(n_);
   for (int k = 0; k < count_; ++k) {
     f_[k] = get_hex(is);
     v_[k] = get_hex(is);
-    for (int j = 0; j < n_; ++j) steps_(j, k) = get_hex(is);
+    if (!in_u) squared_[k] = get_hex(is);
+    for (int j = 0; j < n_; ++j) y[j] = get_hex(is);
+    if (in_u) {
+      // What the update formed from them then: C^{1/2} y under the same root.
+      squared_[k] = y.squaredNorm();
+      root_steps_.col(k).noalias() = root_ * y;
+    } else {
+      root_steps_.col(k) = y;
+    }
   }
   ++epoch_;
 }

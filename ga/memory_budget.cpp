@@ -22,11 +22,14 @@ std::uint64_t island_model_bytes(const ga_options& ga, const island_options& isl
   // per column; two genome arrays of `words` per column; bounds, width and best point.
   // g3: the rotation frame (n x n, only when population > n) and the parents' and family's
   // columns; a learned metric (C, its root and inverse root, the eigen-decomposition's copies:
-  // about 6 n x n), its recorded steps (n per child of an update, at most about n of them) and
-  // the members' kept u and the points they were mapped from (2 n per member).
+  // about 6 n x n), its recorded steps (n per child of an update, at most about n of them),
+  // the members' kept u and the points they were mapped from (2 n per member), and a family's
+  // children in u and their steps in x (2 n per child) and its moved members' u (n each).
   const double frame = dimension < ga.population ? n : 0.0;
   const double metric =
-      ga.metric == metric_model::learned ? 7.0 * n + ga.parents + 2.0 * ga.population : 0.0;
+      ga.metric == metric_model::learned
+          ? 7.0 * n + ga.parents + 2.0 * ga.population + 2.0 * ga.offspring + ga.replaced
+          : 0.0;
   const double g3 = ga.steady_state()
                         ? 8.0 * n * (frame + metric + ga.parents + ga.replaced + 8.0) +
                               8.0 * (ga.population + ga.replaced + ga.offspring)

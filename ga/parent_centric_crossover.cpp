@@ -49,4 +49,10 @@ void parent_centric_crossover::normalised_step(Eigen::Ref<Eigen::VectorXd> y) co
   y = w_ + (ratio * along_) * unit_d_;
 }
 
+double parent_centric_crossover::step_scale() const {
+  const double across = sigma_eta_ * mean_distance_;
+  const double along = sigma_zeta_ * d_.norm();
+  return across > 0.0 && along / across <= 3.0 ? across : 0.0;
+}
+
 }  // namespace kinevo::ga

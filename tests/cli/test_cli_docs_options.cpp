@@ -153,6 +153,7 @@ const std::set<std::string> other_programs_options = {"--headless",
                                                       "--migrations-per-run",  // bench_gauss_scale
                                                       "--weight",
                                                       "--trace",      // bench_gauss_scale
+                                                      "--snapshots",  // bench_gauss_scale
                                                       "--max-runs"};  // bench_gauss_scale
 
 // Not options: docs/cli.md shows what a misspelt one prints, docs/reliability.md writes "--k" for

@@ -6,14 +6,22 @@
 #include <Eigen/Dense>
 #include <cmath>
 #include <sstream>
+#include <string>
 #include <vector>
 
+#include "kinevo/ga/detail/hex_text.hpp"
 #include "kinevo/ga/detail/learned_metric.hpp"
 #include "kinevo/ga/detail/parent_centric_crossover.hpp"
 #include "kinevo/ga/detail/random_stream.hpp"
 
 namespace kinevo::ga {
 namespace {
+
+// A child's normalised step y as the island records it: |y|^2 and C^{1/2} y under the root
+// it was drawn with.
+void record_u(learned_metric& m, const Eigen::VectorXd& y, double f, double v) {
+  m.record(y.squaredNorm(), m.root() * y, f, v);
+}
 
 // Four children in the plane, the best two by value weighted ln(2.5) - ln(i) (normalised);
 // rate 0.5: C = 0.5 I + 0.5 * 2 / (sum w |y|^2) * sum w y y^T, then scaled to det 1.
@@ -23,7 +31,7 @@ TEST(LearnedMetric, OneUpdateIsTheTraceNormalisedRankMuFormula) {
   EXPECT_DOUBLE_EQ(m.rate(), 0.5);
   const std::vector<Eigen::Vector2d> y{{3.0, 1.0}, {0.5, -2.0}, {1.0, 0.2}, {-4.0, 4.0}};
   const std::vector<double> f{2.0, 1.0, 5.0, 3.0};
-  for (int k = 0; k < 4; ++k) m.record(y[k], f[k], 0.0);
+  for (int k = 0; k < 4; ++k) record_u(m, y[k], f[k], 0.0);
   ASSERT_TRUE(m.full());
   const std::vector<int> best_first{1, 0, 3, 2};
   m.update(best_first);
@@ -68,7 +76,7 @@ TEST(LearnedMetric, LazyDecompositionsAndARestartThatKeepsTheMetric) {
   const Eigen::Vector2d along(1.0, 0.0);
   const auto updates = [&](learned_metric& m, int k) {
     for (int u = 0; u < k; ++u) {
-      for (int i = 0; i < 4; ++i) m.record(along * (i + 1.0), i, 0.0);
+      for (int i = 0; i < 4; ++i) record_u(m, along * (i + 1.0), i, 0.0);
       const std::vector<int> best_first{0, 1, 2, 3};
       m.update(best_first);
     }
@@ -87,11 +95,11 @@ TEST(LearnedMetric, LazyDecompositionsAndARestartThatKeepsTheMetric) {
   EXPECT_GT(lazy.root()(0, 0), 1.0);  // stretched along the selected steps
 
   const Eigen::MatrixXd learned = lazy.root();
-  lazy.record(along, 0.0, 0.0);
+  record_u(lazy, along, 0.0, 0.0);
   lazy.restart();
   EXPECT_FALSE(lazy.full());
   EXPECT_EQ(lazy.root(), learned);
-  for (int i = 0; i < 4; ++i) lazy.record(along, i, 0.0);
+  for (int i = 0; i < 4; ++i) record_u(lazy, along, i, 0.0);
   EXPECT_TRUE(lazy.full());  // the record restarted empty
   lazy.reset();
   EXPECT_TRUE(lazy.root().isIdentity());
@@ -105,7 +113,7 @@ TEST(LearnedMetric, StateRoundTripsBitForBit) {
   Eigen::VectorXd y(3);
   for (int k = 0; k < 6; ++k) {  // one update and two pending children
     rng.normals(y);
-    a.record(y, static_cast<double>(k % 3), 0.0);
+    record_u(a, y, static_cast<double>(k % 3), 0.0);
     if (a.full()) a.update(std::vector<int>{2, 0, 1, 3});
   }
   std::ostringstream os;
@@ -142,7 +150,7 @@ TEST(LearnedMetric, UpdatesAtASizeThatBlocksAreTheFullMatrixFormula) {
     for (int k = 0; k < interval; ++k) {
       rng.normals(y[k]);
       y[k][k] *= 10.0;  // a shape to learn
-      m.record(y[k], 0.0, 0.0);
+      record_u(m, y[k], 0.0, 0.0);
       best_first[k] = (k * 3 + update) % interval;
     }
     m.update(best_first);
@@ -184,7 +192,67 @@ TEST(LearnedMetric, ParentCentricNormalisedStepIsTheStepInUnitsOfTheSpread) {
     pcx.draw(rng, Eigen::MatrixXd(), child);
     pcx.normalised_step(y);
     EXPECT_LE((y * spread - (child - parents.col(0))).norm(), 1e-14);
+    EXPECT_EQ(pcx.step_scale(), spread) << "the island maps y by dividing the step in x";
   }
+  // Parents nearly on one line: the draw along d is capped in y, which is then no multiple of
+  // the step (the island maps y itself).
+  Eigen::MatrixXd line(3, 3);
+  line << 0.0, 1.0, 2.0,  //
+      0.0, 1.0, 2.0,      //
+      0.0, 0.0, 1e-3;
+  pcx.prepare(line);
+  pcx.draw(rng, Eigen::MatrixXd(), child);
+  EXPECT_EQ(pcx.step_scale(), 0.0);
+}
+
+// Checkpoints written before the recorded steps were kept in x hold them in u
+// ("metric_steps"): they load to the steps C^{1/2} y the update used then, bit for bit.
+TEST(LearnedMetric, ACheckpointWithTheStepsInULoadsToTheSameUpdate) {
+  learned_metric a;
+  a.configure(3, 4, 0.3);
+  random_stream rng;
+  rng.reseed(9, 0, 0);
+  std::vector<Eigen::VectorXd> pending;
+  for (int k = 0; k < 6; ++k) {  // one update (a root other than I) and two pending children
+    Eigen::VectorXd y(3);
+    rng.normals(y);
+    y[0] *= 1.0 + k;
+    record_u(a, y, static_cast<double>(k % 3), 0.0);
+    if (a.full()) {
+      a.update(std::vector<int>{2, 0, 1, 3});
+      pending.clear();
+    } else {
+      pending.push_back(y);
+    }
+  }
+  ASSERT_EQ(pending.size(), 2U);
+  ASSERT_FALSE(a.root().isIdentity());
+  std::ostringstream os;
+  a.save(os);
+  // The old line: per record f, v and y in u.
+  std::string text = os.str();
+  const auto at = text.find("metric_root_steps");
+  ASSERT_NE(at, std::string::npos);
+  std::ostringstream old_line;
+  old_line << "metric_steps";
+  for (std::size_t k = 0; k < pending.size(); ++k) {
+    old_line << ' ', put_hex(old_line, static_cast<double>(k % 3));
+    old_line << ' ', put_hex(old_line, 0.0);
+    for (int j = 0; j < 3; ++j) old_line << ' ', put_hex(old_line, pending[k][j]);
+  }
+  old_line << '\n';
+  text = text.substr(0, at) + old_line.str();
+  learned_metric b;
+  b.configure(3, 4, 0.3);
+  std::istringstream in(text);
+  b.load(in);
+  for (learned_metric* m : {&a, &b}) {
+    for (int k = 0; k < 2; ++k) record_u(*m, Eigen::VectorXd::Constant(3, 0.5 + k), 1.0 + k, 0.0);
+    ASSERT_TRUE(m->full());
+    m->update(std::vector<int>{3, 1, 0, 2});
+  }
+  EXPECT_EQ(a.root(), b.root());
+  EXPECT_EQ(a.inverse_root(), b.inverse_root());
 }
 
 }  // namespace

@@ -91,6 +91,14 @@ class island {
   // Member i's point in the metric's coordinates u (member_u_; mapped again when the slot's
   // point or the metric's root changed since it was last mapped).
   Eigen::MatrixXd::ConstColXpr member_u(int i);
+  // Whether member i's kept u is that of its point under the current root.
+  bool member_u_current(int i) const;
+  // A family entry e (a member, or a child drawn in u and not clipped) moved to slot moved_[k]
+  // takes its u along (keep_moved_u before the move, settle_moved_u after it), so that a new
+  // member is not mapped again when it becomes a parent.
+  void keep_moved_u(int k, int e);
+  void settle_moved_u(int moved);
+  void load_member_u(std::istream& is);
   bool learns_metric() const { return options_.metric == metric_model::learned; }
   void replace_from_family();
   // One family step of the mgg model (Satoh, Yamamura and Kobayashi 1996): random parents, the
@@ -162,8 +170,14 @@ class island {
   Eigen::MatrixXd member_u_;               // n x population: members in u
   Eigen::MatrixXd member_u_from_;          // ... the points they were mapped from
   std::vector<long long> member_u_epoch_;  // ... and the metric's epoch then, or -1
-  Eigen::VectorXd child_u_;
-  Eigen::MatrixXd family_steps_;
+  Eigen::MatrixXd child_u_;                // n x offspring: the children drawn in u
+  std::vector<char> child_u_kept_;     // ... and not clipped by the box (x = parent + C^{1/2} step)
+  long long child_u_epoch_ = -1;       // the metric's epoch when they were drawn
+  Eigen::VectorXd step_u_, y_;         // one child's step in u, and normalised (pcx)
+  Eigen::MatrixXd family_root_steps_;  // n x offspring: C^{1/2} y of each child
+  Eigen::VectorXd family_y_squared_;   // ... and |y|^2
+  Eigen::MatrixXd family_u_;           // n x replaced: u's of the entries being moved
+  std::vector<char> family_u_kept_;
   std::vector<int> metric_order_;
   Eigen::MatrixXd parent_x_;       // n x parents: the g3 family step's parents
   std::vector<int> parent_index_;  // ... and the members they are

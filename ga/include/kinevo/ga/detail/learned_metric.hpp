@@ -11,7 +11,8 @@
 // ran away (condition 1e16) when the best point stalled. On a quadratic valley C turns towards
 // the inverse Hessian's shape, so the children follow the valley whatever its orientation.
 // C^{1/2} is the symmetric root, which turns with the problem (rotation invariance holds).
-// Cost: O(n) per recorded child, O(mu n^2) per update, an n x n eigen-decomposition every
+// Cost: O(n) per recorded child (the island hands over C^{1/2} y, which the child's creation
+// computed), O(mu n^2) per update (the rank-mu product), an n x n eigen-decomposition every
 // max(1, 1 / (10 n c)) updates (CMA-ES's lazy rule) times `lazy`; the two roots are formed
 // from it as symmetric squares W W^T (one triangle each).
 #pragma once
@@ -42,8 +43,10 @@ class learned_metric {
   int interval() const { return interval_; }
   double rate() const { return rate_; }
 
-  // Records a child's normalised step y (in u) and its value and violation.
-  void record(const Eigen::Ref<const Eigen::VectorXd>& y, double f, double v);
+  // Records a child's normalised step y (in u) by |y|^2 and C^{1/2} y (the island has it from
+  // the child's creation, under the current root), and the child's value and violation.
+  void record(double y_squared_norm, const Eigen::Ref<const Eigen::VectorXd>& root_y, double f,
+              double v);
   bool full() const { return count_ == interval_; }
   double value(int k) const { return f_[k]; }
   double violation(int k) const { return v_[k]; }
@@ -73,9 +76,10 @@ class learned_metric {
   Eigen::MatrixXd c_;        // C, its lower triangle (det 1 at each decomposition)
   Eigen::MatrixXd root_;     // C^{1/2} at the last decomposition
   Eigen::MatrixXd inverse_root_;
-  Eigen::MatrixXd steps_;     // n x interval_: recorded y
-  Eigen::VectorXd f_, v_;     // their values and violations
-  Eigen::MatrixXd weighted_;  // n x mu_: sqrt(w_i) C^{1/2} y_i of an update
+  Eigen::MatrixXd root_steps_;  // n x interval_: recorded C^{1/2} y
+  Eigen::VectorXd squared_;     // their |y|^2
+  Eigen::VectorXd f_, v_;       // their values and violations
+  Eigen::MatrixXd weighted_;    // n x mu_: sqrt(w_i) C^{1/2} y_i of an update
   double condition_ = 1.0;
   long long epoch_ = 0;
 };

@@ -33,6 +33,9 @@ class parent_centric_crossover {
   // sigma_zeta |d| / (sigma_eta Dbar), at most 3 (parents nearly on one line would otherwise
   // make that one step outweigh all others). What learned_metric learns from.
   void normalised_step(Eigen::Ref<Eigen::VectorXd> y) const;
+  // s with child - index parent = s * normalised_step() (in exact arithmetic): sigma_eta Dbar,
+  // or 0 when the draw along d was capped or Dbar = 0 (the step is then not a multiple of y).
+  double step_scale() const;
 
   // d = x^(p) - g and Dbar of the prepared parents.
   const Eigen::VectorXd& direction() const { return d_; }
