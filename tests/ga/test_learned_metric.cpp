@@ -194,6 +194,20 @@ TEST(LearnedMetric, ParentCentricNormalisedStepIsTheStepInUnitsOfTheSpread) {
     EXPECT_LE((y * spread - (child - parents.col(0))).norm(), 1e-14);
     EXPECT_EQ(pcx.step_scale(), spread) << "the island maps y by dividing the step in x";
   }
+  // What the island relies on to map each child once: in a metric, C^{1/2} (child - index)
+  // divided by step_scale() is C^{1/2} y, the step the update learns from.
+  Eigen::MatrixXd w(3, 3);
+  w << 2.0, 0.3, -0.1,  //
+      0.0, 0.5, 0.4,    //
+      0.1, 0.0, 1.5;
+  const Eigen::MatrixXd root = w * w.transpose();  // symmetric positive definite
+  for (int k = 0; k < 5; ++k) {
+    pcx.draw(rng, Eigen::MatrixXd(), child);
+    pcx.normalised_step(y);
+    const Eigen::VectorXd mapped = root * y;
+    const Eigen::VectorXd from_step = root * (child - parents.col(0)) / pcx.step_scale();
+    EXPECT_LE((from_step - mapped).norm(), 1e-13 * mapped.norm());
+  }
   // Parents nearly on one line: the draw along d is capped in y, which is then no multiple of
   // the step (the island maps y itself).
   Eigen::MatrixXd line(3, 3);
