@@ -1185,7 +1185,11 @@ void island::load_member_u(std::istream& is) {
       throw io::input_error("unreadable kept u of member " + std::to_string(i));
     }
     if (kept == 0) continue;
-    for (int j = 0; j < n_; ++j) member_u_(j, i) = get_hex(is);
+    try {
+      for (int j = 0; j < n_; ++j) member_u_(j, i) = get_hex(is);
+    } catch (const io::input_error& e) {
+      throw io::input_error("kept u of member " + std::to_string(i) + ": " + e.what());
+    }
     member_u_from_.col(i) = x_.col(i);
     member_u_epoch_[static_cast<std::size_t>(i)] = metric_.epoch();
   }

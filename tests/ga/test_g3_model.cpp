@@ -17,10 +17,12 @@
 #include "constrained_test_problems.hpp"
 #include "ga_test_support.hpp"
 #include "kinevo/ga/constrained_objective.hpp"
+#include "kinevo/ga/detail/checkpoint_file.hpp"
 #include "kinevo/ga/detail/ill_conditioned_functions.hpp"
 #include "kinevo/ga/detail/island.hpp"
 #include "kinevo/ga/island_model.hpp"
 #include "kinevo/ga/test_functions.hpp"
+#include "kinevo/io/errors.hpp"
 
 namespace kinevo::ga {
 namespace {
@@ -110,6 +112,47 @@ TEST(G3Model, ResumeFromACheckpointReachesTheUninterruptedResult) {
     m2.run(p, search_box::of(p), generations(250), s);  // last checkpoint at 200
     island_model m3(o, g3_islands(3, 3, topology::random));
     expect_same(straight, m3.resume(p, dir / "state.txt", stall));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// A learned-metric checkpoint written before the members' kept u's were saved (its island
+// sections end after the metric) resumes with every u mapped again: the run continues to its
+// limit and keeps its best. A kept-u line that does not parse is refused, naming the member.
+TEST(G3Model, ACheckpointWithoutTheKeptCoordinatesResumes) {
+  const auto dir = std::filesystem::temp_directory_path() / "kinevo_ga_g3_old_checkpoint_test";
+  std::filesystem::create_directories(dir);
+  rosenbrock_function p(5);
+  ga_options o = g3_pcx_metric_options();
+  o.population = 30;
+  o.metric_lazy = 50;
+  run_settings s;
+  s.checkpoint_file = dir / "state.txt";
+  s.checkpoint_every = 100;
+  island_model m(o, g3_islands(3, 1, topology::random));
+  m.run(p, search_box::of(p), generations(250), s);  // last checkpoint at 200
+  checkpoint_contents c = read_checkpoint_file(dir / "state.txt", 5);
+  checkpoint_contents broken = c;
+  for (auto& [index, section] : c.islands) {
+    const auto at = section.text.find("member_u");
+    ASSERT_NE(at, std::string::npos) << "island " << index;
+    broken.islands[index].text = section.text.substr(0, at) + "member_u 1 0x1p+0\n";
+    section.text.erase(at);
+  }
+  write_checkpoint_file(dir / "old.txt", c);
+  write_checkpoint_file(dir / "broken.txt", broken);
+  island_model resumed(o, g3_islands(3, 1, topology::random));
+  const run_result r = resumed.resume(p, dir / "old.txt", generations(400));
+  EXPECT_EQ(r.generations, 400);
+  island_model again(o, g3_islands(3, 1, topology::random));
+  const run_result to_200 = again.resume(p, dir / "state.txt", generations(200));
+  EXPECT_LE(r.best_value, to_200.best_value);
+  try {
+    island_model bad(o, g3_islands(3, 1, topology::random));
+    bad.resume(p, dir / "broken.txt", generations(400));
+    ADD_FAILURE() << "a truncated kept-u line was accepted";
+  } catch (const io::input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("member"), std::string::npos) << e.what();
   }
   std::filesystem::remove_all(dir);
 }
