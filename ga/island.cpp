@@ -766,13 +766,10 @@ void island::make_metric_children() {
 // check is on the point itself, so no path that writes x_ can leave a stale u behind, and a
 // resumed run (nothing mapped yet) maps to the same bits.
 Eigen::MatrixXd::ConstColXpr island::member_u(int i) {
-  const auto column = static_cast<std::size_t>(i);
-  const auto bytes = static_cast<std::size_t>(n_) * sizeof(double);
-  if (member_u_epoch_[column] != metric_.epoch() ||
-      std::memcmp(member_u_from_.col(i).data(), x_.col(i).data(), bytes) != 0) {
+  if (!member_u_current(i)) {
     member_u_.col(i).noalias() = metric_.inverse_root() * x_.col(i);
     member_u_from_.col(i) = x_.col(i);
-    member_u_epoch_[column] = metric_.epoch();
+    member_u_epoch_[static_cast<std::size_t>(i)] = metric_.epoch();
   }
   return std::as_const(member_u_).col(i);
 }
