@@ -94,8 +94,10 @@ TEST(CliConventions, PresetListsItsValues) {
   for (const char* cmd : {"simulate --help", "accel --help"}) {
     const auto r = run_kinevo(cmd);
     ASSERT_EQ(r.status, 0);
-    EXPECT_NE(r.out.find("preset, one of default, exact-hessian, learned-metric, no-oracle, thesis"),
-              std::string::npos)
+    EXPECT_NE(
+        r.out.find(
+            "preset, one of default, exact-hessian, g3-pcx, learned-metric, no-oracle, thesis"),
+        std::string::npos)
         << cmd;
   }
 }

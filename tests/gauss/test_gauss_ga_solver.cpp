@@ -217,17 +217,19 @@ TEST(gauss_ga_solver, warm_solves_follow_a_changing_state) {
   EXPECT_LE(warm_runs[warm_runs.size() / 2], cold.solve(double_pendulum_system({})).runs);
 }
 
-// The cap on a solve's runs: max_runs at every n by default; max(max_runs, ceil(0.75 n)) in the
-// learned-metric preset; a solve that never stops early (tolerance 0) makes exactly the cap's
-// runs; a negative or NaN factor is refused.
+// The cap on a solve's runs: max(max_runs, ceil(0.75 n)) by default; max_runs at every n in the
+// g3-pcx, exact-hessian and thesis presets; a solve that never stops early (tolerance 0) makes
+// exactly the cap's runs; a negative or NaN factor is refused.
 TEST(gauss_ga_solver, run_cap_grows_with_n_where_asked) {
+  for (const char* fixed : {"g3-pcx", "exact-hessian", "thesis"}) {
+    const gauss_ga_options o = gauss_ga_preset(fixed);
+    for (const int n : {1, 20, 200, 4000}) EXPECT_EQ(o.run_cap(n), o.max_runs) << fixed << n;
+  }
   const gauss_ga_options def = gauss_ga_preset("default");
-  for (const int n : {1, 20, 200, 4000}) EXPECT_EQ(def.run_cap(n), def.max_runs) << n;
-  const gauss_ga_options learned = gauss_ga_preset("learned-metric");
-  EXPECT_EQ(learned.run_cap(20), 60);
-  EXPECT_EQ(learned.run_cap(80), 60);
-  EXPECT_EQ(learned.run_cap(81), 61);
-  EXPECT_EQ(learned.run_cap(200), 150);
+  EXPECT_EQ(def.run_cap(20), 60);
+  EXPECT_EQ(def.run_cap(80), 60);
+  EXPECT_EQ(def.run_cap(81), 61);
+  EXPECT_EQ(def.run_cap(200), 150);
   gauss_ga_options o = gauss_ga_preset("default");
   o.max_runs = 2;
   o.max_runs_per_coordinate = 0.5;

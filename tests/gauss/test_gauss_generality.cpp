@@ -242,8 +242,8 @@ TEST(gauss_generality, warm_solves_along_an_rk4_trajectory_stay_exact) {
     qd += h / 6.0 * (a1 + 2.0 * a2 + 2.0 * a3 + a4);
   }
   std::sort(warm_evaluations.begin(), warm_evaluations.end());
-  // One run of the per-run budget (n = 10: max(6400, 1600 n) = 16000) for most solves.
-  EXPECT_LE(warm_evaluations[warm_evaluations.size() / 2], 16000);
+  // One run of the per-run budget (n = 10: max(6400, 800 n) = 8000) for most solves.
+  EXPECT_LE(warm_evaluations[warm_evaluations.size() / 2], 8000);
 }
 
 TEST(gauss_generality, non_finite_system_is_refused_as_non_finite) {

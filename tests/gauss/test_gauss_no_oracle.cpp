@@ -87,10 +87,9 @@ TEST(gauss_no_oracle, every_example_model) {
   EXPECT_GE(solved, 10);
 }
 
-// The learned-metric preset (G3-PCX in a metric the islands learn from their children's ranks,
-// kept between runs, w = 1e4) is oracle-free too and as accurate: every example, planar and
-// spatial chains of several sizes.
-TEST(gauss_no_oracle, learned_metric_preset_on_examples_and_chains) {
+// The g3-pcx preset (G3-PCX without the learned metric, w = 1e3: the default until session 24)
+// is oracle-free too and as accurate: every example, planar and spatial chains of several sizes.
+TEST(gauss_no_oracle, g3_pcx_preset_on_examples_and_chains) {
   int solved = 0;
   for (const auto& entry : std::filesystem::directory_iterator(KINEVO_EXAMPLES)) {
     if (entry.path().extension() != ".toml") continue;
@@ -104,7 +103,7 @@ TEST(gauss_no_oracle, learned_metric_preset_on_examples_and_chains) {
     }
     const constrained_system s = initial_system(*m);
     if (make_solver("gigsp")->solve(s).status != solve_status::ok) continue;
-    expect_oracle_free_match(s, name, 1, "learned-metric");
+    expect_oracle_free_match(s, name, 1, "g3-pcx");
     ++solved;
   }
   EXPECT_GE(solved, 10);
@@ -116,7 +115,7 @@ TEST(gauss_no_oracle, learned_metric_preset_on_examples_and_chains) {
     const model m = load_model_from_string(chain_model_text(c), "chain");
     expect_oracle_free_match(initial_system(m),
                              fmt::format("{} chain of {}", spatial ? "spatial" : "planar", links),
-                             1, "learned-metric");
+                             1, "g3-pcx");
   }
 }
 
@@ -224,19 +223,20 @@ TEST(gauss_no_oracle, too_small_a_budget_is_reported_not_converged) {
   const constrained_system s = initial_system(m);
   gauss_ga_options o = gauss_ga_preset("default");
   o.max_runs = 4;
+  o.max_runs_per_coordinate = 0.0;  // the cap stays 4 at n = 40
   gauss_ga_solver ga(o);
   const acceleration_result r = ga.solve(s);
   EXPECT_EQ(r.status, solve_status::not_converged);
   EXPECT_NE(r.message.find("not converged after 4 runs"), std::string::npos) << r.message;
   EXPECT_EQ(r.message.find("islands share"), std::string::npos) << r.message;
-  // With islands the message says that they share a run's budget (n = 40: 1600 n = 64,000,
-  // 21,333 for each of 3 islands).
+  // With islands the message says that they share a run's budget (n = 40: 800 n = 32,000,
+  // 10,666 for each of 3 islands).
   o.islands.islands = 3;
   o.islands.threads = 1;
   gauss_ga_solver three(o);
   const acceleration_result r3 = three.solve(s);
   EXPECT_EQ(r3.status, solve_status::not_converged);
-  EXPECT_NE(r3.message.find("the 3 islands share each run's 64000 evaluations (21333 each)"),
+  EXPECT_NE(r3.message.find("the 3 islands share each run's 32000 evaluations (10666 each)"),
             std::string::npos)
       << r3.message;
 }
@@ -293,9 +293,10 @@ TEST(gauss_no_oracle, sparse_evaluation_equals_the_quadratic_form) {
   }
 }
 
-// The heavy-ball multiplier loop (the default) against the plain update lambda += 2 W r on the
-// 20-link chain, whose softest dual mode contracts slowly: both match GIGSP to 1e-9 without a
-// coupled factorisation, and the accelerated loop needs fewer runs.
+// The heavy-ball multiplier loop (an option) against the plain update lambda += 2 W r on the
+// 20-link chain with G3-PCX alone (the "g3-pcx" preset, weights 1e3), whose softest dual mode
+// contracts slowly: both match GIGSP to 1e-9 without a coupled factorisation, and the
+// accelerated loop needs fewer runs.
 TEST(gauss_no_oracle, momentum_on_the_multipliers_saves_runs_without_an_oracle) {
   chain_options c;
   c.links = 20;
@@ -304,8 +305,8 @@ TEST(gauss_no_oracle, momentum_on_the_multipliers_saves_runs_without_an_oracle) 
   const acceleration_result ref = make_solver("gigsp")->solve(s);
   int runs[2] = {0, 0};
   for (const bool momentum : {false, true}) {
-    gauss_ga_options o;
-    o.multiplier_momentum = momentum;  // off in the default
+    gauss_ga_options o = gauss_ga_preset("g3-pcx");
+    o.multiplier_momentum = momentum;  // off in every preset
     gauss_ga_solver ga(o);
     const long long before = coupled_factorisations();
     const acceleration_result r = ga.solve(s);
@@ -361,10 +362,11 @@ TEST(gauss_no_oracle, budget_follows_the_population_when_asked) {
   o.population_per_coordinate = 1.0;
   EXPECT_EQ(o.population(50), 100);  // never below ga.population
   EXPECT_EQ(o.population(200), 200);
-  EXPECT_EQ(o.run_budget(200), 1600LL * 200);
+  const long long per_n = o.evaluations_per_coordinate;
+  EXPECT_EQ(o.run_budget(200), per_n * 200);
   o.budget_follows_population = true;
-  EXPECT_EQ(o.run_budget(50), 1600LL * 50);
-  EXPECT_EQ(o.run_budget(200), 1600LL * 200 * 2);
+  EXPECT_EQ(o.run_budget(50), per_n * 50);
+  EXPECT_EQ(o.run_budget(200), per_n * 200 * 2);
 }
 
 TEST(gauss_no_oracle, stall_options_are_validated) {

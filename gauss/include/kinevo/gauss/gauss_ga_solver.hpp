@@ -66,7 +66,8 @@ warm_multipliers parse_warm_multipliers(const std::string& name);
 cold_box parse_cold_box(const std::string& name);
 
 // The GA and the penalty of the oracle-free default (the "default" preset, docs/gauss.md):
-// G3-PCX with population 100; multiplier updates with row-relative weights 1e3.
+// G3-PCX with population 100 in a learned metric, kept from run to run; multiplier updates with
+// row-relative weights 1e4.
 ga::ga_options oracle_free_ga();
 gauss_penalty_options oracle_free_penalty();
 
@@ -82,7 +83,7 @@ struct gauss_ga_options {
   // Budget of one run over all islands ("trials per run"): the larger of evaluations_per_run
   // and evaluations_per_coordinate * n, so that the work grows linearly with the model.
   long long evaluations_per_run = 6400;
-  long long evaluations_per_coordinate = 1600;
+  long long evaluations_per_coordinate = 800;
   // Individuals per island: at least this times n (0: ga.population always). Rotation-invariant
   // recombination (DE with crossover rate 1) never leaves the affine hull of the population,
   // which must therefore have more members than coordinates.
@@ -111,10 +112,10 @@ struct gauss_ga_options {
   int migrations_per_run = 6;
   int max_runs = 60;  // per solve, cold or warm (widening runs included)
   // The cap on runs grows with the model: max(max_runs, ceil(max_runs_per_coordinate n)); 0
-  // keeps max_runs at every n (the default). With the learned metric the runs a cold solve needs
-  // grow roughly like n (9 at n = 20, 38 at 100, 92 at 200: docs/gauss.md, "At scale"), and a
-  // fixed cap of 60 stopped the 100-link chain short of converging; its preset sets 0.75.
-  double max_runs_per_coordinate = 0.0;
+  // keeps max_runs at every n. With the learned metric the runs a cold solve needs grow roughly
+  // like n (9 at n = 20, 38 at 100, 92 at 200: docs/gauss.md, "At scale"), and a fixed cap of 60
+  // stopped the 100-link chain short of converging.
+  double max_runs_per_coordinate = 0.75;
 
   search_axes axes = search_axes::mass_scaled;
   warm_multipliers multipliers = warm_multipliers::extrapolated;
@@ -218,13 +219,14 @@ struct gauss_ga_options {
   void validate() const;  // throws std::invalid_argument naming the field
 };
 
-// "default" (also "no-oracle"): gauss_ga_options{} itself, G3-PCX in mass-scaled axes, derived
-// boxes, multiplier updates (extrapolated between warm solves) and row-relative weights, a
-// budget linear in n, no factorisation of anything containing A. "exact-hessian": the ablation,
-// BLX in the whitened eigen-axes of H with least-squares warm multipliers, a direct solver with
-// a GA attached (docs/gauss.md). "learned-metric": the default with G3-PCX in a metric the
-// islands learn and keep between runs, w = 1e4 and 800 n evaluations per run (an option, see
-// docs/gauss.md). "thesis": the dissertation's
+// "default" (also "learned-metric" and "no-oracle", its older names): gauss_ga_options{}
+// itself, G3-PCX in mass-scaled axes and in a metric the islands learn from their children's
+// ranks and keep between runs, derived boxes, multiplier updates (extrapolated between warm
+// solves) and row-relative weights 1e4, 800 n evaluations per run, a run cap growing with n, no
+// factorisation of anything containing A. "g3-pcx": the default until session 24, the same
+// without the learned metric, weights 1e3, 1600 n evaluations per run, 60 runs at every n.
+// "exact-hessian": the ablation, BLX in the whitened eigen-axes of H with least-squares warm
+// multipliers, a direct solver with a GA attached (docs/gauss.md). "thesis": the dissertation's
 // GAucsd settings (16-bit binary genes, population 100, 6400 trials per run, two-point
 // crossover 0.6, mutation 0.001 per bit, W = 1e6 fixed, radii 50, 10, 1, 0.1, 0.01).
 // Throws std::invalid_argument for another name.
