@@ -774,7 +774,8 @@ void report_t0(const double_pendulum_study_options& o, const double_pendulum_stu
            r.z1_at_minimiser)
     << fmt::format(
            "- default preset (oracle-free: G3-PCX real genes in axes scaled by M's own blocks "
-           "only, row-relative weights {:.3g} / (A_i M^-1 A_i^T) with multiplier updates between "
+           "and in a metric learned from the ranks of the GA's own children, row-relative "
+           "weights {:.3g} / (A_i M^-1 A_i^T) with multiplier updates between "
            "runs, no factorisation of anything containing A, first box centred on the free "
            "acceleration with a radius derived from its residual, relative evaluation around "
            "each run's centre): {} runs, {} evaluations, ends {:.3g} m/s^2 from the exact "
@@ -972,8 +973,9 @@ std::string study_text(const double_pendulum_study_options& o,
     << fmt::format("  default preset: {}\n", outcome_text(r.tuned_outcome))
     << fmt::format("  thesis preset : {}\n", outcome_text(r.thesis_outcome))
     << fmt::format(
-           "  Preconditioning: the default preset scales by M's own blocks only (no "
-           "factorisation of anything containing A); the exact-Hessian ablation (an "
+           "  Preconditioning: the default preset scales by M's own blocks and learns a metric "
+           "from its children's ranks (no factorisation of anything containing A); the "
+           "exact-Hessian ablation (an "
            "eigen-decomposition of H per solve, which already determines the minimiser) ends "
            "{:.3g} m/s^2 from the exact acceleration at t = 0 after {} evaluations, the default "
            "{:.3g} after {}.\n",
