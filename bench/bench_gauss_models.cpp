@@ -5,7 +5,7 @@
 // pagmo minimises Z1 with fixed weights, so its best error is the penalty's bias (the last
 // column); the figure in brackets is its distance to that minimiser. Prints one Markdown table. Run
 // by hand from the repository root:
-//   build/bench/bench_gauss_models [--islands K] [--seed S] [--steps N]
+//   build/bench/bench_gauss_models [--islands K] [--seed S] [--steps N] [--preset NAME]
 #include <fmt/format.h>
 
 #include <Eigen/Cholesky>
@@ -178,13 +178,15 @@ void warm_run(const model& mdl, gauss_ga_solver& ga, int steps, row& out) {
 int main(int argc, char** argv) {
   int islands = 1, steps = 10;
   unsigned long long seed = 1;
+  std::string preset = "default";
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i];
     if (k == "--islands") islands = std::atoi(argv[i + 1]);
     if (k == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
     if (k == "--steps") steps = std::atoi(argv[i + 1]);
+    if (k == "--preset") preset = argv[i + 1];
   }
-  gauss_ga_options o = gauss_ga_preset("default");
+  gauss_ga_options o = gauss_ga_preset(preset);
   o.islands.islands = islands;
   o.islands.seed = seed;
   fmt::print(
