@@ -179,14 +179,17 @@ int main(int argc, char** argv) {
   int islands = 1, steps = 10;
   unsigned long long seed = 1;
   std::string preset = "default";
+  std::string metric_root;  // empty: the preset's
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i];
     if (k == "--islands") islands = std::atoi(argv[i + 1]);
     if (k == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
     if (k == "--steps") steps = std::atoi(argv[i + 1]);
     if (k == "--preset") preset = argv[i + 1];
+    if (k == "--metric-root") metric_root = argv[i + 1];
   }
   gauss_ga_options o = gauss_ga_preset(preset);
+  if (!metric_root.empty()) o.ga.metric_root_kind = kinevo::ga::parse_metric_root(metric_root);
   o.islands.islands = islands;
   o.islands.seed = seed;
   fmt::print(

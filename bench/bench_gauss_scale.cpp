@@ -277,6 +277,7 @@ int main(int argc, char** argv) {
       {"--sigma-eta", [&] { st.ga.ga.pcx_sigma_eta = std::stod(next()); }},
       {"--metric", [&] { st.ga.ga.metric = kinevo::ga::metric_model::learned; }},
       {"--metric-lazy", [&] { st.ga.ga.metric_lazy = std::stoi(next()); }},
+      {"--metric-root", [&] { st.ga.ga.metric_root_kind = kinevo::ga::parse_metric_root(next()); }},
       {"--pop-per-n", [&] { st.ga.population_per_coordinate = std::stod(next()); }},
       {"--population", [&] { st.ga.ga.population = std::stoi(next()); }},
       {"--de-weight", [&] { st.ga.ga.de_weight = std::stod(next()); }},

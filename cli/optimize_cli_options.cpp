@@ -87,6 +87,11 @@ void add_ga_options(CLI::App& sub, optimization::optimize_options& o) {
   sub.add_option("--metric-lazy", g.metric_lazy,
                  "learned metric: decompose it this many times less often than CMA-ES's rule")
       ->capture_default_str();
+  add_enum_option(sub, "--metric-root", g.metric_root_kind, ga::parse_metric_root,
+                  "learned metric: the root of C that maps the children, cholesky (its "
+                  "triangular factor) or symmetric (C^1/2 by eigen-decomposition: the same "
+                  "distribution, more flops; the earlier default's bits)")
+      ->default_str(ga::to_string(g.metric_root_kind));
   sub.add_option("--undx-sigma-xi", g.undx_sigma_xi,
                  "undx: spread along the primary parents (<= 0: 1/sqrt(parents - 1))")
       ->capture_default_str();

@@ -100,7 +100,8 @@ void island::configure(const ga_options& options, int dimension) {
     const int interval = options.metric_interval > 0
                              ? options.metric_interval
                              : 4 + static_cast<int>(std::floor(3.0 * std::log(n_)));
-    metric_.configure(n_, interval, options.metric_rate, options.metric_lazy);
+    metric_.configure(n_, interval, options.metric_rate, options.metric_lazy,
+                      options.metric_root_kind);
     parent_u_.resize(n_, options.parents);
     member_u_.resize(n_, options.population);
     member_u_from_.resize(n_, options.population);
@@ -741,7 +742,7 @@ void island::make_metric_children() {
     family_y_squared_[c] = y_.squaredNorm();
     step_u_ = child_u - parent_u_.col(0);
     auto root_y = family_root_steps_.col(c);
-    root_y.noalias() = metric_.root() * step_u_;
+    metric_.to_x(step_u_, root_y);
     auto child = x_next_.col(c);
     child = parent_x_.col(0) + root_y;
     const bool inside =
@@ -755,7 +756,7 @@ void island::make_metric_children() {
     if (scale > 0.0) {
       root_y /= scale;
     } else {
-      root_y.noalias() = metric_.root() * y_;
+      metric_.to_x(y_, root_y);
     }
   }
 }
@@ -767,7 +768,7 @@ void island::make_metric_children() {
 // resumed run (nothing mapped yet) maps to the same bits.
 Eigen::MatrixXd::ConstColXpr island::member_u(int i) {
   if (!member_u_current(i)) {
-    member_u_.col(i).noalias() = metric_.inverse_root() * x_.col(i);
+    metric_.to_u(x_.col(i), member_u_.col(i));
     member_u_from_.col(i) = x_.col(i);
     member_u_epoch_[static_cast<std::size_t>(i)] = metric_.epoch();
   }

@@ -78,6 +78,8 @@ std::string fingerprint(const ga_options& g, const island_options& o, int n,
     if (g.metric_carry || g.metric_lazy != 1) {
       s << ',' << g.metric_carry << ',' << g.metric_lazy;
     }
+    if (g.metric_root_kind != metric_root::symmetric)
+      s << ",root=" << to_string(g.metric_root_kind);
   }
   return s.str();
 }

@@ -1,5 +1,6 @@
 #include "kinevo/ga/detail/learned_metric.hpp"
 
+#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
@@ -30,8 +31,9 @@ void get_matrix(std::istream& is, const char* name, Eigen::MatrixXd& m) {
 
 }  // namespace
 
-void learned_metric::configure(int n, int interval, double rate, int lazy) {
+void learned_metric::configure(int n, int interval, double rate, int lazy, metric_root root) {
   n_ = n;
+  kind_ = root;
   interval_ = interval;
   mu_ = std::max(1, interval / 2);
   // Hansen's tutorial, eq. (49): w_i proportional to ln((lambda + 1) / 2) - ln i, the best half.
@@ -60,7 +62,11 @@ void learned_metric::configure(int n, int interval, double rate, int lazy) {
 void learned_metric::reset() {
   c_.setIdentity(n_, n_);
   root_.setIdentity(n_, n_);
-  inverse_root_.setIdentity(n_, n_);
+  if (kind_ == metric_root::symmetric) {
+    inverse_root_.setIdentity(n_, n_);
+  } else {
+    inverse_root_.resize(0, 0);
+  }
   count_ = 0;
   updates_since_ = 0;
   condition_ = 1.0;
@@ -93,16 +99,70 @@ void learned_metric::update(std::span<const int> best_first) {
   if (++updates_since_ >= decompose_every_) decompose();
 }
 
+void learned_metric::to_x(const Eigen::Ref<const Eigen::VectorXd>& u,
+                          Eigen::Ref<Eigen::VectorXd> x) const {
+  if (kind_ == metric_root::symmetric) {
+    x.noalias() = root_ * u;
+  } else {
+    x.noalias() = root_.triangularView<Eigen::Lower>() * u;
+  }
+}
+
+void learned_metric::to_u(const Eigen::Ref<const Eigen::VectorXd>& x,
+                          Eigen::Ref<Eigen::VectorXd> u) const {
+  if (kind_ == metric_root::symmetric) {
+    u.noalias() = inverse_root_ * x;
+  } else {
+    u = x;
+    root_.triangularView<Eigen::Lower>().solveInPlace(u);
+  }
+}
+
 void learned_metric::decompose() {
   updates_since_ = 0;
+  // A failed decomposition keeps the last root: C is unusable this time.
+  if (kind_ == metric_root::cholesky ? decompose_cholesky() : decompose_symmetric()) ++epoch_;
+}
+
+// Bounded to a condition of 1e14: beyond it u = C^{-1/2} x loses every digit of the steep
+// directions.
+constexpr double condition_bound = 1e14;
+
+// L from C's lower triangle, scaled to det 1 (det C = prod L_ii^2). When the LLT fails or its
+// estimated condition passes the bound, C is bounded through its eigenvalues first (rare: the
+// trace-normalised update keeps C well inside the bound on every model measured).
+bool learned_metric::decompose_cholesky() {
+  Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> llt(c_);
+  if (llt.info() != Eigen::Success || !(llt.rcond() * condition_bound > 1.0)) {
+    const Eigen::MatrixXd symmetric = c_.selfadjointView<Eigen::Lower>();
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(symmetric);
+    if (eigen.info() != Eigen::Success) return false;
+    Eigen::VectorXd values = eigen.eigenvalues();
+    const double largest = values.maxCoeff();
+    if (!(largest > 0.0) || !std::isfinite(largest)) return false;
+    values = values.cwiseMax(largest / condition_bound);
+    c_ = eigen.eigenvectors() * values.asDiagonal() * eigen.eigenvectors().transpose();
+    llt.compute(c_);
+    if (llt.info() != Eigen::Success) return false;
+  }
+  const Eigen::MatrixXd& l = llt.matrixLLT();
+  const double log_det = 2.0 * l.diagonal().array().log().mean();
+  if (!std::isfinite(log_det)) return false;
+  const double scale = std::exp(log_det);
+  condition_ = 1.0 / llt.rcond();
+  c_.triangularView<Eigen::Lower>() /= scale;
+  root_ = l.triangularView<Eigen::Lower>();
+  root_ /= std::sqrt(scale);
+  return true;
+}
+
+bool learned_metric::decompose_symmetric() {
   const Eigen::MatrixXd symmetric = c_.selfadjointView<Eigen::Lower>();
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(symmetric);
-  if (eigen.info() != Eigen::Success) return;  // keep the last root: C is unusable this time
+  if (eigen.info() != Eigen::Success) return false;
   Eigen::VectorXd values = eigen.eigenvalues();
-  // Bounded to a condition of 1e14: beyond it u = C^{-1/2} x loses every digit of the steep
-  // directions.
   const double largest = values.maxCoeff();
-  if (!(largest > 0.0) || !std::isfinite(largest)) return;
+  if (!(largest > 0.0) || !std::isfinite(largest)) return false;
   const bool bounded = values.minCoeff() < largest * 1e-14;
   values = values.cwiseMax(largest * 1e-14);
   // det C = 1: the scale of the children is PCX's (the parents' spread), C gives the shape.
@@ -122,7 +182,7 @@ void learned_metric::decompose() {
   symmetric_square(vectors * values.array().sqrt().sqrt().matrix().asDiagonal(), root_);
   symmetric_square(vectors * values.array().sqrt().sqrt().inverse().matrix().asDiagonal(),
                    inverse_root_);
-  ++epoch_;
+  return true;
 }
 
 // out = w w^T, from its lower triangle.
@@ -160,7 +220,7 @@ void learned_metric::load(std::istream& is) {
   condition_ = get_hex(is);
   get_matrix(is, "metric_c", c_);
   get_matrix(is, "metric_root", root_);
-  get_matrix(is, "metric_inverse_root", inverse_root_);
+  get_matrix(is, "metric_inverse_root", inverse_root_);  // cholesky: empty, an empty line
   if (!(is >> word) || (word != "metric_root_steps" && word != "metric_steps")) {
     throw io::input_error("unreadable metric steps");
   }
@@ -174,7 +234,7 @@ void learned_metric::load(std::istream& is) {
     if (in_u) {
       // What the update formed from them then: C^{1/2} y under the same root.
       squared_[k] = y.squaredNorm();
-      root_steps_.col(k).noalias() = root_ * y;
+      to_x(y, root_steps_.col(k));
     } else {
       root_steps_.col(k) = y;
     }

@@ -44,6 +44,8 @@ constexpr std::array<std::pair<const char*, generation_model>, 3> generation_mod
      {"mgg", generation_model::mgg}}};
 constexpr std::array<std::pair<const char*, metric_model>, 2> metric_models{
     {{"isotropic", metric_model::isotropic}, {"learned", metric_model::learned}}};
+constexpr std::array<std::pair<const char*, metric_root>, 2> metric_roots{
+    {{"symmetric", metric_root::symmetric}, {"cholesky", metric_root::cholesky}}};
 constexpr std::array<std::pair<const char*, mutation_method>, 3> mutations{
     {{"bit_flip", mutation_method::bit_flip},
      {"polynomial", mutation_method::polynomial},
@@ -63,6 +65,9 @@ void validate_metric(const ga_options& o) {
   if (o.metric == metric_model::isotropic) {
     if (o.metric_carry) throw io::option_error("metric_carry", "needs metric learned");
     if (o.metric_lazy != 1) throw io::option_error("metric_lazy", "needs metric learned");
+    if (o.metric_root_kind != ga_options{}.metric_root_kind) {
+      throw io::option_error("metric_root", "needs metric learned");
+    }
     return;
   }
   if (o.crossover != crossover_method::pcx || o.model != generation_model::g3) {
@@ -238,6 +243,12 @@ std::string to_string(metric_model m) {
 }
 metric_model parse_metric_model(const std::string& n) {
   return parse_name(n, metric_models, "metric");
+}
+std::string to_string(metric_root r) {
+  return name_of(r, metric_roots);
+}
+metric_root parse_metric_root(const std::string& n) {
+  return parse_name(n, metric_roots, "metric_root");
 }
 encoding parse_encoding(const std::string& n) {
   return parse_name(n, encodings, "encoding");

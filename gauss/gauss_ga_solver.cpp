@@ -278,6 +278,10 @@ ga::ga_options oracle_free_ga() {
   g.metric = ga::metric_model::learned;
   g.metric_carry = true;
   g.metric_lazy = 30;
+  // The metric's Cholesky factor as its root: the children's distribution of the symmetric root
+  // for about half the flops per child and a twentieth of the decomposition's (the two side by
+  // side in docs/gauss.md, "The Cholesky root").
+  g.metric_root_kind = ga::metric_root::cholesky;
   return g;
 }
 
@@ -367,6 +371,7 @@ gauss_ga_options g3_pcx_preset() {
   o.ga.metric = ga::metric_model::isotropic;
   o.ga.metric_carry = false;
   o.ga.metric_lazy = ga::ga_options{}.metric_lazy;
+  o.ga.metric_root_kind = ga::ga_options{}.metric_root_kind;
   o.penalty.weight = 1e3;
   o.evaluations_per_coordinate = 1600;
   o.max_runs_per_coordinate = 0.0;

@@ -157,6 +157,8 @@ const std::map<std::string, option_setter>& option_setters() {
       {"metric_rate", [](O& o, const py::handle& v) { o.ga.metric_rate = v.cast<double>(); }},
       {"metric_carry", [](O& o, const py::handle& v) { o.ga.metric_carry = v.cast<bool>(); }},
       {"metric_lazy", [](O& o, const py::handle& v) { o.ga.metric_lazy = v.cast<int>(); }},
+      {"metric_root",
+       named(ga::parse_metric_root, [](O& o, ga::metric_root r) { o.ga.metric_root_kind = r; })},
       {"constraints", named(ga::parse_constraint_handling,
                             [](O& o, ga::constraint_handling c) { o.ga.constraints = c; })},
       {"equality_tolerance", set(&O::equality_tolerance)},

@@ -106,6 +106,21 @@ def test_a_carried_lazy_metric_in_range_runs_gives_the_cli_result(cli_json):
         kinevo.optimize(double_sum, 6, lower=-1, upper=1, metric_lazy=2)
 
 
+def test_the_cholesky_root_gives_the_cli_result(cli_json):
+    cli = cli_json("optimize", "--function", "double_sum", "--dim", "6", "--seed", "3",
+                   "--preset", "g3-pcx-metric", "--metric-root", "cholesky",
+                   "--max-evals", "6000", "--lower", "-65.536", "--upper", "65.536")
+    run = kinevo.optimize(double_sum, 6, lower=-65.536, upper=65.536, seed=3,
+                          preset="g3-pcx-metric", metric_root="cholesky", max_evals=6000)
+    assert run.evaluations == cli["evaluations"]
+    assert run.best_value == pytest.approx(cli["best_value"], rel=1e-9, abs=1e-300)
+    with pytest.raises(ValueError, match="metric_root"):
+        kinevo.optimize(double_sum, 6, lower=-1, upper=1, metric_root="cholesky")
+    with pytest.raises(ValueError, match="metric_root"):
+        kinevo.optimize(double_sum, 6, lower=-1, upper=1, preset="g3-pcx-metric",
+                        metric_root="qr")
+
+
 def test_problem_file_gives_the_cli_result(cli_json, example):
     path = example("problem_constrained.toml")
     cli = cli_json("optimize", "--problem", path, "--seed", "3", "--generations", "60")

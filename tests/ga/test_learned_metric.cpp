@@ -27,7 +27,7 @@ void record_u(learned_metric& m, const Eigen::VectorXd& y, double f, double v) {
 // rate 0.5: C = 0.5 I + 0.5 * 2 / (sum w |y|^2) * sum w y y^T, then scaled to det 1.
 TEST(LearnedMetric, OneUpdateIsTheTraceNormalisedRankMuFormula) {
   learned_metric m;
-  m.configure(2, 4, 0.5);
+  m.configure(2, 4, 0.5, 1, metric_root::symmetric);
   EXPECT_DOUBLE_EQ(m.rate(), 0.5);
   const std::vector<Eigen::Vector2d> y{{3.0, 1.0}, {0.5, -2.0}, {1.0, 0.2}, {-4.0, 4.0}};
   const std::vector<double> f{2.0, 1.0, 5.0, 3.0};
@@ -49,9 +49,44 @@ TEST(LearnedMetric, OneUpdateIsTheTraceNormalisedRankMuFormula) {
   const Eigen::MatrixXd root = m.root();
   EXPECT_LE((root * root - c).norm(), 1e-14);
   EXPECT_LE((root - root.transpose()).norm(), 1e-15) << "the symmetric root";
-  EXPECT_LE((root * m.inverse_root() - Eigen::Matrix2d::Identity()).norm(), 1e-14);
+  const Eigen::Vector2d v(0.3, -1.7);
+  Eigen::Vector2d u, x;
+  m.to_u(v, u);
+  m.to_x(u, x);
+  EXPECT_LE((x - v).norm(), 1e-14 * v.norm());
+  EXPECT_LE((root * u - v).norm(), 1e-14 * v.norm());
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> e(c);
   EXPECT_NEAR(m.condition(), e.eigenvalues()[1] / e.eigenvalues()[0], 1e-12);
+}
+
+// The same update with the Cholesky root (the Gauss solver's): L L^T is the same C, L is lower
+// triangular with a positive diagonal, and u = L^-1 x undoes x = L u.
+TEST(LearnedMetric, TheCholeskyRootOfOneUpdateIsAFactorOfTheSameMetric) {
+  learned_metric sym, chol;
+  sym.configure(2, 4, 0.5, 1, metric_root::symmetric);
+  chol.configure(2, 4, 0.5, 1, metric_root::cholesky);
+  const std::vector<Eigen::Vector2d> y{{3.0, 1.0}, {0.5, -2.0}, {1.0, 0.2}, {-4.0, 4.0}};
+  const std::vector<double> f{2.0, 1.0, 5.0, 3.0};
+  for (learned_metric* m : {&sym, &chol}) {
+    // The same steps in x for both: the update is written in x, whichever root drew them.
+    for (int k = 0; k < 4; ++k) m->record(y[k].squaredNorm(), y[k], f[k], 0.0);
+    m->update(std::vector<int>{1, 0, 3, 2});
+  }
+  const Eigen::MatrixXd c = sym.root() * sym.root();
+  const Eigen::MatrixXd& l = chol.root();
+  EXPECT_EQ(l(0, 1), 0.0) << "lower triangular";
+  EXPECT_GT(l(0, 0), 0.0);
+  EXPECT_GT(l(1, 1), 0.0);
+  EXPECT_LE((l * l.transpose() - c).norm(), 1e-14 * c.norm());
+  const Eigen::Vector2d v(0.3, -1.7);
+  Eigen::Vector2d u, x;
+  chol.to_u(v, u);
+  EXPECT_LE((l * u - v).norm(), 1e-14 * v.norm());
+  chol.to_x(u, x);
+  EXPECT_LE((x - v).norm(), 1e-14 * v.norm());
+  // The condition is the LLT's estimate: within a factor of a few of the eigenvalue ratio.
+  EXPECT_GE(chol.condition(), sym.condition() / 4.0);
+  EXPECT_LE(chol.condition(), sym.condition() * 4.0);
 }
 
 TEST(LearnedMetric, DefaultRateIsTheRankMuRateOfTheBestHalf) {
@@ -106,26 +141,28 @@ TEST(LearnedMetric, LazyDecompositionsAndARestartThatKeepsTheMetric) {
 }
 
 TEST(LearnedMetric, StateRoundTripsBitForBit) {
-  learned_metric a;
-  a.configure(3, 4, 0.3);
-  random_stream rng;
-  rng.reseed(5, 0, 0);
-  Eigen::VectorXd y(3);
-  for (int k = 0; k < 6; ++k) {  // one update and two pending children
-    rng.normals(y);
-    record_u(a, y, static_cast<double>(k % 3), 0.0);
-    if (a.full()) a.update(std::vector<int>{2, 0, 1, 3});
+  for (const metric_root kind : {metric_root::symmetric, metric_root::cholesky}) {
+    learned_metric a;
+    a.configure(3, 4, 0.3, 1, kind);
+    random_stream rng;
+    rng.reseed(5, 0, 0);
+    Eigen::VectorXd y(3);
+    for (int k = 0; k < 6; ++k) {  // one update and two pending children
+      rng.normals(y);
+      record_u(a, y, static_cast<double>(k % 3), 0.0);
+      if (a.full()) a.update(std::vector<int>{2, 0, 1, 3});
+    }
+    std::ostringstream os;
+    a.save(os);
+    learned_metric b;
+    b.configure(3, 4, 0.3, 1, kind);
+    std::istringstream in(os.str());
+    b.load(in);
+    std::ostringstream again;
+    b.save(again);
+    EXPECT_EQ(os.str(), again.str());
+    EXPECT_EQ(a.root(), b.root());
   }
-  std::ostringstream os;
-  a.save(os);
-  learned_metric b;
-  b.configure(3, 4, 0.3);
-  std::istringstream in(os.str());
-  b.load(in);
-  std::ostringstream again;
-  b.save(again);
-  EXPECT_EQ(os.str(), again.str());
-  EXPECT_EQ(a.root(), b.root());
 }
 
 // Several updates at n = 40 (where Eigen's products take their blocked paths) against the
@@ -136,7 +173,9 @@ TEST(LearnedMetric, UpdatesAtASizeThatBlocksAreTheFullMatrixFormula) {
   const int n = 40, interval = 8, mu = interval / 2;
   const double rate = 0.3;
   learned_metric m;
-  m.configure(n, interval, rate);
+  m.configure(n, interval, rate, 1, metric_root::symmetric);
+  learned_metric chol;  // the same steps in x, the Cholesky root
+  chol.configure(n, interval, rate, 1, metric_root::cholesky);
   Eigen::VectorXd w(mu);
   for (int i = 0; i < mu; ++i) w[i] = std::log(mu + 0.5) - std::log(i + 1.0);
   w /= w.sum();
@@ -151,9 +190,12 @@ TEST(LearnedMetric, UpdatesAtASizeThatBlocksAreTheFullMatrixFormula) {
       rng.normals(y[k]);
       y[k][k] *= 10.0;  // a shape to learn
       record_u(m, y[k], 0.0, 0.0);
+      const Eigen::VectorXd step = m.root() * y[k];
+      chol.record(y[k].squaredNorm(), step, 0.0, 0.0);
       best_first[k] = (k * 3 + update) % interval;
     }
     m.update(best_first);
+    chol.update(best_first);
     double moment = 0.0;
     Eigen::MatrixXd sum = Eigen::MatrixXd::Zero(n, n);
     for (int i = 0; i < mu; ++i) {
@@ -169,8 +211,18 @@ TEST(LearnedMetric, UpdatesAtASizeThatBlocksAreTheFullMatrixFormula) {
     root = e.eigenvectors() * values.cwiseSqrt().asDiagonal() * e.eigenvectors().transpose();
     ASSERT_GT(m.condition(), 10.0) << "the updates must have given C a shape";
     EXPECT_LE((m.root() - root).norm(), 1e-12 * root.norm()) << "update " << update;
-    EXPECT_LE((m.inverse_root() * root - Eigen::MatrixXd::Identity(n, n)).norm(), 1e-12);
+    Eigen::VectorXd u(n), back(n);
+    const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(n, -1.0, 2.0);
+    m.to_u(root * v, u);
+    EXPECT_LE((u - v).norm(), 1e-12 * v.norm());
     EXPECT_EQ(m.root(), m.root().transpose());
+    const Eigen::MatrixXd& l = chol.root();
+    EXPECT_TRUE(l.triangularView<Eigen::StrictlyUpper>().toDenseMatrix().isZero(0.0));
+    EXPECT_LE((l * l.transpose() - c).norm(), 1e-12 * c.norm()) << "update " << update;
+    chol.to_u(l * v, u);
+    chol.to_x(u, back);
+    EXPECT_LE((u - v).norm(), 1e-12 * v.norm());
+    EXPECT_LE((back - l * v).norm(), 1e-12 * v.norm());
   }
 }
 
@@ -223,7 +275,7 @@ TEST(LearnedMetric, ParentCentricNormalisedStepIsTheStepInUnitsOfTheSpread) {
 // ("metric_steps"): they load to the steps C^{1/2} y the update used then, bit for bit.
 TEST(LearnedMetric, ACheckpointWithTheStepsInULoadsToTheSameUpdate) {
   learned_metric a;
-  a.configure(3, 4, 0.3);
+  a.configure(3, 4, 0.3, 1, metric_root::cholesky);
   random_stream rng;
   rng.reseed(9, 0, 0);
   std::vector<Eigen::VectorXd> pending;
@@ -257,7 +309,7 @@ TEST(LearnedMetric, ACheckpointWithTheStepsInULoadsToTheSameUpdate) {
   old_line << '\n';
   text = text.substr(0, at) + old_line.str();
   learned_metric b;
-  b.configure(3, 4, 0.3);
+  b.configure(3, 4, 0.3, 1, metric_root::cholesky);
   std::istringstream in(text);
   b.load(in);
   for (learned_metric* m : {&a, &b}) {
@@ -266,7 +318,10 @@ TEST(LearnedMetric, ACheckpointWithTheStepsInULoadsToTheSameUpdate) {
     m->update(std::vector<int>{3, 1, 0, 2});
   }
   EXPECT_EQ(a.root(), b.root());
-  EXPECT_EQ(a.inverse_root(), b.inverse_root());
+  Eigen::VectorXd ua(3), ub(3);
+  a.to_u(Eigen::VectorXd::Constant(3, 1.0), ua);
+  b.to_u(Eigen::VectorXd::Constant(3, 1.0), ub);
+  EXPECT_EQ(ua, ub);
 }
 
 }  // namespace

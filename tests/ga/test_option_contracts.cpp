@@ -58,6 +58,8 @@ TEST(OptionContracts, GaOptionsNameEveryInvalidField) {
       {"metric_carry", [](ga_options& o) { o = g3_pcx_options(), o.metric_carry = true; }},
       {"metric_lazy", [](ga_options& o) { o = g3_pcx_options(), o.metric_lazy = 10; }},
       {"metric_lazy", [](ga_options& o) { o = g3_pcx_metric_options(), o.metric_lazy = 0; }},
+      {"metric_root",
+       [](ga_options& o) { o = g3_pcx_options(), o.metric_root_kind = metric_root::cholesky; }},
       {"population", [](ga_options& o) { o.population = 1; }},
       {"elites", [](ga_options& o) { o.elites = -1; }},
       {"elites", [](ga_options& o) { o.elites = o.population; }},

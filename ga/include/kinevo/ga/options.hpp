@@ -64,6 +64,19 @@ enum class generation_model { generational, g3, mgg };
 //              C turns towards the inverse Hessian's shape and the children follow the valley.
 enum class metric_model { isotropic, learned };
 
+// The square root of a learned metric C that maps the children's steps from u to x:
+//   symmetric: C^{1/2} = V Lambda^{1/2} V^T from an eigen-decomposition (9-10 n^3 flops), applied
+//              by full n x n products;
+//   cholesky:  the lower Cholesky factor L (C = L L^T, n^3 / 3 flops), applied by triangular
+//              products and solves (half the flops). Any root R with R R^T = C gives children of
+//              the same distribution in x (PCX is rotation invariant in u, and R differs from
+//              C^{1/2} by a rotation of u), and the update is written in x, so the two differ
+//              in the draws' bits and the cost (Krause, Arbones and Igel, "CMA-ES with Optimal
+//              Covariance Update and Storage Complexity", NIPS 2016, sec. 3). The rotation
+//              between L and C^{1/2} depends on the coordinates, so a run on a rotated problem
+//              is no longer the rotated run draw by draw, only in distribution.
+enum class metric_root { symmetric, cholesky };
+
 // bit_flip is for binary/Gray genomes (per-bit rate, positions drawn by geometric skips);
 // polynomial and gaussian are for real genes (per-gene rate).
 enum class mutation_method { bit_flip, polynomial, gaussian };
@@ -115,6 +128,10 @@ struct ga_options {
   // learned: eigen-decompose C every metric_lazy times CMA-ES's lazy interval (max(1, 1 /
   // (10 n c)) updates), >= 1; larger: cheaper updates drawn with an older root of C.
   int metric_lazy = 1;
+  // learned: the root of C the children are mapped by (see metric_root). Symmetric keeps a
+  // run's points the rotated points of the unrotated run (path by path); cholesky keeps only
+  // their distribution, for about half the flops per child (the Gauss solver's default).
+  metric_root metric_root_kind = metric_root::symmetric;
   // undx: spread along the primary parents' differences (sigma_xi) and across their subspace
   // (sigma_eta, times the distance of the last parent from it); <= 0 selects Kita et al.'s
   // 1 / sqrt(parents - 1) and 0.35 / sqrt(max(1, n - parents + 1)).
@@ -184,6 +201,7 @@ std::string to_string(crossover_method c);
 std::string to_string(mutation_method m);
 std::string to_string(generation_model g);  // generational, g3, mgg
 std::string to_string(metric_model m);      // isotropic, learned
+std::string to_string(metric_root r);       // symmetric, cholesky
 // Parse the names printed by to_string; throw io::option_error naming the field and listing the
 // valid names.
 encoding parse_encoding(const std::string& name);
@@ -192,5 +210,6 @@ crossover_method parse_crossover(const std::string& name);
 mutation_method parse_mutation(const std::string& name);
 generation_model parse_generation_model(const std::string& name);
 metric_model parse_metric_model(const std::string& name);
+metric_root parse_metric_root(const std::string& name);
 
 }  // namespace kinevo::ga
