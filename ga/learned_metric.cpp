@@ -99,10 +99,21 @@ void learned_metric::update(std::span<const int> best_first) {
   if (++updates_since_ >= decompose_every_) decompose();
 }
 
+// Below this n the Cholesky root is applied by plain loops.
+constexpr int small_root = 24;
+
 void learned_metric::to_x(const Eigen::Ref<const Eigen::VectorXd>& u,
                           Eigen::Ref<Eigen::VectorXd> x) const {
   if (kind_ == metric_root::symmetric) {
     x.noalias() = root_ * u;
+  } else if (n_ < small_root) {
+    // Column by column: Eigen's blocked triangular kernels cost more than the arithmetic at
+    // this size (the double-pendulum study, n = 4, spent 15 % of its time in them).
+    x.setZero();
+    for (int j = 0; j < n_; ++j) {
+      const double uj = u[j];
+      for (int i = j; i < n_; ++i) x[i] += root_(i, j) * uj;
+    }
   } else {
     x.noalias() = root_.triangularView<Eigen::Lower>() * u;
   }
@@ -112,6 +123,13 @@ void learned_metric::to_u(const Eigen::Ref<const Eigen::VectorXd>& x,
                           Eigen::Ref<Eigen::VectorXd> u) const {
   if (kind_ == metric_root::symmetric) {
     u.noalias() = inverse_root_ * x;
+  } else if (n_ < small_root) {
+    u = x;  // forward substitution, column by column
+    for (int j = 0; j < n_; ++j) {
+      u[j] /= root_(j, j);
+      const double uj = u[j];
+      for (int i = j + 1; i < n_; ++i) u[i] -= root_(i, j) * uj;
+    }
   } else {
     u = x;
     root_.triangularView<Eigen::Lower>().solveInPlace(u);
