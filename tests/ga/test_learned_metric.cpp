@@ -89,6 +89,31 @@ TEST(LearnedMetric, TheCholeskyRootOfOneUpdateIsAFactorOfTheSameMetric) {
   EXPECT_LE(chol.condition(), sym.condition() * 4.0);
 }
 
+// Every selected step along one axis with rate 1 makes C singular: the LLT fails, and the
+// Cholesky root takes C bounded through its eigenvalues to a condition of 1e14, as the
+// symmetric root does - a finite root of det 1 that inverts, never a NaN.
+TEST(LearnedMetric, ASingularMetricIsBoundedUnderBothRoots) {
+  for (const metric_root kind : {metric_root::symmetric, metric_root::cholesky}) {
+    learned_metric m;
+    m.configure(2, 4, 1.0, 1, kind);
+    const Eigen::Vector2d along(1.0, 0.0);
+    for (int k = 0; k < 4; ++k) m.record(1.0, along * (k + 1.0), k, 0.0);
+    m.update(std::vector<int>{0, 1, 2, 3});
+    const Eigen::MatrixXd& r = m.root();
+    ASSERT_TRUE(r.allFinite()) << to_string(kind);
+    const Eigen::MatrixXd c = r * r.transpose();
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> e(c);
+    const double condition = e.eigenvalues()[1] / e.eigenvalues()[0];
+    EXPECT_GT(condition, 1e13) << to_string(kind);
+    EXPECT_LT(condition, 1.01e14) << to_string(kind);
+    EXPECT_NEAR(c.determinant(), 1.0, 1e-6) << to_string(kind);
+    Eigen::Vector2d u, back;
+    m.to_u(Eigen::Vector2d(1.0, 1.0), u);
+    m.to_x(u, back);
+    EXPECT_LE((back - Eigen::Vector2d(1.0, 1.0)).norm(), 1e-6) << to_string(kind);
+  }
+}
+
 TEST(LearnedMetric, DefaultRateIsTheRankMuRateOfTheBestHalf) {
   learned_metric m;
   const int n = 20;
