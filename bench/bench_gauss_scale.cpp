@@ -8,10 +8,14 @@
 //   (MODEL: "chain N", "spatial N" or an example name; --cold-only: no warm solves;
 //   --snapshots: also the best's distance to its run's final best every 40 generations)
 // Tuning flags (ablation): --weight W --pop-per-n P --de-weight F --crossover-rate C
-//   --max-runs R --budget-per-n E --preset NAME --momentum --no-momentum --probe-runs K
+//   --max-runs R --max-runs-per-n Q --budget-per-n E --preset NAME --momentum --no-momentum
+//   --probe-runs K
 //   --budget-follows-pop --stall F --stall-window E --metric (pcx in a learned metric)
 //   --migrations-per-run K --migrants M --threads T (islands' exchanges, worker threads)
 //   --sigma-eta S --metric-lazy K (decompositions K times rarer than CMA-ES's rule)
+//   --sigma-eta-reference K (PCX's sigma_eta falls as sqrt(K / n) above n = K; 0: off)
+//   --update-on-face (multipliers updated after a run whose best pressed on a face)
+//   --move-bound-weights (the multiplier move also bounded by sqrt(dlambda^T (2W)^-1 dlambda))
 //   --carry-population MODE (translate, rescale or fill: each run after the first starts from
 //   the previous run's populations moved to the new centre, ga/population_carry.hpp)
 #include <fmt/format.h>
@@ -283,6 +287,10 @@ int main(int argc, char** argv) {
       {"--de-weight", [&] { st.ga.ga.de_weight = std::stod(next()); }},
       {"--crossover-rate", [&] { st.ga.ga.crossover_rate = std::stod(next()); }},
       {"--max-runs", [&] { st.ga.max_runs = std::stoi(next()); }},
+      {"--max-runs-per-n", [&] { st.ga.max_runs_per_coordinate = std::stod(next()); }},
+      {"--sigma-eta-reference", [&] { st.ga.sigma_eta_reference = std::stoi(next()); }},
+      {"--update-on-face", [&] { st.ga.hold_multipliers_on_face = false; }},
+      {"--move-bound-weights", [&] { st.ga.move_bound_from_weights = true; }},
       {"--carry-population", [&] { st.ga.carry_population = parse_carry(next()); }},
       {"--momentum", [&] { st.ga.multiplier_momentum = true; }},
       {"--no-momentum", [&] { st.ga.multiplier_momentum = false; }},

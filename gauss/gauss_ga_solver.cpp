@@ -179,6 +179,11 @@ int gauss_ga_options::population(int coordinates) const {
   return std::max(ga.population, wanted);
 }
 
+double gauss_ga_options::sigma_eta(int coordinates) const {
+  if (sigma_eta_reference <= 0 || coordinates <= sigma_eta_reference) return ga.pcx_sigma_eta;
+  return ga.pcx_sigma_eta * std::sqrt(static_cast<double>(sigma_eta_reference) / coordinates);
+}
+
 int gauss_ga_options::run_cap(int coordinates) const {
   const double grown = std::ceil(max_runs_per_coordinate * static_cast<double>(coordinates));
   // The growth is bounded (1e6 runs, what run indices can count); max_runs is never lowered
@@ -211,6 +216,7 @@ void gauss_ga_options::validate() const {
   }
   if (evaluations_per_coordinate < 0) fail("evaluations_per_coordinate", "must be >= 0");
   if (migrations_per_run < 0) fail("migrations_per_run", "must be >= 0");
+  if (sigma_eta_reference < 0) fail("sigma_eta_reference", "must be >= 0 (0: off)");
   if (!(population_per_coordinate >= 0.0) || !std::isfinite(population_per_coordinate)) {
     fail("population_per_coordinate", "must be >= 0 and finite");
   }
@@ -375,6 +381,8 @@ gauss_ga_options g3_pcx_preset() {
   o.penalty.weight = 1e3;
   o.evaluations_per_coordinate = 1600;
   o.max_runs_per_coordinate = 0.0;
+  o.hold_multipliers_on_face = false;
+  o.sigma_eta_reference = 0;
   return o;
 }
 
@@ -411,6 +419,7 @@ gauss_ga_solver::~gauss_ga_solver() = default;
 void gauss_ga_solver::fit_model(int coordinates) {
   ga::ga_options ga = options_.ga;
   ga.population = options_.population(coordinates);
+  ga.pcx_sigma_eta = options_.sigma_eta(coordinates);
   ga::island_options islands = options_.islands;
   if (options_.migrations_per_run > 0 && islands.islands > 1) {
     const long long k = islands.islands;
@@ -419,7 +428,7 @@ void gauss_ga_solver::fit_model(int coordinates) {
     islands.migration_interval = static_cast<int>(std::clamp<long long>(
         generations / options_.migrations_per_run, 1, std::numeric_limits<int>::max()));
   }
-  if (ga.population == model_->ga().population &&
+  if (ga.population == model_->ga().population && ga.pcx_sigma_eta == model_->ga().pcx_sigma_eta &&
       islands.migration_interval == model_->islands().migration_interval) {
     return;
   }
@@ -808,19 +817,13 @@ bool gauss_ga_solver::after_run(solve_state& s, range_loop& loop, const ga::run_
   loop.previous_move = best - loop.last_best;
   loop.last_best = best;
   const Eigen::VectorXd lambda_before = s.schedule.multipliers();
-  s.schedule.after_run(residual);
-  accelerate_multipliers(s, lambda_before, rec.change);
-  // The multiplier update moves the minimiser by H^-1 A^T dlambda, in axes with B^T H B >= I
-  // by at most |B^T A^T dlambda| (exactly that when H' = I): the next box must hold that
-  // move as well as this run's error.
-  double update_move = 0.0;
-  if (s.frame.h_norm_bound && m > 0 && options_.box_follows_multipliers) {
-    update_move = s.frame
-                      .transpose_times(s.terms.jacobian_sparse.transpose() *
-                                       (s.schedule.multipliers() - lambda_before))
-                      .norm();
+  if (!(rec.near_face && options_.hold_multipliers_on_face)) {
+    s.schedule.after_run(residual);
+    accelerate_multipliers(s, lambda_before, rec.change);
   }
+  const double update_move = multiplier_move(s, s.schedule.multipliers() - lambda_before, m > 0);
   const bool widen = rec.near_face;
+  rec.multipliers = s.schedule.multipliers();
   runs_.push_back(std::move(rec));
   if (s.converged || next == nullptr) return false;
 
@@ -842,6 +845,21 @@ bool gauss_ga_solver::after_run(solve_state& s, range_loop& loop, const ga::run_
                 options_.change_fraction * options_.tolerance * std::max(1.0, max_abs(best)),
                 next->limits);
   return true;
+}
+
+// The multiplier update moves the minimiser by H^-1 A^T dlambda; in axes with B^T H B >= I
+// its length is at most |B^T A^T dlambda| (exactly that when H' = I) and at most its H-norm
+// sqrt(dlambda^T A H^-1 A^T dlambda) <= sqrt(dlambda^T (2W)^-1 dlambda) (H >= 2 A^T W A). The
+// next box must hold that move as well as this run's error.
+double gauss_ga_solver::multiplier_move(const solve_state& s, const Eigen::VectorXd& dlambda,
+                                        bool constrained) const {
+  if (!s.frame.h_norm_bound || !constrained || !options_.box_follows_multipliers) return 0.0;
+  const double by_rows =
+      s.frame.transpose_times(s.terms.jacobian_sparse.transpose() * dlambda).norm();
+  if (!options_.move_bound_from_weights) return by_rows;
+  const Eigen::VectorXd& w = s.schedule.weights();
+  const double by_weights = std::sqrt(0.5 * dlambda.cwiseAbs2().cwiseQuotient(w).sum());
+  return std::isfinite(by_weights) ? std::min(by_rows, by_weights) : by_rows;
 }
 
 // The per-run stop rule (stall_fraction > 0): run k > 0 stops once its best has not improved Z1

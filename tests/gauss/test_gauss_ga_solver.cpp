@@ -249,6 +249,24 @@ TEST(gauss_ga_solver, run_cap_grows_with_n_where_asked) {
   }
 }
 
+// PCX's sigma_eta: the GA's value up to n = sigma_eta_reference (100 by default), then falling
+// as sqrt(reference / n) so that a child's step keeps its size relative to the population's
+// spread; off (0) in the g3-pcx preset; a negative reference is refused.
+TEST(gauss_ga_solver, sigma_eta_falls_as_the_root_of_n_above_the_reference) {
+  const gauss_ga_options def = gauss_ga_preset("default");
+  const double base = def.ga.pcx_sigma_eta;
+  EXPECT_EQ(def.sigma_eta_reference, 100);
+  for (const int n : {1, 4, 20, 100}) EXPECT_EQ(def.sigma_eta(n), base) << n;
+  EXPECT_DOUBLE_EQ(def.sigma_eta(400), 0.5 * base);
+  EXPECT_DOUBLE_EQ(def.sigma_eta(200), base / std::sqrt(2.0));
+  EXPECT_LT(def.sigma_eta(101), base);
+  const gauss_ga_options g3 = gauss_ga_preset("g3-pcx");
+  EXPECT_EQ(g3.sigma_eta(400), g3.ga.pcx_sigma_eta);
+  gauss_ga_options bad = def;
+  bad.sigma_eta_reference = -1;
+  EXPECT_THROW(bad.validate(), std::invalid_argument);
+}
+
 TEST(gauss_ga_solver, factory_builds_the_ga_solver_and_rejects_bad_presets) {
   solver_options o;
   ga_solver_options_of(o).islands = 2;

@@ -93,6 +93,14 @@ struct gauss_ga_options {
   // (off: the budget stays max(evaluations_per_run, evaluations_per_coordinate n), and a larger
   // population makes fewer generations; measured in docs/gauss.md, "At scale").
   bool budget_follows_population = false;
+  // PCX's spread across the index parent's direction is ga.pcx_sigma_eta times the parents'
+  // mean distance from that line, along each of n - 1 directions: relative to the population's
+  // spread a child's step grows like sqrt(n). Above sigma_eta_reference coordinates sigma_eta
+  // is therefore ga.pcx_sigma_eta * sqrt(sigma_eta_reference / n) (0: never). Without it, at
+  // n = 400 (the 200-link chain) every child of the first run lands beyond the box, is clipped
+  // to a corner and is worse than the best initial point: the runs never move (docs/gauss.md,
+  // "At scale").
+  int sigma_eta_reference = 100;
   // Per-run stop rule (0: off, every run spends its budget). A run after the first stops when
   // its best has not improved Z1 by more than tau = 1/2 (stall_fraction |c|_M)^2, c the change
   // of the best made by the previous run, for stall_window n evaluations (Z1 - min Z1 >=
@@ -144,6 +152,17 @@ struct gauss_ga_options {
   // boxes shrink faster than the multipliers converge on models whose rows are coupled
   // (chains, closed loops) and the minimiser leaves the box run after run.
   bool box_follows_multipliers = true;
+  // The same move is also bounded by sqrt(dlambda^T (2W)^-1 dlambda): A H^-1 A^T <= (2W)^-1 for
+  // H = M + 2 A^T W A, so the H-norm of the move needs only the weights (O(m), no factoring).
+  // The bound above is loose along stiff rows (by up to the largest eigenvalue of H'); true:
+  // the smaller of the two. Off by default: measured (docs/gauss.md, "At scale"), the loose
+  // bound's large box also holds the early runs' own errors, which the shrink factor
+  // underestimates, and the tight one costs the 10-link chain two widened runs.
+  bool move_bound_from_weights = false;
+  // A run whose best pressed on a face of its box has not resolved its inner problem, and the
+  // method of multipliers assumes it has: the multipliers then wait for the widened run
+  // (false: they are updated after every run, the g3-pcx preset's bits).
+  bool hold_multipliers_on_face = true;
 
   // Warm start: the box is centred on a predicted acceleration; its radius covers warm_factor
   // times the largest prediction error among the last `warm_history` warm solves (4 covers the
@@ -214,6 +233,8 @@ struct gauss_ga_options {
   int population(int coordinates) const;
   // The per-run budget for n coordinates.
   long long run_budget(int coordinates) const;
+  // PCX's sigma_eta for n coordinates (sigma_eta_reference).
+  double sigma_eta(int coordinates) const;
   // The cap on a solve's runs for n coordinates (max_runs_per_coordinate).
   int run_cap(int coordinates) const;
   void validate() const;  // throws std::invalid_argument naming the field
@@ -244,7 +265,9 @@ struct gauss_run_record {
   double max_residual = 0.0;     // max |A a - b|
   double change = std::numeric_limits<double>::infinity();  // max |best - previous best|
   bool near_face = false;                                   // the next run was widened
-  long long evaluations = 0;                                // of this run, all islands
+  // The multipliers after the run's update (unchanged after a face run: hold_multipliers_on_face)
+  Eigen::VectorXd multipliers;
+  long long evaluations = 0;  // of this run, all islands
   double seconds = 0.0;
 };
 
@@ -322,6 +345,8 @@ class gauss_ga_solver final : public acceleration_solver {
                      double converged_change, ga::termination& per_run) const;
   void accelerate_multipliers(solve_state& s, const Eigen::VectorXd& lambda_before,
                               double change) const;
+  double multiplier_move(const solve_state& s, const Eigen::VectorXd& dlambda,
+                         bool constrained) const;
   gauss_run_record judge_run(const solve_state& s, int k, const ga::run_result& r,
                              const Eigen::VectorXd& start, const Eigen::VectorXd& run_centre,
                              const Eigen::VectorXd& half, const Eigen::VectorXd& last_best,
