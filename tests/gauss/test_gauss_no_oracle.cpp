@@ -58,6 +58,19 @@ void expect_oracle_free_match(const constrained_system& s, const std::string& wh
       << what << " (" << r.runs << " runs, " << r.evaluations << " evaluations)";
 }
 
+// A chain at its initial state and GIGSP's acceleration there (the reference of most tests).
+// Built in place: the system refers to the model's storage, so the two stay together.
+struct chain_case {
+  chain_case(int links, bool spatial)
+      : m(load_model_from_string(
+            chain_model_text(chain_options{.links = links, .spatial = spatial}), "chain")),
+        system(initial_system(m)),
+        gigsp(make_solver("gigsp")->solve(system)) {}
+  model m;
+  constrained_system system;
+  acceleration_result gigsp;
+};
+
 TEST(gauss_no_oracle, the_hook_sees_the_exact_hessian_ablation) {
   const model m = load_model(std::string(KINEVO_EXAMPLES) + "/double_pendulum.toml");
   gauss_ga_solver ga(gauss_ga_preset("exact-hessian"));
@@ -93,12 +106,9 @@ TEST(gauss_no_oracle, every_example_model) {
 // "learned-metric", its older name, is the same settings to the bit.
 TEST(gauss_no_oracle, the_default_takes_fewer_evaluations_than_g3_pcx_alone) {
   for (const bool spatial : {false, true}) {
-    chain_options c;
-    c.links = spatial ? 5 : 10;
-    c.spatial = spatial;
-    const model m = load_model_from_string(chain_model_text(c), "chain");
-    const constrained_system s = initial_system(m);
-    const acceleration_result ref = make_solver("gigsp")->solve(s);
+    const chain_case cc(spatial ? 5 : 10, spatial);
+    const constrained_system& s = cc.system;
+    const acceleration_result& ref = cc.gigsp;
     gauss_ga_solver def(gauss_ga_preset("default")), old_name(gauss_ga_preset("learned-metric")),
         g3(gauss_ga_preset("g3-pcx"));
     const acceleration_result a = def.solve(s), b = old_name.solve(s), c3 = g3.solve(s);
@@ -120,12 +130,9 @@ TEST(gauss_no_oracle, the_default_takes_fewer_evaluations_than_g3_pcx_alone) {
 TEST(gauss_no_oracle, the_cholesky_root_solves_as_the_symmetric_root_does) {
   EXPECT_EQ(gauss_ga_preset("default").ga.metric_root_kind, ga::metric_root::cholesky);
   for (const bool spatial : {false, true}) {
-    chain_options c;
-    c.links = spatial ? 5 : 10;
-    c.spatial = spatial;
-    const model m = load_model_from_string(chain_model_text(c), "chain");
-    const constrained_system s = initial_system(m);
-    const acceleration_result ref = make_solver("gigsp")->solve(s);
+    const chain_case cc(spatial ? 5 : 10, spatial);
+    const constrained_system& s = cc.system;
+    const acceleration_result& ref = cc.gigsp;
     gauss_ga_options o = gauss_ga_preset("default");
     o.ga.metric_root_kind = ga::metric_root::symmetric;
     gauss_ga_solver chol(gauss_ga_preset("default")), sym(o);
@@ -144,11 +151,9 @@ TEST(gauss_no_oracle, the_cholesky_root_solves_as_the_symmetric_root_does) {
 // every run. The 10-link chain with the weights' bound on the multiplier move (whose tighter
 // box makes run 2 end on a face) converges within 1e-9 of GIGSP both ways.
 TEST(gauss_no_oracle, the_multipliers_wait_after_a_run_on_a_face) {
-  chain_options c;
-  c.links = 10;
-  const model m = load_model_from_string(chain_model_text(c), "chain");
-  const constrained_system s = initial_system(m);
-  const acceleration_result ref = make_solver("gigsp")->solve(s);
+  const chain_case cc(10, false);
+  const constrained_system& s = cc.system;
+  const acceleration_result& ref = cc.gigsp;
   for (const bool hold : {true, false}) {
     gauss_ga_options o = gauss_ga_preset("default");
     o.ga.metric_root_kind = ga::metric_root::symmetric;
@@ -412,11 +417,9 @@ TEST(gauss_no_oracle, sparse_evaluation_equals_the_quadratic_form) {
 // contracts slowly: both match GIGSP to 1e-9 without a coupled factorisation, and the
 // accelerated loop needs fewer runs.
 TEST(gauss_no_oracle, momentum_on_the_multipliers_saves_runs_without_an_oracle) {
-  chain_options c;
-  c.links = 20;
-  const model m = load_model_from_string(chain_model_text(c), "chain");
-  const constrained_system s = initial_system(m);
-  const acceleration_result ref = make_solver("gigsp")->solve(s);
+  const chain_case cc(20, false);
+  const constrained_system& s = cc.system;
+  const acceleration_result& ref = cc.gigsp;
   int runs[2] = {0, 0};
   for (const bool momentum : {false, true}) {
     gauss_ga_options o = gauss_ga_preset("g3-pcx");
@@ -447,12 +450,9 @@ TEST(gauss_no_oracle, momentum_options_are_validated) {
 // 171,200 on the 10-link chain with a window of 100 n; docs/gauss.md, "At scale").
 TEST(gauss_no_oracle, stall_rule_stops_runs_early_without_losing_accuracy) {
   for (const bool spatial : {false, true}) {
-    chain_options c;
-    c.links = spatial ? 3 : 10;
-    c.spatial = spatial;
-    const model m = load_model_from_string(chain_model_text(c), "chain");
-    const constrained_system s = initial_system(m);
-    const acceleration_result ref = make_solver("gigsp")->solve(s);
+    const chain_case cc(spatial ? 3 : 10, spatial);
+    const constrained_system& s = cc.system;
+    const acceleration_result& ref = cc.gigsp;
     long long evaluations[2] = {0, 0};
     for (const bool stall : {false, true}) {
       gauss_ga_options o;
