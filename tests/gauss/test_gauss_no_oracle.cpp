@@ -180,6 +180,33 @@ TEST(gauss_no_oracle, the_multipliers_wait_after_a_run_on_a_face) {
   }
 }
 
+// The 200-link chain (n = 400): with Deb's sigma_eta = 0.1 every PCX child of the first run
+// leaves the box and is clipped near a corner, and the run never improves on its best initial
+// point (session 25's unconverged cold solve); with sigma_eta falling as sqrt(100 / n) above
+// n = 100 (the default) the same run improves Z1 a hundredfold within 20,000 evaluations.
+TEST(gauss_no_oracle, the_first_run_moves_at_n_400) {
+  const chain_case cc(200, false);
+  ASSERT_EQ(cc.system.coordinates(), 400);
+  double gain[2] = {0.0, 0.0};
+  for (const int reference : {100, 0}) {
+    gauss_ga_options o = gauss_ga_preset("default");
+    o.sigma_eta_reference = reference;
+    o.max_runs = 1;
+    o.max_runs_per_coordinate = 0.0;
+    o.evaluations_per_run = 20000;
+    o.evaluations_per_coordinate = 0;
+    o.record_trace = true;
+    gauss_ga_solver ga(o);
+    const acceleration_result r = ga.solve(cc.system);
+    EXPECT_EQ(r.status, solve_status::not_converged);  // one run cannot converge
+    ASSERT_FALSE(ga.last_snapshots().empty());
+    ASSERT_EQ(ga.last_runs().size(), 1U);
+    gain[reference == 0 ? 1 : 0] = ga.last_snapshots().front().z1 / ga.last_runs().front().z1;
+  }
+  EXPECT_GT(gain[0], 100.0);
+  EXPECT_EQ(gain[1], 1.0);
+}
+
 // The weights' bound on the minimiser's move under a multiplier update dlambda:
 // |H^-1 A^T dlambda|_H^2 = dlambda^T A H^-1 A^T dlambda <= dlambda^T (2W)^-1 dlambda for
 // H = M + 2 A^T W A (move_bound_from_weights), on random SPD systems with redundant rows.
