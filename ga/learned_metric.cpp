@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <istream>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -27,6 +28,25 @@ void get_matrix(std::istream& is, const char* name, Eigen::MatrixXd& m) {
     throw io::input_error(std::string("expected '") + name + "' in the metric state");
   }
   for (Eigen::Index k = 0; k < m.size(); ++k) m.data()[k] = get_hex(is);
+}
+
+// C (kept as its lower triangle) made symmetric, its eigenpairs and its largest eigenvalue;
+// nothing when the solver fails or no eigenvalue is positive and finite. Both roots bound C
+// through these.
+struct eigen_pairs {
+  Eigen::MatrixXd symmetric;
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen;
+  double largest = 0.0;
+};
+
+std::optional<eigen_pairs> eigen_pairs_of(const Eigen::MatrixXd& lower) {
+  eigen_pairs p;
+  p.symmetric = lower.selfadjointView<Eigen::Lower>();
+  p.eigen.compute(p.symmetric);
+  if (p.eigen.info() != Eigen::Success) return std::nullopt;
+  p.largest = p.eigen.eigenvalues().maxCoeff();
+  if (!(p.largest > 0.0) || !std::isfinite(p.largest)) return std::nullopt;
+  return p;
 }
 
 }  // namespace
@@ -152,14 +172,10 @@ constexpr double condition_bound = 1e14;
 bool learned_metric::decompose_cholesky() {
   Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> llt(c_);
   if (llt.info() != Eigen::Success || !(llt.rcond() * condition_bound > 1.0)) {
-    const Eigen::MatrixXd symmetric = c_.selfadjointView<Eigen::Lower>();
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(symmetric);
-    if (eigen.info() != Eigen::Success) return false;
-    Eigen::VectorXd values = eigen.eigenvalues();
-    const double largest = values.maxCoeff();
-    if (!(largest > 0.0) || !std::isfinite(largest)) return false;
-    values = values.cwiseMax(largest / condition_bound);
-    c_ = eigen.eigenvectors() * values.asDiagonal() * eigen.eigenvectors().transpose();
+    const std::optional<eigen_pairs> p = eigen_pairs_of(c_);
+    if (!p) return false;
+    const Eigen::VectorXd values = p->eigen.eigenvalues().cwiseMax(p->largest / condition_bound);
+    c_ = p->eigen.eigenvectors() * values.asDiagonal() * p->eigen.eigenvectors().transpose();
     llt.compute(c_);
     if (llt.info() != Eigen::Success) return false;
   }
@@ -175,12 +191,12 @@ bool learned_metric::decompose_cholesky() {
 }
 
 bool learned_metric::decompose_symmetric() {
-  const Eigen::MatrixXd symmetric = c_.selfadjointView<Eigen::Lower>();
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(symmetric);
-  if (eigen.info() != Eigen::Success) return false;
+  const std::optional<eigen_pairs> p = eigen_pairs_of(c_);
+  if (!p) return false;
+  const Eigen::MatrixXd& symmetric = p->symmetric;
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>& eigen = p->eigen;
+  const double largest = p->largest;
   Eigen::VectorXd values = eigen.eigenvalues();
-  const double largest = values.maxCoeff();
-  if (!(largest > 0.0) || !std::isfinite(largest)) return false;
   const bool bounded = values.minCoeff() < largest * 1e-14;
   values = values.cwiseMax(largest * 1e-14);
   // det C = 1: the scale of the children is PCX's (the parents' spread), C gives the shape.
